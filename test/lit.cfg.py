@@ -1,0 +1,26 @@
+# lit configuration for mlgo's tool tests. Tests run the real LLVM 19 tools
+# (opt, llc, clang, FileCheck from /usr/lib/llvm-19/bin, first on PATH) and
+# the freshly built mlgo binary and plugin.
+import os
+
+import lit.formats
+
+config.name = "mlgo"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".ll", ".c", ".cpp", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.mlgo_obj_root, "test")
+
+path = os.pathsep.join([os.path.join(config.mlgo_obj_root, "bin"),
+                        config.llvm_tools_dir,
+                        config.environment.get("PATH", os.environ["PATH"])])
+config.environment["PATH"] = path
+for var in ["HOME", "TMPDIR", "LANG"]:
+    if var in os.environ:
+        config.environment[var] = os.environ[var]
+
+config.substitutions.append(("%mlgo_src", config.mlgo_src_root))
+config.substitutions.append(("%mlgo_obj", config.mlgo_obj_root))
+config.substitutions.append(("%plugin", config.mlgo_plugin))
+config.substitutions.append(("%python", "python3"))

@@ -1,0 +1,31 @@
+//===- tools/mlgo/Subcommand.h - mlgo's subcommand registry -----*- C++ -*-===//
+//
+// Each subcommand of the mlgo tool lives in its own file, defines its options
+// with cl::sub(TheSubCommand), and registers its entry point with a static
+// RegisterSubcommand object. Two-word commands ("log dump") are ordinary
+// cl::SubCommands whose name contains a space: the driver joins argv[1] and
+// argv[2] when that names a registered command, so `mlgo log dump --help`
+// prints the options of "log dump" alone.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TOOLS_SUBCOMMAND_H
+#define MLGO_TOOLS_SUBCOMMAND_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace mlgo::tool {
+
+using SubcommandMain = int (*)();
+
+struct RegisterSubcommand {
+  RegisterSubcommand(llvm::cl::SubCommand &Cmd, SubcommandMain Main);
+};
+
+/// The shared cl::OptionCategory for all subcommand options, so --help shows
+/// the subcommand's options and not LLVM's.
+llvm::cl::OptionCategory &getToolCategory();
+
+} // namespace mlgo::tool
+
+#endif // MLGO_TOOLS_SUBCOMMAND_H
