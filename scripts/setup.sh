@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Installs what mlgo needs on Debian 12 (bookworm), and nothing that is
+# already there. Idempotent; safe to run on every ./run.sh and ./test.sh.
+#
+#   scripts/setup.sh            build + test dependencies
+#   scripts/setup.sh --sources  also a deb-src entry for bookworm main, so
+#                               `apt-get source PKG` works (corpus, eval)
+set -euo pipefail
+
+want_sources=0
+[[ "${1:-}" == "--sources" ]] && want_sources=1
+
+packages=(
+  cmake ninja-build g++ make python3
+  llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19
+  libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
+  bear dpkg-dev
+)
+
+SUDO=""
+if [[ $(id -u) -ne 0 ]]; then
+  command -v sudo >/dev/null || { echo "setup: need root or sudo to install packages" >&2; exit 1; }
+  SUDO="sudo"
+fi
+export DEBIAN_FRONTEND=noninteractive
+
+updated=0
+apt_update() {
+  if [[ $updated -eq 0 ]]; then
+    $SUDO apt-get update -qq
+    updated=1
+  fi
+}
+
+if [[ $want_sources -eq 1 ]]; then
+  if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
+    echo "setup: adding a deb-src entry for bookworm main"
+    printf 'Types: deb-src\nURIs: http://deb.debian.org/debian\nSuites: bookworm bookworm-updates\nComponents: main\nSigned-By: /usr/share/keyrings/debian-archive-keyring.gpg\n' \
+      | $SUDO tee /etc/apt/sources.list.d/mlgo-deb-src.sources >/dev/null
+    updated=0
+  fi
+  apt_update
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [[ ${#missing[@]} -gt 0 ]]; then
+  echo "setup: installing ${missing[*]}"
+  apt_update
+  $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds mlgo and runs every test: the GoogleTest units (through CTest) and
+# the lit tests, which run the real opt-19/llc-19/clang-19.
+set -euo pipefail
+cd "$(dirname "$0")"
+scripts/setup.sh --sources
+scripts/build.sh
+status=0
+ctest --test-dir build --output-on-failure -j2 || status=1
+ninja -C build check-lit || status=1
+exit $status
