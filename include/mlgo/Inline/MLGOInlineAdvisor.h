@@ -1,0 +1,119 @@
+//===- mlgo/Inline/MLGOInlineAdvisor.h - mlgo's inline advisor --*- C++ -*-===//
+//
+// MLGOInlineAdvisor is LLVM 19's public MLInlineAdvisor with the decision
+// step replaced. The base class keeps doing everything stock LLVM does -
+// correctness-preserving decisions (always/never-inline, recursion,
+// non-viable callees, unreachable call sites), the 38 features, the
+// function-property caches and the module size bound - so features and
+// mandatory behaviour match stock LLVM by construction. This class adds:
+//
+//  * the decision source: a learned model (embedded or interpreted), a host
+//    over the interactive protocol, or LLVM's own heuristic (for logging);
+//  * exploration: sample the decision from the model's probability with a
+//    seeded generator, for training;
+//  * extra features beyond upstream, offered to models that ask for them;
+//  * a training log in LLVM's format, in every mode;
+//  * optimization remarks under the name "mlgo-inline" that say, for every
+//    call site, what was decided and why.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_INLINE_MLGOINLINEADVISOR_H
+#define MLGO_INLINE_MLGOINLINEADVISOR_H
+
+#include "mlgo/Inline/InlineFeatures.h"
+#include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Runner/ModelRunner.h"
+
+#include "llvm/Analysis/InlineCost.h"
+#include "llvm/Analysis/MLInlineAdvisor.h"
+
+#include <memory>
+#include <optional>
+#include <random>
+
+namespace mlgo {
+
+/// Where decisions come from.
+enum class InlineDecisionSource {
+  /// A model: embedded in the plugin, or loaded from a file.
+  Model,
+  /// A host process over the interactive protocol.
+  Interactive,
+  /// LLVM's own heuristic; the runner only holds features for logging.
+  DefaultHeuristic,
+};
+
+/// A model-backed runner also reports how sure it was, so that decisions can
+/// be explained and explored. Runners for the Model source implement this.
+class ScoredRunner {
+public:
+  virtual ~ScoredRunner();
+  /// The model's logit for "inline" at the last evaluation.
+  virtual double getLastLogit() const = 0;
+};
+
+struct MLGOInlineAdvisorOptions {
+  InlineDecisionSource Source = InlineDecisionSource::Model;
+  /// Exploration: sample decisions from sigmoid(logit / temperature).
+  std::optional<uint64_t> ExploreSeed;
+  double ExploreTemperature = 1.0;
+  /// Offer the features beyond upstream's 38.
+  bool ExtraFeatures = true;
+  /// Interactive mode: offer the heuristic's decision as a last feature,
+  /// "inlining_default" (without stock LLVM 19's slot bug).
+  bool IncludeDefault = false;
+  /// Where to write a training log; empty for none.
+  std::string TrainingLogPath;
+  /// Short description of the model for remarks ("embedded inline-oz").
+  std::string ModelDescription;
+};
+
+class MLGOInlineAdvisor final : public llvm::MLInlineAdvisor {
+public:
+  /// \p Runner's inputs must be getInlineFeatureSpecs(Options.ExtraFeatures)
+  /// (+ "inlining_default" when Options.IncludeDefault), in that order.
+  MLGOInlineAdvisor(llvm::Module &M, llvm::ModuleAnalysisManager &MAM,
+                    std::unique_ptr<mlgo::ModelRunner> Runner,
+                    llvm::InlineParams Params,
+                    MLGOInlineAdvisorOptions Options,
+                    std::unique_ptr<LogWriter> Log);
+  ~MLGOInlineAdvisor() override;
+
+  /// The input specs a runner must be built with for \p Options.
+  static std::vector<TensorSpec>
+  getRunnerInputs(const MLGOInlineAdvisorOptions &Options);
+  /// The feature list of the training log for \p Options.
+  static std::vector<TensorSpec>
+  getLogFeatures(const MLGOInlineAdvisorOptions &Options);
+
+protected:
+  std::unique_ptr<llvm::InlineAdvice> getAdviceImpl(llvm::CallBase &CB) override;
+  std::unique_ptr<llvm::MLInlineAdvice>
+  getAdviceFromModel(llvm::CallBase &CB,
+                     llvm::OptimizationRemarkEmitter &ORE) override;
+
+private:
+  bool getDefaultDecision(llvm::CallBase &CB);
+  void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
+
+  mlgo::ModelRunner &Runner; // Owned by the base class, through an adapter.
+  const llvm::InlineParams Params;
+  const MLGOInlineAdvisorOptions Options;
+  std::unique_ptr<LogWriter> Log;
+  std::vector<int64_t *> ExtraFeatureBuffers;
+  std::mt19937_64 ExploreRNG;
+  /// Set when getAdviceFromModel ran for the current call site.
+  bool DecidedByPolicy = false;
+  uint64_t Decisions = 0;
+};
+
+/// Builds the runner for InlineDecisionSource::Model: the model file named by
+/// -mlgo-model (interpreted), else the model embedded in the plugin. Sets
+/// Options.ModelDescription. Setup errors are fatal (see InlinerPlugin.cpp).
+std::unique_ptr<ModelRunner> createModelRunner(std::vector<TensorSpec> Inputs,
+                                               MLGOInlineAdvisorOptions &Options);
+
+} // namespace mlgo
+
+#endif // MLGO_INLINE_MLGOINLINEADVISOR_H

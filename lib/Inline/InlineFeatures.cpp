@@ -1,0 +1,74 @@
+//===- InlineFeatures.cpp - The inliner's feature table -------------------===//
+//
+// Specs built from the one table in InlineFeatures.h, and the computation of
+// the features we add beyond upstream.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Inline/InlineFeatures.h"
+
+#include "llvm/Analysis/LoopInfo.h"
+#include "llvm/Analysis/MLInlineAdvisor.h"
+#include "llvm/IR/Function.h"
+#include "llvm/IR/InstrTypes.h"
+
+using namespace llvm;
+
+namespace mlgo {
+
+std::vector<TensorSpec> getInlineFeatureSpecs(bool WithExtras) {
+  std::vector<TensorSpec> Specs;
+#define MLGO_FEATURE_SPEC(DTYPE, SHAPE, NAME, DOC)                             \
+  Specs.push_back(TensorSpec::createSpec<DTYPE>(#NAME, SHAPE));
+  INLINE_COST_FEATURE_ITERATOR(MLGO_FEATURE_SPEC)
+  INLINE_FEATURE_ITERATOR(MLGO_FEATURE_SPEC)
+  if (WithExtras) {
+    MLGO_EXTRA_INLINE_FEATURES(MLGO_FEATURE_SPEC)
+  }
+#undef MLGO_FEATURE_SPEC
+  return Specs;
+}
+
+const char *getInlineFeatureDescription(size_t Index) {
+  static const char *const Descriptions[] = {
+#define MLGO_FEATURE_DOC(DTYPE, SHAPE, NAME, DOC) DOC,
+      INLINE_COST_FEATURE_ITERATOR(MLGO_FEATURE_DOC)
+      INLINE_FEATURE_ITERATOR(MLGO_FEATURE_DOC)
+      MLGO_EXTRA_INLINE_FEATURES(MLGO_FEATURE_DOC)
+#undef MLGO_FEATURE_DOC
+  };
+  static_assert(std::size(Descriptions) == NumInlineFeatures);
+  return Index < NumInlineFeatures ? Descriptions[Index] : "";
+}
+
+TensorSpec getInlineDecisionSpec() {
+  return TensorSpec::createSpec<int64_t>("inlining_decision", {1});
+}
+
+TensorSpec getInlineDefaultSpec() {
+  return TensorSpec::createSpec<int64_t>("inlining_default", {1});
+}
+
+void computeExtraFeatures(CallBase &CB, MLInlineAdvisor &Advisor,
+                          FunctionAnalysisManager &FAM,
+                          int64_t *const *Buffers) {
+  Function &Caller = *CB.getCaller();
+  Function &Callee = *CB.getCalledFunction();
+  const FunctionPropertiesInfo &CallerFPI = Advisor.getCachedFPI(Caller);
+  const FunctionPropertiesInfo &CalleeFPI = Advisor.getCachedFPI(Callee);
+  auto Set = [&](InlineFeature F, int64_t V) {
+    *Buffers[static_cast<size_t>(F) - NumUpstreamInlineFeatures] = V;
+  };
+  Set(InlineFeature::callee_ir_instructions, CalleeFPI.TotalInstructionCount);
+  Set(InlineFeature::caller_ir_instructions, CallerFPI.TotalInstructionCount);
+  Set(InlineFeature::callee_is_local, Callee.hasLocalLinkage());
+  Set(InlineFeature::callee_is_linkonce, Callee.hasLinkOnceLinkage());
+  Set(InlineFeature::callee_direct_calls,
+      CalleeFPI.DirectCallsToDefinedFunctions);
+  // The FPI computation already required LoopInfo for the caller, so this is
+  // a cache hit, not a recomputation.
+  Set(InlineFeature::call_site_loop_depth,
+      FAM.getResult<LoopAnalysis>(Caller).getLoopDepth(CB.getParent()));
+}
+
+} // namespace mlgo

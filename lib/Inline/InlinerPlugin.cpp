@@ -1,0 +1,188 @@
+//===- InlinerPlugin.cpp - Hooking the advisor into LLVM ------------------===//
+//
+// The -mlgo-* options, the choice of decision source they describe, and the
+// advisor factory handed to LLVM's PluginInlineAdvisorAnalysis.
+//
+// LLVM calls the factory with a FunctionAnalysisManager only, while
+// MLInlineAdvisor needs the ModuleAnalysisManager; we remember the latter
+// when the analysis is registered with it (one per compilation, on the
+// compiling thread).
+//
+// Setup errors (a missing or malformed model, conflicting options, an
+// unwritable log) are fatal: they are reported with report_fatal_error,
+// which in opt and clang removes the output file, so a bad configuration
+// never silently produces an object built with another policy.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Inline/InlinerPlugin.h"
+
+#include "mlgo/Inline/MLGOInlineAdvisor.h"
+#include "mlgo/Protocol/InteractiveRunner.h"
+
+#include "llvm/Analysis/InlineAdvisor.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace mlgo {
+namespace {
+
+cl::OptionCategory MLGOCategory("mlgo inliner options");
+
+cl::opt<std::string> ModelPath(
+    "mlgo-model", cl::Hidden, cl::cat(MLGOCategory), cl::value_desc("file"),
+    cl::desc("Decide with the model in this file (interpreted) instead of "
+             "the model embedded in the plugin"));
+cl::opt<std::string> ChannelBase(
+    "mlgo-interactive-channel-base", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("base"),
+    cl::desc("Let a host process decide over the interactive protocol: "
+             "observations go to <base>.out, advice comes from <base>.in"));
+cl::opt<bool> IncludeDefault(
+    "mlgo-interactive-include-default", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("Interactive mode: also send LLVM's heuristic decision as the "
+             "last feature, 'inlining_default'"));
+cl::opt<std::string> TrainingLog(
+    "mlgo-training-log", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("file"),
+    cl::desc("Write every policy decision, its features and LLVM's default "
+             "decision to this file, in LLVM's training log format"));
+cl::opt<bool> DefaultPolicy(
+    "mlgo-default-policy", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("Let LLVM's heuristic decide (through mlgo's advisor, so the "
+             "decisions can be logged)"));
+cl::opt<uint64_t> ExploreSeed(
+    "mlgo-explore-seed", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("Explore: sample each decision from the model's probability, "
+             "with this seed"));
+cl::opt<double> ExploreTemperature(
+    "mlgo-explore-temperature", cl::Hidden, cl::cat(MLGOCategory),
+    cl::init(1.0),
+    cl::desc("Exploration temperature: p(inline) = sigmoid(logit / T)"));
+cl::opt<float> SizeIncreaseThreshold(
+    "mlgo-size-increase-threshold", cl::Hidden, cl::cat(MLGOCategory),
+    cl::init(2.0f),
+    cl::desc("Stop ML-driven inlining in a module once its IR has grown by "
+             "this factor (mandatory inlining continues)"));
+cl::opt<bool> ExtraFeatures(
+    "mlgo-extra-features", cl::Hidden, cl::cat(MLGOCategory), cl::init(true),
+    cl::desc("Offer the features beyond upstream's 38 (to models, hosts and "
+             "logs)"));
+cl::opt<bool> UseLLVMAdvisor(
+    "mlgo-use-llvm-advisor", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("Use LLVM's own DefaultInlineAdvisor, exactly as if the plugin "
+             "were not loaded (baselines)"));
+
+thread_local ModuleAnalysisManager *CurrentMAM = nullptr;
+
+[[noreturn]] void fatal(const Twine &Message) {
+  report_fatal_error("mlgo: " + Message, /*gen_crash_diag=*/false);
+}
+
+/// Forwards LLVM's size bound option from ours, when ours is given.
+void applySizeThreshold() {
+  if (SizeIncreaseThreshold.getNumOccurrences() == 0)
+    return;
+  auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find("ml-advisor-size-increase-threshold");
+  if (It == Opts.end())
+    fatal("this LLVM has no -ml-advisor-size-increase-threshold option");
+  // Let LLVM's own option parse the value, so the type always matches.
+  std::string Value;
+  raw_string_ostream(Value) << SizeIncreaseThreshold.getValue();
+  It->second->addOccurrence(0, It->second->ArgStr, Value);
+}
+
+MLGOInlineAdvisorOptions getOptions() {
+  MLGOInlineAdvisorOptions O;
+  unsigned Sources = !ModelPath.empty() + !ChannelBase.empty() + DefaultPolicy;
+  if (Sources > 1)
+    fatal("-mlgo-model, -mlgo-interactive-channel-base and "
+          "-mlgo-default-policy are exclusive; give at most one");
+  if (!ChannelBase.empty())
+    O.Source = InlineDecisionSource::Interactive;
+  else if (DefaultPolicy)
+    O.Source = InlineDecisionSource::DefaultHeuristic;
+  else
+    O.Source = InlineDecisionSource::Model;
+  if (ExploreSeed.getNumOccurrences()) {
+    if (O.Source != InlineDecisionSource::Model)
+      fatal("-mlgo-explore-seed samples from a model's probability; it "
+            "cannot be combined with interactive or default-policy mode");
+    if (!(ExploreTemperature > 0))
+      fatal("-mlgo-explore-temperature must be positive");
+    O.ExploreSeed = ExploreSeed;
+    O.ExploreTemperature = ExploreTemperature;
+  }
+  if (IncludeDefault && O.Source != InlineDecisionSource::Interactive)
+    fatal("-mlgo-interactive-include-default needs "
+          "-mlgo-interactive-channel-base");
+  O.IncludeDefault = IncludeDefault;
+  O.ExtraFeatures = ExtraFeatures;
+  O.TrainingLogPath = TrainingLog;
+  return O;
+}
+
+std::unique_ptr<ModelRunner> createRunner(Module &M,
+                                          MLGOInlineAdvisorOptions &O) {
+  std::vector<TensorSpec> Inputs = MLGOInlineAdvisor::getRunnerInputs(O);
+  switch (O.Source) {
+  case InlineDecisionSource::DefaultHeuristic:
+    return std::make_unique<NoInferenceRunner>(std::move(Inputs));
+  case InlineDecisionSource::Interactive: {
+    LLVMContext &Ctx = M.getContext();
+    // Stock LLVM emits protocol errors through the context; so do we, and
+    // emitError's default handler stops the compilation.
+    auto OnError = [&Ctx](Error E) {
+      Ctx.emitError("mlgo: " + toString(std::move(E)));
+    };
+    return std::make_unique<InteractiveRunner>(
+        std::move(Inputs), getInlineDecisionSpec(), ChannelBase + ".out",
+        ChannelBase + ".in", OnError);
+  }
+  case InlineDecisionSource::Model:
+    return createModelRunner(std::move(Inputs), O);
+  }
+  llvm_unreachable("unknown decision source");
+}
+
+InlineAdvisor *createAdvisor(Module &M, FunctionAnalysisManager &FAM,
+                             InlineParams Params, InlineContext IC) {
+  if (UseLLVMAdvisor)
+    return new DefaultInlineAdvisor(M, FAM, Params, IC);
+  if (!CurrentMAM)
+    fatal("the inline advisor was requested before mlgo's analysis was "
+          "registered");
+  MLGOInlineAdvisorOptions Options = getOptions();
+  applySizeThreshold();
+  std::unique_ptr<LogWriter> Log;
+  if (!Options.TrainingLogPath.empty()) {
+    std::error_code EC;
+    auto OS = std::make_unique<raw_fd_ostream>(Options.TrainingLogPath, EC);
+    if (EC)
+      fatal("cannot open training log '" + Options.TrainingLogPath +
+            "': " + EC.message());
+    Log = std::make_unique<LogWriter>(
+        std::move(OS), MLGOInlineAdvisor::getLogFeatures(Options));
+  }
+  std::unique_ptr<ModelRunner> Runner = createRunner(M, Options);
+  return new MLGOInlineAdvisor(M, *CurrentMAM, std::move(Runner), Params,
+                               std::move(Options), std::move(Log));
+}
+
+} // namespace
+
+void registerInliner(PassBuilder &PB) {
+  PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
+    CurrentMAM = &MAM;
+    MAM.registerPass([] { return PluginInlineAdvisorAnalysis(createAdvisor); });
+  });
+}
+
+} // namespace mlgo

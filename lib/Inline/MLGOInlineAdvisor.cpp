@@ -1,0 +1,310 @@
+//===- MLGOInlineAdvisor.cpp - mlgo's inline advisor ----------------------===//
+//
+// See MLGOInlineAdvisor.h. The base MLInlineAdvisor fills the 38 upstream
+// features into the runner's buffers and only then calls
+// getAdviceFromModel(), which is where this class takes over.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Inline/MLGOInlineAdvisor.h"
+
+#include "llvm/Analysis/AssumptionCache.h"
+#include "llvm/Analysis/BlockFrequencyInfo.h"
+#include "llvm/Analysis/OptimizationRemarkEmitter.h"
+#include "llvm/Analysis/ProfileSummaryInfo.h"
+#include "llvm/Analysis/TargetLibraryInfo.h"
+#include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/Dominators.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+
+#include <cmath>
+#include <cstdio>
+
+using namespace llvm;
+
+#define DEBUG_TYPE "mlgo-inline"
+
+namespace mlgo {
+
+ScoredRunner::~ScoredRunner() = default;
+
+namespace {
+
+/// Presents an mlgo::ModelRunner to LLVM's MLInlineAdvisor, which wants an
+/// llvm::MLModelRunner. The buffers stay in the wrapped runner; this class
+/// only points LLVM's buffer table at them.
+class LLVMRunnerAdapter final : public MLModelRunner {
+public:
+  LLVMRunnerAdapter(LLVMContext &Ctx, std::unique_ptr<ModelRunner> R)
+      : MLModelRunner(Ctx, kindFor(R->getKind()), R->getNumInputs()),
+        Impl(std::move(R)) {
+    // The spec is only consulted for null buffers, which we never pass.
+    auto Unused = llvm::TensorSpec::createSpec<int64_t>("unused", {1});
+    for (size_t I = 0; I < Impl->getNumInputs(); ++I)
+      setUpBufferForTensor(I, Unused, Impl->getTensorUntyped(I));
+  }
+  void switchContext(StringRef Name) override { Impl->switchContext(Name); }
+  ModelRunner &get() { return *Impl; }
+
+private:
+  static Kind kindFor(ModelRunner::Kind K) {
+    switch (K) {
+    case ModelRunner::Kind::NoInference:
+      return Kind::NoOp;
+    case ModelRunner::Kind::Interactive:
+      return Kind::Interactive;
+    case ModelRunner::Kind::Interpreted:
+      return Kind::Development;
+    case ModelRunner::Kind::Embedded:
+    case ModelRunner::Kind::Custom:
+      return Kind::Release;
+    }
+    return Kind::Release;
+  }
+  void *evaluateUntyped() override { return Impl->evaluateUntyped(); }
+
+  std::unique_ptr<ModelRunner> Impl;
+};
+
+ModelRunner &unwrap(MLModelRunner &R) {
+  return static_cast<LLVMRunnerAdapter &>(R).get();
+}
+
+std::unique_ptr<MLModelRunner> wrap(Module &M, std::unique_ptr<ModelRunner> R) {
+  return std::make_unique<LLVMRunnerAdapter>(M.getContext(), std::move(R));
+}
+
+bool getInlineDeferralDefault() {
+  // LLVM's -inline-deferral (a static cl::opt<bool> in InlineAdvisor.cpp)
+  // decides deferral for the default advice when InlineParams leaves it
+  // open; read it through the option registry.
+  auto &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find("inline-deferral");
+  if (It == Opts.end())
+    return false;
+  return static_cast<cl::opt<bool> *>(It->second)->getValue();
+}
+
+std::string formatNumber(double V) {
+  char Buf[32];
+  std::snprintf(Buf, sizeof(Buf), "%.4g", V);
+  return Buf;
+}
+
+} // namespace
+
+std::vector<TensorSpec>
+MLGOInlineAdvisor::getRunnerInputs(const MLGOInlineAdvisorOptions &Options) {
+  std::vector<TensorSpec> Specs = getInlineFeatureSpecs(Options.ExtraFeatures);
+  if (Options.IncludeDefault)
+    Specs.push_back(getInlineDefaultSpec());
+  return Specs;
+}
+
+std::vector<TensorSpec>
+MLGOInlineAdvisor::getLogFeatures(const MLGOInlineAdvisorOptions &Options) {
+  std::vector<TensorSpec> Specs = getInlineFeatureSpecs(Options.ExtraFeatures);
+  Specs.push_back(getInlineDefaultSpec());
+  Specs.push_back(getInlineDecisionSpec());
+  return Specs;
+}
+
+MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
+                                     std::unique_ptr<mlgo::ModelRunner> R,
+                                     InlineParams Params,
+                                     MLGOInlineAdvisorOptions Opts,
+                                     std::unique_ptr<LogWriter> Log)
+    : MLInlineAdvisor(M, MAM, wrap(M, std::move(R)),
+                      [this](CallBase &CB) { return getDefaultDecision(CB); }),
+      Runner(unwrap(*ModelRunner)), Params(Params), Options(std::move(Opts)),
+      Log(std::move(Log)), ExploreRNG(Options.ExploreSeed.value_or(0)) {
+  assert(Runner.getInputSpecs() == getRunnerInputs(Options) &&
+         "runner built with the wrong inputs");
+  if (Options.ExtraFeatures)
+    for (size_t I = NumUpstreamInlineFeatures; I < NumInlineFeatures; ++I)
+      ExtraFeatureBuffers.push_back(Runner.getTensor<int64_t>(I));
+  if (this->Log)
+    this->Log->switchContext("");
+}
+
+MLGOInlineAdvisor::~MLGOInlineAdvisor() {
+  if (Log)
+    Log->flush();
+}
+
+bool MLGOInlineAdvisor::getDefaultDecision(CallBase &CB) {
+  // LLVM 19's getDefaultInlineAdvice (static in InlineAdvisor.cpp), through
+  // its public pieces: the same cost model, parameters and deferral rule.
+  Function &Caller = *CB.getCaller();
+  ProfileSummaryInfo *PSI =
+      FAM.getResult<ModuleAnalysisManagerFunctionProxy>(Caller)
+          .getCachedResult<ProfileSummaryAnalysis>(*Caller.getParent());
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(Caller);
+  auto GetAssumptionCache = [&](Function &F) -> AssumptionCache & {
+    return FAM.getResult<AssumptionAnalysis>(F);
+  };
+  auto GetBFI = [&](Function &F) -> BlockFrequencyInfo & {
+    return FAM.getResult<BlockFrequencyAnalysis>(F);
+  };
+  auto GetTLI = [&](Function &F) -> const TargetLibraryInfo & {
+    return FAM.getResult<TargetLibraryAnalysis>(F);
+  };
+  auto GetInlineCost = [&](CallBase &CB) {
+    Function &Callee = *CB.getCalledFunction();
+    auto &CalleeTTI = FAM.getResult<TargetIRAnalysis>(Callee);
+    bool RemarksEnabled =
+        Callee.getContext().getDiagHandlerPtr()->isMissedOptRemarkEnabled(
+            "inline");
+    return getInlineCost(CB, Params, CalleeTTI, GetAssumptionCache, GetTLI,
+                         GetBFI, PSI, RemarksEnabled ? &ORE : nullptr);
+  };
+  return llvm::shouldInline(
+             CB, GetInlineCost, ORE,
+             Params.EnableDeferral.value_or(getInlineDeferralDefault()))
+      .has_value();
+}
+
+std::unique_ptr<MLInlineAdvice>
+MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
+                                      OptimizationRemarkEmitter &ORE) {
+  DecidedByPolicy = true;
+  if (!ExtraFeatureBuffers.empty())
+    computeExtraFeatures(CB, *this, FAM, ExtraFeatureBuffers.data());
+
+  const bool NeedDefault = Log || Options.IncludeDefault ||
+                           Options.Source ==
+                               InlineDecisionSource::DefaultHeuristic;
+  int64_t Default = NeedDefault ? getDefaultDecision(CB) : 0;
+  if (Options.IncludeDefault)
+    *Runner.getTensor<int64_t>(Runner.getNumInputs() - 1) = Default;
+
+  int64_t Decision = 0;
+  std::optional<double> Logit, Probability;
+  switch (Options.Source) {
+  case InlineDecisionSource::DefaultHeuristic:
+    Decision = Default;
+    break;
+  case InlineDecisionSource::Interactive:
+    Decision = Runner.evaluate<int64_t>() != 0;
+    break;
+  case InlineDecisionSource::Model: {
+    Decision = Runner.evaluate<int64_t>() != 0;
+    if (auto *Scored = dynamic_cast<ScoredRunner *>(&Runner)) {
+      Logit = Scored->getLastLogit();
+      if (Options.ExploreSeed) {
+        double P = 1.0 / (1.0 + std::exp(-*Logit / Options.ExploreTemperature));
+        Probability = P;
+        // One uniform draw per decision, in decision order: the same seed on
+        // the same module gives the same decisions.
+        double U = std::uniform_real_distribution<double>(0.0, 1.0)(ExploreRNG);
+        Decision = U < P;
+      }
+    }
+    break;
+  }
+  }
+  ++Decisions;
+
+  if (Log) {
+    Log->startObservation();
+    size_t NumFeatures = getInlineFeatureSpecs(Options.ExtraFeatures).size();
+    for (size_t I = 0; I < NumFeatures; ++I)
+      Log->logTensorValue(I, Runner.getTensorUntyped(I));
+    Log->logTensorValue(NumFeatures, &Default);
+    Log->logTensorValue(NumFeatures + 1, &Decision);
+    Log->endObservation();
+  }
+
+  auto Describe = [&](auto &R) {
+    R << "'" << ore::NV("Callee", CB.getCalledFunction()) << "' into '"
+      << ore::NV("Caller", CB.getCaller()) << "': ";
+    switch (Options.Source) {
+    case InlineDecisionSource::DefaultHeuristic:
+      R << "LLVM's heuristic decided (default-policy mode)";
+      break;
+    case InlineDecisionSource::Interactive:
+      R << "the interactive host decided";
+      break;
+    case InlineDecisionSource::Model:
+      R << (Options.ExploreSeed ? "sampled from " : "decided by ")
+        << Options.ModelDescription;
+      if (Logit)
+        R << " (logit " << ore::NV("Logit", formatNumber(*Logit)) << ")";
+      if (Probability)
+        R << " (p(inline) " << formatNumber(*Probability) << ")";
+      break;
+    }
+    if (NeedDefault)
+      R << "; heuristic: " << (Default ? "inline" : "no inline");
+  };
+  if (Decision)
+    ORE.emit([&] {
+      OptimizationRemark R(DEBUG_TYPE, "Inline", &CB);
+      R << "advised inlining ";
+      Describe(R);
+      return R;
+    });
+  else
+    ORE.emit([&] {
+      OptimizationRemarkMissed R(DEBUG_TYPE, "NoInline", &CB);
+      R << "advised against inlining ";
+      Describe(R);
+      return R;
+    });
+  return std::make_unique<MLInlineAdvice>(this, CB, ORE, Decision != 0);
+}
+
+std::unique_ptr<InlineAdvice> MLGOInlineAdvisor::getAdviceImpl(CallBase &CB) {
+  DecidedByPolicy = false;
+  std::unique_ptr<InlineAdvice> Advice = MLInlineAdvisor::getAdviceImpl(CB);
+  if (!DecidedByPolicy)
+    emitNonModelRemark(CB, *Advice);
+  return Advice;
+}
+
+void MLGOInlineAdvisor::emitNonModelRemark(CallBase &CB,
+                                           const InlineAdvice &Advice) {
+  // The base class decided without asking the policy. Say why; the checks
+  // mirror the order of MLInlineAdvisor::getAdviceImpl and only run when
+  // remarks are requested.
+  auto &ORE = FAM.getResult<OptimizationRemarkEmitterAnalysis>(*CB.getCaller());
+  if (!ORE.enabled())
+    return;
+  Function &Caller = *CB.getCaller();
+  Function *Callee = CB.getCalledFunction();
+  StringRef Reason;
+  if (!FAM.getResult<DominatorTreeAnalysis>(Caller).isReachableFromEntry(
+          CB.getParent()))
+    Reason = "unreachable call site (mandatory)";
+  else if (getMandatoryKind(CB, FAM, ORE) == MandatoryInliningKind::Never)
+    Reason = "never-inline call site (mandatory)";
+  else if (&Caller == Callee)
+    Reason = "recursive call (mandatory)";
+  else if (isForcedToStop())
+    Reason = "module size bound reached; ML inlining stopped for this module";
+  else if (getMandatoryKind(CB, FAM, ORE) == MandatoryInliningKind::Always)
+    Reason = "always-inline call site (mandatory)";
+  else
+    Reason = "callee cannot be inlined (not viable)";
+  auto Describe = [&](auto &R) {
+    R << "'" << ore::NV("Callee", Callee) << "' into '"
+      << ore::NV("Caller", &Caller) << "': " << Reason;
+  };
+  if (Advice.isInliningRecommended())
+    ORE.emit([&] {
+      OptimizationRemark R(DEBUG_TYPE, "Mandatory", &CB);
+      R << "inlining ";
+      Describe(R);
+      return R;
+    });
+  else
+    ORE.emit([&] {
+      OptimizationRemarkMissed R(DEBUG_TYPE, "Mandatory", &CB);
+      R << "not inlining ";
+      Describe(R);
+      return R;
+    });
+}
+
+} // namespace mlgo
