@@ -1,0 +1,85 @@
+//===- mlgo/Protocol/InteractiveRunner.h - Ask a host for advice -*- C++ -*-===//
+//
+// The compiler side of LLVM's interactive protocol: a ModelRunner that sends
+// every observation to an external host over one file (ideally a FIFO) and
+// reads the host's advice back from another. It behaves byte for byte like
+// llvm::InteractiveModelRunner (see mlgo/Protocol/Host.h and docs/protocol.md
+// for the protocol), so a host written for stock LLVM talks to it unchanged:
+//
+//  * the inbound file (host -> compiler) is opened for reading first, then
+//    the outbound file (compiler -> host) for writing; a host opens them in
+//    the same order, from the other end, and neither side deadlocks;
+//  * the outbound stream is a training log whose header lists the input
+//    features and the "advice" spec, and has no "score";
+//  * switchContext() writes {"context":NAME} and flushes; evaluateUntyped()
+//    writes one observation, flushes, and reads exactly one advice tensor.
+//
+// Where LLVM's runner would hang or abort, this one reports through its
+// ErrorHandler and carries on with a zeroed advice: when the host closes the
+// inbound file before a whole advice arrived (stock LLVM spins forever on
+// EOF), when a file cannot be opened, and when the host stops reading. After
+// the first such error the runner stops talking to the host and every later
+// evaluation returns zeros without further reports.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_PROTOCOL_INTERACTIVERUNNER_H
+#define MLGO_PROTOCOL_INTERACTIVERUNNER_H
+
+#include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Runner/ModelRunner.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class raw_fd_ostream;
+}
+
+namespace mlgo {
+
+class InteractiveRunner final : public ModelRunner {
+public:
+  /// Opens \p InboundPath for reading, then \p OutboundPath for writing (each
+  /// open blocks until the host opens the other end), and sends the log
+  /// header. Failures go to \p OnError.
+  InteractiveRunner(std::vector<TensorSpec> Inputs, TensorSpec Advice,
+                    llvm::StringRef OutboundPath, llvm::StringRef InboundPath,
+                    ErrorHandler OnError = getDefaultErrorHandler());
+  ~InteractiveRunner() override;
+
+  static bool classof(const ModelRunner *R) {
+    return R->getKind() == Kind::Interactive;
+  }
+
+  void switchContext(llvm::StringRef Name) override;
+  void *evaluateUntyped() override;
+
+  const TensorSpec &getAdviceSpec() const { return AdviceSpec; }
+  /// False once an error was reported: the runner then returns zeros.
+  bool isConnected() const { return !Broken; }
+
+private:
+  /// Flushes the outbound stream; reports a write error and disconnects.
+  bool flushOutbound();
+  void fail(llvm::Error E);
+
+  const TensorSpec AdviceSpec;
+  const std::string OutboundPath;
+  const std::string InboundPath;
+  int Inbound = -1;
+  /// Owned by Log; kept to check for write errors.
+  llvm::raw_fd_ostream *Outbound = nullptr;
+  std::unique_ptr<LogWriter> Log;
+  /// 8-byte aligned storage for the advice tensor.
+  std::vector<uint64_t> AdviceBuffer;
+  size_t Observations = 0;
+  bool Broken = false;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_PROTOCOL_INTERACTIVERUNNER_H

@@ -1,0 +1,700 @@
+//===- Host.cpp - Serve a compiler's decisions ----------------------------===//
+//
+// The host side of the interactive protocol (see mlgo/Protocol/Host.h for
+// the protocol and the guarantees). The design rule is that the host never
+// makes a call that can block without bound: FIFOs are opened non-blocking,
+// the compiler's stream is read through a ByteSource that poll()s in short
+// slices and checks the child between slices, and advice is written to a
+// non-blocking FIFO. The child is reaped with waitpid() rather than
+// sys::Wait because the latter drops the number of a fatal signal.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Protocol/Host.h"
+
+#include "mlgo/Log/ByteSource.h"
+#include "mlgo/Log/TrainingLog.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace mlgo {
+
+char CompilerExitError::ID = 0;
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+static Error makeErrnoError(const Twine &Message) {
+  int Errno = errno;
+  return createStringError(std::error_code(Errno, std::generic_category()),
+                           Message + ": " + std::strerror(Errno));
+}
+
+static std::string plural(uint64_t N, StringRef Word) {
+  return std::to_string(N) + " " + Word.str() + (N == 1 ? "" : "s");
+}
+
+//===----------------------------------------------------------------------===//
+// Cleanup on SIGINT/SIGTERM/SIGHUP
+//===----------------------------------------------------------------------===//
+//
+// A signal handler may only use async-signal-safe calls, so every live
+// channel keeps its paths in a fixed slot of plain char arrays. The handler
+// kills the slot's process, unlinks the FIFOs, removes the directory, then
+// restores the previous handler (LLVM's, which removes its own temporary
+// files) and re-raises.
+
+namespace {
+
+constexpr int NumSlots = 8;
+constexpr size_t MaxPath = 512;
+
+struct CleanupSlot {
+  std::atomic<bool> Used{false};
+  std::atomic<bool> Ready{false};
+  std::atomic<int> Pid{0};
+  char Inbound[MaxPath];
+  char Outbound[MaxPath];
+  char Directory[MaxPath];
+};
+
+CleanupSlot Slots[NumSlots];
+const int CleanupSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction PreviousActions[3];
+std::atomic<bool> HandlersInstalled{false};
+
+void cleanupAllSlots() {
+  for (CleanupSlot &S : Slots) {
+    if (!S.Ready.load())
+      continue;
+    if (int Pid = S.Pid.load(); Pid > 0)
+      ::kill(Pid, SIGKILL);
+    ::unlink(S.Inbound);
+    ::unlink(S.Outbound);
+    ::rmdir(S.Directory);
+  }
+}
+
+void onTerminatingSignal(int Sig) {
+  cleanupAllSlots();
+  for (size_t I = 0; I < std::size(CleanupSignals); ++I)
+    if (CleanupSignals[I] == Sig)
+      ::sigaction(Sig, &PreviousActions[I], nullptr);
+  ::raise(Sig);
+}
+
+void installHandlersOnce() {
+  bool Expected = false;
+  if (!HandlersInstalled.compare_exchange_strong(Expected, true))
+    return;
+  for (size_t I = 0; I < std::size(CleanupSignals); ++I) {
+    struct sigaction Action;
+    std::memset(&Action, 0, sizeof(Action));
+    Action.sa_handler = onTerminatingSignal;
+    sigemptyset(&Action.sa_mask);
+    Action.sa_flags = SA_RESETHAND;
+    ::sigaction(CleanupSignals[I], &Action, &PreviousActions[I]);
+  }
+}
+
+void copyPath(char *Dest, const std::string &Src) {
+  std::strncpy(Dest, Src.c_str(), MaxPath - 1);
+  Dest[MaxPath - 1] = '\0';
+}
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Channel
+//===----------------------------------------------------------------------===//
+
+Channel::Channel(std::string Dir, int Slot)
+    : Directory(std::move(Dir)), Slot(Slot) {
+  Base = Directory + "/channel";
+}
+
+Expected<std::unique_ptr<Channel>> Channel::create() {
+  SmallString<256> Template;
+  sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Template);
+  sys::path::append(Template, "mlgo-serve-XXXXXX");
+  if (Template.size() + 16 >= MaxPath)
+    return makeError("temporary directory path '" + Template +
+                     "' is too long for a channel");
+  std::string Dir(Template.str());
+  if (!::mkdtemp(Dir.data()))
+    return makeErrnoError("cannot create a private directory '" + Template +
+                          "' for the channel");
+  int Slot = -1;
+  for (int I = 0; I < NumSlots; ++I) {
+    bool Expected = false;
+    if (Slots[I].Used.compare_exchange_strong(Expected, true)) {
+      Slot = I;
+      break;
+    }
+  }
+  std::unique_ptr<Channel> C(new Channel(Dir, Slot));
+  if (Slot >= 0) {
+    installHandlersOnce();
+    copyPath(Slots[Slot].Inbound, C->getInboundPath());
+    copyPath(Slots[Slot].Outbound, C->getOutboundPath());
+    copyPath(Slots[Slot].Directory, Dir);
+    Slots[Slot].Pid.store(0);
+    Slots[Slot].Ready.store(true);
+  }
+  for (const std::string &Path : {C->getInboundPath(), C->getOutboundPath()})
+    if (::mkfifo(Path.c_str(), 0600) != 0)
+      return makeErrnoError("cannot create FIFO '" + Path + "'");
+  return C;
+}
+
+Channel::~Channel() {
+  if (Slot >= 0) {
+    Slots[Slot].Ready.store(false);
+    Slots[Slot].Pid.store(0);
+  }
+  ::unlink(getInboundPath().c_str());
+  ::unlink(getOutboundPath().c_str());
+  ::rmdir(Directory.c_str());
+  if (Slot >= 0)
+    Slots[Slot].Used.store(false);
+}
+
+void Channel::setProcess(int Pid) {
+  if (Slot >= 0)
+    Slots[Slot].Pid.store(Pid);
+}
+
+//===----------------------------------------------------------------------===//
+// Exit statuses
+//===----------------------------------------------------------------------===//
+
+std::string ExitStatus::describe() const {
+  if (!Signaled)
+    return "exited with status " + std::to_string(Value);
+  std::string S = "was killed by signal " + std::to_string(Value);
+  if (const char *Name = ::strsignal(Value))
+    S += std::string(" (") + Name + ")";
+  return S;
+}
+
+void CompilerExitError::log(raw_ostream &OS) const {
+  if (Connected) {
+    OS << "compiler " << Status.describe() << " after "
+       << plural(Decisions, "observation");
+    return;
+  }
+  OS << "command " << Status.describe()
+     << " without ever opening the channel; is interactive ML advice "
+        "enabled on its command line (e.g. "
+        "opt -enable-ml-inliner=release "
+        "-inliner-interactive-channel-base={channel})?";
+}
+
+std::error_code CompilerExitError::convertToErrorCode() const {
+  return inconvertibleErrorCode();
+}
+
+std::string substituteChannel(StringRef Arg, StringRef Base) {
+  std::string Out;
+  while (true) {
+    size_t Pos = Arg.find("{channel}");
+    if (Pos == StringRef::npos)
+      break;
+    Out += Arg.substr(0, Pos);
+    Out += Base;
+    Arg = Arg.substr(Pos + strlen("{channel}"));
+  }
+  Out += Arg;
+  return Out;
+}
+
+//===----------------------------------------------------------------------===//
+// The serving loop
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point T) {
+  return std::chrono::duration<double>(Clock::now() - T).count();
+}
+
+/// Ignores SIGPIPE while serving; writes to a closed FIFO then fail with
+/// EPIPE, which the host handles. Installed after the compiler was spawned,
+/// so the compiler does not inherit the ignored disposition.
+class IgnoreSigPipe {
+public:
+  IgnoreSigPipe() {
+    struct sigaction Ignore;
+    std::memset(&Ignore, 0, sizeof(Ignore));
+    Ignore.sa_handler = SIG_IGN;
+    sigemptyset(&Ignore.sa_mask);
+    ::sigaction(SIGPIPE, &Ignore, &Previous);
+  }
+  ~IgnoreSigPipe() { ::sigaction(SIGPIPE, &Previous, nullptr); }
+
+private:
+  struct sigaction Previous;
+};
+
+/// A file descriptor closed on destruction.
+class FileDescriptor {
+public:
+  FileDescriptor() = default;
+  explicit FileDescriptor(int FD) : FD(FD) {}
+  ~FileDescriptor() { reset(); }
+  FileDescriptor(const FileDescriptor &) = delete;
+  FileDescriptor &operator=(const FileDescriptor &) = delete;
+  void reset(int NewFD = -1) {
+    if (FD >= 0)
+      ::close(FD);
+    FD = NewFD;
+  }
+  int get() const { return FD; }
+
+private:
+  int FD = -1;
+};
+
+/// Everything one run of the host knows; shared by the serving loop and the
+/// ByteSource reading the compiler's stream.
+class Server {
+public:
+  Server(Channel &Chan, int Pid, Policy &P, const ServeOptions &Opts)
+      : Chan(Chan), Pid(Pid), ThePolicy(P), Opts(Opts), Start(Clock::now()) {
+    Chan.setProcess(Pid);
+  }
+  ~Server() {
+    if (!Reaped)
+      killAndReap();
+    Chan.setProcess(0);
+  }
+
+  Expected<ServeStats> run();
+
+  /// Non-blocking check: has the child exited? Reaps it if so.
+  bool checkExited();
+  void killAndReap();
+  /// Waits (polling, bounded by the timeout unless \p Unbounded) for the
+  /// child to exit; kills it when the bound is reached.
+  void waitForExit(bool Unbounded);
+
+  /// Sleeps or polls, counting the time as waiting for the compiler.
+  int timedPoll(struct pollfd *FDs, int Milliseconds) {
+    Clock::time_point T = Clock::now();
+    int R = ::poll(FDs, FDs ? 1 : 0, Milliseconds);
+    WaitSeconds += secondsSince(T);
+    return R;
+  }
+
+  Channel &Chan;
+  const int Pid;
+  Policy &ThePolicy;
+  const ServeOptions &Opts;
+  const Clock::time_point Start;
+  double WaitSeconds = 0;
+
+  bool Reaped = false;
+  ExitStatus Status;
+  /// The host killed the child because it stopped talking.
+  bool Stalled = false;
+  /// The current session's stream reached end of file.
+  bool StreamClosed = false;
+  ServeStats Stats;
+
+  // The recorded training log, created from the first session's header.
+  raw_fd_ostream *LogStream = nullptr;
+  std::unique_ptr<LogWriter> Log;
+  std::optional<LogHeader> FirstHeader;
+
+private:
+  /// Opens the channel as the compiler connects: BASE.in for writing, then
+  /// BASE.out for reading. Returns false if the child exited first.
+  Expected<bool> connect(FileDescriptor &In, FileDescriptor &Out);
+  Error serveSession(FileDescriptor &In, FileDescriptor &Out);
+  Error writeAdvice(int FD, const char *Data, size_t Size);
+  Error record(const LogHeader &H, const LogRecord &Rec,
+               const LogReader &Reader, const char *Advice);
+  Error startLog(const LogHeader &H);
+  /// The error to report after the compiler's stream broke with \p E.
+  Error explainBrokenStream(Error E, bool Closed);
+};
+
+/// Reads the compiler's stream without ever blocking for longer than a
+/// poll slice, checking the child between slices.
+class CompilerSource final : public ByteSource {
+public:
+  CompilerSource(Server &S, int FD) : S(S), FD(FD) {}
+
+  Expected<size_t> read(char *Buf, size_t Size) override {
+    Clock::time_point WaitStart = Clock::now();
+    while (true) {
+      struct pollfd P = {FD, POLLIN, 0};
+      int R = S.timedPoll(&P, 100);
+      if (R < 0 && errno != EINTR)
+        return makeErrnoError("cannot poll the compiler's stream");
+      if (R > 0) {
+        ssize_t N = ::read(FD, Buf, Size);
+        if (N > 0)
+          return static_cast<size_t>(N);
+        if (N == 0) {
+          S.StreamClosed = true;
+          return 0;
+        }
+        if (errno != EAGAIN && errno != EINTR)
+          return makeErrnoError("cannot read the compiler's stream");
+        continue;
+      }
+      // Nothing yet. A compiler that died before it opened BASE.out for
+      // writing never produces POLLHUP: check on it directly.
+      if (S.checkExited()) {
+        S.StreamClosed = true;
+        return 0;
+      }
+      if (S.Opts.TimeoutSeconds &&
+          secondsSince(WaitStart) >= S.Opts.TimeoutSeconds) {
+        S.Stalled = true;
+        S.killAndReap();
+        return makeError("stalled");
+      }
+    }
+  }
+
+private:
+  Server &S;
+  int FD;
+};
+
+bool Server::checkExited() {
+  if (Reaped)
+    return true;
+  int WStatus = 0;
+  pid_t R;
+  do
+    R = ::waitpid(Pid, &WStatus, WNOHANG);
+  while (R < 0 && errno == EINTR);
+  if (R == 0)
+    return false;
+  Reaped = true;
+  Chan.setProcess(0);
+  if (R < 0) {
+    // Not our child (or already reaped elsewhere): treat as a failure.
+    Status = {false, 255};
+    return true;
+  }
+  if (WIFSIGNALED(WStatus))
+    Status = {true, WTERMSIG(WStatus)};
+  else
+    Status = {false, WEXITSTATUS(WStatus)};
+  return true;
+}
+
+void Server::killAndReap() {
+  if (Reaped)
+    return;
+  ::kill(Pid, SIGKILL);
+  int WStatus = 0;
+  pid_t R;
+  Clock::time_point T = Clock::now();
+  do
+    R = ::waitpid(Pid, &WStatus, 0);
+  while (R < 0 && errno == EINTR);
+  WaitSeconds += secondsSince(T);
+  Reaped = true;
+  Chan.setProcess(0);
+  if (R > 0 && WIFSIGNALED(WStatus))
+    Status = {true, WTERMSIG(WStatus)};
+  else if (R > 0)
+    Status = {false, WEXITSTATUS(WStatus)};
+  else
+    Status = {true, SIGKILL};
+}
+
+void Server::waitForExit(bool Unbounded) {
+  Clock::time_point T = Clock::now();
+  int SleepMs = 1;
+  while (!checkExited()) {
+    if (!Unbounded && Opts.TimeoutSeconds &&
+        secondsSince(T) >= Opts.TimeoutSeconds) {
+      killAndReap();
+      return;
+    }
+    timedPoll(nullptr, SleepMs);
+    SleepMs = std::min(SleepMs * 2, 50);
+  }
+}
+
+Expected<bool> Server::connect(FileDescriptor &In, FileDescriptor &Out) {
+  const std::string InPath = Chan.getInboundPath();
+  int SleepMs = 1;
+  while (true) {
+    // Succeeds only once the compiler has opened BASE.in for reading (it may
+    // still be blocked in that open(), which this open releases).
+    int FD = ::open(InPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (FD >= 0) {
+      In.reset(FD);
+      break;
+    }
+    if (errno != ENXIO && errno != EINTR)
+      return makeErrnoError("cannot open '" + InPath + "' for writing");
+    if (checkExited())
+      return false;
+    timedPoll(nullptr, SleepMs);
+    SleepMs = std::min(SleepMs * 2, 20);
+  }
+  // The compiler now opens BASE.out for writing and blocks until a reader
+  // exists; a non-blocking open for reading never waits.
+  const std::string OutPath = Chan.getOutboundPath();
+  int FD = ::open(OutPath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (FD < 0)
+    return makeErrnoError("cannot open '" + OutPath + "' for reading");
+  Out.reset(FD);
+  return true;
+}
+
+Error Server::writeAdvice(int FD, const char *Data, size_t Size) {
+  size_t Done = 0;
+  Clock::time_point WaitStart = Clock::now();
+  while (Done < Size) {
+    ssize_t N = ::write(FD, Data + Done, Size - Done);
+    if (N > 0) {
+      Done += static_cast<size_t>(N);
+      continue;
+    }
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0 && errno == EPIPE)
+      return makeError("the compiler closed '" + Chan.getInboundPath() +
+                       "' before reading its advice");
+    if (N < 0 && errno != EAGAIN)
+      return makeErrnoError("cannot write advice to '" +
+                            Chan.getInboundPath() + "'");
+    // The FIFO is full: the compiler is not reading.
+    struct pollfd P = {FD, POLLOUT, 0};
+    timedPoll(&P, 100);
+    if (checkExited())
+      return makeError("the compiler exited before reading its advice");
+    if (Opts.TimeoutSeconds && secondsSince(WaitStart) >= Opts.TimeoutSeconds) {
+      Stalled = true;
+      killAndReap();
+      return makeError("stalled");
+    }
+  }
+  return Error::success();
+}
+
+Error Server::startLog(const LogHeader &H) {
+  if (FirstHeader) {
+    if (H.Features != FirstHeader->Features || H.Advice != FirstHeader->Advice)
+      return makeError("session " + Twine(Stats.Sessions) +
+                       " sent a different header than session 1; cannot "
+                       "record both in '" + Opts.LogPath + "'");
+    return Error::success();
+  }
+  FirstHeader = H;
+  if (Opts.LogPath.empty())
+    return Error::success();
+  std::error_code EC;
+  auto OS = std::make_unique<raw_fd_ostream>(Opts.LogPath, EC);
+  if (EC)
+    return createStringError(EC, "cannot open log '%s': %s",
+                             Opts.LogPath.c_str(), EC.message().c_str());
+  LogStream = OS.get();
+  std::vector<TensorSpec> Features = H.Features;
+  Features.push_back(*H.Advice);
+  Log = std::make_unique<LogWriter>(std::move(OS), std::move(Features));
+  return Error::success();
+}
+
+Error Server::record(const LogHeader &H, const LogRecord &Rec,
+                     const LogReader &Reader, const char *Advice) {
+  if (!Log)
+    return Error::success();
+  Log->startObservation();
+  for (size_t I = 0; I < H.Features.size(); ++I)
+    Log->logTensorValue(I, Reader.getFeatureData(I));
+  Log->logTensorValue(H.Features.size(), Advice);
+  Log->endObservation();
+  if (LogStream->has_error()) {
+    std::error_code EC = LogStream->error();
+    return createStringError(EC, "cannot write log '%s': %s",
+                             Opts.LogPath.c_str(), EC.message().c_str());
+  }
+  return Error::success();
+}
+
+Error Server::explainBrokenStream(Error E, bool Closed) {
+  if (Stalled) {
+    consumeError(std::move(E));
+    return makeError("the compiler sent nothing for " +
+                     plural(Opts.TimeoutSeconds, "second") + " after " +
+                     plural(Stats.Decisions, "observation") +
+                     "; killed it");
+  }
+  // If the compiler closed its end, it is most likely exiting: its status
+  // explains the broken stream better than the stream does.
+  if (Closed)
+    waitForExit(/*Unbounded=*/false);
+  if (Reaped && !Status.isSuccess() && !Stalled) {
+    consumeError(std::move(E));
+    return make_error<CompilerExitError>(Status, Stats.Decisions,
+                                         /*Connected=*/true);
+  }
+  killAndReap();
+  return E;
+}
+
+Error Server::serveSession(FileDescriptor &In, FileDescriptor &Out) {
+  StreamClosed = false;
+  auto ReaderOrErr = LogReader::create(
+      std::make_unique<CompilerSource>(*this, Out.get()),
+      Chan.getOutboundPath());
+  if (!ReaderOrErr)
+    return explainBrokenStream(ReaderOrErr.takeError(), StreamClosed);
+  LogReader &Reader = **ReaderOrErr;
+  const LogHeader &H = Reader.getHeader();
+  if (Error E = ThePolicy.begin(H))
+    return E;
+  if (Error E = startLog(H))
+    return E;
+  std::vector<uint64_t> AdviceStorage(
+      (H.Advice->getTotalTensorBufferSize() + 7) / 8 + 1, 0);
+  char *Advice = reinterpret_cast<char *>(AdviceStorage.data());
+  const size_t AdviceSize = H.Advice->getTotalTensorBufferSize();
+  while (true) {
+    auto Rec = Reader.next();
+    if (!Rec)
+      return explainBrokenStream(Rec.takeError(), StreamClosed);
+    switch (Rec->TheKind) {
+    case LogRecord::Kind::End:
+      return Error::success();
+    case LogRecord::Kind::Context:
+      ++Stats.Contexts;
+      ThePolicy.switchContext(Rec->Context);
+      if (Log)
+        Log->switchContext(Rec->Context);
+      break;
+    case LogRecord::Kind::Outcome:
+      return makeError(Chan.getOutboundPath() + ": byte " +
+                       Twine(Rec->Offset) +
+                       ": unexpected outcome record in an interactive stream");
+    case LogRecord::Kind::Observation:
+      std::memset(Advice, 0, AdviceSize);
+      if (Error E = ThePolicy.decide(H, *Rec, Reader, Advice))
+        return E;
+      if (Error E = writeAdvice(In.get(), Advice, AdviceSize)) {
+        // EPIPE and friends: find out what happened to the compiler.
+        return explainBrokenStream(std::move(E), /*Closed=*/true);
+      }
+      ++Stats.Decisions;
+      if (Error E = record(H, *Rec, Reader, Advice))
+        return E;
+      break;
+    }
+  }
+}
+
+Expected<ServeStats> Server::run() {
+  IgnoreSigPipe NoSigPipe;
+  auto Finish = [&]() -> Expected<ServeStats> {
+    Stats.ElapsedSeconds = secondsSince(Start);
+    Stats.HostSeconds = std::max(0.0, Stats.ElapsedSeconds - WaitSeconds);
+    Stats.Compiler = Status;
+    if (Log) {
+      Log->flush();
+      if (LogStream->has_error()) {
+        std::error_code EC = LogStream->error();
+        LogStream->clear_error();
+        return createStringError(EC, "cannot write log '%s': %s",
+                                 Opts.LogPath.c_str(), EC.message().c_str());
+      }
+    }
+    if (!Status.isSuccess() || Stats.Sessions == 0)
+      return make_error<CompilerExitError>(Status, Stats.Decisions,
+                                           Stats.Sessions != 0);
+    return Stats;
+  };
+  auto Fail = [&](Error E) -> Expected<ServeStats> {
+    killAndReap();
+    if (Log) {
+      Log->flush();
+      LogStream->clear_error();
+    }
+    return E;
+  };
+  while (true) {
+    FileDescriptor In, Out;
+    Expected<bool> Connected = connect(In, Out);
+    if (!Connected)
+      return Fail(Connected.takeError());
+    if (!*Connected)
+      return Finish();
+    ++Stats.Sessions;
+    if (Error E = serveSession(In, Out)) {
+      if (E.isA<CompilerExitError>()) {
+        Stats.ElapsedSeconds = secondsSince(Start);
+        return E;
+      }
+      return Fail(std::move(E));
+    }
+    // The compiler closed BASE.out; it may exit or open the channel again.
+  }
+}
+
+} // namespace
+
+Expected<ServeStats> serveProcess(Channel &Chan, int Pid, Policy &P,
+                                  const ServeOptions &Opts) {
+  Server S(Chan, Pid, P, Opts);
+  return S.run();
+}
+
+Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, Policy &P,
+                                  const ServeOptions &Opts) {
+  if (Command.empty())
+    return makeError("no command to run");
+  auto Chan = Channel::create();
+  if (!Chan)
+    return Chan.takeError();
+  std::vector<std::string> Args;
+  for (const std::string &A : Command)
+    Args.push_back(substituteChannel(A, (*Chan)->getBase()));
+  std::string Program = Args[0];
+  if (Program.find('/') == std::string::npos) {
+    ErrorOr<std::string> Found = sys::findProgramByName(Program);
+    if (!Found)
+      return makeError("cannot find '" + Program + "' in PATH");
+    Program = *Found;
+  }
+  std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
+  std::string ErrMsg;
+  bool ExecutionFailed = false;
+  sys::ProcessInfo PI =
+      sys::ExecuteNoWait(Program, ArgRefs, std::nullopt, {}, 0, &ErrMsg,
+                         &ExecutionFailed);
+  if (ExecutionFailed || PI.Pid <= 0)
+    return makeError("cannot run '" + Program + "': " + ErrMsg);
+  return serveProcess(**Chan, PI.Pid, P, Opts);
+}
+
+} // namespace mlgo
