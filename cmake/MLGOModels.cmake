@@ -1,0 +1,40 @@
+# mlgo_embed_model(<target> <name> <model.json>)
+#
+# Compiles a text model into a static library at build time ("release mode";
+# see include/mlgo/Model/ModelCodeGen.h). mlgo-codegen writes
+#   ${CMAKE_CURRENT_BINARY_DIR}/mlgo-models/include/mlgo/embedded/<id>.h
+#   ${CMAKE_CURRENT_BINARY_DIR}/mlgo-models/include/mlgo/embedded/<id>.cpp
+# where <id> is <name> with every character outside [A-Za-z0-9_] replaced by
+# '_' ("inline-oz" -> "inline_oz"). <target> is a static library holding the
+# generated code; linking it puts the header on the include path:
+#
+#   mlgo_embed_model(MLGOModelInlineOz inline-oz
+#                    ${PROJECT_SOURCE_DIR}/models/inline-oz/model.json)
+#   target_link_libraries(MyPlugin PRIVATE MLGOModelInlineOz MLGOCore)
+#
+#   #include "mlgo/embedded/inline_oz.h"
+#   auto R = mlgo::EmbeddedRunner::create<mlgo::embedded::inline_oz::Model>(
+#       CompilerInputSpecs);
+#
+# The code is regenerated whenever the model file or the generator changes.
+# It is compiled with -ffp-contract=off, as the interpreter is, so both
+# compute bit-identical results. Generated code is never committed.
+function(mlgo_embed_model target name model_json)
+  string(MAKE_C_IDENTIFIER "${name}" id)
+  if(NOT IS_ABSOLUTE "${model_json}")
+    set(model_json "${CMAKE_CURRENT_SOURCE_DIR}/${model_json}")
+  endif()
+  set(inc_dir ${CMAKE_CURRENT_BINARY_DIR}/mlgo-models/include)
+  set(out_dir ${inc_dir}/mlgo/embedded)
+  add_custom_command(
+    OUTPUT ${out_dir}/${id}.h ${out_dir}/${id}.cpp
+    COMMAND mlgo-codegen ${model_json} -o ${out_dir} --id ${id}
+            --header-include mlgo/embedded/${id}.h
+    DEPENDS mlgo-codegen ${model_json}
+    COMMENT "Generating C++ for model ${name} from ${model_json}"
+    VERBATIM)
+  add_library(${target} STATIC ${out_dir}/${id}.cpp ${out_dir}/${id}.h)
+  target_include_directories(${target} PUBLIC ${inc_dir})
+  target_compile_options(${target} PRIVATE -ffp-contract=off -fno-fast-math)
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+endfunction()

@@ -1,0 +1,327 @@
+//===- PolicyRunner.cpp - Interpreting and embedded model runners ---------===//
+//
+// The model interpreter (ModelEvaluator) and the two runners. The numeric
+// code here has a twin in the C++ that ModelCodeGen.cpp emits; the two must
+// perform the same IEEE operations in the same order so that interpreted and
+// generated models agree to the bit (unittests/Model check it on random and
+// extreme inputs). Hence: every step spelled as in the file comment of
+// Model.h, accumulations in a fixed order, this file compiled with
+// -ffp-contract=off (lib/Model/CMakeLists.txt) so no multiply-add is fused.
+// The dense layer loops over outputs innermost, which the compiler may
+// vectorize without reassociating any sum.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Model/PolicyRunner.h"
+
+#include "llvm/ADT/Twine.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+using namespace llvm;
+
+namespace mlgo {
+
+//===----------------------------------------------------------------------===//
+// ModelEvaluator
+//===----------------------------------------------------------------------===//
+
+ModelEvaluator::ModelEvaluator(const Model &M) : Inputs(M.Inputs) {
+  size_t Widest = M.getNumMLPInputs();
+  for (const DenseLayer &L : M.Layers) {
+    Layer T{L.In, L.Out, L.Act, std::vector<float>(L.In * L.Out), L.Bias};
+    for (size_t O = 0; O < L.Out; ++O)
+      for (size_t I = 0; I < L.In; ++I)
+        T.WeightsT[I * L.Out + O] = L.weight(O, I);
+    Layers.push_back(std::move(T));
+    Widest = std::max(Widest, L.Out);
+  }
+  BufA.resize(Widest);
+  BufB.resize(Widest);
+}
+
+static double loadElement(const void *Buffer, TensorType Type, size_t I) {
+  switch (Type) {
+#define MLGO_LOAD_ELEMENT(CType, Name)                                         \
+  case TensorType::Name:                                                       \
+    return static_cast<double>(static_cast<const CType *>(Buffer)[I]);
+    MLGO_TENSOR_TYPES(MLGO_LOAD_ELEMENT)
+#undef MLGO_LOAD_ELEMENT
+  case TensorType::Invalid:
+    break;
+  }
+  return 0;
+}
+
+static double applyStep(const PreprocessStep &S, double V) {
+  switch (S.TheOp) {
+  case PreprocessStep::Op::Log1p:
+    return std::copysign(std::log1p(std::fabs(V)), V);
+  case PreprocessStep::Op::Standardize:
+    return (V - S.Mean) / S.StdDev;
+  case PreprocessStep::Op::Quantile: {
+    const double *B = S.Boundaries.data();
+    size_t N = S.Boundaries.size();
+    return static_cast<double>(std::upper_bound(B, B + N, V) - B) /
+           static_cast<double>(N);
+  }
+  case PreprocessStep::Op::Sqrt:
+    return V > 0 ? std::sqrt(V) : 0.0;
+  case PreprocessStep::Op::Square:
+    return V * V;
+  case PreprocessStep::Op::Clamp:
+    return V < S.Min ? S.Min : (V > S.Max ? S.Max : V);
+  }
+  return V;
+}
+
+static void denseLayer(const float *__restrict WeightsT,
+                       const float *__restrict Bias, const float *__restrict X,
+                       float *__restrict Y, size_t In, size_t Out) {
+  for (size_t O = 0; O < Out; ++O)
+    Y[O] = Bias[O];
+  for (size_t I = 0; I < In; ++I) {
+    const float XI = X[I];
+    const float *__restrict W = WeightsT + I * Out;
+    for (size_t O = 0; O < Out; ++O)
+      Y[O] = Y[O] + W[O] * XI;
+  }
+}
+
+static void activate(Activation A, float *Y, size_t N) {
+  switch (A) {
+  case Activation::Linear:
+    return;
+  case Activation::Relu:
+    for (size_t I = 0; I < N; ++I)
+      Y[I] = Y[I] > 0.0f ? Y[I] : 0.0f;
+    return;
+  case Activation::Tanh:
+    for (size_t I = 0; I < N; ++I)
+      Y[I] = std::tanh(Y[I]);
+    return;
+  case Activation::Sigmoid:
+    for (size_t I = 0; I < N; ++I)
+      Y[I] = 1.0f / (1.0f + std::exp(-Y[I]));
+    return;
+  }
+}
+
+float ModelEvaluator::evaluate(const void *const *InputBuffers) {
+  float *X = BufA.data();
+  size_t K = 0;
+  for (size_t In = 0; In < Inputs.size(); ++In) {
+    const ModelInput &MI = Inputs[In];
+    size_t N = MI.Spec.getElementCount();
+    for (const Pipeline &P : MI.Pipelines)
+      for (size_t E = 0; E < N; ++E) {
+        double V = loadElement(InputBuffers[In], MI.Spec.type(), E);
+        for (const PreprocessStep &S : P)
+          V = applyStep(S, V);
+        X[K++] = static_cast<float>(V);
+      }
+  }
+  float *Y = BufB.data();
+  for (const Layer &L : Layers) {
+    denseLayer(L.WeightsT.data(), L.Bias.data(), X, Y, L.In, L.Out);
+    activate(L.Act, Y, L.Out);
+    std::swap(X, Y);
+  }
+  return X[0];
+}
+
+//===----------------------------------------------------------------------===//
+// PolicyRunner
+//===----------------------------------------------------------------------===//
+
+static std::string describe(const TensorSpec &S) {
+  std::string Out = toString(S.type()).str() + " [";
+  for (size_t I = 0; I < S.shape().size(); ++I)
+    Out += (I ? "," : "") + std::to_string(S.shape()[I]);
+  return Out + "]";
+}
+
+PolicyRunner::PolicyRunner(Kind K, std::vector<TensorSpec> CompilerInputs,
+                           TensorSpec OutputSpec, DecisionRule Rule,
+                           const PolicyRunnerOptions &Options)
+    : ModelRunner(K, std::move(CompilerInputs), Options.OnError),
+      OutputSpec(std::move(OutputSpec)), Rule(Rule),
+      RandomState(Options.Seed) {
+  if (Options.ExplorationTemperature) {
+    this->Rule.TheKind = DecisionRule::Kind::Sample;
+    this->Rule.Temperature = *Options.ExplorationTemperature;
+  }
+}
+
+Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
+                               StringRef ModelName) {
+  if (Rule.TheKind == DecisionRule::Kind::Sample &&
+      !(Rule.Temperature > 0 && std::isfinite(Rule.Temperature)))
+    return createStringError(inconvertibleErrorCode(),
+                             "exploration temperature must be positive and "
+                             "finite");
+  if (OutputSpec.getElementCount() != 1 ||
+      OutputSpec.getTotalTensorBufferSize() > sizeof(Output))
+    return createStringError(inconvertibleErrorCode(),
+                             "model '" + ModelName +
+                                 "': the output must be one scalar");
+  ModelInputBuffers.assign(ModelInputs.size(), nullptr);
+  for (size_t I = 0; I < InputSpecs.size(); ++I) {
+    const TensorSpec &Offered = InputSpecs[I];
+    const TensorSpec *Needed = nullptr;
+    size_t K = 0;
+    for (; K < ModelInputs.size(); ++K)
+      if (ModelInputs[K].name() == Offered.name()) {
+        Needed = &ModelInputs[K];
+        break;
+      }
+    if (!Needed || ModelInputBuffers[K]) {
+      // Versioning: the model does not read this feature.
+      setUpBufferForTensor(I, Offered, nullptr);
+      continue;
+    }
+    if (Needed->type() != Offered.type() || Needed->shape() != Offered.shape())
+      return createStringError(
+          inconvertibleErrorCode(),
+          "model '" + ModelName + "' needs input '" + Needed->name() +
+              "' as " + describe(*Needed) + ", but the compiler offers " +
+              describe(Offered));
+    size_t Words = (Offered.getTotalTensorBufferSize() + 7) / 8;
+    Storage.push_back(std::make_unique<uint64_t[]>(Words ? Words : 1));
+    setUpBufferForTensor(I, Offered, Storage.back().get());
+    ModelInputBuffers[K] = Storage.back().get();
+  }
+  for (size_t K = 0; K < ModelInputs.size(); ++K)
+    if (!ModelInputBuffers[K])
+      return createStringError(inconvertibleErrorCode(),
+                               "model '" + ModelName + "' needs input '" +
+                                   ModelInputs[K].name() + "' (" +
+                                   describe(ModelInputs[K]) +
+                                   "), which the compiler does not offer");
+  return Error::success();
+}
+
+float PolicyRunner::uniformFromState(uint64_t &State) {
+  State += 0x9e3779b97f4a7c15ULL;
+  uint64_t Z = State;
+  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
+  Z ^= Z >> 31;
+  return static_cast<float>(Z >> 40) * 0x1p-24f;
+}
+
+template <typename T> static void storeDecision(void *Buffer, bool Decision) {
+  T V = static_cast<T>(Decision ? 1 : 0);
+  std::memcpy(Buffer, &V, sizeof(V));
+}
+
+void *PolicyRunner::evaluateUntyped() {
+  LastLogit = computeLogit(ModelInputBuffers.data());
+  bool Decision;
+  if (Rule.TheKind == DecisionRule::Kind::Sample) {
+    LastProbability = 1.0f / (1.0f + std::exp(-LastLogit / Rule.Temperature));
+    Decision = uniformFromState(RandomState) < LastProbability;
+  } else {
+    Decision = LastLogit > Rule.Threshold;
+    LastProbability = Decision ? 1.0f : 0.0f;
+  }
+  switch (OutputSpec.type()) {
+#define MLGO_STORE_DECISION(CType, Name)                                       \
+  case TensorType::Name:                                                       \
+    storeDecision<CType>(Output, Decision);                                    \
+    break;
+    MLGO_TENSOR_TYPES(MLGO_STORE_DECISION)
+#undef MLGO_STORE_DECISION
+  case TensorType::Invalid:
+    break;
+  }
+  return Output;
+}
+
+//===----------------------------------------------------------------------===//
+// InterpretedRunner and EmbeddedRunner
+//===----------------------------------------------------------------------===//
+
+InterpretedRunner::InterpretedRunner(std::shared_ptr<const Model> M,
+                                     std::vector<TensorSpec> CompilerInputs,
+                                     const PolicyRunnerOptions &Options)
+    : PolicyRunner(Kind::Interpreted, std::move(CompilerInputs),
+                   M->OutputSpec, M->Decision, Options),
+      TheModel(std::move(M)), Evaluator(*TheModel) {}
+
+Expected<std::unique_ptr<InterpretedRunner>>
+InterpretedRunner::create(std::shared_ptr<const Model> M,
+                          std::vector<TensorSpec> CompilerInputs,
+                          const PolicyRunnerOptions &Options) {
+  if (Error E = M->validate(M->Metadata.Name))
+    return E;
+  std::unique_ptr<InterpretedRunner> R(
+      new InterpretedRunner(M, std::move(CompilerInputs), Options));
+  if (Error E = R->bindInputs(M->getInputSpecs(), M->Metadata.Name))
+    return E;
+  return R;
+}
+
+Expected<std::unique_ptr<InterpretedRunner>>
+InterpretedRunner::create(StringRef Path,
+                          std::vector<TensorSpec> CompilerInputs,
+                          const PolicyRunnerOptions &Options) {
+  Expected<Model> M = Model::load(Path);
+  if (!M)
+    return M.takeError();
+  return create(std::make_shared<const Model>(std::move(*M)),
+                std::move(CompilerInputs), Options);
+}
+
+float InterpretedRunner::computeLogit(const void *const *ModelInputs) {
+  return Evaluator.evaluate(ModelInputs);
+}
+
+EmbeddedRunner::EmbeddedRunner(const EmbeddedModelInfo &Info,
+                               TensorSpec OutputSpec,
+                               std::vector<TensorSpec> CompilerInputs,
+                               const PolicyRunnerOptions &Options)
+    : PolicyRunner(Kind::Embedded, std::move(CompilerInputs),
+                   std::move(OutputSpec),
+                   DecisionRule{Info.DecisionRuleKind == 1
+                                    ? DecisionRule::Kind::Sample
+                                    : DecisionRule::Kind::Threshold,
+                                Info.DecisionThreshold, Info.Temperature},
+                   Options),
+      Info(Info) {}
+
+static Expected<TensorSpec> parseEmbeddedSpec(const char *JSON,
+                                              StringRef ModelName) {
+  Expected<json::Value> V = json::parse(JSON);
+  if (!V)
+    return createStringError(inconvertibleErrorCode(),
+                             "embedded model '" + ModelName +
+                                 "': bad tensor spec: " +
+                                 toString(V.takeError()));
+  return TensorSpec::fromJSON(*V);
+}
+
+Expected<std::unique_ptr<EmbeddedRunner>>
+EmbeddedRunner::create(const EmbeddedModelInfo &Info,
+                       std::vector<TensorSpec> CompilerInputs,
+                       const PolicyRunnerOptions &Options) {
+  std::vector<TensorSpec> ModelInputs;
+  for (size_t K = 0; K < Info.NumInputs; ++K) {
+    Expected<TensorSpec> S = parseEmbeddedSpec(Info.InputSpecs[K], Info.Name);
+    if (!S)
+      return S.takeError();
+    ModelInputs.push_back(std::move(*S));
+  }
+  Expected<TensorSpec> Out = parseEmbeddedSpec(Info.OutputSpec, Info.Name);
+  if (!Out)
+    return Out.takeError();
+  std::unique_ptr<EmbeddedRunner> R(new EmbeddedRunner(
+      Info, std::move(*Out), std::move(CompilerInputs), Options));
+  if (Error E = R->bindInputs(ModelInputs, Info.Name))
+    return E;
+  return R;
+}
+
+} // namespace mlgo

@@ -1,0 +1,115 @@
+//===- tools/mlgo/ModelCommands.cpp - mlgo model check/show/diff/codegen --===//
+//
+// The text model (mlgo/Model/Model.h) from the command line: validate a file
+// with located errors, summarize it, diff two of them, and generate the C++
+// that the build embeds (the same generator as mlgo-codegen).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Model/Model.h"
+#include "mlgo/Model/ModelCodeGen.h"
+
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+cl::SubCommand CheckCmd("model check",
+                        "Validate a text model; errors name the JSON path");
+cl::list<std::string> CheckFiles(cl::Positional, cl::OneOrMore,
+                                 cl::desc("<model.json>..."),
+                                 cl::sub(CheckCmd),
+                                 cl::cat(tool::getToolCategory()));
+
+cl::SubCommand ShowCmd("model show", "Summarize a text model");
+cl::opt<std::string> ShowFile(cl::Positional, cl::Required,
+                              cl::desc("<model.json>"), cl::sub(ShowCmd),
+                              cl::cat(tool::getToolCategory()));
+
+cl::SubCommand DiffCmd("model diff",
+                       "Show what changed between two text models (exit "
+                       "status 1 if they differ)");
+cl::opt<std::string> DiffA(cl::Positional, cl::Required, cl::desc("<old>"),
+                           cl::sub(DiffCmd),
+                           cl::cat(tool::getToolCategory()));
+cl::opt<std::string> DiffB(cl::Positional, cl::Required, cl::desc("<new>"),
+                           cl::sub(DiffCmd),
+                           cl::cat(tool::getToolCategory()));
+
+cl::SubCommand CodegenCmd("model codegen",
+                          "Write a model as dependency-free C++ (<id>.h and "
+                          "<id>.cpp)");
+cl::opt<std::string> CodegenFile(cl::Positional, cl::Required,
+                                 cl::desc("<model.json>"), cl::sub(CodegenCmd),
+                                 cl::cat(tool::getToolCategory()));
+cl::opt<std::string> CodegenDir("o", cl::Required,
+                                cl::desc("output directory"),
+                                cl::sub(CodegenCmd),
+                                cl::cat(tool::getToolCategory()));
+cl::opt<std::string> CodegenId("id",
+                               cl::desc("namespace and file stem (default: "
+                                        "from the model name)"),
+                               cl::sub(CodegenCmd),
+                               cl::cat(tool::getToolCategory()));
+
+int fail(Error E) {
+  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
+  return 1;
+}
+
+int runCheck() {
+  int Status = 0;
+  for (const std::string &File : CheckFiles) {
+    Expected<Model> M = Model::load(File);
+    if (!M) {
+      Status = fail(M.takeError());
+      continue;
+    }
+    outs() << File << ": ok: model '" << M->Metadata.Name << "', "
+           << M->Inputs.size() << " inputs, " << M->Layers.size()
+           << " layers, " << M->getNumParameters() << " parameters\n";
+  }
+  return Status;
+}
+
+int runShow() {
+  Expected<Model> M = Model::load(ShowFile);
+  if (!M)
+    return fail(M.takeError());
+  M->printSummary(outs());
+  return 0;
+}
+
+int runDiff() {
+  Expected<Model> A = Model::load(DiffA);
+  if (!A)
+    return fail(A.takeError());
+  Expected<Model> B = Model::load(DiffB);
+  if (!B)
+    return fail(B.takeError());
+  return diffModels(*A, *B, outs()) ? 1 : 0;
+}
+
+int runCodegen() {
+  Expected<Model> M = Model::load(CodegenFile);
+  if (!M)
+    return fail(M.takeError());
+  std::string Id = CodegenId.empty()
+                       ? getEmbeddedModelIdentifier(M->Metadata.Name)
+                       : CodegenId.getValue();
+  if (Error E = writeModelCode(*M, CodegenDir, Id))
+    return fail(std::move(E));
+  return 0;
+}
+
+tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
+tool::RegisterSubcommand RegShow(ShowCmd, runShow);
+tool::RegisterSubcommand RegDiff(DiffCmd, runDiff);
+tool::RegisterSubcommand RegCodegen(CodegenCmd, runCodegen);
+
+} // namespace

@@ -1,0 +1,392 @@
+//===- unittests/Model/PolicyRunnerTest.cpp - Interpreted vs embedded -----===//
+//
+// The two runners over one model: the interpreter must agree with the C++
+// generated at build time (mlgo_embed_model) to the bit, on random and
+// extreme feature values; both must honour the ModelRunner contract (inputs
+// untouched, buffers stable) and versioning in both directions (extra
+// compiler features ignored, missing or mistyped model features rejected).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Model/ModelSynth.h"
+#include "mlgo/Model/PolicyRunner.h"
+
+#include "mlgo/embedded/inline_oz.h"
+#include "mlgo/embedded/mixed_test.h"
+
+#include "llvm/Analysis/InlineModelFeatureMaps.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+using llvm::Expected;
+using llvm::toString;
+using namespace mlgo;
+
+namespace {
+
+using MixedModel = mlgo::embedded::mixed_test::Model;
+
+/// Feature values by name, as raw bytes (at most 3 x 8 bytes here).
+using FeatureValues = std::map<std::string, std::array<unsigned char, 24>>;
+
+class ValueGen {
+public:
+  explicit ValueGen(uint64_t Seed) : State(Seed) {}
+  uint64_t next() {
+    State += 0x9e3779b97f4a7c15ULL;
+    uint64_t Z = State;
+    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
+    return Z ^ (Z >> 31);
+  }
+
+  int64_t integer() {
+    static const int64_t Extremes[] = {
+        std::numeric_limits<int64_t>::min(),
+        std::numeric_limits<int64_t>::max(),
+        std::numeric_limits<int64_t>::min() + 1,
+        std::numeric_limits<int64_t>::max() - 1,
+        0,
+        1,
+        -1,
+        (int64_t(1) << 53) + 1,
+        -(int64_t(1) << 53) - 1,
+        std::numeric_limits<int32_t>::min(),
+        std::numeric_limits<int32_t>::max(),
+        1000000007,
+        -99999999999LL};
+    switch (next() % 5) {
+    case 0:
+      return Extremes[next() % std::size(Extremes)];
+    case 1:
+    case 2:
+      return static_cast<int64_t>(next() % 1200) - 100;
+    default: {
+      int64_t V = static_cast<int64_t>(next() >> (next() % 64));
+      return next() % 2 ? -V : V;
+    }
+    }
+  }
+
+  double real() {
+    static const double Extremes[] = {
+        std::numeric_limits<double>::infinity(),
+        -std::numeric_limits<double>::infinity(),
+        std::numeric_limits<double>::quiet_NaN(),
+        std::numeric_limits<double>::max(),
+        -std::numeric_limits<double>::max(),
+        std::numeric_limits<double>::denorm_min(),
+        std::numeric_limits<float>::max(),
+        0.0,
+        -0.0,
+        1e30,
+        -1e-30};
+    switch (next() % 4) {
+    case 0:
+      return Extremes[next() % std::size(Extremes)];
+    case 1: {
+      uint64_t Bits = next();
+      double D;
+      std::memcpy(&D, &Bits, 8);
+      return D;
+    }
+    default:
+      return static_cast<double>(static_cast<int64_t>(next() % 2000) - 1000) /
+             8.0;
+    }
+  }
+
+  /// A random value for every element of every spec.
+  FeatureValues make(const std::vector<TensorSpec> &Specs) {
+    FeatureValues Values;
+    for (const TensorSpec &S : Specs) {
+      std::array<unsigned char, 24> Bytes{};
+      for (size_t E = 0; E < S.getElementCount(); ++E) {
+        unsigned char *P = Bytes.data() + E * S.getElementByteSize();
+        switch (S.type()) {
+        case TensorType::Float: {
+          float F = static_cast<float>(real());
+          std::memcpy(P, &F, 4);
+          break;
+        }
+        case TensorType::Double: {
+          double D = real();
+          std::memcpy(P, &D, 8);
+          break;
+        }
+        default: {
+          int64_t I = integer();
+          std::memcpy(P, &I, S.getElementByteSize()); // Little-endian.
+          break;
+        }
+        }
+      }
+      Values[S.name()] = Bytes;
+    }
+    return Values;
+  }
+
+private:
+  uint64_t State;
+};
+
+void fill(ModelRunner &R, const FeatureValues &Values) {
+  for (size_t I = 0; I < R.getNumInputs(); ++I) {
+    const TensorSpec &S = R.getInputSpecs()[I];
+    auto It = Values.find(S.name());
+    ASSERT_NE(It, Values.end()) << S.name();
+    std::memcpy(R.getTensorUntyped(I), It->second.data(),
+                S.getTotalTensorBufferSize());
+  }
+}
+
+std::shared_ptr<const Model> loadMixed() {
+  Expected<Model> M = Model::load(MLGO_MIXED_TEST_MODEL);
+  EXPECT_TRUE(static_cast<bool>(M)) << toString(M.takeError());
+  return std::make_shared<const Model>(std::move(*M));
+}
+
+/// The compiler's view with more features than the model, in another order.
+std::vector<TensorSpec> getShuffledInputsWithExtras() {
+  std::vector<TensorSpec> Specs = getMixedTestInputs();
+  std::reverse(Specs.begin(), Specs.end());
+  Specs.insert(Specs.begin() + 2,
+               TensorSpec::createSpec<int64_t>("extra_feature", {1}));
+  Specs.push_back(getModelSelectorSpec());
+  return Specs;
+}
+
+template <typename T> T unwrap(Expected<T> E) {
+  if (!E) {
+    ADD_FAILURE() << toString(E.takeError());
+    return T();
+  }
+  return std::move(*E);
+}
+
+uint32_t bitsOf(float F) {
+  uint32_t B;
+  std::memcpy(&B, &F, 4);
+  return B;
+}
+
+TEST(PolicyRunnerTest, GeneratedCodeDescribesTheModel) {
+  std::shared_ptr<const Model> M = loadMixed();
+  ASSERT_EQ(MixedModel::NumInputs, M->Inputs.size());
+  for (size_t K = 0; K < MixedModel::NumInputs; ++K) {
+    EXPECT_EQ(MixedModel::InputNames[K], M->Inputs[K].Spec.name());
+    EXPECT_EQ(MixedModel::InputSpecs[K], M->Inputs[K].Spec.toJSONString());
+  }
+  EXPECT_EQ(MixedModel::NumParameters, M->getNumParameters());
+  EXPECT_STREQ(MixedModel::Name, "mixed-test");
+}
+
+TEST(PolicyRunnerTest, InterpreterAndGeneratedCodeAgreeToTheBit) {
+  std::shared_ptr<const Model> M = loadMixed();
+  std::vector<std::unique_ptr<PolicyRunner>> Runners;
+  Runners.push_back(unwrap(InterpretedRunner::create(M, getMixedTestInputs())));
+  Runners.push_back(
+      unwrap(EmbeddedRunner::create<MixedModel>(getMixedTestInputs())));
+  Runners.push_back(
+      unwrap(InterpretedRunner::create(M, getShuffledInputsWithExtras())));
+  Runners.push_back(unwrap(
+      EmbeddedRunner::create<MixedModel>(getShuffledInputsWithExtras())));
+  for (auto &R : Runners)
+    ASSERT_TRUE(R);
+
+  ValueGen Gen(2024);
+  std::vector<TensorSpec> All = getShuffledInputsWithExtras();
+  size_t NaNs = 0, Ones = 0;
+  const size_t N = 120000;
+  for (size_t Iter = 0; Iter < N; ++Iter) {
+    FeatureValues Values = Gen.make(All);
+    int64_t Decisions[4];
+    uint32_t Logits[4];
+    for (size_t R = 0; R < Runners.size(); ++R) {
+      fill(*Runners[R], Values);
+      Decisions[R] = Runners[R]->evaluate<int64_t>();
+      Logits[R] = bitsOf(Runners[R]->getLastLogit());
+    }
+    for (size_t R = 1; R < Runners.size(); ++R) {
+      ASSERT_EQ(Logits[0], Logits[R])
+          << "runner " << R << " at vector " << Iter << ": "
+          << Runners[0]->getLastLogit() << " vs "
+          << Runners[R]->getLastLogit();
+      ASSERT_EQ(Decisions[0], Decisions[R]);
+    }
+    NaNs += std::isnan(Runners[0]->getLastLogit());
+    Ones += Decisions[0];
+  }
+  // The inputs must exercise the model: both decisions occur, and many
+  // logits are numbers (NaN inputs and inf - inf make the rest NaN, which
+  // must agree to the bit too).
+  EXPECT_GT(Ones, N / 20);
+  EXPECT_LT(Ones, N - N / 20);
+  EXPECT_GT(NaNs, 0u);
+  EXPECT_LT(NaNs, N - N / 4);
+}
+
+TEST(PolicyRunnerTest, EvaluateLeavesInputsAndBuffersAlone) {
+  std::shared_ptr<const Model> M = loadMixed();
+  std::vector<std::unique_ptr<PolicyRunner>> Runners;
+  Runners.push_back(
+      unwrap(InterpretedRunner::create(M, getShuffledInputsWithExtras())));
+  Runners.push_back(unwrap(
+      EmbeddedRunner::create<MixedModel>(getShuffledInputsWithExtras())));
+  ValueGen Gen(7);
+  for (auto &R : Runners) {
+    ASSERT_TRUE(R);
+    std::vector<void *> Buffers;
+    for (size_t I = 0; I < R->getNumInputs(); ++I)
+      Buffers.push_back(R->getTensorUntyped(I));
+    for (int Iter = 0; Iter < 100; ++Iter) {
+      FeatureValues Values = Gen.make(R->getInputSpecs());
+      fill(*R, Values);
+      R->evaluate<int64_t>();
+      for (size_t I = 0; I < R->getNumInputs(); ++I) {
+        const TensorSpec &S = R->getInputSpecs()[I];
+        EXPECT_EQ(R->getTensorUntyped(I), Buffers[I]);
+        EXPECT_EQ(std::memcmp(R->getTensorUntyped(I),
+                              Values[S.name()].data(),
+                              S.getTotalTensorBufferSize()),
+                  0)
+            << S.name();
+      }
+    }
+  }
+}
+
+TEST(PolicyRunnerTest, ExtraCompilerFeaturesDoNotMatter) {
+  std::shared_ptr<const Model> M = loadMixed();
+  auto R = unwrap(InterpretedRunner::create(M, getShuffledInputsWithExtras()));
+  ASSERT_TRUE(R);
+  ValueGen Gen(99);
+  fill(*R, Gen.make(getShuffledInputsWithExtras()));
+  R->evaluate<int64_t>();
+  uint32_t Before = bitsOf(R->getLastLogit());
+  size_t Extra = 2; // "extra_feature", see getShuffledInputsWithExtras.
+  ASSERT_EQ(R->getInputSpecs()[Extra].name(), "extra_feature");
+  *R->getTensor<int64_t>(Extra) = 123456789;
+  writeModelSelector("anything", R->getTensor<uint64_t>(R->getNumInputs() - 1));
+  R->evaluate<int64_t>();
+  EXPECT_EQ(bitsOf(R->getLastLogit()), Before);
+}
+
+TEST(PolicyRunnerTest, MissingOrMistypedFeaturesAreErrors) {
+  std::shared_ptr<const Model> M = loadMixed();
+  std::vector<TensorSpec> Missing = getMixedTestInputs();
+  Missing.erase(Missing.begin() + 2); // i32
+  const char *MissingMsg = "model 'mixed-test' needs input 'i32' (int32_t "
+                           "[1]), which the compiler does not offer";
+  auto I1 = InterpretedRunner::create(M, Missing);
+  ASSERT_FALSE(static_cast<bool>(I1));
+  EXPECT_EQ(toString(I1.takeError()), MissingMsg);
+  auto E1 = EmbeddedRunner::create<MixedModel>(Missing);
+  ASSERT_FALSE(static_cast<bool>(E1));
+  EXPECT_EQ(toString(E1.takeError()), MissingMsg);
+
+  std::vector<TensorSpec> Mistyped = getMixedTestInputs();
+  Mistyped[2] = TensorSpec::createSpec<int64_t>("i32", {1});
+  const char *TypeMsg = "model 'mixed-test' needs input 'i32' as int32_t "
+                        "[1], but the compiler offers int64_t [1]";
+  auto I2 = InterpretedRunner::create(M, Mistyped);
+  ASSERT_FALSE(static_cast<bool>(I2));
+  EXPECT_EQ(toString(I2.takeError()), TypeMsg);
+  auto E2 = EmbeddedRunner::create<MixedModel>(Mistyped);
+  ASSERT_FALSE(static_cast<bool>(E2));
+  EXPECT_EQ(toString(E2.takeError()), TypeMsg);
+
+  std::vector<TensorSpec> Reshaped = getMixedTestInputs();
+  Reshaped[6] = TensorSpec::createSpec<int64_t>("i64_vec", {2});
+  auto I3 = InterpretedRunner::create(M, Reshaped);
+  ASSERT_FALSE(static_cast<bool>(I3));
+  EXPECT_EQ(toString(I3.takeError()),
+            "model 'mixed-test' needs input 'i64_vec' as int64_t [3], but "
+            "the compiler offers int64_t [2]");
+}
+
+std::vector<mlgo::TensorSpec> getLLVMInlineFeatures() {
+  std::vector<mlgo::TensorSpec> Specs;
+#define MLGO_SPEC(DType, Shape, Name, Doc)                                     \
+  Specs.push_back(mlgo::TensorSpec::createSpec<DType>(#Name, Shape));
+  INLINE_COST_FEATURE_ITERATOR(MLGO_SPEC)
+  INLINE_FEATURE_ITERATOR(MLGO_SPEC)
+#undef MLGO_SPEC
+  return Specs;
+}
+
+TEST(PolicyRunnerTest, InlineOzApproximatesTheHeuristic) {
+  std::vector<mlgo::TensorSpec> Specs = getLLVMInlineFeatures();
+  ASSERT_EQ(Specs.size(), 38u);
+  size_t Cost = 0, Threshold = 0;
+  for (size_t I = 0; I < Specs.size(); ++I) {
+    if (Specs[I].name() == "cost_estimate")
+      Cost = I;
+    if (Specs[I].name() == "threshold")
+      Threshold = I;
+  }
+  auto Interp = unwrap(InterpretedRunner::create(
+      MLGO_SOURCE_DIR "/models/inline-oz/model.json", Specs));
+  auto Embedded = unwrap(
+      EmbeddedRunner::create<mlgo::embedded::inline_oz::Model>(Specs));
+  ASSERT_TRUE(Interp && Embedded);
+  EXPECT_EQ(Embedded->getModelName(), "inline-oz");
+  for (PolicyRunner *R : {static_cast<PolicyRunner *>(Interp.get()),
+                          static_cast<PolicyRunner *>(Embedded.get())}) {
+    for (auto [C, T, Expected] :
+         {std::tuple<int64_t, int64_t, int64_t>{10, 45, 1},
+          {100, 45, 0},
+          {45, 45, 0},
+          {-30, 0, 1},
+          {225, 225 + 5, 1}}) {
+      *R->getTensor<int64_t>(Cost) = C;
+      *R->getTensor<int64_t>(Threshold) = T;
+      EXPECT_EQ(R->evaluate<int64_t>(), Expected)
+          << "cost " << C << " threshold " << T;
+      EXPECT_EQ(R->getLastLogit(), static_cast<float>(T - C));
+    }
+  }
+}
+
+TEST(PolicyRunnerTest, ExplorationSamplesReproducibly) {
+  std::shared_ptr<const Model> M = loadMixed();
+  PolicyRunnerOptions Options;
+  Options.ExplorationTemperature = 2.0f;
+  Options.Seed = 42;
+  auto Interp =
+      unwrap(InterpretedRunner::create(M, getMixedTestInputs(), Options));
+  auto Embedded =
+      unwrap(EmbeddedRunner::create<MixedModel>(getMixedTestInputs(), Options));
+  ASSERT_TRUE(Interp && Embedded);
+  ValueGen Gen(5);
+  uint64_t State = 42;
+  size_t Ones = 0;
+  for (int Iter = 0; Iter < 2000; ++Iter) {
+    FeatureValues Values = Gen.make(getMixedTestInputs());
+    fill(*Interp, Values);
+    fill(*Embedded, Values);
+    int64_t D1 = Interp->evaluate<int64_t>();
+    int64_t D2 = Embedded->evaluate<int64_t>();
+    ASSERT_EQ(D1, D2);
+    float P = 1.0f / (1.0f + std::exp(-Interp->getLastLogit() / 2.0f));
+    EXPECT_EQ(bitsOf(Interp->getLastProbability()), bitsOf(P));
+    float U = PolicyRunner::uniformFromState(State);
+    EXPECT_EQ(D1, U < P ? 1 : 0);
+    Ones += D1;
+  }
+  EXPECT_GT(Ones, 0u);
+  EXPECT_LT(Ones, 2000u);
+
+  Options.ExplorationTemperature = 0.0f;
+  auto Bad = InterpretedRunner::create(M, getMixedTestInputs(), Options);
+  ASSERT_FALSE(static_cast<bool>(Bad));
+  EXPECT_EQ(toString(Bad.takeError()),
+            "exploration temperature must be positive and finite");
+}
+
+} // namespace
