@@ -82,7 +82,19 @@ static void writeFloatArray(raw_ostream &OS, StringRef Name,
   OS << "\n};\n";
 }
 
-static const char *const Kernels = R"(// The interpreter's kernels (lib/Model/PolicyRunner.cpp), spelled again.
+static const char *const Kernels = R"(// On x86-64 ELF targets the evaluation is compiled twice, for AVX2 and for
+// the baseline, and the loader picks one. Without FMA (AVX2 does not imply
+// it, and -ffp-contract=off forbids it) both compute the same bits.
+#if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
+#if __has_attribute(target_clones)
+#define MLGO_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#endif
+#endif
+#ifndef MLGO_TARGET_CLONES
+#define MLGO_TARGET_CLONES
+#endif
+
+// The interpreter's kernels (lib/Model/PolicyRunner.cpp), spelled again.
 [[maybe_unused]] inline double log1pSigned(double V) {
   return std::copysign(std::log1p(std::fabs(V)), V);
 }
@@ -217,7 +229,8 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
   OS << "};\n\n";
 
   // evaluate(): preprocessing, then the layers.
-  OS << "float Model::evaluate(const void *const *Inputs) {\n"
+  OS << "namespace {\nMLGO_TARGET_CLONES float evaluateImpl(const void *const "
+        "*Inputs) {\n"
      << "  float X0[" << M.getNumMLPInputs() << "];\n";
   size_t K = 0;
   for (size_t I = 0; I < M.Inputs.size(); ++I) {
@@ -292,7 +305,9 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
       break;
     }
   }
-  OS << "  return X" << M.Layers.size() << "[0];\n}\n\n"
+  OS << "  return X" << M.Layers.size() << "[0];\n}\n} // namespace\n\n"
+     << "float Model::evaluate(const void *const *Inputs) {\n"
+     << "  return evaluateImpl(Inputs);\n}\n\n"
      << "} // namespace mlgo::embedded::" << Id << "\n";
   OS.flush();
   return Code;

@@ -88,8 +88,12 @@ Model synthesizeModel(const ModelSynthOptions &Options) {
       std::to_string(Options.Seed) +
       "), for tests and benchmarks only; it is not a policy.";
   M.Metadata.LLVMVersion = "19";
-  M.Metadata.Recipe = Mixed ? "mlgo model synth --style=mixed"
-                            : "mlgo model synth --style=benchmark";
+  std::string Hidden;
+  for (size_t H : Options.Hidden)
+    Hidden += (Hidden.empty() ? "" : ",") + std::to_string(H);
+  M.Metadata.Recipe = std::string("mlgo-codegen --synthesize=") +
+                      (Mixed ? "mixed" : "benchmark") + " --hidden=" + Hidden +
+                      " --seed=" + std::to_string(Options.Seed);
   M.Metadata.Seed = Options.Seed;
   for (size_t I = 0; I < Options.Inputs.size(); ++I) {
     ModelInput In{Options.Inputs[I], {}};
