@@ -1,0 +1,124 @@
+//===- mlgo/Corpus/Extract.h - Corpus extraction from objects ---*- C++ -*-===//
+//
+// Builds a corpus (see CorpusDescription.h) from the objects of a build made
+// with clang and `-Xclang -fembed-bitcode=all`: each object carries its
+// pre-optimization module in the .llvmbc section and its cc1 arguments in
+// .llvmcmd. Sections are read with LLVM's Object library (no objcopy).
+//
+// The objects come from a compile_commands.json (each compile-only entry's
+// output; the module is named after the output path relative to the entry's
+// directory) or from a directory tree (every *.o, named relative to it).
+// Extraction runs on a thread pool. Objects that cannot contribute are never
+// dropped silently: each is reported with the reason (see SkipReason), in
+// the result and in DIR/extraction_report.json, which also records, for each
+// module, the object it came from and that object's .text size (what a
+// replay must reproduce).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_CORPUS_EXTRACT_H
+#define MLGO_CORPUS_EXTRACT_H
+
+#include "mlgo/Corpus/CorpusDescription.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+/// Name of the per-extraction record written next to the description.
+inline constexpr llvm::StringLiteral ExtractionReportFileName =
+    "extraction_report.json";
+
+/// Why an object or a compile command contributed no module.
+enum class SkipReason {
+  NotACompile,     ///< the command does not compile to an object (no -c)
+  MissingObject,   ///< the object file does not exist
+  UnreadableObject,///< not an object file LLVM can read
+  NoBitcode,       ///< no .llvmbc section (no -fembed-bitcode=all)
+  NoCommand,       ///< .llvmbc but no .llvmcmd section
+  Duplicate,       ///< same module name as an earlier object
+  WriteFailed,     ///< the module files could not be written
+};
+
+llvm::StringRef getSkipReasonName(SkipReason R);
+
+/// One object to extract and the module name it gets.
+struct ObjectInput {
+  std::string ObjectPath;
+  std::string ModuleName;
+};
+
+struct SkippedObject {
+  std::string Path; ///< the object (or source file, for NotACompile)
+  SkipReason Reason;
+  std::string Detail;
+};
+
+/// Objects of the compile-only commands of a compile_commands.json; other
+/// entries are appended to \p Skipped. Fails only if the file is unreadable
+/// or not a compilation database.
+llvm::Expected<std::vector<ObjectInput>>
+readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped);
+
+/// Every regular file named *.o under \p Dir, sorted, named relative to Dir.
+llvm::Expected<std::vector<ObjectInput>> findObjects(llvm::StringRef Dir);
+
+/// The embedded sections of one object.
+struct EmbeddedModule {
+  std::string Bitcode;
+  std::string Command;
+  uint64_t TextSize = 0;
+};
+
+/// Reads .llvmbc, .llvmcmd and the total size of the text sections.
+/// On failure \p Reason says why.
+llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef ObjectPath,
+                                                  SkipReason &Reason);
+
+/// Total size of the executable (text) sections of an object file.
+llvm::Expected<uint64_t> getTextSize(llvm::StringRef ObjectPath);
+
+struct ExtractOptions {
+  std::string OutputDir;
+  /// Worker threads; 0 means one per hardware thread.
+  unsigned Threads = 0;
+  /// Called after each object (from worker threads, serialized).
+  std::function<void(size_t Done, size_t Total)> Progress;
+};
+
+/// One extracted module: where it came from and its original .text size.
+struct ExtractedModule {
+  std::string Module;
+  std::string ObjectPath;
+  uint64_t TextSize = 0;
+  uint64_t BitcodeSize = 0;
+};
+
+struct ExtractResult {
+  CorpusDescription Description;
+  std::vector<ExtractedModule> Modules;
+  std::vector<SkippedObject> Skipped;
+};
+
+/// Extracts \p Objects into Options.OutputDir and writes the description and
+/// the extraction report (including \p AlreadySkipped). Modules are listed in
+/// input order whatever the thread count. Fails if the output directory
+/// cannot be created or the description written.
+llvm::Expected<ExtractResult>
+extractCorpus(llvm::ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
+              std::vector<SkippedObject> AlreadySkipped = {});
+
+/// Module name -> original .text size, from DIR/extraction_report.json.
+llvm::Expected<std::vector<ExtractedModule>>
+readExtractionReport(llvm::StringRef Dir);
+
+} // namespace mlgo
+
+#endif // MLGO_CORPUS_EXTRACT_H

@@ -1,0 +1,227 @@
+//===- lib/Corpus/CorpusDescription.cpp - A corpus on disk ----------------===//
+//
+// Reading, writing and combining corpus_description.json, the index of an
+// ml-compiler-opt corpus (format in mlgo/Corpus/CorpusDescription.h). The
+// combine rule is ml-compiler-opt's: corpora may be merged only when they
+// agree on every setting, because a setting (ThinLTO, a command override)
+// applies to every module of the merged corpus.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Corpus/CorpusDescription.h"
+
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
+                                                     StringRef Name) {
+  Expected<json::Value> Parsed = json::parse(Text);
+  if (!Parsed)
+    return makeError(Name + ": invalid JSON: " +
+                     toString(Parsed.takeError()));
+  json::Object *Obj = Parsed->getAsObject();
+  if (!Obj)
+    return makeError(Name + ": expected a JSON object");
+  CorpusDescription D;
+  for (auto &[Key, Value] : *Obj) {
+    if (Key == "modules") {
+      const json::Array *Modules = Value.getAsArray();
+      if (!Modules)
+        return makeError(Name + ": 'modules' is not an array");
+      for (const json::Value &M : *Modules) {
+        std::optional<StringRef> S = M.getAsString();
+        if (!S)
+          return makeError(Name + ": 'modules' holds a non-string");
+        D.Modules.push_back(S->str());
+      }
+    } else if (Key == "has_thinlto") {
+      std::optional<bool> B = Value.getAsBoolean();
+      if (!B)
+        return makeError(Name + ": 'has_thinlto' is not a boolean");
+      D.HasThinLTO = *B;
+    } else if (Key == "global_command_override") {
+      const json::Array *Args = Value.getAsArray();
+      if (!Args)
+        return makeError(Name + ": 'global_command_override' is not an array");
+      D.GlobalCommandOverride.emplace();
+      for (const json::Value &A : *Args) {
+        std::optional<StringRef> S = A.getAsString();
+        if (!S)
+          return makeError(Name +
+                           ": 'global_command_override' holds a non-string");
+        D.GlobalCommandOverride->push_back(S->str());
+      }
+    } else {
+      D.Extra[Key] = Value;
+    }
+  }
+  if (!Obj->get("modules"))
+    return makeError(Name + ": no 'modules' array");
+  return D;
+}
+
+Expected<CorpusDescription> CorpusDescription::read(StringRef Dir) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, CorpusDescriptionFileName);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeError(Path + ": " + Buf.getError().message());
+  return parse((*Buf)->getBuffer(), Path);
+}
+
+json::Value CorpusDescription::settings() const {
+  json::Object O = Extra;
+  O["has_thinlto"] = HasThinLTO;
+  if (GlobalCommandOverride)
+    O["global_command_override"] = json::Array(*GlobalCommandOverride);
+  return json::Value(std::move(O));
+}
+
+json::Value CorpusDescription::toJSON() const {
+  json::Value V = settings();
+  V.getAsObject()->try_emplace("modules", json::Array(Modules));
+  return V;
+}
+
+Error CorpusDescription::write(StringRef Dir) const {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, CorpusDescriptionFileName);
+  std::string Tmp = (Path + ".tmp").str();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Tmp, EC, sys::fs::OF_Text);
+    if (EC)
+      return makeError(Tmp + ": " + EC.message());
+    OS << formatv("{0:2}", toJSON()) << '\n';
+    OS.close();
+    if (OS.has_error())
+      return makeError(Tmp + ": " + OS.error().message());
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Path))
+    return makeError(Path + ": " + EC.message());
+  return Error::success();
+}
+
+std::string getModuleFile(StringRef Dir, StringRef Module, StringRef Suffix) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, Module + Suffix);
+  return std::string(Path);
+}
+
+/// \p Path made absolute and free of "." and "..".
+static std::string normalizePath(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::fs::make_absolute(P);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+Expected<CorpusDescription> combineCorpora(ArrayRef<std::string> Inputs,
+                                           StringRef Output) {
+  if (Inputs.empty())
+    return makeError("no corpora to combine");
+  std::vector<CorpusDescription> Descriptions;
+  for (const std::string &In : Inputs) {
+    Expected<CorpusDescription> D = CorpusDescription::read(In);
+    if (!D)
+      return D.takeError();
+    Descriptions.push_back(std::move(*D));
+  }
+  // Settings must agree, key by key, so the message can say which differs.
+  json::Value FirstSettings = Descriptions[0].settings();
+  const json::Object &First = *FirstSettings.getAsObject();
+  for (size_t I = 1; I < Inputs.size(); ++I) {
+    json::Value Settings = Descriptions[I].settings();
+    const json::Object &Other = *Settings.getAsObject();
+    StringSet<> Keys;
+    for (const auto &KV : First)
+      Keys.insert(KV.first.str());
+    for (const auto &KV : Other)
+      Keys.insert(KV.first.str());
+    std::vector<std::string> Sorted;
+    for (const auto &K : Keys)
+      Sorted.push_back(K.getKey().str());
+    llvm::sort(Sorted);
+    for (const std::string &Key : Sorted) {
+      const json::Value *A = First.get(Key);
+      const json::Value *B = Other.get(Key);
+      if (A && B && *A == *B)
+        continue;
+      auto Show = [](const json::Value *V) {
+        return V ? formatv("{0}", *V).str() : std::string("absent");
+      };
+      return makeError("cannot combine '" + Inputs[I] + "' with '" +
+                       Inputs[0] + "': they differ in '" + Key + "' (" +
+                       Show(B) + " vs " + Show(A) +
+                       "); corpora may differ only in their modules");
+    }
+  }
+
+  std::string OutAbs = normalizePath(Output);
+  CorpusDescription Combined = Descriptions[0];
+  Combined.Modules.clear();
+  StringSet<> Prefixes;
+  std::vector<std::pair<std::string, std::string>> Copies; // from, to
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    std::string InAbs = normalizePath(Inputs[I]);
+    if (InAbs == OutAbs)
+      return makeError("cannot combine '" + Inputs[I] +
+                       "' into itself; the output must be another directory");
+    std::string Prefix;
+    bool Inside = StringRef(InAbs).starts_with(OutAbs + "/");
+    if (Inside)
+      Prefix = InAbs.substr(OutAbs.size() + 1);
+    else
+      Prefix = sys::path::filename(InAbs).str();
+    if (!Prefixes.insert(Prefix).second)
+      return makeError("cannot combine: two corpora would both be named '" +
+                       Prefix + "' in '" + Output + "'");
+    for (const std::string &M : Descriptions[I].Modules) {
+      std::string Bc = getModuleFile(Inputs[I], M, ".bc");
+      if (!sys::fs::exists(Bc))
+        return makeError("cannot combine: module file '" + Bc +
+                         "' is missing");
+      std::string Cmd = getModuleFile(Inputs[I], M, ".cmd");
+      if (!Combined.GlobalCommandOverride && !sys::fs::exists(Cmd))
+        return makeError("cannot combine: module file '" + Cmd +
+                         "' is missing");
+      std::string Name = Prefix + "/" + M;
+      Combined.Modules.push_back(Name);
+      if (Inside)
+        continue;
+      for (StringRef Suffix : {".bc", ".cmd", ".thinlto.bc"}) {
+        std::string From = getModuleFile(Inputs[I], M, Suffix);
+        if (sys::fs::exists(From))
+          Copies.emplace_back(From, getModuleFile(Output, Name, Suffix));
+      }
+    }
+  }
+
+  if (std::error_code EC = sys::fs::create_directories(Output))
+    return makeError(Output + ": " + EC.message());
+  for (const auto &[From, To] : Copies) {
+    if (std::error_code EC =
+            sys::fs::create_directories(sys::path::parent_path(To)))
+      return makeError(To + ": " + EC.message());
+    if (std::error_code EC = sys::fs::copy_file(From, To))
+      return makeError("cannot copy '" + From + "' to '" + To +
+                       "': " + EC.message());
+  }
+  if (Error E = Combined.write(Output))
+    return E;
+  return Combined;
+}
+
+} // namespace mlgo

@@ -1,0 +1,365 @@
+//===- lib/Corpus/Extract.cpp - Corpus extraction from objects ------------===//
+//
+// Finds the objects of a build (compile_commands.json or a directory), reads
+// the module and command line clang embedded in each (.llvmbc/.llvmcmd, via
+// llvm::object), and writes them as a corpus. Each object is independent, so
+// objects are processed on a thread pool; the results are put back in input
+// order so the corpus does not depend on scheduling.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Corpus/Extract.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/StringSaver.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+#include <optional>
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+StringRef getSkipReasonName(SkipReason R) {
+  switch (R) {
+  case SkipReason::NotACompile:
+    return "not a compile-only command";
+  case SkipReason::MissingObject:
+    return "object file missing";
+  case SkipReason::UnreadableObject:
+    return "unreadable object";
+  case SkipReason::NoBitcode:
+    return "no embedded bitcode";
+  case SkipReason::NoCommand:
+    return "no embedded command line";
+  case SkipReason::Duplicate:
+    return "duplicate module name";
+  case SkipReason::WriteFailed:
+    return "write failed";
+  }
+  llvm_unreachable("unknown skip reason");
+}
+
+static std::string normalize(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true);
+  return std::string(P);
+}
+
+/// The module name of an object: its path relative to the build directory,
+/// or, outside it, its absolute path without the leading '/'.
+static std::string moduleNameFor(StringRef Directory, StringRef Output) {
+  if (!sys::path::is_absolute(Output))
+    return normalize(Output);
+  std::string Abs = normalize(Output);
+  std::string Dir = normalize(Directory);
+  if (!Dir.empty() && StringRef(Abs).starts_with(Dir + "/"))
+    return Abs.substr(Dir.size() + 1);
+  return StringRef(Abs).ltrim('/').str();
+}
+
+Expected<std::vector<ObjectInput>>
+readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeError(Path + ": " + Buf.getError().message());
+  Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+  if (!Parsed)
+    return makeError(Path + ": invalid JSON: " + toString(Parsed.takeError()));
+  const json::Array *Entries = Parsed->getAsArray();
+  if (!Entries)
+    return makeError(Path + ": not a compilation database (expected an array)");
+
+  std::vector<ObjectInput> Objects;
+  StringSet<> SeenObjects, SeenModules;
+  for (size_t I = 0; I < Entries->size(); ++I) {
+    const json::Object *E = (*Entries)[I].getAsObject();
+    if (!E)
+      return makeError(Path + ": entry " + Twine(I) + " is not an object");
+    std::optional<StringRef> Directory = E->getString("directory");
+    std::optional<StringRef> File = E->getString("file");
+    if (!Directory || !File)
+      return makeError(Path + ": entry " + Twine(I) +
+                       " lacks 'directory' or 'file'");
+    BumpPtrAllocator Alloc;
+    StringSaver Saver(Alloc);
+    SmallVector<const char *, 64> Tokens;
+    std::vector<std::string> Args;
+    if (const json::Array *A = E->getArray("arguments")) {
+      for (const json::Value &V : *A)
+        if (std::optional<StringRef> S = V.getAsString())
+          Args.push_back(S->str());
+    } else if (std::optional<StringRef> C = E->getString("command")) {
+      cl::TokenizeGNUCommandLine(*C, Saver, Tokens);
+      for (const char *T : Tokens)
+        Args.emplace_back(T);
+    } else {
+      return makeError(Path + ": entry " + Twine(I) +
+                       " has neither 'arguments' nor 'command'");
+    }
+    if (!llvm::is_contained(Args, "-c")) {
+      Skipped.push_back({File->str(), SkipReason::NotACompile, ""});
+      continue;
+    }
+    std::string Output;
+    if (std::optional<StringRef> O = E->getString("output")) {
+      Output = O->str();
+    } else {
+      for (size_t J = 1; J < Args.size(); ++J) {
+        StringRef A = Args[J];
+        if (A == "-o" && J + 1 < Args.size())
+          Output = Args[J + 1];
+        else if (A.starts_with("-o") && A.size() > 2)
+          Output = A.drop_front(2).str();
+      }
+      if (Output.empty())
+        Output = (sys::path::stem(*File) + ".o").str();
+    }
+    SmallString<256> ObjectPath(Output);
+    if (!sys::path::is_absolute(ObjectPath)) {
+      ObjectPath = *Directory;
+      sys::path::append(ObjectPath, Output);
+    }
+    std::string Obj = normalize(ObjectPath);
+    // Build tools may record one compile twice; it is one module.
+    if (!SeenObjects.insert(Obj).second)
+      continue;
+    std::string Module = moduleNameFor(*Directory, Output);
+    if (!SeenModules.insert(Module).second) {
+      Skipped.push_back({Obj, SkipReason::Duplicate, Module});
+      continue;
+    }
+    Objects.push_back({Obj, Module});
+  }
+  return Objects;
+}
+
+Expected<std::vector<ObjectInput>> findObjects(StringRef Dir) {
+  if (!sys::fs::is_directory(Dir))
+    return makeError(Dir + ": not a directory");
+  std::vector<ObjectInput> Objects;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End;
+       It != End && !EC; It.increment(EC)) {
+    if (It->type() != sys::fs::file_type::regular_file ||
+        !StringRef(It->path()).ends_with(".o"))
+      continue;
+    StringRef Rel = StringRef(It->path()).drop_front(Dir.size()).ltrim('/');
+    Objects.push_back({It->path(), Rel.str()});
+  }
+  if (EC)
+    return makeError(Dir + ": " + EC.message());
+  llvm::sort(Objects, [](const ObjectInput &A, const ObjectInput &B) {
+    return A.ModuleName < B.ModuleName;
+  });
+  return Objects;
+}
+
+Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
+                                            SkipReason &Reason) {
+  if (!sys::fs::exists(ObjectPath)) {
+    Reason = SkipReason::MissingObject;
+    return makeError(ObjectPath + ": no such file");
+  }
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(ObjectPath);
+  if (!Obj) {
+    Reason = SkipReason::UnreadableObject;
+    return makeError(ObjectPath + ": " + toString(Obj.takeError()));
+  }
+  EmbeddedModule M;
+  bool HaveBitcode = false, HaveCommand = false;
+  for (const object::SectionRef &Sec : Obj->getBinary()->sections()) {
+    Expected<StringRef> Name = Sec.getName();
+    if (!Name) {
+      consumeError(Name.takeError());
+      continue;
+    }
+    if (Sec.isText())
+      M.TextSize += Sec.getSize();
+    // ELF/COFF names, and Mach-O's __LLVM,__bitcode / __LLVM,__cmdline.
+    bool IsBitcode = *Name == ".llvmbc" || *Name == "__bitcode";
+    bool IsCommand = *Name == ".llvmcmd" || *Name == "__cmdline";
+    if (!IsBitcode && !IsCommand)
+      continue;
+    Expected<StringRef> Contents = Sec.getContents();
+    if (!Contents) {
+      Reason = SkipReason::UnreadableObject;
+      return makeError(ObjectPath + ": section " + *Name + ": " +
+                       toString(Contents.takeError()));
+    }
+    if (IsBitcode) {
+      M.Bitcode = Contents->str();
+      HaveBitcode = true;
+    } else {
+      M.Command = Contents->str();
+      HaveCommand = true;
+    }
+  }
+  // An empty .llvmbc is what -fembed-bitcode=marker leaves.
+  if (!HaveBitcode || M.Bitcode.empty()) {
+    Reason = SkipReason::NoBitcode;
+    return makeError(ObjectPath + ": no .llvmbc section (was it compiled "
+                                  "with -Xclang -fembed-bitcode=all?)");
+  }
+  if (!HaveCommand) {
+    Reason = SkipReason::NoCommand;
+    return makeError(ObjectPath + ": .llvmbc but no .llvmcmd section");
+  }
+  return M;
+}
+
+Expected<uint64_t> getTextSize(StringRef ObjectPath) {
+  Expected<object::OwningBinary<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(ObjectPath);
+  if (!Obj)
+    return makeError(ObjectPath + ": " + toString(Obj.takeError()));
+  uint64_t Size = 0;
+  for (const object::SectionRef &Sec : Obj->getBinary()->sections())
+    if (Sec.isText())
+      Size += Sec.getSize();
+  return Size;
+}
+
+static Error writeFile(StringRef Path, StringRef Contents) {
+  if (std::error_code EC =
+          sys::fs::create_directories(sys::path::parent_path(Path)))
+    return makeError(sys::path::parent_path(Path) + ": " + EC.message());
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return makeError(Path + ": " + EC.message());
+  OS << Contents;
+  OS.close();
+  if (OS.has_error())
+    return makeError(Path + ": " + OS.error().message());
+  return Error::success();
+}
+
+static Error writeReport(StringRef Dir, ArrayRef<ExtractedModule> Modules,
+                         ArrayRef<SkippedObject> Skipped) {
+  json::Array Ms, Ss;
+  for (const ExtractedModule &M : Modules)
+    Ms.push_back(json::Object{{"module", M.Module},
+                              {"object", M.ObjectPath},
+                              {"text_size", int64_t(M.TextSize)},
+                              {"bitcode_size", int64_t(M.BitcodeSize)}});
+  for (const SkippedObject &S : Skipped)
+    Ss.push_back(json::Object{{"path", S.Path},
+                              {"reason", getSkipReasonName(S.Reason)},
+                              {"detail", S.Detail}});
+  json::Value Report(
+      json::Object{{"modules", std::move(Ms)}, {"skipped", std::move(Ss)}});
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, ExtractionReportFileName);
+  return writeFile(Path, formatv("{0:2}\n", Report).str());
+}
+
+Expected<ExtractResult> extractCorpus(ArrayRef<ObjectInput> Objects,
+                                      const ExtractOptions &Options,
+                                      std::vector<SkippedObject> AlreadySkipped) {
+  if (std::error_code EC = sys::fs::create_directories(Options.OutputDir))
+    return makeError(Options.OutputDir + ": " + EC.message());
+
+  struct Outcome {
+    std::optional<ExtractedModule> Module;
+    std::optional<SkippedObject> Skip;
+  };
+  std::vector<Outcome> Outcomes(Objects.size());
+  std::mutex ProgressMutex;
+  size_t Done = 0;
+  {
+    DefaultThreadPool Pool(hardware_concurrency(Options.Threads));
+    for (size_t I = 0; I < Objects.size(); ++I) {
+      Pool.async([&, I] {
+        const ObjectInput &In = Objects[I];
+        Outcome &Out = Outcomes[I];
+        SkipReason Reason = SkipReason::UnreadableObject;
+        Expected<EmbeddedModule> M = readEmbeddedModule(In.ObjectPath, Reason);
+        if (!M) {
+          Out.Skip = SkippedObject{In.ObjectPath, Reason,
+                                   toString(M.takeError())};
+        } else {
+          Error E = writeFile(
+              getModuleFile(Options.OutputDir, In.ModuleName, ".bc"),
+              M->Bitcode);
+          if (!E)
+            E = writeFile(
+                getModuleFile(Options.OutputDir, In.ModuleName, ".cmd"),
+                M->Command);
+          if (E)
+            Out.Skip = SkippedObject{In.ObjectPath, SkipReason::WriteFailed,
+                                     toString(std::move(E))};
+          else
+            Out.Module = ExtractedModule{In.ModuleName, In.ObjectPath,
+                                         M->TextSize, M->Bitcode.size()};
+        }
+        std::lock_guard<std::mutex> Lock(ProgressMutex);
+        ++Done;
+        if (Options.Progress)
+          Options.Progress(Done, Objects.size());
+      });
+    }
+    Pool.wait();
+  }
+
+  ExtractResult Result;
+  Result.Skipped = std::move(AlreadySkipped);
+  for (Outcome &O : Outcomes) {
+    if (O.Module) {
+      Result.Description.Modules.push_back(O.Module->Module);
+      Result.Modules.push_back(std::move(*O.Module));
+    } else {
+      Result.Skipped.push_back(std::move(*O.Skip));
+    }
+  }
+  if (Error E = writeReport(Options.OutputDir, Result.Modules, Result.Skipped))
+    return E;
+  if (Error E = Result.Description.write(Options.OutputDir))
+    return E;
+  return Result;
+}
+
+Expected<std::vector<ExtractedModule>> readExtractionReport(StringRef Dir) {
+  SmallString<256> Path(Dir);
+  sys::path::append(Path, ExtractionReportFileName);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeError(Path + ": " + Buf.getError().message());
+  Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+  if (!Parsed)
+    return makeError(Path + ": invalid JSON: " + toString(Parsed.takeError()));
+  const json::Object *Obj = Parsed->getAsObject();
+  const json::Array *Ms = Obj ? Obj->getArray("modules") : nullptr;
+  if (!Ms)
+    return makeError(Path + ": no 'modules' array");
+  std::vector<ExtractedModule> Out;
+  for (const json::Value &V : *Ms) {
+    const json::Object *M = V.getAsObject();
+    if (!M || !M->getString("module") || !M->getInteger("text_size"))
+      return makeError(Path + ": malformed module entry");
+    ExtractedModule E;
+    E.Module = M->getString("module")->str();
+    E.ObjectPath = M->getString("object").value_or("").str();
+    E.TextSize = *M->getInteger("text_size");
+    E.BitcodeSize = M->getInteger("bitcode_size").value_or(0);
+    Out.push_back(std::move(E));
+  }
+  return Out;
+}
+
+} // namespace mlgo

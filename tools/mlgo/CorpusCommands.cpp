@@ -1,0 +1,433 @@
+//===- tools/mlgo/CorpusCommands.cpp - mlgo corpus ... --------------------===//
+//
+// The corpus commands: extract (objects -> corpus), combine, stats, compile
+// (replay one module as clang compiled it, optionally with the plugin) and
+// check (replay every module and compare .text sizes with the originals).
+// The work is in the MLGOCorpus library; this file parses options and
+// prints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/Extract.h"
+#include "mlgo/Corpus/ModuleStats.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+cl::OptionCategory &Cat = tool::getToolCategory();
+
+//===-- corpus extract ----------------------------------------------------===//
+
+cl::SubCommand ExtractCmd(
+    "corpus extract",
+    "Extract a corpus from objects built with -Xclang -fembed-bitcode=all");
+cl::opt<std::string> ExtractCompileCommands(
+    "compile-commands", cl::desc("compile_commands.json of the build"),
+    cl::value_desc("file"), cl::sub(ExtractCmd), cl::cat(Cat));
+cl::opt<std::string> ExtractObjects("objects",
+                                    cl::desc("extract every *.o under <dir>"),
+                                    cl::value_desc("dir"), cl::sub(ExtractCmd),
+                                    cl::cat(Cat));
+cl::opt<std::string> ExtractOutput("output", cl::desc("corpus directory"),
+                                   cl::value_desc("dir"), cl::Required,
+                                   cl::sub(ExtractCmd), cl::cat(Cat));
+cl::alias ExtractOutputShort("o", cl::aliasopt(ExtractOutput));
+cl::opt<unsigned> ExtractThreads("threads",
+                                 cl::desc("worker threads (0: all cores)"),
+                                 cl::init(0), cl::sub(ExtractCmd),
+                                 cl::cat(Cat));
+cl::alias ExtractThreadsShort("j", cl::aliasopt(ExtractThreads));
+cl::opt<bool> ExtractAllowPartial(
+    "allow-partial",
+    cl::desc("exit 0 even when some objects were skipped (they are still "
+             "listed)"),
+    cl::sub(ExtractCmd), cl::cat(Cat));
+
+//===-- corpus combine ----------------------------------------------------===//
+
+cl::SubCommand CombineCmd("corpus combine",
+                          "Merge corpora that differ only in their modules");
+cl::list<std::string> CombineInputs(cl::Positional, cl::OneOrMore,
+                                    cl::desc("<corpus dir>..."),
+                                    cl::sub(CombineCmd), cl::cat(Cat));
+cl::opt<std::string> CombineOutput("o", cl::desc("combined corpus directory"),
+                                   cl::value_desc("dir"), cl::Required,
+                                   cl::sub(CombineCmd), cl::cat(Cat));
+
+//===-- corpus stats ------------------------------------------------------===//
+
+cl::SubCommand StatsCmd("corpus stats",
+                        "Modules, IR instructions, functions, call sites");
+cl::opt<std::string> StatsDir(cl::Positional, cl::Required,
+                              cl::desc("<corpus dir>"), cl::sub(StatsCmd),
+                              cl::cat(Cat));
+cl::opt<unsigned> StatsThreads("threads",
+                               cl::desc("worker threads (0: all cores)"),
+                               cl::init(0), cl::sub(StatsCmd), cl::cat(Cat));
+cl::alias StatsThreadsShort("j", cl::aliasopt(StatsThreads));
+
+//===-- corpus compile ----------------------------------------------------===//
+
+cl::SubCommand CompileCmd(
+    "corpus compile",
+    "Compile one module as clang compiled it; arguments after MODULE are "
+    "passed to clang -cc1 (e.g. -fpass-plugin=P.so -mllvm -opt)");
+cl::opt<std::string> CompileDir(cl::Positional, cl::Required,
+                                cl::desc("<corpus dir>"), cl::sub(CompileCmd),
+                                cl::cat(Cat));
+cl::opt<std::string> CompileModule(cl::Positional, cl::Required,
+                                   cl::desc("<module>"), cl::sub(CompileCmd),
+                                   cl::cat(Cat));
+cl::list<std::string> CompileExtra(cl::ConsumeAfter,
+                                   cl::desc("<extra cc1 args>..."),
+                                   cl::sub(CompileCmd), cl::cat(Cat));
+cl::opt<std::string> CompileOutput("o",
+                                   cl::desc("output (default: <module>.o "
+                                            "basename, in the current dir)"),
+                                   cl::value_desc("file"), cl::sub(CompileCmd),
+                                   cl::cat(Cat));
+cl::opt<std::string> CompileClang("clang", cl::desc("clang driver to run"),
+                                  cl::init(std::string(DefaultClang)),
+                                  cl::sub(CompileCmd), cl::cat(Cat));
+cl::opt<bool> CompilePrint("print-command",
+                           cl::desc("print the command instead of running it"),
+                           cl::sub(CompileCmd), cl::cat(Cat));
+
+//===-- corpus check ------------------------------------------------------===//
+
+cl::SubCommand CheckCmd("corpus check",
+                        "Replay every module and compare its .text size with "
+                        "the original object's");
+cl::opt<std::string> CheckDir(cl::Positional, cl::Required,
+                              cl::desc("<corpus dir>"), cl::sub(CheckCmd),
+                              cl::cat(Cat));
+cl::opt<unsigned> CheckThreads("threads",
+                               cl::desc("parallel compiles (0: all cores)"),
+                               cl::init(0), cl::sub(CheckCmd), cl::cat(Cat));
+cl::alias CheckThreadsShort("j", cl::aliasopt(CheckThreads));
+cl::opt<std::string> CheckClang("clang", cl::desc("clang driver to run"),
+                                cl::init(std::string(DefaultClang)),
+                                cl::sub(CheckCmd), cl::cat(Cat));
+
+int fail(Error E) {
+  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
+  return 1;
+}
+
+int fail(const Twine &Message) {
+  WithColor::error(errs(), "mlgo") << Message << "\n";
+  return 1;
+}
+
+/// A one-line progress bar on a terminal; silent otherwise (logs stay
+/// readable when stderr is a file).
+class ProgressBar {
+public:
+  explicit ProgressBar(StringRef What) : What(What), Enabled(errs().is_displayed()) {}
+  void update(size_t Done, size_t Total) {
+    if (!Enabled || Total == 0)
+      return;
+    constexpr size_t Width = 40;
+    size_t Filled = Done * Width / Total;
+    errs() << '\r' << What << " [" << std::string(Filled, '#')
+           << std::string(Width - Filled, ' ') << "] " << Done << '/' << Total;
+    if (Done == Total)
+      errs() << '\n';
+  }
+
+private:
+  std::string What;
+  bool Enabled;
+};
+
+std::string megabytes(uint64_t Bytes) {
+  return formatv("{0:f1} MB", Bytes / 1e6).str();
+}
+
+int runExtract() {
+  if (ExtractCompileCommands.empty() == ExtractObjects.empty())
+    return fail("give exactly one of --compile-commands and --objects");
+  std::vector<SkippedObject> Skipped;
+  Expected<std::vector<ObjectInput>> Objects =
+      ExtractObjects.empty()
+          ? readCompileCommands(ExtractCompileCommands, Skipped)
+          : findObjects(ExtractObjects);
+  if (!Objects)
+    return fail(Objects.takeError());
+  size_t Considered = Objects->size() + Skipped.size();
+  ProgressBar Bar("extracting");
+  ExtractOptions Options;
+  Options.OutputDir = ExtractOutput;
+  Options.Threads = ExtractThreads;
+  Options.Progress = [&](size_t Done, size_t Total) { Bar.update(Done, Total); };
+  Expected<ExtractResult> R =
+      extractCorpus(*Objects, Options, std::move(Skipped));
+  if (!R)
+    return fail(R.takeError());
+
+  uint64_t Bytes = 0;
+  for (const ExtractedModule &M : R->Modules)
+    Bytes += M.BitcodeSize;
+  raw_ostream &OS = outs();
+  OS << "extracted " << R->Modules.size() << " modules (" << megabytes(Bytes)
+     << " of bitcode) into " << ExtractOutput << '\n';
+  if (R->Skipped.empty())
+    return 0;
+  std::map<std::string, std::vector<const SkippedObject *>> ByReason;
+  for (const SkippedObject &S : R->Skipped)
+    ByReason[getSkipReasonName(S.Reason).str()].push_back(&S);
+  OS << "skipped " << R->Skipped.size() << " of " << Considered
+     << " objects:\n";
+  for (const auto &[Reason, List] : ByReason) {
+    OS << "  " << Reason << ": " << List.size() << '\n';
+    for (size_t I = 0; I < List.size() && I < 5; ++I)
+      OS << "    " << List[I]->Path << '\n';
+    if (List.size() > 5)
+      OS << "    ... (all listed in " << ExtractionReportFileName << ")\n";
+  }
+  OS.flush();
+  if (ExtractAllowPartial)
+    return 0;
+  return fail("the corpus is partial: " + Twine(R->Skipped.size()) + " of " +
+              Twine(Considered) +
+              " objects skipped (listed above); pass --allow-partial to "
+              "accept it");
+}
+
+int runCombine() {
+  Expected<CorpusDescription> D = combineCorpora(CombineInputs, CombineOutput);
+  if (!D)
+    return fail(D.takeError());
+  outs() << "combined " << CombineInputs.size() << " corpora ("
+         << D->Modules.size() << " modules) into " << CombineOutput << '\n';
+  return 0;
+}
+
+/// min / median / p90 / max of \p V (sorted in place).
+std::string spread(std::vector<uint64_t> &V) {
+  if (V.empty())
+    return "-";
+  llvm::sort(V);
+  auto At = [&](double Q) { return V[size_t(Q * (V.size() - 1))]; };
+  return formatv("min {0}, median {1}, p90 {2}, max {3}", V.front(), At(0.5),
+                 At(0.9), V.back())
+      .str();
+}
+
+int runStats() {
+  Expected<CorpusDescription> D = CorpusDescription::read(StatsDir);
+  if (!D)
+    return fail(D.takeError());
+  size_t N = D->Modules.size();
+  std::vector<std::optional<ModuleStats>> Stats(N);
+  std::vector<std::string> Errors(N);
+  ProgressBar Bar("reading");
+  std::mutex M;
+  size_t Done = 0;
+  {
+    DefaultThreadPool Pool(hardware_concurrency(StatsThreads));
+    for (size_t I = 0; I < N; ++I)
+      Pool.async([&, I] {
+        std::string Path = getModuleFile(StatsDir, D->Modules[I], ".bc");
+        ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Path);
+        if (!Buf) {
+          Errors[I] = Path + ": " + Buf.getError().message();
+        } else if (Expected<ModuleStats> S =
+                       computeModuleStats((*Buf)->getMemBufferRef())) {
+          Stats[I] = *S;
+        } else {
+          Errors[I] = toString(S.takeError());
+        }
+        std::lock_guard<std::mutex> Lock(M);
+        Bar.update(++Done, N);
+      });
+    Pool.wait();
+  }
+  ModuleStats Total;
+  std::vector<uint64_t> Insts, Bytes, Funcs;
+  std::vector<std::pair<uint64_t, std::string>> Largest;
+  size_t Bad = 0;
+  for (size_t I = 0; I < N; ++I) {
+    if (!Stats[I]) {
+      WithColor::warning(errs(), "mlgo") << Errors[I] << '\n';
+      ++Bad;
+      continue;
+    }
+    const ModuleStats &S = *Stats[I];
+    Total.Functions += S.Functions;
+    Total.Declarations += S.Declarations;
+    Total.Instructions += S.Instructions;
+    Total.CallSites += S.CallSites;
+    Total.BitcodeBytes += S.BitcodeBytes;
+    Insts.push_back(S.Instructions);
+    Bytes.push_back(S.BitcodeBytes);
+    Funcs.push_back(S.Functions);
+    Largest.emplace_back(S.Instructions, D->Modules[I]);
+  }
+  llvm::sort(Largest, [](const auto &A, const auto &B) { return A > B; });
+  raw_ostream &OS = outs();
+  OS << "corpus: " << StatsDir << '\n'
+     << "modules: " << N << '\n'
+     << "has_thinlto: " << (D->HasThinLTO ? "true" : "false") << '\n'
+     << "global_command_override: "
+     << (D->GlobalCommandOverride ? "yes" : "no") << '\n'
+     << "bitcode: " << Total.BitcodeBytes << " bytes ("
+     << megabytes(Total.BitcodeBytes) << ")\n"
+     << "functions: " << Total.Functions << " defined, " << Total.Declarations
+     << " declarations\n"
+     << "instructions: " << Total.Instructions << '\n'
+     << "call sites: " << Total.CallSites << '\n'
+     << "instructions per module: " << spread(Insts) << '\n'
+     << "functions per module: " << spread(Funcs) << '\n'
+     << "bitcode bytes per module: " << spread(Bytes) << '\n';
+  OS << "largest modules (instructions):\n";
+  for (size_t I = 0; I < Largest.size() && I < 5; ++I)
+    OS << "  " << Largest[I].first << "  " << Largest[I].second << '\n';
+  if (Bad)
+    return fail(Twine(Bad) + " of " + Twine(N) + " modules could not be read");
+  return 0;
+}
+
+/// The corpus's module name for \p Name, which may carry a ".bc" suffix.
+Expected<std::string> resolveModule(const CorpusDescription &D,
+                                    StringRef Dir, StringRef Name) {
+  if (llvm::is_contained(D.Modules, Name))
+    return Name.str();
+  if (Name.ends_with(".bc") && llvm::is_contained(D.Modules, Name.drop_back(3)))
+    return Name.drop_back(3).str();
+  return createStringError(inconvertibleErrorCode(),
+                           "module '" + Name + "' is not in the corpus at '" +
+                               Dir + "'");
+}
+
+int runCompile() {
+  Expected<CorpusDescription> D = CorpusDescription::read(CompileDir);
+  if (!D)
+    return fail(D.takeError());
+  Expected<std::string> Module = resolveModule(*D, CompileDir, CompileModule);
+  if (!Module)
+    return fail(Module.takeError());
+  // Everything after MODULE is for clang, except our own "-o X",
+  // "--print-command" and "--clang=X" (never meaningful to pass through).
+  std::vector<std::string> Extra;
+  std::string Output = CompileOutput;
+  bool Print = CompilePrint;
+  std::string Clang = CompileClang;
+  for (size_t I = 0; I < CompileExtra.size(); ++I) {
+    StringRef A = CompileExtra[I];
+    if (A == "-o" && I + 1 < CompileExtra.size())
+      Output = CompileExtra[++I];
+    else if (A == "--print-command" || A == "-print-command")
+      Print = true;
+    else if (A.consume_front("--clang="))
+      Clang = A.str();
+    else
+      Extra.push_back(A.str());
+  }
+  if (Output.empty()) {
+    Output = sys::path::filename(*Module).str();
+    if (!StringRef(Output).ends_with(".o"))
+      Output += ".o";
+  }
+  Expected<std::vector<std::string>> Argv = getModuleCompileCommand(
+      CompileDir, *D, *Module, Output, Extra, Clang);
+  if (!Argv)
+    return fail(Argv.takeError());
+  if (Print) {
+    outs() << shellQuote(*Argv) << '\n';
+    return 0;
+  }
+  if (Error E = runCommand(*Argv))
+    return fail(std::move(E));
+  return 0;
+}
+
+int runCheck() {
+  Expected<CorpusDescription> D = CorpusDescription::read(CheckDir);
+  if (!D)
+    return fail(D.takeError());
+  Expected<std::vector<ExtractedModule>> Report = readExtractionReport(CheckDir);
+  if (!Report)
+    return fail(Report.takeError());
+  StringMap<uint64_t> OriginalText;
+  for (const ExtractedModule &M : *Report)
+    OriginalText[M.Module] = M.TextSize;
+  SmallString<128> TmpDir;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("mlgo-corpus-check", TmpDir))
+    return fail("cannot create a temporary directory: " + EC.message());
+
+  size_t N = D->Modules.size();
+  std::vector<std::string> Problems(N);
+  std::mutex M;
+  size_t Done = 0;
+  ProgressBar Bar("compiling");
+  {
+    DefaultThreadPool Pool(hardware_concurrency(CheckThreads));
+    for (size_t I = 0; I < N; ++I)
+      Pool.async([&, I] {
+        const std::string &Module = D->Modules[I];
+        std::string Out = (TmpDir + "/" + Twine(I) + ".o").str();
+        auto Check = [&]() -> std::string {
+          auto It = OriginalText.find(Module);
+          if (It == OriginalText.end())
+            return "not in " + ExtractionReportFileName.str();
+          auto Argv = getModuleCompileCommand(CheckDir, *D, Module, Out, {},
+                                              CheckClang);
+          if (!Argv)
+            return toString(Argv.takeError());
+          if (Error E = runCommand(*Argv))
+            return toString(std::move(E));
+          auto Size = getTextSize(Out);
+          if (!Size)
+            return toString(Size.takeError());
+          if (*Size != It->second)
+            return formatv(".text size {0}, original {1}", *Size, It->second);
+          return "";
+        };
+        Problems[I] = Check();
+        sys::fs::remove(Out);
+        std::lock_guard<std::mutex> Lock(M);
+        Bar.update(++Done, N);
+      });
+    Pool.wait();
+  }
+  sys::fs::remove(TmpDir);
+  size_t Bad = 0;
+  for (size_t I = 0; I < N; ++I)
+    if (!Problems[I].empty()) {
+      ++Bad;
+      outs() << "mismatch: " << D->Modules[I] << ": " << Problems[I] << '\n';
+    }
+  outs() << "checked " << N << " modules: " << N - Bad
+         << " recompile to the original .text size, " << Bad << " do not\n";
+  return Bad ? 1 : 0;
+}
+
+tool::RegisterSubcommand RegExtract(ExtractCmd, runExtract);
+tool::RegisterSubcommand RegCombine(CombineCmd, runCombine);
+tool::RegisterSubcommand RegStats(StatsCmd, runStats);
+tool::RegisterSubcommand RegCompile(CompileCmd, runCompile);
+tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
+
+} // namespace
