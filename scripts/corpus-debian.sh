@@ -116,15 +116,17 @@ set_make_args() {
   case "$1" in
     redis) MAKE_ARGS=(MALLOC=libc "OPTIMIZATION=$OPT_FLAGS" "CFLAGS=$EMBED_FLAGS"
                       BUILD_TLS=no USE_SYSTEMD=no "CC=$CC") ;;
-    lua5.4) MAKE_ARGS=(linux-noreadline "CC=$CC" "MYCFLAGS=$FLAGS") ;;
+    lua5.4) MAKE_ARGS=(linux "CC=$CC" "MYCFLAGS=$FLAGS") ;;
     *) MAKE_ARGS=("CC=$CC" "CXX=$CXX" "CFLAGS=$FLAGS" "CXXFLAGS=$FLAGS") ;;
   esac
 }
 
-# Echoes the directory holding the package's build entry point.
-make_dir() {
+# Echoes the directory holding the package's build entry point, relative
+# to the unpacked source: where upstream keeps it below the top level.
+src_subdir() {
   case "$1" in
     lmdb) echo "libraries/liblmdb" ;;
+    expat) echo "expat" ;;
     *) echo "." ;;
   esac
 }
@@ -166,7 +168,7 @@ try_configure() {
 }
 
 try_make() {
-  local src="$1/$(make_dir "$pkg")" cc="$3"
+  local src="$1" cc="$3"
   [[ -f "$src/Makefile" || -f "$src/makefile" || -f "$src/GNUmakefile" ]] || return 99
   set_make_args "$pkg"
   (cd "$src" && bear --output "$cc" -- make -j"$jobs" -k "${MAKE_ARGS[@]}")
@@ -194,7 +196,7 @@ for pkg in "${pkgs[@]}"; do
     dsc=$(ls "$w"/*.dsc | head -1)
     version[$pkg]=$(sed -n 's/^Version: //p' "$dsc")
     echo "${version[$pkg]}" > "$w/version"
-    src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)
+    src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(src_subdir "$pkg")
     recipe=$(recipe_args "$pkg")
     forced=""
     [[ "$recipe" == system:* ]] && forced="${recipe#system:}"
