@@ -82,12 +82,13 @@ static void writeFloatArray(raw_ostream &OS, StringRef Name,
   OS << "\n};\n";
 }
 
-static const char *const Kernels = R"(// On x86-64 ELF targets the evaluation is compiled twice, for AVX2 and for
-// the baseline, and the loader picks one. Without FMA (AVX2 does not imply
-// it, and -ffp-contract=off forbids it) both compute the same bits.
+static const char *const Kernels = R"(// On x86-64 ELF targets the evaluation is compiled for AVX-512, AVX2 and
+// the baseline, and the loader picks one. Without FMA (neither implies
+// it, and -ffp-contract=off forbids it) all compute the same bits.
 #if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
-#define MLGO_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#define MLGO_TARGET_CLONES                                                     \
+  __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
 #ifndef MLGO_TARGET_CLONES

@@ -77,11 +77,12 @@ static double applyStep(const PreprocessStep &S, double V) {
   return V;
 }
 
-// Like the generated code, the dense layer is compiled for AVX2 and for the
-// baseline on x86-64; without FMA both compute the same bits.
+// Like the generated code, the dense layer is compiled for AVX-512, AVX2 and
+// the baseline on x86-64; without FMA all compute the same bits.
 #if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
 #if __has_attribute(target_clones)
-#define MLGO_TARGET_CLONES __attribute__((target_clones("avx2", "default")))
+#define MLGO_TARGET_CLONES                                                     \
+  __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 #endif
 #ifndef MLGO_TARGET_CLONES
