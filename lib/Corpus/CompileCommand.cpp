@@ -91,8 +91,8 @@ std::vector<std::string> buildCompileCommand(const CompileRequest &Request) {
   std::vector<std::string> Argv{Request.Clang, "-cc1"};
   llvm::append_range(Argv, filterCC1Args(Request.CC1Args));
   llvm::append_range(Argv, Request.ExtraArgs);
-  Argv.insert(Argv.end(), {"-x", "ir", Request.BitcodePath, "-o",
-                           Request.OutputPath});
+  Argv.insert(Argv.end(),
+              {"-x", "ir", Request.BitcodePath, "-o", Request.OutputPath});
   return Argv;
 }
 
@@ -113,8 +113,8 @@ getModuleCompileCommand(StringRef Dir, const CorpusDescription &Description,
                         StringRef Module, StringRef OutputPath,
                         ArrayRef<std::string> ExtraArgs, StringRef Clang) {
   if (!llvm::is_contained(Description.Modules, Module))
-    return makeError("module '" + Module + "' is not in the corpus at '" +
-                     Dir + "'");
+    return makeError("module '" + Module + "' is not in the corpus at '" + Dir +
+                     "'");
   std::string Bc = getModuleFile(Dir, Module, ".bc");
   if (!sys::fs::exists(Bc))
     return makeError(Bc + ": no such file");
@@ -181,8 +181,8 @@ Error runCommand(ArrayRef<std::string> Argv, unsigned TimeoutSeconds) {
   sys::fs::remove(ErrFile);
   if (RC == 0)
     return Error::success();
-  std::string Why = RC == -2 ? "timed out or crashed" : "exited with " +
-                                                            std::to_string(RC);
+  std::string Why =
+      RC == -2 ? "timed out or crashed" : "exited with " + std::to_string(RC);
   if (!ErrMsg.empty())
     Why += " (" + ErrMsg + ")";
   return makeError(Argv[0] + " " + Why +

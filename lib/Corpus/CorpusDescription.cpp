@@ -29,8 +29,7 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                                                      StringRef Name) {
   Expected<json::Value> Parsed = json::parse(Text);
   if (!Parsed)
-    return makeError(Name + ": invalid JSON: " +
-                     toString(Parsed.takeError()));
+    return makeError(Name + ": invalid JSON: " + toString(Parsed.takeError()));
   json::Object *Obj = Parsed->getAsObject();
   if (!Obj)
     return makeError(Name + ": expected a JSON object");
@@ -162,10 +161,9 @@ Expected<CorpusDescription> combineCorpora(ArrayRef<std::string> Inputs,
       auto Show = [](const json::Value *V) {
         return V ? formatv("{0}", *V).str() : std::string("absent");
       };
-      return makeError("cannot combine '" + Inputs[I] + "' with '" +
-                       Inputs[0] + "': they differ in '" + Key + "' (" +
-                       Show(B) + " vs " + Show(A) +
-                       "); corpora may differ only in their modules");
+      return makeError("cannot combine '" + Inputs[I] + "' with '" + Inputs[0] +
+                       "': they differ in '" + Key + "' (" + Show(B) + " vs " +
+                       Show(A) + "); corpora may differ only in their modules");
     }
   }
 
@@ -191,8 +189,7 @@ Expected<CorpusDescription> combineCorpora(ArrayRef<std::string> Inputs,
     for (const std::string &M : Descriptions[I].Modules) {
       std::string Bc = getModuleFile(Inputs[I], M, ".bc");
       if (!sys::fs::exists(Bc))
-        return makeError("cannot combine: module file '" + Bc +
-                         "' is missing");
+        return makeError("cannot combine: module file '" + Bc + "' is missing");
       std::string Cmd = getModuleFile(Inputs[I], M, ".cmd");
       if (!Combined.GlobalCommandOverride && !sys::fs::exists(Cmd))
         return makeError("cannot combine: module file '" + Cmd +

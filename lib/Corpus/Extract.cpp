@@ -153,8 +153,8 @@ Expected<std::vector<ObjectInput>> findObjects(StringRef Dir) {
     return makeError(Dir + ": not a directory");
   std::vector<ObjectInput> Objects;
   std::error_code EC;
-  for (sys::fs::recursive_directory_iterator It(Dir, EC), End;
-       It != End && !EC; It.increment(EC)) {
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
     if (It->type() != sys::fs::file_type::regular_file ||
         !StringRef(It->path()).ends_with(".o"))
       continue;
@@ -269,9 +269,9 @@ static Error writeReport(StringRef Dir, ArrayRef<ExtractedModule> Modules,
   return writeFile(Path, formatv("{0:2}\n", Report).str());
 }
 
-Expected<ExtractResult> extractCorpus(ArrayRef<ObjectInput> Objects,
-                                      const ExtractOptions &Options,
-                                      std::vector<SkippedObject> AlreadySkipped) {
+Expected<ExtractResult>
+extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
+              std::vector<SkippedObject> AlreadySkipped) {
   if (std::error_code EC = sys::fs::create_directories(Options.OutputDir))
     return makeError(Options.OutputDir + ": " + EC.message());
 
@@ -291,12 +291,12 @@ Expected<ExtractResult> extractCorpus(ArrayRef<ObjectInput> Objects,
         SkipReason Reason = SkipReason::UnreadableObject;
         Expected<EmbeddedModule> M = readEmbeddedModule(In.ObjectPath, Reason);
         if (!M) {
-          Out.Skip = SkippedObject{In.ObjectPath, Reason,
-                                   toString(M.takeError())};
+          Out.Skip =
+              SkippedObject{In.ObjectPath, Reason, toString(M.takeError())};
         } else {
-          Error E = writeFile(
-              getModuleFile(Options.OutputDir, In.ModuleName, ".bc"),
-              M->Bitcode);
+          Error E =
+              writeFile(getModuleFile(Options.OutputDir, In.ModuleName, ".bc"),
+                        M->Bitcode);
           if (!E)
             E = writeFile(
                 getModuleFile(Options.OutputDir, In.ModuleName, ".cmd"),

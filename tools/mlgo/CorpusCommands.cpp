@@ -142,7 +142,8 @@ int fail(const Twine &Message) {
 /// readable when stderr is a file).
 class ProgressBar {
 public:
-  explicit ProgressBar(StringRef What) : What(What), Enabled(errs().is_displayed()) {}
+  explicit ProgressBar(StringRef What)
+      : What(What), Enabled(errs().is_displayed()) {}
   void update(size_t Done, size_t Total) {
     if (!Enabled || Total == 0)
       return;
@@ -178,7 +179,9 @@ int runExtract() {
   ExtractOptions Options;
   Options.OutputDir = ExtractOutput;
   Options.Threads = ExtractThreads;
-  Options.Progress = [&](size_t Done, size_t Total) { Bar.update(Done, Total); };
+  Options.Progress = [&](size_t Done, size_t Total) {
+    Bar.update(Done, Total);
+  };
   Expected<ExtractResult> R =
       extractCorpus(*Objects, Options, std::move(Skipped));
   if (!R)
@@ -289,8 +292,8 @@ int runStats() {
   OS << "corpus: " << StatsDir << '\n'
      << "modules: " << N << '\n'
      << "has_thinlto: " << (D->HasThinLTO ? "true" : "false") << '\n'
-     << "global_command_override: "
-     << (D->GlobalCommandOverride ? "yes" : "no") << '\n'
+     << "global_command_override: " << (D->GlobalCommandOverride ? "yes" : "no")
+     << '\n'
      << "bitcode: " << Total.BitcodeBytes << " bytes ("
      << megabytes(Total.BitcodeBytes) << ")\n"
      << "functions: " << Total.Functions << " defined, " << Total.Declarations
@@ -309,8 +312,8 @@ int runStats() {
 }
 
 /// The corpus's module name for \p Name, which may carry a ".bc" suffix.
-Expected<std::string> resolveModule(const CorpusDescription &D,
-                                    StringRef Dir, StringRef Name) {
+Expected<std::string> resolveModule(const CorpusDescription &D, StringRef Dir,
+                                    StringRef Name) {
   if (llvm::is_contained(D.Modules, Name))
     return Name.str();
   if (Name.ends_with(".bc") && llvm::is_contained(D.Modules, Name.drop_back(3)))
@@ -349,8 +352,8 @@ int runCompile() {
     if (!StringRef(Output).ends_with(".o"))
       Output += ".o";
   }
-  Expected<std::vector<std::string>> Argv = getModuleCompileCommand(
-      CompileDir, *D, *Module, Output, Extra, Clang);
+  Expected<std::vector<std::string>> Argv =
+      getModuleCompileCommand(CompileDir, *D, *Module, Output, Extra, Clang);
   if (!Argv)
     return fail(Argv.takeError());
   if (Print) {
@@ -366,7 +369,8 @@ int runCheck() {
   Expected<CorpusDescription> D = CorpusDescription::read(CheckDir);
   if (!D)
     return fail(D.takeError());
-  Expected<std::vector<ExtractedModule>> Report = readExtractionReport(CheckDir);
+  Expected<std::vector<ExtractedModule>> Report =
+      readExtractionReport(CheckDir);
   if (!Report)
     return fail(Report.takeError());
   StringMap<uint64_t> OriginalText;

@@ -51,15 +51,33 @@ TEST(CompileCommandTest, SplitsAndJoinsNulSeparatedArguments) {
 }
 
 TEST(CompileCommandTest, DropsInputOutputAndEmbeddingArguments) {
-  Args Stored{"-cc1", "-triple", "x86_64-pc-linux-gnu", "-emit-obj",
-              "-main-file-name", "a.c", "-dependency-file", "a.d", "-MT",
-              "a.o", "-sys-header-deps", "-Oz", "-fembed-bitcode=all",
-              "-dumpdir", "out/", "-mllvm", "-inline-threshold=5", "-o",
-              "a.o", "-x", "c", "a.c", "-faddrsig"};
-  EXPECT_EQ(filterCC1Args(Stored),
-            (Args{"-triple", "x86_64-pc-linux-gnu", "-emit-obj",
-                  "-main-file-name", "a.c", "-Oz", "-mllvm",
-                  "-inline-threshold=5", "-faddrsig"}));
+  Args Stored{"-cc1",
+              "-triple",
+              "x86_64-pc-linux-gnu",
+              "-emit-obj",
+              "-main-file-name",
+              "a.c",
+              "-dependency-file",
+              "a.d",
+              "-MT",
+              "a.o",
+              "-sys-header-deps",
+              "-Oz",
+              "-fembed-bitcode=all",
+              "-dumpdir",
+              "out/",
+              "-mllvm",
+              "-inline-threshold=5",
+              "-o",
+              "a.o",
+              "-x",
+              "c",
+              "a.c",
+              "-faddrsig"};
+  EXPECT_EQ(
+      filterCC1Args(Stored),
+      (Args{"-triple", "x86_64-pc-linux-gnu", "-emit-obj", "-main-file-name",
+            "a.c", "-Oz", "-mllvm", "-inline-threshold=5", "-faddrsig"}));
 }
 
 TEST(CompileCommandTest, BuildsTheReplayCommand) {
@@ -71,8 +89,8 @@ TEST(CompileCommandTest, BuildsTheReplayCommand) {
   R.ExtraArgs = {"-fpass-plugin=p.so", "-mllvm", "-mlgo-x"};
   EXPECT_EQ(buildCompileCommand(R),
             (Args{"clang-19", "-cc1", "-triple", "x86_64-pc-linux-gnu",
-                  "-emit-obj", "-Oz", "-fpass-plugin=p.so", "-mllvm",
-                  "-mlgo-x", "-x", "ir", "corpus/m.o.bc", "-o", "out.o"}));
+                  "-emit-obj", "-Oz", "-fpass-plugin=p.so", "-mllvm", "-mlgo-x",
+                  "-x", "ir", "corpus/m.o.bc", "-o", "out.o"}));
 }
 
 TEST(CompileCommandTest, ShellQuotes) {

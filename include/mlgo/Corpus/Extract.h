@@ -38,13 +38,13 @@ inline constexpr llvm::StringLiteral ExtractionReportFileName =
 
 /// Why an object or a compile command contributed no module.
 enum class SkipReason {
-  NotACompile,     ///< the command does not compile to an object (no -c)
-  MissingObject,   ///< the object file does not exist
-  UnreadableObject,///< not an object file LLVM can read
-  NoBitcode,       ///< no .llvmbc section (no -fembed-bitcode=all)
-  NoCommand,       ///< .llvmbc but no .llvmcmd section
-  Duplicate,       ///< same module name as an earlier object
-  WriteFailed,     ///< the module files could not be written
+  NotACompile,      ///< the command does not compile to an object (no -c)
+  MissingObject,    ///< the object file does not exist
+  UnreadableObject, ///< not an object file LLVM can read
+  NoBitcode,        ///< no .llvmbc section (no -fembed-bitcode=all)
+  NoCommand,        ///< .llvmbc but no .llvmcmd section
+  Duplicate,        ///< same module name as an earlier object
+  WriteFailed,      ///< the module files could not be written
 };
 
 llvm::StringRef getSkipReasonName(SkipReason R);
@@ -112,7 +112,8 @@ struct ExtractResult {
 /// input order whatever the thread count. Fails if the output directory
 /// cannot be created or the description written.
 llvm::Expected<ExtractResult>
-extractCorpus(llvm::ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
+extractCorpus(llvm::ArrayRef<ObjectInput> Objects,
+              const ExtractOptions &Options,
               std::vector<SkippedObject> AlreadySkipped = {});
 
 /// Module name -> original .text size, from DIR/extraction_report.json.

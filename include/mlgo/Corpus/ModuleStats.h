@@ -20,7 +20,7 @@ struct ModuleStats {
   uint64_t Functions = 0;    ///< functions with a body
   uint64_t Declarations = 0; ///< functions without one
   uint64_t Instructions = 0;
-  uint64_t CallSites = 0;    ///< non-intrinsic calls/invokes/callbrs
+  uint64_t CallSites = 0; ///< non-intrinsic calls/invokes/callbrs
   uint64_t BitcodeBytes = 0;
 };
 
