@@ -239,7 +239,7 @@ for pkg in "${pkgs[@]}"; do
   log "$pkg: extracting"
   rm -rf "$out/$pkg"
   if "$mlgo" corpus extract --compile-commands "$cc" --output "$out/$pkg" \
-       --allow-partial > "$w/extract.log" 2>&1; then
+       --threads "$jobs" --allow-partial > "$w/extract.log" 2>&1; then
     status[$pkg]=ok
     reason[$pkg]="$(cat "$w/build-note") $(grep -E '^(extracted|skipped)' "$w/extract.log" | tr '\n' ' ')"
   else
@@ -265,6 +265,6 @@ for pkg in "${pkgs[@]}"; do
 done
 if [[ ${#ok[@]} -gt 0 ]]; then
   "$mlgo" corpus combine "${ok[@]}" -o "$out" || log "combining failed"
-  "$mlgo" corpus stats "$out" > "$out/stats.txt" 2>&1 || true
+  "$mlgo" corpus stats --threads "$jobs" "$out" > "$out/stats.txt" 2>&1 || true
 fi
 column -t -s $'\t' "$status_file" >&2

@@ -363,3 +363,47 @@ Expected<std::vector<ExtractedModule>> readExtractionReport(StringRef Dir) {
 }
 
 } // namespace mlgo
+
+namespace mlgo {
+
+Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
+                                        ArrayRef<std::string> Prefixes,
+                                        StringRef Output) {
+  assert(Inputs.size() == Prefixes.size() && "one prefix per input");
+  json::Array Modules, Skipped;
+  for (size_t I = 0; I < Inputs.size(); ++I) {
+    SmallString<256> Path(Inputs[I]);
+    sys::path::append(Path, ExtractionReportFileName);
+    if (!sys::fs::exists(Path))
+      return false;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return makeError(Path + ": " + Buf.getError().message());
+    Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+    if (!Parsed)
+      return makeError(Path +
+                       ": invalid JSON: " + toString(Parsed.takeError()));
+    json::Object *Obj = Parsed->getAsObject();
+    if (!Obj || !Obj->getArray("modules"))
+      return makeError(Path + ": no 'modules' array");
+    for (json::Value &V : *Obj->getArray("modules")) {
+      json::Object *M = V.getAsObject();
+      if (!M || !M->getString("module"))
+        return makeError(Path + ": malformed module entry");
+      (*M)["module"] = Prefixes[I] + "/" + M->getString("module")->str();
+      Modules.push_back(std::move(V));
+    }
+    if (json::Array *S = Obj->getArray("skipped"))
+      for (json::Value &V : *S)
+        Skipped.push_back(std::move(V));
+  }
+  json::Value Report(json::Object{{"modules", std::move(Modules)},
+                                  {"skipped", std::move(Skipped)}});
+  SmallString<256> Path(Output);
+  sys::path::append(Path, ExtractionReportFileName);
+  if (Error E = writeFile(Path, formatv("{0:2}\n", Report).str()))
+    return E;
+  return true;
+}
+
+} // namespace mlgo

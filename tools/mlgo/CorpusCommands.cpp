@@ -220,8 +220,32 @@ int runCombine() {
   Expected<CorpusDescription> D = combineCorpora(CombineInputs, CombineOutput);
   if (!D)
     return fail(D.takeError());
+  // Carry the extraction reports over, so `corpus check` works on the
+  // combined corpus. The prefix of each input is read back from the
+  // combined module names, which keep input order.
+  std::vector<std::string> Prefixes;
+  size_t Offset = 0;
+  for (const std::string &In : CombineInputs) {
+    Expected<CorpusDescription> InD = CorpusDescription::read(In);
+    if (!InD)
+      return fail(InD.takeError());
+    std::string Prefix = sys::path::filename(In).str();
+    if (!InD->Modules.empty()) {
+      StringRef Combined = D->Modules[Offset];
+      Prefix = Combined.drop_back(InD->Modules[0].size() + 1).str();
+    }
+    Prefixes.push_back(Prefix);
+    Offset += InD->Modules.size();
+  }
+  Expected<bool> Merged =
+      combineExtractionReports(CombineInputs, Prefixes, CombineOutput);
+  if (!Merged)
+    return fail(Merged.takeError());
   outs() << "combined " << CombineInputs.size() << " corpora ("
          << D->Modules.size() << " modules) into " << CombineOutput << '\n';
+  if (!*Merged)
+    outs() << "note: not every input has an " << ExtractionReportFileName
+           << "; the combined corpus has none\n";
   return 0;
 }
 

@@ -116,9 +116,18 @@ extractCorpus(llvm::ArrayRef<ObjectInput> Objects,
               const ExtractOptions &Options,
               std::vector<SkippedObject> AlreadySkipped = {});
 
-/// Module name -> original .text size, from DIR/extraction_report.json.
+/// The modules recorded in DIR/extraction_report.json.
 llvm::Expected<std::vector<ExtractedModule>>
 readExtractionReport(llvm::StringRef Dir);
+
+/// Writes Output/extraction_report.json for a combined corpus: the reports
+/// of \p Inputs concatenated, with module names prefixed by \p Prefixes[I]
+/// and '/' (as combineCorpora renames them). Returns false, writing
+/// nothing, if some input has no report.
+llvm::Expected<bool>
+combineExtractionReports(llvm::ArrayRef<std::string> Inputs,
+                         llvm::ArrayRef<std::string> Prefixes,
+                         llvm::StringRef Output);
 
 } // namespace mlgo
 
