@@ -222,6 +222,28 @@ TEST(CombineTest, RefusesAMissingModuleFile) {
                 "' is missing");
 }
 
+TEST(CompileCommandTest, ReplaysWithTheModuleCmdOrTheGlobalOverride) {
+  TempDir T;
+  CorpusDescription D;
+  D.Modules = {"sub/m.c.o"};
+  makeCorpus(T.Path, D);
+  auto Argv = getModuleCompileCommand(T.Path, D, "sub/m.c.o", "out.o",
+                                      {"-mllvm", "-x"});
+  ASSERT_TRUE(bool(Argv)) << toString(Argv.takeError());
+  std::string Bc = getModuleFile(T.Path, "sub/m.c.o", ".bc");
+  EXPECT_EQ(*Argv, (Args{"clang-19", "-cc1", "-Oz", "-mllvm", "-x", "-x", "ir",
+                         Bc, "-o", "out.o"}));
+  D.GlobalCommandOverride = Args{"-triple", "x86_64-pc-linux-gnu", "-O2"};
+  Argv = getModuleCompileCommand(T.Path, D, "sub/m.c.o", "out.o", {},
+                                 "/usr/bin/clang-19");
+  ASSERT_TRUE(bool(Argv)) << toString(Argv.takeError());
+  EXPECT_EQ(*Argv,
+            (Args{"/usr/bin/clang-19", "-cc1", "-triple", "x86_64-pc-linux-gnu",
+                  "-O2", "-x", "ir", Bc, "-o", "out.o"}));
+  EXPECT_EQ(errorMessage(getModuleCompileCommand(T.Path, D, "absent", "o")),
+            ("module 'absent' is not in the corpus at '" + T.Path + "'").str());
+}
+
 TEST(ExtractTest, ReadsCompileCommands) {
   TempDir T;
   writeFile(T.sub("cc.json"), R"([
