@@ -28,6 +28,8 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <cmath>
+
 using namespace llvm;
 
 namespace mlgo {
@@ -61,7 +63,7 @@ cl::opt<uint64_t> ExploreSeed(
     "mlgo-explore-seed", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Explore: sample each decision from the model's probability, "
              "with this seed"));
-cl::opt<double> ExploreTemperature(
+cl::opt<float> ExploreTemperature(
     "mlgo-explore-temperature", cl::Hidden, cl::cat(MLGOCategory),
     cl::init(1.0),
     cl::desc("Exploration temperature: p(inline) = sigmoid(logit / T)"));
@@ -115,8 +117,8 @@ MLGOInlineAdvisorOptions getOptions() {
     if (O.Source != InlineDecisionSource::Model)
       fatal("-mlgo-explore-seed samples from a model's probability; it "
             "cannot be combined with interactive or default-policy mode");
-    if (!(ExploreTemperature > 0))
-      fatal("-mlgo-explore-temperature must be positive");
+    if (!(ExploreTemperature > 0) || !std::isfinite(ExploreTemperature))
+      fatal("-mlgo-explore-temperature must be a positive number");
     O.ExploreSeed = ExploreSeed;
     O.ExploreTemperature = ExploreTemperature;
   }
@@ -146,8 +148,12 @@ std::unique_ptr<ModelRunner> createRunner(Module &M,
         std::move(Inputs), getInlineDecisionSpec(), ChannelBase + ".out",
         ChannelBase + ".in", OnError);
   }
-  case InlineDecisionSource::Model:
-    return createModelRunner(std::move(Inputs), O);
+  case InlineDecisionSource::Model: {
+    auto R = createModelRunner(ModelPath, std::move(Inputs), O);
+    if (!R)
+      fatal(toString(R.takeError()));
+    return std::move(*R);
+  }
   }
   llvm_unreachable("unknown decision source");
 }

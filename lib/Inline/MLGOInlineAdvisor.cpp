@@ -8,6 +8,8 @@
 
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
 
+#include "mlgo/Model/PolicyRunner.h"
+
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
@@ -26,8 +28,6 @@ using namespace llvm;
 #define DEBUG_TYPE "mlgo-inline"
 
 namespace mlgo {
-
-ScoredRunner::~ScoredRunner() = default;
 
 namespace {
 
@@ -118,7 +118,7 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     : MLInlineAdvisor(M, MAM, wrap(M, std::move(R)),
                       [this](CallBase &CB) { return getDefaultDecision(CB); }),
       Runner(unwrap(*ModelRunner)), Params(Params), Options(std::move(Opts)),
-      Log(std::move(Log)), ExploreRNG(Options.ExploreSeed.value_or(0)) {
+      Log(std::move(Log)) {
   assert(Runner.getInputSpecs() == getRunnerInputs(Options) &&
          "runner built with the wrong inputs");
   if (Options.ExtraFeatures)
@@ -189,18 +189,13 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     Decision = Runner.evaluate<int64_t>() != 0;
     break;
   case InlineDecisionSource::Model: {
+    // Model runners are PolicyRunners (see createModelRunner); in
+    // exploration mode they sample the decision themselves.
+    auto &Policy = static_cast<PolicyRunner &>(Runner);
     Decision = Runner.evaluate<int64_t>() != 0;
-    if (auto *Scored = dynamic_cast<ScoredRunner *>(&Runner)) {
-      Logit = Scored->getLastLogit();
-      if (Options.ExploreSeed) {
-        double P = 1.0 / (1.0 + std::exp(-*Logit / Options.ExploreTemperature));
-        Probability = P;
-        // One uniform draw per decision, in decision order: the same seed on
-        // the same module gives the same decisions.
-        double U = std::uniform_real_distribution<double>(0.0, 1.0)(ExploreRNG);
-        Decision = U < P;
-      }
-    }
+    Logit = Policy.getLastLogit();
+    if (Options.ExploreSeed)
+      Probability = Policy.getLastProbability();
     break;
   }
   }

@@ -1,17 +1,69 @@
 //===- ModelRunners.cpp - Model-backed runners for the inliner ------------===//
+//
+// The two ways the plugin evaluates a model, both PolicyRunners over the
+// same text model format (see mlgo/Model/Model.h):
+//  * embedded ("release mode"): models/inline-oz/model.json, turned into
+//    plain C++ at build time by mlgo_embed_model and linked into the plugin;
+//  * a model file ("development mode"), interpreted at run time.
+// Both give bit-identical decisions for the same model (unittests/Model).
+//
+//===----------------------------------------------------------------------===//
 
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
+#include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/embedded/inline_oz.h"
 
-#include "llvm/Support/ErrorHandling.h"
+#include "llvm/ADT/StringMap.h"
+
+#include <mutex>
 
 using namespace llvm;
 
 namespace mlgo {
 
-std::unique_ptr<ModelRunner> createModelRunner(std::vector<TensorSpec> Inputs,
-                                               MLGOInlineAdvisorOptions &Options) {
-  // TODO(models): interpreted and embedded runners.
-  report_fatal_error("mlgo: model runners are not wired in yet", false);
+/// Parses each model file once per process; clang and opt build an advisor
+/// per module (and the in-process compile worker compiles many modules).
+static Expected<std::shared_ptr<const Model>> loadModelCached(StringRef Path) {
+  static std::mutex Lock;
+  static StringMap<std::shared_ptr<const Model>> Cache;
+  std::lock_guard<std::mutex> Guard(Lock);
+  auto It = Cache.find(Path);
+  if (It != Cache.end())
+    return It->second;
+  Expected<Model> M = Model::load(Path);
+  if (!M)
+    return M.takeError();
+  auto Shared = std::make_shared<const Model>(std::move(*M));
+  Cache[Path] = Shared;
+  return Shared;
+}
+
+Expected<std::unique_ptr<ModelRunner>>
+createModelRunner(StringRef ModelPath, std::vector<TensorSpec> Inputs,
+                  MLGOInlineAdvisorOptions &Options) {
+  PolicyRunnerOptions RunnerOptions;
+  if (Options.ExploreSeed) {
+    RunnerOptions.ExplorationTemperature = Options.ExploreTemperature;
+    RunnerOptions.Seed = *Options.ExploreSeed;
+  }
+  if (ModelPath.empty()) {
+    auto R = EmbeddedRunner::create<embedded::inline_oz::Model>(
+        std::move(Inputs), RunnerOptions);
+    if (!R)
+      return R.takeError();
+    Options.ModelDescription =
+        ("embedded model " + (*R)->getModelName()).str();
+    return std::unique_ptr<ModelRunner>(std::move(*R));
+  }
+  auto M = loadModelCached(ModelPath);
+  if (!M)
+    return M.takeError();
+  auto R = InterpretedRunner::create(*M, std::move(Inputs), RunnerOptions);
+  if (!R)
+    return R.takeError();
+  Options.ModelDescription =
+      ("model " + (*M)->Metadata.Name + " (" + ModelPath + ")").str();
+  return std::unique_ptr<ModelRunner>(std::move(*R));
 }
 
 } // namespace mlgo

@@ -30,7 +30,6 @@
 
 #include <memory>
 #include <optional>
-#include <random>
 
 namespace mlgo {
 
@@ -44,20 +43,12 @@ enum class InlineDecisionSource {
   DefaultHeuristic,
 };
 
-/// A model-backed runner also reports how sure it was, so that decisions can
-/// be explained and explored. Runners for the Model source implement this.
-class ScoredRunner {
-public:
-  virtual ~ScoredRunner();
-  /// The model's logit for "inline" at the last evaluation.
-  virtual double getLastLogit() const = 0;
-};
-
 struct MLGOInlineAdvisorOptions {
   InlineDecisionSource Source = InlineDecisionSource::Model;
-  /// Exploration: sample decisions from sigmoid(logit / temperature).
+  /// Exploration: the model runner samples decisions from
+  /// sigmoid(logit / temperature) with this seed.
   std::optional<uint64_t> ExploreSeed;
-  double ExploreTemperature = 1.0;
+  float ExploreTemperature = 1.0f;
   /// Offer the features beyond upstream's 38.
   bool ExtraFeatures = true;
   /// Interactive mode: offer the heuristic's decision as a last feature,
@@ -102,17 +93,18 @@ private:
   const MLGOInlineAdvisorOptions Options;
   std::unique_ptr<LogWriter> Log;
   std::vector<int64_t *> ExtraFeatureBuffers;
-  std::mt19937_64 ExploreRNG;
   /// Set when getAdviceFromModel ran for the current call site.
   bool DecidedByPolicy = false;
   uint64_t Decisions = 0;
 };
 
-/// Builds the runner for InlineDecisionSource::Model: the model file named by
-/// -mlgo-model (interpreted), else the model embedded in the plugin. Sets
-/// Options.ModelDescription. Setup errors are fatal (see InlinerPlugin.cpp).
-std::unique_ptr<ModelRunner> createModelRunner(std::vector<TensorSpec> Inputs,
-                                               MLGOInlineAdvisorOptions &Options);
+/// Builds the runner for InlineDecisionSource::Model: the interpreted model
+/// in \p ModelPath, or the model embedded in the plugin if it is empty. The
+/// runner is a PolicyRunner (it reports logits and does the exploration
+/// sampling). Sets Options.ModelDescription.
+llvm::Expected<std::unique_ptr<ModelRunner>>
+createModelRunner(llvm::StringRef ModelPath, std::vector<TensorSpec> Inputs,
+                  MLGOInlineAdvisorOptions &Options);
 
 } // namespace mlgo
 
