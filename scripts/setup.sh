@@ -14,7 +14,7 @@ packages=(
   cmake ninja-build g++ make python3
   llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-  bear dpkg-dev bc time
+  bear dpkg-dev time
 )
 
 SUDO=""
