@@ -8,6 +8,8 @@
 
 #include "mlgo/Protocol/Policy.h"
 
+#include "mlgo/Model/ModelPolicy.h"
+
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ManagedStatic.h"
 
@@ -144,8 +146,7 @@ struct Registry {
         NoArg("alternate", [] { return std::make_unique<AlternatePolicy>(); });
     Factories["first-valid"] = NoArg(
         "first-valid", [] { return std::make_unique<FirstValidPolicy>(); });
-    // "model=FILE" is registered by the model library with
-    // registerPolicyKind("model", ...); nothing here depends on it.
+    Factories["model"] = createModelPolicy;
   }
 };
 
@@ -180,11 +181,6 @@ Expected<std::unique_ptr<Policy>> createPolicy(StringRef Spec) {
       Known += (Known.empty() ? "" : ", ") + N.str();
   }
   if (!Factory) {
-    if (Name == "model")
-      return createStringError(inconvertibleErrorCode(),
-                               "unknown policy '%s': model policies are not "
-                               "available in this build (known: %s)",
-                               Spec.str().c_str(), Known.c_str());
     return createStringError(inconvertibleErrorCode(),
                              "unknown policy '%s' (known: %s)",
                              Spec.str().c_str(), Known.c_str());

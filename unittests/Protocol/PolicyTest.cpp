@@ -43,13 +43,15 @@ TEST(PolicyTest, UnknownPolicyListsTheKnownOnes) {
   ASSERT_FALSE(!!P);
   EXPECT_EQ(toString(P.takeError()),
             "unknown policy 'sometimes' (known: alternate, always, "
-            "first-valid, never)");
-  auto M = createPolicy("model=x.model");
+            "first-valid, model, never)");
+  auto M = createPolicy("model=/nonexistent/x.json");
   ASSERT_FALSE(!!M);
   EXPECT_EQ(toString(M.takeError()),
-            "unknown policy 'model=x.model': model policies are not "
-            "available in this build (known: alternate, always, first-valid, "
-            "never)");
+            "cannot read model '/nonexistent/x.json': No such file or "
+            "directory");
+  auto E = createPolicy("model");
+  ASSERT_FALSE(!!E);
+  EXPECT_EQ(toString(E.takeError()), "policy 'model' needs a file: model=FILE");
   auto A = createPolicy("always=3");
   ASSERT_FALSE(!!A);
   EXPECT_EQ(toString(A.takeError()), "policy 'always' takes no argument");
