@@ -60,8 +60,12 @@ NoInferenceRunner::NoInferenceRunner(std::vector<TensorSpec> Inputs)
 }
 
 void *NoInferenceRunner::evaluateUntyped() {
-  llvm_unreachable("a NoInference runner only holds features; the decision "
-                   "comes from elsewhere and it must never be evaluated");
+  // A programming error, but one that must not become undefined behaviour in
+  // release builds (where llvm_unreachable would): stop loudly.
+  report_fatal_error("mlgo: a NoInference runner only holds features; the "
+                     "decision comes from elsewhere and it must never be "
+                     "evaluated",
+                     /*gen_crash_diag=*/false);
 }
 
 } // namespace mlgo
