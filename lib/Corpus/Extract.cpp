@@ -42,6 +42,8 @@ StringRef getSkipReasonName(SkipReason R) {
     return "object file missing";
   case SkipReason::UnreadableObject:
     return "unreadable object";
+  case SkipReason::LinkedBinary:
+    return "linked binary, not an object";
   case SkipReason::NoBitcode:
     return "no embedded bitcode";
   case SkipReason::NoCommand:
@@ -180,6 +182,12 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
   if (!Obj) {
     Reason = SkipReason::UnreadableObject;
     return makeError(ObjectPath + ": " + toString(Obj.takeError()));
+  }
+  // A linked binary holds the .llvmbc sections of all its objects end to
+  // end: not one module. (Some builds run `cc -c`-looking link commands.)
+  if (!Obj->getBinary()->isRelocatableObject()) {
+    Reason = SkipReason::LinkedBinary;
+    return makeError(ObjectPath + ": a linked binary, not an object file");
   }
   EmbeddedModule M;
   bool HaveBitcode = false, HaveCommand = false;

@@ -41,6 +41,7 @@ enum class SkipReason {
   NotACompile,      ///< the command does not compile to an object (no -c)
   MissingObject,    ///< the object file does not exist
   UnreadableObject, ///< not an object file LLVM can read
+  LinkedBinary,     ///< an executable or shared library, not an object
   NoBitcode,        ///< no .llvmbc section (no -fembed-bitcode=all)
   NoCommand,        ///< .llvmbc but no .llvmcmd section
   Duplicate,        ///< same module name as an earlier object
