@@ -55,6 +55,11 @@ cl::opt<std::string> TrainingLog(
     cl::value_desc("file"),
     cl::desc("Write every policy decision, its features and LLVM's default "
              "decision to this file, in LLVM's training log format"));
+cl::opt<bool> TrainingLogScore(
+    "mlgo-training-log-score", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("Add a per-module score to the training log: the module's IR "
+             "instruction count when the inliner finishes ('module_ir_size', "
+             "logged after the module's last decision)"));
 cl::opt<bool> DefaultPolicy(
     "mlgo-default-policy", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Let LLVM's heuristic decide (through mlgo's advisor, so the "
@@ -128,6 +133,9 @@ MLGOInlineAdvisorOptions getOptions() {
   O.IncludeDefault = IncludeDefault;
   O.ExtraFeatures = ExtraFeatures;
   O.TrainingLogPath = TrainingLog;
+  if (TrainingLogScore && TrainingLog.empty())
+    fatal("-mlgo-training-log-score needs -mlgo-training-log");
+  O.LogModuleScore = TrainingLogScore;
   return O;
 }
 
@@ -174,8 +182,11 @@ InlineAdvisor *createAdvisor(Module &M, FunctionAnalysisManager &FAM,
     if (EC)
       fatal("cannot open training log '" + Options.TrainingLogPath +
             "': " + EC.message());
+    std::optional<TensorSpec> Score;
+    if (Options.LogModuleScore)
+      Score = MLGOInlineAdvisor::getLogScoreSpec();
     Log = std::make_unique<LogWriter>(
-        std::move(OS), MLGOInlineAdvisor::getLogFeatures(Options));
+        std::move(OS), MLGOInlineAdvisor::getLogFeatures(Options), Score);
   }
   std::unique_ptr<ModelRunner> Runner = createRunner(M, Options);
   return new MLGOInlineAdvisor(M, *CurrentMAM, std::move(Runner), Params,

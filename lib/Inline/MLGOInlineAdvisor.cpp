@@ -128,9 +128,23 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     this->Log->switchContext("");
 }
 
+TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
+  return TensorSpec::createSpec<int64_t>("module_ir_size", {1});
+}
+
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
-  if (Log)
-    Log->flush();
+  if (!Log)
+    return;
+  // LLVM discards the advisor when its inliner run ends, so this is the
+  // module as the inliner leaves it. An outcome must follow an observation:
+  // a module where the policy decided nothing gets no score.
+  if (Options.LogModuleScore && Log->hasObservationInProgress()) {
+    int64_t Size = 0;
+    for (const Function &F : M)
+      Size += F.getInstructionCount();
+    Log->logReward(Size);
+  }
+  Log->flush();
 }
 
 bool MLGOInlineAdvisor::getDefaultDecision(CallBase &CB) {

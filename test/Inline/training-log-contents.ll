@@ -50,6 +50,26 @@
 ; NEST-NEXT: callee_direct_calls: 1
 ; NEST-NEXT: call_site_loop_depth: 2
 
+; With -mlgo-training-log-score, the module's IR instruction count when the
+; inliner finishes follows the last observation. The heuristic inlines none
+; of growth.ll's calls to @big, so the module keeps its 20 instructions:
+; @big's 13 (6 calls, 6 arithmetic, ret) and 2 in each of the 4 callers.
+; RUN: opt -load-pass-plugin=%plugin -passes='default<Oz>' -mlgo-default-policy \
+; RUN:   -mlgo-training-log=%t.score.log -mlgo-training-log-score \
+; RUN:   %S/Inputs/growth.ll -o /dev/null
+; RUN: mlgo log dump %t.score.log | FileCheck %s --check-prefix=SCORE
+; RUN: not opt -load-pass-plugin=%plugin -passes='default<Oz>' \
+; RUN:   -mlgo-training-log-score %S/Inputs/growth.ll -o /dev/null 2>&1 \
+; RUN:   | FileCheck %s --check-prefix=NOLOG
+
+; SCORE:      score: {"name":"module_ir_size","type":"int64_t","port":0,"shape":[1]}
+; SCORE:      observation: 3
+; SCORE:      inlining_decision:
+; SCORE-NEXT: outcome: 3
+; SCORE-NEXT: module_ir_size: 20
+; SCORE-NOT:  observation:
+; NOLOG: LLVM ERROR: mlgo: -mlgo-training-log-score needs -mlgo-training-log
+
 ; UPSTREAM:      features: sroa_savings {{.*}} is_caller_avail_external inlining_default inlining_decision{{$}}
 ; UPSTREAM:      is_caller_avail_external: 0
 ; UPSTREAM-NEXT: inlining_default: 1

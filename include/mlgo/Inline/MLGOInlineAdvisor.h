@@ -56,6 +56,10 @@ struct MLGOInlineAdvisorOptions {
   bool IncludeDefault = false;
   /// Where to write a training log; empty for none.
   std::string TrainingLogPath;
+  /// Log a per-module score: after the module's last decision, an outcome
+  /// holding the module's IR instruction count when the inliner finishes
+  /// (getLogScoreSpec()).
+  bool LogModuleScore = false;
   /// Short description of the model for remarks ("embedded inline-oz").
   std::string ModelDescription;
 };
@@ -77,6 +81,8 @@ public:
   /// The feature list of the training log for \p Options.
   static std::vector<TensorSpec>
   getLogFeatures(const MLGOInlineAdvisorOptions &Options);
+  /// The per-module score: "module_ir_size", int64_t [1].
+  static TensorSpec getLogScoreSpec();
 
 protected:
   std::unique_ptr<llvm::InlineAdvice> getAdviceImpl(llvm::CallBase &CB) override;
