@@ -86,6 +86,28 @@ bool getInlineDeferralDefault() {
   return static_cast<cl::opt<bool> *>(It->second)->getValue();
 }
 
+/// Emits "<Verb> <Describe...>" under mlgo-inline as a passed remark if
+/// \p Inline, else as a missed one.
+template <typename DescribeT>
+void emitDecisionRemark(OptimizationRemarkEmitter &ORE, CallBase &CB,
+                        bool Inline, StringRef RemarkName, StringRef Verb,
+                        DescribeT Describe) {
+  if (Inline)
+    ORE.emit([&] {
+      OptimizationRemark R(DEBUG_TYPE, RemarkName, &CB);
+      R << Verb;
+      Describe(R);
+      return R;
+    });
+  else
+    ORE.emit([&] {
+      OptimizationRemarkMissed R(DEBUG_TYPE, RemarkName, &CB);
+      R << Verb;
+      Describe(R);
+      return R;
+    });
+}
+
 std::string formatNumber(double V) {
   char Buf[32];
   std::snprintf(Buf, sizeof(Buf), "%.4g", V);
@@ -247,20 +269,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     if (NeedDefault)
       R << "; heuristic: " << (Default ? "inline" : "no inline");
   };
-  if (Decision)
-    ORE.emit([&] {
-      OptimizationRemark R(DEBUG_TYPE, "Inline", &CB);
-      R << "advised inlining ";
-      Describe(R);
-      return R;
-    });
-  else
-    ORE.emit([&] {
-      OptimizationRemarkMissed R(DEBUG_TYPE, "NoInline", &CB);
-      R << "advised against inlining ";
-      Describe(R);
-      return R;
-    });
+  emitDecisionRemark(ORE, CB, Decision, Decision ? "Inline" : "NoInline",
+                     Decision ? "advised inlining " : "advised against inlining ",
+                     Describe);
   return std::make_unique<MLInlineAdvice>(this, CB, ORE, Decision != 0);
 }
 
@@ -300,20 +311,9 @@ void MLGOInlineAdvisor::emitNonModelRemark(CallBase &CB,
     R << "'" << ore::NV("Callee", Callee) << "' into '"
       << ore::NV("Caller", &Caller) << "': " << Reason;
   };
-  if (Advice.isInliningRecommended())
-    ORE.emit([&] {
-      OptimizationRemark R(DEBUG_TYPE, "Mandatory", &CB);
-      R << "inlining ";
-      Describe(R);
-      return R;
-    });
-  else
-    ORE.emit([&] {
-      OptimizationRemarkMissed R(DEBUG_TYPE, "Mandatory", &CB);
-      R << "not inlining ";
-      Describe(R);
-      return R;
-    });
+  bool Inline = Advice.isInliningRecommended();
+  emitDecisionRemark(ORE, CB, Inline, "Mandatory",
+                     Inline ? "inlining " : "not inlining ", Describe);
 }
 
 } // namespace mlgo
