@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Model/ModelSynth.h"
+#include "mlgo/Model/SplitMix64.h"
 
 #include <cmath>
 
@@ -17,11 +18,7 @@ class Rng {
 public:
   explicit Rng(uint64_t Seed) : State(Seed) {}
   uint64_t next() {
-    State += 0x9e3779b97f4a7c15ULL;
-    uint64_t Z = State;
-    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
-    return Z ^ (Z >> 31);
+    return splitMix64(State);
   }
   /// Uniform in [0, 1).
   double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Model/SplitMix64.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -235,12 +236,7 @@ Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
 }
 
 float PolicyRunner::uniformFromState(uint64_t &State) {
-  State += 0x9e3779b97f4a7c15ULL;
-  uint64_t Z = State;
-  Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
-  Z ^= Z >> 31;
-  return static_cast<float>(Z >> 40) * 0x1p-24f;
+  return static_cast<float>(splitMix64(State) >> 40) * 0x1p-24f;
 }
 
 template <typename T> static void storeDecision(void *Buffer, bool Decision) {

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Model/ModelSynth.h"
+#include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Model/PolicyRunner.h"
 
 #include "mlgo/embedded/inline_oz.h"
@@ -38,11 +39,7 @@ class ValueGen {
 public:
   explicit ValueGen(uint64_t Seed) : State(Seed) {}
   uint64_t next() {
-    State += 0x9e3779b97f4a7c15ULL;
-    uint64_t Z = State;
-    Z = (Z ^ (Z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    Z = (Z ^ (Z >> 27)) * 0x94d049bb133111ebULL;
-    return Z ^ (Z >> 31);
+    return splitMix64(State);
   }
 
   int64_t integer() {
