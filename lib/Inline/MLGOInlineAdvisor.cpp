@@ -239,7 +239,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
 
   if (Log) {
     Log->startObservation();
-    size_t NumFeatures = getInlineFeatureSpecs(Options.ExtraFeatures).size();
+    const size_t NumFeatures = Options.ExtraFeatures
+                                   ? NumInlineFeatures
+                                   : NumUpstreamInlineFeatures;
     for (size_t I = 0; I < NumFeatures; ++I)
       Log->logTensorValue(I, Runner.getTensorUntyped(I));
     Log->logTensorValue(NumFeatures, &Default);
@@ -293,17 +295,18 @@ void MLGOInlineAdvisor::emitNonModelRemark(CallBase &CB,
     return;
   Function &Caller = *CB.getCaller();
   Function *Callee = CB.getCalledFunction();
+  const MandatoryInliningKind Kind = getMandatoryKind(CB, FAM, ORE);
   StringRef Reason;
   if (!FAM.getResult<DominatorTreeAnalysis>(Caller).isReachableFromEntry(
           CB.getParent()))
     Reason = "unreachable call site (mandatory)";
-  else if (getMandatoryKind(CB, FAM, ORE) == MandatoryInliningKind::Never)
+  else if (Kind == MandatoryInliningKind::Never)
     Reason = "never-inline call site (mandatory)";
   else if (&Caller == Callee)
     Reason = "recursive call (mandatory)";
   else if (isForcedToStop())
     Reason = "module size bound reached; ML inlining stopped for this module";
-  else if (getMandatoryKind(CB, FAM, ORE) == MandatoryInliningKind::Always)
+  else if (Kind == MandatoryInliningKind::Always)
     Reason = "always-inline call site (mandatory)";
   else
     Reason = "callee cannot be inlined (not viable)";
