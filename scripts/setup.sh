@@ -12,7 +12,7 @@ want_sources=0
 
 packages=(
   cmake ninja-build g++ make python3
-  llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19
+  llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev libclang-cpp19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   bear dpkg-dev time
 )
