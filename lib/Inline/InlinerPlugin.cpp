@@ -18,6 +18,7 @@
 #include "mlgo/Inline/InlinerPlugin.h"
 
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
+#include "mlgo/Model/Model.h"
 #include "mlgo/Protocol/InteractiveRunner.h"
 
 #include "llvm/Analysis/InlineAdvisor.h"
@@ -87,6 +88,7 @@ cl::opt<bool> UseLLVMAdvisor(
              "were not loaded (baselines)"));
 
 thread_local ModuleAnalysisManager *CurrentMAM = nullptr;
+thread_local std::shared_ptr<const InlinerConfig> CurrentConfig;
 
 [[noreturn]] void fatal(const Twine &Message) {
   report_fatal_error("mlgo: " + Message, /*gen_crash_diag=*/false);
@@ -106,41 +108,29 @@ void applySizeThreshold() {
   It->second->addOccurrence(0, It->second->ArgStr, Value);
 }
 
-MLGOInlineAdvisorOptions getOptions() {
-  MLGOInlineAdvisorOptions O;
-  unsigned Sources = !ModelPath.empty() + !ChannelBase.empty() + DefaultPolicy;
-  if (Sources > 1)
-    fatal("-mlgo-model, -mlgo-interactive-channel-base and "
-          "-mlgo-default-policy are exclusive; give at most one");
-  if (!ChannelBase.empty())
-    O.Source = InlineDecisionSource::Interactive;
-  else if (DefaultPolicy)
-    O.Source = InlineDecisionSource::DefaultHeuristic;
-  else
-    O.Source = InlineDecisionSource::Model;
-  if (ExploreSeed.getNumOccurrences()) {
-    if (O.Source != InlineDecisionSource::Model)
-      fatal("-mlgo-explore-seed samples from a model's probability; it "
-            "cannot be combined with interactive or default-policy mode");
-    if (!(ExploreTemperature > 0) || !std::isfinite(ExploreTemperature))
-      fatal("-mlgo-explore-temperature must be a positive number");
-    O.ExploreSeed = ExploreSeed;
-    O.ExploreTemperature = ExploreTemperature;
-  }
-  if (IncludeDefault && O.Source != InlineDecisionSource::Interactive)
-    fatal("-mlgo-interactive-include-default needs "
-          "-mlgo-interactive-channel-base");
-  O.IncludeDefault = IncludeDefault;
-  O.ExtraFeatures = ExtraFeatures;
-  O.TrainingLogPath = TrainingLog;
-  if (TrainingLogScore && TrainingLog.empty())
-    fatal("-mlgo-training-log-score needs -mlgo-training-log");
-  O.LogModuleScore = TrainingLogScore;
-  return O;
+Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
 }
 
-std::unique_ptr<ModelRunner> createRunner(Module &M,
+/// Whether the model the configuration selects reads "inlining_default"
+/// (then the advisor must compute and offer the heuristic's decision).
+Expected<bool> modelReadsDefault(const InlinerConfig &C) {
+  StringRef Name = getInlineDefaultSpec().name();
+  if (C.TheModel)
+    return llvm::any_of(C.TheModel->Inputs, [&](const ModelInput &I) {
+      return I.Spec.name() == Name;
+    });
+  return modelFileReadsInput(C.ModelPath, Name);
+}
+
+std::unique_ptr<ModelRunner> createRunner(Module &M, const InlinerConfig &C,
                                           MLGOInlineAdvisorOptions &O) {
+  if (O.Source == InlineDecisionSource::Model) {
+    Expected<bool> ReadsDefault = modelReadsDefault(C);
+    if (!ReadsDefault)
+      fatal(toString(ReadsDefault.takeError()));
+    O.IncludeDefault = *ReadsDefault;
+  }
   std::vector<TensorSpec> Inputs = MLGOInlineAdvisor::getRunnerInputs(O);
   switch (O.Source) {
   case InlineDecisionSource::DefaultHeuristic:
@@ -153,11 +143,13 @@ std::unique_ptr<ModelRunner> createRunner(Module &M,
       Ctx.emitError("mlgo: " + toString(std::move(E)));
     };
     return std::make_unique<InteractiveRunner>(
-        std::move(Inputs), getInlineDecisionSpec(), ChannelBase + ".out",
-        ChannelBase + ".in", OnError);
+        std::move(Inputs), getInlineDecisionSpec(), C.ChannelBase + ".out",
+        C.ChannelBase + ".in", OnError);
   }
   case InlineDecisionSource::Model: {
-    auto R = createModelRunner(ModelPath, std::move(Inputs), O);
+    auto R = C.TheModel
+                 ? createModelRunner(C.TheModel, std::move(Inputs), O)
+                 : createModelRunner(C.ModelPath, std::move(Inputs), O);
     if (!R)
       fatal(toString(R.takeError()));
     return std::move(*R);
@@ -166,39 +158,118 @@ std::unique_ptr<ModelRunner> createRunner(Module &M,
   llvm_unreachable("unknown decision source");
 }
 
-InlineAdvisor *createAdvisor(Module &M, FunctionAnalysisManager &FAM,
-                             InlineParams Params, InlineContext IC) {
-  if (UseLLVMAdvisor)
+InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
+                             FunctionAnalysisManager &FAM, InlineParams Params,
+                             InlineContext IC) {
+  if (C.UseLLVMAdvisor)
     return new DefaultInlineAdvisor(M, FAM, Params, IC);
   if (!CurrentMAM)
     fatal("the inline advisor was requested before mlgo's analysis was "
           "registered");
-  MLGOInlineAdvisorOptions Options = getOptions();
-  applySizeThreshold();
+  MLGOInlineAdvisorOptions Options = C.Options;
   std::unique_ptr<LogWriter> Log;
-  if (!Options.TrainingLogPath.empty()) {
-    std::error_code EC;
-    auto OS = std::make_unique<raw_fd_ostream>(Options.TrainingLogPath, EC);
-    if (EC)
-      fatal("cannot open training log '" + Options.TrainingLogPath +
-            "': " + EC.message());
+  if (C.LogBuffer || !Options.TrainingLogPath.empty()) {
     std::optional<TensorSpec> Score;
     if (Options.LogModuleScore)
       Score = MLGOInlineAdvisor::getLogScoreSpec();
-    Log = std::make_unique<LogWriter>(
-        std::move(OS), MLGOInlineAdvisor::getLogFeatures(Options), Score);
+    if (C.LogBuffer) {
+      Log = std::make_unique<LogWriter>(
+          std::make_unique<raw_string_ostream>(*C.LogBuffer),
+          MLGOInlineAdvisor::getLogFeatures(Options), Score);
+    } else {
+      std::error_code EC;
+      auto File =
+          std::make_unique<raw_fd_ostream>(Options.TrainingLogPath, EC);
+      if (EC)
+        fatal("cannot open training log '" + Options.TrainingLogPath +
+              "': " + EC.message());
+      Log = std::make_unique<LogWriter>(
+          std::move(File), MLGOInlineAdvisor::getLogFeatures(Options), Score);
+    }
   }
-  std::unique_ptr<ModelRunner> Runner = createRunner(M, Options);
+  std::unique_ptr<ModelRunner> Runner = createRunner(M, C, Options);
   return new MLGOInlineAdvisor(M, *CurrentMAM, std::move(Runner), Params,
                                std::move(Options), std::move(Log));
 }
 
 } // namespace
 
+Expected<InlinerConfig> getInlinerConfigFromOptions() {
+  InlinerConfig C;
+  MLGOInlineAdvisorOptions &O = C.Options;
+  unsigned Sources = !ModelPath.empty() + !ChannelBase.empty() + DefaultPolicy;
+  if (Sources > 1)
+    return makeError("-mlgo-model, -mlgo-interactive-channel-base and "
+                     "-mlgo-default-policy are exclusive; give at most one");
+  if (!ChannelBase.empty())
+    O.Source = InlineDecisionSource::Interactive;
+  else if (DefaultPolicy)
+    O.Source = InlineDecisionSource::DefaultHeuristic;
+  else
+    O.Source = InlineDecisionSource::Model;
+  if (ExploreSeed.getNumOccurrences()) {
+    if (O.Source != InlineDecisionSource::Model)
+      return makeError(
+          "-mlgo-explore-seed samples from a model's probability; it "
+          "cannot be combined with interactive or default-policy mode");
+    if (!(ExploreTemperature > 0) || !std::isfinite(ExploreTemperature))
+      return makeError("-mlgo-explore-temperature must be a positive number");
+    O.ExploreSeed = ExploreSeed;
+    O.ExploreTemperature = ExploreTemperature;
+  }
+  if (IncludeDefault && O.Source != InlineDecisionSource::Interactive)
+    return makeError("-mlgo-interactive-include-default needs "
+                     "-mlgo-interactive-channel-base");
+  O.IncludeDefault = IncludeDefault;
+  O.ExtraFeatures = ExtraFeatures;
+  O.TrainingLogPath = TrainingLog;
+  if (TrainingLogScore && TrainingLog.empty())
+    return makeError("-mlgo-training-log-score needs -mlgo-training-log");
+  O.LogModuleScore = TrainingLogScore;
+  C.ModelPath = ModelPath;
+  C.ChannelBase = ChannelBase;
+  C.UseLLVMAdvisor = UseLLVMAdvisor;
+  return C;
+}
+
+void registerInliner(PassBuilder &PB,
+                     std::shared_ptr<const InlinerConfig> Config) {
+  // LLVM's factory is a plain function pointer, so the configuration travels
+  // like the analysis manager: per compiling thread, set when the analyses
+  // are registered at the start of the compilation.
+  PB.registerAnalysisRegistrationCallback(
+      [Config](ModuleAnalysisManager &MAM) {
+        CurrentMAM = &MAM;
+        CurrentConfig = Config;
+        MAM.registerPass([] {
+          return PluginInlineAdvisorAnalysis(
+              [](Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
+                 InlineContext IC) {
+                return createAdvisor(*CurrentConfig, M, FAM, Params, IC);
+              });
+        });
+      });
+}
+
 void registerInliner(PassBuilder &PB) {
+  // The options are read when the advisor is first needed, not here: clang
+  // parses -mllvm options after loading the plugin.
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
     CurrentMAM = &MAM;
-    MAM.registerPass([] { return PluginInlineAdvisorAnalysis(createAdvisor); });
+    MAM.registerPass([] {
+      return PluginInlineAdvisorAnalysis(
+          [](Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
+             InlineContext IC) -> InlineAdvisor * {
+            static const InlinerConfig Config = [] {
+              Expected<InlinerConfig> C = getInlinerConfigFromOptions();
+              if (!C)
+                fatal(toString(C.takeError()));
+              applySizeThreshold();
+              return std::move(*C);
+            }();
+            return createAdvisor(Config, M, FAM, Params, IC);
+          });
+    });
   });
 }
 

@@ -208,9 +208,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   if (!ExtraFeatureBuffers.empty())
     computeExtraFeatures(CB, *this, FAM, ExtraFeatureBuffers.data());
 
-  const bool NeedDefault = Log || Options.IncludeDefault ||
-                           Options.Source ==
-                               InlineDecisionSource::DefaultHeuristic;
+  const bool NeedDefault =
+      Log || Options.IncludeDefault || Options.OverrideDecision ||
+      Options.Source == InlineDecisionSource::DefaultHeuristic;
   int64_t Default = NeedDefault ? getDefaultDecision(CB) : 0;
   if (Options.IncludeDefault)
     *Runner.getTensor<int64_t>(Runner.getNumInputs() - 1) = Default;
@@ -234,6 +234,12 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       Probability = Policy.getLastProbability();
     break;
   }
+  }
+  bool Overridden = false;
+  if (Options.OverrideDecision) {
+    int64_t Applied = Options.OverrideDecision(Decisions, Decision != 0, Default);
+    Overridden = Applied != Decision;
+    Decision = Applied;
   }
   ++Decisions;
 
@@ -268,6 +274,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
         R << " (p(inline) " << formatNumber(*Probability) << ")";
       break;
     }
+    if (Overridden)
+      R << "; overridden by the caller's decision hook";
     if (NeedDefault)
       R << "; heuristic: " << (Default ? "inline" : "no inline");
   };

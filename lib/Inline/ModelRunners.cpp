@@ -13,7 +13,9 @@
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/embedded/inline_oz.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/JSON.h"
 
 #include <mutex>
 
@@ -38,17 +40,35 @@ static Expected<std::shared_ptr<const Model>> loadModelCached(StringRef Path) {
   return Shared;
 }
 
-Expected<std::unique_ptr<ModelRunner>>
-createModelRunner(StringRef ModelPath, std::vector<TensorSpec> Inputs,
-                  MLGOInlineAdvisorOptions &Options) {
+static PolicyRunnerOptions
+getRunnerOptions(const MLGOInlineAdvisorOptions &Options) {
   PolicyRunnerOptions RunnerOptions;
   if (Options.ExploreSeed) {
     RunnerOptions.ExplorationTemperature = Options.ExploreTemperature;
     RunnerOptions.Seed = *Options.ExploreSeed;
   }
+  return RunnerOptions;
+}
+
+Expected<std::unique_ptr<ModelRunner>>
+createModelRunner(std::shared_ptr<const Model> TheModel,
+                  std::vector<TensorSpec> Inputs,
+                  MLGOInlineAdvisorOptions &Options) {
+  std::string Name = TheModel->Metadata.Name;
+  auto R = InterpretedRunner::create(std::move(TheModel), std::move(Inputs),
+                                     getRunnerOptions(Options));
+  if (!R)
+    return R.takeError();
+  Options.ModelDescription = "model " + Name;
+  return std::unique_ptr<ModelRunner>(std::move(*R));
+}
+
+Expected<std::unique_ptr<ModelRunner>>
+createModelRunner(StringRef ModelPath, std::vector<TensorSpec> Inputs,
+                  MLGOInlineAdvisorOptions &Options) {
   if (ModelPath.empty()) {
     auto R = EmbeddedRunner::create<embedded::inline_oz::Model>(
-        std::move(Inputs), RunnerOptions);
+        std::move(Inputs), getRunnerOptions(Options));
     if (!R)
       return R.takeError();
     Options.ModelDescription =
@@ -58,12 +78,32 @@ createModelRunner(StringRef ModelPath, std::vector<TensorSpec> Inputs,
   auto M = loadModelCached(ModelPath);
   if (!M)
     return M.takeError();
-  auto R = InterpretedRunner::create(*M, std::move(Inputs), RunnerOptions);
-  if (!R)
-    return R.takeError();
-  Options.ModelDescription =
-      ("model " + (*M)->Metadata.Name + " (" + ModelPath + ")").str();
-  return std::unique_ptr<ModelRunner>(std::move(*R));
+  auto R = createModelRunner(*M, std::move(Inputs), Options);
+  if (R)
+    Options.ModelDescription += (" (" + ModelPath + ")").str();
+  return R;
+}
+
+Expected<bool> modelFileReadsInput(StringRef ModelPath, StringRef Name) {
+  if (ModelPath.empty()) {
+    EmbeddedModelInfo Info = getEmbeddedModelInfo<embedded::inline_oz::Model>();
+    for (size_t I = 0; I < Info.NumInputs; ++I) {
+      Expected<json::Value> JSON = json::parse(Info.InputSpecs[I]);
+      if (!JSON)
+        return JSON.takeError();
+      Expected<TensorSpec> Spec = TensorSpec::fromJSON(*JSON);
+      if (!Spec)
+        return Spec.takeError();
+      if (Spec->name() == Name)
+        return true;
+    }
+    return false;
+  }
+  auto M = loadModelCached(ModelPath);
+  if (!M)
+    return M.takeError();
+  return llvm::any_of((*M)->Inputs,
+                      [&](const ModelInput &I) { return I.Spec.name() == Name; });
 }
 
 } // namespace mlgo

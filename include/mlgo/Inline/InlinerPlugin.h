@@ -2,24 +2,66 @@
 //
 // Registers mlgo's inline advisor with a PassBuilder through LLVM's
 // PluginInlineAdvisorAnalysis, so every inliner of the -O2/-Os/-Oz pipelines
-// (and explicit `inline` passes) asks our advisor. The plugin entry point
-// (plugin/Plugin.cpp) only calls registerInliner(); the in-process compile
-// worker can call it too.
+// (and explicit `inline` passes) asks our advisor.
+//
+// Two ways to configure it:
+//  * the plugin entry point (plugin/Plugin.cpp) calls registerInliner(PB),
+//    which reads the -mlgo-* command-line options;
+//  * the in-process compile worker (lib/Train) builds an InlinerConfig
+//    directly - a model held in memory, a training log written to a string,
+//    a decision override - and calls registerInliner(PB, Config).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_INLINE_INLINERPLUGIN_H
 #define MLGO_INLINE_INLINERPLUGIN_H
 
+#include "mlgo/Inline/MLGOInlineAdvisor.h"
+
+#include <memory>
+#include <optional>
+#include <string>
+
 namespace llvm {
 class PassBuilder;
-}
+} // namespace llvm
 
 namespace mlgo {
 
+class Model;
+
+/// Everything that decides how the advisor is built for a compilation.
+struct InlinerConfig {
+  /// Decision source, exploration, features, logging.
+  MLGOInlineAdvisorOptions Options;
+  /// InlineDecisionSource::Model: the model to evaluate. TheModel (held in
+  /// memory) wins over ModelPath (a file, interpreted); with neither, the
+  /// model embedded in the plugin.
+  std::shared_ptr<const Model> TheModel;
+  std::string ModelPath;
+  /// InlineDecisionSource::Interactive: <base>.out / <base>.in.
+  std::string ChannelBase;
+  /// Use LLVM's own DefaultInlineAdvisor (no mlgo advisor at all).
+  bool UseLLVMAdvisor = false;
+  /// When set, the training log is appended to this string (owned by the
+  /// caller, alive until the compilation ends) instead of written to
+  /// Options.TrainingLogPath.
+  std::string *LogBuffer = nullptr;
+};
+
+/// The configuration the -mlgo-* options describe. Fails on conflicting
+/// options, with the message the plugin reports.
+llvm::Expected<InlinerConfig> getInlinerConfigFromOptions();
+
 /// Makes \p PB's module analysis managers use mlgo's inline advisor,
-/// configured by the -mlgo-* options.
+/// configured by the -mlgo-* options (read when the advisor is built, so a
+/// configuration error stops the compilation with report_fatal_error).
 void registerInliner(llvm::PassBuilder &PB);
+
+/// Same, with an explicit configuration. \p Config must outlive every
+/// compilation run with \p PB.
+void registerInliner(llvm::PassBuilder &PB,
+                     std::shared_ptr<const InlinerConfig> Config);
 
 } // namespace mlgo
 

@@ -28,10 +28,13 @@
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/MLInlineAdvisor.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 
 namespace mlgo {
+
+class Model;
 
 /// Where decisions come from.
 enum class InlineDecisionSource {
@@ -62,6 +65,13 @@ struct MLGOInlineAdvisorOptions {
   bool LogModuleScore = false;
   /// Short description of the model for remarks ("embedded inline-oz").
   std::string ModelDescription;
+  /// Training and research hook: called with each policy decision's index
+  /// in the module (0, 1, ...), the decision the source proposed and the
+  /// heuristic's decision (always computed when a hook is set); returns the decision to
+  /// apply. The log and remarks record the applied decision. Search-based
+  /// trainers use it to flip single decisions of a trajectory.
+  std::function<bool(uint64_t Index, bool Proposed, int64_t Default)>
+      OverrideDecision;
 };
 
 class MLGOInlineAdvisor final : public llvm::MLInlineAdvisor {
@@ -111,6 +121,17 @@ private:
 llvm::Expected<std::unique_ptr<ModelRunner>>
 createModelRunner(llvm::StringRef ModelPath, std::vector<TensorSpec> Inputs,
                   MLGOInlineAdvisorOptions &Options);
+/// Same, for a model held in memory (the compile worker's case).
+llvm::Expected<std::unique_ptr<ModelRunner>>
+createModelRunner(std::shared_ptr<const Model> TheModel,
+                  std::vector<TensorSpec> Inputs,
+                  MLGOInlineAdvisorOptions &Options);
+
+/// Whether the model in \p ModelPath (the embedded model if empty) reads
+/// the input called \p Name. Models that read "inlining_default" get the
+/// heuristic's decision as a feature.
+llvm::Expected<bool> modelFileReadsInput(llvm::StringRef ModelPath,
+                                         llvm::StringRef Name);
 
 } // namespace mlgo
 
