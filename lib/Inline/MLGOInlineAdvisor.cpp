@@ -242,6 +242,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     Decision = Applied;
   }
   ++Decisions;
+  if (Options.DecisionCounter)
+    ++*Options.DecisionCounter;
 
   if (Log) {
     Log->startObservation();

@@ -72,6 +72,9 @@ struct MLGOInlineAdvisorOptions {
   /// trainers use it to flip single decisions of a trajectory.
   std::function<bool(uint64_t Index, bool Proposed, int64_t Default)>
       OverrideDecision;
+  /// When set, incremented for every policy decision (the in-process
+  /// compile worker reports how many decisions a module has).
+  uint64_t *DecisionCounter = nullptr;
 };
 
 class MLGOInlineAdvisor final : public llvm::MLInlineAdvisor {

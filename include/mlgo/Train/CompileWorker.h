@@ -1,0 +1,113 @@
+//===- mlgo/Train/CompileWorker.h - Compiling one module in-process -*- C++ -*-===//
+//
+// The inner loop of training: compile one corpus module under a policy and
+// return its native .text size and the decision log - inside this process,
+// through clang's own CompilerInstance (libclang-cpp), so the result is the
+// one `clang-19 -cc1 <module's stored args> -x ir module.bc` gives with the
+// plugin loaded, without spawning clang, loading the plugin or writing any
+// file.
+//
+// A policy is a decision source (LLVM's stock advisor, LLVM's heuristic
+// through mlgo's advisor, or a model held in memory), optionally with
+// exploration, and a set of "flips": decision indices whose proposed
+// decision is inverted. Flips are what search-based trainers vary - the
+// decisions before the first flip are the source's, so a trajectory can be
+// edited one decision at a time.
+//
+// compileModule() runs in the calling process; a crash in LLVM takes the
+// process down with it. WorkerPool (WorkerPool.h) runs it in forked worker
+// processes for fault isolation and timeouts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TRAIN_COMPILEWORKER_H
+#define MLGO_TRAIN_COMPILEWORKER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+class Model;
+
+/// Who takes the inlining decisions.
+enum class PolicyKind : uint8_t {
+  /// clang exactly as installed: LLVM's DefaultInlineAdvisor, no mlgo code
+  /// in the pipeline. The -Oz baseline.
+  Stock = 0,
+  /// mlgo's advisor with LLVM's heuristic deciding (same code as Stock,
+  /// tests/parity-with-stock; this one can log and flip decisions).
+  Heuristic = 1,
+  /// A model, evaluated by the interpreter.
+  Model = 2,
+};
+
+struct Policy {
+  PolicyKind Kind = PolicyKind::Stock;
+  /// PolicyKind::Model: the model, as JSON text (model format); ModelHash
+  /// identifies it in caches.
+  std::string ModelJSON;
+  /// Decision indices (in the module, from 0) whose proposed decision is
+  /// inverted; sorted, unique. Not for PolicyKind::Stock.
+  std::vector<uint32_t> Flips;
+  /// Sample decisions from sigmoid(logit / T) with this seed (Model only).
+  std::optional<uint64_t> ExploreSeed;
+  float ExploreTemperature = 1.0f;
+
+  static Policy stock() { return {}; }
+  static Policy heuristic() {
+    Policy P;
+    P.Kind = PolicyKind::Heuristic;
+    return P;
+  }
+  static Policy model(std::string JSON) {
+    Policy P;
+    P.Kind = PolicyKind::Model;
+    P.ModelJSON = std::move(JSON);
+    return P;
+  }
+  /// A stable 128-bit hex key of everything above (for caches).
+  std::string getKey() const;
+};
+
+/// One module to compile.
+struct CompileJob {
+  /// The module's name in its corpus (for messages).
+  std::string Module;
+  std::string BitcodePath;
+  /// The module's stored cc1 arguments (its .cmd), unfiltered.
+  std::vector<std::string> CC1Args;
+  Policy ThePolicy;
+  /// Return the training log (features, heuristic and applied decision per
+  /// policy decision). Not available for PolicyKind::Stock.
+  bool WantLog = false;
+};
+
+struct CompileResult {
+  /// Sum of the sizes of the object's executable sections.
+  uint64_t TextSize = 0;
+  /// Policy decisions taken (0 for Stock).
+  uint32_t NumDecisions = 0;
+  /// The training log in LLVM's format, when requested.
+  std::string Log;
+  /// Wall-clock seconds of the compile.
+  double Seconds = 0;
+};
+
+/// Compiles \p Job in this process. Errors name the module and carry
+/// clang's diagnostics.
+llvm::Expected<CompileResult> compileModule(const CompileJob &Job);
+
+/// Total size of the executable sections of the object in \p Object.
+llvm::Expected<uint64_t> getObjectTextSize(llvm::StringRef Object,
+                                           llvm::StringRef Name);
+
+} // namespace mlgo
+
+#endif // MLGO_TRAIN_COMPILEWORKER_H

@@ -1,0 +1,97 @@
+//===- mlgo/Train/WorkerPool.h - Fault-isolated compile workers -*- C++ -*-===//
+//
+// A pool of forked worker processes, each running compileModule() for one
+// job at a time, so that a module that crashes LLVM, or hangs it, costs that
+// job and not the training run. Workers are forked once and reused (no exec,
+// no re-loading of clang or of the model per module); a worker that dies or
+// exceeds the time limit is reaped, the job is reported with the reason, and
+// a fresh worker takes its place.
+//
+// Parent and workers talk over two pipes per worker, in frames:
+//
+//   frame    := u32 length (little-endian) , payload[length]
+//   request  := str module , str bitcode , u32 nargs , str arg * nargs ,
+//               u8 policy kind , str model json , u32 nflips , u32 flip * n ,
+//               u8 has seed , u64 seed , f32 temperature , u8 want log
+//   response := u8 status (0 ok, 1 error, 2 fatal error: the worker exits) ,
+//               ok:    u64 text size , u32 decisions , f64 seconds , str log
+//               error: str message
+//   str      := u32 length , bytes
+//
+// The pool must be created before the process starts any thread (fork
+// copies only the calling thread).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TRAIN_WORKERPOOL_H
+#define MLGO_TRAIN_WORKERPOOL_H
+
+#include "mlgo/Train/CompileWorker.h"
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+struct WorkerPoolOptions {
+  /// Worker processes; 0 means one per core.
+  unsigned Workers = 0;
+  /// A job running longer than this is killed and reported; 0: no limit.
+  unsigned TimeoutSeconds = 300;
+};
+
+/// What became of one job.
+struct JobOutcome {
+  std::optional<CompileResult> Result;
+  /// Why there is no result: clang's error, or the worker's crash or
+  /// timeout, always naming the module.
+  std::string Error;
+  bool ok() const { return Result.has_value(); }
+};
+
+class WorkerPool {
+public:
+  static llvm::Expected<std::unique_ptr<WorkerPool>>
+  create(const WorkerPoolOptions &Options);
+  ~WorkerPool();
+
+  unsigned getNumWorkers() const { return Workers.size(); }
+
+  /// Runs every job; outcomes in job order. \p Progress is called after
+  /// each job with (done, total).
+  std::vector<JobOutcome>
+  run(llvm::ArrayRef<CompileJob> Jobs,
+      std::function<void(size_t, size_t)> Progress = nullptr);
+
+  /// Workers that had to be replaced so far (crashes and timeouts).
+  unsigned getNumRespawns() const { return Respawns; }
+
+private:
+  struct Worker {
+    int Pid = -1;
+    int RequestFd = -1;
+    int ResponseFd = -1;
+  };
+  explicit WorkerPool(const WorkerPoolOptions &Options) : Options(Options) {}
+  llvm::Error spawn(Worker &W);
+  void stop(Worker &W, bool Kill);
+  /// Describes how worker \p W ended (reaping it).
+  std::string reap(Worker &W);
+
+  WorkerPoolOptions Options;
+  std::vector<Worker> Workers;
+  unsigned Respawns = 0;
+};
+
+/// Encoding of jobs and results in frames (exposed for tests).
+std::string encodeJob(const CompileJob &Job);
+llvm::Expected<CompileJob> decodeJob(llvm::StringRef Payload);
+
+} // namespace mlgo
+
+#endif // MLGO_TRAIN_WORKERPOOL_H

@@ -1,0 +1,236 @@
+//===- lib/Train/CompileWorker.cpp - Compiling one module in-process ------===//
+//
+// compileModule() does what `clang-19 -cc1 <args> -x ir m.bc -o m.o` does
+// (cc1_main: parse the arguments into a CompilerInvocation, run
+// EmitObjAction), with differences that do not change the object:
+//  * the object goes to a per-process file on a RAM disk (clang writes IR
+//    inputs' objects to a file whatever output stream is set), read back
+//    and removed;
+//  * memory is freed after each compile (no -disable-free);
+//  * diagnostics go to a string, returned in the error;
+//  * mlgo's advisor is registered through CodeGenOptions'
+//    PassBuilderCallbacks - the hook -fpass-plugin uses - with an explicit
+//    InlinerConfig instead of -mllvm options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/CompileWorker.h"
+
+#include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Inline/InlinerPlugin.h"
+#include "mlgo/Model/Model.h"
+
+#include "clang/CodeGen/CodeGenAction.h"
+#include "clang/Frontend/CompilerInstance.h"
+#include "clang/Frontend/CompilerInvocation.h"
+#include "clang/Frontend/TextDiagnosticPrinter.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <mutex>
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+std::string Policy::getKey() const {
+  MD5 Hash;
+  uint8_t K = static_cast<uint8_t>(Kind);
+  Hash.update(ArrayRef<uint8_t>(&K, 1));
+  Hash.update(ModelJSON);
+  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Flips.data()),
+                                Flips.size() * sizeof(uint32_t)));
+  uint64_t Seed = ExploreSeed.value_or(~0ull);
+  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Seed), 8));
+  Hash.update(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(&ExploreTemperature), 4));
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string(R.digest());
+}
+
+Expected<uint64_t> getObjectTextSize(StringRef Object, StringRef Name) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(MemoryBufferRef(Object, Name));
+  if (!Obj)
+    return makeError(Name + ": " + toString(Obj.takeError()));
+  uint64_t Size = 0;
+  for (const object::SectionRef &Sec : (*Obj)->sections())
+    if (Sec.isText())
+      Size += Sec.getSize();
+  return Size;
+}
+
+/// Models parsed once per process, by the hash of their text: a worker
+/// compiles many modules with the same model.
+static Expected<std::shared_ptr<const Model>> getModel(StringRef JSON) {
+  static StringMap<std::shared_ptr<const Model>> Cache;
+  MD5::MD5Result Digest = MD5::hash(arrayRefFromStringRef(JSON));
+  std::string Key(Digest.digest());
+  auto It = Cache.find(Key);
+  if (It != Cache.end())
+    return It->second;
+  Expected<Model> M = Model::parse(JSON, "policy model");
+  if (!M)
+    return M.takeError();
+  if (Cache.size() > 64)
+    Cache.clear();
+  auto Shared = std::make_shared<const Model>(std::move(*M));
+  Cache[Key] = Shared;
+  return Shared;
+}
+
+static Expected<std::shared_ptr<InlinerConfig>>
+getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
+                 uint64_t *DecisionCounter) {
+  const Policy &P = Job.ThePolicy;
+  auto C = std::make_shared<InlinerConfig>();
+  switch (P.Kind) {
+  case PolicyKind::Stock:
+    C->UseLLVMAdvisor = true;
+    return C;
+  case PolicyKind::Heuristic:
+    C->Options.Source = InlineDecisionSource::DefaultHeuristic;
+    break;
+  case PolicyKind::Model: {
+    Expected<std::shared_ptr<const Model>> M = getModel(P.ModelJSON);
+    if (!M)
+      return M.takeError();
+    C->Options.Source = InlineDecisionSource::Model;
+    C->TheModel = *M;
+    if (P.ExploreSeed) {
+      C->Options.ExploreSeed = P.ExploreSeed;
+      C->Options.ExploreTemperature = P.ExploreTemperature;
+    }
+    break;
+  }
+  }
+  if (!P.Flips.empty()) {
+    std::vector<uint32_t> Flips = P.Flips;
+    C->Options.OverrideDecision = [Flips](uint64_t Index, bool Proposed,
+                                          int64_t) {
+      return std::binary_search(Flips.begin(), Flips.end(), Index) ? !Proposed
+                                                                   : Proposed;
+    };
+  }
+  if (Job.WantLog)
+    C->LogBuffer = LogBuffer;
+  C->Options.DecisionCounter = DecisionCounter;
+  return C;
+}
+
+Expected<CompileResult> compileModule(const CompileJob &Job) {
+  auto Start = std::chrono::steady_clock::now();
+  // What cc1_main does before compiling.
+  static std::once_flag TargetsInitialized;
+  std::call_once(TargetsInitialized, [] {
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+    InitializeAllAsmPrinters();
+    InitializeAllAsmParsers();
+  });
+  if (Job.WantLog && Job.ThePolicy.Kind == PolicyKind::Stock)
+    return makeError(Job.Module +
+                     ": the stock policy has no decision log; use the "
+                     "heuristic policy to log LLVM's decisions");
+  CompileResult Result;
+  uint64_t Decisions = 0;
+  Expected<std::shared_ptr<InlinerConfig>> Config =
+      getInlinerConfig(Job, &Result.Log, &Decisions);
+  if (!Config)
+    return makeError(Job.Module + ": " + toString(Config.takeError()));
+
+  // The arguments clang -cc1 would get (CompileCommand.h), minus argv[0]
+  // and "-cc1"; the output goes to memory.
+  // clang writes the object of an IR input to a file, whatever output
+  // stream is set; use one per process on a RAM disk when there is one.
+  static std::string ObjectPath = [] {
+    SmallString<128> Path;
+    SmallString<64> Model("mlgo-worker-%%%%%%%%.o");
+    if (sys::fs::is_directory("/dev/shm"))
+      Path = "/dev/shm";
+    else
+      sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Path);
+    sys::path::append(Path, Model);
+    SmallString<128> Unique;
+    sys::fs::createUniquePath(Path, Unique, /*MakeAbsolute=*/false);
+    return std::string(Unique);
+  }();
+  CompileRequest Request;
+  Request.CC1Args = Job.CC1Args;
+  Request.BitcodePath = Job.BitcodePath;
+  Request.OutputPath = ObjectPath;
+  std::vector<std::string> Argv = buildCompileCommand(Request);
+  std::vector<const char *> Args;
+  for (size_t I = 2; I < Argv.size(); ++I)
+    Args.push_back(Argv[I].c_str());
+
+  std::string DiagText;
+  raw_string_ostream DiagOS(DiagText);
+  IntrusiveRefCntPtr<clang::DiagnosticOptions> DiagOpts =
+      new clang::DiagnosticOptions();
+  auto *Printer = new clang::TextDiagnosticPrinter(DiagOS, &*DiagOpts);
+  IntrusiveRefCntPtr<clang::DiagnosticIDs> DiagIDs(new clang::DiagnosticIDs());
+  clang::DiagnosticsEngine ArgDiags(DiagIDs, &*DiagOpts, Printer,
+                                    /*ShouldOwnClient=*/false);
+
+  clang::CompilerInstance CI;
+  auto Invocation = std::make_shared<clang::CompilerInvocation>();
+  bool ArgsOK =
+      clang::CompilerInvocation::CreateFromArgs(*Invocation, Args, ArgDiags,
+                                                "clang-19");
+  if (!ArgsOK) {
+    delete Printer;
+    return makeError(Job.Module + ": bad cc1 arguments: " + DiagText);
+  }
+  // cc1 arguments carry -disable-free (a process that exits right after
+  // need not free); a worker compiles thousands of modules.
+  Invocation->getFrontendOpts().DisableFree = false;
+  CI.setInvocation(std::move(Invocation));
+  CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
+
+  std::shared_ptr<const InlinerConfig> Shared = std::move(*Config);
+  if (Job.ThePolicy.Kind != PolicyKind::Stock)
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [Shared](PassBuilder &PB) { registerInliner(PB, Shared); });
+
+  clang::EmitObjAction Action;
+  bool Compiled = CI.ExecuteAction(Action);
+  if (!Compiled) {
+    sys::fs::remove(ObjectPath);
+    return makeError(Job.Module + ": compilation failed: " +
+                     StringRef(DiagText).trim());
+  }
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Object =
+      MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Object)
+    return makeError(Job.Module + ": cannot read the object clang wrote to " +
+                     ObjectPath + ": " + Object.getError().message());
+  sys::fs::remove(ObjectPath);
+  Expected<uint64_t> Size =
+      getObjectTextSize((*Object)->getBuffer(), Job.Module);
+  if (!Size)
+    return Size.takeError();
+  Result.TextSize = *Size;
+  Result.NumDecisions = Decisions;
+  Result.Seconds = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count();
+  return Result;
+}
+
+} // namespace mlgo
