@@ -132,9 +132,11 @@ recipe_args() {
     redis) echo "system:make" ;;
     # Debian's 0001-build-system.patch makes src/Makefile compile through
     # `libtool`, which bookworm's libtool package does not provide without
-    # libtool-bin; upstream's src/Makefile builds the same sources directly
-    # (the other Debian patches, including the CVE fixes, are applied).
-    lua5.4) echo "system:make drop-patch:0001-build-system.patch" ;;
+    # libtool-bin; upstream's src/Makefile builds the same sources directly.
+    # 0002-lua-modules-paths.patch needs a header debian/rules generates
+    # (module search paths only). The other Debian patches, including the
+    # CVE fixes, are applied.
+    lua5.4) echo "system:make drop-patch:0001-build-system.patch drop-patch:0002-lua-modules-paths.patch" ;;
     lmdb) echo "system:make" ;;
     bzip2) echo "system:make" ;;
     # Their shipped configure/Makefile.in come from other autotools versions
@@ -162,17 +164,17 @@ set_make_args() {
   esac
 }
 
-# Re-unpacks the source in $1 (the .dsc's directory) without the Debian patch
-# $2, applying the others in series order.
-unpack_without_patch() {
-  local w="$1" drop="$2" dsc dir
+# Re-unpacks the source in $1 (the .dsc's directory) without the Debian
+# patches named in $2 (space-separated), applying the others in series order.
+unpack_without_patches() {
+  local w="$1" drop=" $2 " dsc dir
   dsc=$(ls "$w"/*.dsc | head -1)
   dir=$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)
   rm -rf "$dir"
   (cd "$w" && dpkg-source -q --skip-patches -x "$dsc" "$dir") || return 1
   local p
   while read -r p; do
-    [[ -z "$p" || "$p" == \#* || "$p" == "$drop" ]] && continue
+    [[ -z "$p" || "$p" == \#* || "$drop" == *" $p "* ]] && continue
     (cd "$dir" && patch -p1 -s < "debian/patches/$p") || return 1
   done < "$dir/debian/patches/series"
 }
@@ -280,13 +282,15 @@ for pkg in "${pkgs[@]}"; do
     dsc=$(ls "$w"/*.dsc | head -1)
     version[$pkg]=$(sed -n 's/^Version: //p' "$dsc")
     echo "${version[$pkg]}" > "$w/version"
+    drops=""
     for word in $(recipe_args "$pkg"); do
-      [[ "$word" == drop-patch:* ]] || continue
-      if ! unpack_without_patch "$w" "${word#drop-patch:}" > "$w/unpack.log" 2>&1; then
-        status[$pkg]=skipped; reason[$pkg]="unpacking without ${word#drop-patch:} failed (see .work/$pkg/unpack.log)"
-        continue 2
-      fi
+      [[ "$word" == drop-patch:* ]] && drops+="${word#drop-patch:} "
     done
+    if [[ -n "$drops" ]] &&
+       ! unpack_without_patches "$w" "$drops" > "$w/unpack.log" 2>&1; then
+      status[$pkg]=skipped; reason[$pkg]="unpacking without $drops failed (see .work/$pkg/unpack.log)"
+      continue
+    fi
     src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(src_subdir "$pkg")
     forced=""
     for word in $(recipe_args "$pkg"); do
