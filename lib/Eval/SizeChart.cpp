@@ -89,6 +89,15 @@ static std::string formatTick(double V, double Step) {
   return (V > 0 ? "+" : "") + S + "%";
 }
 
+/// \p V with \p Decimals decimals and a sign: "+4.17", "-0.50", "0.00".
+static std::string formatSigned(double V, int Decimals) {
+  std::string S;
+  raw_string_ostream(S) << format("%.*f", Decimals, V);
+  if (S.find_first_not_of("-0.") == std::string::npos)
+    return S[0] == '-' ? S.substr(1) : S;
+  return (V > 0 ? "+" : "") + S;
+}
+
 static constexpr const char *Palette[] = {"#4e79a7", "#f28e2b", "#e15759",
                                           "#76b7b2", "#59a14f", "#edc948",
                                           "#b07aa1", "#9c755f"};
@@ -113,8 +122,8 @@ void BarChart::writeSVG(raw_ostream &OS) const {
     Hi = 1;
   }
   double Step = getTickStep(Hi - Lo);
-  Lo = std::floor(Lo / Step - 1e-9) * Step;
-  Hi = std::ceil(Hi / Step + 1e-9) * Step;
+  Lo = std::floor(Lo / Step + 1e-9) * Step;
+  Hi = std::ceil(Hi / Step - 1e-9) * Step;
   if (Lo == 0 && Hi > 0)
     Lo = -Step;
   if (Hi == 0 && Lo < 0)
@@ -155,11 +164,11 @@ void BarChart::writeSVG(raw_ostream &OS) const {
          << num(BarWidth - 2) << "\" height=\"" << num(YBottom - YTop)
          << "\" fill=\"" << Palette[S % std::size(Palette)] << "\"><title>"
          << escapeXML(GroupNames[G]) << ", " << escapeXML(SeriesNames[S])
-         << ": " << formatv("{0:f2}", V) << "%</title></rect>\n";
+         << ": " << formatSigned(V, 2) << "%</title></rect>\n";
       double LabelY = V < 0 ? YBottom + 10 : YTop - 3;
       OS << "<text x=\"" << num(X + (BarWidth - 2) / 2) << "\" y=\""
          << num(LabelY) << "\" font-size=\"8\" text-anchor=\"middle\">"
-         << formatv("{0:f1}", V) << "</text>\n";
+         << formatSigned(V, 1) << "</text>\n";
     }
     double CX = X0 + SeriesNames.size() * BarWidth / 2;
     double LY = Top + PlotHeight + 14;
