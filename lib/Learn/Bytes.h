@@ -44,7 +44,9 @@ public:
     std::memcpy(&B, &V, 8);
     putU64(B);
   }
-  void putRaw(llvm::StringRef S) { Bytes.insert(Bytes.end(), S.begin(), S.end()); }
+  void putRaw(llvm::StringRef S) {
+    Bytes.insert(Bytes.end(), S.begin(), S.end());
+  }
   void putString(llvm::StringRef S) {
     putU32(static_cast<uint32_t>(S.size()));
     putRaw(S);
@@ -63,8 +65,8 @@ public:
   template <typename T> bool getInt(T &V) {
     if (!has(sizeof(T)))
       return false;
-    V = llvm::support::endian::read<T, llvm::endianness::little>(
-        Bytes.data() + Pos);
+    V = llvm::support::endian::read<T, llvm::endianness::little>(Bytes.data() +
+                                                                 Pos);
     Pos += sizeof(T);
     return true;
   }

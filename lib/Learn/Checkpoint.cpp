@@ -31,8 +31,7 @@ static Error makeError(const Twine &Msg) {
 }
 
 Error writeFileAtomically(StringRef Path, ArrayRef<uint8_t> Bytes) {
-  std::string Tmp =
-      (Path + ".tmp" + Twine(sys::Process::getProcessId())).str();
+  std::string Tmp = (Path + ".tmp" + Twine(sys::Process::getProcessId())).str();
   int FD;
   if (std::error_code EC = sys::fs::openFileForWrite(Tmp, FD))
     return makeError("cannot write '" + Tmp + "': " + EC.message());
@@ -140,8 +139,8 @@ Expected<uint64_t> Checkpoint::getU64(StringRef Key) const {
   if (!V)
     return V.takeError();
   if (V->size() != 1)
-    return makeError("checkpoint entry '" + Key + "' has " +
-                     Twine(V->size()) + " values, expected 1");
+    return makeError("checkpoint entry '" + Key + "' has " + Twine(V->size()) +
+                     " values, expected 1");
   return (*V)[0];
 }
 
@@ -150,8 +149,8 @@ Expected<double> Checkpoint::getF64(StringRef Key) const {
   if (!V)
     return V.takeError();
   if (V->size() != 1)
-    return makeError("checkpoint entry '" + Key + "' has " +
-                     Twine(V->size()) + " values, expected 1");
+    return makeError("checkpoint entry '" + Key + "' has " + Twine(V->size()) +
+                     " values, expected 1");
   return (*V)[0];
 }
 
@@ -261,8 +260,7 @@ Error loadRng(const Checkpoint &C, StringRef Prefix, Rng &R) {
   if (!W)
     return W.takeError();
   if (W->size() != 6 || (*W)[4] > 1)
-    return makeError("checkpoint entry '" + Key +
-                     "' is not a generator state");
+    return makeError("checkpoint entry '" + Key + "' is not a generator state");
   RngState S;
   for (int I = 0; I < 4; ++I)
     S.S[I] = (*W)[I];

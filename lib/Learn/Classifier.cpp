@@ -26,9 +26,8 @@ using namespace llvm;
 namespace mlgo {
 namespace learn {
 
-using RowMajorMap =
-    Eigen::Map<Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic,
-                             Eigen::RowMajor>>;
+using RowMajorMap = Eigen::Map<
+    Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>>;
 using ConstRowMajorMap =
     Eigen::Map<const Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic,
                                    Eigen::RowMajor>>;
@@ -43,8 +42,8 @@ struct LayerShape {
 
 struct ClassifierTrainer::Impl {
   std::vector<LayerShape> Shapes;
-  Eigen::MatrixXd X;     ///< Normalized features, one column per row.
-  Eigen::VectorXd Y, W;  ///< Labels and weights.
+  Eigen::MatrixXd X;    ///< Normalized features, one column per row.
+  Eigen::VectorXd Y, W; ///< Labels and weights.
   std::vector<uint32_t> Order;
   std::vector<std::string> FeatureNames;
 };
@@ -285,8 +284,7 @@ static EpochStats measure(const std::vector<LayerShape> &Shapes,
 }
 
 EpochStats ClassifierTrainer::evaluate() const {
-  EpochStats S =
-      measure(P->Shapes, Theta, P->X, P->Y, P->W, Options.Threshold);
+  EpochStats S = measure(P->Shapes, Theta, P->X, P->Y, P->W, Options.Threshold);
   S.Epoch = Epoch;
   return S;
 }
@@ -323,8 +321,7 @@ double ClassifierTrainer::predictLogit(ArrayRef<float> RawRow) const {
 Error ClassifierTrainer::setParameters(ArrayRef<double> NewTheta) {
   if (NewTheta.size() != Theta.size())
     return makeError("got " + Twine(NewTheta.size()) +
-                     " parameters, the classifier has " +
-                     Twine(Theta.size()));
+                     " parameters, the classifier has " + Twine(Theta.size()));
   Theta.assign(NewTheta.begin(), NewTheta.end());
   return Error::success();
 }
@@ -371,8 +368,7 @@ Expected<Model> ClassifierTrainer::exportModel() const {
     for (size_t K = 0; K < S.In * S.Out; ++K)
       L.Weights.push_back(static_cast<float>(Theta[S.Offset + K]));
     for (size_t K = 0; K < S.Out; ++K)
-      L.Bias.push_back(
-          static_cast<float>(Theta[S.Offset + S.In * S.Out + K]));
+      L.Bias.push_back(static_cast<float>(Theta[S.Offset + S.In * S.Out + K]));
     M.Layers.push_back(std::move(L));
   }
   M.OutputSpec = Options.OutputSpec;

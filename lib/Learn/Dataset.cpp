@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Learn/Dataset.h"
-#include "mlgo/Learn/Checkpoint.h"
 #include "Bytes.h"
+#include "mlgo/Learn/Checkpoint.h"
 
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -53,11 +53,11 @@ void Dataset::reserve(size_t N) {
   Groups.reserve(N);
 }
 
-template <typename T> static bool sameBits(const std::vector<T> &A,
-                                           const std::vector<T> &B) {
+template <typename T>
+static bool sameBits(const std::vector<T> &A, const std::vector<T> &B) {
   return A.size() == B.size() &&
-         (A.empty() || std::memcmp(A.data(), B.data(), A.size() * sizeof(T)) ==
-                           0);
+         (A.empty() ||
+          std::memcmp(A.data(), B.data(), A.size() * sizeof(T)) == 0);
 }
 
 bool Dataset::operator==(const Dataset &O) const {
@@ -115,8 +115,7 @@ Expected<Dataset> Dataset::parse(ArrayRef<uint8_t> Bytes, StringRef Name) {
     return Fail("truncated dataset (expected " +
                 Twine(R.getPos() + N * PerRow + 4) + " bytes, found " +
                 Twine(Bytes.size()) + ")");
-  uint32_t Stored =
-      support::endian::read32le(Bytes.data() + Bytes.size() - 4);
+  uint32_t Stored = support::endian::read32le(Bytes.data() + Bytes.size() - 4);
   if (crc32(Bytes.drop_back(4)) != Stored)
     return Fail("checksum mismatch (file corrupt)");
   Dataset D(std::move(Names));
@@ -152,9 +151,9 @@ Expected<Dataset> Dataset::load(StringRef Path) {
                             /*RequiresNullTerminator=*/false);
   if (!Buf)
     return makeError(Path + ": " + Buf.getError().message());
-  return parse(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(
-                                     (*Buf)->getBufferStart()),
-                                 (*Buf)->getBufferSize()),
+  return parse(ArrayRef<uint8_t>(
+                   reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
+                   (*Buf)->getBufferSize()),
                Path);
 }
 

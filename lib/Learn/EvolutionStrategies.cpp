@@ -103,14 +103,12 @@ Error EvolutionStrategies::update(ArrayRef<double> RewardsPlus,
                      " directions");
   for (size_t I = 0; I < K; ++I)
     if (!std::isfinite(RewardsPlus[I]) || !std::isfinite(RewardsMinus[I]))
-      return makeError("ES reward of direction " + Twine(I) +
-                       " is not finite");
+      return makeError("ES reward of direction " + Twine(I) + " is not finite");
 
   // Normalize all 2K rewards together: plus first, then minus.
   std::vector<double> All(RewardsPlus.begin(), RewardsPlus.end());
   All.insert(All.end(), RewardsMinus.begin(), RewardsMinus.end());
-  std::vector<double> Norm =
-      normalizeRewards(All, Options.RewardNormalization);
+  std::vector<double> Norm = normalizeRewards(All, Options.RewardNormalization);
 
   std::vector<size_t> Used(K);
   std::iota(Used.begin(), Used.end(), size_t(0));
@@ -119,9 +117,8 @@ Error EvolutionStrategies::update(ArrayRef<double> RewardsPlus,
     auto Score = [&](size_t I) {
       return std::max(RewardsPlus[I], RewardsMinus[I]);
     };
-    std::stable_sort(Used.begin(), Used.end(), [&](size_t A, size_t B) {
-      return Score(A) > Score(B);
-    });
+    std::stable_sort(Used.begin(), Used.end(),
+                     [&](size_t A, size_t B) { return Score(A) > Score(B); });
     Used.resize(TopK);
     std::sort(Used.begin(), Used.end()); // Sum in direction order.
   }

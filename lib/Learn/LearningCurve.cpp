@@ -230,8 +230,8 @@ void LearningCurve::writeSVG(raw_ostream &OS) const {
       }
       if (InRun)
         Points += ' ';
-      Points += fmt2(MapX(static_cast<double>(Iterations[P]))) + "," +
-                fmt2(MapY(V));
+      Points +=
+          fmt2(MapX(static_cast<double>(Iterations[P]))) + "," + fmt2(MapY(V));
       ++InRun;
     }
     Flush();
@@ -240,9 +240,9 @@ void LearningCurve::writeSVG(raw_ostream &OS) const {
   // Legend.
   for (size_t C = 0; C < NC; ++C) {
     double Y = PT + 10 + 18 * static_cast<double>(C);
-    OS << "<line x1=\"" << fmt2(PR + 15) << "\" y1=\"" << fmt2(Y)
-       << "\" x2=\"" << fmt2(PR + 35) << "\" y2=\"" << fmt2(Y)
-       << "\" stroke=\"" << Palette[C % 8] << "\" stroke-width=\"2\"/>\n";
+    OS << "<line x1=\"" << fmt2(PR + 15) << "\" y1=\"" << fmt2(Y) << "\" x2=\""
+       << fmt2(PR + 35) << "\" y2=\"" << fmt2(Y) << "\" stroke=\""
+       << Palette[C % 8] << "\" stroke-width=\"2\"/>\n";
     OS << "<text x=\"" << fmt2(PR + 40) << "\" y=\"" << fmt2(Y + 4) << "\">";
     writeEscaped(OS, Columns[C]);
     OS << "</text>\n";
@@ -252,8 +252,8 @@ void LearningCurve::writeSVG(raw_ostream &OS) const {
 
 static Error saveText(StringRef Path, const std::string &S) {
   return writeFileAtomically(
-      Path, ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(S.data()),
-                              S.size()));
+      Path,
+      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(S.data()), S.size()));
 }
 
 Error LearningCurve::saveCSV(StringRef Path) const {

@@ -8,10 +8,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Learn/Checkpoint.h"
+#include "LearnTestUtil.h"
 #include "mlgo/Learn/Classifier.h"
 #include "mlgo/Learn/EvolutionStrategies.h"
 #include "mlgo/Learn/LearningCurve.h"
-#include "LearnTestUtil.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -85,8 +85,7 @@ TEST(CheckpointTest, RoundTripsBitExactly) {
 TEST(CheckpointTest, ErrorsNameTheProblem) {
   Checkpoint C;
   C.setU64s("u", {1, 2});
-  EXPECT_EQ(errorMessage(C.getF64s("nope")),
-            "checkpoint has no entry 'nope'");
+  EXPECT_EQ(errorMessage(C.getF64s("nope")), "checkpoint has no entry 'nope'");
   EXPECT_EQ(errorMessage(C.getF64s("u")),
             "checkpoint entry 'u' is u64, expected f64");
   EXPECT_EQ(errorMessage(C.getU64("u")),
@@ -197,7 +196,8 @@ Dataset xorLikeData() {
   Dataset D({"a", "b"});
   Rng R(3);
   for (int I = 0; I < 400; ++I) {
-    float A = static_cast<float>(R.normal()), B = static_cast<float>(R.normal());
+    float A = static_cast<float>(R.normal()),
+          B = static_cast<float>(R.normal());
     D.addRow({A, B}, (A > 0) != (B > 0) ? 1 : 0);
   }
   return D;

@@ -8,8 +8,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Learn/Classifier.h"
-#include "mlgo/Model/PolicyRunner.h"
 #include "LearnTestUtil.h"
+#include "mlgo/Model/PolicyRunner.h"
 
 #include "gtest/gtest.h"
 
@@ -96,7 +96,7 @@ TEST(ClassifierTest, SeparableProblemIsLearnedPerfectly) {
     ASSERT_EQ(M.Inputs.size(), 3u);
     EXPECT_EQ(M.Inputs[2].Spec.name(), "inlining_default");
     ASSERT_EQ(M.Inputs[2].Pipelines.size(), 1u);
-    EXPECT_TRUE(M.Inputs[2].Pipelines[0].empty()); // The residual, raw.
+    EXPECT_TRUE(M.Inputs[2].Pipelines[0].empty());  // The residual, raw.
     EXPECT_EQ(M.Inputs[0].Pipelines[0].size(), 1u); // standardize only
     EXPECT_EQ(M.Layers.size(), Hidden.size() + 1);
     // The text form reads back to the same model.
@@ -169,8 +169,8 @@ TEST(ClassifierTest, BadOptionsAreErrors) {
   O.InputSpecs = {TensorSpec::createSpec<int64_t>("a", {1})};
   EXPECT_EQ(errorMessage(ClassifierTrainer::create(D, O)),
             "got 1 input specs for 3 features");
-  EXPECT_EQ(errorMessage(ClassifierTrainer::create(Dataset({"a"}),
-                                                   ClassifierOptions())),
+  EXPECT_EQ(errorMessage(
+                ClassifierTrainer::create(Dataset({"a"}), ClassifierOptions())),
             "cannot train a classifier on an empty dataset");
 }
 

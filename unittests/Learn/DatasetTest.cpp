@@ -69,23 +69,22 @@ TEST(DatasetTest, SaveLoadIsBitExact) {
 TEST(DatasetTest, BadFilesAreNamedErrors) {
   std::vector<uint8_t> B = makeSmall().serialize();
   std::vector<uint8_t> Short(B.begin(), B.end() - 10);
-  EXPECT_EQ(
-      errorMessage(Dataset::parse(Short, "d.bin")),
-      ("d.bin: truncated dataset (expected 81 bytes, "
-                        "found 71)"));
+  EXPECT_EQ(errorMessage(Dataset::parse(Short, "d.bin")),
+            ("d.bin: truncated dataset (expected 81 bytes, "
+             "found 71)"));
   std::vector<uint8_t> Flipped = B;
   Flipped[40] ^= 1;
   EXPECT_EQ(errorMessage(Dataset::parse(Flipped, "d.bin")),
-                       ("d.bin: checksum mismatch (file "
-                                         "corrupt)"));
+            ("d.bin: checksum mismatch (file "
+             "corrupt)"));
   std::vector<uint8_t> Magic = B;
   Magic[0] = 'X';
   EXPECT_EQ(errorMessage(Dataset::parse(Magic, "d.bin")),
-                       ("d.bin: not an mlgo dataset (bad "
-                                         "magic)"));
+            ("d.bin: not an mlgo dataset (bad "
+             "magic)"));
   EXPECT_EQ(errorMessage(Dataset::load("/nonexistent/d.bin")),
-                       ("/nonexistent/d.bin: No such file "
-                                         "or directory"));
+            ("/nonexistent/d.bin: No such file "
+             "or directory"));
 }
 
 } // namespace

@@ -1,9 +1,9 @@
 //===- unittests/Learn/EvolutionStrategiesTest.cpp - ES -------------------===//
 
 #include "mlgo/Learn/EvolutionStrategies.h"
+#include "LearnTestUtil.h"
 #include "mlgo/Learn/Parameters.h"
 #include "mlgo/Model/ModelSynth.h"
-#include "LearnTestUtil.h"
 
 #include "gtest/gtest.h"
 
@@ -57,8 +57,8 @@ TEST(EvolutionStrategiesTest, MaximizesAQuadratic) {
       O.RewardNormalization = N;
       O.TopDirections = TopK;
       std::vector<double> T = runES(O, 300);
-      EXPECT_GT(reward(T), -0.01) << "normalization " << int(N) << " top "
-                                  << TopK;
+      EXPECT_GT(reward(T), -0.01)
+          << "normalization " << int(N) << " top " << TopK;
       // Deterministic: a second run gives the same doubles.
       EXPECT_EQ(runES(O, 300), T);
     }

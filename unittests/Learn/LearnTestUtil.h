@@ -1,4 +1,4 @@
-//===- unittests/Learn/LearnTestUtil.h - Helpers for the Learn tests -*- C++ -*-//
+//===- unittests/Learn/LearnTestUtil.h - Test helpers ----------*- C++ -*-===//
 
 #ifndef MLGO_UNITTESTS_LEARN_LEARNTESTUTIL_H
 #define MLGO_UNITTESTS_LEARN_LEARNTESTUTIL_H

@@ -43,7 +43,9 @@ TEST(LearningCurveTest, SVGIsExact) {
   std::string S;
   llvm::raw_string_ostream OS(S);
   tiny().writeSVG(OS);
-  EXPECT_EQ(S, R"(<svg xmlns="http://www.w3.org/2000/svg" width="720" height="420" viewBox="0 0 720 420" font-family="sans-serif" font-size="12">
+  EXPECT_EQ(
+      S,
+      R"(<svg xmlns="http://www.w3.org/2000/svg" width="720" height="420" viewBox="0 0 720 420" font-family="sans-serif" font-size="12">
 <rect width="720" height="420" fill="white"/>
 <text x="310.00" y="24" text-anchor="middle" font-size="16">Size &lt;vs&gt; -Oz</text>
 <line x1="70.00" y1="40.00" x2="70.00" y2="375.00" stroke="#dddddd"/>

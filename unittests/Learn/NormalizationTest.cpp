@@ -7,9 +7,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Learn/Normalization.h"
+#include "LearnTestUtil.h"
 #include "mlgo/Learn/Random.h"
 #include "mlgo/Model/PolicyRunner.h"
-#include "LearnTestUtil.h"
 
 #include "gtest/gtest.h"
 
@@ -75,15 +75,16 @@ static uint32_t bitsOf(float F) {
 /// layer computes -0 + 1 * X, which is X exactly (including its sign).
 TEST(NormalizationTest, TrainerValuesEqualInterpreterValuesToTheBit) {
   // Integer-valued features like LLVM's, plus one float feature.
-  std::vector<std::string> Names{"callee_users", "cost_estimate", "nr_ctant",
-                                 "weird", "is_default", "f32_feature"};
+  std::vector<std::string> Names{"callee_users", "cost_estimate",
+                                 "nr_ctant",     "weird",
+                                 "is_default",   "f32_feature"};
   Dataset D(Names);
   Rng R(11);
   std::vector<std::vector<float>> Probe;
   for (int I = 0; I < 500; ++I) {
     float A = static_cast<float>(R.below(1000));
-    float B = static_cast<float>(static_cast<int64_t>(R.below(2000000)) -
-                                 100000);
+    float B =
+        static_cast<float>(static_cast<int64_t>(R.below(2000000)) - 100000);
     float C = static_cast<float>(R.below(3));
     float W = static_cast<float>((I % 7 == 0) ? 16777216 + 2 * I : -I);
     float Dflt = static_cast<float>(R.below(2));

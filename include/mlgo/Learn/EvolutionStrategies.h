@@ -57,8 +57,8 @@ struct ESOptions {
   /// k: use only the best k directions; 0 uses all K.
   size_t TopDirections = 0;
   Normalization RewardNormalization = Normalization::ZScore;
-  OptimizerOptions Optimizer = {OptimizerOptions::Kind::Adam, 0.01, 0.9,
-                                0.999, 1e-8};
+  OptimizerOptions Optimizer = {OptimizerOptions::Kind::Adam, 0.01, 0.9, 0.999,
+                                1e-8};
   uint64_t Seed = 1;
 };
 

@@ -1,4 +1,4 @@
-//===- mlgo/Learn/LearningCurve.h - Training progress as CSV and SVG -*- C++ -*-//
+//===- mlgo/Learn/LearningCurve.h - Progress as CSV and SVG ----*- C++ -*-===//
 //
 // A learning curve is a series of points (iteration, one value per named
 // column), written as CSV for tools and as a self-contained SVG line plot
@@ -49,8 +49,7 @@ public:
   /// Stores / restores the points under "<Prefix>iterations" and
   /// "<Prefix>values" (the title and columns come from the constructor).
   void saveState(Checkpoint &C, llvm::StringRef Prefix = "curve.") const;
-  llvm::Error loadState(const Checkpoint &C,
-                        llvm::StringRef Prefix = "curve.");
+  llvm::Error loadState(const Checkpoint &C, llvm::StringRef Prefix = "curve.");
 
   /// Tick positions covering [Lo, Hi]: multiples of a step of 1, 2 or 5
   /// times a power of ten giving about \p Target intervals (exposed for
