@@ -13,7 +13,15 @@
 # OUT/packages.tsv with the reason and skipped; the script never stops at one.
 # Builds are idempotent (a stamp per package), so a rerun only redoes what
 # failed. The package versions and the flags used are recorded in
-# OUT/packages.tsv and OUT/build-info.txt.
+# OUT/packages.tsv (one row per package, merged across runs: a run replaces
+# the rows of its own packages only) and OUT/build-info.txt (one section per
+# run: c, cxx, all or a named subset).
+#
+# Every extracted package is first written to OUT/.staging/<package>; only
+# when all of a run's extractions are done are the package directories
+# swapped in (the previous ones move to OUT/.old/) and the combined
+# description rewritten (atomically), so a trainer reading OUT never sees a
+# half-written package.
 #
 #   scripts/corpus-debian.sh [--out DIR] [--jobs N] [--mlgo PATH]
 #                            [--c | --cxx | --all] [--build-only] [PKG...]
@@ -35,7 +43,8 @@ pkgs=()
 c_pkgs=(zlib bzip2 lua5.4 expat libyaml pcre2 zstd lz4 brotli lmdb libuv1
         jansson libxml2 redis libjpeg-turbo giflib libwebp lzo2 libsodium
         libarchive)
-cxx_pkgs=(fmtlib snappy jsoncpp double-conversion pugixml ninja-build
+# jsoncpp's Debian source package is named libjsoncpp.
+cxx_pkgs=(fmtlib snappy libjsoncpp double-conversion pugixml ninja-build
           cppcheck googletest)
 
 while [[ $# -gt 0 ]]; do
@@ -52,6 +61,8 @@ while [[ $# -gt 0 ]]; do
     *) pkgs+=("$1"); shift ;;
   esac
 done
+explicit_pkgs=0
+[[ ${#pkgs[@]} -gt 0 ]] && explicit_pkgs=1
 if [[ ${#pkgs[@]} -eq 0 ]]; then
   case "$set_name" in
     c) pkgs=("${c_pkgs[@]}") ;;
@@ -73,6 +84,15 @@ for pair in "clang-19-mlgo:clang-19" "clang++-19-mlgo:clang++-19"; do
   printf '#!/bin/sh\nexec %s "$@" %s\n' "${pair#*:}" "$FLAGS" > "$out/.work/bin/${pair%%:*}"
   chmod +x "$out/.work/bin/${pair%%:*}"
 done
+# GNU ar and nm auto-load /usr/lib/bfd-plugins/LLVMgold-14.so, which claims
+# every object that carries .llvmbc, cannot read LLVM 19 bitcode, and leaves
+# the object with "no symbols": archives get an empty index (static links
+# fail with undefined references) and libtool's symbol-export pipe breaks.
+# LLVM 19's own tools read these objects, so they come first on PATH.
+for tool in ar nm ranlib; do
+  ln -sf "/usr/bin/llvm-$tool-19" "$out/.work/bin/$tool"
+done
+export PATH="$out/.work/bin:$PATH"
 CC="$out/.work/bin/clang-19-mlgo"
 CXX="$out/.work/bin/clang++-19-mlgo"
 export CC CXX CFLAGS="$FLAGS" CXXFLAGS="$FLAGS" LDFLAGS=""
@@ -84,7 +104,12 @@ if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sour
   "$here/scripts/setup.sh" --sources || { log "cannot add a deb-src entry"; exit 1; }
 fi
 
+run_name=$set_name
+[[ $explicit_pkgs -eq 1 ]] && run_name="subset-$(echo "${pkgs[*]}" | tr ' ' '-')"
+mkdir -p "$out/.work/runs"
+run_info="$out/.work/runs/$run_name.txt"
 {
+  echo "[run $run_name]"
   echo "date: $(date -u +%FT%TZ)"
   echo "host: $(uname -srm), $(nproc) cores"
   echo "compiler: $($CC --version | head -1)"
@@ -92,33 +117,90 @@ fi
   echo "CFLAGS=$FLAGS"
   echo "CXXFLAGS=$FLAGS"
   echo "jobs: $jobs"
+  echo "tools: ar, nm, ranlib = llvm-ar-19, llvm-nm-19, llvm-ranlib-19"
   echo "packages: ${pkgs[*]}"
-} > "$out/build-info.txt"
+} > "$run_info"
 
-# Extra arguments per package: "cmake:<args>", "configure:<args>",
-# "make:<args>", or "system:<cmake|configure|make>" to force one build system.
+# Recipe words per package: "system:<cmake|configure|make>" forces one build
+# system; "autoreconf" regenerates the autotools files before configuring;
+# "drop-patch:<name>" unpacks the source without that Debian patch (the
+# others are applied).
 recipe_args() {
   case "$1" in
     # Plain Makefile; its own OPTIMIZATION variable would add -O2, jemalloc
     # is vendored and not part of the program we want.
     redis) echo "system:make" ;;
-    # Debian's lua5.4 builds with its own libtool Makefile; upstream's
-    # src/Makefile appends MYCFLAGS after its -O2, so -Oz wins.
-    lua5.4) echo "system:make" ;;
+    # Debian's 0001-build-system.patch makes src/Makefile compile through
+    # `libtool`, which bookworm's libtool package does not provide without
+    # libtool-bin; upstream's src/Makefile builds the same sources directly.
+    # 0002-lua-modules-paths.patch needs a header debian/rules generates
+    # (module search paths only). The other Debian patches, including the
+    # CVE fixes, are applied.
+    lua5.4) echo "system:make drop-patch:0001-build-system.patch drop-patch:0002-lua-modules-paths.patch" ;;
     lmdb) echo "system:make" ;;
     bzip2) echo "system:make" ;;
+    # Their shipped configure/Makefile.in come from other autotools versions
+    # than bookworm's ("libtool: Version mismatch error" for every libarchive
+    # library source, "version mismatch. This is Automake 1.16.5" for
+    # libxml2); Debian regenerates them too (dh_autoreconf).
+    libarchive|libxml2) echo "autoreconf" ;;
     *) echo "" ;;
   esac
 }
 
-# Sets the array MAKE_ARGS for a plain-Makefile package.
+has_recipe() { [[ " $(recipe_args "$1") " == *" $2 "* ]]; }
+
+# Sets the array MAKE_ARGS for a plain-Makefile package. CFLAGS is not set
+# on the command line: that would override the Makefile's own assignments,
+# including target-specific `CFLAGS += -fPIC` for shared objects (zstd,
+# giflib); the compiler wrappers add the flags anyway.
 set_make_args() {
   case "$1" in
     redis) MAKE_ARGS=(MALLOC=libc "OPTIMIZATION=$OPT_FLAGS" "CFLAGS=$EMBED_FLAGS"
                       BUILD_TLS=no USE_SYSTEMD=no "CC=$CC") ;;
+    # Upstream's `linux` target; MYCFLAGS comes after its -O2.
     lua5.4) MAKE_ARGS=(linux "CC=$CC" "MYCFLAGS=$FLAGS") ;;
-    *) MAKE_ARGS=("CC=$CC" "CXX=$CXX" "CFLAGS=$FLAGS" "CXXFLAGS=$FLAGS") ;;
+    *) MAKE_ARGS=("CC=$CC" "CXX=$CXX") ;;
   esac
+}
+
+# Re-unpacks the source in $1 (the .dsc's directory) without the Debian
+# patches named in $2 (space-separated), applying the others in series order.
+unpack_without_patches() {
+  local w="$1" drop=" $2 " dsc dir
+  dsc=$(ls "$w"/*.dsc | head -1)
+  dir=$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)
+  rm -rf "$dir"
+  (cd "$w" && dpkg-source -q --skip-patches -x "$dsc" "$dir") || return 1
+  local p
+  while read -r p; do
+    [[ -z "$p" || "$p" == \#* || "$drop" == *" $p "* ]] && continue
+    (cd "$dir" && patch -p1 -s < "debian/patches/$p") || return 1
+  done < "$dir/debian/patches/series"
+}
+
+# Echoes what went wrong in a build log whose make exited non-zero, so that
+# packages.tsv says whether modules can be missing: compile errors name the
+# sources; otherwise only the listed (non-object) targets failed, typically
+# test programs or tools that failed to link, and every compile succeeded.
+classify_build_log() {
+  local log="$1" compile targets
+  compile=$(grep -E '^[^ :]+\.(c|cc|cpp|cxx|h|hpp):[0-9]+:[0-9]+: (fatal )?error:' "$log" \
+            | cut -d: -f1 | sort -u | tr '\n' ' ')
+  if [[ -n "$compile" ]]; then
+    echo "COMPILE ERRORS, modules missing for: $compile"
+    return
+  fi
+  # Failed targets, minus the recursive ones that fail only because a
+  # sub-make did.
+  targets=$(sed -nE 's/.*\*\*\* \[[^]]*: ([^]]+)\] Error [0-9]+.*/\1/p' "$log" \
+            | grep -vE '^(all|all-am|all-recursive|install|check|lib|lib-release|default|build|Makefile\.in|.*/all)$' \
+            | sort -u)
+  if grep -qE '\.(o|lo|obj)$' <<< "$targets"; then
+    echo "OBJECTS FAILED: $(tr '\n' ' ' <<< "$targets")"
+    return
+  fi
+  echo "every compile succeeded; failed targets (not objects): $(tr '\n' ' ' <<< "$targets" | cut -c1-200)"
 }
 
 # Echoes the directory holding the package's build entry point, relative
@@ -141,6 +223,8 @@ try_cmake() {
   rm -rf "$bld"
   cmake -S "$src" -B "$bld" -G "Unix Makefiles" $(cmake_args) \
     -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX \
+    -DCMAKE_AR=/usr/bin/llvm-ar-19 -DCMAKE_RANLIB=/usr/bin/llvm-ranlib-19 \
+    -DCMAKE_NM=/usr/bin/llvm-nm-19 \
     -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_CXX_FLAGS="$FLAGS" \
     -DCMAKE_EXPORT_COMPILE_COMMANDS=ON || return 1
   make -C "$bld" -j"$jobs" -k
@@ -151,7 +235,9 @@ try_cmake() {
 
 try_configure() {
   local src="$1" cc="$3"
-  if [[ ! -x "$src/configure" ]]; then
+  if has_recipe "$pkg" autoreconf; then
+    (cd "$src" && autoreconf -fi) || return 1
+  elif [[ ! -x "$src/configure" ]]; then
     if [[ -f "$src/configure.ac" || -f "$src/configure.in" ]]; then
       (cd "$src" && autoreconf -fi) || return 1
     else
@@ -188,7 +274,7 @@ for pkg in "${pkgs[@]}"; do
     system[$pkg]=$(cat "$w/system")
   else
     log "$pkg: fetching"
-    rm -rf "$w" "$out/$pkg"; mkdir -p "$w"
+    rm -rf "$w"; mkdir -p "$w"   # the live corpus/$pkg is replaced only at the swap
     if ! (cd "$w" && apt-get source -qq "$pkg" > fetch.log 2>&1); then
       status[$pkg]=skipped; reason[$pkg]="apt-get source failed (see .work/$pkg/fetch.log)"
       continue
@@ -196,10 +282,20 @@ for pkg in "${pkgs[@]}"; do
     dsc=$(ls "$w"/*.dsc | head -1)
     version[$pkg]=$(sed -n 's/^Version: //p' "$dsc")
     echo "${version[$pkg]}" > "$w/version"
+    drops=""
+    for word in $(recipe_args "$pkg"); do
+      [[ "$word" == drop-patch:* ]] && drops+="${word#drop-patch:} "
+    done
+    if [[ -n "$drops" ]] &&
+       ! unpack_without_patches "$w" "$drops" > "$w/unpack.log" 2>&1; then
+      status[$pkg]=skipped; reason[$pkg]="unpacking without $drops failed (see .work/$pkg/unpack.log)"
+      continue
+    fi
     src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(src_subdir "$pkg")
-    recipe=$(recipe_args "$pkg")
     forced=""
-    [[ "$recipe" == system:* ]] && forced="${recipe#system:}"
+    for word in $(recipe_args "$pkg"); do
+      [[ "$word" == system:* ]] && forced="${word#system:}"
+    done
     log "$pkg ${version[$pkg]}: building"
     built=""
     partial=""
@@ -212,7 +308,7 @@ for pkg in "${pkgs[@]}"; do
       # objects it did build are still good modules.
       if grep -qs '"file"' "$w/cc-$sys.json"; then
         built=$sys
-        [[ $rc -ne 0 ]] && partial="partial build: make reported errors (see .work/$pkg/build-$sys.log)"
+        [[ $rc -ne 0 ]] && partial="make failed: $(classify_build_log "$w/build-$sys.log") (see .work/$pkg/build-$sys.log);"
         cp "$w/cc-$sys.json" "$cc"
         break
       fi
@@ -237,34 +333,63 @@ for pkg in "${pkgs[@]}"; do
     continue
   fi
   log "$pkg: extracting"
-  rm -rf "$out/$pkg"
-  if "$mlgo" corpus extract --compile-commands "$cc" --output "$out/$pkg" \
+  staged="$out/.staging/$pkg"
+  rm -rf "$staged"
+  mkdir -p "$out/.staging"
+  if "$mlgo" corpus extract --compile-commands "$cc" --output "$staged" \
        --threads "$jobs" --allow-partial > "$w/extract.log" 2>&1; then
     status[$pkg]=ok
-    reason[$pkg]="$(cat "$w/build-note") $(grep -E '^(extracted|skipped)' "$w/extract.log" | tr '\n' ' ')"
+    reason[$pkg]="$(cat "$w/build-note") $(grep -E '^(extracted|skipped|dropped)' "$w/extract.log" | sed "s|$staged|corpus/$pkg|" | tr '\n' ' ')"
   else
     status[$pkg]=skipped
     reason[$pkg]="extraction failed: $(tail -1 "$w/extract.log")"
-    rm -rf "$out/$pkg"
+    rm -rf "$staged"
   fi
 done
 
-{
-  printf 'package\tversion\tbuild-system\tbuild-seconds\tstatus\tdetails\n'
-  for pkg in "${pkgs[@]}"; do
-    secs=$(cat "$out/.work/$pkg/build-seconds" 2>/dev/null || echo -)
-    printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$pkg" "${version[$pkg]:--}" \
-      "${system[$pkg]:--}" "$secs" "${status[$pkg]:-?}" "${reason[$pkg]:-}"
-  done
-} > "$status_file"
-echo "total-seconds: $(( $(date +%s) - start_all ))" >> "$out/build-info.txt"
-
-ok=()
+# Swap the staged package corpora in, all at once.
+rm -rf "$out/.old"
 for pkg in "${pkgs[@]}"; do
-  [[ "${status[$pkg]:-}" == ok ]] && ok+=("$out/$pkg")
+  [[ -d "$out/.staging/$pkg" ]] || continue
+  mkdir -p "$out/.old"
+  [[ -d "$out/$pkg" ]] && mv "$out/$pkg" "$out/.old/$pkg"
+  mv "$out/.staging/$pkg" "$out/$pkg"
 done
-if [[ ${#ok[@]} -gt 0 ]]; then
+rmdir "$out/.staging" 2>/dev/null
+
+# packages.tsv: this run's rows replace the same packages' earlier rows.
+header=$'package\tversion\tbuild-system\tbuild-seconds\tstatus\tdetails'
+declare -A row
+order=()
+if [[ -f "$status_file" ]]; then
+  while IFS= read -r line; do
+    p=${line%%$'\t'*}
+    [[ "$line" == "$header" || -z "$p" ]] && continue
+    row[$p]=$line; order+=("$p")
+  done < "$status_file"
+fi
+for pkg in "${pkgs[@]}"; do
+  secs=$(cat "$out/.work/$pkg/build-seconds" 2>/dev/null || echo -)
+  [[ -n "${row[$pkg]:-}" ]] || order+=("$pkg")
+  row[$pkg]=$(printf '%s\t%s\t%s\t%s\t%s\t%s' "$pkg" "${version[$pkg]:--}" \
+    "${system[$pkg]:--}" "$secs" "${status[$pkg]:-?}" "${reason[$pkg]:-}")
+done
+{
+  echo "$header"
+  for p in "${order[@]}"; do echo "${row[$p]}"; done
+} > "$status_file.tmp" && mv "$status_file.tmp" "$status_file"
+echo "total-seconds: $(( $(date +%s) - start_all ))" >> "$run_info"
+cat "$out"/.work/runs/*.txt > "$out/build-info.txt.tmp" &&
+  mv "$out/build-info.txt.tmp" "$out/build-info.txt"
+
+# The combined corpus: every package whose row says ok, from any run.
+ok=()
+for p in "${order[@]}"; do
+  [[ "$(cut -f5 <<< "${row[$p]}")" == ok && -d "$out/$p" ]] && ok+=("$out/$p")
+done
+if [[ ${#ok[@]} -gt 0 && $build_only -eq 0 ]]; then
   "$mlgo" corpus combine "${ok[@]}" -o "$out" || log "combining failed"
-  "$mlgo" corpus stats --threads "$jobs" "$out" > "$out/stats.txt" 2>&1 || true
+  "$mlgo" corpus stats --threads "$jobs" "$out" > "$out/stats.txt.tmp" 2>&1 &&
+    mv "$out/stats.txt.tmp" "$out/stats.txt"
 fi
 column -t -s $'\t' "$status_file" >&2

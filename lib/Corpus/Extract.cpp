@@ -4,15 +4,20 @@
 // the module and command line clang embedded in each (.llvmbc/.llvmcmd, via
 // llvm::object), and writes them as a corpus. Each object is independent, so
 // objects are processed on a thread pool; the results are put back in input
-// order so the corpus does not depend on scheduling.
+// order so the corpus does not depend on scheduling. Duplicates (see
+// Extract.h) are resolved in that order too: each worker hashes the bitcode
+// it read, and a serial pass keeps the first module of each source file and
+// of each bitcode hash, removing the files of the others.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Corpus/Extract.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -54,6 +59,23 @@ StringRef getSkipReasonName(SkipReason R) {
     return "write failed";
   }
   llvm_unreachable("unknown skip reason");
+}
+
+StringRef getDropReasonName(DropReason R) {
+  switch (R) {
+  case DropReason::IdenticalBitcode:
+    return "identical bitcode";
+  case DropReason::SameSource:
+    return "same source file";
+  }
+  llvm_unreachable("unknown drop reason");
+}
+
+std::string describeDroppedModule(const DroppedModule &D) {
+  if (D.Reason == DropReason::IdenticalBitcode)
+    return D.Module + ": identical bitcode to " + D.KeptModule;
+  return D.Module + ": same source file as " + D.KeptModule + " (" +
+         D.SourcePath + ")";
 }
 
 static std::string normalize(StringRef Path) {
@@ -145,7 +167,12 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped) {
       Skipped.push_back({Obj, SkipReason::Duplicate, Module});
       continue;
     }
-    Objects.push_back({Obj, Module});
+    SmallString<256> Source(*File);
+    if (!sys::path::is_absolute(Source)) {
+      Source = *Directory;
+      sys::path::append(Source, *File);
+    }
+    Objects.push_back({Obj, Module, normalize(Source)});
   }
   return Objects;
 }
@@ -258,23 +285,67 @@ static Error writeFile(StringRef Path, StringRef Contents) {
   return Error::success();
 }
 
+/// Writes through a temporary file and a rename, so a reader of \p Path
+/// (a trainer reading a live corpus) sees the old file or the new one.
+static Error writeFileAtomically(StringRef Path, StringRef Contents) {
+  std::string Tmp = (Path + ".tmp").str();
+  if (Error E = writeFile(Tmp, Contents))
+    return E;
+  if (std::error_code EC = sys::fs::rename(Tmp, Path))
+    return makeError(Path + ": " + EC.message());
+  return Error::success();
+}
+
+static json::Value droppedToJSON(const DroppedModule &D) {
+  return json::Object{{"module", D.Module},
+                      {"object", D.ObjectPath},
+                      {"reason", getDropReasonName(D.Reason)},
+                      {"kept_module", D.KeptModule},
+                      {"source", D.SourcePath}};
+}
+
 static Error writeReport(StringRef Dir, ArrayRef<ExtractedModule> Modules,
-                         ArrayRef<SkippedObject> Skipped) {
-  json::Array Ms, Ss;
+                         ArrayRef<SkippedObject> Skipped,
+                         ArrayRef<DroppedModule> Dropped) {
+  json::Array Ms, Ss, Ds;
   for (const ExtractedModule &M : Modules)
     Ms.push_back(json::Object{{"module", M.Module},
                               {"object", M.ObjectPath},
+                              {"source", M.SourcePath},
                               {"text_size", int64_t(M.TextSize)},
                               {"bitcode_size", int64_t(M.BitcodeSize)}});
   for (const SkippedObject &S : Skipped)
     Ss.push_back(json::Object{{"path", S.Path},
                               {"reason", getSkipReasonName(S.Reason)},
                               {"detail", S.Detail}});
-  json::Value Report(
-      json::Object{{"modules", std::move(Ms)}, {"skipped", std::move(Ss)}});
+  for (const DroppedModule &D : Dropped)
+    Ds.push_back(droppedToJSON(D));
+  json::Value Report(json::Object{{"modules", std::move(Ms)},
+                                  {"skipped", std::move(Ss)},
+                                  {"dropped", std::move(Ds)}});
   SmallString<256> Path(Dir);
   sys::path::append(Path, ExtractionReportFileName);
-  return writeFile(Path, formatv("{0:2}\n", Report).str());
+  return writeFileAtomically(Path, formatv("{0:2}\n", Report).str());
+}
+
+/// Removes a dropped module's files, and the directories that leaves empty
+/// (up to, not including, \p Dir).
+static Error removeModuleFiles(StringRef Dir, StringRef Module) {
+  for (StringRef Ext : {".bc", ".cmd"}) {
+    std::string Path = getModuleFile(Dir, Module, Ext);
+    if (std::error_code EC = sys::fs::remove(Path))
+      return makeError(Path + ": cannot remove: " + EC.message());
+  }
+  StringRef Parent = sys::path::parent_path(Module);
+  while (!Parent.empty()) {
+    SmallString<256> P(Dir);
+    sys::path::append(P, Parent);
+    // Fails, harmlessly, while the directory still holds other modules.
+    if (sys::fs::remove(P, /*IgnoreNonExisting=*/true))
+      break;
+    Parent = sys::path::parent_path(Parent);
+  }
+  return Error::success();
 }
 
 Expected<ExtractResult>
@@ -286,6 +357,7 @@ extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
   struct Outcome {
     std::optional<ExtractedModule> Module;
     std::optional<SkippedObject> Skip;
+    BLAKE3Result<32> Hash;
   };
   std::vector<Outcome> Outcomes(Objects.size());
   std::mutex ProgressMutex;
@@ -313,8 +385,12 @@ extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
             Out.Skip = SkippedObject{In.ObjectPath, SkipReason::WriteFailed,
                                      toString(std::move(E))};
           else
-            Out.Module = ExtractedModule{In.ModuleName, In.ObjectPath,
-                                         M->TextSize, M->Bitcode.size()};
+            Out.Module =
+                ExtractedModule{In.ModuleName, In.ObjectPath, M->TextSize,
+                                M->Bitcode.size(), In.SourcePath};
+          Out.Hash = BLAKE3::hash<32>(
+              ArrayRef(reinterpret_cast<const uint8_t *>(M->Bitcode.data()),
+                       M->Bitcode.size()));
         }
         std::lock_guard<std::mutex> Lock(ProgressMutex);
         ++Done;
@@ -327,15 +403,43 @@ extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
 
   ExtractResult Result;
   Result.Skipped = std::move(AlreadySkipped);
+  StringMap<std::string> KeptByHash, KeptBySource;
   for (Outcome &O : Outcomes) {
-    if (O.Module) {
-      Result.Description.Modules.push_back(O.Module->Module);
-      Result.Modules.push_back(std::move(*O.Module));
-    } else {
+    if (!O.Module) {
       Result.Skipped.push_back(std::move(*O.Skip));
+      continue;
     }
+    ExtractedModule &M = *O.Module;
+    if (Options.Deduplicate) {
+      std::optional<DroppedModule> Drop;
+      StringRef HashKey(reinterpret_cast<const char *>(O.Hash.data()),
+                        O.Hash.size());
+      auto [ByHash, NewHash] = KeptByHash.try_emplace(HashKey, M.Module);
+      if (!NewHash) {
+        Drop =
+            DroppedModule{M.Module, M.ObjectPath, DropReason::IdenticalBitcode,
+                          ByHash->second, M.SourcePath};
+      } else if (!M.SourcePath.empty()) {
+        auto [BySource, NewSource] =
+            KeptBySource.try_emplace(M.SourcePath, M.Module);
+        if (!NewSource) {
+          KeptByHash.erase(HashKey);
+          Drop = DroppedModule{M.Module, M.ObjectPath, DropReason::SameSource,
+                               BySource->second, M.SourcePath};
+        }
+      }
+      if (Drop) {
+        if (Error E = removeModuleFiles(Options.OutputDir, M.Module))
+          return E;
+        Result.Dropped.push_back(std::move(*Drop));
+        continue;
+      }
+    }
+    Result.Description.Modules.push_back(M.Module);
+    Result.Modules.push_back(std::move(M));
   }
-  if (Error E = writeReport(Options.OutputDir, Result.Modules, Result.Skipped))
+  if (Error E = writeReport(Options.OutputDir, Result.Modules, Result.Skipped,
+                            Result.Dropped))
     return E;
   if (Error E = Result.Description.write(Options.OutputDir))
     return E;
@@ -365,6 +469,7 @@ Expected<std::vector<ExtractedModule>> readExtractionReport(StringRef Dir) {
     E.ObjectPath = M->getString("object").value_or("").str();
     E.TextSize = *M->getInteger("text_size");
     E.BitcodeSize = M->getInteger("bitcode_size").value_or(0);
+    E.SourcePath = M->getString("source").value_or("").str();
     Out.push_back(std::move(E));
   }
   return Out;
@@ -378,7 +483,7 @@ Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
                                         ArrayRef<std::string> Prefixes,
                                         StringRef Output) {
   assert(Inputs.size() == Prefixes.size() && "one prefix per input");
-  json::Array Modules, Skipped;
+  json::Array Modules, Skipped, Dropped;
   for (size_t I = 0; I < Inputs.size(); ++I) {
     SmallString<256> Path(Inputs[I]);
     sys::path::append(Path, ExtractionReportFileName);
@@ -404,12 +509,24 @@ Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
     if (json::Array *S = Obj->getArray("skipped"))
       for (json::Value &V : *S)
         Skipped.push_back(std::move(V));
+    if (json::Array *D = Obj->getArray("dropped")) {
+      for (json::Value &V : *D) {
+        json::Object *M = V.getAsObject();
+        if (!M || !M->getString("module") || !M->getString("kept_module"))
+          return makeError(Path + ": malformed dropped-module entry");
+        (*M)["module"] = Prefixes[I] + "/" + M->getString("module")->str();
+        (*M)["kept_module"] =
+            Prefixes[I] + "/" + M->getString("kept_module")->str();
+        Dropped.push_back(std::move(V));
+      }
+    }
   }
   json::Value Report(json::Object{{"modules", std::move(Modules)},
-                                  {"skipped", std::move(Skipped)}});
+                                  {"skipped", std::move(Skipped)},
+                                  {"dropped", std::move(Dropped)}});
   SmallString<256> Path(Output);
   sys::path::append(Path, ExtractionReportFileName);
-  if (Error E = writeFile(Path, formatv("{0:2}\n", Report).str()))
+  if (Error E = writeFileAtomically(Path, formatv("{0:2}\n", Report).str()))
     return E;
   return true;
 }

@@ -61,6 +61,11 @@ cl::opt<bool> ExtractAllowPartial(
     cl::desc("exit 0 even when some objects were skipped (they are still "
              "listed)"),
     cl::sub(ExtractCmd), cl::cat(Cat));
+cl::opt<bool> ExtractKeepDuplicates(
+    "keep-duplicates",
+    cl::desc("keep every module, even several of one source file or with "
+             "identical bitcode (by default the first one is kept)"),
+    cl::sub(ExtractCmd), cl::cat(Cat));
 
 //===-- corpus combine ----------------------------------------------------===//
 
@@ -179,6 +184,7 @@ int runExtract() {
   ExtractOptions Options;
   Options.OutputDir = ExtractOutput;
   Options.Threads = ExtractThreads;
+  Options.Deduplicate = !ExtractKeepDuplicates;
   Options.Progress = [&](size_t Done, size_t Total) {
     Bar.update(Done, Total);
   };
@@ -193,6 +199,21 @@ int runExtract() {
   raw_ostream &OS = outs();
   OS << "extracted " << R->Modules.size() << " modules (" << megabytes(Bytes)
      << " of bitcode) into " << ExtractOutput << '\n';
+  if (!R->Dropped.empty()) {
+    std::map<std::string, std::vector<const DroppedModule *>> ByReason;
+    for (const DroppedModule &D : R->Dropped)
+      ByReason[getDropReasonName(D.Reason).str()].push_back(&D);
+    OS << "dropped " << R->Dropped.size()
+       << " duplicate modules (the first module of each source file and of "
+          "each bitcode content is kept):\n";
+    for (const auto &[Reason, List] : ByReason) {
+      OS << "  " << Reason << ": " << List.size() << '\n';
+      for (size_t I = 0; I < List.size() && I < 5; ++I)
+        OS << "    " << describeDroppedModule(*List[I]) << '\n';
+      if (List.size() > 5)
+        OS << "    ... (all listed in " << ExtractionReportFileName << ")\n";
+    }
+  }
   if (R->Skipped.empty())
     return 0;
   std::map<std::string, std::vector<const SkippedObject *>> ByReason;

@@ -274,6 +274,69 @@ TEST(ExtractTest, ReadsCompileCommands) {
   EXPECT_EQ(Skipped[0].Reason, SkipReason::NotACompile);
 }
 
+TEST(ExtractTest, RecordsTheSourceFileOfEachObject) {
+  TempDir T;
+  writeFile(T.sub("cc.json"), R"([
+    {"directory": "/b/lib", "file": "x.c",
+     "command": "clang-19 -c x.c -fPIC -o .libs/x.o"},
+    {"directory": "/b/lib", "file": "../lib/./x.c",
+     "command": "clang-19 -c ../lib/./x.c -o x.o"},
+    {"directory": "/b", "file": "/s/y.c",
+     "arguments": ["clang-19", "-c", "/s/y.c", "-o", "y.o"]}
+  ])");
+  std::vector<SkippedObject> Skipped;
+  auto Objects = readCompileCommands(T.sub("cc.json"), Skipped);
+  ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
+  ASSERT_EQ(Objects->size(), 3u);
+  // Both spellings of one file give one source path: the duplicate key.
+  EXPECT_EQ((*Objects)[0].SourcePath, "/b/lib/x.c");
+  EXPECT_EQ((*Objects)[1].SourcePath, "/b/lib/x.c");
+  EXPECT_EQ((*Objects)[2].SourcePath, "/s/y.c");
+  EXPECT_TRUE(Skipped.empty());
+  // A directory of objects has no compile commands, hence no sources.
+  writeFile(T.sub("objs/a.o"), "");
+  auto Found = findObjects(T.sub("objs"));
+  ASSERT_TRUE(bool(Found)) << toString(Found.takeError());
+  ASSERT_EQ(Found->size(), 1u);
+  EXPECT_EQ((*Found)[0].SourcePath, "");
+}
+
+TEST(ExtractTest, DescribesDroppedModules) {
+  EXPECT_EQ(describeDroppedModule({"x.o", "/b/x.o", DropReason::SameSource,
+                                   ".libs/x.o", "/b/x.c"}),
+            "x.o: same source file as .libs/x.o (/b/x.c)");
+  EXPECT_EQ(describeDroppedModule(
+                {"b/a.o", "/o/b/a.o", DropReason::IdenticalBitcode, "a.o", ""}),
+            "b/a.o: identical bitcode to a.o");
+  EXPECT_EQ(getDropReasonName(DropReason::SameSource), "same source file");
+  EXPECT_EQ(getDropReasonName(DropReason::IdenticalBitcode),
+            "identical bitcode");
+}
+
+TEST(ExtractTest, CombinedReportsPrefixDroppedModules) {
+  TempDir T;
+  writeFile(T.sub("p/extraction_report.json"), R"({
+    "modules": [{"module": ".libs/x.o", "object": "/b/.libs/x.o",
+                 "text_size": 10, "bitcode_size": 20}],
+    "skipped": [],
+    "dropped": [{"module": "x.o", "object": "/b/x.o",
+                 "reason": "same source file", "kept_module": ".libs/x.o",
+                 "source": "/b/x.c"}]})");
+  auto Merged = combineExtractionReports({T.sub("p")}, {"pkg"}, T.sub("out"));
+  ASSERT_TRUE(bool(Merged)) << toString(Merged.takeError());
+  EXPECT_TRUE(*Merged);
+  auto Buf = MemoryBuffer::getFile(T.sub("out/extraction_report.json"));
+  ASSERT_TRUE(bool(Buf));
+  StringRef Text = (*Buf)->getBuffer();
+  EXPECT_NE(Text.find(R"("kept_module": "pkg/.libs/x.o")"), StringRef::npos)
+      << Text.str();
+  EXPECT_NE(Text.find(R"("module": "pkg/x.o")"), StringRef::npos) << Text.str();
+  auto Modules = readExtractionReport(T.sub("out"));
+  ASSERT_TRUE(bool(Modules)) << toString(Modules.takeError());
+  ASSERT_EQ(Modules->size(), 1u);
+  EXPECT_EQ((*Modules)[0].Module, "pkg/.libs/x.o");
+}
+
 TEST(ExtractTest, ReportsAnObjectThatIsNotOne) {
   TempDir T;
   writeFile(T.sub("junk.o"), "not an object");

@@ -14,6 +14,17 @@
 // module, the object it came from and that object's .text size (what a
 // replay must reproduce).
 //
+// A corpus holds each piece of code once: training must not see the same
+// module twice. Builds compile one source several times (libtool's PIC
+// `.libs/x.o` and non-PIC `x.o`, a static and a shared library target, a
+// tool that recompiles the library's sources with its own defines), so
+// extraction keeps, in input order, the first module of each source file and
+// drops the others; it also drops a module whose bitcode is byte-identical to
+// a kept one's (which catches repeats where the source is unknown, as with
+// --objects). Dropped modules are listed with the reason and the module they
+// duplicate (DroppedModule); they are not skipped objects, so they do not make
+// the corpus partial.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_CORPUS_EXTRACT_H
@@ -54,6 +65,9 @@ llvm::StringRef getSkipReasonName(SkipReason R);
 struct ObjectInput {
   std::string ObjectPath;
   std::string ModuleName;
+  /// The compiled source file (absolute, normalized) when the compile
+  /// command is known; empty for objects found in a directory.
+  std::string SourcePath = {};
 };
 
 struct SkippedObject {
@@ -61,6 +75,26 @@ struct SkippedObject {
   SkipReason Reason;
   std::string Detail;
 };
+
+/// Why a module read from an object was left out of the corpus.
+enum class DropReason {
+  IdenticalBitcode, ///< same .llvmbc bytes as a kept module
+  SameSource,       ///< another compile of a kept module's source file
+};
+
+llvm::StringRef getDropReasonName(DropReason R);
+
+struct DroppedModule {
+  std::string Module;
+  std::string ObjectPath;
+  DropReason Reason;
+  std::string KeptModule; ///< the module it duplicates
+  std::string SourcePath; ///< may be empty
+};
+
+/// One line saying why \p D was dropped, e.g.
+/// "x.o: same source file as .libs/x.o (/src/x.c)".
+std::string describeDroppedModule(const DroppedModule &D);
 
 /// Objects of the compile-only commands of a compile_commands.json; other
 /// entries are appended to \p Skipped. Fails only if the file is unreadable
@@ -92,6 +126,8 @@ struct ExtractOptions {
   unsigned Threads = 0;
   /// Called after each object (from worker threads, serialized).
   std::function<void(size_t Done, size_t Total)> Progress;
+  /// Keep one module per source file and per bitcode content (see above).
+  bool Deduplicate = true;
 };
 
 /// One extracted module: where it came from and its original .text size.
@@ -100,18 +136,21 @@ struct ExtractedModule {
   std::string ObjectPath;
   uint64_t TextSize = 0;
   uint64_t BitcodeSize = 0;
+  std::string SourcePath = {};
 };
 
 struct ExtractResult {
   CorpusDescription Description;
   std::vector<ExtractedModule> Modules;
   std::vector<SkippedObject> Skipped;
+  std::vector<DroppedModule> Dropped;
 };
 
 /// Extracts \p Objects into Options.OutputDir and writes the description and
-/// the extraction report (including \p AlreadySkipped). Modules are listed in
-/// input order whatever the thread count. Fails if the output directory
-/// cannot be created or the description written.
+/// the extraction report (including \p AlreadySkipped and the dropped
+/// duplicates). Modules are listed, and duplicates resolved, in input order
+/// whatever the thread count. Fails if the output directory cannot be
+/// created or the description written.
 llvm::Expected<ExtractResult>
 extractCorpus(llvm::ArrayRef<ObjectInput> Objects,
               const ExtractOptions &Options,
@@ -122,9 +161,10 @@ llvm::Expected<std::vector<ExtractedModule>>
 readExtractionReport(llvm::StringRef Dir);
 
 /// Writes Output/extraction_report.json for a combined corpus: the reports
-/// of \p Inputs concatenated, with module names prefixed by \p Prefixes[I]
-/// and '/' (as combineCorpora renames them). Returns false, writing
-/// nothing, if some input has no report.
+/// of \p Inputs concatenated (modules, skipped objects, dropped duplicates),
+/// with module names prefixed by \p Prefixes[I] and '/' (as combineCorpora
+/// renames them). Returns false, writing nothing, if some input has no
+/// report.
 llvm::Expected<bool>
 combineExtractionReports(llvm::ArrayRef<std::string> Inputs,
                          llvm::ArrayRef<std::string> Prefixes,

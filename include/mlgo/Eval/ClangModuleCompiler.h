@@ -1,0 +1,66 @@
+//===- mlgo/Eval/ClangModuleCompiler.h - Compile by spawning clang -*- C++ -*-===//
+//
+// The ModuleCompiler that spawns `clang-19 -cc1` with a corpus module's
+// stored arguments (mlgo/Corpus/CompileCommand.h), adding the plugin for a
+// model, with a timeout per compile, and measures the object's .text.
+//
+// The .text size of an object is the sum of the sizes of its sections named
+// ".text" or starting with ".text." (-ffunction-sections puts each function
+// in its own .text.<name>); for an archive, the sum over its members; for a
+// linked ELF binary or shared library, over its sections the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_EVAL_CLANGMODULECOMPILER_H
+#define MLGO_EVAL_CLANGMODULECOMPILER_H
+
+#include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Eval/ModuleCompiler.h"
+
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <vector>
+
+namespace mlgo {
+
+/// Spawns clang -cc1 per compile, writing the object to a temporary file
+/// that is removed after measuring.
+class ClangModuleCompiler : public ModuleCompiler {
+public:
+  struct Options {
+    std::string Clang = "clang-19";
+    /// MLGOInliner.so, loaded with -load and -fpass-plugin for a model.
+    std::string PluginPath;
+    /// Per compile; 0: no limit.
+    unsigned TimeoutSeconds = 600;
+  };
+
+  ClangModuleCompiler(llvm::StringRef CorpusDir, CorpusDescription Description,
+                      Options Opts);
+
+  llvm::Expected<uint64_t> textSize(llvm::StringRef Module,
+                                    const InliningPolicy &Policy) override;
+
+  /// The cc1 arguments added for \p Policy: none for stock clang, else
+  /// "-load P -fpass-plugin=P" and, for a model file,
+  /// "-mllvm -mlgo-model=FILE".
+  std::vector<std::string> getPolicyArgs(const InliningPolicy &Policy) const;
+
+private:
+  std::string CorpusDir;
+  CorpusDescription Description;
+  Options Opts;
+};
+
+/// The sum of the sizes of the sections named .text or .text.* of the
+/// object file, linked binary, shared library or archive in \p Buffer.
+llvm::Expected<uint64_t> measureTextSize(llvm::MemoryBufferRef Buffer);
+/// The same, for the file at \p Path; errors name the file.
+llvm::Expected<uint64_t> measureTextSize(llvm::StringRef Path);
+
+/// Whether \p SectionName counts as code: ".text" or ".text.<anything>".
+bool isTextSection(llvm::StringRef SectionName);
+
+} // namespace mlgo
+
+#endif // MLGO_EVAL_CLANGMODULECOMPILER_H

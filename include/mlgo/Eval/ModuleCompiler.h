@@ -1,0 +1,62 @@
+//===- mlgo/Eval/ModuleCompiler.h - Compile a module, measure .text -*- C++ -*-===//
+//
+// Evaluation asks one question many times: how large is the .text of this
+// corpus module when compiled under this inlining policy? ModuleCompiler is
+// that question as an interface, so the evaluation driver (CorpusEval.h)
+// does not care how the compile happens. ClangModuleCompiler spawns
+// `clang-19 -cc1` with the module's stored arguments (exactly as the
+// original build compiled it, mlgo/Corpus/CompileCommand.h), with the
+// plugin loaded for a model; an in-process compile worker can implement the
+// same interface later.
+//
+// The .text size of an object is the sum of the sizes of its sections named
+// ".text" or starting with ".text." (-ffunction-sections puts each function
+// in its own .text.<name>); for an archive, the sum over its members; for a
+// linked ELF binary or shared library, over its sections the same way.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_EVAL_MODULECOMPILER_H
+#define MLGO_EVAL_MODULECOMPILER_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlgo {
+
+/// What decides inlining when a module is compiled.
+struct InliningPolicy {
+  /// The report's name for it ("-Oz", a model's name).
+  std::string Name;
+  /// False: stock clang, no plugin (LLVM's heuristic).
+  bool UsePlugin = false;
+  /// With the plugin: the text model to interpret (-mlgo-model=FILE); empty
+  /// for the plugin's embedded model.
+  std::string ModelPath;
+
+  /// Stock clang -Oz.
+  static InliningPolicy stock(llvm::StringRef Name = "-Oz");
+  /// The plugin with its embedded model.
+  static InliningPolicy embedded(llvm::StringRef Name = "embedded");
+  /// The plugin with the model in \p Path.
+  static InliningPolicy model(llvm::StringRef Name, llvm::StringRef Path);
+};
+
+/// Compiles corpus modules and measures their .text. textSize() may be
+/// called from several threads at once.
+class ModuleCompiler {
+public:
+  virtual ~ModuleCompiler();
+  /// The .text size of \p Module (a corpus module name) compiled under
+  /// \p Policy. The error says what failed: a missing file, a compiler
+  /// error (with its message), a timeout, an unreadable object.
+  virtual llvm::Expected<uint64_t> textSize(llvm::StringRef Module,
+                                            const InliningPolicy &Policy) = 0;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_EVAL_MODULECOMPILER_H

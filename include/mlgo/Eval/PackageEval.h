@@ -1,0 +1,63 @@
+//===- mlgo/Eval/PackageEval.h - Build a package twice, test it -*- C++ -*-===//
+//
+// The driver of `mlgo eval package`. The package recipes (fetching the
+// Debian source, configuring and building it with given compilers, listing
+// and running its tests) are in scripts/eval-package.sh; this driver runs
+// them with timeouts, times each build (wall clock, same run), reads the
+// compiler wrappers' RSS logs, finds the linked artifacts (ELF executables,
+// shared objects, archives) in each build tree and measures their .text,
+// then runs every test against both builds:
+//
+//   WORK/oz/    src/ (the build tree), bin/ (compiler wrappers), rss.log,
+//               build.log, tests/<name>.log
+//   WORK/model/ the same with the plugin
+//
+// Nothing is silently skipped: a failed build or fetch is an error naming
+// the package, the step and its log; a failed test is a TestOutcome.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_EVAL_PACKAGEEVAL_H
+#define MLGO_EVAL_PACKAGEEVAL_H
+
+#include "mlgo/Eval/ModuleCompiler.h"
+#include "mlgo/Eval/PackageReport.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <functional>
+#include <string>
+
+namespace mlgo {
+
+struct PackageEvalOptions {
+  std::string Package;
+  /// scripts/eval-package.sh.
+  std::string RecipeScript;
+  /// Where fetched sources are cached.
+  std::string SourceCache;
+  /// Build trees and logs (WORK above); replaced.
+  std::string WorkDir;
+  /// The plugin's policy (embedded model or a model file).
+  InliningPolicy Model = InliningPolicy::embedded();
+  std::string PluginPath;
+  unsigned Jobs = 1;
+  unsigned BuildTimeoutSeconds = 3600;
+  unsigned TestTimeoutSeconds = 600;
+  bool RunTests = true;
+  /// Status lines ("building zlib with -Oz").
+  std::function<void(llvm::StringRef)> Log;
+};
+
+llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
+
+/// The linked artifacts under \p BuildDir (relative paths, sorted): regular
+/// files, not symlinks, that are ELF executables, ELF shared objects or
+/// archives.
+llvm::Expected<std::vector<std::string>>
+findLinkedArtifacts(llvm::StringRef BuildDir);
+
+} // namespace mlgo
+
+#endif // MLGO_EVAL_PACKAGEEVAL_H

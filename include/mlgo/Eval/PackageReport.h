@@ -1,0 +1,90 @@
+//===- mlgo/Eval/PackageReport.h - A package built twice, compared -*- C++ -*-===//
+//
+// What `mlgo eval package` found after building one Debian source package
+// with stock clang-19 -Oz and with the plugin: the .text size of every
+// linked binary, shared library and static library (paired by path in the
+// build tree); the wall-clock time of each build (configure and make) and
+// its peak compiler RSS (the largest maximum resident set size of any one
+// compiler run); and the verdict of each test of the package's suite
+// against each build.
+//
+// A test that passes with the baseline build and fails with the model's is
+// a possible miscompile. One that fails with both says nothing about the
+// plugin and is reported as such.
+//
+// This file needs LLVM Support only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_EVAL_PACKAGEREPORT_H
+#define MLGO_EVAL_PACKAGEREPORT_H
+
+#include "mlgo/Eval/Table.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+/// One linked artifact, built both ways.
+struct ArtifactSizes {
+  /// Relative to the build tree, e.g. "libz.so.1.2.13" or "src/lua".
+  std::string Path;
+  uint64_t Baseline = 0;
+  uint64_t Model = 0;
+};
+
+/// One build.
+struct BuildStats {
+  double WallSeconds = 0;
+  /// Largest peak RSS of one compiler run, in KiB.
+  uint64_t PeakRSSKiB = 0;
+  /// Compiler runs recorded (compiles, links, configure probes).
+  size_t CompilerRuns = 0;
+};
+
+/// One test of the package's suite.
+struct TestOutcome {
+  std::string Name;
+  bool BaselinePassed = false;
+  bool ModelPassed = false;
+  /// The model build's test log, for the report of a failure.
+  std::string ModelLog;
+};
+
+struct PackageReport {
+  std::string Package;
+  std::string BaselineName = "-Oz";
+  std::string ModelName;
+  std::vector<ArtifactSizes> Artifacts;
+  /// Artifacts found in one build only, with which.
+  std::vector<std::string> UnpairedArtifacts;
+  BuildStats Baseline;
+  BuildStats Model;
+  std::vector<TestOutcome> Tests;
+
+  /// Tests that pass with the baseline and fail with the model.
+  std::vector<const TestOutcome *> getPossibleMiscompiles() const;
+  /// Tests that fail with the baseline build.
+  std::vector<const TestOutcome *> getBaselineFailures() const;
+
+  Table getSizeTable() const;
+  Table getBuildTable() const;
+  Table getTestTable() const;
+  /// The three tables and a verdict line per failing test.
+  void print(llvm::raw_ostream &OS, ReportFormat Format) const;
+};
+
+/// The peak RSS (KiB) recorded in a GNU time log written with "-f %M -a":
+/// the largest line that is a decimal number (GNU time also writes lines
+/// such as "Command exited with non-zero status 1"). \p Runs, when given,
+/// receives the number of such lines.
+uint64_t parsePeakRSS(llvm::StringRef TimeLog, size_t *Runs = nullptr);
+
+} // namespace mlgo
+
+#endif // MLGO_EVAL_PACKAGEREPORT_H

@@ -1,0 +1,139 @@
+//===- lib/Eval/ClangModuleCompiler.cpp - Compile by spawning clang -------===//
+//
+// Replays a corpus module with clang-19 -cc1 (plus the plugin for a model)
+// into a temporary object and measures its .text with LLVM's Object
+// library (see mlgo/Eval/ClangModuleCompiler.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Eval/ClangModuleCompiler.h"
+
+#include "mlgo/Corpus/CompileCommand.h"
+
+#include "llvm/Object/Archive.h"
+#include "llvm/Object/Binary.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+using namespace llvm::object;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+bool isTextSection(StringRef Name) {
+  return Name == ".text" || Name.starts_with(".text.");
+}
+
+static Expected<uint64_t> sumTextSections(const ObjectFile &Obj) {
+  uint64_t Sum = 0;
+  for (const SectionRef &S : Obj.sections()) {
+    Expected<StringRef> Name = S.getName();
+    if (!Name)
+      return Name.takeError();
+    if (isTextSection(*Name))
+      Sum += S.getSize();
+  }
+  return Sum;
+}
+
+static Expected<uint64_t> sumBinary(Binary &Bin) {
+  if (auto *Obj = dyn_cast<ObjectFile>(&Bin))
+    return sumTextSections(*Obj);
+  auto *Ar = dyn_cast<Archive>(&Bin);
+  if (!Ar)
+    return makeError("not an object file, binary or archive");
+  uint64_t Sum = 0;
+  Error Err = Error::success();
+  for (const Archive::Child &C : Ar->children(Err)) {
+    Expected<std::unique_ptr<Binary>> Member = C.getAsBinary();
+    if (!Member) {
+      // Archives may carry non-object members (a symbol table is not a
+      // child; other files are rare). Only objects have code.
+      consumeError(Member.takeError());
+      continue;
+    }
+    Expected<uint64_t> S = sumBinary(**Member);
+    if (!S)
+      return S.takeError();
+    Sum += *S;
+  }
+  if (Err)
+    return Err;
+  return Sum;
+}
+
+Expected<uint64_t> measureTextSize(MemoryBufferRef Buffer) {
+  Expected<std::unique_ptr<Binary>> Bin = createBinary(Buffer);
+  if (!Bin)
+    return Bin.takeError();
+  return sumBinary(**Bin);
+}
+
+Expected<uint64_t> measureTextSize(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buf)
+    return makeError(Path + ": " + Buf.getError().message());
+  Expected<uint64_t> Size = measureTextSize((*Buf)->getMemBufferRef());
+  if (!Size)
+    return makeError(Path + ": " + toString(Size.takeError()));
+  return Size;
+}
+
+ClangModuleCompiler::ClangModuleCompiler(StringRef CorpusDir,
+                                         CorpusDescription Description,
+                                         Options Opts)
+    : CorpusDir(CorpusDir.str()), Description(std::move(Description)),
+      Opts(std::move(Opts)) {}
+
+std::vector<std::string>
+ClangModuleCompiler::getPolicyArgs(const InliningPolicy &Policy) const {
+  if (!Policy.UsePlugin)
+    return {};
+  // -load makes the plugin's -mlgo-* options known before cc1 parses
+  // -mllvm; -fpass-plugin puts the advisor into the pipeline (the clang
+  // driver's -fplugin/-fpass-plugin, one level down).
+  std::vector<std::string> Args = {"-load", Opts.PluginPath,
+                                   "-fpass-plugin=" + Opts.PluginPath};
+  if (!Policy.ModelPath.empty()) {
+    Args.push_back("-mllvm");
+    Args.push_back("-mlgo-model=" + Policy.ModelPath);
+  }
+  return Args;
+}
+
+namespace {
+/// Removes a file when it goes out of scope.
+struct TempFile {
+  SmallString<128> Path;
+  ~TempFile() {
+    if (!Path.empty())
+      sys::fs::remove(Path);
+  }
+};
+} // namespace
+
+Expected<uint64_t> ClangModuleCompiler::textSize(StringRef Module,
+                                                 const InliningPolicy &Policy) {
+  TempFile Out;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-eval", "o", Out.Path))
+    return makeError("cannot create a temporary object file: " +
+                     EC.message());
+  Expected<std::vector<std::string>> Argv =
+      getModuleCompileCommand(CorpusDir, Description, Module, Out.Path,
+                              getPolicyArgs(Policy), Opts.Clang);
+  if (!Argv)
+    return Argv.takeError();
+  if (Error E = runCommand(*Argv, Opts.TimeoutSeconds))
+    return E;
+  return measureTextSize(Out.Path);
+}
+
+} // namespace mlgo

@@ -1,0 +1,103 @@
+//===- lib/Eval/CorpusEval.cpp - Evaluate policies on a corpus ------------===//
+//
+// Runs every (module, policy) compile on a thread pool and collects the
+// sizes in module order (see mlgo/Eval/CorpusEval.h). Also the inlining
+// policy constructors and the ModuleCompiler anchor.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Eval/CorpusEval.h"
+
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
+
+#include <mutex>
+#include <optional>
+
+using namespace llvm;
+
+namespace mlgo {
+
+InliningPolicy InliningPolicy::stock(StringRef Name) {
+  InliningPolicy P;
+  P.Name = Name.str();
+  return P;
+}
+
+InliningPolicy InliningPolicy::embedded(StringRef Name) {
+  InliningPolicy P;
+  P.Name = Name.str();
+  P.UsePlugin = true;
+  return P;
+}
+
+InliningPolicy InliningPolicy::model(StringRef Name, StringRef Path) {
+  InliningPolicy P = embedded(Name);
+  P.ModelPath = Path.str();
+  return P;
+}
+
+ModuleCompiler::~ModuleCompiler() = default;
+
+SizeReport evaluateCorpus(ModuleCompiler &Compiler, ArrayRef<std::string> Modules,
+                          const InliningPolicy &Baseline,
+                          ArrayRef<InliningPolicy> Models,
+                          const CorpusEvalOptions &Options) {
+  std::vector<const InliningPolicy *> Policies = {&Baseline};
+  for (const InliningPolicy &M : Models)
+    Policies.push_back(&M);
+  size_t NumPolicies = Policies.size();
+  size_t Total = Modules.size() * NumPolicies;
+  // Results[Module * NumPolicies + Policy]: a size, or the error message.
+  std::vector<std::optional<uint64_t>> Sizes(Total);
+  std::vector<std::string> Errors(Total);
+  std::mutex Lock;
+  size_t Done = 0;
+  {
+    DefaultThreadPool Pool(hardware_concurrency(Options.Jobs));
+    // Module-major order: a module's compiles run close together, so a
+    // failing module shows up early and the progress is even.
+    for (size_t I = 0; I < Total; ++I)
+      Pool.async([&, I] {
+        const std::string &Module = Modules[I / NumPolicies];
+        const InliningPolicy &P = *Policies[I % NumPolicies];
+        Expected<uint64_t> Size = Compiler.textSize(Module, P);
+        if (Size)
+          Sizes[I] = *Size;
+        else
+          Errors[I] = toString(Size.takeError());
+        std::lock_guard<std::mutex> Guard(Lock);
+        ++Done;
+        if (Options.Progress)
+          Options.Progress(Done, Total);
+      });
+    Pool.wait();
+  }
+
+  SizeReport R;
+  R.BaselineName = Baseline.Name;
+  for (const InliningPolicy &M : Models)
+    R.ModelNames.push_back(M.Name);
+  R.ModulesRequested = Modules.size();
+  for (size_t M = 0; M < Modules.size(); ++M) {
+    bool Failed = false;
+    for (size_t P = 0; P < NumPolicies; ++P) {
+      size_t I = M * NumPolicies + P;
+      if (Sizes[I])
+        continue;
+      Failed = true;
+      R.Failures.push_back({Modules[M], Policies[P]->Name, Errors[I]});
+    }
+    if (Failed)
+      continue;
+    ModuleSizes S;
+    S.Module = Modules[M];
+    S.Baseline = *Sizes[M * NumPolicies];
+    for (size_t P = 1; P < NumPolicies; ++P)
+      S.Models.push_back(*Sizes[M * NumPolicies + P]);
+    R.Modules.push_back(std::move(S));
+  }
+  return R;
+}
+
+} // namespace mlgo

@@ -1,0 +1,387 @@
+//===- tools/mlgo/EvalCommands.cpp - mlgo eval ... ------------------------===//
+//
+// The evaluation commands:
+//   eval corpus DIR   every corpus module compiled at -Oz and under each
+//                     model; .text tables (terminal, Markdown, CSV) and an
+//                     SVG chart
+//   eval package PKG  a Debian source package built end to end twice; .text
+//                     of its binaries and libraries, build time, peak
+//                     compiler RSS, and its test suite against both builds
+// The work is in the MLGOEval library (and the package recipes in
+// scripts/eval-package.sh); this file parses options and prints.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Eval/CorpusEval.h"
+#include "mlgo/Eval/PackageEval.h"
+#include "mlgo/Eval/SizeChart.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Threading.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+cl::OptionCategory &Cat = tool::getToolCategory();
+
+//===-- eval corpus -------------------------------------------------------===//
+
+cl::SubCommand CorpusCmd(
+    "eval corpus",
+    "Compile every corpus module at -Oz and with each model; .text tables");
+cl::opt<std::string> CorpusDir(cl::Positional, cl::Required,
+                               cl::desc("<corpus dir>"), cl::sub(CorpusCmd),
+                               cl::cat(Cat));
+cl::list<std::string> CorpusModels(
+    "model",
+    cl::desc("a text model to evaluate (repeatable; default: the plugin's "
+             "embedded model); 'embedded' names the embedded model"),
+    cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<std::string> CorpusBaseline(
+    "baseline",
+    cl::desc("what the models are compared with: 'oz' (stock clang -Oz, "
+             "the default) or 'embedded' (the plugin's embedded model)"),
+    cl::init("oz"), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<std::string> CorpusFormat("format",
+                                  cl::desc("table, markdown or csv"),
+                                  cl::init("table"), cl::sub(CorpusCmd),
+                                  cl::cat(Cat));
+cl::opt<std::string> CorpusChart("chart",
+                                 cl::desc("write an SVG bar chart to <file>"),
+                                 cl::value_desc("file"), cl::sub(CorpusCmd),
+                                 cl::cat(Cat));
+cl::opt<bool> CorpusPerModule("per-module",
+                              cl::desc("print a row per module as well"),
+                              cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<unsigned> CorpusJobs("jobs", cl::desc("parallel compiles (0: all "
+                                              "cores)"),
+                             cl::init(0), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::alias CorpusJobsShort("j", cl::aliasopt(CorpusJobs));
+cl::opt<std::string> CorpusModulesFrom(
+    "modules-from", cl::desc("evaluate the modules listed in <file>, one a line"),
+    cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<std::string> CorpusPackages(
+    "packages", cl::desc("evaluate the modules of these packages only"),
+    cl::value_desc("p1,p2,..."), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<unsigned> CorpusTimeout("timeout",
+                                cl::desc("seconds per compile (0: no limit)"),
+                                cl::init(600), cl::sub(CorpusCmd),
+                                cl::cat(Cat));
+cl::opt<std::string> CorpusClang("clang", cl::desc("clang driver to run"),
+                                 cl::init("clang-19"), cl::sub(CorpusCmd),
+                                 cl::cat(Cat));
+cl::opt<std::string> CorpusPlugin(
+    "plugin", cl::desc("MLGOInliner.so (default: next to this mlgo)"),
+    cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
+
+//===-- eval package ------------------------------------------------------===//
+
+cl::SubCommand PackageCmd(
+    "eval package",
+    "Build a Debian source package with -Oz and with the plugin; compare "
+    ".text, build time and RSS, and run its test suite against both");
+cl::opt<std::string> PackageName(cl::Positional, cl::Required,
+                                 cl::desc("<package>"), cl::sub(PackageCmd),
+                                 cl::cat(Cat));
+cl::opt<std::string> PackageModel(
+    "model", cl::desc("the text model to build with (default: embedded)"),
+    cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
+                              cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
+cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
+cl::opt<std::string> PackageWork(
+    "work-dir",
+    cl::desc("build trees and logs (default: <build>/eval/<package>)"),
+    cl::value_desc("dir"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageCache(
+    "source-cache", cl::desc("Debian source cache (default: <build>/src)"),
+    cl::value_desc("dir"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageFormat("format",
+                                   cl::desc("table, markdown or csv"),
+                                   cl::init("table"), cl::sub(PackageCmd),
+                                   cl::cat(Cat));
+cl::opt<bool> PackageNoTests("no-tests", cl::desc("skip the test suite"),
+                             cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned> PackageBuildTimeout(
+    "build-timeout", cl::desc("seconds per build (0: no limit)"),
+    cl::init(3600), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned> PackageTestTimeout(
+    "test-timeout", cl::desc("seconds per test (0: no limit)"), cl::init(600),
+    cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackagePlugin(
+    "plugin", cl::desc("MLGOInliner.so (default: next to this mlgo)"),
+    cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+
+int fail(Error E) {
+  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
+  return 1;
+}
+
+int fail(const Twine &Message) {
+  WithColor::error(errs(), "mlgo") << Message << "\n";
+  return 1;
+}
+
+/// The build directory this mlgo runs from (<build>/bin/mlgo -> <build>).
+std::string getBuildDir() {
+  static int Anchor;
+  std::string Exe = sys::fs::getMainExecutable("mlgo", &Anchor);
+  return sys::path::parent_path(sys::path::parent_path(Exe)).str();
+}
+
+/// The source tree, for scripts/: recorded at configure time in
+/// <build>/CMakeCache.txt as CMAKE_HOME_DIRECTORY.
+Expected<std::string> getSourceDir() {
+  std::string Cache = getBuildDir() + "/CMakeCache.txt";
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Cache);
+  if (!Buf)
+    return createStringError(inconvertibleErrorCode(),
+                             Cache + ": " + Buf.getError().message() +
+                                 " (mlgo eval package runs from its build "
+                                 "tree)");
+  SmallVector<StringRef> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n');
+  for (StringRef L : Lines)
+    if (L.consume_front("CMAKE_HOME_DIRECTORY:INTERNAL="))
+      return L.trim().str();
+  return createStringError(inconvertibleErrorCode(),
+                           Cache + ": no CMAKE_HOME_DIRECTORY");
+}
+
+Expected<std::string> getPlugin(StringRef Given) {
+  std::string P = Given.empty() ? getBuildDir() + "/lib/MLGOInliner.so"
+                                : Given.str();
+  if (!sys::fs::exists(P))
+    return createStringError(inconvertibleErrorCode(),
+                             P + ": no such file (the plugin; build it, or "
+                                 "pass --plugin)");
+  SmallString<256> Abs(P);
+  sys::fs::make_absolute(Abs);
+  return std::string(Abs);
+}
+
+/// A model file's name for the report: its metadata.name, else the path.
+Expected<InliningPolicy> getModelPolicy(StringRef Path) {
+  if (Path == "embedded")
+    return InliningPolicy::embedded();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return createStringError(inconvertibleErrorCode(),
+                             Path + ": " + toString(V.takeError()));
+  std::string Name = Path.str();
+  if (const json::Object *O = V->getAsObject())
+    if (const json::Object *Meta = O->getObject("metadata"))
+      if (std::optional<StringRef> N = Meta->getString("name"))
+        if (!N->empty())
+          Name = N->str();
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  return InliningPolicy::model(Name, Abs);
+}
+
+/// A one-line progress display on a terminal, silent otherwise.
+void showProgress(size_t Done, size_t Total) {
+  if (!errs().is_displayed())
+    return;
+  errs() << "\rcompiling: " << Done << '/' << Total << " compiles";
+  if (Done == Total)
+    errs() << '\n';
+}
+
+int runEvalCorpus() {
+  Expected<ReportFormat> Format = parseReportFormat(CorpusFormat);
+  if (!Format)
+    return fail(Format.takeError());
+  Expected<CorpusDescription> D = CorpusDescription::read(CorpusDir);
+  if (!D)
+    return fail(D.takeError());
+
+  // Which modules.
+  std::vector<std::string> Modules = D->Modules;
+  if (!CorpusModulesFrom.empty()) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(CorpusModulesFrom);
+    if (!Buf)
+      return fail(CorpusModulesFrom + ": " + Buf.getError().message());
+    Modules.clear();
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef L : Lines) {
+      L = L.trim();
+      if (L.empty() || L.starts_with("#"))
+        continue;
+      if (!llvm::is_contained(D->Modules, L))
+        return fail(CorpusModulesFrom + ": module '" + L +
+                    "' is not in the corpus at '" + CorpusDir + "'");
+      Modules.push_back(L.str());
+    }
+  }
+  if (!CorpusPackages.empty()) {
+    SmallVector<StringRef> Names;
+    StringRef(CorpusPackages).split(Names, ',', -1, /*KeepEmpty=*/false);
+    StringSet<> Wanted(Names);
+    StringSet<> Seen;
+    std::vector<std::string> Kept;
+    for (const std::string &M : Modules) {
+      StringRef P = SizeReport::getPackage(M);
+      if (Wanted.contains(P)) {
+        Kept.push_back(M);
+        Seen.insert(P);
+      }
+    }
+    for (StringRef N : Names)
+      if (!Seen.contains(N))
+        return fail("package '" + N + "' has no module in the corpus at '" +
+                    CorpusDir + "'");
+    Modules = std::move(Kept);
+  }
+  if (Modules.empty())
+    return fail("no modules to evaluate in '" + CorpusDir + "'");
+
+  // Which policies.
+  InliningPolicy Baseline;
+  if (CorpusBaseline == "oz")
+    Baseline = InliningPolicy::stock("-Oz");
+  else if (CorpusBaseline == "embedded")
+    Baseline = InliningPolicy::embedded("embedded");
+  else
+    return fail("unknown baseline '" + CorpusBaseline +
+                "'; expected oz or embedded");
+  std::vector<InliningPolicy> Models;
+  if (CorpusModels.empty())
+    Models.push_back(InliningPolicy::embedded());
+  for (const std::string &M : CorpusModels) {
+    Expected<InliningPolicy> P = getModelPolicy(M);
+    if (!P)
+      return fail(P.takeError());
+    Models.push_back(std::move(*P));
+  }
+  // Names must tell the columns apart.
+  StringSet<> Names = {Baseline.Name};
+  for (InliningPolicy &P : Models) {
+    std::string Name = P.Name;
+    for (unsigned I = 2; Names.contains(Name); ++I)
+      Name = P.Name + "#" + std::to_string(I);
+    P.Name = Name;
+    Names.insert(Name);
+  }
+  if (Models.size() == 1 && !Models[0].UsePlugin == !Baseline.UsePlugin &&
+      Models[0].ModelPath == Baseline.ModelPath)
+    return fail("the model and the baseline are the same policy");
+
+  ClangModuleCompiler::Options Opts;
+  Opts.Clang = CorpusClang;
+  Opts.TimeoutSeconds = CorpusTimeout;
+  bool NeedPlugin = Baseline.UsePlugin ||
+                    llvm::any_of(Models, [](const InliningPolicy &P) {
+                      return P.UsePlugin;
+                    });
+  if (NeedPlugin) {
+    Expected<std::string> Plugin = getPlugin(CorpusPlugin);
+    if (!Plugin)
+      return fail(Plugin.takeError());
+    Opts.PluginPath = *Plugin;
+  }
+  ClangModuleCompiler Compiler(CorpusDir, *D, Opts);
+  CorpusEvalOptions EvalOpts;
+  EvalOpts.Jobs = CorpusJobs;
+  EvalOpts.Progress = showProgress;
+  SizeReport Report =
+      evaluateCorpus(Compiler, Modules, Baseline, Models, EvalOpts);
+
+  Report.print(outs(), *Format, CorpusPerModule);
+  outs().flush();
+  if (!CorpusChart.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(CorpusChart, EC);
+    if (EC)
+      return fail(CorpusChart + ": " + EC.message());
+    BarChart::fromSizeReport(Report).writeSVG(OS);
+  }
+  for (const CompileFailure &F : Report.Failures)
+    WithColor::error(errs(), "mlgo")
+        << F.Module << " (" << F.Policy << "): " << StringRef(F.Message).rtrim()
+        << '\n';
+  if (!Report.Failures.empty())
+    return fail(Twine(Report.ModulesRequested - Report.Modules.size()) +
+                " of " + Twine(Report.ModulesRequested) +
+                " modules failed to compile");
+  return 0;
+}
+
+int runEvalPackage() {
+  Expected<ReportFormat> Format = parseReportFormat(PackageFormat);
+  if (!Format)
+    return fail(Format.takeError());
+  Expected<std::string> Src = getSourceDir();
+  if (!Src)
+    return fail(Src.takeError());
+  Expected<std::string> Plugin = getPlugin(PackagePlugin);
+  if (!Plugin)
+    return fail(Plugin.takeError());
+  PackageEvalOptions Opts;
+  Opts.Package = PackageName;
+  Opts.RecipeScript = *Src + "/scripts/eval-package.sh";
+  Opts.SourceCache =
+      PackageCache.empty() ? getBuildDir() + "/src" : std::string(PackageCache);
+  Opts.WorkDir = PackageWork.empty()
+                     ? getBuildDir() + "/eval/" + PackageName
+                     : std::string(PackageWork);
+  {
+    SmallString<256> Abs(Opts.WorkDir), Cache(Opts.SourceCache);
+    sys::fs::make_absolute(Abs);
+    sys::fs::make_absolute(Cache);
+    Opts.WorkDir = std::string(Abs);
+    Opts.SourceCache = std::string(Cache);
+  }
+  Opts.PluginPath = *Plugin;
+  if (!PackageModel.empty()) {
+    Expected<InliningPolicy> P = getModelPolicy(PackageModel);
+    if (!P)
+      return fail(P.takeError());
+    Opts.Model = *P;
+  }
+  Opts.Jobs = std::max(1u, unsigned(PackageJobs));
+  Opts.BuildTimeoutSeconds = PackageBuildTimeout;
+  Opts.TestTimeoutSeconds = PackageTestTimeout;
+  Opts.RunTests = !PackageNoTests;
+  Opts.Log = [](StringRef Line) { errs() << "eval: " << Line << '\n'; };
+  Expected<PackageReport> R = evaluatePackage(Opts);
+  if (!R)
+    return fail(R.takeError());
+  R->print(outs(), *Format);
+  outs().flush();
+  for (const std::string &A : R->UnpairedArtifacts)
+    WithColor::warning(errs(), "mlgo")
+        << PackageName << ": artifact built once only: " << A << '\n';
+  std::vector<const TestOutcome *> Bad = R->getPossibleMiscompiles();
+  for (const TestOutcome *T : Bad)
+    WithColor::error(errs(), "mlgo")
+        << "possible miscompile: " << PackageName << ": test '" << T->Name
+        << "' fails with " << R->ModelName << "; log " << T->ModelLog << '\n';
+  if (!Bad.empty() || !R->getBaselineFailures().empty())
+    return 1;
+  return 0;
+}
+
+tool::RegisterSubcommand RegisterCorpus(CorpusCmd, runEvalCorpus);
+tool::RegisterSubcommand RegisterPackage(PackageCmd, runEvalPackage);
+
+} // namespace

@@ -1,0 +1,363 @@
+//===- unittests/Eval/EvalTest.cpp - MLGOEval unit tests ------------------===//
+//
+// The parts of evaluation that need no compiler run: table rendering in the
+// three formats, the size report's totals, geometric means and best/worst
+// modules, the SVG chart, the package report and its verdicts, the RSS log
+// parser, and the parallel corpus driver against a fake ModuleCompiler.
+// Real compiles and real packages are lit tests (test/Eval/).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Eval/CorpusEval.h"
+#include "mlgo/Eval/PackageReport.h"
+#include "mlgo/Eval/SizeChart.h"
+#include "mlgo/Eval/SizeReport.h"
+#include "mlgo/Eval/Table.h"
+
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+/// Two packages, two models; zlib/crc.o has no code.
+SizeReport makeReport() {
+  SizeReport R;
+  R.ModelNames = {"m1", "m2"};
+  R.Modules = {{"zlib/a.o", 1000, {900, 1100}},
+               {"zlib/crc.o", 0, {0, 0}},
+               {"bzip2/b.o", 2000, {2000, 1800}},
+               {"bzip2/c.o", 400, {500, 400}}};
+  R.ModulesRequested = 5;
+  R.Failures = {{"lua/bad.o", "m2", "clang-19 exited with 1"}};
+  return R;
+}
+
+std::string print(const SizeReport &R, ReportFormat F, bool PerModule) {
+  std::string S;
+  raw_string_ostream OS(S);
+  R.print(OS, F, PerModule);
+  return S;
+}
+
+TEST(TableTest, TerminalAlignsAndRules) {
+  Table T;
+  T.Header = {"name", "n"};
+  T.addRow({"a", "1"});
+  T.addRow({"long name", "12345"});
+  T.addRuleBeforeNextRow();
+  T.addRow({"TOTAL", "12346"});
+  std::string S;
+  raw_string_ostream OS(S);
+  T.printTerminal(OS);
+  EXPECT_EQ(S, "name           n\n"
+               "----------------\n"
+               "a              1\n"
+               "long name  12345\n"
+               "----------------\n"
+               "TOTAL      12346\n");
+}
+
+TEST(TableTest, MarkdownAndCSVQuote) {
+  Table T;
+  T.Header = {"name", "value"};
+  T.addRow({"a|b", "x,\"y\""});
+  std::string MD, CSV;
+  raw_string_ostream M(MD), C(CSV);
+  T.printMarkdown(M);
+  T.printCSV(C);
+  EXPECT_EQ(MD, "| name | value |\n"
+                "| --- | ---: |\n"
+                "| a\\|b | x,\"y\" |\n");
+  EXPECT_EQ(CSV, "name,value\n"
+                 "a|b,\"x,\"\"y\"\"\"\n");
+}
+
+TEST(TableTest, DeltaPercent) {
+  EXPECT_EQ(formatDeltaPercent(1000, 900), "-10.00%");
+  EXPECT_EQ(formatDeltaPercent(1000, 1001), "+0.10%");
+  EXPECT_EQ(formatDeltaPercent(3, 3), "+0.00%");
+  EXPECT_EQ(formatDeltaPercent(100000, 99999), "+0.00%");
+  EXPECT_EQ(formatDeltaPercent(0, 5), "n/a");
+}
+
+TEST(TableTest, ParseFormat) {
+  EXPECT_TRUE(bool(parseReportFormat("csv")));
+  Expected<ReportFormat> Bad = parseReportFormat("html");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(toString(Bad.takeError()),
+            "unknown format 'html'; expected table, markdown or csv");
+}
+
+TEST(SizeReportTest, PackagesTotalsAndGeometricMeans) {
+  SizeReport R = makeReport();
+  std::vector<GroupStats> P = R.getPackageStats();
+  ASSERT_EQ(P.size(), 2u);
+  EXPECT_EQ(P[0].Name, "bzip2");
+  EXPECT_EQ(P[0].BaselineTotal, 2400u);
+  EXPECT_EQ(P[0].Models[0].Total, 2500u);
+  // sqrt(1.0 * 1.25)
+  EXPECT_DOUBLE_EQ(P[0].Models[0].GeoMeanRatio, std::sqrt(1.25));
+  EXPECT_EQ(P[1].Name, "zlib");
+  EXPECT_EQ(P[1].WithoutRatio, 1u);
+  EXPECT_DOUBLE_EQ(P[1].Models[0].GeoMeanRatio, 0.9);
+  GroupStats T = R.getTotalStats();
+  EXPECT_EQ(T.Modules, 4u);
+  EXPECT_EQ(T.BaselineTotal, 3400u);
+  EXPECT_EQ(T.Models[1].Total, 3300u);
+  EXPECT_NEAR(T.Models[1].GeoMeanRatio, std::cbrt(1.1 * 0.9 * 1.0), 1e-12);
+  EXPECT_EQ(R.getBest(0)->Module, "zlib/a.o");
+  EXPECT_EQ(R.getWorst(0)->Module, "bzip2/c.o");
+  EXPECT_EQ(R.getBest(1)->Module, "bzip2/b.o");
+  EXPECT_EQ(R.getWorst(1)->Module, "zlib/a.o");
+  EXPECT_EQ(SizeReport::getPackage("zlib/x/y.o"), "zlib");
+  EXPECT_EQ(SizeReport::getPackage("y.o"), ".");
+}
+
+TEST(SizeReportTest, TerminalReport) {
+  EXPECT_EQ(print(makeReport(), ReportFormat::Table, /*PerModule=*/true),
+            "module       -Oz    m1    delta    m2    delta\n"
+            "----------------------------------------------\n"
+            "zlib/a.o    1000   900  -10.00%  1100  +10.00%\n"
+            "zlib/crc.o     0     0      n/a     0      n/a\n"
+            "bzip2/b.o   2000  2000   +0.00%  1800  -10.00%\n"
+            "bzip2/c.o    400   500  +25.00%   400   +0.00%\n"
+            "\n"
+            "package  modules   -Oz    m1    delta  geomean    m2    delta  geomean\n"
+            "----------------------------------------------------------------------\n"
+            "bzip2          2  2400  2500   +4.17%   1.1180  2200   -8.33%   0.9487\n"
+            "zlib           2  1000   900  -10.00%   0.9000  1100  +10.00%   1.1000\n"
+            "----------------------------------------------------------------------\n"
+            "TOTAL          4  3400  3400   +0.00%   1.0400  3300   -2.94%   0.9967\n"
+            "\n"
+            "best module for m1: zlib/a.o -10.00% (1000 -> 900 bytes)\n"
+            "worst module for m1: bzip2/c.o +25.00% (400 -> 500 bytes)\n"
+            "best module for m2: bzip2/b.o -10.00% (2000 -> 1800 bytes)\n"
+            "worst module for m2: zlib/a.o +10.00% (1000 -> 1100 bytes)\n"
+            "1 of 4 modules have no .text under some policy and are left out "
+            "of the geometric means\n"
+            "1 of 5 modules failed to compile and are not in the tables: "
+            "lua/bad.o\n");
+}
+
+TEST(SizeReportTest, MarkdownReport) {
+  EXPECT_EQ(print(makeReport(), ReportFormat::Markdown, /*PerModule=*/false),
+            "| package | modules | -Oz | m1 | delta | geomean | m2 | delta | "
+            "geomean |\n"
+            "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n"
+            "| bzip2 | 2 | 2400 | 2500 | +4.17% | 1.1180 | 2200 | -8.33% | "
+            "0.9487 |\n"
+            "| zlib | 2 | 1000 | 900 | -10.00% | 0.9000 | 1100 | +10.00% | "
+            "1.1000 |\n"
+            "| TOTAL | 4 | 3400 | 3400 | +0.00% | 1.0400 | 3300 | -2.94% | "
+            "0.9967 |\n"
+            "\n"
+            "- best module for m1: zlib/a.o -10.00% (1000 -> 900 bytes)\n"
+            "- worst module for m1: bzip2/c.o +25.00% (400 -> 500 bytes)\n"
+            "- best module for m2: bzip2/b.o -10.00% (2000 -> 1800 bytes)\n"
+            "- worst module for m2: zlib/a.o +10.00% (1000 -> 1100 bytes)\n"
+            "- 1 of 4 modules have no .text under some policy and are left "
+            "out of the geometric means\n"
+            "- 1 of 5 modules failed to compile and are not in the tables: "
+            "lua/bad.o\n");
+}
+
+TEST(SizeReportTest, CSVReport) {
+  EXPECT_EQ(
+      print(makeReport(), ReportFormat::CSV, /*PerModule=*/true),
+      "kind,name,modules,-Oz,m1,m1 delta %,m1 geomean,m2,m2 delta %,m2 "
+      "geomean\n"
+      "module,zlib/a.o,1,1000,900,-10.00%,0.9000,1100,+10.00%,1.1000\n"
+      "module,zlib/crc.o,1,0,0,n/a,n/a,0,n/a,n/a\n"
+      "module,bzip2/b.o,1,2000,2000,+0.00%,1.0000,1800,-10.00%,0.9000\n"
+      "module,bzip2/c.o,1,400,500,+25.00%,1.2500,400,+0.00%,1.0000\n"
+      "package,bzip2,2,2400,2500,+4.17%,1.1180,2200,-8.33%,0.9487\n"
+      "package,zlib,2,1000,900,-10.00%,0.9000,1100,+10.00%,1.1000\n"
+      "total,TOTAL,4,3400,3400,+0.00%,1.0400,3300,-2.94%,0.9967\n");
+}
+
+TEST(SizeChartTest, BarsAxisAndLegend) {
+  SizeReport R = makeReport();
+  BarChart C = BarChart::fromSizeReport(R);
+  ASSERT_EQ(C.GroupNames, (std::vector<std::string>{"bzip2", "zlib", "TOTAL"}));
+  EXPECT_NEAR(C.Values[1][0], -10.0, 1e-12);
+  std::string S;
+  raw_string_ostream OS(S);
+  C.writeSVG(OS);
+  // Range -10%..+10% in steps of 5%; 300 px high from y=50: +10% at 50,
+  // 0% at 200, -10% at 350.
+  EXPECT_NE(S.find("<text x=\"64.0\" y=\"354.0\" text-anchor=\"end\">-10%"
+                   "</text>\n"),
+            std::string::npos)
+      << S;
+  EXPECT_NE(S.find("<text x=\"64.0\" y=\"54.0\" text-anchor=\"end\">+10%"
+                   "</text>\n"),
+            std::string::npos);
+  // zlib under m1: -10%, a bar from the zero line down to the bottom.
+  EXPECT_NE(S.find("<rect x=\"130.0\" y=\"200.0\" width=\"16.0\" "
+                   "height=\"150.0\" fill=\"#4e79a7\"><title>zlib, m1: "
+                   "-10.00%</title></rect>\n"),
+            std::string::npos);
+  // bzip2 under m2: -8.33%, labelled under the bar.
+  EXPECT_NE(S.find("<title>bzip2, m2: -8.33%</title></rect>\n<text x=\"104.0\" "
+                   "y=\"335.0\" font-size=\"8\" text-anchor=\"middle\">-8.3"
+                   "</text>\n"),
+            std::string::npos);
+  EXPECT_NE(S.find("<title>bzip2, m1: +4.17%</title>"), std::string::npos);
+  EXPECT_NE(S.find("<text x=\"260.0\" y=\"78.0\">m2</text>\n"),
+            std::string::npos);
+  EXPECT_EQ(S.substr(S.size() - 7), "</svg>\n");
+  // The same input gives the same bytes.
+  std::string S2;
+  raw_string_ostream OS2(S2);
+  C.writeSVG(OS2);
+  EXPECT_EQ(S, S2);
+}
+
+TEST(PackageReportTest, RSSLog) {
+  size_t Runs = 0;
+  EXPECT_EQ(parsePeakRSS("51200\nCommand exited with non-zero status 1\n"
+                         "73728\n\n1024\n",
+                         &Runs),
+            73728u);
+  EXPECT_EQ(Runs, 3u);
+  EXPECT_EQ(parsePeakRSS(""), 0u);
+}
+
+TEST(PackageReportTest, ReportAndVerdicts) {
+  PackageReport R;
+  R.Package = "zlib";
+  R.ModelName = "embedded";
+  R.Artifacts = {{"libz.a", 1000, 990}, {"minigzip", 3000, 3000}};
+  R.Baseline = {10.0, 102400, 40};
+  R.Model = {11.5, 106496, 40};
+  R.Tests = {{"teststatic", true, true, ""},
+             {"testshared", true, false, "log"},
+             {"test64", false, false, "log"}};
+  std::string S;
+  raw_string_ostream OS(S);
+  R.print(OS, ReportFormat::Table);
+  EXPECT_EQ(S, "zlib artifact         -Oz  embedded   delta\n"
+               "-------------------------------------------\n"
+               "libz.a               1000       990  -1.00%\n"
+               "minigzip             3000      3000  +0.00%\n"
+               "-------------------------------------------\n"
+               "TOTAL (2 artifacts)  4000      3990  -0.25%\n"
+               "\n"
+               "zlib build                 -Oz  embedded  ratio\n"
+               "-----------------------------------------------\n"
+               "wall-clock seconds       10.00     11.50  1.150\n"
+               "peak compiler RSS (MiB)  100.0     104.0  1.040\n"
+               "compiler runs               40        40\n"
+               "\n"
+               "zlib test    -Oz  embedded\n"
+               "--------------------------\n"
+               "teststatic  pass      pass\n"
+               "testshared  pass      FAIL\n"
+               "test64      FAIL      FAIL\n"
+               "\n"
+               "possible miscompile: zlib: test 'testshared' fails with "
+               "embedded and passes with -Oz\n"
+               "not attributable to embedded: zlib: test 'test64' fails with "
+               "-Oz too\n"
+               "zlib: 1 of 3 tests pass with embedded\n");
+}
+
+/// Sizes from a table; "fail" entries fail. Records the calls.
+class FakeCompiler : public ModuleCompiler {
+public:
+  std::map<std::pair<std::string, std::string>, int64_t> Sizes;
+  std::mutex M;
+  size_t Calls = 0;
+
+  Expected<uint64_t> textSize(StringRef Module,
+                              const InliningPolicy &P) override {
+    std::lock_guard<std::mutex> L(M);
+    ++Calls;
+    auto It = Sizes.find({Module.str(), P.Name});
+    if (It == Sizes.end() || It->second < 0)
+      return createStringError(inconvertibleErrorCode(),
+                               "cannot compile " + Module);
+    return uint64_t(It->second);
+  }
+};
+
+TEST(CorpusEvalTest, ModuleOrderFailuresAndProgress) {
+  FakeCompiler C;
+  std::vector<std::string> Modules = {"p/a.o", "p/b.o", "q/c.o", "q/d.o"};
+  InliningPolicy Base = InliningPolicy::stock();
+  std::vector<InliningPolicy> Models = {
+      InliningPolicy::model("m", "/m.json")};
+  C.Sizes = {{{"p/a.o", "-Oz"}, 10}, {{"p/a.o", "m"}, 9},
+             {{"p/b.o", "-Oz"}, -1}, {{"p/b.o", "m"}, -1},
+             {{"q/c.o", "-Oz"}, 30}, {{"q/c.o", "m"}, -1},
+             {{"q/d.o", "-Oz"}, 40}, {{"q/d.o", "m"}, 44}};
+  size_t LastDone = 0, Reports = 0;
+  CorpusEvalOptions O;
+  O.Jobs = 2;
+  O.Progress = [&](size_t Done, size_t Total) {
+    EXPECT_EQ(Total, 8u);
+    EXPECT_EQ(Done, LastDone + 1);
+    LastDone = Done;
+    ++Reports;
+  };
+  SizeReport R = evaluateCorpus(C, Modules, Base, Models, O);
+  EXPECT_EQ(C.Calls, 8u);
+  EXPECT_EQ(Reports, 8u);
+  EXPECT_EQ(R.ModulesRequested, 4u);
+  EXPECT_EQ(R.ModelNames, std::vector<std::string>{"m"});
+  ASSERT_EQ(R.Modules.size(), 2u);
+  EXPECT_EQ(R.Modules[0].Module, "p/a.o");
+  EXPECT_EQ(R.Modules[0].Baseline, 10u);
+  EXPECT_EQ(R.Modules[0].Models, std::vector<uint64_t>{9});
+  EXPECT_EQ(R.Modules[1].Module, "q/d.o");
+  ASSERT_EQ(R.Failures.size(), 3u);
+  EXPECT_EQ(R.Failures[0].Module, "p/b.o");
+  EXPECT_EQ(R.Failures[0].Policy, "-Oz");
+  EXPECT_EQ(R.Failures[0].Message, "cannot compile p/b.o");
+  EXPECT_EQ(R.Failures[1].Policy, "m");
+  EXPECT_EQ(R.Failures[2].Module, "q/c.o");
+}
+
+TEST(TextSizeTest, SectionNamesAndErrors) {
+  EXPECT_TRUE(isTextSection(".text"));
+  EXPECT_TRUE(isTextSection(".text.main"));
+  EXPECT_TRUE(isTextSection(".text.unlikely."));
+  EXPECT_FALSE(isTextSection(".textfoo"));
+  EXPECT_FALSE(isTextSection(".rela.text"));
+  EXPECT_FALSE(isTextSection(".init"));
+  std::unique_ptr<MemoryBuffer> Junk =
+      MemoryBuffer::getMemBuffer("not an object", "junk.o");
+  Expected<uint64_t> S = measureTextSize(Junk->getMemBufferRef());
+  ASSERT_FALSE(bool(S));
+  EXPECT_EQ(toString(S.takeError()),
+            "The file was not recognized as a valid object file");
+  Expected<uint64_t> Missing = measureTextSize("/nonexistent/x.o");
+  ASSERT_FALSE(bool(Missing));
+  EXPECT_EQ(toString(Missing.takeError()),
+            "/nonexistent/x.o: No such file or directory");
+}
+
+TEST(ClangModuleCompilerTest, PolicyArguments) {
+  ClangModuleCompiler::Options O;
+  O.PluginPath = "/p/MLGOInliner.so";
+  ClangModuleCompiler C("/corpus", CorpusDescription(), O);
+  EXPECT_TRUE(C.getPolicyArgs(InliningPolicy::stock()).empty());
+  EXPECT_EQ(C.getPolicyArgs(InliningPolicy::embedded()),
+            (std::vector<std::string>{"-load", "/p/MLGOInliner.so",
+                                      "-fpass-plugin=/p/MLGOInliner.so"}));
+  EXPECT_EQ(C.getPolicyArgs(InliningPolicy::model("m", "/m.json")),
+            (std::vector<std::string>{"-load", "/p/MLGOInliner.so",
+                                      "-fpass-plugin=/p/MLGOInliner.so",
+                                      "-mllvm", "-mlgo-model=/m.json"}));
+}
+
+} // namespace
