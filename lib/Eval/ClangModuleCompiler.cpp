@@ -9,6 +9,7 @@
 #include "mlgo/Eval/ClangModuleCompiler.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Eval/Process.h"
 
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
@@ -131,8 +132,26 @@ Expected<uint64_t> ClangModuleCompiler::textSize(StringRef Module,
                               getPolicyArgs(Policy), Opts.Clang);
   if (!Argv)
     return Argv.takeError();
-  if (Error E = runCommand(*Argv, Opts.TimeoutSeconds))
-    return E;
+  // Not mlgo::runCommand: its timeout (ExecuteAndWait's alarm) does not
+  // work from a thread pool; runProcess's does.
+  TempFile Err;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-eval", "err", Err.Path))
+    return makeError("cannot create a temporary file: " + EC.message());
+  RunOptions RO;
+  RO.Stdin = "/dev/null";
+  RO.Stdout = "/dev/null";
+  RO.Stderr = std::string(Err.Path);
+  RO.TimeoutSeconds = Opts.TimeoutSeconds;
+  RunResult R = runProcess(*Argv, RO);
+  if (!R.succeeded()) {
+    std::string Stderr;
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Err.Path))
+      Stderr = (*Buf)->getBuffer().take_front(2000).rtrim().str();
+    return makeError((*Argv)[0] + " " + R.describe() +
+                     (Stderr.empty() ? "" : ":\n" + Stderr));
+  }
   return measureTextSize(Out.Path);
 }
 

@@ -8,6 +8,7 @@
 #include "mlgo/Eval/PackageEval.h"
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Eval/Process.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
@@ -15,7 +16,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 
 #include <chrono>
 #include <map>
@@ -40,44 +40,19 @@ static std::string readTail(StringRef Path, size_t N) {
   return (Pos == StringRef::npos ? Text : Text.drop_front(Pos + 1)).str();
 }
 
-namespace {
-/// How a command ended.
-struct RunResult {
-  int ExitCode = 0;
-  /// Set when the command could not run, timed out or crashed.
-  std::string Problem;
-  bool succeeded() const { return ExitCode == 0 && Problem.empty(); }
-  std::string describe() const {
-    return Problem.empty() ? "exited with " + std::to_string(ExitCode)
-                           : Problem;
-  }
-};
-} // namespace
-
-/// Runs \p Argv with stdout and stderr to \p LogPath (stdout to
-/// \p StdoutPath instead when given).
+/// Runs \p Argv in its own process group (killed whole on timeout), with
+/// stdout and stderr to \p LogPath (stdout to \p StdoutPath instead when
+/// given).
 static RunResult runLogged(ArrayRef<std::string> Argv, StringRef LogPath,
                            unsigned TimeoutSeconds,
                            StringRef StdoutPath = "") {
-  RunResult R;
-  ErrorOr<std::string> Program = sys::findProgramByName(Argv[0]);
-  if (!Program) {
-    R.Problem = "cannot find '" + Argv[0] + "'";
-    return R;
-  }
-  std::vector<StringRef> Args(Argv.begin(), Argv.end());
-  std::optional<StringRef> Redirects[] = {
-      StringRef("/dev/null"),
-      StdoutPath.empty() ? LogPath : StdoutPath, LogPath};
-  std::string ErrMsg;
-  R.ExitCode = sys::ExecuteAndWait(*Program, Args, /*Env=*/std::nullopt,
-                                   Redirects, TimeoutSeconds,
-                                   /*MemoryLimit=*/0, &ErrMsg);
-  if (R.ExitCode < 0)
-    R.Problem = ErrMsg.empty() ? "crashed" : ErrMsg;
-  if (R.ExitCode == -2 && TimeoutSeconds && StringRef(ErrMsg).contains("timed out"))
-    R.Problem = "timed out after " + std::to_string(TimeoutSeconds) + " s";
-  return R;
+  RunOptions O;
+  O.Stdin = "/dev/null";
+  O.Stdout = (StdoutPath.empty() ? LogPath : StdoutPath).str();
+  O.Stderr = LogPath.str();
+  O.TimeoutSeconds = TimeoutSeconds;
+  O.OwnProcessGroup = true;
+  return runProcess(Argv, O);
 }
 
 Expected<std::vector<std::string>> findLinkedArtifacts(StringRef BuildDir) {

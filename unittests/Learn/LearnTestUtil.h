@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 namespace mlgo {
 namespace learn {
@@ -41,12 +42,28 @@ template <typename T> T unwrap(llvm::Expected<T> E) {
   return std::move(*E);
 }
 
-/// A fresh directory; returns <dir>/<Name>.
+/// Removes the directories tempPath() made when the test binary exits.
+struct TempDirs {
+  std::vector<std::string> Dirs;
+  ~TempDirs() {
+    for (const std::string &D : Dirs)
+      llvm::sys::fs::remove_directories(D);
+  }
+};
+inline TempDirs &getTempDirs() {
+  static TempDirs T;
+  return T;
+}
+
+/// A fresh directory under the system's temporary directory; returns
+/// <dir>/<Name>.
 inline std::string tempPath(llvm::StringRef Name) {
   llvm::SmallString<128> P;
-  llvm::sys::fs::createUniquePath("mlgo-learn-%%%%%%%%", P,
-                                  /*MakeAbsolute=*/true);
-  llvm::sys::fs::create_directories(P);
+  if (llvm::sys::fs::createUniqueDirectory("mlgo-learn", P)) {
+    std::fprintf(stderr, "cannot create a temporary directory\n");
+    std::abort();
+  }
+  getTempDirs().Dirs.push_back(std::string(P));
   llvm::sys::path::append(P, Name);
   return std::string(P);
 }
