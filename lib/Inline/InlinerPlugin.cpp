@@ -115,7 +115,8 @@ Error makeError(const Twine &Message) {
 /// Whether the model the configuration selects reads "inlining_default"
 /// (then the advisor must compute and offer the heuristic's decision).
 Expected<bool> modelReadsDefault(const InlinerConfig &C) {
-  StringRef Name = getInlineDefaultSpec().name();
+  const TensorSpec DefaultSpec = getInlineDefaultSpec();
+  StringRef Name = DefaultSpec.name();
   if (C.TheModel)
     return llvm::any_of(C.TheModel->Inputs, [&](const ModelInput &I) {
       return I.Spec.name() == Name;

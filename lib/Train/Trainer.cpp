@@ -1,0 +1,890 @@
+//===- lib/Train/Trainer.cpp - Training an inlining-for-size policy -------===//
+//
+// The phases are described in mlgo/Train/Trainer.h. Everything that costs a
+// compile goes through CompileCache, an append-only text file of results
+// keyed by (module content, policy), so that a rerun after an interruption
+// replays finished work from the file instead of compiling it again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/Trainer.h"
+
+#include "mlgo/Learn/Checkpoint.h"
+#include "mlgo/Learn/Classifier.h"
+#include "mlgo/Learn/Dataset.h"
+#include "mlgo/Learn/LearningCurve.h"
+#include "mlgo/Log/ByteSource.h"
+#include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Model/Model.h"
+#include "mlgo/Model/SplitMix64.h"
+#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Train/WorkerPool.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <map>
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+//===-- Recipe ------------------------------------------------------------===//
+
+Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
+                                            StringRef FileName) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return makeError(FileName + ": a recipe is a JSON object");
+  TrainRecipe R;
+  static const StringSet<> Known = {
+      "name",          "description",
+      "mode",          "seed",
+      "validation_packages", "excluded_packages",
+      "notes",         "search_candidates",
+      "search_max_decisions", "search_max_module_seconds",
+      "hidden",        "epochs",
+      "learning_rate", "l2",
+      "batch_size",    "departure_weight",
+      "thresholds",    "delta",
+      "workers",       "timeout_seconds"};
+  for (const auto &KV : *O)
+    if (!Known.contains(KV.first))
+      return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
+  auto Str = [&](StringRef K, std::string &Out) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      auto S = X->getAsString();
+      if (!S)
+        return makeError(FileName + ": '" + K + "' must be a string");
+      Out = S->str();
+    }
+    return Error::success();
+  };
+  auto StrList = [&](StringRef K, std::vector<std::string> &Out) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      const json::Array *A = X->getAsArray();
+      if (!A)
+        return makeError(FileName + ": '" + K + "' must be an array of strings");
+      Out.clear();
+      for (const json::Value &E : *A) {
+        auto S = E.getAsString();
+        if (!S)
+          return makeError(FileName + ": '" + K +
+                           "' must be an array of strings");
+        Out.push_back(S->str());
+      }
+    }
+    return Error::success();
+  };
+  auto Num = [&](StringRef K, double &Out, double Min) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      auto D = X->getAsNumber();
+      if (!D || !std::isfinite(*D) || *D < Min)
+        return makeError(FileName + ": '" + K + "' must be a number >= " +
+                         formatv("{0}", Min).str());
+      Out = *D;
+    }
+    return Error::success();
+  };
+  auto Int = [&](StringRef K, auto &Out, int64_t Min) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      auto I = X->getAsInteger();
+      if (!I || *I < Min)
+        return makeError(FileName + ": '" + K + "' must be an integer >= " +
+                         Twine(Min));
+      Out = *I;
+    }
+    return Error::success();
+  };
+  double DepartureWeight = R.DepartureWeight;
+  std::vector<std::string> Dummy;
+  if (Error E = joinErrors(Str("name", R.Name), Str("description", R.Description)))
+    return E;
+  if (Error E = Str("mode", R.Mode))
+    return E;
+  if (R.Mode != "search-imitate" && R.Mode != "bc")
+    return makeError(FileName + ": 'mode' must be \"search-imitate\" or \"bc\"");
+  if (Error E = Str("notes", R.Notes))
+    return E;
+  if (Error E = StrList("validation_packages", R.ValidationPackages))
+    return E;
+  if (Error E = StrList("excluded_packages", R.ExcludedPackages))
+    return E;
+  if (Error E = Int("seed", R.Seed, 0))
+    return E;
+  if (Error E = Int("search_candidates", R.SearchCandidates, 0))
+    return E;
+  if (Error E = Int("search_max_decisions", R.SearchMaxDecisions, 0))
+    return E;
+  if (Error E = Num("search_max_module_seconds", R.SearchMaxModuleSeconds, 0))
+    return E;
+  if (Error E = Int("epochs", R.Epochs, 1))
+    return E;
+  if (Error E = Num("learning_rate", R.LearningRate, 0))
+    return E;
+  if (Error E = Num("l2", R.L2, 0))
+    return E;
+  if (Error E = Int("batch_size", R.BatchSize, 1))
+    return E;
+  if (Error E = Num("departure_weight", DepartureWeight, 0))
+    return E;
+  R.DepartureWeight = DepartureWeight;
+  if (Error E = Num("delta", R.Delta, 0))
+    return E;
+  if (Error E = Int("workers", R.Workers, 0))
+    return E;
+  if (Error E = Int("timeout_seconds", R.TimeoutSeconds, 0))
+    return E;
+  if (const json::Value *X = O->get("hidden")) {
+    const json::Array *A = X->getAsArray();
+    if (!A)
+      return makeError(FileName + ": 'hidden' must be an array of layer widths");
+    R.Hidden.clear();
+    for (const json::Value &E : *A) {
+      auto I = E.getAsInteger();
+      if (!I || *I < 1)
+        return makeError(FileName + ": 'hidden' must be an array of layer widths");
+      R.Hidden.push_back(*I);
+    }
+  }
+  if (const json::Value *X = O->get("thresholds")) {
+    const json::Array *A = X->getAsArray();
+    if (!A || A->empty())
+      return makeError(FileName + ": 'thresholds' must be a non-empty array of numbers");
+    R.Thresholds.clear();
+    for (const json::Value &E : *A) {
+      auto D = E.getAsNumber();
+      if (!D || !std::isfinite(*D))
+        return makeError(FileName + ": 'thresholds' must be a non-empty array of numbers");
+      R.Thresholds.push_back(float(*D));
+    }
+  }
+  return R;
+}
+
+Expected<TrainRecipe> TrainRecipe::load(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeError(Path + ": " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return makeError(Path + ": " + toString(V.takeError()));
+  return fromJSON(*V, Path);
+}
+
+json::Value TrainRecipe::toJSON() const {
+  json::Array Hid, Th, Val, Exc;
+  for (size_t H : Hidden)
+    Hid.push_back(int64_t(H));
+  for (float T : Thresholds)
+    Th.push_back(double(T));
+  for (const std::string &P : ValidationPackages)
+    Val.push_back(P);
+  for (const std::string &P : ExcludedPackages)
+    Exc.push_back(P);
+  return json::Object{{"name", Name},
+                      {"description", Description},
+                      {"mode", Mode},
+                      {"seed", int64_t(Seed)},
+                      {"validation_packages", std::move(Val)},
+                      {"excluded_packages", std::move(Exc)},
+                      {"notes", Notes},
+                      {"search_candidates", int64_t(SearchCandidates)},
+                      {"search_max_decisions", int64_t(SearchMaxDecisions)},
+                      {"search_max_module_seconds", SearchMaxModuleSeconds},
+                      {"hidden", std::move(Hid)},
+                      {"epochs", int64_t(Epochs)},
+                      {"learning_rate", LearningRate},
+                      {"l2", L2},
+                      {"batch_size", int64_t(BatchSize)},
+                      {"departure_weight", double(DepartureWeight)},
+                      {"thresholds", std::move(Th)},
+                      {"delta", Delta},
+                      {"workers", int64_t(Workers)},
+                      {"timeout_seconds", int64_t(TimeoutSeconds)}};
+}
+
+//===-- The compile cache -------------------------------------------------===//
+
+namespace {
+
+/// One line per finished compile:
+///   <32 hex key> '\t' <text size> '\t' <decisions> '\t' <seconds> '\n'
+/// or, for a failed compile,
+///   <32 hex key> '\t' "error" '\t' <message without tabs/newlines> '\n'
+/// A torn last line (from kill -9) is ignored.
+class CompileCache {
+public:
+  struct Entry {
+    bool Ok = false;
+    uint64_t TextSize = 0;
+    uint32_t Decisions = 0;
+    double Seconds = 0;
+    std::string Error;
+  };
+
+  Error open(StringRef Path) {
+    this->Path = Path.str();
+    if (sys::fs::exists(Path)) {
+      ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+      if (!Buf)
+        return makeError(Path + ": " + Buf.getError().message());
+      StringRef Text = (*Buf)->getBuffer();
+      while (!Text.empty()) {
+        auto [Line, Rest] = Text.split('\n');
+        bool Complete = Text.size() > Line.size();
+        Text = Rest;
+        if (!Complete)
+          break;
+        SmallVector<StringRef, 4> F;
+        Line.split(F, '\t');
+        if (F.size() == 3 && F[1] == "error") {
+          Entry E;
+          E.Error = F[2].str();
+          Map[F[0]] = E;
+          continue;
+        }
+        Entry E;
+        if (F.size() != 4 || F[1].getAsInteger(10, E.TextSize) ||
+            F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds))
+          return makeError(Path + ": malformed line '" + Line + "'");
+        E.Ok = true;
+        Map[F[0]] = E;
+      }
+    }
+    std::error_code EC;
+    OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_Append);
+    if (EC)
+      return makeError(Path + ": " + EC.message());
+    return Error::success();
+  }
+
+  const Entry *lookup(StringRef Key) const {
+    auto It = Map.find(Key);
+    return It == Map.end() ? nullptr : &It->second;
+  }
+
+  void insert(StringRef Key, const Entry &E) {
+    Map[Key] = E;
+    if (E.Ok)
+      *OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
+          << format("%.4f", E.Seconds) << '\n';
+    else {
+      std::string Msg = E.Error;
+      for (char &C : Msg)
+        if (C == '\t' || C == '\n')
+          C = ' ';
+      *OS << Key << '\t' << "error" << '\t' << Msg << '\n';
+    }
+    OS->flush();
+  }
+
+  size_t size() const { return Map.size(); }
+
+private:
+  std::string Path;
+  StringMap<Entry> Map;
+  std::unique_ptr<raw_fd_ostream> OS;
+};
+
+/// ml-compiler-opt's reward for inlining for size; a module with no .text
+/// at all (data only) scores 0 when the policy keeps it so.
+double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta) {
+  double Den = double(BaselineSize) + Delta;
+  if (Den == 0)
+    return PolicySize == 0 ? 0.0 : -1.0;
+  return 1.0 - (double(PolicySize) + Delta) / Den;
+}
+
+std::string cacheKey(const CorpusModule &M, const Policy &P) {
+  MD5 Hash;
+  Hash.update(M.ContentHash);
+  Hash.update(P.getKey());
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string(R.digest());
+}
+
+struct Trainer {
+  const TrainRecipe &Recipe;
+  const TrainOptions &Options;
+  WorkerPool &Pool;
+  CompileCache Cache;
+  std::vector<CorpusModule> Modules;
+  std::vector<size_t> Train, Validation;
+  /// Per module: stock -Oz size (the baseline), heuristic size, decisions,
+  /// heuristic compile seconds.
+  std::vector<uint64_t> Baseline, HeuristicSize;
+  std::vector<uint32_t> HeuristicDecisions;
+  std::vector<double> HeuristicSeconds;
+  /// Per module: the best flips found by the search.
+  std::vector<std::vector<uint32_t>> BestFlips;
+  std::vector<uint64_t> BestSize;
+  learn::LearningCurve SearchCurve{"Search: training modules' .text vs -Oz",
+                                   "search step",
+                                   {"searched modules % of -Oz",
+                                    "compiles (thousands)"}};
+  learn::LearningCurve EpochCurve{"Imitation: classifier training",
+                                  "epoch",
+                                  {"loss", "accuracy %",
+                                   "departure recall %"}};
+  std::string Report;
+
+  Trainer(const TrainRecipe &R, const TrainOptions &O, WorkerPool &P)
+      : Recipe(R), Options(O), Pool(P) {}
+
+  void log(const Twine &Message) {
+    if (Options.Verbose)
+      errs() << "mlgo train: " << Message << "\n";
+  }
+
+  std::string workFile(StringRef Name) const {
+    SmallString<256> P(Options.WorkDir);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+
+  /// Compiles (or looks up) module \p Modules[I] under each policy.
+  std::vector<CompileCache::Entry>
+  compile(ArrayRef<std::pair<size_t, Policy>> Requests, StringRef What) {
+    std::vector<CompileCache::Entry> Out(Requests.size());
+    std::vector<CompileJob> Jobs;
+    std::vector<size_t> Where;
+    std::vector<std::string> Keys(Requests.size());
+    StringMap<size_t> FirstOfKey;
+    for (size_t I = 0; I < Requests.size(); ++I) {
+      const auto &[M, P] = Requests[I];
+      Keys[I] = cacheKey(Modules[M], P);
+      if (const CompileCache::Entry *E = Cache.lookup(Keys[I])) {
+        Out[I] = *E;
+        continue;
+      }
+      if (FirstOfKey.count(Keys[I]))
+        continue;
+      FirstOfKey[Keys[I]] = I;
+      Jobs.push_back(Modules[M].makeJob(P));
+      Where.push_back(I);
+    }
+    if (!Jobs.empty()) {
+      auto Start = std::chrono::steady_clock::now();
+      std::vector<JobOutcome> R =
+          Pool.run(Jobs, [&](size_t Done, size_t Total) {
+            if (Options.Verbose && (Done % 100 == 0 || Done == Total))
+              errs() << "\rmlgo train: " << What << ": " << Done << "/"
+                     << Total << " compiles";
+          });
+      if (Options.Verbose)
+        errs() << format(" (%.1f s)\n",
+                         std::chrono::duration<double>(
+                             std::chrono::steady_clock::now() - Start)
+                             .count());
+      for (size_t J = 0; J < Jobs.size(); ++J) {
+        CompileCache::Entry E;
+        if (R[J].ok()) {
+          E.Ok = true;
+          E.TextSize = R[J].Result->TextSize;
+          E.Decisions = R[J].Result->NumDecisions;
+          E.Seconds = R[J].Result->Seconds;
+        } else {
+          E.Error = R[J].Error;
+        }
+        Cache.insert(Keys[Where[J]], E);
+        Out[Where[J]] = E;
+      }
+      for (size_t I = 0; I < Requests.size(); ++I)
+        if (!Out[I].Ok && Out[I].Error.empty())
+          Out[I] = *Cache.lookup(Keys[I]);
+    }
+    return Out;
+  }
+
+  Error loadCorpus() {
+    Expected<std::vector<CorpusModule>> M = loadTrainingCorpus(Options.CorpusDir);
+    if (!M)
+      return M.takeError();
+    StringSet<> Val, Excl, Seen;
+    for (const std::string &P : Recipe.ValidationPackages)
+      Val.insert(P);
+    for (const std::string &P : Recipe.ExcludedPackages)
+      Excl.insert(P);
+    for (CorpusModule &Mod : *M) {
+      Seen.insert(Mod.Package);
+      if (Excl.contains(Mod.Package))
+        continue;
+      (Val.contains(Mod.Package) ? Validation : Train)
+          .push_back(Modules.size());
+      Modules.push_back(std::move(Mod));
+    }
+    for (const std::string &P : Recipe.ValidationPackages)
+      if (!Seen.contains(P))
+        return makeError("validation package '" + P + "' is not in the corpus at '" +
+                         Options.CorpusDir + "'");
+    if (Train.empty())
+      return makeError("no training modules: every package of '" +
+                       Options.CorpusDir + "' is held out or excluded");
+    log(Twine(Modules.size()) + " modules: " + Twine(Train.size()) +
+        " training, " + Twine(Validation.size()) + " validation");
+    return Error::success();
+  }
+
+  Error baseline() {
+    std::vector<std::pair<size_t, Policy>> Req;
+    for (size_t I = 0; I < Modules.size(); ++I)
+      Req.push_back({I, Policy::stock()});
+    for (size_t I = 0; I < Modules.size(); ++I)
+      Req.push_back({I, Policy::heuristic()});
+    std::vector<CompileCache::Entry> R = compile(Req, "baseline");
+    size_t N = Modules.size();
+    Baseline.resize(N);
+    HeuristicSize.resize(N);
+    HeuristicDecisions.resize(N);
+    HeuristicSeconds.resize(N);
+    size_t Mismatch = 0;
+    for (size_t I = 0; I < N; ++I) {
+      if (!R[I].Ok)
+        return makeError("baseline compile failed: " + R[I].Error);
+      if (!R[N + I].Ok)
+        return makeError("heuristic compile failed: " + R[N + I].Error);
+      Baseline[I] = R[I].TextSize;
+      HeuristicSize[I] = R[N + I].TextSize;
+      HeuristicDecisions[I] = R[N + I].Decisions;
+      HeuristicSeconds[I] = R[N + I].Seconds;
+      Mismatch += Baseline[I] != HeuristicSize[I];
+    }
+    log("baseline: " + Twine(Mismatch) +
+        " modules where mlgo's advisor with LLVM's heuristic differs from "
+        "stock -Oz");
+    Report += formatv("- Heuristic through mlgo's advisor vs stock -Oz: {0} of "
+                      "{1} modules differ in .text.\n",
+                      Mismatch, N)
+                  .str();
+    return Error::success();
+  }
+
+  /// Candidates for module \p M: indices of its heuristic trajectory, all
+  /// or a seeded sample of SearchCandidates, ascending.
+  std::vector<uint32_t> candidates(size_t M) const {
+    uint32_t D = HeuristicDecisions[M];
+    std::vector<uint32_t> All(D);
+    for (uint32_t I = 0; I < D; ++I)
+      All[I] = I;
+    if (D <= Recipe.SearchCandidates)
+      return All;
+    MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(Modules[M].ContentHash));
+    uint64_t State = Recipe.Seed ^ H.low();
+    for (uint32_t I = 0; I < Recipe.SearchCandidates; ++I) {
+      uint32_t J = I + uint32_t(splitMix64(State) % (D - I));
+      std::swap(All[I], All[J]);
+    }
+    All.resize(Recipe.SearchCandidates);
+    llvm::sort(All);
+    return All;
+  }
+
+  void search() {
+    size_t N = Modules.size();
+    BestFlips.assign(N, {});
+    BestSize = HeuristicSize;
+    if (Recipe.Mode != "search-imitate")
+      return;
+    struct State {
+      size_t M;
+      std::vector<uint32_t> Cand;
+      size_t Next = 0;
+      uint32_t Decisions;
+    };
+    std::vector<State> Active;
+    uint64_t SearchedBaseline = 0;
+    for (size_t M : Train) {
+      if (HeuristicDecisions[M] == 0 ||
+          HeuristicDecisions[M] > Recipe.SearchMaxDecisions ||
+          HeuristicSeconds[M] > Recipe.SearchMaxModuleSeconds)
+        continue;
+      Active.push_back({M, candidates(M), 0, HeuristicDecisions[M]});
+      SearchedBaseline += Baseline[M];
+    }
+    log("search: " + Twine(Active.size()) + " of " + Twine(Train.size()) +
+        " training modules within the budget");
+    std::vector<State *> Searched;
+    std::vector<State> All = Active;
+    size_t Compiles = 0;
+    for (unsigned Step = 0;; ++Step) {
+      std::vector<std::pair<size_t, Policy>> Req;
+      std::vector<State *> Who;
+      for (State &S : All) {
+        while (S.Next < S.Cand.size() && S.Cand[S.Next] >= S.Decisions)
+          ++S.Next;
+        if (S.Next >= S.Cand.size())
+          continue;
+        Policy P = Policy::heuristic();
+        P.Flips = BestFlips[S.M];
+        P.Flips.push_back(S.Cand[S.Next]);
+        Req.push_back({S.M, std::move(P)});
+        Who.push_back(&S);
+      }
+      if (Req.empty())
+        break;
+      std::vector<CompileCache::Entry> R =
+          compile(Req, ("search step " + Twine(Step)).str());
+      Compiles += Req.size();
+      for (size_t K = 0; K < Req.size(); ++K) {
+        State &S = *Who[K];
+        ++S.Next;
+        if (!R[K].Ok || R[K].TextSize >= BestSize[S.M])
+          continue;
+        BestFlips[S.M] = Req[K].second.Flips;
+        BestSize[S.M] = R[K].TextSize;
+        S.Decisions = R[K].Decisions;
+      }
+      uint64_t Best = 0;
+      for (State &S : All)
+        Best += BestSize[S.M];
+      double Pct = SearchedBaseline ? 100.0 * Best / SearchedBaseline : 100;
+      SearchCurve.addPoint(Step, {Pct, Compiles / 1000.0});
+    }
+    uint64_t Best = 0, Heur = 0;
+    size_t Improved = 0;
+    for (State &S : All) {
+      Best += BestSize[S.M];
+      Heur += Baseline[S.M];
+      Improved += BestSize[S.M] < HeuristicSize[S.M];
+    }
+    double Pct = Heur ? 100.0 * (double(Best) - double(Heur)) / Heur : 0;
+    log(formatv("search: {0} compiles; {1} of {2} modules improved; searched "
+                "modules' .text {3:F2}% vs -Oz",
+                Compiles, Improved, All.size(), Pct)
+            .str());
+    Report += formatv("- Search: {0} modules searched, {1} improved, {2} "
+                      "compiles; their .text went from {3} to {4} bytes "
+                      "({5:F2}% vs -Oz).\n",
+                      All.size(), Improved, Compiles, Heur, Best, Pct)
+                  .str();
+  }
+
+  /// Replays the best trajectory of every training module with logging and
+  /// turns its decisions into rows.
+  Expected<learn::Dataset> collect() {
+    std::vector<CompileJob> Jobs;
+    for (size_t M : Train) {
+      if (HeuristicDecisions[M] == 0)
+        continue;
+      Policy P = Policy::heuristic();
+      P.Flips = BestFlips[M];
+      Jobs.push_back(Modules[M].makeJob(std::move(P), /*WantLog=*/true));
+      Jobs.back().Module = std::to_string(M); // Group id, for the rows.
+    }
+    log("imitate: logging " + Twine(Jobs.size()) + " best trajectories");
+    std::vector<JobOutcome> R = Pool.run(Jobs);
+    learn::Dataset D;
+    bool Started = false;
+    std::optional<size_t> DecisionIndex, DefaultIndex;
+    for (size_t J = 0; J < Jobs.size(); ++J) {
+      if (!R[J].ok())
+        return makeError("logging compile failed: " + R[J].Error);
+      int64_t Group = std::stoll(Jobs[J].Module);
+      auto Reader = LogReader::create(
+          createMemorySource(MemoryBuffer::getMemBuffer(R[J].Result->Log, "",
+                                                        false)),
+          Modules[Group].Name + " (log)");
+      if (!Reader)
+        return Reader.takeError();
+      const LogHeader &H = (*Reader)->getHeader();
+      if (!Started) {
+        std::vector<std::string> Names;
+        for (const TensorSpec &S : H.Features) {
+          if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
+            return makeError("log feature '" + S.name() +
+                             "' is not int64_t [1]");
+          if (S.name() == "inlining_decision")
+            continue;
+          Names.push_back(S.name());
+        }
+        D = learn::Dataset(Names);
+        DecisionIndex = H.findFeature("inlining_decision");
+        DefaultIndex = H.findFeature("inlining_default");
+        if (!DecisionIndex || !DefaultIndex)
+          return makeError("the log has no inlining_decision/inlining_default");
+        Started = true;
+      }
+      std::vector<float> Row;
+      while (true) {
+        Expected<const LogRecord &> Rec = (*Reader)->next();
+        if (!Rec)
+          return Rec.takeError();
+        if (Rec->TheKind == LogRecord::Kind::End)
+          break;
+        if (Rec->TheKind != LogRecord::Kind::Observation)
+          continue;
+        Row.clear();
+        int64_t Decision = 0, Default = 0;
+        for (size_t F = 0; F < H.Features.size(); ++F) {
+          int64_t V;
+          std::memcpy(&V, (*Reader)->getFeatureData(F), sizeof(V));
+          if (F == *DecisionIndex) {
+            Decision = V;
+            continue;
+          }
+          if (F == *DefaultIndex)
+            Default = V;
+          Row.push_back(float(V));
+        }
+        float W = Decision != Default ? Recipe.DepartureWeight : 1.0f;
+        D.addRow(Row, Decision != 0, W, Group);
+      }
+    }
+    return D;
+  }
+
+  Expected<Model> imitate(const learn::Dataset &D) {
+    learn::ClassifierOptions CO;
+    CO.Hidden = Recipe.Hidden;
+    CO.Epochs = Recipe.Epochs;
+    CO.BatchSize = Recipe.BatchSize;
+    CO.Optimizer.LearningRate = Recipe.LearningRate;
+    CO.L2 = Recipe.L2;
+    CO.Seed = Recipe.Seed;
+    CO.ResidualFeature = "inlining_default";
+    CO.Metadata.Name = Recipe.Name;
+    CO.Metadata.Description = Recipe.Description;
+    CO.Metadata.LLVMVersion = "19";
+    CO.Metadata.FeatureSet = "llvm19-inline+mlgo-extra";
+    CO.Metadata.Recipe = "mlgo train --recipe (" + Recipe.Mode + ")";
+    auto T = learn::ClassifierTrainer::create(D, CO);
+    if (!T)
+      return T.takeError();
+    // Departure rows: how many the classifier gets right.
+    int64_t DefaultF = D.getFeatureIndex("inlining_default");
+    std::string Ckpt = workFile("classifier.ckpt");
+    if (sys::fs::exists(Ckpt)) {
+      Expected<learn::Checkpoint> C = learn::Checkpoint::load(Ckpt);
+      if (!C)
+        return C.takeError();
+      Expected<std::string> Key = C->getBytes("dataset_hash");
+      if (Key && *Key == hashDataset(D)) {
+        if (Error E = (*T)->loadState(*C))
+          return E;
+        if (Error E = EpochCurve.loadState(*C))
+          return E;
+        log("imitate: resumed at epoch " + Twine((*T)->getEpoch()));
+      } else if (!Key) {
+        consumeError(Key.takeError());
+      }
+    }
+    while (!(*T)->isDone()) {
+      learn::EpochStats S = (*T)->runEpoch();
+      double Hit = 0, Total = 0;
+      for (size_t I = 0; I < D.size(); ++I) {
+        if ((D.feature(I, DefaultF) != 0) == (D.label(I) != 0))
+          continue;
+        Total += 1;
+        Hit += ((*T)->predictLogit(D.row(I)) > 0) == (D.label(I) != 0);
+      }
+      double Recall = Total ? 100.0 * Hit / Total : 0;
+      EpochCurve.addPoint(S.Epoch, {S.Loss, 100 * S.Accuracy, Recall});
+      log(formatv("imitate: epoch {0}: loss {1:F4}, accuracy {2:F2}%, "
+                  "departures reproduced {3:F1}%",
+                  S.Epoch, S.Loss, 100 * S.Accuracy, Recall)
+              .str());
+      learn::Checkpoint C;
+      (*T)->saveState(C);
+      EpochCurve.saveState(C);
+      C.setBytes("dataset_hash", hashDataset(D));
+      if (Error E = C.save(Ckpt))
+        return E;
+    }
+    return (*T)->exportModel();
+  }
+
+  static std::string hashDataset(const learn::Dataset &D) {
+    std::vector<uint8_t> Bytes = D.serialize();
+    MD5::MD5Result R = MD5::hash(Bytes);
+    return std::string(R.digest());
+  }
+
+  /// Total .text of \p Set under \p P, and the mean reward.
+  struct Totals {
+    uint64_t Policy = 0, Baseline = 0;
+    double MeanReward = 0;
+    size_t Failed = 0;
+    double pct() const {
+      return Baseline ? 100.0 * (double(Policy) - double(Baseline)) / Baseline
+                      : 0;
+    }
+  };
+  Totals evaluate(ArrayRef<size_t> Set, const Policy &P, StringRef What,
+                  std::map<std::string, std::pair<uint64_t, uint64_t>> *PerPackage =
+                      nullptr) {
+    std::vector<std::pair<size_t, Policy>> Req;
+    for (size_t M : Set)
+      Req.push_back({M, P});
+    std::vector<CompileCache::Entry> R = compile(Req, What);
+    Totals T;
+    for (size_t K = 0; K < Set.size(); ++K) {
+      size_t M = Set[K];
+      if (!R[K].Ok) {
+        ++T.Failed;
+        log("evaluation compile failed: " + R[K].Error);
+        continue;
+      }
+      T.Policy += R[K].TextSize;
+      T.Baseline += Baseline[M];
+      T.MeanReward += getReward(R[K].TextSize, Baseline[M], Recipe.Delta);
+      if (PerPackage) {
+        auto &PP = (*PerPackage)[Modules[M].Package];
+        PP.first += Baseline[M];
+        PP.second += R[K].TextSize;
+      }
+    }
+    if (!Set.empty())
+      T.MeanReward /= Set.size();
+    return T;
+  }
+};
+
+} // namespace
+
+Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
+  auto Start = std::chrono::steady_clock::now();
+  if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
+    return makeError(Options.WorkDir + ": " + EC.message());
+  WorkerPoolOptions PO;
+  PO.Workers = Recipe.Workers;
+  PO.TimeoutSeconds = Recipe.TimeoutSeconds;
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
+  if (!Pool)
+    return Pool.takeError();
+  Trainer T(Recipe, Options, **Pool);
+  if (Error E = T.Cache.open(T.workFile("compiles.tsv")))
+    return E;
+  if (Error E = T.loadCorpus())
+    return E;
+  if (Error E = T.baseline())
+    return E;
+  T.search();
+  Expected<learn::Dataset> D = T.collect();
+  if (!D)
+    return D.takeError();
+  size_t Departures = 0;
+  int64_t DefaultF = D->getFeatureIndex("inlining_default");
+  for (size_t I = 0; I < D->size(); ++I)
+    Departures += (D->feature(I, DefaultF) != 0) != (D->label(I) != 0);
+  T.log("imitate: " + Twine(D->size()) + " decisions, " + Twine(Departures) +
+        " departures from the heuristic");
+  T.Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
+                      "departures from the heuristic.\n",
+                      D->size(), T.Train.size(), Departures)
+                  .str();
+  Expected<Model> Trained = T.imitate(*D);
+  if (!Trained)
+    return Trained.takeError();
+
+  // Model selection on validation (or, with no validation packages, on
+  // nothing: the first threshold).
+  const std::vector<size_t> &SelectOn =
+      T.Validation.empty() ? T.Train : T.Validation;
+  StringRef SelectName = T.Validation.empty() ? "training" : "validation";
+  std::optional<Model> Best;
+  Trainer::Totals BestTotals;
+  float BestThreshold = 0;
+  for (float Th : Recipe.Thresholds) {
+    Model M = *Trained;
+    M.Decision.Threshold = Th;
+    Trainer::Totals Tot = T.evaluate(
+        SelectOn, Policy::model(M.toJSONString()),
+        (SelectName + " threshold " + formatv("{0}", Th).str()).str());
+    T.log(formatv("select: threshold {0}: {1} .text {2:F3}% vs -Oz "
+                  "(mean reward {3:F5}, {4} failed)",
+                  Th, SelectName, Tot.pct(), Tot.MeanReward, Tot.Failed)
+              .str());
+    T.Report += formatv("- Threshold {0}: {1} .text {2} bytes vs -Oz {3} "
+                        "({4:F3}%), mean reward {5:F5}.\n",
+                        Th, SelectName, Tot.Policy, Tot.Baseline, Tot.pct(),
+                        Tot.MeanReward)
+                    .str();
+    if (Tot.Failed)
+      continue;
+    if (!Best || Tot.Policy < BestTotals.Policy) {
+      Best = std::move(M);
+      BestTotals = Tot;
+      BestThreshold = Th;
+    }
+  }
+  if (!Best)
+    return makeError("every candidate model failed to compile some " +
+                     SelectName + " module");
+
+  std::map<std::string, std::pair<uint64_t, uint64_t>> ValPkg, TrainPkg;
+  Policy Chosen = Policy::model(Best->toJSONString());
+  Trainer::Totals ValTot = T.evaluate(T.Validation, Chosen, "validation", &ValPkg);
+  Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
+  if (Error E = Best->save(Options.OutputModel))
+    return E;
+  double Minutes = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count() /
+                   60;
+
+  std::string R;
+  raw_string_ostream OS(R);
+  OS << "# mlgo train report: " << Recipe.Name << "\n\n"
+     << "- Mode: " << Recipe.Mode << ", seed " << Recipe.Seed << "; corpus "
+     << Options.CorpusDir << "; " << T.Train.size() << " training and "
+     << T.Validation.size() << " validation modules.\n"
+     << T.Report
+     << formatv("- Chosen threshold: {0} (on {1}).\n", BestThreshold,
+                SelectName)
+     << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%).\n",
+                ValTot.Policy, ValTot.Baseline, ValTot.pct())
+     << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%).\n",
+                TrainTot.Policy, TrainTot.Baseline, TrainTot.pct())
+     << formatv("- Wall-clock time of this invocation: {0:F1} min (cached "
+                "compiles are replayed, not redone).\n\n",
+                Minutes);
+  auto Table = [&](StringRef Title, auto &Map) {
+    OS << "## " << Title << "\n\n| package | -Oz .text | model .text | change |\n"
+       << "|---|---:|---:|---:|\n";
+    for (auto &[Pkg, V] : Map)
+      OS << "| " << Pkg << " | " << V.first << " | " << V.second << " | "
+         << formatv("{0:F2}%", V.first ? 100.0 * (double(V.second) -
+                                                 double(V.first)) /
+                                            V.first
+                                      : 0.0)
+         << " |\n";
+    OS << "\n";
+  };
+  Table("Validation packages", ValPkg);
+  Table("Training packages", TrainPkg);
+  if (Error E = learn::writeFileAtomically(
+          T.workFile("report.md"),
+          ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(R.data()), R.size())))
+    return E;
+  if (Error E = T.SearchCurve.saveCSV(T.workFile("search-curve.csv")))
+    return E;
+  if (Error E = T.SearchCurve.saveSVG(T.workFile("search-curve.svg")))
+    return E;
+  if (Error E = T.EpochCurve.saveCSV(T.workFile("imitation-curve.csv")))
+    return E;
+  if (Error E = T.EpochCurve.saveSVG(T.workFile("imitation-curve.svg")))
+    return E;
+  if (Options.Verbose)
+    errs() << R;
+  return Error::success();
+}
+
+} // namespace mlgo
