@@ -202,10 +202,12 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   CI.setInvocation(std::move(Invocation));
   CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
 
+  // Registered for every policy, the stock one included (it then builds
+  // LLVM's own DefaultInlineAdvisor): once a process has registered a
+  // plugin advisor, LLVM's inliner asks for one in every later compile.
   std::shared_ptr<const InlinerConfig> Shared = std::move(*Config);
-  if (Job.ThePolicy.Kind != PolicyKind::Stock)
-    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
-        [Shared](PassBuilder &PB) { registerInliner(PB, Shared); });
+  CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+      [Shared](PassBuilder &PB) { registerInliner(PB, Shared); });
 
   clang::EmitObjAction Action;
   bool Compiled = CI.ExecuteAction(Action);

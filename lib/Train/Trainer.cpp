@@ -383,30 +383,33 @@ struct Trainer {
     }
     if (!Jobs.empty()) {
       auto Start = std::chrono::steady_clock::now();
-      std::vector<JobOutcome> R =
-          Pool.run(Jobs, [&](size_t Done, size_t Total) {
+      // Each result is appended to the cache file as soon as it is known.
+      auto Record = [&](size_t J, const JobOutcome &O) {
+        CompileCache::Entry E;
+        if (O.ok()) {
+          E.Ok = true;
+          E.TextSize = O.Result->TextSize;
+          E.Decisions = O.Result->NumDecisions;
+          E.Seconds = O.Result->Seconds;
+        } else {
+          E.Error = O.Error;
+        }
+        Cache.insert(Keys[Where[J]], E);
+        Out[Where[J]] = E;
+      };
+      Pool.run(
+          Jobs,
+          [&](size_t Done, size_t Total) {
             if (Options.Verbose && (Done % 100 == 0 || Done == Total))
               errs() << "\rmlgo train: " << What << ": " << Done << "/"
                      << Total << " compiles";
-          });
+          },
+          Record);
       if (Options.Verbose)
         errs() << format(" (%.1f s)\n",
                          std::chrono::duration<double>(
                              std::chrono::steady_clock::now() - Start)
                              .count());
-      for (size_t J = 0; J < Jobs.size(); ++J) {
-        CompileCache::Entry E;
-        if (R[J].ok()) {
-          E.Ok = true;
-          E.TextSize = R[J].Result->TextSize;
-          E.Decisions = R[J].Result->NumDecisions;
-          E.Seconds = R[J].Result->Seconds;
-        } else {
-          E.Error = R[J].Error;
-        }
-        Cache.insert(Keys[Where[J]], E);
-        Out[Where[J]] = E;
-      }
       for (size_t I = 0; I < Requests.size(); ++I)
         if (!Out[I].Ok && Out[I].Error.empty())
           Out[I] = *Cache.lookup(Keys[I]);

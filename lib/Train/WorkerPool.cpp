@@ -328,7 +328,8 @@ std::string WorkerPool::reap(Worker &W) {
 
 std::vector<JobOutcome>
 WorkerPool::run(ArrayRef<CompileJob> Jobs,
-                std::function<void(size_t, size_t)> Progress) {
+                std::function<void(size_t, size_t)> Progress,
+                std::function<void(size_t, const JobOutcome &)> OnOutcome) {
   using Clock = std::chrono::steady_clock;
   std::vector<JobOutcome> Outcomes(Jobs.size());
   std::deque<size_t> Pending;
@@ -341,6 +342,8 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
 
   auto Finish = [&](size_t Job) {
     ++Done;
+    if (OnOutcome)
+      OnOutcome(Job, Outcomes[Job]);
     if (Progress)
       Progress(Done, Jobs.size());
   };

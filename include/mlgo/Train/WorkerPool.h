@@ -63,10 +63,12 @@ public:
   unsigned getNumWorkers() const { return Workers.size(); }
 
   /// Runs every job; outcomes in job order. \p Progress is called after
-  /// each job with (done, total).
+  /// each job with (done, total); \p OnOutcome as soon as a job's outcome
+  /// is known (so that callers can persist it), with the job's index.
   std::vector<JobOutcome>
   run(llvm::ArrayRef<CompileJob> Jobs,
-      std::function<void(size_t, size_t)> Progress = nullptr);
+      std::function<void(size_t, size_t)> Progress = nullptr,
+      std::function<void(size_t, const JobOutcome &)> OnOutcome = nullptr);
 
   /// Workers that had to be replaced so far (crashes and timeouts).
   unsigned getNumRespawns() const { return Respawns; }

@@ -1,0 +1,138 @@
+//===- unittests/Train/WorkerPoolTest.cpp ---------------------------------===//
+//
+// The compile worker's job encoding, and the pool's fault isolation: a
+// module clang rejects, a policy that makes LLVM stop with a fatal error
+// (the worker dies and is replaced), and a good module after both.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/WorkerPool.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+CompileJob sampleJob() {
+  CompileJob J;
+  J.Module = "pkg/a.o";
+  J.BitcodePath = "/tmp/a.bc";
+  J.CC1Args = {"-triple", "x86_64-pc-linux-gnu", "-Oz"};
+  J.ThePolicy = Policy::model("{\"m\":1}");
+  J.ThePolicy.Flips = {3, 9, 27};
+  J.ThePolicy.ExploreSeed = 42;
+  J.ThePolicy.ExploreTemperature = 0.5f;
+  J.WantLog = true;
+  return J;
+}
+
+TEST(WorkerPoolTest, JobRoundTrips) {
+  CompileJob J = sampleJob();
+  Expected<CompileJob> Back = decodeJob(encodeJob(J));
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->Module, J.Module);
+  EXPECT_EQ(Back->BitcodePath, J.BitcodePath);
+  EXPECT_EQ(Back->CC1Args, J.CC1Args);
+  EXPECT_EQ(Back->ThePolicy.getKey(), J.ThePolicy.getKey());
+  EXPECT_EQ(Back->ThePolicy.Flips, J.ThePolicy.Flips);
+  EXPECT_EQ(Back->ThePolicy.ExploreSeed, std::optional<uint64_t>(42));
+  EXPECT_TRUE(Back->WantLog);
+}
+
+TEST(WorkerPoolTest, PolicyKeysDifferByFlips) {
+  Policy A = Policy::heuristic(), B = Policy::heuristic();
+  B.Flips = {0};
+  EXPECT_NE(A.getKey(), B.getKey());
+  EXPECT_EQ(A.getKey(), Policy::heuristic().getKey());
+  EXPECT_EQ(A.getKey().size(), 32u);
+}
+
+TEST(WorkerPoolTest, TruncatedJobIsAnError) {
+  std::string Frame = encodeJob(sampleJob());
+  Expected<CompileJob> Back = decodeJob(StringRef(Frame).drop_back(3));
+  ASSERT_FALSE(bool(Back));
+  EXPECT_EQ(toString(Back.takeError()),
+            "compile job: malformed frame of " +
+                std::to_string(Frame.size() - 3) + " bytes");
+}
+
+class PoolTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-train", Dir));
+    Good = (Dir + "/stats.bc").str();
+    std::string Src = MLGO_SOURCE_DIR "/test/Train/Inputs/beta/stats.c";
+    std::string Clang = MLGO_LLVM_TOOLS_DIR "/clang";
+    StringRef Args[] = {Clang, "-c", "-emit-llvm", "-Oz", "-Xclang",
+                        "-disable-llvm-passes", Src, "-o", Good};
+    ASSERT_EQ(sys::ExecuteAndWait(Clang, Args), 0);
+    Bad = (Dir + "/bad.bc").str();
+    std::error_code EC;
+    raw_fd_ostream(Bad, EC) << "BC\xc0\xde but not really";
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+
+  CompileJob job(StringRef Name, StringRef Bitcode, Policy P) {
+    CompileJob J;
+    J.Module = Name.str();
+    J.BitcodePath = Bitcode.str();
+    J.CC1Args = {"-triple", "x86_64-pc-linux-gnu", "-Oz"};
+    J.ThePolicy = std::move(P);
+    return J;
+  }
+
+  SmallString<128> Dir;
+  std::string Good, Bad;
+};
+
+TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
+  // Created before anything else runs threads.
+  WorkerPoolOptions O;
+  O.Workers = 1;
+  auto Pool = WorkerPool::create(O);
+  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  auto Placeholder =
+      MemoryBuffer::getFile(MLGO_SOURCE_DIR "/models/inline-oz/model.json");
+  ASSERT_TRUE(bool(Placeholder));
+  std::string NeedsMissing = (*Placeholder)->getBuffer().str();
+  size_t At = NeedsMissing.find("\"threshold\"");
+  ASSERT_NE(At, std::string::npos);
+  NeedsMissing.replace(At, 11, "\"no_such_feature\"");
+
+  std::vector<CompileJob> Jobs = {
+      job("p/bad.o", Bad, Policy::stock()),
+      job("p/fatal.o", Good, Policy::model(NeedsMissing)),
+      job("p/good.o", Good, Policy::heuristic()),
+      job("p/good-stock.o", Good, Policy::stock()),
+  };
+  Jobs[2].WantLog = true;
+  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
+  ASSERT_EQ(R.size(), 4u);
+  ASSERT_FALSE(R[0].ok());
+  EXPECT_EQ(R[0].Error.rfind("p/bad.o: compilation failed: ", 0), 0u)
+      << R[0].Error;
+  ASSERT_FALSE(R[1].ok());
+  EXPECT_EQ(R[1].Error,
+            "p/fatal.o: LLVM fatal error: mlgo: model 'inline-oz' needs input "
+            "'no_such_feature' (int64_t [1]), which the compiler does not "
+            "offer");
+  EXPECT_EQ((*Pool)->getNumRespawns(), 1u);
+  ASSERT_TRUE(R[2].ok()) << R[2].Error;
+  ASSERT_TRUE(R[3].ok()) << R[3].Error;
+  EXPECT_GT(R[2].Result->TextSize, 0u);
+  // LLVM's heuristic through mlgo's advisor gives stock -Oz's object.
+  EXPECT_EQ(R[2].Result->TextSize, R[3].Result->TextSize);
+  EXPECT_GT(R[2].Result->NumDecisions, 0u);
+  EXPECT_EQ(StringRef(R[2].Result->Log).substr(0, 13), "{\"features\":[");
+  EXPECT_TRUE(R[3].Result->Log.empty());
+}
+
+} // namespace
