@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The main job: install what is missing, build, then compile real programs
-# (zlib and bzip2 from Debian's sources) with stock clang-19 -Oz and with
-# mlgo's plugin and its embedded model, and print the .text size table and
-# the compile-time ratio. (scripts/demo-serve.sh shows `mlgo serve` driving
+# The main job: install what is missing, build, then build real programs
+# (zlib, bzip2 and lua5.4 from Debian's sources) end to end with stock
+# clang-19 -Oz and with mlgo's plugin and its embedded model, and print for
+# each the .text size table of its binaries and libraries, the build-time
+# and peak-RSS ratios, and its test suite's results against both builds
+# (`mlgo eval package`, docs/eval.md). scripts/size-table.sh prints the
+# older per-object table. (scripts/demo-serve.sh shows `mlgo serve` driving
 # stock clang over the interactive protocol.)
 set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh --sources
 scripts/build.sh
-exec scripts/size-table.sh build
+exec scripts/eval-packages.sh build zlib bzip2 lua5.4

@@ -125,8 +125,7 @@ Expected<uint64_t> ClangModuleCompiler::textSize(StringRef Module,
   TempFile Out;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("mlgo-eval", "o", Out.Path))
-    return makeError("cannot create a temporary object file: " +
-                     EC.message());
+    return makeError("cannot create a temporary object file: " + EC.message());
   Expected<std::vector<std::string>> Argv =
       getModuleCompileCommand(CorpusDir, Description, Module, Out.Path,
                               getPolicyArgs(Policy), Opts.Clang);

@@ -39,7 +39,8 @@ InliningPolicy InliningPolicy::model(StringRef Name, StringRef Path) {
 
 ModuleCompiler::~ModuleCompiler() = default;
 
-SizeReport evaluateCorpus(ModuleCompiler &Compiler, ArrayRef<std::string> Modules,
+SizeReport evaluateCorpus(ModuleCompiler &Compiler,
+                          ArrayRef<std::string> Modules,
                           const InliningPolicy &Baseline,
                           ArrayRef<InliningPolicy> Models,
                           const CorpusEvalOptions &Options) {

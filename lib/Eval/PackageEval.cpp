@@ -44,8 +44,7 @@ static std::string readTail(StringRef Path, size_t N) {
 /// stdout and stderr to \p LogPath (stdout to \p StdoutPath instead when
 /// given).
 static RunResult runLogged(ArrayRef<std::string> Argv, StringRef LogPath,
-                           unsigned TimeoutSeconds,
-                           StringRef StdoutPath = "") {
+                           unsigned TimeoutSeconds, StringRef StdoutPath = "") {
   RunOptions O;
   O.Stdin = "/dev/null";
   O.Stdout = (StdoutPath.empty() ? LogPath : StdoutPath).str();
@@ -68,8 +67,7 @@ Expected<std::vector<std::string>> findLinkedArtifacts(StringRef BuildDir) {
     if (identify_magic(It->path(), Magic))
       continue;
     if (Magic != file_magic::elf_executable &&
-        Magic != file_magic::elf_shared_object &&
-        Magic != file_magic::archive)
+        Magic != file_magic::elf_shared_object && Magic != file_magic::archive)
       continue;
     StringRef Rel = StringRef(It->path()).drop_front(BuildDir.size());
     Out.push_back(Rel.ltrim('/').str());
@@ -98,8 +96,8 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
       runLogged({"bash", Opts.RecipeScript, "fetch", Pkg, Opts.SourceCache},
                 FetchLog, Opts.BuildTimeoutSeconds, SrcFile);
   if (!Fetch.succeeded())
-    return makeError(Pkg + ": fetching the source " + Fetch.describe() +
-                     ":\n" + readTail(FetchLog, 10));
+    return makeError(Pkg + ": fetching the source " + Fetch.describe() + ":\n" +
+                     readTail(FetchLog, 10));
   std::string Src = readTail(SrcFile, 1);
   if (Src.empty() || !sys::fs::is_directory(Src))
     return makeError(Pkg + ": the recipe gave no source directory (see " +
@@ -110,8 +108,8 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   if (Opts.RunTests) {
     SmallString<128> List(Opts.WorkDir);
     sys::path::append(List, "tests.txt");
-    RunResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
-                            FetchLog, 60, List);
+    RunResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg}, FetchLog,
+                            60, List);
     if (!R.succeeded())
       return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
                        readTail(FetchLog, 10));
@@ -140,10 +138,9 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
 
   for (size_t C = 0; C < 2; ++C) {
     Config &Cfg = Configs[C];
-    std::vector<std::string> Argv = {"bash",        Opts.RecipeScript,
-                                     "build",       Pkg,
-                                     Src,           Cfg.Dir,
-                                     std::to_string(Opts.Jobs)};
+    std::vector<std::string> Argv = {
+        "bash",  Opts.RecipeScript,        "build", Pkg, Src,
+        Cfg.Dir, std::to_string(Opts.Jobs)};
     if (C == 1) {
       Argv.push_back(Opts.PluginPath);
       if (!Opts.Model.ModelPath.empty())
@@ -198,8 +195,9 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
       Report.UnpairedArtifacts.push_back(Path + " (" + Configs[1].Name.str() +
                                          " only)");
   if (Report.Artifacts.empty())
-    return makeError(Pkg + ": the builds produced no linked binary or library "
-                           "(looked in " +
+    return makeError(Pkg +
+                     ": the builds produced no linked binary or library "
+                     "(looked in " +
                      Configs[0].Dir + "/src)");
 
   for (const std::string &Name : TestNames) {
@@ -215,8 +213,8 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
           TestLog, Opts.TestTimeoutSeconds);
       (C ? T.ModelPassed : T.BaselinePassed) = R.succeeded();
       if (C == 1 && !R.succeeded())
-        T.ModelLog = TestLog + " (" + R.describe() + "):\n" +
-                     readTail(TestLog, 10);
+        T.ModelLog =
+            TestLog + " (" + R.describe() + "):\n" + readTail(TestLog, 10);
     }
     Report.Tests.push_back(std::move(T));
   }

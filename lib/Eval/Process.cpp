@@ -82,8 +82,8 @@ RunResult runProcess(ArrayRef<std::string> Argv, const RunOptions &Options) {
   sys::Wait(PI, /*SecondsToWait=*/std::nullopt, &ErrMsg);
   R.ExitCode = -2;
   R.TimedOut = true;
-  R.Problem = "timed out after " + std::to_string(Options.TimeoutSeconds) +
-              " s";
+  R.Problem =
+      "timed out after " + std::to_string(Options.TimeoutSeconds) + " s";
   return R;
 }
 

@@ -30,11 +30,10 @@ BarChart BarChart::fromSizeReport(const SizeReport &Report) {
     C.GroupNames.push_back(G.Name);
     std::vector<double> Row;
     for (const GroupModelStats &S : G.Models)
-      Row.push_back(G.BaselineTotal ? 100.0 *
-                                          (double(S.Total) -
-                                           double(G.BaselineTotal)) /
-                                          double(G.BaselineTotal)
-                                    : 0.0);
+      Row.push_back(G.BaselineTotal
+                        ? 100.0 * (double(S.Total) - double(G.BaselineTotal)) /
+                              double(G.BaselineTotal)
+                        : 0.0);
     C.Values.push_back(std::move(Row));
   }
   return C;
@@ -133,7 +132,8 @@ void BarChart::writeSVG(raw_ostream &OS) const {
   OS << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
      << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << num(Width)
      << "\" height=\"" << num(Height) << "\" viewBox=\"0 0 " << num(Width)
-     << ' ' << num(Height) << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
+     << ' ' << num(Height)
+     << "\" font-family=\"sans-serif\" font-size=\"11\">\n"
      << "<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n"
      << "<text x=\"" << num(Width / 2) << "\" y=\"24\" font-size=\"15\" "
      << "text-anchor=\"middle\">" << escapeXML(Title) << "</text>\n";

@@ -108,9 +108,7 @@ std::optional<ModuleExtreme> SizeReport::getWorst(size_t I) const {
   return findExtreme(*this, I, /*Smallest=*/false);
 }
 
-static std::string formatRatio(double R) {
-  return formatv("{0:f4}", R).str();
-}
+static std::string formatRatio(double R) { return formatv("{0:f4}", R).str(); }
 
 /// The columns shared by every format: per model its bytes and the change;
 /// package rows add the module count and the geometric mean.
@@ -172,7 +170,7 @@ Table SizeReport::getPackageTable(ReportFormat Format) const {
       Row.push_back(std::to_string(S.Total));
       Row.push_back(formatDeltaPercent(G.BaselineTotal, S.Total));
       Row.push_back(G.Modules > G.WithoutRatio ? formatRatio(S.GeoMeanRatio)
-                                                : "n/a");
+                                               : "n/a");
     }
     T.addRow(std::move(Row));
   };
@@ -210,8 +208,8 @@ void SizeReport::print(raw_ostream &OS, ReportFormat Format,
         OS << "none (no module has .text at " << BaselineName << ")\n";
         return;
       }
-      OS << E->Module << " " << formatDeltaPercent(E->Baseline, E->Size)
-         << " (" << E->Baseline << " -> " << E->Size << " bytes)\n";
+      OS << E->Module << " " << formatDeltaPercent(E->Baseline, E->Size) << " ("
+         << E->Baseline << " -> " << E->Size << " bytes)\n";
     };
     Print("best", getBest(J));
     Print("worst", getWorst(J));

@@ -55,8 +55,7 @@ cl::opt<std::string> CorpusBaseline(
     cl::desc("what the models are compared with: 'oz' (stock clang -Oz, "
              "the default) or 'embedded' (the plugin's embedded model)"),
     cl::init("oz"), cl::sub(CorpusCmd), cl::cat(Cat));
-cl::opt<std::string> CorpusFormat("format",
-                                  cl::desc("table, markdown or csv"),
+cl::opt<std::string> CorpusFormat("format", cl::desc("table, markdown or csv"),
                                   cl::init("table"), cl::sub(CorpusCmd),
                                   cl::cat(Cat));
 cl::opt<std::string> CorpusChart("chart",
@@ -66,12 +65,14 @@ cl::opt<std::string> CorpusChart("chart",
 cl::opt<bool> CorpusPerModule("per-module",
                               cl::desc("print a row per module as well"),
                               cl::sub(CorpusCmd), cl::cat(Cat));
-cl::opt<unsigned> CorpusJobs("jobs", cl::desc("parallel compiles (0: all "
-                                              "cores)"),
+cl::opt<unsigned> CorpusJobs("jobs",
+                             cl::desc("parallel compiles (0: all "
+                                      "cores)"),
                              cl::init(0), cl::sub(CorpusCmd), cl::cat(Cat));
 cl::alias CorpusJobsShort("j", cl::aliasopt(CorpusJobs));
 cl::opt<std::string> CorpusModulesFrom(
-    "modules-from", cl::desc("evaluate the modules listed in <file>, one a line"),
+    "modules-from",
+    cl::desc("evaluate the modules listed in <file>, one a line"),
     cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
 cl::opt<std::string> CorpusPackages(
     "packages", cl::desc("evaluate the modules of these packages only"),
@@ -83,9 +84,10 @@ cl::opt<unsigned> CorpusTimeout("timeout",
 cl::opt<std::string> CorpusClang("clang", cl::desc("clang driver to run"),
                                  cl::init("clang-19"), cl::sub(CorpusCmd),
                                  cl::cat(Cat));
-cl::opt<std::string> CorpusPlugin(
-    "plugin", cl::desc("MLGOInliner.so (default: next to this mlgo)"),
-    cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<std::string>
+    CorpusPlugin("plugin",
+                 cl::desc("MLGOInliner.so (default: next to this mlgo)"),
+                 cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
 
 //===-- eval package ------------------------------------------------------===//
 
@@ -96,9 +98,10 @@ cl::SubCommand PackageCmd(
 cl::opt<std::string> PackageName(cl::Positional, cl::Required,
                                  cl::desc("<package>"), cl::sub(PackageCmd),
                                  cl::cat(Cat));
-cl::opt<std::string> PackageModel(
-    "model", cl::desc("the text model to build with (default: embedded)"),
-    cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string>
+    PackageModel("model",
+                 cl::desc("the text model to build with (default: embedded)"),
+                 cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -106,24 +109,27 @@ cl::opt<std::string> PackageWork(
     "work-dir",
     cl::desc("build trees and logs (default: <build>/eval/<package>)"),
     cl::value_desc("dir"), cl::sub(PackageCmd), cl::cat(Cat));
-cl::opt<std::string> PackageCache(
-    "source-cache", cl::desc("Debian source cache (default: <build>/src)"),
-    cl::value_desc("dir"), cl::sub(PackageCmd), cl::cat(Cat));
-cl::opt<std::string> PackageFormat("format",
-                                   cl::desc("table, markdown or csv"),
+cl::opt<std::string>
+    PackageCache("source-cache",
+                 cl::desc("Debian source cache (default: <build>/src)"),
+                 cl::value_desc("dir"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageFormat("format", cl::desc("table, markdown or csv"),
                                    cl::init("table"), cl::sub(PackageCmd),
                                    cl::cat(Cat));
 cl::opt<bool> PackageNoTests("no-tests", cl::desc("skip the test suite"),
                              cl::sub(PackageCmd), cl::cat(Cat));
-cl::opt<unsigned> PackageBuildTimeout(
-    "build-timeout", cl::desc("seconds per build (0: no limit)"),
-    cl::init(3600), cl::sub(PackageCmd), cl::cat(Cat));
-cl::opt<unsigned> PackageTestTimeout(
-    "test-timeout", cl::desc("seconds per test (0: no limit)"), cl::init(600),
-    cl::sub(PackageCmd), cl::cat(Cat));
-cl::opt<std::string> PackagePlugin(
-    "plugin", cl::desc("MLGOInliner.so (default: next to this mlgo)"),
-    cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned>
+    PackageBuildTimeout("build-timeout",
+                        cl::desc("seconds per build (0: no limit)"),
+                        cl::init(3600), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned> PackageTestTimeout("test-timeout",
+                                     cl::desc("seconds per test (0: no limit)"),
+                                     cl::init(600), cl::sub(PackageCmd),
+                                     cl::cat(Cat));
+cl::opt<std::string>
+    PackagePlugin("plugin",
+                  cl::desc("MLGOInliner.so (default: next to this mlgo)"),
+                  cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
 
 int fail(Error E) {
   WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
@@ -162,8 +168,8 @@ Expected<std::string> getSourceDir() {
 }
 
 Expected<std::string> getPlugin(StringRef Given) {
-  std::string P = Given.empty() ? getBuildDir() + "/lib/MLGOInliner.so"
-                                : Given.str();
+  std::string P =
+      Given.empty() ? getBuildDir() + "/lib/MLGOInliner.so" : Given.str();
   if (!sys::fs::exists(P))
     return createStringError(inconvertibleErrorCode(),
                              P + ": no such file (the plugin; build it, or "
@@ -289,10 +295,9 @@ int runEvalCorpus() {
   ClangModuleCompiler::Options Opts;
   Opts.Clang = CorpusClang;
   Opts.TimeoutSeconds = CorpusTimeout;
-  bool NeedPlugin = Baseline.UsePlugin ||
-                    llvm::any_of(Models, [](const InliningPolicy &P) {
-                      return P.UsePlugin;
-                    });
+  bool NeedPlugin =
+      Baseline.UsePlugin ||
+      llvm::any_of(Models, [](const InliningPolicy &P) { return P.UsePlugin; });
   if (NeedPlugin) {
     Expected<std::string> Plugin = getPlugin(CorpusPlugin);
     if (!Plugin)
@@ -341,9 +346,8 @@ int runEvalPackage() {
   Opts.RecipeScript = *Src + "/scripts/eval-package.sh";
   Opts.SourceCache =
       PackageCache.empty() ? getBuildDir() + "/src" : std::string(PackageCache);
-  Opts.WorkDir = PackageWork.empty()
-                     ? getBuildDir() + "/eval/" + PackageName
-                     : std::string(PackageWork);
+  Opts.WorkDir = PackageWork.empty() ? getBuildDir() + "/eval/" + PackageName
+                                     : std::string(PackageWork);
   {
     SmallString<256> Abs(Opts.WorkDir), Cache(Opts.SourceCache);
     sys::fs::make_absolute(Abs);

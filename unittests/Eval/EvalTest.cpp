@@ -123,29 +123,30 @@ TEST(SizeReportTest, PackagesTotalsAndGeometricMeans) {
 }
 
 TEST(SizeReportTest, TerminalReport) {
-  EXPECT_EQ(print(makeReport(), ReportFormat::Table, /*PerModule=*/true),
-            "module       -Oz    m1    delta    m2    delta\n"
-            "----------------------------------------------\n"
-            "zlib/a.o    1000   900  -10.00%  1100  +10.00%\n"
-            "zlib/crc.o     0     0      n/a     0      n/a\n"
-            "bzip2/b.o   2000  2000   +0.00%  1800  -10.00%\n"
-            "bzip2/c.o    400   500  +25.00%   400   +0.00%\n"
-            "\n"
-            "package  modules   -Oz    m1    delta  geomean    m2    delta  geomean\n"
-            "----------------------------------------------------------------------\n"
-            "bzip2          2  2400  2500   +4.17%   1.1180  2200   -8.33%   0.9487\n"
-            "zlib           2  1000   900  -10.00%   0.9000  1100  +10.00%   1.1000\n"
-            "----------------------------------------------------------------------\n"
-            "TOTAL          4  3400  3400   +0.00%   1.0400  3300   -2.94%   0.9967\n"
-            "\n"
-            "best module for m1: zlib/a.o -10.00% (1000 -> 900 bytes)\n"
-            "worst module for m1: bzip2/c.o +25.00% (400 -> 500 bytes)\n"
-            "best module for m2: bzip2/b.o -10.00% (2000 -> 1800 bytes)\n"
-            "worst module for m2: zlib/a.o +10.00% (1000 -> 1100 bytes)\n"
-            "1 of 4 modules have no .text under some policy and are left out "
-            "of the geometric means\n"
-            "1 of 5 modules failed to compile and are not in the tables: "
-            "lua/bad.o\n");
+  EXPECT_EQ(
+      print(makeReport(), ReportFormat::Table, /*PerModule=*/true),
+      "module       -Oz    m1    delta    m2    delta\n"
+      "----------------------------------------------\n"
+      "zlib/a.o    1000   900  -10.00%  1100  +10.00%\n"
+      "zlib/crc.o     0     0      n/a     0      n/a\n"
+      "bzip2/b.o   2000  2000   +0.00%  1800  -10.00%\n"
+      "bzip2/c.o    400   500  +25.00%   400   +0.00%\n"
+      "\n"
+      "package  modules   -Oz    m1    delta  geomean    m2    delta  geomean\n"
+      "----------------------------------------------------------------------\n"
+      "bzip2          2  2400  2500   +4.17%   1.1180  2200   -8.33%   0.9487\n"
+      "zlib           2  1000   900  -10.00%   0.9000  1100  +10.00%   1.1000\n"
+      "----------------------------------------------------------------------\n"
+      "TOTAL          4  3400  3400   +0.00%   1.0400  3300   -2.94%   0.9967\n"
+      "\n"
+      "best module for m1: zlib/a.o -10.00% (1000 -> 900 bytes)\n"
+      "worst module for m1: bzip2/c.o +25.00% (400 -> 500 bytes)\n"
+      "best module for m2: bzip2/b.o -10.00% (2000 -> 1800 bytes)\n"
+      "worst module for m2: zlib/a.o +10.00% (1000 -> 1100 bytes)\n"
+      "1 of 4 modules have no .text under some policy and are left out "
+      "of the geometric means\n"
+      "1 of 5 modules failed to compile and are not in the tables: "
+      "lua/bad.o\n");
 }
 
 TEST(SizeReportTest, MarkdownReport) {
@@ -171,17 +172,16 @@ TEST(SizeReportTest, MarkdownReport) {
 }
 
 TEST(SizeReportTest, CSVReport) {
-  EXPECT_EQ(
-      print(makeReport(), ReportFormat::CSV, /*PerModule=*/true),
-      "kind,name,modules,-Oz,m1,m1 delta %,m1 geomean,m2,m2 delta %,m2 "
-      "geomean\n"
-      "module,zlib/a.o,1,1000,900,-10.00%,0.9000,1100,+10.00%,1.1000\n"
-      "module,zlib/crc.o,1,0,0,n/a,n/a,0,n/a,n/a\n"
-      "module,bzip2/b.o,1,2000,2000,+0.00%,1.0000,1800,-10.00%,0.9000\n"
-      "module,bzip2/c.o,1,400,500,+25.00%,1.2500,400,+0.00%,1.0000\n"
-      "package,bzip2,2,2400,2500,+4.17%,1.1180,2200,-8.33%,0.9487\n"
-      "package,zlib,2,1000,900,-10.00%,0.9000,1100,+10.00%,1.1000\n"
-      "total,TOTAL,4,3400,3400,+0.00%,1.0400,3300,-2.94%,0.9967\n");
+  EXPECT_EQ(print(makeReport(), ReportFormat::CSV, /*PerModule=*/true),
+            "kind,name,modules,-Oz,m1,m1 delta %,m1 geomean,m2,m2 delta %,m2 "
+            "geomean\n"
+            "module,zlib/a.o,1,1000,900,-10.00%,0.9000,1100,+10.00%,1.1000\n"
+            "module,zlib/crc.o,1,0,0,n/a,n/a,0,n/a,n/a\n"
+            "module,bzip2/b.o,1,2000,2000,+0.00%,1.0000,1800,-10.00%,0.9000\n"
+            "module,bzip2/c.o,1,400,500,+25.00%,1.2500,400,+0.00%,1.0000\n"
+            "package,bzip2,2,2400,2500,+4.17%,1.1180,2200,-8.33%,0.9487\n"
+            "package,zlib,2,1000,900,-10.00%,0.9000,1100,+10.00%,1.1000\n"
+            "total,TOTAL,4,3400,3400,+0.00%,1.0400,3300,-2.94%,0.9967\n");
 }
 
 TEST(SizeChartTest, BarsAxisAndLegend) {
@@ -294,8 +294,7 @@ TEST(CorpusEvalTest, ModuleOrderFailuresAndProgress) {
   FakeCompiler C;
   std::vector<std::string> Modules = {"p/a.o", "p/b.o", "q/c.o", "q/d.o"};
   InliningPolicy Base = InliningPolicy::stock();
-  std::vector<InliningPolicy> Models = {
-      InliningPolicy::model("m", "/m.json")};
+  std::vector<InliningPolicy> Models = {InliningPolicy::model("m", "/m.json")};
   C.Sizes = {{{"p/a.o", "-Oz"}, 10}, {{"p/a.o", "m"}, 9},
              {{"p/b.o", "-Oz"}, -1}, {{"p/b.o", "m"}, -1},
              {{"q/c.o", "-Oz"}, 30}, {{"q/c.o", "m"}, -1},

@@ -1,4 +1,4 @@
-//===- mlgo/Eval/ClangModuleCompiler.h - Compile by spawning clang -*- C++ -*-===//
+//===- mlgo/Eval/ClangModuleCompiler.h - Compile with clang ----*- C++ -*-===//
 //
 // The ModuleCompiler that spawns `clang-19 -cc1` with a corpus module's
 // stored arguments (mlgo/Corpus/CompileCommand.h), adding the plugin for a

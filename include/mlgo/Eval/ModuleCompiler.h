@@ -1,4 +1,4 @@
-//===- mlgo/Eval/ModuleCompiler.h - Compile a module, measure .text -*- C++ -*-===//
+//===- mlgo/Eval/ModuleCompiler.h - Module -> .text size --------*- C++ -*-===//
 //
 // Evaluation asks one question many times: how large is the .text of this
 // corpus module when compiled under this inlining policy? ModuleCompiler is

@@ -1,4 +1,4 @@
-//===- mlgo/Eval/PackageReport.h - A package built twice, compared -*- C++ -*-===//
+//===- mlgo/Eval/PackageReport.h - A package built twice --------*- C++ -*-===//
 //
 // What `mlgo eval package` found after building one Debian source package
 // with stock clang-19 -Oz and with the plugin: the .text size of every

@@ -1,4 +1,4 @@
-//===- mlgo/Eval/Process.h - Run a program with a reliable timeout -*- C++ -*-===//
+//===- mlgo/Eval/Process.h - Run a program with a timeout -------*- C++ -*-===//
 //
 // Evaluation runs thousands of compiler processes from a thread pool, and
 // package builds that spawn whole process trees; none may hang the run.

@@ -1,4 +1,4 @@
-//===- mlgo/Eval/SizeReport.h - .text sizes of a corpus, summarized -*- C++ -*-===//
+//===- mlgo/Eval/SizeReport.h - .text sizes of a corpus ---------*- C++ -*-===//
 //
 // The numbers `mlgo eval corpus` reports, and how it prints them. A
 // SizeReport holds, for every module that compiled under every policy, the
@@ -110,8 +110,7 @@ struct SizeReport {
   /// with its TOTAL row, then, except for CSV, the best and worst modules
   /// and a note on modules left out of the ratios and on failures. CSV
   /// prints the tables only, one "kind" column telling the rows apart.
-  void print(llvm::raw_ostream &OS, ReportFormat Format,
-             bool PerModule) const;
+  void print(llvm::raw_ostream &OS, ReportFormat Format, bool PerModule) const;
 
   /// The tables print() prints, for tests and other front ends.
   Table getModuleTable(ReportFormat Format) const;
