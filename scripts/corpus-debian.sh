@@ -336,7 +336,16 @@ for pkg in "${pkgs[@]}"; do
   staged="$out/.staging/$pkg"
   rm -rf "$staged"
   mkdir -p "$out/.staging"
+  # Modules are named relative to the build tree (CMake's build directory,
+  # else the unpacked source), so recursive makes' subdirectories keep
+  # their objects apart (redis: src/sds.o and deps/hiredis/sds.o).
+  if [[ "${system[$pkg]}" == cmake ]]; then
+    base="$w/build"
+  else
+    base=$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)
+  fi
   if "$mlgo" corpus extract --compile-commands "$cc" --output "$staged" \
+       --base-dir "$base" \
        --threads "$jobs" --allow-partial > "$w/extract.log" 2>&1; then
     status[$pkg]=ok
     reason[$pkg]="$(cat "$w/build-note") $(grep -E '^(extracted|skipped|dropped)' "$w/extract.log" | sed "s|$staged|corpus/$pkg|" | tr '\n' ' ')"
@@ -365,6 +374,9 @@ if [[ -f "$status_file" ]]; then
   while IFS= read -r line; do
     p=${line%%$'\t'*}
     [[ "$line" == "$header" || -z "$p" ]] && continue
+    # Rows of packages no longer in .work (renamed, e.g. jsoncpp ->
+    # libjsoncpp) go.
+    [[ -d "$out/.work/$p" ]] || continue
     row[$p]=$line; order+=("$p")
   done < "$status_file"
 fi

@@ -84,9 +84,21 @@ static std::string normalize(StringRef Path) {
   return std::string(P);
 }
 
-/// The module name of an object: its path relative to the build directory,
-/// or, outside it, its absolute path without the leading '/'.
-static std::string moduleNameFor(StringRef Directory, StringRef Output) {
+/// The module name of an object: its path relative to \p BaseDir if it lies
+/// below it, else relative to the build directory, or, outside it, its
+/// absolute path without the leading '/'.
+static std::string moduleNameFor(StringRef BaseDir, StringRef Directory,
+                                 StringRef Output) {
+  if (!BaseDir.empty()) {
+    SmallString<256> Obj(Output);
+    if (!sys::path::is_absolute(Obj)) {
+      Obj = Directory;
+      sys::path::append(Obj, Output);
+    }
+    std::string Abs = normalize(Obj), Base = normalize(BaseDir);
+    if (StringRef(Abs).starts_with(Base + "/"))
+      return Abs.substr(Base.size() + 1);
+  }
   if (!sys::path::is_absolute(Output))
     return normalize(Output);
   std::string Abs = normalize(Output);
@@ -97,7 +109,8 @@ static std::string moduleNameFor(StringRef Directory, StringRef Output) {
 }
 
 Expected<std::vector<ObjectInput>>
-readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped) {
+readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
+                    StringRef BaseDir) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
     return makeError(Path + ": " + Buf.getError().message());
@@ -162,7 +175,7 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped) {
     // Build tools may record one compile twice; it is one module.
     if (!SeenObjects.insert(Obj).second)
       continue;
-    std::string Module = moduleNameFor(*Directory, Output);
+    std::string Module = moduleNameFor(BaseDir, *Directory, Output);
     if (!SeenModules.insert(Module).second) {
       Skipped.push_back({Obj, SkipReason::Duplicate, Module});
       continue;

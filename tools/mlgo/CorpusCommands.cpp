@@ -43,6 +43,11 @@ cl::SubCommand ExtractCmd(
 cl::opt<std::string> ExtractCompileCommands(
     "compile-commands", cl::desc("compile_commands.json of the build"),
     cl::value_desc("file"), cl::sub(ExtractCmd), cl::cat(Cat));
+cl::opt<std::string> ExtractBaseDir(
+    "base-dir",
+    cl::desc("name modules relative to <dir> when their object is below it "
+             "(default: relative to each compile command's directory)"),
+    cl::value_desc("dir"), cl::sub(ExtractCmd), cl::cat(Cat));
 cl::opt<std::string> ExtractObjects("objects",
                                     cl::desc("extract every *.o under <dir>"),
                                     cl::value_desc("dir"), cl::sub(ExtractCmd),
@@ -175,7 +180,7 @@ int runExtract() {
   std::vector<SkippedObject> Skipped;
   Expected<std::vector<ObjectInput>> Objects =
       ExtractObjects.empty()
-          ? readCompileCommands(ExtractCompileCommands, Skipped)
+          ? readCompileCommands(ExtractCompileCommands, Skipped, ExtractBaseDir)
           : findObjects(ExtractObjects);
   if (!Objects)
     return fail(Objects.takeError());

@@ -301,6 +301,35 @@ TEST(ExtractTest, RecordsTheSourceFileOfEachObject) {
   EXPECT_EQ((*Found)[0].SourcePath, "");
 }
 
+TEST(ExtractTest, NamesModulesRelativeToTheBaseDirectory) {
+  TempDir T;
+  writeFile(T.sub("cc.json"), R"([
+    {"directory": "/p/src", "file": "sds.c",
+     "command": "clang-19 -c sds.c -o sds.o"},
+    {"directory": "/p/deps/hiredis", "file": "sds.c",
+     "command": "clang-19 -c sds.c -o sds.o"},
+    {"directory": "/elsewhere", "file": "x.c",
+     "command": "clang-19 -c x.c -o x.o"}
+  ])");
+  std::vector<SkippedObject> Skipped;
+  auto Objects = readCompileCommands(T.sub("cc.json"), Skipped, "/p");
+  ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
+  ASSERT_EQ(Objects->size(), 3u);
+  EXPECT_EQ((*Objects)[0].ModuleName, "src/sds.o");
+  EXPECT_EQ((*Objects)[1].ModuleName, "deps/hiredis/sds.o");
+  // Outside the base directory: relative to the entry's directory.
+  EXPECT_EQ((*Objects)[2].ModuleName, "x.o");
+  EXPECT_TRUE(Skipped.empty());
+  // Without a base directory the two sds.o collide; the second is reported.
+  Skipped.clear();
+  Objects = readCompileCommands(T.sub("cc.json"), Skipped);
+  ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
+  EXPECT_EQ(Objects->size(), 2u);
+  ASSERT_EQ(Skipped.size(), 1u);
+  EXPECT_EQ(Skipped[0].Reason, SkipReason::Duplicate);
+  EXPECT_EQ(Skipped[0].Path, "/p/deps/hiredis/sds.o");
+}
+
 TEST(ExtractTest, DescribesDroppedModules) {
   EXPECT_EQ(describeDroppedModule({"x.o", "/b/x.o", DropReason::SameSource,
                                    ".libs/x.o", "/b/x.c"}),

@@ -97,10 +97,15 @@ struct DroppedModule {
 std::string describeDroppedModule(const DroppedModule &D);
 
 /// Objects of the compile-only commands of a compile_commands.json; other
-/// entries are appended to \p Skipped. Fails only if the file is unreadable
-/// or not a compilation database.
+/// entries are appended to \p Skipped. A module is named after its object's
+/// path relative to \p BaseDir when the object lies below it, else relative
+/// to its entry's directory: recursive makes compile in several
+/// directories, whose `sds.o`s (redis's src/ and deps/hiredis/) would
+/// otherwise get one name. Fails only if the file is unreadable or not a
+/// compilation database.
 llvm::Expected<std::vector<ObjectInput>>
-readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped);
+readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped,
+                    llvm::StringRef BaseDir = "");
 
 /// Every regular file named *.o under \p Dir, sorted, named relative to Dir.
 llvm::Expected<std::vector<ObjectInput>> findObjects(llvm::StringRef Dir);
