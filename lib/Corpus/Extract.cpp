@@ -271,16 +271,29 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
   return M;
 }
 
+static uint64_t sumTextSections(const object::ObjectFile &Obj) {
+  uint64_t Size = 0;
+  for (const object::SectionRef &Sec : Obj.sections())
+    if (Sec.isText())
+      Size += Sec.getSize();
+  return Size;
+}
+
 Expected<uint64_t> getTextSize(StringRef ObjectPath) {
   Expected<object::OwningBinary<object::ObjectFile>> Obj =
       object::ObjectFile::createObjectFile(ObjectPath);
   if (!Obj)
     return makeError(ObjectPath + ": " + toString(Obj.takeError()));
-  uint64_t Size = 0;
-  for (const object::SectionRef &Sec : Obj->getBinary()->sections())
-    if (Sec.isText())
-      Size += Sec.getSize();
-  return Size;
+  return sumTextSections(*Obj->getBinary());
+}
+
+Expected<uint64_t> getTextSize(MemoryBufferRef Object) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return makeError(Object.getBufferIdentifier() + ": " +
+                     toString(Obj.takeError()));
+  return sumTextSections(**Obj);
 }
 
 static Error writeFile(StringRef Path, StringRef Contents) {

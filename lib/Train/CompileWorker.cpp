@@ -17,6 +17,7 @@
 #include "mlgo/Train/CompileWorker.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Corpus/Extract.h"
 #include "mlgo/Inline/InlinerPlugin.h"
 #include "mlgo/Model/Model.h"
 
@@ -26,7 +27,6 @@
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/FileSystem.h"
@@ -60,18 +60,6 @@ std::string Policy::getKey() const {
   MD5::MD5Result R;
   Hash.final(R);
   return std::string(R.digest());
-}
-
-Expected<uint64_t> getObjectTextSize(StringRef Object, StringRef Name) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(MemoryBufferRef(Object, Name));
-  if (!Obj)
-    return makeError(Name + ": " + toString(Obj.takeError()));
-  uint64_t Size = 0;
-  for (const object::SectionRef &Sec : (*Obj)->sections())
-    if (Sec.isText())
-      Size += Sec.getSize();
-  return Size;
 }
 
 /// Models parsed once per process, by the hash of their text: a worker
@@ -224,7 +212,7 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
                      ObjectPath + ": " + Object.getError().message());
   sys::fs::remove(ObjectPath);
   Expected<uint64_t> Size =
-      getObjectTextSize((*Object)->getBuffer(), Job.Module);
+      getTextSize(MemoryBufferRef((*Object)->getBuffer(), Job.Module));
   if (!Size)
     return Size.takeError();
   Result.TextSize = *Size;

@@ -173,12 +173,17 @@ Expected<std::vector<JobOutcome>> runInProcess(const Setup &S,
   });
 }
 
-int runCheck() {
+/// The worker pool; created first, so the workers are forked before any
+/// thread exists.
+Expected<std::unique_ptr<WorkerPool>> createPool() {
   WorkerPoolOptions PO;
   PO.Workers = Jobs;
   PO.TimeoutSeconds = Timeout;
-  // Fork the workers before any thread exists.
-  auto Pool = WorkerPool::create(PO);
+  return WorkerPool::create(PO);
+}
+
+int runCheck() {
+  auto Pool = createPool();
   if (!Pool)
     return fail(Pool.takeError());
   Expected<Setup> S = prepare();
@@ -218,10 +223,7 @@ int runCheck() {
 }
 
 int runBench() {
-  WorkerPoolOptions PO;
-  PO.Workers = Jobs;
-  PO.TimeoutSeconds = Timeout;
-  auto Pool = WorkerPool::create(PO);
+  auto Pool = createPool();
   if (!Pool)
     return fail(Pool.takeError());
   Expected<Setup> S = prepare();

@@ -35,6 +35,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
 #include <functional>
@@ -124,6 +125,8 @@ llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef ObjectPath,
 
 /// Total size of the executable (text) sections of an object file.
 llvm::Expected<uint64_t> getTextSize(llvm::StringRef ObjectPath);
+/// Same, for an object in memory; errors name its buffer identifier.
+llvm::Expected<uint64_t> getTextSize(llvm::MemoryBufferRef Object);
 
 struct ExtractOptions {
   std::string OutputDir;

@@ -104,10 +104,6 @@ struct CompileResult {
 /// clang's diagnostics.
 llvm::Expected<CompileResult> compileModule(const CompileJob &Job);
 
-/// Total size of the executable sections of the object in \p Object.
-llvm::Expected<uint64_t> getObjectTextSize(llvm::StringRef Object,
-                                           llvm::StringRef Name);
-
 } // namespace mlgo
 
 #endif // MLGO_TRAIN_COMPILEWORKER_H
