@@ -12,10 +12,12 @@
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Learn/Classifier.h"
 #include "mlgo/Learn/Dataset.h"
+#include "mlgo/Learn/FlipPolicy.h"
 #include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
+#include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/WorkerPool.h"
@@ -58,7 +60,9 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "mode",          "seed",
       "validation_packages", "excluded_packages",
       "notes",         "search_candidates",
-      "search_max_decisions", "search_max_module_seconds",
+      "search_max_decisions", "search_max_module_bytes",
+      "search_budget_bytes", "flip_fractions",
+      "flip_weight_cap", "max_package_regression",
       "hidden",        "epochs",
       "learning_rate", "l2",
       "batch_size",    "departure_weight",
@@ -118,8 +122,10 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = Str("mode", R.Mode))
     return E;
-  if (R.Mode != "search-imitate" && R.Mode != "bc")
-    return makeError(FileName + ": 'mode' must be \"search-imitate\" or \"bc\"");
+  if (R.Mode != "search-imitate" && R.Mode != "counterfactual" &&
+      R.Mode != "bc")
+    return makeError(FileName + ": 'mode' must be \"search-imitate\", "
+                                "\"counterfactual\" or \"bc\"");
   if (Error E = Str("notes", R.Notes))
     return E;
   if (Error E = StrList("validation_packages", R.ValidationPackages))
@@ -132,8 +138,30 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = Int("search_max_decisions", R.SearchMaxDecisions, 0))
     return E;
-  if (Error E = Num("search_max_module_seconds", R.SearchMaxModuleSeconds, 0))
+  if (Error E = Int("search_max_module_bytes", R.SearchMaxModuleBytes, 0))
     return E;
+  if (Error E = Int("search_budget_bytes", R.SearchBudgetBytes, 0))
+    return E;
+  if (Error E = Num("flip_weight_cap", R.FlipWeightCap, 0))
+    return E;
+  if (Error E = Num("max_package_regression", R.MaxPackageRegression, 0))
+    return E;
+  if (const json::Value *X = O->get("flip_fractions")) {
+    const json::Array *A = X->getAsArray();
+    auto Bad = [&] {
+      return makeError(FileName + ": 'flip_fractions' must be a non-empty "
+                                  "array of numbers in [0, 1]");
+    };
+    if (!A || A->empty())
+      return Bad();
+    R.FlipFractions.clear();
+    for (const json::Value &E : *A) {
+      auto D = E.getAsNumber();
+      if (!D || !(*D >= 0 && *D <= 1))
+        return Bad();
+      R.FlipFractions.push_back(*D);
+    }
+  }
   if (Error E = Int("epochs", R.Epochs, 1))
     return E;
   if (Error E = Num("learning_rate", R.LearningRate, 0))
@@ -189,7 +217,9 @@ Expected<TrainRecipe> TrainRecipe::load(StringRef Path) {
 }
 
 json::Value TrainRecipe::toJSON() const {
-  json::Array Hid, Th, Val, Exc;
+  json::Array Hid, Th, Val, Exc, Frac;
+  for (double F : FlipFractions)
+    Frac.push_back(F);
   for (size_t H : Hidden)
     Hid.push_back(int64_t(H));
   for (float T : Thresholds)
@@ -207,7 +237,11 @@ json::Value TrainRecipe::toJSON() const {
                       {"notes", Notes},
                       {"search_candidates", int64_t(SearchCandidates)},
                       {"search_max_decisions", int64_t(SearchMaxDecisions)},
-                      {"search_max_module_seconds", SearchMaxModuleSeconds},
+                      {"search_max_module_bytes", int64_t(SearchMaxModuleBytes)},
+                      {"search_budget_bytes", int64_t(SearchBudgetBytes)},
+                      {"flip_fractions", std::move(Frac)},
+                      {"flip_weight_cap", FlipWeightCap},
+                      {"max_package_regression", MaxPackageRegression},
                       {"hidden", std::move(Hid)},
                       {"epochs", int64_t(Epochs)},
                       {"learning_rate", LearningRate},
@@ -328,11 +362,9 @@ struct Trainer {
   CompileCache Cache;
   std::vector<CorpusModule> Modules;
   std::vector<size_t> Train, Validation;
-  /// Per module: stock -Oz size (the baseline), heuristic size, decisions,
-  /// heuristic compile seconds.
+  /// Per module: stock -Oz size (the baseline), heuristic size, decisions.
   std::vector<uint64_t> Baseline, HeuristicSize;
   std::vector<uint32_t> HeuristicDecisions;
-  std::vector<double> HeuristicSeconds;
   /// Per module: the best flips found by the search.
   std::vector<std::vector<uint32_t>> BestFlips;
   std::vector<uint64_t> BestSize;
@@ -343,7 +375,11 @@ struct Trainer {
   learn::LearningCurve EpochCurve{"Imitation: classifier training",
                                   "epoch",
                                   {"loss", "accuracy %",
-                                   "departure recall %"}};
+                                   "target recall %"}};
+  learn::LearningCurve SelectCurve{
+      "Selection: candidates on the held-out packages",
+      "threshold or inverted decisions per 10000",
+      {"% of -Oz .text", "worst package %"}};
   std::string Report;
 
   Trainer(const TrainRecipe &R, const TrainOptions &O, WorkerPool &P)
@@ -457,7 +493,6 @@ struct Trainer {
     Baseline.resize(N);
     HeuristicSize.resize(N);
     HeuristicDecisions.resize(N);
-    HeuristicSeconds.resize(N);
     size_t Mismatch = 0;
     for (size_t I = 0; I < N; ++I) {
       if (!R[I].Ok)
@@ -467,7 +502,6 @@ struct Trainer {
       Baseline[I] = R[I].TextSize;
       HeuristicSize[I] = R[N + I].TextSize;
       HeuristicDecisions[I] = R[N + I].Decisions;
-      HeuristicSeconds[I] = R[N + I].Seconds;
       Mismatch += Baseline[I] != HeuristicSize[I];
     }
     log("baseline: " + Twine(Mismatch) +
@@ -480,22 +514,40 @@ struct Trainer {
     return Error::success();
   }
 
+  /// Whether training module \p M is within the search budget.
+  bool isSearchable(size_t M) const {
+    return HeuristicDecisions[M] != 0 &&
+           HeuristicDecisions[M] <= Recipe.SearchMaxDecisions &&
+           Modules[M].BitcodeSize <= Recipe.SearchMaxModuleBytes;
+  }
+
+  /// How many decisions of module \p M the search may try.
+  uint32_t searchBudget(size_t M) const {
+    uint64_t K = Recipe.SearchCandidates;
+    if (Recipe.SearchBudgetBytes)
+      K = std::min<uint64_t>(
+          K, std::max<uint64_t>(1, Recipe.SearchBudgetBytes /
+                                       std::max<uint64_t>(1, Modules[M].BitcodeSize)));
+    return uint32_t(K);
+  }
+
   /// Candidates for module \p M: indices of its heuristic trajectory, all
-  /// or a seeded sample of SearchCandidates, ascending.
+  /// or a seeded sample of searchBudget(M), ascending.
   std::vector<uint32_t> candidates(size_t M) const {
     uint32_t D = HeuristicDecisions[M];
+    uint32_t K = searchBudget(M);
     std::vector<uint32_t> All(D);
     for (uint32_t I = 0; I < D; ++I)
       All[I] = I;
-    if (D <= Recipe.SearchCandidates)
+    if (D <= K)
       return All;
     MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(Modules[M].ContentHash));
     uint64_t State = Recipe.Seed ^ H.low();
-    for (uint32_t I = 0; I < Recipe.SearchCandidates; ++I) {
+    for (uint32_t I = 0; I < K; ++I) {
       uint32_t J = I + uint32_t(splitMix64(State) % (D - I));
       std::swap(All[I], All[J]);
     }
-    All.resize(Recipe.SearchCandidates);
+    All.resize(K);
     llvm::sort(All);
     return All;
   }
@@ -515,9 +567,7 @@ struct Trainer {
     std::vector<State> Active;
     uint64_t SearchedBaseline = 0;
     for (size_t M : Train) {
-      if (HeuristicDecisions[M] == 0 ||
-          HeuristicDecisions[M] > Recipe.SearchMaxDecisions ||
-          HeuristicSeconds[M] > Recipe.SearchMaxModuleSeconds)
+      if (!isSearchable(M))
         continue;
       Active.push_back({M, candidates(M), 0, HeuristicDecisions[M]});
       SearchedBaseline += Baseline[M];
@@ -580,52 +630,57 @@ struct Trainer {
                   .str();
   }
 
-  /// Replays the best trajectory of every training module with logging and
-  /// turns its decisions into rows.
-  Expected<learn::Dataset> collect() {
+  /// Feature names of the logs (inlining_decision left out), set by the
+  /// first logTrajectories().
+  std::vector<std::string> FeatureNames;
+
+  /// Compiles each module \p Mods[K] under \p Policies[K] with logging and
+  /// calls \p OnRow(K, features, applied decision, heuristic's decision) for
+  /// every decision, in order.
+  Error logTrajectories(
+      ArrayRef<size_t> Mods, ArrayRef<Policy> Policies,
+      function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
     std::vector<CompileJob> Jobs;
-    for (size_t M : Train) {
-      if (HeuristicDecisions[M] == 0)
-        continue;
-      Policy P = Policy::heuristic();
-      P.Flips = BestFlips[M];
-      Jobs.push_back(Modules[M].makeJob(std::move(P), /*WantLog=*/true));
-      Jobs.back().Module = std::to_string(M); // Group id, for the rows.
-    }
-    log("imitate: logging " + Twine(Jobs.size()) + " best trajectories");
-    std::vector<JobOutcome> R = Pool.run(Jobs);
-    learn::Dataset D;
-    bool Started = false;
+    for (size_t K = 0; K < Mods.size(); ++K)
+      Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
+    std::vector<JobOutcome> R = Pool.run(
+        Jobs, [&](size_t Done, size_t Total) {
+          if (Options.Verbose && (Done % 100 == 0 || Done == Total))
+            errs() << "\rmlgo train: logging: " << Done << "/" << Total
+                   << " compiles" << (Done == Total ? "\n" : "");
+        });
     std::optional<size_t> DecisionIndex, DefaultIndex;
-    for (size_t J = 0; J < Jobs.size(); ++J) {
-      if (!R[J].ok())
-        return makeError("logging compile failed: " + R[J].Error);
-      int64_t Group = std::stoll(Jobs[J].Module);
+    std::vector<float> Row;
+    for (size_t K = 0; K < Jobs.size(); ++K) {
+      const CorpusModule &Mod = Modules[Mods[K]];
+      if (!R[K].ok())
+        return makeError("logging compile of " + Mod.Name +
+                         " failed: " + R[K].Error);
       auto Reader = LogReader::create(
-          createMemorySource(MemoryBuffer::getMemBuffer(R[J].Result->Log, "",
+          createMemorySource(MemoryBuffer::getMemBuffer(R[K].Result->Log, "",
                                                         false)),
-          Modules[Group].Name + " (log)");
+          Mod.Name + " (log)");
       if (!Reader)
         return Reader.takeError();
       const LogHeader &H = (*Reader)->getHeader();
-      if (!Started) {
-        std::vector<std::string> Names;
-        for (const TensorSpec &S : H.Features) {
-          if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
-            return makeError("log feature '" + S.name() +
-                             "' is not int64_t [1]");
-          if (S.name() == "inlining_decision")
-            continue;
+      std::vector<std::string> Names;
+      for (const TensorSpec &S : H.Features) {
+        if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
+          return makeError(Mod.Name + " (log): feature '" + S.name() +
+                           "' is not int64_t [1]");
+        if (S.name() != "inlining_decision")
           Names.push_back(S.name());
-        }
-        D = learn::Dataset(Names);
-        DecisionIndex = H.findFeature("inlining_decision");
-        DefaultIndex = H.findFeature("inlining_default");
-        if (!DecisionIndex || !DefaultIndex)
-          return makeError("the log has no inlining_decision/inlining_default");
-        Started = true;
       }
-      std::vector<float> Row;
+      if (FeatureNames.empty())
+        FeatureNames = Names;
+      else if (Names != FeatureNames)
+        return makeError(Mod.Name + " (log): features differ from the first "
+                                    "log's");
+      DecisionIndex = H.findFeature("inlining_decision");
+      DefaultIndex = H.findFeature("inlining_default");
+      if (!DecisionIndex || !DefaultIndex)
+        return makeError(Mod.Name +
+                         " (log): no inlining_decision/inlining_default");
       while (true) {
         Expected<const LogRecord &> Rec = (*Reader)->next();
         if (!Rec)
@@ -647,12 +702,157 @@ struct Trainer {
             Default = V;
           Row.push_back(float(V));
         }
-        float W = Decision != Default ? Recipe.DepartureWeight : 1.0f;
-        D.addRow(Row, Decision != 0, W, Group);
+        OnRow(K, Row, Decision != 0, Default != 0);
       }
     }
+    return Error::success();
+  }
+
+  /// Replays the best trajectory of every training module with logging and
+  /// turns its decisions into rows.
+  Expected<learn::Dataset> collect() {
+    std::vector<size_t> Mods;
+    std::vector<Policy> Policies;
+    for (size_t M : Train) {
+      if (HeuristicDecisions[M] == 0)
+        continue;
+      Policy P = Policy::heuristic();
+      P.Flips = BestFlips[M];
+      Mods.push_back(M);
+      Policies.push_back(std::move(P));
+    }
+    log("imitate: logging " + Twine(Mods.size()) + " best trajectories");
+    std::optional<learn::Dataset> D;
+    if (Error E = logTrajectories(
+            Mods, Policies,
+            [&](size_t K, ArrayRef<float> Row, bool Decision, bool Default) {
+              if (!D)
+                D.emplace(FeatureNames);
+              float W = Decision != Default ? Recipe.DepartureWeight : 1.0f;
+              D->addRow(Row, Decision, W, int64_t(Mods[K]));
+            }))
+      return E;
+    if (!D)
+      return makeError("no training module makes an inlining decision");
+    return std::move(*D);
+  }
+
+  /// Counterfactual mode. Every searchable training module's heuristic
+  /// trajectory, one row per decision (kept for choosing tau), with the row
+  /// width FeatureNames.size().
+  std::map<size_t, std::vector<float>> Trajectories;
+
+  /// Inverts single decisions of the heuristic's trajectory (a seeded sample
+  /// per module, as the search does) and records what each inversion did to
+  /// .text: a row (the features at that decision) labeled 1 if .text shrank,
+  /// weighted by the change in bytes (capped).
+  Expected<learn::Dataset> counterfactual() {
+    std::vector<size_t> Mods;
+    uint64_t SearchedBaseline = 0;
+    for (size_t M : Train)
+      if (isSearchable(M)) {
+        Mods.push_back(M);
+        SearchedBaseline += Baseline[M];
+      }
+    if (Mods.empty())
+      return makeError("no training module is within the search budget");
+    log("counterfactual: " + Twine(Mods.size()) + " of " + Twine(Train.size()) +
+        " training modules within the budget");
+    std::vector<Policy> Heur(Mods.size(), Policy::heuristic());
+    if (Error E = logTrajectories(
+            Mods, Heur, [&](size_t K, ArrayRef<float> Row, bool, bool) {
+              llvm::append_range(Trajectories[Mods[K]], Row);
+            }))
+      return E;
+    size_t Width = FeatureNames.size();
+
+    std::vector<std::pair<size_t, Policy>> Req;
+    std::vector<uint32_t> At;
+    for (size_t M : Mods)
+      for (uint32_t I : candidates(M)) {
+        Policy P = Policy::heuristic();
+        P.Flips = {I};
+        Req.push_back({M, std::move(P)});
+        At.push_back(I);
+      }
+    std::vector<CompileCache::Entry> R = compile(Req, "counterfactual flips");
+
+    learn::Dataset D(FeatureNames);
+    size_t Shrank = 0, Grew = 0, Same = 0, Failed = 0;
+    std::map<size_t, int64_t> BestGain; // Per module: its best single flip.
+    for (size_t K = 0; K < Req.size(); ++K) {
+      size_t M = Req[K].first;
+      const std::vector<float> &T = Trajectories[M];
+      if (!R[K].Ok) {
+        ++Failed;
+        log("counterfactual: flip " + Twine(At[K]) + " of " + Modules[M].Name +
+            " failed: " + R[K].Error);
+        continue;
+      }
+      if (size_t(At[K]) * Width >= T.size())
+        return makeError("counterfactual: " + Modules[M].Name +
+                         " logged fewer decisions than it reported");
+      int64_t Delta = int64_t(R[K].TextSize) - int64_t(HeuristicSize[M]);
+      (Delta < 0 ? Shrank : Delta > 0 ? Grew : Same) += 1;
+      if (Delta < 0)
+        BestGain[M] = std::min(BestGain[M], Delta);
+      float W = Delta == 0 ? ZeroFlipWeight
+                           : float(std::min(double(std::abs(Delta)),
+                                            Recipe.FlipWeightCap));
+      D.addRow(ArrayRef<float>(T.data() + At[K] * Width, Width), Delta < 0, W,
+               int64_t(M));
+    }
+    int64_t Oracle = 0;
+    for (auto &[M, G] : BestGain)
+      Oracle += G;
+    double OraclePct = SearchedBaseline ? 100.0 * Oracle / SearchedBaseline : 0;
+    log(formatv("counterfactual: {0} single inversions: {1} shrank .text, {2} "
+                "grew it, {3} left it, {4} failed; the best one per module "
+                "would give {5:F2}% vs -Oz",
+                Req.size(), Shrank, Grew, Same, Failed, OraclePct)
+            .str());
+    Report += formatv("- Counterfactuals: {0} modules, {1} single inversions "
+                      "of the heuristic: {2} shrank .text, {3} grew it, {4} "
+                      "left it, {5} failed. The best inversion per module "
+                      "alone would give {6:F2}% vs -Oz on these modules.\n",
+                      Mods.size(), Req.size(), Shrank, Grew, Same, Failed,
+                      OraclePct)
+                  .str();
     return D;
   }
+
+  /// The scorer's float logit (as the shipped model computes it) on every
+  /// decision of Trajectories, sorted from the highest.
+  Expected<std::vector<float>> scoreTrajectories(const Model &G) {
+    size_t Width = FeatureNames.size();
+    std::vector<size_t> Column;
+    for (const ModelInput &In : G.Inputs) {
+      auto It = llvm::find(FeatureNames, In.Spec.name());
+      if (It == FeatureNames.end())
+        return makeError("the scorer reads '" + In.Spec.name() +
+                         "', which the logs do not have");
+      Column.push_back(It - FeatureNames.begin());
+    }
+    ModelEvaluator E(G);
+    std::vector<int64_t> Values(Column.size());
+    std::vector<const void *> Ptrs;
+    for (int64_t &V : Values)
+      Ptrs.push_back(&V);
+    std::vector<float> Scores;
+    for (auto &[M, T] : Trajectories)
+      for (size_t R = 0; R + Width <= T.size(); R += Width) {
+        for (size_t K = 0; K < Column.size(); ++K)
+          Values[K] = int64_t(T[R + Column[K]]);
+        Scores.push_back(E.evaluate(Ptrs.data()));
+      }
+    if (Scores.empty())
+      return makeError("no training decisions to rank");
+    llvm::sort(Scores, std::greater<float>());
+    return Scores;
+  }
+
+  /// Weight of a counterfactual row whose inversion left .text unchanged.
+  static constexpr float ZeroFlipWeight = 0.5f;
 
   Expected<Model> imitate(const learn::Dataset &D) {
     learn::ClassifierOptions CO;
@@ -671,7 +871,10 @@ struct Trainer {
     auto T = learn::ClassifierTrainer::create(D, CO);
     if (!T)
       return T.takeError();
-    // Departure rows: how many the classifier gets right.
+    // The rows that matter: in search-imitate mode the departures from the
+    // heuristic, in counterfactual mode the inversions that shrank .text.
+    // How many of them the classifier gets right is logged as their recall.
+    bool Counterfactual = Recipe.Mode == "counterfactual";
     int64_t DefaultF = D.getFeatureIndex("inlining_default");
     std::string Ckpt = workFile("classifier.ckpt");
     if (sys::fs::exists(Ckpt)) {
@@ -693,16 +896,21 @@ struct Trainer {
       learn::EpochStats S = (*T)->runEpoch();
       double Hit = 0, Total = 0;
       for (size_t I = 0; I < D.size(); ++I) {
-        if ((D.feature(I, DefaultF) != 0) == (D.label(I) != 0))
+        bool Target = Counterfactual
+                          ? D.label(I) != 0
+                          : (D.feature(I, DefaultF) != 0) != (D.label(I) != 0);
+        if (!Target)
           continue;
         Total += 1;
         Hit += ((*T)->predictLogit(D.row(I)) > 0) == (D.label(I) != 0);
       }
       double Recall = Total ? 100.0 * Hit / Total : 0;
       EpochCurve.addPoint(S.Epoch, {S.Loss, 100 * S.Accuracy, Recall});
-      log(formatv("imitate: epoch {0}: loss {1:F4}, accuracy {2:F2}%, "
-                  "departures reproduced {3:F1}%",
-                  S.Epoch, S.Loss, 100 * S.Accuracy, Recall)
+      log(formatv("imitate: epoch {0}: loss {1:F4}, accuracy {2:F2}%, {3} "
+                  "recalled {4:F1}%",
+                  S.Epoch, S.Loss, 100 * S.Accuracy,
+                  Counterfactual ? "shrinking inversions" : "departures",
+                  Recall)
               .str());
       learn::Checkpoint C;
       (*T)->saveState(C);
@@ -779,64 +987,132 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
     return E;
   if (Error E = T.baseline())
     return E;
-  T.search();
-  Expected<learn::Dataset> D = T.collect();
+  bool Counterfactual = Recipe.Mode == "counterfactual";
+  if (!Counterfactual)
+    T.search();
+  Expected<learn::Dataset> D =
+      Counterfactual ? T.counterfactual() : T.collect();
   if (!D)
     return D.takeError();
-  size_t Departures = 0;
-  int64_t DefaultF = D->getFeatureIndex("inlining_default");
-  for (size_t I = 0; I < D->size(); ++I)
-    Departures += (D->feature(I, DefaultF) != 0) != (D->label(I) != 0);
-  T.log("imitate: " + Twine(D->size()) + " decisions, " + Twine(Departures) +
-        " departures from the heuristic");
-  T.Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
-                      "departures from the heuristic.\n",
-                      D->size(), T.Train.size(), Departures)
-                  .str();
+  if (!Counterfactual) {
+    size_t Departures = 0;
+    int64_t DefaultF = D->getFeatureIndex("inlining_default");
+    for (size_t I = 0; I < D->size(); ++I)
+      Departures += (D->feature(I, DefaultF) != 0) != (D->label(I) != 0);
+    T.log("imitate: " + Twine(D->size()) + " decisions, " + Twine(Departures) +
+          " departures from the heuristic");
+    T.Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
+                        "departures from the heuristic.\n",
+                        D->size(), T.Train.size(), Departures)
+                    .str();
+  }
   Expected<Model> Trained = T.imitate(*D);
   if (!Trained)
     return Trained.takeError();
 
+  // The candidates: the classifier at each threshold, or (counterfactual)
+  // the heuristic inverted where the scorer ranks a decision among the top
+  // fraction of the training decisions.
+  struct Candidate {
+    std::string Label;
+    double X; // Threshold, or inverted decisions per 10,000.
+    Model M;
+  };
+  std::vector<Candidate> Candidates;
+  // The heuristic itself, as a model (any scorer that reads inlining_default
+  // raw will do): the fallback when every learned candidate breaks the
+  // per-package limit.
+  if (Expected<Model> H = learn::buildFlipPolicy(*Trained, learn::NeverFlip)) {
+    H->Metadata.Recipe += ", never inverting the heuristic";
+    Candidates.push_back({"heuristic (nothing inverted)", 0, std::move(*H)});
+  } else {
+    T.log("select: no heuristic fallback: " + toString(H.takeError()));
+  }
+  if (Counterfactual) {
+    Expected<std::vector<float>> Scores = T.scoreTrajectories(*Trained);
+    if (!Scores)
+      return Scores.takeError();
+    for (double F : Recipe.FlipFractions) {
+      size_t N = size_t(F * Scores->size());
+      if (N == 0)
+        continue; // The heuristic, already a candidate.
+      float Tau = (*Scores)[std::min(N, Scores->size() - 1)];
+      Expected<Model> P = learn::buildFlipPolicy(*Trained, Tau);
+      if (!P)
+        return P.takeError();
+      P->Metadata.Recipe += formatv(", inverting the heuristic where the "
+                                    "scorer exceeds {0} (top {1}% of training "
+                                    "decisions)",
+                                    Tau, 100 * F)
+                                .str();
+      Candidates.push_back(
+          {formatv("top {0}% inverted", 100 * F).str(), 10000 * F, std::move(*P)});
+    }
+  } else {
+    for (float Th : Recipe.Thresholds) {
+      Model M = *Trained;
+      M.Decision.Threshold = Th;
+      Candidates.push_back({formatv("threshold {0}", Th).str(), Th, std::move(M)});
+    }
+  }
+
   // Model selection on validation (or, with no validation packages, on
-  // nothing: the first threshold).
+  // training): the smallest total .text among the candidates that make no
+  // package worse than -Oz by more than MaxPackageRegression percent.
   const std::vector<size_t> &SelectOn =
       T.Validation.empty() ? T.Train : T.Validation;
   StringRef SelectName = T.Validation.empty() ? "training" : "validation";
-  std::optional<Model> Best;
+  std::optional<size_t> Best;
   Trainer::Totals BestTotals;
-  float BestThreshold = 0;
-  for (float Th : Recipe.Thresholds) {
-    Model M = *Trained;
-    M.Decision.Threshold = Th;
-    Trainer::Totals Tot = T.evaluate(
-        SelectOn, Policy::model(M.toJSONString()),
-        (SelectName + " threshold " + formatv("{0}", Th).str()).str());
-    T.log(formatv("select: threshold {0}: {1} .text {2:F3}% vs -Oz "
-                  "(mean reward {3:F5}, {4} failed)",
-                  Th, SelectName, Tot.pct(), Tot.MeanReward, Tot.Failed)
+  for (size_t C = 0; C < Candidates.size(); ++C) {
+    Candidate &Cand = Candidates[C];
+    std::map<std::string, std::pair<uint64_t, uint64_t>> PerPkg;
+    Trainer::Totals Tot =
+        T.evaluate(SelectOn, Policy::model(Cand.M.toJSONString()),
+                   (SelectName + " " + Cand.Label).str(), &PerPkg);
+    double Worst = -100;
+    std::string WorstPkg;
+    for (auto &[Pkg, V] : PerPkg) {
+      double Pct = V.first ? 100.0 * (double(V.second) - double(V.first)) /
+                                 double(V.first)
+                           : 0;
+      if (Pct > Worst) {
+        Worst = Pct;
+        WorstPkg = Pkg;
+      }
+    }
+    bool Allowed = !Tot.Failed && Worst <= Recipe.MaxPackageRegression;
+    T.log(formatv("select: {0}: {1} .text {2:F3}% vs -Oz (mean reward {3:F5}, "
+                  "worst package {4} {5:F2}%, {6} failed){7}",
+                  Cand.Label, SelectName, Tot.pct(), Tot.MeanReward, WorstPkg,
+                  Worst, Tot.Failed, Allowed ? "" : " - not allowed")
               .str());
-    T.Report += formatv("- Threshold {0}: {1} .text {2} bytes vs -Oz {3} "
-                        "({4:F3}%), mean reward {5:F5}.\n",
-                        Th, SelectName, Tot.Policy, Tot.Baseline, Tot.pct(),
-                        Tot.MeanReward)
+    T.Report += formatv("- {0}: {1} .text {2} bytes vs -Oz {3} ({4:F3}%), "
+                        "mean reward {5:F5}, worst package {6} ({7:F2}%){8}.\n",
+                        Cand.Label, SelectName, Tot.Policy, Tot.Baseline,
+                        Tot.pct(), Tot.MeanReward, WorstPkg, Worst,
+                        Allowed ? "" : "; not allowed")
                     .str();
-    if (Tot.Failed)
+    T.SelectCurve.addPoint(uint64_t(std::lround(Cand.X < 0 ? 0 : Cand.X)),
+                           {Tot.pct(), Worst});
+    if (!Allowed)
       continue;
     if (!Best || Tot.Policy < BestTotals.Policy) {
-      Best = std::move(M);
+      Best = C;
       BestTotals = Tot;
-      BestThreshold = Th;
     }
   }
   if (!Best)
-    return makeError("every candidate model failed to compile some " +
-                     SelectName + " module");
+    return makeError("no candidate model compiles every " + SelectName +
+                     " module within the per-package limit");
+  std::string BestLabel = Candidates[*Best].Label;
+  std::optional<Model> BestModel = std::move(Candidates[*Best].M);
 
   std::map<std::string, std::pair<uint64_t, uint64_t>> ValPkg, TrainPkg;
-  Policy Chosen = Policy::model(Best->toJSONString());
+  Policy Chosen = Policy::model(BestModel->toJSONString());
   Trainer::Totals ValTot = T.evaluate(T.Validation, Chosen, "validation", &ValPkg);
   Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
-  if (Error E = Best->save(Options.OutputModel))
+  if (Error E = BestModel->save(Options.OutputModel))
     return E;
   double Minutes = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - Start)
@@ -850,8 +1126,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
      << Options.CorpusDir << "; " << T.Train.size() << " training and "
      << T.Validation.size() << " validation modules.\n"
      << T.Report
-     << formatv("- Chosen threshold: {0} (on {1}).\n", BestThreshold,
-                SelectName)
+     << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
      << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%).\n",
                 ValTot.Policy, ValTot.Baseline, ValTot.pct())
      << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%).\n",
@@ -884,6 +1159,10 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   if (Error E = T.EpochCurve.saveCSV(T.workFile("imitation-curve.csv")))
     return E;
   if (Error E = T.EpochCurve.saveSVG(T.workFile("imitation-curve.svg")))
+    return E;
+  if (Error E = T.SelectCurve.saveCSV(T.workFile("selection-curve.csv")))
+    return E;
+  if (Error E = T.SelectCurve.saveSVG(T.workFile("selection-curve.svg")))
     return E;
   if (Options.Verbose)
     errs() << R;

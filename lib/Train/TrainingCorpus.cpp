@@ -52,6 +52,7 @@ Expected<std::vector<CorpusModule>> loadTrainingCorpus(StringRef Dir) {
                                M.BitcodePath + ": " + Bc.getError().message());
     MD5 Hash;
     Hash.update((*Bc)->getBuffer());
+    M.BitcodeSize = (*Bc)->getBufferSize();
     Hash.update(joinCommandSection(M.CC1Args));
     MD5::MD5Result R;
     Hash.final(R);

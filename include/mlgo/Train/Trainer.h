@@ -47,7 +47,7 @@ namespace mlgo {
 struct TrainRecipe {
   std::string Name = "inline-oz";
   std::string Description;
-  /// "search-imitate" (default) or "bc".
+  /// "search-imitate" (default), "counterfactual" or "bc".
   std::string Mode = "search-imitate";
   uint64_t Seed = 1;
   /// Packages held out for model selection and reporting.
@@ -58,7 +58,21 @@ struct TrainRecipe {
   /// Search budget.
   unsigned SearchCandidates = 48;
   unsigned SearchMaxDecisions = 1500;
-  double SearchMaxModuleSeconds = 3.0;
+  /// Modules with a larger .bc are not searched (bitcode size stands in for
+  /// compile cost: a measured time would make the run depend on load).
+  uint64_t SearchMaxModuleBytes = 2000000;
+  /// Per-module search budget: a module of B bytes of bitcode gets at most
+  /// max(1, SearchBudgetBytes / B) candidates (0: no such limit).
+  uint64_t SearchBudgetBytes = 0;
+  /// Counterfactual mode: the fractions of the training decisions the policy
+  /// may invert, tried on validation (0, the heuristic itself, always is).
+  std::vector<double> FlipFractions = {0.001, 0.002, 0.005, 0.01, 0.02};
+  /// Counterfactual mode: a flip's row weight is its .text change in bytes,
+  /// capped here (a flip that changes nothing weighs ZeroFlipWeight).
+  double FlipWeightCap = 64;
+  /// Model selection: a candidate that makes any validation package larger
+  /// than -Oz by more than this many percent is not chosen.
+  double MaxPackageRegression = 0.5;
   /// Classifier.
   std::vector<size_t> Hidden = {32};
   unsigned Epochs = 20;

@@ -28,6 +28,9 @@ struct CorpusModule {
   /// MD5 of the bitcode and the arguments (hex): identifies the module's
   /// content in caches, whatever its name.
   std::string ContentHash;
+  /// Size of the .bc in bytes: a deterministic stand-in for compile cost in
+  /// search budgets (measured seconds would make runs depend on load).
+  uint64_t BitcodeSize = 0;
 
   CompileJob makeJob(Policy P, bool WantLog = false) const;
 };
