@@ -12,6 +12,8 @@
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Learn/Classifier.h"
 #include "mlgo/Learn/Dataset.h"
+#include "mlgo/Learn/EvolutionStrategies.h"
+#include "mlgo/Learn/Parameters.h"
 #include "mlgo/Learn/FlipPolicy.h"
 #include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Log/ByteSource.h"
@@ -67,7 +69,10 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "learning_rate", "l2",
       "batch_size",    "departure_weight",
       "thresholds",    "delta",
-      "workers",       "timeout_seconds"};
+      "workers",       "timeout_seconds",
+      "es_iterations", "es_directions",
+      "es_sigma",      "es_learning_rate",
+      "es_batch_modules"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
       return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
@@ -143,6 +148,16 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   if (Error E = Int("search_budget_bytes", R.SearchBudgetBytes, 0))
     return E;
   if (Error E = Num("flip_weight_cap", R.FlipWeightCap, 0))
+    return E;
+  if (Error E = Int("es_iterations", R.ESIterations, 0))
+    return E;
+  if (Error E = Int("es_directions", R.ESDirections, 1))
+    return E;
+  if (Error E = Num("es_sigma", R.ESSigma, 0))
+    return E;
+  if (Error E = Num("es_learning_rate", R.ESLearningRate, 0))
+    return E;
+  if (Error E = Int("es_batch_modules", R.ESBatchModules, 1))
     return E;
   if (Error E = Num("max_package_regression", R.MaxPackageRegression, 0))
     return E;
@@ -242,6 +257,11 @@ json::Value TrainRecipe::toJSON() const {
                       {"flip_fractions", std::move(Frac)},
                       {"flip_weight_cap", FlipWeightCap},
                       {"max_package_regression", MaxPackageRegression},
+                      {"es_iterations", int64_t(ESIterations)},
+                      {"es_directions", int64_t(ESDirections)},
+                      {"es_sigma", ESSigma},
+                      {"es_learning_rate", ESLearningRate},
+                      {"es_batch_modules", int64_t(ESBatchModules)},
                       {"hidden", std::move(Hid)},
                       {"epochs", int64_t(Epochs)},
                       {"learning_rate", LearningRate},
@@ -337,6 +357,18 @@ private:
   std::unique_ptr<raw_fd_ostream> OS;
 };
 
+/// A model compiled on the validation packages in the selection phase.
+struct Candidate {
+  std::string Label;
+  /// Its point on the selection curve: the threshold, or the inverted
+  /// decisions per 10,000.
+  double X;
+  Model M;
+  /// The classifier's threshold, or the flip policy's tau; none for the
+  /// heuristic fallback.
+  std::optional<float> Param;
+};
+
 /// ml-compiler-opt's reward for inlining for size; a module with no .text
 /// at all (data only) scores 0 when the policy keeps it so.
 double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta) {
@@ -380,6 +412,9 @@ struct Trainer {
       "Selection: candidates on the held-out packages",
       "threshold or inverted decisions per 10000",
       {"% of -Oz .text", "worst package %"}};
+  learn::LearningCurve ESCurve{
+      "Evolution strategies: mean reward on each iteration's batch",
+      "iteration", {"current parameters %", "best perturbation %"}};
   std::string Report;
 
   Trainer(const TrainRecipe &R, const TrainOptions &O, WorkerPool &P)
@@ -512,6 +547,135 @@ struct Trainer {
                       Mismatch, N)
                   .str();
     return Error::success();
+  }
+
+  /// The policy a parameter vector of classifier \p Base stands for: the
+  /// classifier at threshold \p Param, or (counterfactual) the flip policy
+  /// with tau \p Param.
+  Expected<Model> policyFor(const Model &Base, ArrayRef<double> Theta,
+                            float Param) const {
+    Model M = Base;
+    if (Error E = learn::setModelParameters(M, Theta))
+      return E;
+    if (Recipe.Mode == "counterfactual")
+      return learn::buildFlipPolicy(M, Param);
+    M.Decision.Threshold = Param;
+    return M;
+  }
+
+  /// Evolution strategies from \p Start's classifier parameters (the
+  /// classifier \p Base with Start's threshold or tau). Every iteration
+  /// compiles a seeded batch of ESBatchModules searchable training modules
+  /// under the current parameters and the 2K perturbed ones; a candidate's
+  /// reward is its mean per-module reward. The state is checkpointed after
+  /// every iteration (es.ckpt) and the compiles are cached, so a rerun
+  /// resumes where it stopped.
+  Expected<Candidate> evolve(const Model &Base, const Candidate &Start) {
+    float Param = *Start.Param;
+    std::vector<size_t> Pool;
+    for (size_t M : Train)
+      if (isSearchable(M))
+        Pool.push_back(M);
+    if (Pool.empty())
+      return makeError("evolution strategies: no training module within the "
+                       "search budget");
+    learn::ESOptions EO;
+    EO.Sigma = Recipe.ESSigma;
+    EO.NumDirections = Recipe.ESDirections;
+    EO.Optimizer.LearningRate = Recipe.ESLearningRate;
+    EO.Seed = Recipe.Seed;
+    learn::EvolutionStrategies ES(learn::getModelParameters(Base), EO);
+    // The checkpoint belongs to this start point and these settings.
+    MD5 KeyHash;
+    KeyHash.update(Base.toJSONString());
+    KeyHash.update(formatv("{0} {1} {2} {3} {4} {5}", Param,
+                           Recipe.ESDirections, Recipe.ESSigma,
+                           Recipe.ESLearningRate, Recipe.ESBatchModules,
+                           Recipe.Seed)
+                       .str());
+    MD5::MD5Result KR;
+    KeyHash.final(KR);
+    std::string Key(KR.digest());
+    std::string Ckpt = workFile("es.ckpt");
+    if (sys::fs::exists(Ckpt)) {
+      Expected<learn::Checkpoint> C = learn::Checkpoint::load(Ckpt);
+      if (!C)
+        return C.takeError();
+      Expected<std::string> K = C->getBytes("es_key");
+      if (K && *K == Key) {
+        if (Error E = ES.loadState(*C))
+          return E;
+        if (Error E = ESCurve.loadState(*C))
+          return E;
+        log("es: resumed at iteration " + Twine(ES.getIteration()));
+      } else if (!K) {
+        consumeError(K.takeError());
+      }
+    }
+    while (ES.getIteration() < Recipe.ESIterations) {
+      uint64_t It = ES.getIteration();
+      // The batch: a seeded sample of the pool, fixed per iteration.
+      std::vector<size_t> Batch = Pool;
+      uint64_t State = Recipe.Seed ^ (0x9e3779b97f4a7c15ULL * (It + 1));
+      size_t B = std::min<size_t>(Recipe.ESBatchModules, Batch.size());
+      for (size_t I = 0; I < B; ++I)
+        std::swap(Batch[I], Batch[I + splitMix64(State) % (Batch.size() - I)]);
+      Batch.resize(B);
+      learn::ESCandidates C = ES.proposePerturbations();
+      std::vector<std::vector<double>> Thetas = {ES.getTheta()};
+      llvm::append_range(Thetas, C.Plus);
+      llvm::append_range(Thetas, C.Minus);
+      std::vector<std::pair<size_t, Policy>> Req;
+      for (const std::vector<double> &Th : Thetas) {
+        Expected<Model> P = policyFor(Base, Th, Param);
+        if (!P)
+          return P.takeError();
+        std::string JSON = P->toJSONString();
+        for (size_t M : Batch)
+          Req.push_back({M, Policy::model(JSON)});
+      }
+      std::vector<CompileCache::Entry> R =
+          compile(Req, ("es iteration " + Twine(It)).str());
+      std::vector<double> Rewards(Thetas.size(), 0.0);
+      for (size_t K = 0; K < Req.size(); ++K) {
+        size_t M = Req[K].first;
+        // A failed compile scores as a module twice its -Oz size.
+        uint64_t Size = R[K].Ok ? R[K].TextSize : 2 * Baseline[M];
+        Rewards[K / Batch.size()] +=
+            getReward(Size, Baseline[M], Recipe.Delta) / Batch.size();
+      }
+      size_t Dirs = C.Plus.size();
+      ArrayRef<double> All(Rewards);
+      if (Error E = ES.update(All.slice(1, Dirs), All.slice(1 + Dirs, Dirs)))
+        return E;
+      double Best = *std::max_element(Rewards.begin(), Rewards.end());
+      ESCurve.addPoint(It + 1, {100 * Rewards[0], 100 * Best});
+      log(formatv("es: iteration {0}: batch mean reward {1:F4}% (best "
+                  "perturbation {2:F4}%)",
+                  It + 1, 100 * Rewards[0], 100 * Best)
+              .str());
+      learn::Checkpoint Save;
+      ES.saveState(Save);
+      ESCurve.saveState(Save);
+      Save.setBytes("es_key", Key);
+      if (Error E = Save.save(Ckpt))
+        return E;
+    }
+    Expected<Model> P = policyFor(Base, ES.getTheta(), Param);
+    if (!P)
+      return P.takeError();
+    P->Metadata.Recipe += formatv(", then {0} iterations of evolution "
+                                  "strategies",
+                                  Recipe.ESIterations)
+                              .str();
+    Report += formatv("- Evolution strategies: {0} iterations of {1} "
+                      "antithetic pairs on batches of {2} modules, from "
+                      "'{3}'.\n",
+                      Recipe.ESIterations, Recipe.ESDirections,
+                      Recipe.ESBatchModules, Start.Label)
+                  .str();
+    return Candidate{Start.Label + ", tuned by evolution strategies", Start.X,
+                     std::move(*P), Param};
   }
 
   /// Whether training module \p M is within the search budget.
@@ -1013,18 +1177,14 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   // The candidates: the classifier at each threshold, or (counterfactual)
   // the heuristic inverted where the scorer ranks a decision among the top
   // fraction of the training decisions.
-  struct Candidate {
-    std::string Label;
-    double X; // Threshold, or inverted decisions per 10,000.
-    Model M;
-  };
   std::vector<Candidate> Candidates;
   // The heuristic itself, as a model (any scorer that reads inlining_default
   // raw will do): the fallback when every learned candidate breaks the
   // per-package limit.
   if (Expected<Model> H = learn::buildFlipPolicy(*Trained, learn::NeverFlip)) {
     H->Metadata.Recipe += ", never inverting the heuristic";
-    Candidates.push_back({"heuristic (nothing inverted)", 0, std::move(*H)});
+    Candidates.push_back(
+        {"heuristic (nothing inverted)", 0, std::move(*H), std::nullopt});
   } else {
     T.log("select: no heuristic fallback: " + toString(H.takeError()));
   }
@@ -1045,14 +1205,15 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                                     "decisions)",
                                     Tau, 100 * F)
                                 .str();
-      Candidates.push_back(
-          {formatv("top {0}% inverted", 100 * F).str(), 10000 * F, std::move(*P)});
+      Candidates.push_back({formatv("top {0}% inverted", 100 * F).str(),
+                            10000 * F, std::move(*P), Tau});
     }
   } else {
     for (float Th : Recipe.Thresholds) {
       Model M = *Trained;
       M.Decision.Threshold = Th;
-      Candidates.push_back({formatv("threshold {0}", Th).str(), Th, std::move(M)});
+      Candidates.push_back(
+          {formatv("threshold {0}", Th).str(), Th, std::move(M), Th});
     }
   }
 
@@ -1064,12 +1225,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   StringRef SelectName = T.Validation.empty() ? "training" : "validation";
   std::optional<size_t> Best;
   Trainer::Totals BestTotals;
-  for (size_t C = 0; C < Candidates.size(); ++C) {
-    Candidate &Cand = Candidates[C];
+  // Compiles a candidate on the selection set, logs and reports it, and says
+  // whether the per-package limit allows it.
+  auto Judge = [&](const Candidate &Cand, Trainer::Totals &Tot) {
     std::map<std::string, std::pair<uint64_t, uint64_t>> PerPkg;
-    Trainer::Totals Tot =
-        T.evaluate(SelectOn, Policy::model(Cand.M.toJSONString()),
-                   (SelectName + " " + Cand.Label).str(), &PerPkg);
+    Tot = T.evaluate(SelectOn, Policy::model(Cand.M.toJSONString()),
+                     (SelectName + " " + Cand.Label).str(), &PerPkg);
     double Worst = -100;
     std::string WorstPkg;
     for (auto &[Pkg, V] : PerPkg) {
@@ -1095,10 +1256,36 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                     .str();
     T.SelectCurve.addPoint(uint64_t(std::lround(Cand.X < 0 ? 0 : Cand.X)),
                            {Tot.pct(), Worst});
+    return Allowed;
+  };
+  // The learned candidate with the smallest selection .text, allowed or
+  // not: where evolution strategies start.
+  std::optional<size_t> Smallest;
+  uint64_t SmallestSize = 0;
+  for (size_t C = 0; C < Candidates.size(); ++C) {
+    Trainer::Totals Tot;
+    bool Allowed = Judge(Candidates[C], Tot);
+    if (Candidates[C].Param && (!Smallest || Tot.Policy < SmallestSize)) {
+      Smallest = C;
+      SmallestSize = Tot.Policy;
+    }
     if (!Allowed)
       continue;
     if (!Best || Tot.Policy < BestTotals.Policy) {
       Best = C;
+      BestTotals = Tot;
+    }
+  }
+
+  if (Recipe.ESIterations && Smallest) {
+    Expected<Candidate> Tuned = T.evolve(*Trained, Candidates[*Smallest]);
+    if (!Tuned)
+      return Tuned.takeError();
+    Candidates.push_back(std::move(*Tuned));
+    Trainer::Totals Tot;
+    if (Judge(Candidates.back(), Tot) &&
+        (!Best || Tot.Policy < BestTotals.Policy)) {
+      Best = Candidates.size() - 1;
       BestTotals = Tot;
     }
   }
@@ -1160,6 +1347,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
     return E;
   if (Error E = T.EpochCurve.saveSVG(T.workFile("imitation-curve.svg")))
     return E;
+  if (Recipe.ESIterations) {
+    if (Error E = T.ESCurve.saveCSV(T.workFile("es-curve.csv")))
+      return E;
+    if (Error E = T.ESCurve.saveSVG(T.workFile("es-curve.svg")))
+      return E;
+  }
   if (Error E = T.SelectCurve.saveCSV(T.workFile("selection-curve.csv")))
     return E;
   if (Error E = T.SelectCurve.saveSVG(T.workFile("selection-curve.svg")))

@@ -83,6 +83,15 @@ struct TrainRecipe {
   float DepartureWeight = 4.0f;
   /// Decision thresholds tried on validation.
   std::vector<float> Thresholds = {0.0f};
+  /// Evolution strategies after the supervised phase (0 iterations: none):
+  /// antithetic perturbations of the classifier's (or scorer's) parameters,
+  /// each candidate scored by its mean reward on a seeded batch of training
+  /// modules; the result is kept only if it wins on validation.
+  unsigned ESIterations = 0;
+  unsigned ESDirections = 4;
+  double ESSigma = 0.02;
+  double ESLearningRate = 0.01;
+  unsigned ESBatchModules = 32;
   /// Reward smoothing, in bytes.
   double Delta = 0;
   /// Compile parallelism (0: one per core) and limit per compile.
