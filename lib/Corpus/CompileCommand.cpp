@@ -10,13 +10,14 @@
 
 #include "mlgo/Corpus/CompileCommand.h"
 
+#include "mlgo/Support/Process.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -157,35 +158,25 @@ std::string shellQuote(ArrayRef<std::string> Argv) {
 
 Error runCommand(ArrayRef<std::string> Argv, unsigned TimeoutSeconds) {
   assert(!Argv.empty() && "runCommand needs a program");
-  std::string Program = Argv[0];
-  if (Program.find('/') == std::string::npos) {
-    ErrorOr<std::string> Found = sys::findProgramByName(Program);
-    if (!Found)
-      return makeError("cannot find '" + Program + "' in PATH");
-    Program = *Found;
-  }
   SmallString<128> ErrFile;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("mlgo-compile", "err", ErrFile))
     return makeError("cannot create a temporary file: " + EC.message());
-  std::vector<StringRef> Args(Argv.begin(), Argv.end());
-  std::optional<StringRef> Redirects[] = {std::nullopt, std::nullopt,
-                                          StringRef(ErrFile)};
-  std::string ErrMsg;
-  int RC = sys::ExecuteAndWait(Program, Args, /*Env=*/std::nullopt, Redirects,
-                               TimeoutSeconds, /*MemoryLimit=*/0, &ErrMsg);
+  RunOptions Options;
+  Options.Stderr = std::string(ErrFile);
+  Options.TimeoutSeconds = TimeoutSeconds;
+  RunResult R = runProcess(Argv, Options);
   std::string Stderr;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
           MemoryBuffer::getFile(ErrFile))
     Stderr = (*Buf)->getBuffer().take_front(2000).str();
   sys::fs::remove(ErrFile);
-  if (RC == 0)
+  if (R.succeeded())
     return Error::success();
-  std::string Why =
-      RC == -2 ? "timed out or crashed" : "exited with " + std::to_string(RC);
-  if (!ErrMsg.empty())
-    Why += " (" + ErrMsg + ")";
-  return makeError(Argv[0] + " " + Why +
+  // "cannot find 'x' in PATH" and the like already name the program.
+  if (!R.Started)
+    return makeError(R.Problem);
+  return makeError(Argv[0] + " " + R.describe() +
                    (Stderr.empty() ? std::string() : ":\n" + Stderr));
 }
 

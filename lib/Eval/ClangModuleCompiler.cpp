@@ -9,7 +9,7 @@
 #include "mlgo/Eval/ClangModuleCompiler.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
-#include "mlgo/Eval/Process.h"
+#include "mlgo/Support/Process.h"
 
 #include "llvm/Object/Archive.h"
 #include "llvm/Object/Binary.h"
@@ -131,8 +131,9 @@ Expected<uint64_t> ClangModuleCompiler::textSize(StringRef Module,
                               getPolicyArgs(Policy), Opts.Clang);
   if (!Argv)
     return Argv.takeError();
-  // Not mlgo::runCommand: its timeout (ExecuteAndWait's alarm) does not
-  // work from a thread pool; runProcess's does.
+  // runProcess rather than mlgo::runCommand: the compiler gets no standard
+  // input or output, and the message ends with stderr's trailing whitespace
+  // trimmed.
   TempFile Err;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("mlgo-eval", "err", Err.Path))

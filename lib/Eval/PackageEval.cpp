@@ -8,7 +8,7 @@
 #include "mlgo/Eval/PackageEval.h"
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
-#include "mlgo/Eval/Process.h"
+#include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"

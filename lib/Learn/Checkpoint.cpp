@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Learn/Checkpoint.h"
-#include "Bytes.h"
+#include "mlgo/Support/Bytes.h"
 
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/FileSystem.h"

@@ -5,8 +5,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Learn/Dataset.h"
-#include "Bytes.h"
 #include "mlgo/Learn/Checkpoint.h"
+#include "mlgo/Support/Bytes.h"
 
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/MemoryBuffer.h"

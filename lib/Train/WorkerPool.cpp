@@ -8,6 +8,9 @@
 
 #include "mlgo/Train/WorkerPool.h"
 
+#include "mlgo/Support/Bytes.h"
+
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
@@ -33,126 +36,61 @@ static Error makeError(const Twine &Message) {
 
 //===-- Encoding ----------------------------------------------------------===//
 
-namespace {
-struct Writer {
-  std::string Out;
-  void u8(uint8_t V) { Out.push_back(static_cast<char>(V)); }
-  void u32(uint32_t V) {
-    for (int I = 0; I < 4; ++I)
-      Out.push_back(static_cast<char>((V >> (8 * I)) & 0xff));
-  }
-  void u64(uint64_t V) {
-    for (int I = 0; I < 8; ++I)
-      Out.push_back(static_cast<char>((V >> (8 * I)) & 0xff));
-  }
-  void f64(double V) {
-    uint64_t Bits;
-    std::memcpy(&Bits, &V, 8);
-    u64(Bits);
-  }
-  void f32(float V) {
-    uint32_t Bits;
-    std::memcpy(&Bits, &V, 4);
-    u32(Bits);
-  }
-  void str(StringRef S) {
-    u32(S.size());
-    Out.append(S.data(), S.size());
-  }
-};
-
-struct Reader {
-  StringRef In;
-  bool Failed = false;
-  bool take(size_t N, StringRef &Bytes) {
-    if (Failed || In.size() < N) {
-      Failed = true;
-      return false;
-    }
-    Bytes = In.take_front(N);
-    In = In.drop_front(N);
-    return true;
-  }
-  uint64_t le(size_t N) {
-    StringRef B;
-    if (!take(N, B))
-      return 0;
-    uint64_t V = 0;
-    for (size_t I = 0; I < N; ++I)
-      V |= uint64_t(uint8_t(B[I])) << (8 * I);
-    return V;
-  }
-  uint8_t u8() { return le(1); }
-  uint32_t u32() { return le(4); }
-  uint64_t u64() { return le(8); }
-  double f64() {
-    uint64_t Bits = u64();
-    double V;
-    std::memcpy(&V, &Bits, 8);
-    return V;
-  }
-  float f32() {
-    uint32_t Bits = u32();
-    float V;
-    std::memcpy(&V, &Bits, 4);
-    return V;
-  }
-  std::string str() {
-    uint32_t N = u32();
-    StringRef B;
-    if (!take(N, B))
-      return {};
-    return B.str();
-  }
-};
-} // namespace
-
 std::string encodeJob(const CompileJob &Job) {
-  Writer W;
-  W.str(Job.Module);
-  W.str(Job.BitcodePath);
-  W.u32(Job.CC1Args.size());
+  ByteWriter W;
+  W.putString(Job.Module);
+  W.putString(Job.BitcodePath);
+  W.putU32(Job.CC1Args.size());
   for (const std::string &A : Job.CC1Args)
-    W.str(A);
+    W.putString(A);
   const Policy &P = Job.ThePolicy;
-  W.u8(static_cast<uint8_t>(P.Kind));
-  W.str(P.ModelJSON);
-  W.u32(P.Flips.size());
+  W.putU8(static_cast<uint8_t>(P.Kind));
+  W.putString(P.ModelJSON);
+  W.putU32(P.Flips.size());
   for (uint32_t F : P.Flips)
-    W.u32(F);
-  W.u8(P.ExploreSeed.has_value());
-  W.u64(P.ExploreSeed.value_or(0));
-  W.f32(P.ExploreTemperature);
-  W.u8(Job.WantLog);
-  return std::move(W.Out);
+    W.putU32(F);
+  W.putU8(P.ExploreSeed.has_value());
+  W.putU64(P.ExploreSeed.value_or(0));
+  W.putF32(P.ExploreTemperature);
+  W.putU8(Job.WantLog);
+  return toStringRef(W.Bytes).str();
 }
 
 Expected<CompileJob> decodeJob(StringRef Payload) {
-  Reader R{Payload};
+  auto Malformed = [&] {
+    return makeError("compile job: malformed frame of " +
+                     Twine(Payload.size()) + " bytes");
+  };
+  ByteReader R(Payload);
   CompileJob Job;
-  Job.Module = R.str();
-  Job.BitcodePath = R.str();
-  uint32_t NumArgs = R.u32();
-  for (uint32_t I = 0; I < NumArgs && !R.Failed; ++I)
-    Job.CC1Args.push_back(R.str());
+  uint32_t NumArgs = 0;
+  if (!R.getString(Job.Module) || !R.getString(Job.BitcodePath) ||
+      !R.getU32(NumArgs))
+    return Malformed();
+  for (uint32_t I = 0; I < NumArgs; ++I)
+    if (!R.getString(Job.CC1Args.emplace_back()))
+      return Malformed();
   Policy &P = Job.ThePolicy;
-  uint8_t Kind = R.u8();
+  uint8_t Kind = 0;
+  if (!R.getU8(Kind))
+    return Malformed();
   if (Kind > static_cast<uint8_t>(PolicyKind::Model))
     return makeError("compile job: unknown policy kind " + Twine(Kind));
   P.Kind = static_cast<PolicyKind>(Kind);
-  P.ModelJSON = R.str();
-  uint32_t NumFlips = R.u32();
-  for (uint32_t I = 0; I < NumFlips && !R.Failed; ++I)
-    P.Flips.push_back(R.u32());
-  bool HasSeed = R.u8();
-  uint64_t Seed = R.u64();
+  uint32_t NumFlips = 0;
+  if (!R.getString(P.ModelJSON) || !R.getU32(NumFlips))
+    return Malformed();
+  for (uint32_t I = 0; I < NumFlips; ++I)
+    if (!R.getU32(P.Flips.emplace_back()))
+      return Malformed();
+  uint8_t HasSeed = 0, WantLog = 0;
+  uint64_t Seed = 0;
+  if (!R.getU8(HasSeed) || !R.getU64(Seed) || !R.getF32(P.ExploreTemperature) ||
+      !R.getU8(WantLog) || R.remaining())
+    return Malformed();
   if (HasSeed)
     P.ExploreSeed = Seed;
-  P.ExploreTemperature = R.f32();
-  Job.WantLog = R.u8();
-  if (R.Failed || !R.In.empty())
-    return makeError("compile job: malformed frame of " +
-                     Twine(Payload.size()) + " bytes");
+  Job.WantLog = WantLog;
   return Job;
 }
 
@@ -171,9 +109,9 @@ static bool writeAll(int Fd, StringRef Data) {
 }
 
 static bool writeFrame(int Fd, StringRef Payload) {
-  Writer W;
-  W.u32(Payload.size());
-  return writeAll(Fd, W.Out) && writeAll(Fd, Payload);
+  ByteWriter W;
+  W.putU32(Payload.size());
+  return writeAll(Fd, toStringRef(W.Bytes)) && writeAll(Fd, Payload);
 }
 
 /// Reads exactly \p N bytes; false on end of file or error.
@@ -195,8 +133,7 @@ static bool readFrame(int Fd, std::string &Payload) {
   if (!readAll(Fd, Len, 4))
     return false;
   uint32_t N = 0;
-  for (int I = 0; I < 4; ++I)
-    N |= uint32_t(uint8_t(Len[I])) << (8 * I);
+  ByteReader(StringRef(Len, 4)).getU32(N);
   Payload.resize(N);
   return readAll(Fd, Payload.data(), N);
 }
@@ -206,10 +143,10 @@ static bool readFrame(int Fd, std::string &Payload) {
 static int WorkerResponseFd = -1;
 
 static void onFatalError(void *, const char *Reason, bool) {
-  Writer W;
-  W.u8(2);
-  W.str(std::string("LLVM fatal error: ") + Reason);
-  writeFrame(WorkerResponseFd, W.Out);
+  ByteWriter W;
+  W.putU8(2);
+  W.putString(std::string("LLVM fatal error: ") + Reason);
+  writeFrame(WorkerResponseFd, toStringRef(W.Bytes));
   ::_exit(70);
 }
 
@@ -219,22 +156,22 @@ static void onFatalError(void *, const char *Reason, bool) {
   install_fatal_error_handler(onFatalError);
   std::string Payload;
   while (readFrame(RequestFd, Payload)) {
-    Writer W;
+    ByteWriter W;
     Expected<CompileJob> Job = decodeJob(Payload);
     if (!Job) {
-      W.u8(1);
-      W.str(toString(Job.takeError()));
+      W.putU8(1);
+      W.putString(toString(Job.takeError()));
     } else if (Expected<CompileResult> R = compileModule(*Job)) {
-      W.u8(0);
-      W.u64(R->TextSize);
-      W.u32(R->NumDecisions);
-      W.f64(R->Seconds);
-      W.str(R->Log);
+      W.putU8(0);
+      W.putU64(R->TextSize);
+      W.putU32(R->NumDecisions);
+      W.putF64(R->Seconds);
+      W.putString(R->Log);
     } else {
-      W.u8(1);
-      W.str(toString(R.takeError()));
+      W.putU8(1);
+      W.putString(toString(R.takeError()));
     }
-    if (!writeFrame(ResponseFd, W.Out))
+    if (!writeFrame(ResponseFd, toStringRef(W.Bytes)))
       break;
   }
   ::_exit(0);
@@ -422,20 +359,18 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         Respawn(WI);
         continue;
       }
-      Reader R{Payload};
-      uint8_t Status = R.u8();
+      ByteReader R(Payload);
+      uint8_t Status = 0;
+      R.getU8(Status);
       if (Status == 0) {
         CompileResult Result;
-        Result.TextSize = R.u64();
-        Result.NumDecisions = R.u32();
-        Result.Seconds = R.f64();
-        Result.Log = R.str();
-        if (R.Failed)
-          Outcomes[J].Error = Jobs[J].Module + ": malformed worker response";
-        else
+        if (R.getU64(Result.TextSize) && R.getU32(Result.NumDecisions) &&
+            R.getF64(Result.Seconds) && R.getString(Result.Log))
           Outcomes[J].Result = std::move(Result);
+        else
+          Outcomes[J].Error = Jobs[J].Module + ": malformed worker response";
       } else {
-        Outcomes[J].Error = R.str();
+        R.getString(Outcomes[J].Error);
         if (Status == 2) {
           // The worker reported a fatal error and exits.
           Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;

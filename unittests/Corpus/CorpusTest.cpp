@@ -1,7 +1,8 @@
 //===- unittests/Corpus/CorpusTest.cpp - MLGOCorpus unit tests ------------===//
 //
 // The parts of the corpus library that need no compiler run: the cc1
-// argument filter and the replay command, corpus_description.json
+// argument filter and the replay command, runCommand's messages and its
+// timeout from a thread pool (with sh and sleep), corpus_description.json
 // round-trips, and combine's refusal of corpora whose settings differ.
 // Extraction and replay against real clang-19 objects are lit tests
 // (test/Corpus/).
@@ -15,9 +16,12 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
+
+#include <chrono>
 
 using namespace llvm;
 using namespace mlgo;
@@ -96,6 +100,40 @@ TEST(CompileCommandTest, BuildsTheReplayCommand) {
 TEST(CompileCommandTest, ShellQuotes) {
   EXPECT_EQ(shellQuote({"clang-19", "-DX=a b", "it's"}),
             "clang-19 '-DX=a b' 'it'\\''s'");
+}
+
+TEST(RunCommandTest, ReportsExitCodeAndStandardError) {
+  EXPECT_EQ(toString(runCommand(Args{"true"})), "");
+  EXPECT_EQ(toString(runCommand(Args{"sh", "-c", "echo oops >&2; exit 3"})),
+            "sh exited with 3:\noops\n");
+  EXPECT_EQ(toString(runCommand(Args{"sh", "-c", "exit 4"})),
+            "sh exited with 4");
+  EXPECT_EQ(toString(runCommand(Args{"mlgo-no-such-program"})),
+            "cannot find 'mlgo-no-such-program' in PATH");
+}
+
+TEST(RunCommandTest, KeepsTheFirst2000BytesOfStandardError) {
+  std::string Error = toString(runCommand(
+      Args{"sh", "-c", "head -c 5000 /dev/zero | tr '\\0' x >&2; exit 1"}));
+  EXPECT_EQ(Error, "sh exited with 1:\n" + std::string(2000, 'x'));
+}
+
+// ExecuteAndWait's timeout, an alarm(2) signal, fails here: the signal
+// reaches one thread only (or another thread entirely), and the other
+// wait runs the full 30 s.
+TEST(RunCommandTest, TimesOutInEveryThreadOfAPool) {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point Start = Clock::now();
+  std::string Errors[2];
+  {
+    DefaultThreadPool Pool(hardware_concurrency(2));
+    for (std::string &E : Errors)
+      Pool.async([&E] { E = toString(runCommand(Args{"sleep", "30"}, 1)); });
+    Pool.wait();
+  }
+  EXPECT_LT(std::chrono::duration<double>(Clock::now() - Start).count(), 10.0);
+  for (const std::string &E : Errors)
+    EXPECT_EQ(E, "sleep timed out after 1 s");
 }
 
 /// A fresh temporary directory, removed at the end of the test.

@@ -47,6 +47,39 @@ TEST(WorkerPoolTest, JobRoundTrips) {
   EXPECT_TRUE(Back->WantLog);
 }
 
+TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
+  CompileJob J;
+  J.Module = "m";
+  J.BitcodePath = "b.bc";
+  J.CC1Args = {"-Oz"};
+  J.ThePolicy = Policy::model("{}");
+  J.ThePolicy.Flips = {7};
+  J.ThePolicy.ExploreSeed = 0x0102030405060708;
+  J.ThePolicy.ExploreTemperature = 0.5f;
+  J.WantLog = true;
+  // The request of WorkerPool.h, field by field.
+  static const char Documented[] = "\x01\x00\x00\x00"
+                                   "m"
+                                   "\x04\x00\x00\x00"
+                                   "b.bc"
+                                   "\x01\x00\x00\x00"
+                                   "\x03\x00\x00\x00"
+                                   "-Oz"
+                                   "\x02"
+                                   "\x02\x00\x00\x00"
+                                   "{}"
+                                   "\x01\x00\x00\x00"
+                                   "\x07\x00\x00\x00"
+                                   "\x01"
+                                   "\x08\x07\x06\x05\x04\x03\x02\x01"
+                                   "\x00\x00\x00\x3F"
+                                   "\x01";
+  EXPECT_EQ(encodeJob(J), std::string(Documented, sizeof(Documented) - 1));
+  Expected<CompileJob> Back = decodeJob(encodeJob(J));
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->ThePolicy.ExploreTemperature, 0.5f);
+}
+
 TEST(WorkerPoolTest, PolicyKeysDifferByFlips) {
   Policy A = Policy::heuristic(), B = Policy::heuristic();
   B.Flips = {0};
@@ -62,6 +95,11 @@ TEST(WorkerPoolTest, TruncatedJobIsAnError) {
   EXPECT_EQ(toString(Back.takeError()),
             "compile job: malformed frame of " +
                 std::to_string(Frame.size() - 3) + " bytes");
+  Back = decodeJob(Frame + "x");
+  ASSERT_FALSE(bool(Back));
+  EXPECT_EQ(toString(Back.takeError()),
+            "compile job: malformed frame of " +
+                std::to_string(Frame.size() + 1) + " bytes");
 }
 
 class PoolTest : public ::testing::Test {

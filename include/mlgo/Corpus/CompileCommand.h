@@ -81,8 +81,11 @@ getModuleCompileCommand(llvm::StringRef Dir,
                         llvm::StringRef Clang = DefaultClang);
 
 /// Runs \p Argv (argv[0] is looked up in PATH unless it is a path), waiting
-/// at most \p TimeoutSeconds (0: no limit). On failure, the error names the
-/// program and includes the first lines of its standard error.
+/// at most \p TimeoutSeconds (0: no limit; the program is killed when it
+/// passes). Safe to call from many threads at once (see runProcess in
+/// mlgo/Support/Process.h). On failure, the error names the program, says
+/// how it ended and includes the first 2000 bytes of its standard error:
+/// "clang-19 exited with 1:\n<stderr>", "clang-19 timed out after 60 s".
 llvm::Error runCommand(llvm::ArrayRef<std::string> Argv,
                        unsigned TimeoutSeconds = 0);
 

@@ -1,15 +1,17 @@
-//===- Bytes.h - Little-endian byte buffers (private to MLGOLearn) -*- C++ -*-//
+//===- mlgo/Support/Bytes.h - Little-endian byte buffers --------*- C++ -*-===//
 //
-// The dataset and checkpoint files are sequences of little-endian integers
-// and IEEE doubles/floats; these two classes write and read them, the reader
+// The dataset and checkpoint files and the compile workers' frames are
+// sequences of little-endian integers, IEEE doubles/floats and
+// length-prefixed strings; these two classes write and read them, the reader
 // reporting truncation instead of reading past the end.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_LIB_LEARN_BYTES_H
-#define MLGO_LIB_LEARN_BYTES_H
+#ifndef MLGO_SUPPORT_BYTES_H
+#define MLGO_SUPPORT_BYTES_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Endian.h"
 
@@ -19,8 +21,8 @@
 #include <vector>
 
 namespace mlgo {
-namespace learn {
 
+/// Appends little-endian values to Bytes.
 class ByteWriter {
 public:
   std::vector<uint8_t> Bytes;
@@ -47,17 +49,22 @@ public:
   void putRaw(llvm::StringRef S) {
     Bytes.insert(Bytes.end(), S.begin(), S.end());
   }
+  /// A u32 length, then the bytes.
   void putString(llvm::StringRef S) {
     putU32(static_cast<uint32_t>(S.size()));
     putRaw(S);
   }
 };
 
+/// Reads little-endian values from a buffer it does not own. Every get*
+/// returns false, consuming nothing, if the buffer is too short.
 class ByteReader {
 public:
   explicit ByteReader(llvm::ArrayRef<uint8_t> Bytes) : Bytes(Bytes) {}
+  explicit ByteReader(llvm::StringRef Bytes)
+      : Bytes(llvm::arrayRefFromStringRef(Bytes)) {}
 
-  /// False (and nothing consumed) if fewer than \p N bytes remain.
+  /// Whether at least \p N bytes remain.
   bool has(uint64_t N) const { return Bytes.size() - Pos >= N; }
   size_t getPos() const { return Pos; }
   size_t remaining() const { return Bytes.size() - Pos; }
@@ -110,7 +117,6 @@ private:
   size_t Pos = 0;
 };
 
-} // namespace learn
 } // namespace mlgo
 
-#endif // MLGO_LIB_LEARN_BYTES_H
+#endif // MLGO_SUPPORT_BYTES_H

@@ -1,18 +1,19 @@
-//===- mlgo/Eval/Process.h - Run a program with a timeout -------*- C++ -*-===//
+//===- mlgo/Support/Process.h - Run a program with a timeout ----*- C++ -*-===//
 //
-// Evaluation runs thousands of compiler processes from a thread pool, and
-// package builds that spawn whole process trees; none may hang the run.
-// llvm::sys::ExecuteAndWait's timeout is an alarm(2) signal, which in a
-// multi-threaded process may be delivered to another thread (the wait then
-// never times out) and which concurrent waits overwrite. runProcess instead
-// polls the child without blocking (sys::Wait with a zero timeout) until it
-// exits or the deadline passes, then kills it - with its whole process
-// group when asked, so that a build's make and compilers die with it.
+// Evaluation and corpus checks run thousands of compiler processes from a
+// thread pool, and package builds spawn whole process trees; none may hang
+// the run. llvm::sys::ExecuteAndWait's timeout is an alarm(2) signal, which
+// in a multi-threaded process may be delivered to another thread (the wait
+// then never times out) and which concurrent waits overwrite. runProcess
+// instead polls the child without blocking (sys::Wait with a zero timeout)
+// until it exits or the deadline passes, then kills it - with its whole
+// process group when asked, so that a build's make and compilers die with
+// it.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_EVAL_PROCESS_H
-#define MLGO_EVAL_PROCESS_H
+#ifndef MLGO_SUPPORT_PROCESS_H
+#define MLGO_SUPPORT_PROCESS_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -34,7 +35,10 @@ struct RunOptions {
 
 /// How a run ended.
 struct RunResult {
+  /// The program's exit code; negative if it did not exit normally.
   int ExitCode = 0;
+  /// False if the program could not be started at all (Problem says why).
+  bool Started = false;
   bool TimedOut = false;
   /// Why the program did not run or did not exit normally (empty if it did).
   std::string Problem;
@@ -50,4 +54,4 @@ RunResult runProcess(llvm::ArrayRef<std::string> Argv,
 
 } // namespace mlgo
 
-#endif // MLGO_EVAL_PROCESS_H
+#endif // MLGO_SUPPORT_PROCESS_H

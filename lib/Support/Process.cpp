@@ -1,11 +1,11 @@
-//===- lib/Eval/Process.cpp - Run a program with a reliable timeout -------===//
+//===- lib/Support/Process.cpp - Run a program with a reliable timeout ----===//
 //
 // Polling wait with a deadline, and process-group kills (see
-// mlgo/Eval/Process.h).
+// mlgo/Support/Process.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Eval/Process.h"
+#include "mlgo/Support/Process.h"
 
 #include "llvm/Support/Program.h"
 
@@ -57,6 +57,7 @@ RunResult runProcess(ArrayRef<std::string> Argv, const RunOptions &Options) {
     R.Problem = "cannot run '" + Argv[0] + "': " + ErrMsg;
     return R;
   }
+  R.Started = true;
 
   using Clock = std::chrono::steady_clock;
   auto Deadline = Clock::now() + std::chrono::seconds(Options.TimeoutSeconds);
