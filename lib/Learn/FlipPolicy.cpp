@@ -21,7 +21,7 @@ static Error makeError(const Twine &Message) {
 static constexpr float BigM = 16777216.0f;
 
 Expected<Model> buildFlipPolicy(const Model &G, float Tau,
-                                StringRef DefaultFeature) {
+                                StringRef DefaultFeature, FlipScope Scope) {
   if (Error E = G.validate("scorer"))
     return E;
   if (G.Layers.size() < 2)
@@ -96,9 +96,17 @@ Expected<Model> buildFlipPolicy(const Model &G, float Tau,
   const float Sign[4] = {1, -1, 1, -1};
   const size_t Carry[4] = {0, 0, 1, 1};
   for (size_t U = 0; U < 4; ++U) {
+    R.Weights[U * R.In + Out.In + Carry[U]] = -BigM;
+    // A branch outside the scope does not depend on g: d = 0 gets h = 0
+    // (L = 0, "no"), d = 1 gets h = -1 (L = 1, "yes").
+    bool Frozen = (Scope == FlipScope::InlineOnly && Carry[U] == 0) ||
+                  (Scope == FlipScope::NoInlineOnly && Carry[U] == 1);
+    if (Frozen) {
+      R.Bias[U] = Carry[U] == 1 ? Sign[U] * -1.0f : 0.0f;
+      continue;
+    }
     for (size_t K = 0; K < Out.In; ++K)
       R.Weights[U * R.In + K] = Sign[U] * Out.weight(0, K);
-    R.Weights[U * R.In + Out.In + Carry[U]] = -BigM;
     R.Bias[U] = Sign[U] * HBias;
   }
   P.Layers.push_back(std::move(R));

@@ -72,7 +72,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "workers",       "timeout_seconds",
       "es_iterations", "es_directions",
       "es_sigma",      "es_learning_rate",
-      "es_batch_modules"};
+      "es_batch_modules", "flip_scope"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
       return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
@@ -133,6 +133,12 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                                 "\"counterfactual\" or \"bc\"");
   if (Error E = Str("notes", R.Notes))
     return E;
+  if (Error E = Str("flip_scope", R.FlipScope))
+    return E;
+  if (R.FlipScope != "both" && R.FlipScope != "inline-only" &&
+      R.FlipScope != "no-inline-only")
+    return makeError(FileName + ": 'flip_scope' must be \"both\", "
+                                "\"inline-only\" or \"no-inline-only\"");
   if (Error E = StrList("validation_packages", R.ValidationPackages))
     return E;
   if (Error E = StrList("excluded_packages", R.ExcludedPackages))
@@ -262,6 +268,7 @@ json::Value TrainRecipe::toJSON() const {
                       {"es_sigma", ESSigma},
                       {"es_learning_rate", ESLearningRate},
                       {"es_batch_modules", int64_t(ESBatchModules)},
+                      {"flip_scope", FlipScope},
                       {"hidden", std::move(Hid)},
                       {"epochs", int64_t(Epochs)},
                       {"learning_rate", LearningRate},
@@ -558,7 +565,7 @@ struct Trainer {
     if (Error E = learn::setModelParameters(M, Theta))
       return E;
     if (Recipe.Mode == "counterfactual")
-      return learn::buildFlipPolicy(M, Param);
+      return learn::buildFlipPolicy(M, Param, "inlining_default", flipScope());
     M.Decision.Threshold = Param;
     return M;
   }
@@ -942,6 +949,16 @@ struct Trainer {
     std::vector<CompileCache::Entry> R = compile(Req, "counterfactual flips");
 
     learn::Dataset D(FeatureNames);
+    auto DefaultIt = llvm::find(FeatureNames, "inlining_default");
+    if (DefaultIt == FeatureNames.end())
+      return makeError("counterfactual: the logs have no inlining_default");
+    size_t DefaultCol = DefaultIt - FeatureNames.begin();
+    // Every inversion, for whoever wants to study them: module, decision
+    // index, .text change in bytes, then the features at that decision.
+    std::string CSV = "module,decision,text_delta";
+    for (const std::string &F : FeatureNames)
+      CSV += "," + F;
+    CSV += "\n";
     size_t Shrank = 0, Grew = 0, Same = 0, Failed = 0;
     std::map<size_t, int64_t> BestGain; // Per module: its best single flip.
     for (size_t K = 0; K < Req.size(); ++K) {
@@ -963,9 +980,20 @@ struct Trainer {
       float W = Delta == 0 ? ZeroFlipWeight
                            : float(std::min(double(std::abs(Delta)),
                                             Recipe.FlipWeightCap));
-      D.addRow(ArrayRef<float>(T.data() + At[K] * Width, Width), Delta < 0, W,
-               int64_t(M));
+      ArrayRef<float> Row(T.data() + At[K] * Width, Width);
+      if (inScope(Row[DefaultCol] != 0))
+        D.addRow(Row, Delta < 0, W, int64_t(M));
+      CSV += Modules[M].Name + "," + std::to_string(At[K]) + "," +
+             std::to_string(Delta);
+      for (float V : Row)
+        CSV += "," + std::to_string(int64_t(V));
+      CSV += "\n";
     }
+    if (Error E = learn::writeFileAtomically(
+            workFile("counterfactuals.csv"),
+            ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(CSV.data()),
+                              CSV.size())))
+      return E;
     int64_t Oracle = 0;
     for (auto &[M, G] : BestGain)
       Oracle += G;
@@ -985,8 +1013,20 @@ struct Trainer {
     return D;
   }
 
+  learn::FlipScope flipScope() const {
+    return Recipe.FlipScope == "inline-only"      ? learn::FlipScope::InlineOnly
+           : Recipe.FlipScope == "no-inline-only" ? learn::FlipScope::NoInlineOnly
+                                                  : learn::FlipScope::Both;
+  }
+  /// Whether a decision whose heuristic default is \p Default may be
+  /// inverted.
+  bool inScope(bool Default) const {
+    return Recipe.FlipScope == "both" ||
+           (Recipe.FlipScope == "inline-only") == Default;
+  }
+
   /// The scorer's float logit (as the shipped model computes it) on every
-  /// decision of Trajectories, sorted from the highest.
+  /// decision of Trajectories that may be inverted, sorted from the highest.
   Expected<std::vector<float>> scoreTrajectories(const Model &G) {
     size_t Width = FeatureNames.size();
     std::vector<size_t> Column;
@@ -997,6 +1037,10 @@ struct Trainer {
                          "', which the logs do not have");
       Column.push_back(It - FeatureNames.begin());
     }
+    std::optional<size_t> DefaultCol;
+    if (auto It = llvm::find(FeatureNames, "inlining_default");
+        It != FeatureNames.end())
+      DefaultCol = It - FeatureNames.begin();
     ModelEvaluator E(G);
     std::vector<int64_t> Values(Column.size());
     std::vector<const void *> Ptrs;
@@ -1005,6 +1049,8 @@ struct Trainer {
     std::vector<float> Scores;
     for (auto &[M, T] : Trajectories)
       for (size_t R = 0; R + Width <= T.size(); R += Width) {
+        if (DefaultCol && !inScope(T[R + *DefaultCol] != 0))
+          continue;
         for (size_t K = 0; K < Column.size(); ++K)
           Values[K] = int64_t(T[R + Column[K]]);
         Scores.push_back(E.evaluate(Ptrs.data()));
@@ -1197,7 +1243,9 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       if (N == 0)
         continue; // The heuristic, already a candidate.
       float Tau = (*Scores)[std::min(N, Scores->size() - 1)];
-      Expected<Model> P = learn::buildFlipPolicy(*Trained, Tau);
+      Expected<Model> P = learn::buildFlipPolicy(*Trained, Tau,
+                                                 "inlining_default",
+                                                 T.flipScope());
       if (!P)
         return P.takeError();
       P->Metadata.Recipe += formatv(", inverting the heuristic where the "
@@ -1227,7 +1275,17 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Trainer::Totals BestTotals;
   // Compiles a candidate on the selection set, logs and reports it, and says
   // whether the per-package limit allows it.
+  // Every candidate is kept in <work>/candidates/ (named after its label),
+  // so that any of them can be evaluated or shipped by hand.
+  if (std::error_code EC =
+          sys::fs::create_directories(T.workFile("candidates")))
+    return makeError(T.workFile("candidates") + ": " + EC.message());
   auto Judge = [&](const Candidate &Cand, Trainer::Totals &Tot) {
+    std::string File;
+    for (char C : Cand.Label)
+      File += isAlnum(C) || C == '.' ? C : '-';
+    if (Error E = Cand.M.save(T.workFile("candidates/" + File + ".json")))
+      T.log("cannot keep candidate '" + Cand.Label + "': " + toString(std::move(E)));
     std::map<std::string, std::pair<uint64_t, uint64_t>> PerPkg;
     Tot = T.evaluate(SelectOn, Policy::model(Cand.M.toJSONString()),
                      (SelectName + " " + Cand.Label).str(), &PerPkg);

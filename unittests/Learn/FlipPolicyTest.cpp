@@ -116,6 +116,39 @@ TEST(FlipPolicyTest, DecidesDefaultXorScoreAboveTau) {
   }
 }
 
+TEST(FlipPolicyTest, ScopesInvertOneSideOnly) {
+  Model G = trainedScorer();
+  auto GR = runnerFor(G);
+  // A tau below every logit: every decision in scope is inverted.
+  float Tau = -1000;
+  Model Inl = unwrap(buildFlipPolicy(G, Tau, "inlining_default",
+                                     FlipScope::InlineOnly));
+  Model NoInl = unwrap(buildFlipPolicy(G, Tau, "inlining_default",
+                                       FlipScope::NoInlineOnly));
+  auto IR = runnerFor(Inl), NR = runnerFor(NoInl);
+  for (int64_t A = 0; A < 64; A += 5)
+    for (int64_t B = 0; B < 64; B += 5) {
+      ASSERT_GT(run(*GR, A, B, 0).Logit, Tau);
+      ASSERT_GT(run(*GR, A, B, 1).Logit, Tau);
+      // InlineOnly: "inline" becomes "no", "no" stays "no".
+      EXPECT_EQ(run(*IR, A, B, 1).Decision, 0);
+      EXPECT_EQ(run(*IR, A, B, 0).Decision, 0);
+      // NoInlineOnly: "no" becomes "inline", "inline" stays.
+      EXPECT_EQ(run(*NR, A, B, 0).Decision, 1);
+      EXPECT_EQ(run(*NR, A, B, 1).Decision, 1);
+    }
+  // Above every logit, both are the heuristic.
+  Model InlNever = unwrap(
+      buildFlipPolicy(G, NeverFlip, "inlining_default", FlipScope::InlineOnly));
+  Model NoInlNever = unwrap(buildFlipPolicy(G, NeverFlip, "inlining_default",
+                                            FlipScope::NoInlineOnly));
+  auto IN = runnerFor(InlNever), NN = runnerFor(NoInlNever);
+  for (int64_t Dflt = 0; Dflt < 2; ++Dflt) {
+    EXPECT_EQ(run(*IN, 7, 9, Dflt).Decision, Dflt);
+    EXPECT_EQ(run(*NN, 7, 9, Dflt).Decision, Dflt);
+  }
+}
+
 TEST(FlipPolicyTest, NeverFlipIsTheDefault) {
   Model P = unwrap(buildFlipPolicy(trainedScorer(), NeverFlip));
   auto PR = runnerFor(P);

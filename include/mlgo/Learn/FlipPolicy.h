@@ -43,12 +43,24 @@ namespace learn {
 /// The tau that makes buildFlipPolicy() reproduce the heuristic.
 constexpr float NeverFlip = 4194304.0f; // 2^22
 
+/// Which of the heuristic's decisions a flip policy may invert.
+enum class FlipScope {
+  Both,
+  /// Only d = 1 ("inline" becomes "do not inline"); d = 0 stays: r0 and r1
+  /// ignore g and see h = 0, so L = 0 there and the decision is 0.
+  InlineOnly,
+  /// Only d = 0 ("do not inline" becomes "inline"); d = 1 stays: r2 and r3
+  /// ignore g and see h = -1, so L = 1 there and the decision is 1.
+  NoInlineOnly,
+};
+
 /// Builds the model deciding d XOR (g(x) > Tau) from scorer \p G, which must
 /// have at least one hidden layer, a linear output layer, and read
 /// \p DefaultFeature raw (a one-element input with one empty pipeline).
 llvm::Expected<Model> buildFlipPolicy(const Model &G, float Tau,
                                       llvm::StringRef DefaultFeature =
-                                          "inlining_default");
+                                          "inlining_default",
+                                      FlipScope Scope = FlipScope::Both);
 
 } // namespace learn
 } // namespace mlgo

@@ -67,6 +67,10 @@ struct TrainRecipe {
   /// Counterfactual mode: the fractions of the training decisions the policy
   /// may invert, tried on validation (0, the heuristic itself, always is).
   std::vector<double> FlipFractions = {0.001, 0.002, 0.005, 0.01, 0.02};
+  /// Counterfactual mode: which of the heuristic's decisions may be
+  /// inverted: "both", "inline-only" (only "inline" becomes "do not
+  /// inline") or "no-inline-only".
+  std::string FlipScope = "both";
   /// Counterfactual mode: a flip's row weight is its .text change in bytes,
   /// capped here (a flip that changes nothing weighs ZeroFlipWeight).
   double FlipWeightCap = 64;
