@@ -86,17 +86,23 @@ TEST(ModelTest, ParsesInlineOz) {
   ASSERT_TRUE(static_cast<bool>(M)) << toString(M.takeError());
   EXPECT_EQ(M->Metadata.Name, "inline-oz");
   EXPECT_EQ(M->Metadata.LLVMVersion, "19");
-  ASSERT_EQ(M->Inputs.size(), 2u);
+  EXPECT_EQ(M->Metadata.Seed, 1u);
+  // LLVM's 38 features, mlgo's 6 extra ones, and the heuristic's decision,
+  // which the flip construction reads raw.
+  ASSERT_EQ(M->Inputs.size(), 45u);
   EXPECT_EQ(M->Inputs[0].Spec,
-            TensorSpec::createSpec<int64_t>("cost_estimate", {1}));
-  EXPECT_EQ(M->Inputs[1].Spec,
-            TensorSpec::createSpec<int64_t>("threshold", {1}));
-  ASSERT_EQ(M->Layers.size(), 1u);
-  EXPECT_EQ(M->Layers[0].weight(0, 0), -1.0f);
-  EXPECT_EQ(M->Layers[0].weight(0, 1), 1.0f);
+            TensorSpec::createSpec<int64_t>("sroa_savings", {1}));
+  EXPECT_EQ(M->Inputs[44].Spec,
+            TensorSpec::createSpec<int64_t>("inlining_default", {1}));
+  ASSERT_EQ(M->Inputs[44].Pipelines.size(), 1u);
+  EXPECT_TRUE(M->Inputs[44].Pipelines[0].empty());
+  ASSERT_EQ(M->Layers.size(), 4u);
+  EXPECT_EQ(M->Layers[2].Out, 4u);
+  EXPECT_EQ(M->Layers[3].Weights, (std::vector<float>{1, -1, -1, 1}));
   EXPECT_EQ(M->OutputSpec,
             TensorSpec::createSpec<int64_t>("inlining_decision", {1}));
   EXPECT_EQ(M->Decision.TheKind, DecisionRule::Kind::Threshold);
+  EXPECT_EQ(M->Decision.Threshold, 0.0f);
 }
 
 TEST(ModelTest, WriteReadWriteIsBitExact) {
