@@ -111,6 +111,29 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     }
     return Error::success();
   };
+  // A non-empty array of numbers, each accepted by Ok; Rule describes Ok in
+  // the message.
+  auto NumList = [&](StringRef K, auto &Out, StringRef Rule,
+                     function_ref<bool(double)> Ok) -> Error {
+    const json::Value *X = O->get(K);
+    if (!X)
+      return Error::success();
+    auto Bad = [&] {
+      return makeError(FileName + ": '" + K + "' must be a non-empty array of " +
+                       Rule);
+    };
+    const json::Array *A = X->getAsArray();
+    if (!A || A->empty())
+      return Bad();
+    Out.clear();
+    for (const json::Value &E : *A) {
+      auto D = E.getAsNumber();
+      if (!D || !Ok(*D))
+        return Bad();
+      Out.push_back(*D);
+    }
+    return Error::success();
+  };
   auto Int = [&](StringRef K, auto &Out, int64_t Min) -> Error {
     if (const json::Value *X = O->get(K)) {
       auto I = X->getAsInteger();
@@ -122,7 +145,6 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return Error::success();
   };
   double DepartureWeight = R.DepartureWeight;
-  std::vector<std::string> Dummy;
   if (Error E = joinErrors(Str("name", R.Name), Str("description", R.Description)))
     return E;
   if (Error E = Str("mode", R.Mode))
@@ -167,22 +189,10 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = Num("max_package_regression", R.MaxPackageRegression, 0))
     return E;
-  if (const json::Value *X = O->get("flip_fractions")) {
-    const json::Array *A = X->getAsArray();
-    auto Bad = [&] {
-      return makeError(FileName + ": 'flip_fractions' must be a non-empty "
-                                  "array of numbers in [0, 1]");
-    };
-    if (!A || A->empty())
-      return Bad();
-    R.FlipFractions.clear();
-    for (const json::Value &E : *A) {
-      auto D = E.getAsNumber();
-      if (!D || !(*D >= 0 && *D <= 1))
-        return Bad();
-      R.FlipFractions.push_back(*D);
-    }
-  }
+  if (Error E = NumList("flip_fractions", R.FlipFractions,
+                         "numbers in [0, 1]",
+                         [](double D) { return D >= 0 && D <= 1; }))
+    return E;
   if (Error E = Int("epochs", R.Epochs, 1))
     return E;
   if (Error E = Num("learning_rate", R.LearningRate, 0))
@@ -212,18 +222,9 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       R.Hidden.push_back(*I);
     }
   }
-  if (const json::Value *X = O->get("thresholds")) {
-    const json::Array *A = X->getAsArray();
-    if (!A || A->empty())
-      return makeError(FileName + ": 'thresholds' must be a non-empty array of numbers");
-    R.Thresholds.clear();
-    for (const json::Value &E : *A) {
-      auto D = E.getAsNumber();
-      if (!D || !std::isfinite(*D))
-        return makeError(FileName + ": 'thresholds' must be a non-empty array of numbers");
-      R.Thresholds.push_back(float(*D));
-    }
-  }
+  if (Error E = NumList("thresholds", R.Thresholds, "numbers",
+                         [](double D) { return std::isfinite(D); }))
+    return E;
   return R;
 }
 
@@ -363,6 +364,22 @@ private:
   StringMap<Entry> Map;
   std::unique_ptr<raw_fd_ostream> OS;
 };
+
+/// The first min(K, Items.size()) elements of a seeded partial Fisher-Yates
+/// shuffle of \p Items (splitmix64 from \p State), in drawing order.
+template <typename T>
+std::vector<T> sampleSeeded(std::vector<T> Items, size_t K, uint64_t State) {
+  K = std::min(K, Items.size());
+  for (size_t I = 0; I < K; ++I)
+    std::swap(Items[I], Items[I + splitMix64(State) % (Items.size() - I)]);
+  Items.resize(K);
+  return Items;
+}
+
+/// \p New as a percent change from \p Base (0 when Base is 0).
+double pctChange(uint64_t Base, uint64_t New) {
+  return Base ? 100.0 * (double(New) - double(Base)) / double(Base) : 0;
+}
 
 /// A model compiled on the validation packages in the selection phase.
 struct Candidate {
@@ -622,12 +639,9 @@ struct Trainer {
     while (ES.getIteration() < Recipe.ESIterations) {
       uint64_t It = ES.getIteration();
       // The batch: a seeded sample of the pool, fixed per iteration.
-      std::vector<size_t> Batch = Pool;
-      uint64_t State = Recipe.Seed ^ (0x9e3779b97f4a7c15ULL * (It + 1));
-      size_t B = std::min<size_t>(Recipe.ESBatchModules, Batch.size());
-      for (size_t I = 0; I < B; ++I)
-        std::swap(Batch[I], Batch[I + splitMix64(State) % (Batch.size() - I)]);
-      Batch.resize(B);
+      std::vector<size_t> Batch =
+          sampleSeeded(Pool, Recipe.ESBatchModules,
+                       Recipe.Seed ^ (0x9e3779b97f4a7c15ULL * (It + 1)));
       learn::ESCandidates C = ES.proposePerturbations();
       std::vector<std::vector<double>> Thetas = {ES.getTheta()};
       llvm::append_range(Thetas, C.Plus);
@@ -713,12 +727,7 @@ struct Trainer {
     if (D <= K)
       return All;
     MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(Modules[M].ContentHash));
-    uint64_t State = Recipe.Seed ^ H.low();
-    for (uint32_t I = 0; I < K; ++I) {
-      uint32_t J = I + uint32_t(splitMix64(State) % (D - I));
-      std::swap(All[I], All[J]);
-    }
-    All.resize(K);
+    All = sampleSeeded(std::move(All), K, Recipe.Seed ^ H.low());
     llvm::sort(All);
     return All;
   }
@@ -789,7 +798,7 @@ struct Trainer {
       Heur += Baseline[S.M];
       Improved += BestSize[S.M] < HeuristicSize[S.M];
     }
-    double Pct = Heur ? 100.0 * (double(Best) - double(Heur)) / Heur : 0;
+    double Pct = pctChange(Heur, Best);
     log(formatv("search: {0} compiles; {1} of {2} modules improved; searched "
                 "modules' .text {3:F2}% vs -Oz",
                 Compiles, Improved, All.size(), Pct)
@@ -801,9 +810,10 @@ struct Trainer {
                   .str();
   }
 
-  /// Feature names of the logs (inlining_decision left out), set by the
-  /// first logTrajectories().
+  /// Feature names of the logs (inlining_decision left out) and the column
+  /// of inlining_default among them, set by the first logTrajectories().
   std::vector<std::string> FeatureNames;
+  size_t DefaultColumn = 0;
 
   /// Compiles each module \p Mods[K] under \p Policies[K] with logging and
   /// calls \p OnRow(K, features, applied decision, heuristic's decision) for
@@ -842,8 +852,10 @@ struct Trainer {
         if (S.name() != "inlining_decision")
           Names.push_back(S.name());
       }
-      if (FeatureNames.empty())
+      if (FeatureNames.empty()) {
         FeatureNames = Names;
+        DefaultColumn = llvm::find(Names, "inlining_default") - Names.begin();
+      }
       else if (Names != FeatureNames)
         return makeError(Mod.Name + " (log): features differ from the first "
                                     "log's");
@@ -949,10 +961,6 @@ struct Trainer {
     std::vector<CompileCache::Entry> R = compile(Req, "counterfactual flips");
 
     learn::Dataset D(FeatureNames);
-    auto DefaultIt = llvm::find(FeatureNames, "inlining_default");
-    if (DefaultIt == FeatureNames.end())
-      return makeError("counterfactual: the logs have no inlining_default");
-    size_t DefaultCol = DefaultIt - FeatureNames.begin();
     // Every inversion, for whoever wants to study them: module, decision
     // index, .text change in bytes, then the features at that decision.
     std::string CSV = "module,decision,text_delta";
@@ -981,7 +989,7 @@ struct Trainer {
                            : float(std::min(double(std::abs(Delta)),
                                             Recipe.FlipWeightCap));
       ArrayRef<float> Row(T.data() + At[K] * Width, Width);
-      if (inScope(Row[DefaultCol] != 0))
+      if (inScope(Row[DefaultColumn] != 0))
         D.addRow(Row, Delta < 0, W, int64_t(M));
       CSV += Modules[M].Name + "," + std::to_string(At[K]) + "," +
              std::to_string(Delta);
@@ -1037,10 +1045,6 @@ struct Trainer {
                          "', which the logs do not have");
       Column.push_back(It - FeatureNames.begin());
     }
-    std::optional<size_t> DefaultCol;
-    if (auto It = llvm::find(FeatureNames, "inlining_default");
-        It != FeatureNames.end())
-      DefaultCol = It - FeatureNames.begin();
     ModelEvaluator E(G);
     std::vector<int64_t> Values(Column.size());
     std::vector<const void *> Ptrs;
@@ -1049,7 +1053,7 @@ struct Trainer {
     std::vector<float> Scores;
     for (auto &[M, T] : Trajectories)
       for (size_t R = 0; R + Width <= T.size(); R += Width) {
-        if (DefaultCol && !inScope(T[R + *DefaultCol] != 0))
+        if (!inScope(T[R + DefaultColumn] != 0))
           continue;
         for (size_t K = 0; K < Column.size(); ++K)
           Values[K] = int64_t(T[R + Column[K]]);
@@ -1144,8 +1148,7 @@ struct Trainer {
     double MeanReward = 0;
     size_t Failed = 0;
     double pct() const {
-      return Baseline ? 100.0 * (double(Policy) - double(Baseline)) / Baseline
-                      : 0;
+      return pctChange(Baseline, Policy);
     }
   };
   Totals evaluate(ArrayRef<size_t> Set, const Policy &P, StringRef What,
@@ -1292,9 +1295,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
     double Worst = -100;
     std::string WorstPkg;
     for (auto &[Pkg, V] : PerPkg) {
-      double Pct = V.first ? 100.0 * (double(V.second) - double(V.first)) /
-                                 double(V.first)
-                           : 0;
+      double Pct = pctChange(V.first, V.second);
       if (Pct > Worst) {
         Worst = Pct;
         WorstPkg = Pkg;
@@ -1384,10 +1385,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
        << "|---|---:|---:|---:|\n";
     for (auto &[Pkg, V] : Map)
       OS << "| " << Pkg << " | " << V.first << " | " << V.second << " | "
-         << formatv("{0:F2}%", V.first ? 100.0 * (double(V.second) -
-                                                 double(V.first)) /
-                                            V.first
-                                      : 0.0)
+         << formatv("{0:F2}%", pctChange(V.first, V.second))
          << " |\n";
     OS << "\n";
   };
