@@ -21,7 +21,6 @@
 
 #include "gtest/gtest.h"
 
-#include <chrono>
 
 using namespace llvm;
 using namespace mlgo;
@@ -120,10 +119,8 @@ TEST(RunCommandTest, KeepsTheFirst2000BytesOfStandardError) {
 
 // ExecuteAndWait's timeout, an alarm(2) signal, fails here: the signal
 // reaches one thread only (or another thread entirely), and the other
-// wait runs the full 30 s.
+// wait runs the full 30 s and reports success, not the timeout.
 TEST(RunCommandTest, TimesOutInEveryThreadOfAPool) {
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point Start = Clock::now();
   std::string Errors[2];
   {
     DefaultThreadPool Pool(hardware_concurrency(2));
@@ -131,7 +128,6 @@ TEST(RunCommandTest, TimesOutInEveryThreadOfAPool) {
       Pool.async([&E] { E = toString(runCommand(Args{"sleep", "30"}, 1)); });
     Pool.wait();
   }
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - Start).count(), 10.0);
   for (const std::string &E : Errors)
     EXPECT_EQ(E, "sleep timed out after 1 s");
 }

@@ -15,7 +15,6 @@
 
 #include "gtest/gtest.h"
 
-#include <chrono>
 
 using namespace llvm;
 using namespace mlgo;
@@ -57,8 +56,6 @@ TEST(ProcessTest, NamesAProgramThatIsNotThere) {
 }
 
 TEST(ProcessTest, TimesOutInEveryThread) {
-  using Clock = std::chrono::steady_clock;
-  Clock::time_point Start = Clock::now();
   RunResult Results[2];
   {
     DefaultThreadPool Pool(hardware_concurrency(2));
@@ -70,7 +67,6 @@ TEST(ProcessTest, TimesOutInEveryThread) {
       });
     Pool.wait();
   }
-  EXPECT_LT(std::chrono::duration<double>(Clock::now() - Start).count(), 10.0);
   for (const RunResult &R : Results) {
     EXPECT_TRUE(R.Started);
     EXPECT_TRUE(R.TimedOut);
