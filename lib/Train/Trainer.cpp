@@ -22,6 +22,7 @@
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Train/TrajectoryCache.h"
 #include "mlgo/Train/WorkerPool.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -416,6 +417,8 @@ struct Trainer {
   const TrainOptions &Options;
   WorkerPool &Pool;
   CompileCache Cache;
+  /// Answers compiles a recorded trajectory decides (TrajectoryCache.h).
+  TrajectoryCache Replay;
   std::vector<CorpusModule> Modules;
   std::vector<size_t> Train, Validation;
   /// Per module: stock -Oz size (the baseline), heuristic size, decisions.
@@ -460,6 +463,7 @@ struct Trainer {
   compile(ArrayRef<std::pair<size_t, Policy>> Requests, StringRef What) {
     std::vector<CompileCache::Entry> Out(Requests.size());
     std::vector<CompileJob> Jobs;
+    std::vector<std::string> JobModules;
     std::vector<size_t> Where;
     std::vector<std::string> Keys(Requests.size());
     StringMap<size_t> FirstOfKey;
@@ -474,6 +478,7 @@ struct Trainer {
         continue;
       FirstOfKey[Keys[I]] = I;
       Jobs.push_back(Modules[M].makeJob(P));
+      JobModules.push_back(Modules[M].ContentHash);
       Where.push_back(I);
     }
     if (!Jobs.empty()) {
@@ -492,14 +497,18 @@ struct Trainer {
         Cache.insert(Keys[Where[J]], E);
         Out[Where[J]] = E;
       };
-      Pool.run(
-          Jobs,
+      uint64_t HitsBefore = Replay.getStats().Hits;
+      Replay.run(
+          Pool, Jobs, JobModules,
           [&](size_t Done, size_t Total) {
             if (Options.Verbose && (Done % 100 == 0 || Done == Total))
               errs() << "\rmlgo train: " << What << ": " << Done << "/"
                      << Total << " compiles";
           },
           Record);
+      if (Options.Verbose)
+        errs() << " (" << Replay.getStats().Hits - HitsBefore
+               << " by replay)";
       if (Options.Verbose)
         errs() << format(" (%.1f s)\n",
                          std::chrono::duration<double>(
@@ -822,10 +831,13 @@ struct Trainer {
       ArrayRef<size_t> Mods, ArrayRef<Policy> Policies,
       function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
     std::vector<CompileJob> Jobs;
-    for (size_t K = 0; K < Mods.size(); ++K)
+    std::vector<std::string> JobModules;
+    for (size_t K = 0; K < Mods.size(); ++K) {
       Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
-    std::vector<JobOutcome> R = Pool.run(
-        Jobs, [&](size_t Done, size_t Total) {
+      JobModules.push_back(Modules[Mods[K]].ContentHash);
+    }
+    std::vector<JobOutcome> R = Replay.run(
+        Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
           if (Options.Verbose && (Done % 100 == 0 || Done == Total))
             errs() << "\rmlgo train: logging: " << Done << "/" << Total
                    << " compiles" << (Done == Total ? "\n" : "");

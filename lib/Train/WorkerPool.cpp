@@ -266,7 +266,8 @@ std::string WorkerPool::reap(Worker &W) {
 std::vector<JobOutcome>
 WorkerPool::run(ArrayRef<CompileJob> Jobs,
                 std::function<void(size_t, size_t)> Progress,
-                std::function<void(size_t, const JobOutcome &)> OnOutcome) {
+                std::function<void(size_t, JobOutcome &)> OnOutcome,
+                JobGate Gate) {
   using Clock = std::chrono::steady_clock;
   std::vector<JobOutcome> Outcomes(Jobs.size());
   std::deque<size_t> Pending;
@@ -295,19 +296,46 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
   while (Done < Jobs.size()) {
     // Hand out work.
     for (size_t WI = 0; WI < Workers.size(); ++WI) {
-      if (Running[WI] || Pending.empty() || Workers[WI].Pid < 0)
+      if (Running[WI] || Workers[WI].Pid < 0)
         continue;
-      size_t J = Pending.front();
-      Pending.pop_front();
-      if (!writeFrame(Workers[WI].RequestFd, encodeJob(Jobs[J]))) {
-        Outcomes[J].Error = Jobs[J].Module + ": " + reap(Workers[WI]);
-        Finish(J);
+      std::optional<size_t> J;
+      bool WantLog = false;
+      for (auto It = Pending.begin(); It != Pending.end() && !J;) {
+        size_t C = *It;
+        WantLog = Jobs[C].WantLog;
+        GateAction A =
+            Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
+        if (A == GateAction::Defer) {
+          ++It;
+          continue;
+        }
+        It = Pending.erase(It);
+        if (A == GateAction::Answered)
+          Finish(C);
+        else
+          J = C;
+      }
+      if (!J)
+        break;
+      std::string Frame;
+      if (WantLog == Jobs[*J].WantLog) {
+        Frame = encodeJob(Jobs[*J]);
+      } else {
+        CompileJob Copy = Jobs[*J];
+        Copy.WantLog = WantLog;
+        Frame = encodeJob(Copy);
+      }
+      if (!writeFrame(Workers[WI].RequestFd, Frame)) {
+        Outcomes[*J].Error = Jobs[*J].Module + ": " + reap(Workers[WI]);
+        Finish(*J);
         Respawn(WI);
         continue;
       }
-      Running[WI] = J;
+      Running[WI] = *J;
       Deadline[WI] = Clock::now() + std::chrono::seconds(Options.TimeoutSeconds);
     }
+    if (Done == Jobs.size())
+      break;
     std::vector<pollfd> Fds;
     std::vector<size_t> FdWorker;
     int WaitMs = -1;

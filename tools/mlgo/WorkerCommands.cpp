@@ -3,7 +3,13 @@
 //   mlgo worker check DIR   compiles modules in-process (the training
 //                           worker) and with a spawned `clang-19 -cc1` plus
 //                           the plugin, and compares their .text sizes;
-//   mlgo worker bench DIR   modules/second of the two, in one run.
+//   mlgo worker bench DIR   modules/second of the two, in one run; with
+//                           --thresholds, a policy-evaluation workload (the
+//                           model at each decision threshold, as a training
+//                           run's selection compiles it), where the worker
+//                           also answers compiles by trajectory replay
+//                           (TrajectoryCache.h) and every answer is checked
+//                           against the spawned clang's.
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,11 +17,14 @@
 
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
+#include "mlgo/Model/Model.h"
 #include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Train/TrajectoryCache.h"
 #include "mlgo/Train/WorkerPool.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/ThreadPool.h"
@@ -62,6 +71,16 @@ cl::opt<std::string> PluginPath("plugin",
                                          "(default: next to mlgo)"),
                                 cl::sub(CheckCmd), cl::sub(BenchCmd),
                                 cl::cat(Cat));
+cl::list<float> Thresholds(
+    "thresholds",
+    cl::desc("bench: compile the sample once per decision threshold of the "
+             "--policy model (comma-separated), answering by trajectory "
+             "replay where sound"),
+    cl::CommaSeparated, cl::sub(BenchCmd), cl::cat(Cat));
+cl::opt<bool> NoReplay("no-replay",
+                       cl::desc("bench: compile every job (no trajectory "
+                                "replay)"),
+                       cl::sub(BenchCmd), cl::cat(Cat));
 cl::opt<unsigned> Timeout("timeout", cl::desc("seconds per compile"),
                           cl::init(300), cl::sub(CheckCmd), cl::sub(BenchCmd),
                           cl::cat(Cat));
@@ -76,6 +95,13 @@ struct Setup {
   Policy ThePolicy;
   std::vector<std::string> SpawnArgs; // Added to `clang-19 -cc1`.
   std::string Plugin;
+  /// The bench workload: each module under each of these (default: just
+  /// ThePolicy), with the arguments that make a spawned clang do the same.
+  std::vector<Policy> Policies;
+  std::vector<std::vector<std::string>> PolicySpawnArgs;
+  /// Holds the model files of a --thresholds workload; removed when the
+  /// last copy of the setup goes.
+  std::shared_ptr<std::string> TmpDir;
 };
 
 Expected<Setup> prepare() {
@@ -118,14 +144,59 @@ Expected<Setup> prepare() {
   if (!S.SpawnArgs.empty() && !sys::fs::exists(S.Plugin))
     return createStringError(inconvertibleErrorCode(),
                              S.Plugin + ": plugin not found (use --plugin)");
+  if (Thresholds.empty()) {
+    S.Policies = {S.ThePolicy};
+    S.PolicySpawnArgs = {S.SpawnArgs};
+    return S;
+  }
+  if (S.ThePolicy.Kind != PolicyKind::Model)
+    return createStringError(inconvertibleErrorCode(),
+                             "--thresholds needs --policy model=FILE");
+  Expected<Model> M = Model::parse(S.ThePolicy.ModelJSON, P);
+  if (!M)
+    return M.takeError();
+  SmallString<128> Dir;
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("mlgo-worker-bench", Dir))
+    return createStringError(EC, "cannot create a temporary directory: " +
+                                     EC.message());
+  S.TmpDir = std::shared_ptr<std::string>(new std::string(Dir),
+                                          [](std::string *D) {
+                                            sys::fs::remove_directories(*D);
+                                            delete D;
+                                          });
+  for (size_t I = 0; I < Thresholds.size(); ++I) {
+    M->Decision.Threshold = Thresholds[I];
+    std::string File = (*S.TmpDir + "/model-" + Twine(I) + ".json").str();
+    if (Error E = M->save(File))
+      return E;
+    S.Policies.push_back(Policy::model(M->toJSONString()));
+    S.PolicySpawnArgs.push_back(PluginArgs);
+    S.PolicySpawnArgs.back().insert(S.PolicySpawnArgs.back().end(),
+                                    {"-mllvm", "-mlgo-model=" + File});
+  }
   return S;
 }
 
-/// Compiles every module with a spawned clang-19 -cc1, \p Threads at a time.
-/// Returns per-module .text size, or the error text.
+/// One compile of the workload: module \p Module under policy \p Policy.
+struct Work {
+  size_t Module, Policy;
+};
+
+/// The workload: every module under each policy, policy by policy.
+std::vector<Work> getWorkload(const Setup &S) {
+  std::vector<Work> W;
+  for (size_t P = 0; P < S.Policies.size(); ++P)
+    for (size_t M = 0; M < S.Modules.size(); ++M)
+      W.push_back({M, P});
+  return W;
+}
+
+/// Compiles the workload with a spawned clang-19 -cc1, \p Threads at a
+/// time. Returns per-compile .text size, or the error text.
 std::vector<std::pair<uint64_t, std::string>>
-spawnAll(const Setup &S, unsigned Threads) {
-  std::vector<std::pair<uint64_t, std::string>> Out(S.Modules.size());
+spawnAll(const Setup &S, ArrayRef<Work> Workload, unsigned Threads) {
+  std::vector<std::pair<uint64_t, std::string>> Out(Workload.size());
   SmallString<128> TmpDir;
   if (std::error_code EC =
           sys::fs::createUniqueDirectory("mlgo-worker", TmpDir)) {
@@ -134,15 +205,15 @@ spawnAll(const Setup &S, unsigned Threads) {
     return Out;
   }
   DefaultThreadPool Pool(hardware_concurrency(Threads));
-  for (size_t I = 0; I < S.Modules.size(); ++I)
+  for (size_t I = 0; I < Workload.size(); ++I)
     Pool.async([&, I] {
-      const CorpusModule &M = S.Modules[I];
+      const CorpusModule &M = S.Modules[Workload[I].Module];
       std::string Obj = (TmpDir + "/" + std::to_string(I) + ".o").str();
       CompileRequest R;
       R.CC1Args = M.CC1Args;
       R.BitcodePath = M.BitcodePath;
       R.OutputPath = Obj;
-      R.ExtraArgs = S.SpawnArgs;
+      R.ExtraArgs = S.PolicySpawnArgs[Workload[I].Policy];
       std::vector<std::string> Argv = buildCompileCommand(R);
       if (Error E = runCommand(Argv, Timeout)) {
         Out[I].second = M.Name + ": " + toString(std::move(E));
@@ -160,17 +231,26 @@ spawnAll(const Setup &S, unsigned Threads) {
   return Out;
 }
 
-Expected<std::vector<JobOutcome>> runInProcess(const Setup &S,
-                                               WorkerPool &Pool) {
+/// Compiles the workload in-process; with \p Cache, answering by replay
+/// where it can.
+std::vector<JobOutcome> runInProcess(const Setup &S, ArrayRef<Work> Workload,
+                                     WorkerPool &Pool,
+                                     TrajectoryCache *Cache) {
   std::vector<CompileJob> Jobs;
-  for (const CorpusModule &M : S.Modules)
-    Jobs.push_back(M.makeJob(S.ThePolicy));
-  return Pool.run(Jobs, [](size_t Done, size_t Total) {
+  std::vector<std::string> Keys;
+  for (const Work &W : Workload) {
+    Jobs.push_back(S.Modules[W.Module].makeJob(S.Policies[W.Policy]));
+    Keys.push_back(S.Modules[W.Module].ContentHash);
+  }
+  auto Progress = [](size_t Done, size_t Total) {
     if (Done % 50 == 0 || Done == Total)
       errs() << "\rin-process: " << Done << "/" << Total;
     if (Done == Total)
       errs() << "\n";
-  });
+  };
+  if (Cache)
+    return Cache->run(Pool, Jobs, Keys, Progress);
+  return Pool.run(Jobs, Progress);
 }
 
 /// The worker pool; created first, so the workers are forked before any
@@ -189,14 +269,14 @@ int runCheck() {
   Expected<Setup> S = prepare();
   if (!S)
     return fail(S.takeError());
-  Expected<std::vector<JobOutcome>> In = runInProcess(*S, **Pool);
-  if (!In)
-    return fail(In.takeError());
-  auto Spawned = spawnAll(*S, (*Pool)->getNumWorkers());
+  std::vector<Work> Workload = getWorkload(*S);
+  std::vector<JobOutcome> In =
+      runInProcess(*S, Workload, **Pool, /*Cache=*/nullptr);
+  auto Spawned = spawnAll(*S, Workload, (*Pool)->getNumWorkers());
   size_t Same = 0, Differ = 0, Failed = 0;
   uint64_t TotalIn = 0, TotalSpawn = 0;
   for (size_t I = 0; I < S->Modules.size(); ++I) {
-    const JobOutcome &A = (*In)[I];
+    const JobOutcome &A = In[I];
     const auto &B = Spawned[I];
     if (!A.ok() || !B.second.empty()) {
       ++Failed;
@@ -229,30 +309,51 @@ int runBench() {
   Expected<Setup> S = prepare();
   if (!S)
     return fail(S.takeError());
+  std::vector<Work> Workload = getWorkload(*S);
   using Clock = std::chrono::steady_clock;
+  // Replay only pays where policies repeat modules; a single policy is
+  // compiled as is.
+  TrajectoryCache Cache;
+  bool Replay = !NoReplay && S->Policies.size() > 1;
   auto T0 = Clock::now();
-  Expected<std::vector<JobOutcome>> In = runInProcess(*S, **Pool);
-  if (!In)
-    return fail(In.takeError());
+  std::vector<JobOutcome> In =
+      runInProcess(*S, Workload, **Pool, Replay ? &Cache : nullptr);
   auto T1 = Clock::now();
-  auto Spawned = spawnAll(*S, (*Pool)->getNumWorkers());
+  auto Spawned = spawnAll(*S, Workload, (*Pool)->getNumWorkers());
   auto T2 = Clock::now();
-  for (size_t I = 0; I < S->Modules.size(); ++I)
-    if (!(*In)[I].ok() || !Spawned[I].second.empty())
+  for (size_t I = 0; I < Workload.size(); ++I) {
+    if (!In[I].ok() || !Spawned[I].second.empty())
       return fail(createStringError(
           inconvertibleErrorCode(),
           "benchmark compile failed: " +
-              ((*In)[I].ok() ? Spawned[I].second : (*In)[I].Error)));
+              (In[I].ok() ? Spawned[I].second : In[I].Error)));
+    // Every answer, replayed or compiled, must be clang's.
+    if (In[I].Result->TextSize != Spawned[I].first)
+      return fail(createStringError(
+          inconvertibleErrorCode(),
+          formatv("{0} (policy {1}): in-process .text {2} but clang-19 -cc1 "
+                  "{3}",
+                  S->Modules[Workload[I].Module].Name, Workload[I].Policy,
+                  In[I].Result->TextSize, Spawned[I].first)
+              .str()));
+  }
   double InSec = std::chrono::duration<double>(T1 - T0).count();
   double SpawnSec = std::chrono::duration<double>(T2 - T1).count();
-  double N = S->Modules.size();
-  outs() << format("modules: %.0f, parallel: %u, policy: %s\n", N,
-                   (*Pool)->getNumWorkers(), PolicyOpt.c_str())
-         << format("in-process worker: %8.2f s  %8.2f modules/s\n", InSec,
+  double N = Workload.size();
+  outs() << format("modules: %zu, policies: %zu, compiles: %.0f, parallel: "
+                   "%u, policy: %s\n",
+                   S->Modules.size(), S->Policies.size(), N,
+                   (*Pool)->getNumWorkers(), PolicyOpt.c_str());
+  if (Replay)
+    outs() << format("answered by trajectory replay: %llu of %llu\n",
+                     (unsigned long long)Cache.getStats().Hits,
+                     (unsigned long long)N);
+  outs() << format("in-process worker: %8.2f s  %8.2f modules/s\n", InSec,
                    N / InSec)
          << format("spawn clang-19 -cc1: %6.2f s  %8.2f modules/s\n", SpawnSec,
                    N / SpawnSec)
-         << format("speedup: %.2fx\n", SpawnSec / InSec);
+         << format("speedup: %.2fx\n", SpawnSec / InSec)
+         << "every .text size equal to clang-19 -cc1's: yes\n";
   return 0;
 }
 

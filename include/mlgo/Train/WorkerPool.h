@@ -54,6 +54,18 @@ struct JobOutcome {
   bool ok() const { return Result.has_value(); }
 };
 
+/// What WorkerPool::run does with a job it is about to hand to a worker.
+enum class GateAction {
+  Send,     ///< Compile it.
+  Answered, ///< The gate filled in the outcome; do not compile.
+  Defer,    ///< Not yet; try the next pending job (the gate must not defer
+            ///< when no job is running).
+};
+/// Called with the job's index, its outcome to fill in (for Answered) and
+/// whether to ask the worker for the log (the job's WantLog, may be set).
+using JobGate =
+    std::function<GateAction(size_t Index, JobOutcome &Answer, bool &WantLog)>;
+
 class WorkerPool {
 public:
   static llvm::Expected<std::unique_ptr<WorkerPool>>
@@ -64,11 +76,14 @@ public:
 
   /// Runs every job; outcomes in job order. \p Progress is called after
   /// each job with (done, total); \p OnOutcome as soon as a job's outcome
-  /// is known (so that callers can persist it), with the job's index.
+  /// is known (so that callers can persist it), with the job's index; it
+  /// may amend the outcome before run() returns it. \p Gate, if set, sees each job (in order, skipping deferred ones) when
+  /// a worker is free, and may answer it or defer it.
   std::vector<JobOutcome>
   run(llvm::ArrayRef<CompileJob> Jobs,
       std::function<void(size_t, size_t)> Progress = nullptr,
-      std::function<void(size_t, const JobOutcome &)> OnOutcome = nullptr);
+      std::function<void(size_t, JobOutcome &)> OnOutcome = nullptr,
+      JobGate Gate = nullptr);
 
   /// Workers that had to be replaced so far (crashes and timeouts).
   unsigned getNumRespawns() const { return Respawns; }

@@ -1,0 +1,120 @@
+//===- mlgo/Train/TrajectoryCache.h - Compiles answered by replay -*- C++ -*-===//
+//
+// Most compiles of a training run change nothing: a candidate policy, a
+// perturbed model or a threshold sweep takes, on most modules, exactly the
+// decisions some earlier compile of that module took. TrajectoryCache
+// answers those compiles without running the compiler, soundly:
+//
+//   The inliner's decisions are the only input of the pipeline that depends
+//   on the policy, and the compile is deterministic. So the features the
+//   policy sees at decision k depend only on the module and decisions
+//   0 .. k-1. If policy P, evaluated on a recorded trajectory's logged
+//   features, takes the recorded decision at step 0, it sees step 1's logged
+//   features in a real compile too, and so on by induction: when P agrees at
+//   every step, compiling the module under P reproduces that trajectory -
+//   the same decisions, the same .text size, the same log bytes.
+//
+// A trajectory is recorded from every compile that carries its training log
+// (run() asks the workers for logs of replayable policies). Replay mirrors
+// the advisor exactly: the heuristic's decision is the logged
+// "inlining_default"; a model is evaluated by the same InterpretedRunner the
+// worker uses (so exploration with a seed samples the same draws); flips
+// invert the proposed decision at their indices. The stock policy (LLVM's
+// own advisor, no log) is never replayed.
+//
+// The cache lives in memory, keyed by the module's content hash
+// (CorpusModule::ContentHash), with at most MaxPerModule trajectories per
+// module: the first one recorded (usually the heuristic's, which most
+// policies stay close to) and the most recent ones.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TRAIN_TRAJECTORYCACHE_H
+#define MLGO_TRAIN_TRAJECTORYCACHE_H
+
+#include "mlgo/Tensor/TensorSpec.h"
+#include "mlgo/Train/WorkerPool.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+class Model;
+
+class TrajectoryCache {
+public:
+  explicit TrajectoryCache(size_t MaxPerModule = 4)
+      : MaxPerModule(MaxPerModule) {}
+  ~TrajectoryCache();
+
+  /// Whether a compile under \p P can be answered by replay.
+  static bool isReplayable(const Policy &P) {
+    return P.Kind != PolicyKind::Stock;
+  }
+
+  /// The result of compiling the module whose content hash is \p ModuleKey
+  /// under \p P, if a recorded trajectory of that module decides it; the
+  /// log is included when \p WantLog. Errors: a model that does not parse.
+  llvm::Expected<std::optional<CompileResult>>
+  lookup(llvm::StringRef ModuleKey, const Policy &P, bool WantLog);
+
+  /// Records the trajectory of a compile of module \p ModuleKey; \p R must
+  /// carry its log. Errors name \p ModuleName (a malformed log).
+  llvm::Error record(llvm::StringRef ModuleKey, llvm::StringRef ModuleName,
+                     const CompileResult &R);
+
+  /// Runs \p Jobs (module content hashes in \p ModuleKeys) like
+  /// WorkerPool::run, answering from recorded trajectories what it can.
+  /// Each job is looked up when a worker is free to take it; while a module
+  /// is being compiled, its later jobs wait (the workers take other
+  /// modules' jobs), so that the running compile's trajectory can answer
+  /// them. Outcomes are in job order and equal to the pool's (Seconds is 0
+  /// for replayed ones).
+  std::vector<JobOutcome>
+  run(WorkerPool &Pool, llvm::ArrayRef<CompileJob> Jobs,
+      llvm::ArrayRef<std::string> ModuleKeys,
+      std::function<void(size_t, size_t)> Progress = nullptr,
+      std::function<void(size_t, const JobOutcome &)> OnOutcome = nullptr);
+
+  struct Stats {
+    uint64_t Lookups = 0; ///< Replayable jobs looked up.
+    uint64_t Hits = 0;    ///< Of which answered without compiling.
+    uint64_t Recorded = 0;
+  };
+  const Stats &getStats() const { return TheStats; }
+
+private:
+  struct Trajectory {
+    /// Features per decision (row-major, NumFeatures values each), the
+    /// logged "inlining_default" and the applied decision.
+    std::vector<int64_t> Features;
+    std::vector<uint8_t> Defaults, Decisions;
+    uint64_t TextSize = 0;
+    std::string Log;
+  };
+  bool replays(const Trajectory &T, const Policy &P,
+               const std::shared_ptr<const Model> &M);
+  llvm::Expected<std::shared_ptr<const Model>> getModel(const Policy &P);
+
+  size_t MaxPerModule;
+  /// The log's features without "inlining_decision", set by the first
+  /// record(); every later log must have the same.
+  std::vector<TensorSpec> Specs;
+  llvm::StringMap<std::deque<Trajectory>> Modules;
+  llvm::StringMap<std::shared_ptr<const Model>> Models;
+  Stats TheStats;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_TRAIN_TRAJECTORYCACHE_H

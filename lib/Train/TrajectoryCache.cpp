@@ -1,0 +1,237 @@
+//===- lib/Train/TrajectoryCache.cpp - Compiles answered by replay --------===//
+//
+// See mlgo/Train/TrajectoryCache.h for why a replay that agrees at every
+// decision is the compile's result.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/TrajectoryCache.h"
+
+#include "mlgo/Log/ByteSource.h"
+#include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Model/Model.h"
+#include "mlgo/Model/PolicyRunner.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <algorithm>
+#include <cstring>
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+TrajectoryCache::~TrajectoryCache() = default;
+
+Expected<std::shared_ptr<const Model>>
+TrajectoryCache::getModel(const Policy &P) {
+  std::string Key(MD5::hash(arrayRefFromStringRef(P.ModelJSON)).digest());
+  auto It = Models.find(Key);
+  if (It != Models.end())
+    return It->second;
+  Expected<Model> M = Model::parse(P.ModelJSON, "policy model");
+  if (!M)
+    return M.takeError();
+  if (Models.size() >= 64)
+    Models.clear();
+  auto Shared = std::make_shared<const Model>(std::move(*M));
+  Models[Key] = Shared;
+  return Shared;
+}
+
+bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
+                              const std::shared_ptr<const Model> &M) {
+  // The runner the worker builds (Inline/ModelRunners.cpp): the model's own
+  // rule, or sampling with the policy's seed and temperature.
+  std::unique_ptr<InterpretedRunner> Runner;
+  if (M) {
+    PolicyRunnerOptions RO;
+    if (P.ExploreSeed) {
+      RO.ExplorationTemperature = P.ExploreTemperature;
+      RO.Seed = *P.ExploreSeed;
+    }
+    // A model that needs a feature the log lacks cannot be replayed; the
+    // compile then reports the problem.
+    auto R = InterpretedRunner::create(M, Specs, RO);
+    if (!R) {
+      consumeError(R.takeError());
+      return false;
+    }
+    Runner = std::move(*R);
+  }
+  const size_t NumFeatures = Specs.size();
+  for (size_t K = 0; K < T.Decisions.size(); ++K) {
+    bool Proposed;
+    if (Runner) {
+      for (size_t F = 0; F < NumFeatures; ++F)
+        *Runner->getTensor<int64_t>(F) = T.Features[K * NumFeatures + F];
+      Proposed = Runner->evaluate<int64_t>() != 0;
+    } else {
+      Proposed = T.Defaults[K] != 0;
+    }
+    bool Applied =
+        std::binary_search(P.Flips.begin(), P.Flips.end(), uint32_t(K))
+            ? !Proposed
+            : Proposed;
+    if (Applied != (T.Decisions[K] != 0))
+      return false;
+  }
+  return true;
+}
+
+Expected<std::optional<CompileResult>>
+TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
+  if (!isReplayable(P))
+    return std::nullopt;
+  ++TheStats.Lookups;
+  auto It = Modules.find(ModuleKey);
+  if (It == Modules.end())
+    return std::nullopt;
+  std::shared_ptr<const Model> M;
+  if (P.Kind == PolicyKind::Model) {
+    Expected<std::shared_ptr<const Model>> Parsed = getModel(P);
+    if (!Parsed)
+      return Parsed.takeError();
+    M = std::move(*Parsed);
+  }
+  // Most recent first.
+  for (auto T = It->second.rbegin(); T != It->second.rend(); ++T) {
+    if (!replays(*T, P, M))
+      continue;
+    ++TheStats.Hits;
+    CompileResult R;
+    R.TextSize = T->TextSize;
+    R.NumDecisions = T->Decisions.size();
+    if (WantLog)
+      R.Log = T->Log;
+    return R;
+  }
+  return std::nullopt;
+}
+
+Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
+                              const CompileResult &R) {
+  std::string Name = (ModuleName + " (log)").str();
+  auto Reader = LogReader::create(
+      createMemorySource(MemoryBuffer::getMemBuffer(R.Log, "", false)), Name);
+  if (!Reader)
+    return Reader.takeError();
+  const LogHeader &H = (*Reader)->getHeader();
+  std::optional<size_t> DecisionIndex = H.findFeature("inlining_decision");
+  std::optional<size_t> DefaultIndex = H.findFeature("inlining_default");
+  if (!DecisionIndex || !DefaultIndex)
+    return makeError(Name + ": no inlining_decision/inlining_default feature");
+  std::vector<TensorSpec> LogSpecs;
+  for (size_t F = 0; F < H.Features.size(); ++F) {
+    const TensorSpec &S = H.Features[F];
+    if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
+      return makeError(Name + ": feature '" + S.name() +
+                       "' is not int64_t [1]");
+    if (F != *DecisionIndex)
+      LogSpecs.push_back(S);
+  }
+  if (Specs.empty())
+    Specs = LogSpecs;
+  else if (LogSpecs != Specs)
+    return makeError(Name + ": features differ from the first recorded log's");
+  // Skipping the decision column keeps the default's position in Specs.
+  const size_t DefaultColumn =
+      *DefaultIndex - (*DecisionIndex < *DefaultIndex ? 1 : 0);
+
+  Trajectory T;
+  T.TextSize = R.TextSize;
+  T.Log = R.Log;
+  while (true) {
+    Expected<const LogRecord &> Rec = (*Reader)->next();
+    if (!Rec)
+      return Rec.takeError();
+    if (Rec->TheKind == LogRecord::Kind::End)
+      break;
+    if (Rec->TheKind != LogRecord::Kind::Observation)
+      continue;
+    for (size_t F = 0; F < H.Features.size(); ++F) {
+      int64_t V;
+      std::memcpy(&V, (*Reader)->getFeatureData(F), sizeof(V));
+      if (F == *DecisionIndex)
+        T.Decisions.push_back(V != 0);
+      else
+        T.Features.push_back(V);
+    }
+    T.Defaults.push_back(T.Features[T.Features.size() - Specs.size() +
+                                    DefaultColumn] != 0);
+  }
+  if (T.Decisions.size() != R.NumDecisions)
+    return makeError(Name + ": " + Twine(T.Decisions.size()) +
+                     " logged decisions, but the compile took " +
+                     Twine(R.NumDecisions));
+  std::deque<Trajectory> &Q = Modules[ModuleKey];
+  // The same trajectory again adds nothing.
+  for (const Trajectory &Old : Q)
+    if (Old.Decisions == T.Decisions && Old.Features == T.Features)
+      return Error::success();
+  Q.push_back(std::move(T));
+  // Keep the first trajectory (usually the heuristic's, the one most
+  // policies stay close to) and the most recent ones.
+  if (Q.size() > std::max<size_t>(MaxPerModule, 2))
+    Q.erase(Q.begin() + 1);
+  ++TheStats.Recorded;
+  return Error::success();
+}
+
+std::vector<JobOutcome>
+TrajectoryCache::run(WorkerPool &Pool, ArrayRef<CompileJob> Jobs,
+                     ArrayRef<std::string> ModuleKeys,
+                     std::function<void(size_t, size_t)> Progress,
+                     std::function<void(size_t, const JobOutcome &)> OnOutcome) {
+  assert(Jobs.size() == ModuleKeys.size() && "one module key per job");
+  // Modules with a replayable compile running: their other jobs wait for
+  // its trajectory.
+  StringMap<unsigned> InFlight;
+  std::vector<bool> Sent(Jobs.size());
+  auto Gate = [&](size_t I, JobOutcome &Answer, bool &WantLog) {
+    const CompileJob &J = Jobs[I];
+    if (!isReplayable(J.ThePolicy))
+      return GateAction::Send;
+    if (InFlight.lookup(ModuleKeys[I]))
+      return GateAction::Defer;
+    Expected<std::optional<CompileResult>> Hit =
+        lookup(ModuleKeys[I], J.ThePolicy, J.WantLog);
+    if (!Hit) {
+      Answer.Error = J.Module + ": " + toString(Hit.takeError());
+      return GateAction::Answered;
+    }
+    if (*Hit) {
+      Answer.Result = std::move(**Hit);
+      return GateAction::Answered;
+    }
+    ++InFlight[ModuleKeys[I]];
+    Sent[I] = true;
+    WantLog = true;
+    return GateAction::Send;
+  };
+  auto Record = [&](size_t I, JobOutcome &O) {
+    const CompileJob &J = Jobs[I];
+    if (Sent[I]) {
+      --InFlight[ModuleKeys[I]];
+      if (O.ok()) {
+        if (Error E = record(ModuleKeys[I], J.Module, *O.Result)) {
+          O.Result.reset();
+          O.Error = toString(std::move(E));
+        } else if (!J.WantLog) {
+          O.Result->Log.clear();
+        }
+      }
+    }
+    if (OnOutcome)
+      OnOutcome(I, O);
+  };
+  return Pool.run(Jobs, std::move(Progress), Record, Gate);
+}
+
+} // namespace mlgo

@@ -1,0 +1,125 @@
+//===- unittests/Train/TrajectoryCacheTest.cpp ----------------------------===//
+//
+// Replay answers a compile only when the compile would give the same
+// result: every answer is checked against a real compile of the same job.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/TrajectoryCache.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Program.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+class TrajectoryCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-replay", Dir));
+    Bitcode = (Dir + "/stats.bc").str();
+    std::string Src = MLGO_SOURCE_DIR "/test/Train/Inputs/beta/stats.c";
+    std::string Clang = MLGO_LLVM_TOOLS_DIR "/clang";
+    StringRef Args[] = {Clang, "-c", "-emit-llvm", "-Oz", "-Xclang",
+                        "-disable-llvm-passes", Src, "-o", Bitcode};
+    ASSERT_EQ(sys::ExecuteAndWait(Clang, Args), 0);
+    auto Shipped =
+        MemoryBuffer::getFile(MLGO_SOURCE_DIR "/models/inline-oz/model.json");
+    ASSERT_TRUE(bool(Shipped));
+    ShippedModel = (*Shipped)->getBuffer().str();
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+
+  CompileJob job(Policy P, bool WantLog = true) {
+    CompileJob J;
+    J.Module = "beta/stats.o";
+    J.BitcodePath = Bitcode;
+    J.CC1Args = {"-triple", "x86_64-pc-linux-gnu", "-Oz"};
+    J.ThePolicy = std::move(P);
+    J.WantLog = WantLog;
+    return J;
+  }
+
+  SmallString<128> Dir;
+  std::string Bitcode, ShippedModel;
+};
+
+TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
+  WorkerPoolOptions O;
+  O.Workers = 1;
+  auto Pool = WorkerPool::create(O);
+  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+
+  Policy Flip0 = Policy::heuristic(), Flip1 = Policy::heuristic();
+  Flip0.Flips = {0};
+  Flip1.Flips = {1};
+  Policy Explore = Policy::model(ShippedModel);
+  Explore.ExploreSeed = 7;
+  Explore.ExploreTemperature = 4.0f;
+  std::vector<CompileJob> Jobs = {
+      job(Policy::heuristic()),         job(Policy::heuristic()),
+      job(Policy::model(ShippedModel)), job(Flip0),
+      job(Flip1),                       job(Explore),
+      job(Flip0, /*WantLog=*/false),    job(Policy::stock(), false)};
+  std::vector<std::string> Keys(Jobs.size(), "stats");
+
+  TrajectoryCache Cache;
+  std::vector<JobOutcome> Replayed = Cache.run(**Pool, Jobs, Keys);
+  // The ground truth: every job compiled.
+  std::vector<JobOutcome> Compiled = (*Pool)->run(Jobs);
+  ASSERT_EQ(Replayed.size(), Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    ASSERT_TRUE(Replayed[I].ok()) << Replayed[I].Error;
+    ASSERT_TRUE(Compiled[I].ok()) << Compiled[I].Error;
+    EXPECT_EQ(Replayed[I].Result->TextSize, Compiled[I].Result->TextSize) << I;
+    EXPECT_EQ(Replayed[I].Result->NumDecisions,
+              Compiled[I].Result->NumDecisions) << I;
+    EXPECT_EQ(Replayed[I].Result->Log, Compiled[I].Result->Log) << I;
+  }
+  ASSERT_GT(Compiled[0].Result->NumDecisions, 1u);
+  // The flips change the module; a log is returned only when asked for.
+  EXPECT_NE(Compiled[3].Result->Log, Compiled[0].Result->Log);
+  EXPECT_TRUE(Replayed[6].Result->Log.empty());
+  EXPECT_TRUE(Replayed[7].Result->Log.empty());
+
+  // With one worker each job is looked up once, when the worker is free:
+  // the heuristic compiles (recorded); the second heuristic job and the
+  // shipped model replay it (the model inverts none of this small module's
+  // decisions); flip 0, flip 1 and the exploring model compile; the second
+  // flip-0 job replays flip 0. Stock is never looked up. Replayed outcomes
+  // report 0 seconds.
+  const TrajectoryCache::Stats &S = Cache.getStats();
+  EXPECT_EQ(S.Lookups, 7u);
+  EXPECT_EQ(S.Hits, 3u);
+  EXPECT_EQ(S.Recorded, 4u);
+  std::string Replays;
+  for (const JobOutcome &O : Replayed)
+    Replays += O.Result->Seconds == 0 ? 'r' : 'c';
+  EXPECT_EQ(Replays, "crrcccrc");
+}
+
+TEST_F(TrajectoryCacheTest, AFreshCacheAnswersNothing) {
+  TrajectoryCache Cache;
+  auto R = Cache.lookup("stats", Policy::heuristic(), false);
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_FALSE(R->has_value());
+  R = Cache.lookup("stats", Policy::model("{not json"), false);
+  ASSERT_TRUE(bool(R)); // No trajectory: the model is not even parsed.
+}
+
+TEST_F(TrajectoryCacheTest, MalformedLogIsAnError) {
+  TrajectoryCache Cache;
+  CompileResult R;
+  R.Log = "{\"features\":[";
+  Error E = Cache.record("stats", "beta/stats.o", R);
+  ASSERT_TRUE(bool(E));
+  std::string Message = toString(std::move(E));
+  EXPECT_EQ(Message.rfind("beta/stats.o (log)", 0), 0u) << Message;
+}
+
+} // namespace
