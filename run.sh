@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The main job: install what is missing, build, then build real programs
-# (zlib, bzip2 and lua5.4 from Debian's sources) end to end with stock
+# (zlib, bzip2, lua5.4 and the C++ ninja-build from Debian's sources) end to end with stock
 # clang-19 -Oz and with mlgo's plugin and its embedded model, and print for
 # each the .text size table of its binaries and libraries, the build-time
 # and peak-RSS ratios, and its test suite's results against both builds
@@ -11,4 +11,4 @@ set -euo pipefail
 cd "$(dirname "$0")"
 scripts/setup.sh --sources
 scripts/build.sh
-exec scripts/eval-packages.sh build zlib bzip2 lua5.4
+exec scripts/eval-packages.sh build zlib bzip2 lua5.4 ninja-build

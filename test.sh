@@ -8,7 +8,7 @@ scripts/build.sh
 status=0
 ctest --test-dir build --output-on-failure -j2 || status=1
 ninja -C build check-lit || status=1
-# Correctness on real programs beyond zlib (a lit test): bzip2's and
-# lua5.4's test suites against plugin-built binaries (~1 min).
-scripts/eval-packages.sh build bzip2 lua5.4 || status=1
+# Correctness on real programs beyond zlib (a lit test): bzip2's, lua5.4's
+# and ninja-build's (C++) test suites against plugin-built binaries (~2 min).
+scripts/eval-packages.sh build bzip2 lua5.4 ninja-build || status=1
 exit $status

@@ -22,10 +22,13 @@
 # (upstream's lua-5.4.4-tests is a separate tarball), so lua5.4 runs the
 # scripts in test/Eval/Inputs/lua/, each a set of assertions over one part of
 # the language and its libraries, with lua and with luac-compiled chunks.
+# ninja-build (C++) runs its own unit-test binary, ninja_test, and builds a
+# small project with the ninja it built (a first build, an incremental
+# rebuild after touching one input, and a no-op run).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "eval-package: $*" >&2; exit 2; }
-packages=(zlib bzip2 lua5.4)
+packages=(zlib bzip2 lua5.4 ninja-build)
 
 known() {
   local p
@@ -103,6 +106,14 @@ build)
     lua_makefile >src/Makefile.mlgo
     make -j"$jobs" -C src -f Makefile.mlgo CC="$cc"
     ;;
+  ninja-build)
+    # Upstream's CMake build; re2c is not needed (the generated lexers are
+    # in the source). Only the tool and its test binary, not the perftests.
+    cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
+      -DBUILD_TESTING=ON -DCMAKE_C_COMPILER="$cc" \
+      -DCMAKE_CXX_COMPILER="$out/bin/c++"
+    make -j"$jobs" -C mlgo-build ninja ninja_test
+    ;;
   esac
   ;;
 tests)
@@ -119,6 +130,7 @@ tests)
       echo "$b"; echo "$b-luac"
     done
     ;;
+  ninja-build) printf '%s\n' ninja_test build-project ;;
   esac
   ;;
 test)
@@ -156,6 +168,40 @@ test)
     else
       ./lua "$script"
     fi
+    ;;
+  ninja-build)
+    case $name in
+    ninja_test) ./mlgo-build/ninja_test ;;
+    build-project)
+      # Concatenates generated parts through a rule with a depfile; checks
+      # the output, that touching one input rebuilds only what depends on
+      # it, and that a third run has nothing to do.
+      ninja=$PWD/mlgo-build/ninja
+      p=$out/project; rm -rf "$p"; mkdir -p "$p"; cd "$p"
+      printf 'a\n' >a.in; printf 'b\n' >b.in
+      cat >build.ninja <<'NINJA'
+rule gen
+  command = tr a-z A-Z < $in > $out && echo "$out: $in" > $out.d
+  depfile = $out.d
+  deps = gcc
+rule cat
+  command = cat $in > $out
+build a.out: gen a.in
+build b.out: gen b.in
+build all.txt: cat a.out b.out
+default all.txt
+NINJA
+      "$ninja" >first.log
+      [[ $(cat all.txt) == $'A\nB' ]] || die "ninja-build: wrong all.txt"
+      grep -q '\[3/3\]' first.log || die "ninja-build: first build was not 3 steps"
+      sleep 1; printf 'bb\n' >b.in
+      "$ninja" >second.log
+      [[ $(cat all.txt) == $'A\nBB' ]] || die "ninja-build: rebuild missed b.in"
+      grep -q '\[2/2\]' second.log || die "ninja-build: rebuild was not 2 steps"
+      "$ninja" | grep -q 'no work to do' || die "ninja-build: third run did work"
+      ;;
+    *) die "no ninja-build test '$name'" ;;
+    esac
     ;;
   esac
   ;;

@@ -6,14 +6,15 @@
 # same run), and its test suite's results against both builds. Exits 1 if
 # any package fails to build or any test fails (a possible miscompile).
 #
-#   scripts/eval-packages.sh [BUILD_DIR] [PKG...]  (default: build zlib bzip2 lua5.4)
+#   scripts/eval-packages.sh [BUILD_DIR] [PKG...]  (default: build zlib bzip2 lua5.4 ninja-build)
 #
-# ./run.sh's main job, and test.sh's correctness check of bzip2 and lua5.4
+# ./run.sh's main job, and test.sh's correctness check of bzip2, lua5.4 and
+# ninja-build
 # (zlib's is a lit test, test/Eval/zlib-test-suite.test).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
-pkgs=("$@"); [[ ${#pkgs[@]} -gt 0 ]] || pkgs=(zlib bzip2 lua5.4)
+pkgs=("$@"); [[ ${#pkgs[@]} -gt 0 ]] || pkgs=(zlib bzip2 lua5.4 ninja-build)
 mlgo="$root/$build/bin/mlgo"
 [[ -x "$mlgo" ]] || { echo "eval-packages: $mlgo not built; run scripts/build.sh" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)

@@ -61,6 +61,13 @@ Expected<std::vector<std::string>> findLinkedArtifacts(StringRef BuildDir) {
                                                 /*follow_symlinks=*/false),
        End;
        It != End && !EC; It.increment(EC)) {
+    // CMake's compiler probes (CMakeFiles/<version>/CompilerIdC/a.out, ...)
+    // are not the package's artifacts.
+    if (It->type() == sys::fs::file_type::directory_file &&
+        sys::path::filename(It->path()) == "CMakeFiles") {
+      It.no_push();
+      continue;
+    }
     if (It->type() != sys::fs::file_type::regular_file)
       continue;
     file_magic Magic;

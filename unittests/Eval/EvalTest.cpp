@@ -10,11 +10,13 @@
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Eval/CorpusEval.h"
+#include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Eval/PackageReport.h"
 #include "mlgo/Eval/SizeChart.h"
 #include "mlgo/Eval/SizeReport.h"
 #include "mlgo/Eval/Table.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -357,6 +359,32 @@ TEST(ClangModuleCompilerTest, PolicyArguments) {
             (std::vector<std::string>{"-load", "/p/MLGOInliner.so",
                                       "-fpass-plugin=/p/MLGOInliner.so",
                                       "-mllvm", "-mlgo-model=/m.json"}));
+}
+
+} // namespace
+
+namespace {
+
+TEST(PackageEvalTest, LinkedArtifactsSkipCMakeProbesAndSymlinks) {
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-artifacts", Dir));
+  auto Path = [&](StringRef Rel) { return (Dir + "/" + Rel).str(); };
+  ASSERT_FALSE(sys::fs::create_directories(Path("bin")));
+  ASSERT_FALSE(sys::fs::create_directories(Path("b/CMakeFiles/3.25.1")));
+  // An ELF executable, an archive, a text file, a symlink, and a CMake
+  // compiler probe.
+  ASSERT_FALSE(sys::fs::copy_file("/bin/true", Path("bin/tool")));
+  {
+    std::error_code EC;
+    raw_fd_ostream(Path("lib.a"), EC) << "!<arch>\n";
+    raw_fd_ostream(Path("notes.txt"), EC) << "not a binary\n";
+  }
+  ASSERT_FALSE(sys::fs::create_link(Path("bin/tool"), Path("bin/alias")));
+  ASSERT_FALSE(sys::fs::copy_file("/bin/true", Path("b/CMakeFiles/3.25.1/a.out")));
+  Expected<std::vector<std::string>> A = findLinkedArtifacts(Dir);
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  EXPECT_EQ(*A, (std::vector<std::string>{"bin/tool", "lib.a"}));
+  sys::fs::remove_directories(Dir);
 }
 
 } // namespace
