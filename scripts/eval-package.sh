@@ -109,7 +109,9 @@ build)
   ninja-build)
     # Upstream's CMake build; re2c is not needed (the generated lexers are
     # in the source). Only the tool and its test binary, not the perftests.
-    cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=Release \
+    # MinSizeRel, not Release: ninja turns on LTO for Release, and then the
+    # link step's own inliner (LLVM's, not mlgo's) re-optimizes everything.
+    cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=MinSizeRel \
       -DBUILD_TESTING=ON -DCMAKE_C_COMPILER="$cc" \
       -DCMAKE_CXX_COMPILER="$out/bin/c++"
     make -j"$jobs" -C mlgo-build ninja ninja_test
