@@ -21,6 +21,7 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Model/SplitMix64.h"
+#include "mlgo/Train/DecisionLog.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/TrajectoryCache.h"
 #include "mlgo/Train/WorkerPool.h"
@@ -842,62 +843,29 @@ struct Trainer {
             errs() << "\rmlgo train: logging: " << Done << "/" << Total
                    << " compiles" << (Done == Total ? "\n" : "");
         });
-    std::optional<size_t> DecisionIndex, DefaultIndex;
     std::vector<float> Row;
     for (size_t K = 0; K < Jobs.size(); ++K) {
       const CorpusModule &Mod = Modules[Mods[K]];
       if (!R[K].ok())
         return makeError("logging compile of " + Mod.Name +
                          " failed: " + R[K].Error);
-      auto Reader = LogReader::create(
-          createMemorySource(MemoryBuffer::getMemBuffer(R[K].Result->Log, "",
-                                                        false)),
-          Mod.Name + " (log)");
-      if (!Reader)
-        return Reader.takeError();
-      const LogHeader &H = (*Reader)->getHeader();
+      Expected<DecisionLog> L =
+          parseDecisionLog(R[K].Result->Log, Mod.Name + " (log)");
+      if (!L)
+        return L.takeError();
       std::vector<std::string> Names;
-      for (const TensorSpec &S : H.Features) {
-        if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
-          return makeError(Mod.Name + " (log): feature '" + S.name() +
-                           "' is not int64_t [1]");
-        if (S.name() != "inlining_decision")
-          Names.push_back(S.name());
-      }
+      for (const TensorSpec &S : L->Specs)
+        Names.push_back(S.name());
       if (FeatureNames.empty()) {
         FeatureNames = Names;
-        DefaultColumn = llvm::find(Names, "inlining_default") - Names.begin();
-      }
-      else if (Names != FeatureNames)
+        DefaultColumn = L->DefaultColumn;
+      } else if (Names != FeatureNames) {
         return makeError(Mod.Name + " (log): features differ from the first "
                                     "log's");
-      DecisionIndex = H.findFeature("inlining_decision");
-      DefaultIndex = H.findFeature("inlining_default");
-      if (!DecisionIndex || !DefaultIndex)
-        return makeError(Mod.Name +
-                         " (log): no inlining_decision/inlining_default");
-      while (true) {
-        Expected<const LogRecord &> Rec = (*Reader)->next();
-        if (!Rec)
-          return Rec.takeError();
-        if (Rec->TheKind == LogRecord::Kind::End)
-          break;
-        if (Rec->TheKind != LogRecord::Kind::Observation)
-          continue;
-        Row.clear();
-        int64_t Decision = 0, Default = 0;
-        for (size_t F = 0; F < H.Features.size(); ++F) {
-          int64_t V;
-          std::memcpy(&V, (*Reader)->getFeatureData(F), sizeof(V));
-          if (F == *DecisionIndex) {
-            Decision = V;
-            continue;
-          }
-          if (F == *DefaultIndex)
-            Default = V;
-          Row.push_back(float(V));
-        }
-        OnRow(K, Row, Decision != 0, Default != 0);
+      }
+      for (size_t D = 0; D < L->size(); ++D) {
+        Row.assign(L->row(D).begin(), L->row(D).end());
+        OnRow(K, Row, L->Decisions[D], L->Defaults[D]);
       }
     }
     return Error::success();

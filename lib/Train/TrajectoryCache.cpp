@@ -7,17 +7,13 @@
 
 #include "mlgo/Train/TrajectoryCache.h"
 
-#include "mlgo/Log/ByteSource.h"
-#include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MD5.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
-#include <cstring>
 
 using namespace llvm;
 
@@ -66,20 +62,21 @@ bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
     Runner = std::move(*R);
   }
   const size_t NumFeatures = Specs.size();
-  for (size_t K = 0; K < T.Decisions.size(); ++K) {
+  for (size_t K = 0; K < T.Steps.size(); ++K) {
     bool Proposed;
     if (Runner) {
+      ArrayRef<int64_t> Row = T.Steps.row(K);
       for (size_t F = 0; F < NumFeatures; ++F)
-        *Runner->getTensor<int64_t>(F) = T.Features[K * NumFeatures + F];
+        *Runner->getTensor<int64_t>(F) = Row[F];
       Proposed = Runner->evaluate<int64_t>() != 0;
     } else {
-      Proposed = T.Defaults[K] != 0;
+      Proposed = T.Steps.Defaults[K] != 0;
     }
     bool Applied =
         std::binary_search(P.Flips.begin(), P.Flips.end(), uint32_t(K))
             ? !Proposed
             : Proposed;
-    if (Applied != (T.Decisions[K] != 0))
+    if (Applied != (T.Steps.Decisions[K] != 0))
       return false;
   }
   return true;
@@ -107,7 +104,7 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
     ++TheStats.Hits;
     CompileResult R;
     R.TextSize = T->TextSize;
-    R.NumDecisions = T->Decisions.size();
+    R.NumDecisions = T->Steps.size();
     if (WantLog)
       R.Log = T->Log;
     return R;
@@ -118,62 +115,26 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
 Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
                               const CompileResult &R) {
   std::string Name = (ModuleName + " (log)").str();
-  auto Reader = LogReader::create(
-      createMemorySource(MemoryBuffer::getMemBuffer(R.Log, "", false)), Name);
-  if (!Reader)
-    return Reader.takeError();
-  const LogHeader &H = (*Reader)->getHeader();
-  std::optional<size_t> DecisionIndex = H.findFeature("inlining_decision");
-  std::optional<size_t> DefaultIndex = H.findFeature("inlining_default");
-  if (!DecisionIndex || !DefaultIndex)
-    return makeError(Name + ": no inlining_decision/inlining_default feature");
-  std::vector<TensorSpec> LogSpecs;
-  for (size_t F = 0; F < H.Features.size(); ++F) {
-    const TensorSpec &S = H.Features[F];
-    if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
-      return makeError(Name + ": feature '" + S.name() +
-                       "' is not int64_t [1]");
-    if (F != *DecisionIndex)
-      LogSpecs.push_back(S);
-  }
+  Expected<DecisionLog> L = parseDecisionLog(R.Log, Name);
+  if (!L)
+    return L.takeError();
   if (Specs.empty())
-    Specs = LogSpecs;
-  else if (LogSpecs != Specs)
+    Specs = L->Specs;
+  else if (L->Specs != Specs)
     return makeError(Name + ": features differ from the first recorded log's");
-  // Skipping the decision column keeps the default's position in Specs.
-  const size_t DefaultColumn =
-      *DefaultIndex - (*DecisionIndex < *DefaultIndex ? 1 : 0);
-
-  Trajectory T;
-  T.TextSize = R.TextSize;
-  T.Log = R.Log;
-  while (true) {
-    Expected<const LogRecord &> Rec = (*Reader)->next();
-    if (!Rec)
-      return Rec.takeError();
-    if (Rec->TheKind == LogRecord::Kind::End)
-      break;
-    if (Rec->TheKind != LogRecord::Kind::Observation)
-      continue;
-    for (size_t F = 0; F < H.Features.size(); ++F) {
-      int64_t V;
-      std::memcpy(&V, (*Reader)->getFeatureData(F), sizeof(V));
-      if (F == *DecisionIndex)
-        T.Decisions.push_back(V != 0);
-      else
-        T.Features.push_back(V);
-    }
-    T.Defaults.push_back(T.Features[T.Features.size() - Specs.size() +
-                                    DefaultColumn] != 0);
-  }
-  if (T.Decisions.size() != R.NumDecisions)
-    return makeError(Name + ": " + Twine(T.Decisions.size()) +
+  if (L->size() != R.NumDecisions)
+    return makeError(Name + ": " + Twine(L->size()) +
                      " logged decisions, but the compile took " +
                      Twine(R.NumDecisions));
+  Trajectory T;
+  T.Steps = std::move(*L);
+  T.TextSize = R.TextSize;
+  T.Log = R.Log;
   std::deque<Trajectory> &Q = Modules[ModuleKey];
   // The same trajectory again adds nothing.
   for (const Trajectory &Old : Q)
-    if (Old.Decisions == T.Decisions && Old.Features == T.Features)
+    if (Old.Steps.Decisions == T.Steps.Decisions &&
+        Old.Steps.Features == T.Steps.Features)
       return Error::success();
   Q.push_back(std::move(T));
   // Keep the first trajectory (usually the heuristic's, the one most

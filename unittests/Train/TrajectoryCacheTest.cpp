@@ -7,9 +7,10 @@
 
 #include "mlgo/Train/TrajectoryCache.h"
 
+#include "TestModule.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Program.h"
 
 #include "gtest/gtest.h"
 
@@ -23,11 +24,7 @@ protected:
   void SetUp() override {
     ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-replay", Dir));
     Bitcode = (Dir + "/stats.bc").str();
-    std::string Src = MLGO_SOURCE_DIR "/test/Train/Inputs/beta/stats.c";
-    std::string Clang = MLGO_LLVM_TOOLS_DIR "/clang";
-    StringRef Args[] = {Clang, "-c", "-emit-llvm", "-Oz", "-Xclang",
-                        "-disable-llvm-passes", Src, "-o", Bitcode};
-    ASSERT_EQ(sys::ExecuteAndWait(Clang, Args), 0);
+    ASSERT_EQ(test::buildStatsBitcode(Bitcode), 0);
     auto Shipped =
         MemoryBuffer::getFile(MLGO_SOURCE_DIR "/models/inline-oz/model.json");
     ASSERT_TRUE(bool(Shipped));
@@ -36,13 +33,7 @@ protected:
   void TearDown() override { sys::fs::remove_directories(Dir); }
 
   CompileJob job(Policy P, bool WantLog = true) {
-    CompileJob J;
-    J.Module = "beta/stats.o";
-    J.BitcodePath = Bitcode;
-    J.CC1Args = {"-triple", "x86_64-pc-linux-gnu", "-Oz"};
-    J.ThePolicy = std::move(P);
-    J.WantLog = WantLog;
-    return J;
+    return test::makeJob("beta/stats.o", Bitcode, std::move(P), WantLog);
   }
 
   SmallString<128> Dir;

@@ -8,6 +8,8 @@
 
 #include "mlgo/Train/WorkerPool.h"
 
+#include "TestModule.h"
+
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -107,11 +109,7 @@ protected:
   void SetUp() override {
     ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-train", Dir));
     Good = (Dir + "/stats.bc").str();
-    std::string Src = MLGO_SOURCE_DIR "/test/Train/Inputs/beta/stats.c";
-    std::string Clang = MLGO_LLVM_TOOLS_DIR "/clang";
-    StringRef Args[] = {Clang, "-c", "-emit-llvm", "-Oz", "-Xclang",
-                        "-disable-llvm-passes", Src, "-o", Good};
-    ASSERT_EQ(sys::ExecuteAndWait(Clang, Args), 0);
+    ASSERT_EQ(test::buildStatsBitcode(Good), 0);
     Bad = (Dir + "/bad.bc").str();
     std::error_code EC;
     raw_fd_ostream(Bad, EC) << "BC\xc0\xde but not really";
@@ -119,12 +117,7 @@ protected:
   void TearDown() override { sys::fs::remove_directories(Dir); }
 
   CompileJob job(StringRef Name, StringRef Bitcode, Policy P) {
-    CompileJob J;
-    J.Module = Name.str();
-    J.BitcodePath = Bitcode.str();
-    J.CC1Args = {"-triple", "x86_64-pc-linux-gnu", "-Oz"};
-    J.ThePolicy = std::move(P);
-    return J;
+    return test::makeJob(Name, Bitcode, std::move(P));
   }
 
   SmallString<128> Dir;

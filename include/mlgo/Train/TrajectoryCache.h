@@ -33,6 +33,7 @@
 #define MLGO_TRAIN_TRAJECTORYCACHE_H
 
 #include "mlgo/Tensor/TensorSpec.h"
+#include "mlgo/Train/DecisionLog.h"
 #include "mlgo/Train/WorkerPool.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -95,10 +96,7 @@ public:
 
 private:
   struct Trajectory {
-    /// Features per decision (row-major, NumFeatures values each), the
-    /// logged "inlining_default" and the applied decision.
-    std::vector<int64_t> Features;
-    std::vector<uint8_t> Defaults, Decisions;
+    DecisionLog Steps;
     uint64_t TextSize = 0;
     std::string Log;
   };
