@@ -41,26 +41,28 @@ TrajectoryCache::getModel(const Policy &P) {
   return Shared;
 }
 
-bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
-                              const std::shared_ptr<const Model> &M) {
+std::unique_ptr<InterpretedRunner>
+TrajectoryCache::makeRunner(const Policy &P,
+                            const std::shared_ptr<const Model> &M) {
   // The runner the worker builds (Inline/ModelRunners.cpp): the model's own
   // rule, or sampling with the policy's seed and temperature.
-  std::unique_ptr<InterpretedRunner> Runner;
-  if (M) {
-    PolicyRunnerOptions RO;
-    if (P.ExploreSeed) {
-      RO.ExplorationTemperature = P.ExploreTemperature;
-      RO.Seed = *P.ExploreSeed;
-    }
-    // A model that needs a feature the log lacks cannot be replayed; the
-    // compile then reports the problem.
-    auto R = InterpretedRunner::create(M, Specs, RO);
-    if (!R) {
-      consumeError(R.takeError());
-      return false;
-    }
-    Runner = std::move(*R);
+  PolicyRunnerOptions RO;
+  if (P.ExploreSeed) {
+    RO.ExplorationTemperature = P.ExploreTemperature;
+    RO.Seed = *P.ExploreSeed;
   }
+  // A model that needs a feature the log lacks cannot be replayed; the
+  // compile then reports the problem.
+  auto R = InterpretedRunner::create(M, Specs, RO);
+  if (!R) {
+    consumeError(R.takeError());
+    return nullptr;
+  }
+  return std::move(*R);
+}
+
+bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
+                              InterpretedRunner *Runner) {
   const size_t NumFeatures = Specs.size();
   for (size_t K = 0; K < T.Steps.size(); ++K) {
     bool Proposed;
@@ -97,9 +99,17 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
       return Parsed.takeError();
     M = std::move(*Parsed);
   }
+  // A runner without exploration holds no state between evaluations and
+  // serves every trajectory; a sampling one starts afresh for each, as the
+  // worker's does for each compile.
+  std::unique_ptr<InterpretedRunner> Runner;
+  if (M && !P.ExploreSeed && !(Runner = makeRunner(P, M)))
+    return std::nullopt;
   // Most recent first.
   for (auto T = It->second.rbegin(); T != It->second.rend(); ++T) {
-    if (!replays(*T, P, M))
+    if (M && P.ExploreSeed && !(Runner = makeRunner(P, M)))
+      return std::nullopt;
+    if (!replays(*T, P, Runner.get()))
       continue;
     ++TheStats.Hits;
     CompileResult R;

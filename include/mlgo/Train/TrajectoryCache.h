@@ -50,6 +50,7 @@
 
 namespace mlgo {
 
+class InterpretedRunner;
 class Model;
 
 class TrajectoryCache {
@@ -100,8 +101,14 @@ private:
     uint64_t TextSize = 0;
     std::string Log;
   };
+  /// The runner the worker would build for model policy \p P; null if the
+  /// model cannot read the logged features.
+  std::unique_ptr<InterpretedRunner>
+  makeRunner(const Policy &P, const std::shared_ptr<const Model> &M);
+  /// Whether \p P takes every decision of \p T; \p Runner evaluates P's
+  /// model (null for the heuristic).
   bool replays(const Trajectory &T, const Policy &P,
-               const std::shared_ptr<const Model> &M);
+               InterpretedRunner *Runner);
   llvm::Expected<std::shared_ptr<const Model>> getModel(const Policy &P);
 
   size_t MaxPerModule;
