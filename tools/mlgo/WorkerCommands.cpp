@@ -92,11 +92,10 @@ int fail(Error E) {
 
 struct Setup {
   std::vector<CorpusModule> Modules;
-  Policy ThePolicy;
-  std::vector<std::string> SpawnArgs; // Added to `clang-19 -cc1`.
   std::string Plugin;
-  /// The bench workload: each module under each of these (default: just
-  /// ThePolicy), with the arguments that make a spawned clang do the same.
+  /// The workload: each module under each of these (the --policy, or the
+  /// --thresholds variants of its model), with the arguments that make a
+  /// spawned `clang-19 -cc1` do the same.
   std::vector<Policy> Policies;
   std::vector<std::vector<std::string>> PolicySpawnArgs;
   /// Holds the model files of a --thresholds workload; removed when the
@@ -121,38 +120,39 @@ Expected<Setup> prepare() {
   std::vector<std::string> PluginArgs{"-load", S.Plugin,
                                       "-fpass-plugin=" + S.Plugin};
   StringRef P = PolicyOpt;
+  Policy ThePolicy;
+  std::vector<std::string> SpawnArgs;
   if (P == "stock") {
-    S.ThePolicy = Policy::stock();
+    ThePolicy = Policy::stock();
   } else if (P == "heuristic") {
-    S.ThePolicy = Policy::heuristic();
-    S.SpawnArgs = PluginArgs;
-    S.SpawnArgs.insert(S.SpawnArgs.end(), {"-mllvm", "-mlgo-default-policy"});
+    ThePolicy = Policy::heuristic();
+    SpawnArgs = PluginArgs;
+    SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", "-mlgo-default-policy"});
   } else if (P.consume_front("model=")) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(P);
     if (!Buf)
       return createStringError(Buf.getError(),
                                P + ": " + Buf.getError().message());
-    S.ThePolicy = Policy::model((*Buf)->getBuffer().str());
-    S.SpawnArgs = PluginArgs;
-    S.SpawnArgs.insert(S.SpawnArgs.end(),
-                       {"-mllvm", ("-mlgo-model=" + P).str()});
+    ThePolicy = Policy::model((*Buf)->getBuffer().str());
+    SpawnArgs = PluginArgs;
+    SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", ("-mlgo-model=" + P).str()});
   } else {
     return createStringError(inconvertibleErrorCode(),
                              "unknown --policy '" + PolicyOpt +
                                  "' (stock, heuristic or model=FILE)");
   }
-  if (!S.SpawnArgs.empty() && !sys::fs::exists(S.Plugin))
+  if (!SpawnArgs.empty() && !sys::fs::exists(S.Plugin))
     return createStringError(inconvertibleErrorCode(),
                              S.Plugin + ": plugin not found (use --plugin)");
   if (Thresholds.empty()) {
-    S.Policies = {S.ThePolicy};
-    S.PolicySpawnArgs = {S.SpawnArgs};
+    S.Policies = {std::move(ThePolicy)};
+    S.PolicySpawnArgs = {std::move(SpawnArgs)};
     return S;
   }
-  if (S.ThePolicy.Kind != PolicyKind::Model)
+  if (ThePolicy.Kind != PolicyKind::Model)
     return createStringError(inconvertibleErrorCode(),
                              "--thresholds needs --policy model=FILE");
-  Expected<Model> M = Model::parse(S.ThePolicy.ModelJSON, P);
+  Expected<Model> M = Model::parse(ThePolicy.ModelJSON, P);
   if (!M)
     return M.takeError();
   SmallString<128> Dir;
@@ -253,34 +253,47 @@ std::vector<JobOutcome> runInProcess(const Setup &S, ArrayRef<Work> Workload,
   return Pool.run(Jobs, Progress);
 }
 
-/// The worker pool; created first, so the workers are forked before any
-/// thread exists.
-Expected<std::unique_ptr<WorkerPool>> createPool() {
+/// What both subcommands start from: the worker pool (created first, so
+/// the workers are forked before any thread exists), the setup and its
+/// workload.
+struct Run {
+  std::unique_ptr<WorkerPool> Pool;
+  Setup S;
+  std::vector<Work> Workload;
+};
+
+Expected<Run> start() {
   WorkerPoolOptions PO;
   PO.Workers = Jobs;
   PO.TimeoutSeconds = Timeout;
-  return WorkerPool::create(PO);
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
+  if (!Pool)
+    return Pool.takeError();
+  Expected<Setup> S = prepare();
+  if (!S)
+    return S.takeError();
+  Run R{std::move(*Pool), std::move(*S), {}};
+  R.Workload = getWorkload(R.S);
+  return R;
 }
 
 int runCheck() {
-  auto Pool = createPool();
-  if (!Pool)
-    return fail(Pool.takeError());
-  Expected<Setup> S = prepare();
-  if (!S)
-    return fail(S.takeError());
-  std::vector<Work> Workload = getWorkload(*S);
+  Expected<Run> R = start();
+  if (!R)
+    return fail(R.takeError());
+  const Setup &S = R->S;
   std::vector<JobOutcome> In =
-      runInProcess(*S, Workload, **Pool, /*Cache=*/nullptr);
-  auto Spawned = spawnAll(*S, Workload, (*Pool)->getNumWorkers());
+      runInProcess(S, R->Workload, *R->Pool, /*Cache=*/nullptr);
+  auto Spawned = spawnAll(S, R->Workload, R->Pool->getNumWorkers());
   size_t Same = 0, Differ = 0, Failed = 0;
   uint64_t TotalIn = 0, TotalSpawn = 0;
-  for (size_t I = 0; I < S->Modules.size(); ++I) {
+  for (size_t I = 0; I < R->Workload.size(); ++I) {
     const JobOutcome &A = In[I];
     const auto &B = Spawned[I];
+    const std::string &Name = S.Modules[R->Workload[I].Module].Name;
     if (!A.ok() || !B.second.empty()) {
       ++Failed;
-      outs() << "failed " << S->Modules[I].Name << ": "
+      outs() << "failed " << Name << ": "
              << (A.ok() ? "spawned: " + B.second : "in-process: " + A.Error)
              << "\n";
       continue;
@@ -292,10 +305,10 @@ int runCheck() {
       continue;
     }
     ++Differ;
-    outs() << "differs " << S->Modules[I].Name << ": in-process "
+    outs() << "differs " << Name << ": in-process "
            << A.Result->TextSize << ", clang-19 -cc1 " << B.first << "\n";
   }
-  outs() << "modules: " << S->Modules.size() << ", identical .text: " << Same
+  outs() << "modules: " << S.Modules.size() << ", identical .text: " << Same
          << ", different: " << Differ << ", failed: " << Failed << "\n"
          << "total .text: in-process " << TotalIn << ", clang-19 -cc1 "
          << TotalSpawn << "\n";
@@ -303,23 +316,22 @@ int runCheck() {
 }
 
 int runBench() {
-  auto Pool = createPool();
-  if (!Pool)
-    return fail(Pool.takeError());
-  Expected<Setup> S = prepare();
-  if (!S)
-    return fail(S.takeError());
-  std::vector<Work> Workload = getWorkload(*S);
+  Expected<Run> R = start();
+  if (!R)
+    return fail(R.takeError());
+  const Setup &S = R->S;
+  const std::vector<Work> &Workload = R->Workload;
+  WorkerPool &Pool = *R->Pool;
   using Clock = std::chrono::steady_clock;
   // Replay only pays where policies repeat modules; a single policy is
   // compiled as is.
   TrajectoryCache Cache;
-  bool Replay = !NoReplay && S->Policies.size() > 1;
+  bool Replay = !NoReplay && S.Policies.size() > 1;
   auto T0 = Clock::now();
   std::vector<JobOutcome> In =
-      runInProcess(*S, Workload, **Pool, Replay ? &Cache : nullptr);
+      runInProcess(S, Workload, Pool, Replay ? &Cache : nullptr);
   auto T1 = Clock::now();
-  auto Spawned = spawnAll(*S, Workload, (*Pool)->getNumWorkers());
+  auto Spawned = spawnAll(S, Workload, Pool.getNumWorkers());
   auto T2 = Clock::now();
   for (size_t I = 0; I < Workload.size(); ++I) {
     if (!In[I].ok() || !Spawned[I].second.empty())
@@ -333,7 +345,7 @@ int runBench() {
           inconvertibleErrorCode(),
           formatv("{0} (policy {1}): in-process .text {2} but clang-19 -cc1 "
                   "{3}",
-                  S->Modules[Workload[I].Module].Name, Workload[I].Policy,
+                  S.Modules[Workload[I].Module].Name, Workload[I].Policy,
                   In[I].Result->TextSize, Spawned[I].first)
               .str()));
   }
@@ -342,8 +354,8 @@ int runBench() {
   double N = Workload.size();
   outs() << format("modules: %zu, policies: %zu, compiles: %.0f, parallel: "
                    "%u, policy: %s\n",
-                   S->Modules.size(), S->Policies.size(), N,
-                   (*Pool)->getNumWorkers(), PolicyOpt.c_str());
+                   S.Modules.size(), S.Policies.size(), N,
+                   Pool.getNumWorkers(), PolicyOpt.c_str());
   if (Replay)
     outs() << format("answered by trajectory replay: %llu of %llu\n",
                      (unsigned long long)Cache.getStats().Hits,
