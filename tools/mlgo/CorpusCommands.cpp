@@ -30,6 +30,7 @@
 
 using namespace llvm;
 using namespace mlgo;
+using tool::fail;
 
 namespace {
 
@@ -137,16 +138,6 @@ cl::alias CheckThreadsShort("j", cl::aliasopt(CheckThreads));
 cl::opt<std::string> CheckClang("clang", cl::desc("clang driver to run"),
                                 cl::init(std::string(DefaultClang)),
                                 cl::sub(CheckCmd), cl::cat(Cat));
-
-int fail(Error E) {
-  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
-  return 1;
-}
-
-int fail(const Twine &Message) {
-  WithColor::error(errs(), "mlgo") << Message << "\n";
-  return 1;
-}
 
 /// A one-line progress bar on a terminal; silent otherwise (logs stay
 /// readable when stderr is a file).

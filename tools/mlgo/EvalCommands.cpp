@@ -32,6 +32,7 @@
 
 using namespace llvm;
 using namespace mlgo;
+using tool::fail;
 
 namespace {
 
@@ -130,16 +131,6 @@ cl::opt<std::string>
     PackagePlugin("plugin",
                   cl::desc("MLGOInliner.so (default: next to this mlgo)"),
                   cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
-
-int fail(Error E) {
-  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
-  return 1;
-}
-
-int fail(const Twine &Message) {
-  WithColor::error(errs(), "mlgo") << Message << "\n";
-  return 1;
-}
 
 /// The build directory this mlgo runs from (<build>/bin/mlgo -> <build>).
 std::string getBuildDir() {

@@ -22,6 +22,7 @@
 
 using namespace llvm;
 using namespace mlgo;
+using tool::fail;
 
 namespace {
 
@@ -37,11 +38,6 @@ cl::opt<std::string> StatsFile(cl::Positional,
                                cl::desc("<log file, or - for stdin>"),
                                cl::init("-"), cl::sub(StatsCmd),
                                cl::cat(tool::getToolCategory()));
-
-int fail(Error E) {
-  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
-  return 1;
-}
 
 int runDump() {
   auto Reader = LogReader::open(DumpFile);

@@ -16,6 +16,7 @@
 
 using namespace llvm;
 using namespace mlgo;
+using tool::fail;
 
 namespace {
 
@@ -56,11 +57,6 @@ cl::opt<std::string> CodegenId("id",
                                         "from the model name)"),
                                cl::sub(CodegenCmd),
                                cl::cat(tool::getToolCategory()));
-
-int fail(Error E) {
-  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
-  return 1;
-}
 
 int runCheck() {
   int Status = 0;

@@ -13,6 +13,7 @@
 #define MLGO_TOOLS_SUBCOMMAND_H
 
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/Error.h"
 
 namespace mlgo::tool {
 
@@ -25,6 +26,11 @@ struct RegisterSubcommand {
 /// The shared cl::OptionCategory for all subcommand options, so --help shows
 /// the subcommand's options and not LLVM's.
 llvm::cl::OptionCategory &getToolCategory();
+
+/// Prints "mlgo: error: <message>" to stderr and returns 1, the exit status
+/// of a failed subcommand.
+int fail(llvm::Error E);
+int fail(const llvm::Twine &Message);
 
 } // namespace mlgo::tool
 

@@ -37,6 +37,7 @@
 
 using namespace llvm;
 using namespace mlgo;
+using tool::fail;
 
 namespace {
 
@@ -84,11 +85,6 @@ cl::opt<bool> NoReplay("no-replay",
 cl::opt<unsigned> Timeout("timeout", cl::desc("seconds per compile"),
                           cl::init(300), cl::sub(CheckCmd), cl::sub(BenchCmd),
                           cl::cat(Cat));
-
-int fail(Error E) {
-  WithColor::error(errs(), "mlgo") << toString(std::move(E)) << "\n";
-  return 1;
-}
 
 struct Setup {
   std::vector<CorpusModule> Modules;

@@ -35,6 +35,13 @@ cl::OptionCategory &getToolCategory() {
   return Category;
 }
 
+int fail(Error E) { return fail(toString(std::move(E))); }
+
+int fail(const Twine &Message) {
+  WithColor::error(errs(), "mlgo") << Message << "\n";
+  return 1;
+}
+
 } // namespace mlgo::tool
 
 using namespace mlgo::tool;
