@@ -74,7 +74,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "workers",       "timeout_seconds",
       "es_iterations", "es_directions",
       "es_sigma",      "es_learning_rate",
-      "es_batch_modules", "flip_scope"};
+      "es_batch_modules", "flip_scope",
+      "counterfactual_rounds"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
       return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
@@ -179,6 +180,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = Num("flip_weight_cap", R.FlipWeightCap, 0))
     return E;
+  if (Error E = Int("counterfactual_rounds", R.CounterfactualRounds, 1))
+    return E;
   if (Error E = Int("es_iterations", R.ESIterations, 0))
     return E;
   if (Error E = Int("es_directions", R.ESDirections, 1))
@@ -272,6 +275,7 @@ json::Value TrainRecipe::toJSON() const {
                       {"es_learning_rate", ESLearningRate},
                       {"es_batch_modules", int64_t(ESBatchModules)},
                       {"flip_scope", FlipScope},
+                      {"counterfactual_rounds", int64_t(CounterfactualRounds)},
                       {"hidden", std::move(Hid)},
                       {"epochs", int64_t(Epochs)},
                       {"learning_rate", LearningRate},
@@ -393,6 +397,9 @@ struct Candidate {
   /// The classifier's threshold, or the flip policy's tau; none for the
   /// heuristic fallback.
   std::optional<float> Param;
+  /// Index of the scorer (classifier) it was built from: its counterfactual
+  /// round, from 0.
+  size_t Scorer = 0;
 };
 
 /// ml-compiler-opt's reward for inlining for size; a module with no .text
@@ -706,7 +713,7 @@ struct Trainer {
                       Recipe.ESBatchModules, Start.Label)
                   .str();
     return Candidate{Start.Label + ", tuned by evolution strategies", Start.X,
-                     std::move(*P), Param};
+                     std::move(*P), Param, Start.Scorer};
   }
 
   /// Whether training module \p M is within the search budget.
@@ -1001,6 +1008,133 @@ struct Trainer {
     return D;
   }
 
+  /// Counterfactual round \p Round > 1 (DAgger): inverts single decisions
+  /// of policy \p P's own trajectories on the searchable training modules and
+  /// appends a row per inversion to \p D, labeled as the first round's rows
+  /// are: 1 if, with P deciding everything else, taking the decision other
+  /// than the heuristic's gives the smaller .text. Where P already departs
+  /// from the heuristic the inversion goes back to it, so a departure that
+  /// costs bytes in P's context becomes a row that says so. Per module at
+  /// most searchBudget() decisions in scope are tried: P's departures first
+  /// (a seeded sample if they alone exceed half the budget), the rest a
+  /// seeded sample of its other decisions.
+  Error counterfactualAround(const Model &P, unsigned Round,
+                             learn::Dataset &D) {
+    std::vector<size_t> Mods;
+    for (size_t M : Train)
+      if (isSearchable(M))
+        Mods.push_back(M);
+    Policy Pol = Policy::model(P.toJSONString());
+    struct Trajectory {
+      std::vector<float> Rows;
+      std::vector<bool> Decisions, Defaults;
+    };
+    std::vector<Trajectory> Traj(Mods.size());
+    std::vector<Policy> Pols(Mods.size(), Pol);
+    if (Error E = logTrajectories(
+            Mods, Pols,
+            [&](size_t K, ArrayRef<float> Row, bool Decision, bool Default) {
+              llvm::append_range(Traj[K].Rows, Row);
+              Traj[K].Decisions.push_back(Decision);
+              Traj[K].Defaults.push_back(Default);
+            }))
+      return E;
+    std::vector<std::pair<size_t, Policy>> Req;
+    for (size_t M : Mods)
+      Req.push_back({M, Pol});
+    std::vector<CompileCache::Entry> Own =
+        compile(Req, ("round " + Twine(Round) + ": policy").str());
+
+    Req.clear();
+    std::vector<size_t> Who; // Index into Mods.
+    std::vector<uint32_t> At;
+    uint64_t RoundSeed = Recipe.Seed ^ (0xd1b54a32d192ed03ULL * Round);
+    for (size_t K = 0; K < Mods.size(); ++K) {
+      size_t M = Mods[K];
+      if (!Own[K].Ok) {
+        log("round " + Twine(Round) + ": " + Modules[M].Name +
+            " failed under the policy: " + Own[K].Error);
+        continue;
+      }
+      const Trajectory &T = Traj[K];
+      std::vector<uint32_t> Departs, Agrees;
+      for (uint32_t I = 0; I < T.Decisions.size(); ++I)
+        if (inScope(T.Defaults[I]))
+          (T.Decisions[I] != T.Defaults[I] ? Departs : Agrees).push_back(I);
+      uint32_t Budget = searchBudget(M);
+      MD5::MD5Result H =
+          MD5::hash(arrayRefFromStringRef(Modules[M].ContentHash));
+      std::vector<uint32_t> Pick = sampleSeeded(
+          std::move(Departs), std::max<uint32_t>(1, Budget / 2),
+          RoundSeed ^ H.low());
+      std::vector<uint32_t> Rest = sampleSeeded(
+          std::move(Agrees), Budget - std::min<size_t>(Budget, Pick.size()),
+          RoundSeed ^ H.high());
+      llvm::append_range(Pick, Rest);
+      llvm::sort(Pick);
+      for (uint32_t I : Pick) {
+        Policy Q = Pol;
+        Q.Flips = {I};
+        Req.push_back({M, std::move(Q)});
+        Who.push_back(K);
+        At.push_back(I);
+      }
+    }
+    std::vector<CompileCache::Entry> R =
+        compile(Req, ("round " + Twine(Round) + ": inversions").str());
+
+    size_t Width = FeatureNames.size();
+    size_t Departures = 0, BadDepartures = 0, Shrank = 0, Failed = 0;
+    std::string CSV = "module,decision,policy_decision,text_delta";
+    for (const std::string &F : FeatureNames)
+      CSV += "," + F;
+    CSV += "\n";
+    for (size_t J = 0; J < Req.size(); ++J) {
+      size_t K = Who[J], M = Mods[K];
+      const Trajectory &T = Traj[K];
+      if (!R[J].Ok) {
+        ++Failed;
+        log("round " + Twine(Round) + ": flip " + Twine(At[J]) + " of " +
+            Modules[M].Name + " failed: " + R[J].Error);
+        continue;
+      }
+      int64_t Delta = int64_t(R[J].TextSize) - int64_t(Own[K].TextSize);
+      bool Departs = T.Decisions[At[J]] != T.Defaults[At[J]];
+      // The non-default decision is the smaller one: inverting a decision
+      // that agrees with the heuristic shrank .text, or inverting a
+      // departure (back to the heuristic) grew it.
+      bool Label = Departs ? Delta > 0 : Delta < 0;
+      Departures += Departs;
+      BadDepartures += Departs && Delta < 0;
+      Shrank += Delta < 0;
+      float W = Delta == 0 ? ZeroFlipWeight
+                           : float(std::min(double(std::abs(Delta)),
+                                            Recipe.FlipWeightCap));
+      ArrayRef<float> Row(T.Rows.data() + size_t(At[J]) * Width, Width);
+      D.addRow(Row, Label, W, int64_t(M));
+      CSV += Modules[M].Name + "," + std::to_string(At[J]) + "," +
+             (T.Decisions[At[J]] ? "1" : "0") + "," + std::to_string(Delta);
+      for (float V : Row)
+        CSV += "," + std::to_string(int64_t(V));
+      CSV += "\n";
+    }
+    if (Error E = learn::writeFileAtomically(
+            workFile(("counterfactuals-round" + Twine(Round) + ".csv").str()),
+            ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(CSV.data()),
+                              CSV.size())))
+      return E;
+    std::string Summary = formatv(
+        "{0} single inversions of the round-{1} policy's trajectories on {2} "
+        "modules: {3} shrank .text, {4} failed; {5} of them undid a departure "
+        "from the heuristic, and {6} of those shrank .text (a departure that "
+        "cost bytes)",
+        Req.size(), Round - 1, Mods.size(), Shrank, Failed, Departures,
+        BadDepartures);
+    log("round " + Twine(Round) + ": " + Summary);
+    Report += "- Round " + std::to_string(Round) + ": " + Summary + ".\n";
+    return Error::success();
+  }
+
   learn::FlipScope flipScope() const {
     return Recipe.FlipScope == "inline-only"      ? learn::FlipScope::InlineOnly
            : Recipe.FlipScope == "no-inline-only" ? learn::FlipScope::NoInlineOnly
@@ -1045,10 +1179,17 @@ struct Trainer {
     return Scores;
   }
 
+  /// Added to the epoch on the imitation curve (the epochs of earlier
+  /// counterfactual rounds).
+  unsigned EpochOffset = 0;
+
   /// Weight of a counterfactual row whose inversion left .text unchanged.
   static constexpr float ZeroFlipWeight = 0.5f;
 
-  Expected<Model> imitate(const learn::Dataset &D) {
+  /// Trains the classifier (or scorer) on \p D, checkpointing every epoch
+  /// to <work>/\p CheckpointName.
+  Expected<Model> imitate(const learn::Dataset &D,
+                          StringRef CheckpointName = "classifier.ckpt") {
     learn::ClassifierOptions CO;
     CO.Hidden = Recipe.Hidden;
     CO.Epochs = Recipe.Epochs;
@@ -1070,7 +1211,7 @@ struct Trainer {
     // How many of them the classifier gets right is logged as their recall.
     bool Counterfactual = Recipe.Mode == "counterfactual";
     int64_t DefaultF = D.getFeatureIndex("inlining_default");
-    std::string Ckpt = workFile("classifier.ckpt");
+    std::string Ckpt = workFile(CheckpointName);
     if (sys::fs::exists(Ckpt)) {
       Expected<learn::Checkpoint> C = learn::Checkpoint::load(Ckpt);
       if (!C)
@@ -1099,7 +1240,8 @@ struct Trainer {
         Hit += ((*T)->predictLogit(D.row(I)) > 0) == (D.label(I) != 0);
       }
       double Recall = Total ? 100.0 * Hit / Total : 0;
-      EpochCurve.addPoint(S.Epoch, {S.Loss, 100 * S.Accuracy, Recall});
+      EpochCurve.addPoint(EpochOffset + S.Epoch,
+                          {S.Loss, 100 * S.Accuracy, Recall});
       log(formatv("imitate: epoch {0}: loss {1:F4}, accuracy {2:F2}%, {3} "
                   "recalled {4:F1}%",
                   S.Epoch, S.Loss, 100 * S.Accuracy,
@@ -1213,12 +1355,31 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   if (Expected<Model> H = learn::buildFlipPolicy(*Trained, learn::NeverFlip)) {
     H->Metadata.Recipe += ", never inverting the heuristic";
     Candidates.push_back(
-        {"heuristic (nothing inverted)", 0, std::move(*H), std::nullopt});
+        {"heuristic (nothing inverted)", 0, std::move(*H), std::nullopt, 0});
   } else {
     T.log("select: no heuristic fallback: " + toString(H.takeError()));
   }
-  if (Counterfactual) {
-    Expected<std::vector<float>> Scores = T.scoreTrajectories(*Trained);
+  // The scorer (or classifier) of each round; a candidate names its round.
+  std::vector<Model> Scorers;
+  Scorers.push_back(std::move(*Trained));
+  // Adds round Scorers.size()'s candidates; the last one added has the
+  // largest flip fraction.
+  auto AddCandidates = [&]() -> Error {
+    unsigned Round = Scorers.size();
+    const Model &G = Scorers.back();
+    std::string Prefix =
+        Recipe.CounterfactualRounds > 1 ? formatv("round {0}: ", Round).str()
+                                        : "";
+    if (!Counterfactual) {
+      for (float Th : Recipe.Thresholds) {
+        Model M = G;
+        M.Decision.Threshold = Th;
+        Candidates.push_back({formatv("threshold {0}", Th).str(), Th,
+                              std::move(M), Th, Round - 1});
+      }
+      return Error::success();
+    }
+    Expected<std::vector<float>> Scores = T.scoreTrajectories(G);
     if (!Scores)
       return Scores.takeError();
     for (double F : Recipe.FlipFractions) {
@@ -1226,9 +1387,8 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       if (N == 0)
         continue; // The heuristic, already a candidate.
       float Tau = (*Scores)[std::min(N, Scores->size() - 1)];
-      Expected<Model> P = learn::buildFlipPolicy(*Trained, Tau,
-                                                 "inlining_default",
-                                                 T.flipScope());
+      Expected<Model> P =
+          learn::buildFlipPolicy(G, Tau, "inlining_default", T.flipScope());
       if (!P)
         return P.takeError();
       P->Metadata.Recipe += formatv(", inverting the heuristic where the "
@@ -1236,16 +1396,40 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                                     "decisions)",
                                     Tau, 100 * F)
                                 .str();
-      Candidates.push_back({formatv("top {0}% inverted", 100 * F).str(),
-                            10000 * F, std::move(*P), Tau});
+      if (Round > 1)
+        P->Metadata.Recipe +=
+            formatv(", scorer of counterfactual round {0}", Round).str();
+      Candidates.push_back({formatv("{0}top {1}% inverted", Prefix, 100 * F)
+                                .str(),
+                            10000 * F, std::move(*P), Tau, Round - 1});
     }
-  } else {
-    for (float Th : Recipe.Thresholds) {
-      Model M = *Trained;
-      M.Decision.Threshold = Th;
-      Candidates.push_back(
-          {formatv("threshold {0}", Th).str(), Th, std::move(M), Th});
-    }
+    return Error::success();
+  };
+  if (Error E = AddCandidates())
+    return E;
+  // Further counterfactual rounds, each around the previous round's policy
+  // at its largest flip fraction.
+  for (unsigned Round = 2; Counterfactual && Round <= Recipe.CounterfactualRounds;
+       ++Round) {
+    const Candidate *Around = nullptr;
+    for (const Candidate &C : Candidates)
+      if (C.Param && C.Scorer == Round - 2 && (!Around || C.X > Around->X))
+        Around = &C;
+    if (!Around)
+      return makeError("counterfactual round " + Twine(Round) +
+                       ": the previous round has no candidate policy");
+    T.log("round " + Twine(Round) + ": counterfactuals around '" +
+          Around->Label + "'");
+    if (Error E = T.counterfactualAround(Around->M, Round, *D))
+      return E;
+    T.EpochOffset += Recipe.Epochs;
+    Expected<Model> G =
+        T.imitate(*D, ("classifier-round" + Twine(Round) + ".ckpt").str());
+    if (!G)
+      return G.takeError();
+    Scorers.push_back(std::move(*G));
+    if (Error E = AddCandidates())
+      return E;
   }
 
   // Model selection on validation (or, with no validation packages, on
@@ -1317,7 +1501,8 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   }
 
   if (Recipe.ESIterations && Smallest) {
-    Expected<Candidate> Tuned = T.evolve(*Trained, Candidates[*Smallest]);
+    Expected<Candidate> Tuned =
+        T.evolve(Scorers[Candidates[*Smallest].Scorer], Candidates[*Smallest]);
     if (!Tuned)
       return Tuned.takeError();
     Candidates.push_back(std::move(*Tuned));

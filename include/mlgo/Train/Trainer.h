@@ -71,6 +71,13 @@ struct TrainRecipe {
   /// inverted: "both", "inline-only" (only "inline" becomes "do not
   /// inline") or "no-inline-only".
   std::string FlipScope = "both";
+  /// Counterfactual mode: rounds of counterfactuals (1: around the
+  /// heuristic only). Round R > 1 inverts single decisions of the
+  /// trajectories of round R-1's policy at its largest flip fraction (as
+  /// DAgger collects data under the learner's own policy), adds those rows to
+  /// the data and retrains the scorer; the candidates of every round compete
+  /// in selection.
+  unsigned CounterfactualRounds = 1;
   /// Counterfactual mode: a flip's row weight is its .text change in bytes,
   /// capped here (a flip that changes nothing weighs ZeroFlipWeight).
   double FlipWeightCap = 64;
