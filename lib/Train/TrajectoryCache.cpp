@@ -11,6 +11,7 @@
 #include "mlgo/Model/PolicyRunner.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Compression.h"
 #include "llvm/Support/MD5.h"
 
 #include <algorithm>
@@ -61,24 +62,32 @@ TrajectoryCache::makeRunner(const Policy &P,
   return std::move(*R);
 }
 
+Expected<std::string> TrajectoryCache::Trajectory::getLog() const {
+  if (!Compressed)
+    return std::string(Log.begin(), Log.end());
+  SmallVector<uint8_t, 0> Out;
+  if (Error E = compression::zstd::decompress(Log, Out, LogSize))
+    return E;
+  return std::string(Out.begin(), Out.end());
+}
+
 bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
                               InterpretedRunner *Runner) {
   const size_t NumFeatures = Specs.size();
-  for (size_t K = 0; K < T.Steps.size(); ++K) {
+  for (size_t K = 0; K < T.size(); ++K) {
     bool Proposed;
     if (Runner) {
-      ArrayRef<int64_t> Row = T.Steps.row(K);
       for (size_t F = 0; F < NumFeatures; ++F)
-        *Runner->getTensor<int64_t>(F) = Row[F];
+        *Runner->getTensor<int64_t>(F) = T.feature(K * NumFeatures + F);
       Proposed = Runner->evaluate<int64_t>() != 0;
     } else {
-      Proposed = T.Steps.Defaults[K] != 0;
+      Proposed = T.Defaults[K] != 0;
     }
     bool Applied =
         std::binary_search(P.Flips.begin(), P.Flips.end(), uint32_t(K))
             ? !Proposed
             : Proposed;
-    if (Applied != (T.Steps.Decisions[K] != 0))
+    if (Applied != (T.Decisions[K] != 0))
       return false;
   }
   return true;
@@ -114,9 +123,13 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
     ++TheStats.Hits;
     CompileResult R;
     R.TextSize = T->TextSize;
-    R.NumDecisions = T->Steps.size();
-    if (WantLog)
-      R.Log = T->Log;
+    R.NumDecisions = T->size();
+    if (WantLog) {
+      Expected<std::string> Log = T->getLog();
+      if (!Log)
+        return makeError("replayed log: " + toString(Log.takeError()));
+      R.Log = std::move(*Log);
+    }
     return R;
   }
   return std::nullopt;
@@ -137,20 +150,43 @@ Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
                      " logged decisions, but the compile took " +
                      Twine(R.NumDecisions));
   Trajectory T;
-  T.Steps = std::move(*L);
-  T.TextSize = R.TextSize;
-  T.Log = R.Log;
+  T.Defaults = std::move(L->Defaults);
+  T.Decisions = std::move(L->Decisions);
+  T.Defaults.shrink_to_fit();
+  T.Decisions.shrink_to_fit();
+  if (llvm::all_of(L->Features, [](int64_t V) { return isInt<32>(V); })) {
+    T.Narrow.assign(L->Features.begin(), L->Features.end());
+  } else {
+    T.Wide = std::move(L->Features);
+    T.Wide.shrink_to_fit();
+  }
   std::deque<Trajectory> &Q = Modules[ModuleKey];
   // The same trajectory again adds nothing.
   for (const Trajectory &Old : Q)
-    if (Old.Steps.Decisions == T.Steps.Decisions &&
-        Old.Steps.Features == T.Steps.Features)
+    if (Old.sameSteps(T))
       return Error::success();
+  T.TextSize = R.TextSize;
+  T.LogSize = R.Log.size();
+  ArrayRef<uint8_t> Raw = arrayRefFromStringRef(R.Log);
+  if (compression::zstd::isAvailable()) {
+    SmallVector<uint8_t, 0> Packed;
+    compression::zstd::compress(Raw, Packed,
+                                compression::zstd::BestSpeedCompression);
+    T.Log.assign(Packed.begin(), Packed.end());
+    T.Compressed = true;
+  } else {
+    T.Log.assign(Raw.begin(), Raw.end());
+  }
+  TheStats.StoredBytes += T.getStoredBytes();
+  TheStats.RawLogBytes += T.LogSize;
   Q.push_back(std::move(T));
   // Keep the first trajectory (usually the heuristic's, the one most
   // policies stay close to) and the most recent ones.
-  if (Q.size() > std::max<size_t>(MaxPerModule, 2))
+  if (Q.size() > std::max<size_t>(MaxPerModule, 2)) {
+    TheStats.StoredBytes -= Q[1].getStoredBytes();
+    TheStats.RawLogBytes -= Q[1].LogSize;
     Q.erase(Q.begin() + 1);
+  }
   ++TheStats.Recorded;
   return Error::success();
 }

@@ -9,6 +9,7 @@
 
 #include "TestModule.h"
 
+#include "llvm/Support/Compression.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -92,6 +93,17 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
   for (const JobOutcome &O : Replayed)
     Replays += O.Result->Seconds == 0 ? 'r' : 'c';
   EXPECT_EQ(Replays, "crrcccrc");
+
+  // The recorded trajectories are the compiles of jobs 0, 3, 4 and 5. They
+  // are kept compactly: features in 32 bits, the log zstd-compressed (and
+  // still replayed byte for byte, above).
+  uint64_t Raw = 0;
+  for (size_t I : {0, 3, 4, 5})
+    Raw += Compiled[I].Result->Log.size();
+  EXPECT_EQ(S.RawLogBytes, Raw);
+  ASSERT_TRUE(compression::zstd::isAvailable());
+  EXPECT_LT(S.StoredBytes, Raw * 7 / 10)
+      << "stored " << S.StoredBytes << " of " << Raw;
 }
 
 TEST_F(TrajectoryCacheTest, AFreshCacheAnswersNothing) {

@@ -92,14 +92,42 @@ public:
     uint64_t Lookups = 0; ///< Replayable jobs looked up.
     uint64_t Hits = 0;    ///< Of which answered without compiling.
     uint64_t Recorded = 0;
+    /// Bytes the kept trajectories hold (steps and stored logs), and the
+    /// bytes their logs had as the compiles returned them.
+    uint64_t StoredBytes = 0;
+    uint64_t RawLogBytes = 0;
   };
   const Stats &getStats() const { return TheStats; }
 
 private:
+  /// One recorded compile, stored compactly: a cache holds thousands.
   struct Trajectory {
-    DecisionLog Steps;
+    /// Per decision: the heuristic's decision and the applied one.
+    std::vector<uint8_t> Defaults, Decisions;
+    /// The features, Specs.size() per decision: in Narrow when every value
+    /// fits in 32 bits (nearly always), else in Wide.
+    std::vector<int32_t> Narrow;
+    std::vector<int64_t> Wide;
     uint64_t TextSize = 0;
-    std::string Log;
+    /// The log bytes, zstd-compressed when LLVM has zstd (LogSize is then
+    /// the uncompressed size), else as they are.
+    std::vector<uint8_t> Log;
+    size_t LogSize = 0;
+    bool Compressed = false;
+
+    size_t size() const { return Decisions.size(); }
+    uint64_t getStoredBytes() const {
+      return Defaults.size() + Decisions.size() + 4 * Narrow.size() +
+             8 * Wide.size() + Log.size();
+    }
+    int64_t feature(size_t I) const {
+      return Wide.empty() ? int64_t(Narrow[I]) : Wide[I];
+    }
+    bool sameSteps(const Trajectory &O) const {
+      return Decisions == O.Decisions && Narrow == O.Narrow && Wide == O.Wide;
+    }
+    /// The log as the compile returned it.
+    llvm::Expected<std::string> getLog() const;
   };
   /// The runner the worker would build for model policy \p P; null if the
   /// model cannot read the logged features.
