@@ -11,6 +11,11 @@
 //                one decision at a time (in trajectory order, a seeded
 //                sample of at most SearchCandidates per module) and keep each
 //                inversion that makes the module's .text smaller;
+//                or ("counterfactual" mode, the shipped model's) single
+//                inversions of the heuristic's decisions, each a row
+//                labelled by whether it shrank .text, and optionally more
+//                rounds of single inversions around the learned policy's
+//                own trajectories (DAgger, CounterfactualRounds);
 //  3. imitate    the best trajectories are replayed with logging; every
 //                decision becomes a row (features, inlining_default) ->
 //                applied decision, and a classifier is trained on them
