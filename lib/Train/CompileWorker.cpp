@@ -50,7 +50,7 @@ std::string Policy::getKey() const {
   MD5 Hash;
   uint8_t K = static_cast<uint8_t>(Kind);
   Hash.update(ArrayRef<uint8_t>(&K, 1));
-  Hash.update(ModelJSON);
+  Hash.update(getModelJSON());
   Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Flips.data()),
                                 Flips.size() * sizeof(uint32_t)));
   uint64_t Seed = ExploreSeed.value_or(~0ull);
@@ -94,7 +94,7 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
     C->Options.Source = InlineDecisionSource::DefaultHeuristic;
     break;
   case PolicyKind::Model: {
-    Expected<std::shared_ptr<const Model>> M = getModel(P.ModelJSON);
+    Expected<std::shared_ptr<const Model>> M = getModel(P.getModelJSON());
     if (!M)
       return M.takeError();
     C->Options.Source = InlineDecisionSource::Model;

@@ -28,11 +28,11 @@ TrajectoryCache::~TrajectoryCache() = default;
 
 Expected<std::shared_ptr<const Model>>
 TrajectoryCache::getModel(const Policy &P) {
-  std::string Key(MD5::hash(arrayRefFromStringRef(P.ModelJSON)).digest());
+  std::string Key(MD5::hash(arrayRefFromStringRef(P.getModelJSON())).digest());
   auto It = Models.find(Key);
   if (It != Models.end())
     return It->second;
-  Expected<Model> M = Model::parse(P.ModelJSON, "policy model");
+  Expected<Model> M = Model::parse(P.getModelJSON(), "policy model");
   if (!M)
     return M.takeError();
   if (Models.size() >= 64)

@@ -45,7 +45,7 @@ std::string encodeJob(const CompileJob &Job) {
     W.putString(A);
   const Policy &P = Job.ThePolicy;
   W.putU8(static_cast<uint8_t>(P.Kind));
-  W.putString(P.ModelJSON);
+  W.putString(P.getModelJSON());
   W.putU32(P.Flips.size());
   for (uint32_t F : P.Flips)
     W.putU32(F);
@@ -78,8 +78,11 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
     return makeError("compile job: unknown policy kind " + Twine(Kind));
   P.Kind = static_cast<PolicyKind>(Kind);
   uint32_t NumFlips = 0;
-  if (!R.getString(P.ModelJSON) || !R.getU32(NumFlips))
+  std::string JSON;
+  if (!R.getString(JSON) || !R.getU32(NumFlips))
     return Malformed();
+  if (!JSON.empty())
+    P.ModelJSON = std::make_shared<const std::string>(std::move(JSON));
   for (uint32_t I = 0; I < NumFlips; ++I)
     if (!R.getU32(P.Flips.emplace_back()))
       return Malformed();

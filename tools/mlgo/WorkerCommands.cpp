@@ -148,7 +148,7 @@ Expected<Setup> prepare() {
   if (ThePolicy.Kind != PolicyKind::Model)
     return createStringError(inconvertibleErrorCode(),
                              "--thresholds needs --policy model=FILE");
-  Expected<Model> M = Model::parse(ThePolicy.ModelJSON, P);
+  Expected<Model> M = Model::parse(ThePolicy.getModelJSON(), P);
   if (!M)
     return M.takeError();
   SmallString<128> Dir;

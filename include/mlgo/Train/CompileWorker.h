@@ -50,9 +50,10 @@ enum class PolicyKind : uint8_t {
 
 struct Policy {
   PolicyKind Kind = PolicyKind::Stock;
-  /// PolicyKind::Model: the model, as JSON text (model format); ModelHash
-  /// identifies it in caches.
-  std::string ModelJSON;
+  /// PolicyKind::Model: the model, as JSON text (model format). Shared
+  /// between copies: a training run sends one model with thousands of
+  /// different flip sets, and the text is tens of kilobytes.
+  std::shared_ptr<const std::string> ModelJSON;
   /// Decision indices (in the module, from 0) whose proposed decision is
   /// inverted; sorted, unique. Not for PolicyKind::Stock.
   std::vector<uint32_t> Flips;
@@ -69,8 +70,13 @@ struct Policy {
   static Policy model(std::string JSON) {
     Policy P;
     P.Kind = PolicyKind::Model;
-    P.ModelJSON = std::move(JSON);
+    P.ModelJSON = std::make_shared<const std::string>(std::move(JSON));
     return P;
+  }
+  /// The model's text ("" when there is none).
+  const std::string &getModelJSON() const {
+    static const std::string None;
+    return ModelJSON ? *ModelJSON : None;
   }
   /// A stable 128-bit hex key of everything above (for caches).
   std::string getKey() const;
