@@ -231,7 +231,9 @@ TrajectoryCache::run(WorkerPool &Pool, ArrayRef<CompileJob> Jobs,
           O.Result.reset();
           O.Error = toString(std::move(E));
         } else if (!J.WantLog) {
-          O.Result->Log.clear();
+          // Free it (clear() would keep the capacity): a run keeps every
+          // outcome until its last job is done.
+          std::string().swap(O.Result->Log);
         }
       }
     }
