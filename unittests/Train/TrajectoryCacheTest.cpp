@@ -11,7 +11,6 @@
 
 #include "llvm/Support/Compression.h"
 #include "llvm/Support/FileSystem.h"
-#include "llvm/Support/MemoryBuffer.h"
 
 #include "gtest/gtest.h"
 
@@ -26,10 +25,6 @@ protected:
     ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-replay", Dir));
     Bitcode = (Dir + "/stats.bc").str();
     ASSERT_EQ(test::buildStatsBitcode(Bitcode), 0);
-    auto Shipped =
-        MemoryBuffer::getFile(MLGO_SOURCE_DIR "/models/inline-oz/model.json");
-    ASSERT_TRUE(bool(Shipped));
-    ShippedModel = (*Shipped)->getBuffer().str();
   }
   void TearDown() override { sys::fs::remove_directories(Dir); }
 
@@ -38,7 +33,22 @@ protected:
   }
 
   SmallString<128> Dir;
-  std::string Bitcode, ShippedModel;
+  std::string Bitcode;
+  /// A model that takes the heuristic's decision (logit = d - 0.5), so that
+  /// what replays does not depend on the shipped model.
+  const std::string FollowModel = R"({
+    "format": "mlgo-model", "version": 1,
+    "metadata": {"name": "follow", "description": "d - 0.5",
+                 "llvm_version": "19", "feature_set": "llvm19-inline",
+                 "recipe": "hand-written", "corpus_hash": "", "seed": 0},
+    "inputs": [{"spec": {"name": "inlining_default", "type": "int64_t",
+                         "port": 0, "shape": [1]},
+                "preprocess": [[]]}],
+    "layers": [{"in": 1, "out": 1, "activation": "linear",
+                "weights": [[1]], "bias": [-0.5]}],
+    "output": {"spec": {"name": "inlining_decision", "type": "int64_t",
+                        "port": 0, "shape": [1]},
+               "decision": {"rule": "threshold", "threshold": 0}}})";
 };
 
 TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
@@ -50,12 +60,12 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
   Policy Flip0 = Policy::heuristic(), Flip1 = Policy::heuristic();
   Flip0.Flips = {0};
   Flip1.Flips = {1};
-  Policy Explore = Policy::model(ShippedModel);
+  Policy Explore = Policy::model(FollowModel);
   Explore.ExploreSeed = 7;
   Explore.ExploreTemperature = 4.0f;
   std::vector<CompileJob> Jobs = {
       job(Policy::heuristic()),         job(Policy::heuristic()),
-      job(Policy::model(ShippedModel)), job(Flip0),
+      job(Policy::model(FollowModel)),  job(Flip0),
       job(Flip1),                       job(Explore),
       job(Flip0, /*WantLog=*/false),    job(Policy::stock(), false)};
   std::vector<std::string> Keys(Jobs.size(), "stats");
@@ -81,8 +91,7 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
 
   // With one worker each job is looked up once, when the worker is free:
   // the heuristic compiles (recorded); the second heuristic job and the
-  // shipped model replay it (the model inverts none of this small module's
-  // decisions); flip 0, flip 1 and the exploring model compile; the second
+  // model that follows the heuristic replay it; flip 0, flip 1 and the exploring model compile; the second
   // flip-0 job replays flip 0. Stock is never looked up. Replayed outcomes
   // report 0 seconds.
   const TrajectoryCache::Stats &S = Cache.getStats();
