@@ -950,10 +950,7 @@ struct Trainer {
     learn::Dataset D(FeatureNames);
     // Every inversion, for whoever wants to study them: module, decision
     // index, .text change in bytes, then the features at that decision.
-    std::string CSV = "module,decision,text_delta";
-    for (const std::string &F : FeatureNames)
-      CSV += "," + F;
-    CSV += "\n";
+    std::string CSV = inversionsHeader("module,decision,text_delta");
     size_t Shrank = 0, Grew = 0, Same = 0, Failed = 0;
     std::map<size_t, int64_t> BestGain; // Per module: its best single flip.
     for (size_t K = 0; K < Req.size(); ++K) {
@@ -972,22 +969,16 @@ struct Trainer {
       (Delta < 0 ? Shrank : Delta > 0 ? Grew : Same) += 1;
       if (Delta < 0)
         BestGain[M] = std::min(BestGain[M], Delta);
-      float W = Delta == 0 ? ZeroFlipWeight
-                           : float(std::min(double(std::abs(Delta)),
-                                            Recipe.FlipWeightCap));
+      float W = flipWeight(Delta);
       ArrayRef<float> Row(T.data() + At[K] * Width, Width);
       if (inScope(Row[DefaultColumn] != 0))
         D.addRow(Row, Delta < 0, W, int64_t(M));
-      CSV += Modules[M].Name + "," + std::to_string(At[K]) + "," +
-             std::to_string(Delta);
-      for (float V : Row)
-        CSV += "," + std::to_string(int64_t(V));
-      CSV += "\n";
+      appendInversion(CSV,
+                      Modules[M].Name + "," + std::to_string(At[K]) + "," +
+                          std::to_string(Delta),
+                      Row);
     }
-    if (Error E = learn::writeFileAtomically(
-            workFile("counterfactuals.csv"),
-            ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(CSV.data()),
-                              CSV.size())))
+    if (Error E = writeWorkFile("counterfactuals.csv", CSV))
       return E;
     int64_t Oracle = 0;
     for (auto &[M, G] : BestGain)
@@ -1085,10 +1076,8 @@ struct Trainer {
 
     size_t Width = FeatureNames.size();
     size_t Departures = 0, BadDepartures = 0, Shrank = 0, Failed = 0;
-    std::string CSV = "module,decision,policy_decision,text_delta";
-    for (const std::string &F : FeatureNames)
-      CSV += "," + F;
-    CSV += "\n";
+    std::string CSV =
+        inversionsHeader("module,decision,policy_decision,text_delta");
     for (size_t J = 0; J < Req.size(); ++J) {
       size_t K = Who[J], M = Mods[K];
       const Trajectory &T = Traj[K];
@@ -1107,21 +1096,17 @@ struct Trainer {
       Departures += Departs;
       BadDepartures += Departs && Delta < 0;
       Shrank += Delta < 0;
-      float W = Delta == 0 ? ZeroFlipWeight
-                           : float(std::min(double(std::abs(Delta)),
-                                            Recipe.FlipWeightCap));
+      float W = flipWeight(Delta);
       ArrayRef<float> Row(T.Rows.data() + size_t(At[J]) * Width, Width);
       D.addRow(Row, Label, W, int64_t(M));
-      CSV += Modules[M].Name + "," + std::to_string(At[J]) + "," +
-             (T.Decisions[At[J]] ? "1" : "0") + "," + std::to_string(Delta);
-      for (float V : Row)
-        CSV += "," + std::to_string(int64_t(V));
-      CSV += "\n";
+      appendInversion(CSV,
+                      Modules[M].Name + "," + std::to_string(At[J]) + "," +
+                          (T.Decisions[At[J]] ? "1" : "0") + "," +
+                          std::to_string(Delta),
+                      Row);
     }
-    if (Error E = learn::writeFileAtomically(
-            workFile(("counterfactuals-round" + Twine(Round) + ".csv").str()),
-            ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(CSV.data()),
-                              CSV.size())))
+    if (Error E = writeWorkFile(
+            ("counterfactuals-round" + Twine(Round) + ".csv").str(), CSV))
       return E;
     std::string Summary = formatv(
         "{0} single inversions of the round-{1} policy's trajectories on {2} "
@@ -1185,6 +1170,34 @@ struct Trainer {
 
   /// Weight of a counterfactual row whose inversion left .text unchanged.
   static constexpr float ZeroFlipWeight = 0.5f;
+
+  /// Row weight of an inversion that changed .text by \p Delta bytes.
+  float flipWeight(int64_t Delta) const {
+    return Delta == 0 ? ZeroFlipWeight
+                      : float(std::min(double(std::abs(Delta)),
+                                       Recipe.FlipWeightCap));
+  }
+
+  /// The inversion CSVs (counterfactuals*.csv), for whoever wants to study
+  /// them: the given leading columns, then the features at the decision.
+  std::string inversionsHeader(StringRef Columns) const {
+    std::string CSV = Columns.str();
+    for (const std::string &F : FeatureNames)
+      CSV += "," + F;
+    return CSV + "\n";
+  }
+  static void appendInversion(std::string &CSV, StringRef Leading,
+                              ArrayRef<float> Row) {
+    CSV += Leading;
+    for (float V : Row)
+      CSV += "," + std::to_string(int64_t(V));
+    CSV += "\n";
+  }
+
+  Error writeWorkFile(StringRef Name, StringRef Text) const {
+    return learn::writeFileAtomically(workFile(Name),
+                                      arrayRefFromStringRef(Text));
+  }
 
   /// Trains the classifier (or scorer) on \p D, checkpointing every epoch
   /// to <work>/\p CheckpointName.
@@ -1556,9 +1569,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   };
   Table("Validation packages", ValPkg);
   Table("Training packages", TrainPkg);
-  if (Error E = learn::writeFileAtomically(
-          T.workFile("report.md"),
-          ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(R.data()), R.size())))
+  if (Error E = T.writeWorkFile("report.md", R))
     return E;
   if (Error E = T.SearchCurve.saveCSV(T.workFile("search-curve.csv")))
     return E;
