@@ -296,7 +296,9 @@ namespace {
 ///   <32 hex key> '\t' <text size> '\t' <decisions> '\t' <seconds> '\n'
 /// or, for a failed compile,
 ///   <32 hex key> '\t' "error" '\t' <message without tabs/newlines> '\n'
-/// A torn last line (from kill -9) is ignored.
+/// A torn last line (from kill -9) is ignored. Transient failures (a
+/// timeout, a worker killed by the out-of-memory killer) are remembered for
+/// this run only: a rerun over the same work directory compiles them again.
 class CompileCache {
 public:
   struct Entry {
@@ -305,6 +307,8 @@ public:
     uint32_t Decisions = 0;
     double Seconds = 0;
     std::string Error;
+    /// JobOutcome::Transient: kept in memory, never written to the file.
+    bool Transient = false;
   };
 
   Error open(StringRef Path) {
@@ -350,6 +354,8 @@ public:
 
   void insert(StringRef Key, const Entry &E) {
     Map[Key] = E;
+    if (E.Transient)
+      return;
     if (E.Ok)
       *OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
           << format("%.4f", E.Seconds) << '\n';
@@ -432,6 +438,9 @@ struct Trainer {
   /// Per module: stock -Oz size (the baseline), heuristic size, decisions.
   std::vector<uint64_t> Baseline, HeuristicSize;
   std::vector<uint32_t> HeuristicDecisions;
+  /// Modules left out because their -Oz or heuristic compile failed: the
+  /// errors, each naming its module.
+  std::vector<std::string> LeftOut;
   /// Per module: the best flips found by the search.
   std::vector<std::vector<uint32_t>> BestFlips;
   std::vector<uint64_t> BestSize;
@@ -501,6 +510,7 @@ struct Trainer {
           E.Seconds = O.Result->Seconds;
         } else {
           E.Error = O.Error;
+          E.Transient = O.Transient;
         }
         Cache.insert(Keys[Where[J]], E);
         Out[Where[J]] = E;
@@ -569,24 +579,42 @@ struct Trainer {
     Baseline.resize(N);
     HeuristicSize.resize(N);
     HeuristicDecisions.resize(N);
-    size_t Mismatch = 0;
+    size_t Mismatch = 0, Compiled = 0;
+    std::vector<bool> Out(N);
     for (size_t I = 0; I < N; ++I) {
-      if (!R[I].Ok)
-        return makeError("baseline compile failed: " + R[I].Error);
-      if (!R[N + I].Ok)
-        return makeError("heuristic compile failed: " + R[N + I].Error);
+      // A module that fails either way has no baseline to measure against:
+      // it is left out of training and evaluation, and named in the report.
+      for (const CompileCache::Entry *E : {&R[I], &R[N + I]}) {
+        if (E->Ok || Out[I])
+          continue;
+        Out[I] = true;
+        LeftOut.push_back((E == &R[I] ? "-Oz: " : "heuristic: ") + E->Error);
+        log("baseline: left out: " + LeftOut.back());
+      }
+      if (Out[I])
+        continue;
+      ++Compiled;
       Baseline[I] = R[I].TextSize;
       HeuristicSize[I] = R[N + I].TextSize;
       HeuristicDecisions[I] = R[N + I].Decisions;
       Mismatch += Baseline[I] != HeuristicSize[I];
     }
+    llvm::erase_if(Train, [&](size_t M) { return Out[M]; });
+    llvm::erase_if(Validation, [&](size_t M) { return Out[M]; });
+    if (Train.empty())
+      return makeError("no training module compiles: " + LeftOut.front());
     log("baseline: " + Twine(Mismatch) +
         " modules where mlgo's advisor with LLVM's heuristic differs from "
         "stock -Oz");
     Report += formatv("- Heuristic through mlgo's advisor vs stock -Oz: {0} of "
                       "{1} modules differ in .text.\n",
-                      Mismatch, N)
+                      Mismatch, Compiled)
                   .str();
+    if (!LeftOut.empty())
+      Report += formatv("- Left out: {0} module{1} whose -Oz or heuristic "
+                        "compile failed (see Failed compiles).\n",
+                        LeftOut.size(), LeftOut.size() == 1 ? "" : "s")
+                    .str();
     return Error::success();
   }
 
@@ -1281,9 +1309,21 @@ struct Trainer {
   struct Totals {
     uint64_t Policy = 0, Baseline = 0;
     double MeanReward = 0;
-    size_t Failed = 0;
+    /// The errors of the modules that failed to compile (each names its
+    /// module); they are in neither total.
+    std::vector<std::string> Failures;
     double pct() const {
       return pctChange(Baseline, Policy);
+    }
+    /// "; N modules failed ..." for a report line, or nothing.
+    std::string failedClause() const {
+      if (Failures.empty())
+        return "";
+      bool One = Failures.size() == 1;
+      return formatv("; {0} module{1} failed to compile and {2} left out of "
+                     "both totals",
+                     Failures.size(), One ? "" : "s", One ? "is" : "are")
+          .str();
     }
   };
   Totals evaluate(ArrayRef<size_t> Set, const Policy &P, StringRef What,
@@ -1297,7 +1337,7 @@ struct Trainer {
     for (size_t K = 0; K < Set.size(); ++K) {
       size_t M = Set[K];
       if (!R[K].Ok) {
-        ++T.Failed;
+        T.Failures.push_back(R[K].Error);
         log("evaluation compile failed: " + R[K].Error);
         continue;
       }
@@ -1478,17 +1518,22 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
         WorstPkg = Pkg;
       }
     }
-    bool Allowed = !Tot.Failed && Worst <= Recipe.MaxPackageRegression;
+    if (PerPkg.empty()) {
+      // Every module failed: there is no package to name.
+      Worst = 0;
+      WorstPkg = "none";
+    }
+    bool Allowed = Tot.Failures.empty() && Worst <= Recipe.MaxPackageRegression;
     T.log(formatv("select: {0}: {1} .text {2:F3}% vs -Oz (mean reward {3:F5}, "
                   "worst package {4} {5:F2}%, {6} failed){7}",
                   Cand.Label, SelectName, Tot.pct(), Tot.MeanReward, WorstPkg,
-                  Worst, Tot.Failed, Allowed ? "" : " - not allowed")
+                  Worst, Tot.Failures.size(), Allowed ? "" : " - not allowed")
               .str());
     T.Report += formatv("- {0}: {1} .text {2} bytes vs -Oz {3} ({4:F3}%), "
-                        "mean reward {5:F5}, worst package {6} ({7:F2}%){8}.\n",
+                        "mean reward {5:F5}, worst package {6} ({7:F2}%){8}{9}.\n",
                         Cand.Label, SelectName, Tot.Policy, Tot.Baseline,
                         Tot.pct(), Tot.MeanReward, WorstPkg, Worst,
-                        Allowed ? "" : "; not allowed")
+                        Tot.failedClause(), Allowed ? "" : "; not allowed")
                     .str();
     T.SelectCurve.addPoint(uint64_t(std::lround(Cand.X < 0 ? 0 : Cand.X)),
                            {Tot.pct(), Worst});
@@ -1551,10 +1596,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
      << T.Validation.size() << " validation modules.\n"
      << T.Report
      << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
-     << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%).\n",
-                ValTot.Policy, ValTot.Baseline, ValTot.pct())
-     << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%).\n",
-                TrainTot.Policy, TrainTot.Baseline, TrainTot.pct())
+     << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
+                ValTot.Policy, ValTot.Baseline, ValTot.pct(),
+                ValTot.failedClause())
+     << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
+                TrainTot.Policy, TrainTot.Baseline, TrainTot.pct(),
+                TrainTot.failedClause())
      << formatv("- Wall-clock time of this invocation: {0:F1} min (cached "
                 "compiles are replayed, not redone).\n\n",
                 Minutes);
@@ -1569,6 +1616,20 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   };
   Table("Validation packages", ValPkg);
   Table("Training packages", TrainPkg);
+  if (!T.LeftOut.empty() || !ValTot.Failures.empty() ||
+      !TrainTot.Failures.empty()) {
+    OS << "## Failed compiles\n\n"
+       << "These modules are in neither column of the tables above. A "
+          "timeout or a killed worker is not cached: rerunning the same "
+          "command compiles them again.\n\n";
+    for (const std::string &F : T.LeftOut)
+      OS << "- left out, " << F << "\n";
+    for (const std::string &F : ValTot.Failures)
+      OS << "- validation, chosen model: " << F << "\n";
+    for (const std::string &F : TrainTot.Failures)
+      OS << "- training, chosen model: " << F << "\n";
+    OS << "\n";
+  }
   if (Error E = T.writeWorkFile("report.md", R))
     return E;
   if (Error E = T.SearchCurve.saveCSV(T.workFile("search-curve.csv")))

@@ -251,12 +251,23 @@ void WorkerPool::stop(Worker &W, bool Kill) {
   W = Worker();
 }
 
-std::string WorkerPool::reap(Worker &W) {
+std::vector<int> WorkerPool::getWorkerPids() const {
+  std::vector<int> Pids;
+  for (const Worker &W : Workers)
+    Pids.push_back(W.Pid);
+  return Pids;
+}
+
+std::string WorkerPool::reap(Worker &W, bool &Transient) {
   int Status = 0;
   ::close(W.RequestFd);
   ::waitpid(W.Pid, &Status, 0);
   ::close(W.ResponseFd);
   W = Worker();
+  Transient = WIFSIGNALED(Status) && WTERMSIG(Status) == SIGKILL;
+  if (Transient)
+    return "the compile worker was killed (signal 9, Killed: the kernel's "
+           "out-of-memory killer, or another process)";
   if (WIFSIGNALED(Status))
     return (Twine("the compiler crashed (signal ") + Twine(WTERMSIG(Status)) +
             ", " + strsignal(WTERMSIG(Status)) + ")")
@@ -329,7 +340,8 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         Frame = encodeJob(Copy);
       }
       if (!writeFrame(Workers[WI].RequestFd, Frame)) {
-        Outcomes[*J].Error = Jobs[*J].Module + ": " + reap(Workers[WI]);
+        Outcomes[*J].Error =
+            Jobs[*J].Module + ": " + reap(Workers[WI], Outcomes[*J].Transient);
         Finish(*J);
         Respawn(WI);
         continue;
@@ -359,6 +371,7 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
       // No live worker could take the pending jobs.
       for (size_t J : Pending) {
         Outcomes[J].Error = Jobs[J].Module + ": no compile worker is running";
+        Outcomes[J].Transient = true;
         Finish(J);
       }
       Pending.clear();
@@ -376,6 +389,7 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
           Outcomes[J].Error = Jobs[J].Module + ": timed out after " +
                               std::to_string(Options.TimeoutSeconds) +
                               " s; the compile was killed";
+          Outcomes[J].Transient = true;
           Running[WI].reset();
           Finish(J);
           Respawn(WI);
@@ -385,7 +399,8 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
       std::string Payload;
       Running[WI].reset();
       if (!readFrame(Workers[WI].ResponseFd, Payload)) {
-        Outcomes[J].Error = Jobs[J].Module + ": " + reap(Workers[WI]);
+        Outcomes[J].Error =
+            Jobs[J].Module + ": " + reap(Workers[WI], Outcomes[J].Transient);
         Finish(J);
         Respawn(WI);
         continue;
@@ -405,7 +420,8 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         if (Status == 2) {
           // The worker reported a fatal error and exits.
           Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;
-          reap(Workers[WI]);
+          bool Ignored;
+          reap(Workers[WI], Ignored);
           Respawn(WI);
         }
       }

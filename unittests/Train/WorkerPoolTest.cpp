@@ -2,7 +2,10 @@
 //
 // The compile worker's job encoding, and the pool's fault isolation: a
 // module clang rejects, a policy that makes LLVM stop with a fatal error
-// (the worker dies and is replaced), and a good module after both.
+// (the worker dies and is replaced), and a good module after both; a job
+// that hangs (its bitcode is a FIFO nobody writes) until the time limit, or
+// until its worker is killed by SIGKILL as the out-of-memory killer would,
+// is reported as a transient failure.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +20,9 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
+
+#include <signal.h>
+#include <sys/stat.h>
 
 using namespace llvm;
 using namespace mlgo;
@@ -120,6 +126,13 @@ protected:
     return test::makeJob(Name, Bitcode, std::move(P));
   }
 
+  /// A FIFO that no one writes: opening it to read blocks forever.
+  std::string makeHang() {
+    std::string Path = (Dir + "/hang.bc").str();
+    EXPECT_EQ(::mkfifo(Path.c_str(), 0600), 0);
+    return Path;
+  }
+
   SmallString<128> Dir;
   std::string Good, Bad;
 };
@@ -150,7 +163,9 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
   ASSERT_FALSE(R[0].ok());
   EXPECT_EQ(R[0].Error.rfind("p/bad.o: compilation failed: ", 0), 0u)
       << R[0].Error;
+  EXPECT_FALSE(R[0].Transient);
   ASSERT_FALSE(R[1].ok());
+  EXPECT_FALSE(R[1].Transient);
   EXPECT_EQ(R[1].Error,
             "p/fatal.o: LLVM fatal error: mlgo: model 'inline-oz' needs input "
             "'no_such_feature' (int64_t [1]), which the compiler does not "
@@ -164,6 +179,51 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
   EXPECT_GT(R[2].Result->NumDecisions, 0u);
   EXPECT_EQ(StringRef(R[2].Result->Log).substr(0, 13), "{\"features\":[");
   EXPECT_TRUE(R[3].Result->Log.empty());
+}
+
+TEST_F(PoolTest, TimeoutIsTransient) {
+  WorkerPoolOptions O;
+  O.Workers = 1;
+  O.TimeoutSeconds = 1;
+  auto Pool = WorkerPool::create(O);
+  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  std::vector<CompileJob> Jobs = {job("p/hang.o", makeHang(), Policy::stock()),
+                                  job("p/good.o", Good, Policy::stock())};
+  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
+  ASSERT_FALSE(R[0].ok());
+  EXPECT_EQ(R[0].Error, "p/hang.o: timed out after 1 s; the compile was killed");
+  EXPECT_TRUE(R[0].Transient);
+  // The worker that took its place compiles the next job.
+  EXPECT_EQ((*Pool)->getNumRespawns(), 1u);
+  ASSERT_TRUE(R[1].ok()) << R[1].Error;
+  EXPECT_FALSE(R[1].Transient);
+}
+
+TEST_F(PoolTest, WorkerKilledFromOutsideIsTransient) {
+  WorkerPoolOptions O;
+  O.Workers = 2;
+  O.TimeoutSeconds = 0;
+  auto Pool = WorkerPool::create(O);
+  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  std::vector<int> Pids = (*Pool)->getWorkerPids();
+  ASSERT_EQ(Pids.size(), 2u);
+  // Worker 0 takes the hanging job, worker 1 the good one; once the good one
+  // is done, worker 0 is killed as the out-of-memory killer kills.
+  std::vector<CompileJob> Jobs = {job("p/hang.o", makeHang(), Policy::stock()),
+                                  job("p/good.o", Good, Policy::stock())};
+  std::vector<JobOutcome> R = (*Pool)->run(Jobs, [&](size_t Done, size_t) {
+    if (Done == 1)
+      ::kill(Pids[0], SIGKILL);
+  });
+  ASSERT_TRUE(R[1].ok()) << R[1].Error;
+  ASSERT_FALSE(R[0].ok());
+  EXPECT_EQ(R[0].Error,
+            "p/hang.o: the compile worker was killed (signal 9, Killed: the "
+            "kernel's out-of-memory killer, or another process)");
+  EXPECT_TRUE(R[0].Transient);
+  std::vector<int> After = (*Pool)->getWorkerPids();
+  EXPECT_NE(After[0], Pids[0]);
+  EXPECT_EQ(After[1], Pids[1]);
 }
 
 } // namespace

@@ -51,6 +51,11 @@ struct JobOutcome {
   /// Why there is no result: clang's error, or the worker's crash or
   /// timeout, always naming the module.
   std::string Error;
+  /// The failure came from the machine rather than the module, and a retry
+  /// may succeed: the job timed out, or its worker was killed by SIGKILL from
+  /// outside (the kernel's out-of-memory killer), or no worker was left.
+  /// Callers should not cache such failures as the module's result.
+  bool Transient = false;
   bool ok() const { return Result.has_value(); }
 };
 
@@ -88,6 +93,10 @@ public:
   /// Workers that had to be replaced so far (crashes and timeouts).
   unsigned getNumRespawns() const { return Respawns; }
 
+  /// Process ids of the live workers, in slot order (-1 for a slot whose
+  /// worker could not be respawned); for monitoring them.
+  std::vector<int> getWorkerPids() const;
+
 private:
   struct Worker {
     int Pid = -1;
@@ -97,8 +106,9 @@ private:
   explicit WorkerPool(const WorkerPoolOptions &Options) : Options(Options) {}
   llvm::Error spawn(Worker &W);
   void stop(Worker &W, bool Kill);
-  /// Describes how worker \p W ended (reaping it).
-  std::string reap(Worker &W);
+  /// Describes how worker \p W ended (reaping it); sets \p Transient when
+  /// it was killed by SIGKILL, which mlgo never sends a worker it reaps.
+  std::string reap(Worker &W, bool &Transient);
 
   WorkerPoolOptions Options;
   std::vector<Worker> Workers;
