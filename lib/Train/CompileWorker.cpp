@@ -185,8 +185,11 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
     return makeError(Job.Module + ": bad cc1 arguments: " + DiagText);
   }
   // cc1 arguments carry -disable-free (a process that exits right after
-  // need not free); a worker compiles thousands of modules.
+  // need not free); a worker compiles thousands of modules. Parsing copies
+  // the flag into the code generator's options, where it makes clang leak
+  // the TargetMachine of every compile: clear both.
   Invocation->getFrontendOpts().DisableFree = false;
+  Invocation->getCodeGenOpts().DisableFree = false;
   CI.setInvocation(std::move(Invocation));
   CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
 
