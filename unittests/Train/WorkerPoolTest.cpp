@@ -126,6 +126,17 @@ protected:
     return test::makeJob(Name, Bitcode, std::move(P));
   }
 
+  /// A pool of \p Workers workers with a time limit of \p Timeout seconds
+  /// (created before anything else runs threads).
+  std::unique_ptr<WorkerPool> makePool(unsigned Workers, unsigned Timeout) {
+    WorkerPoolOptions O;
+    O.Workers = Workers;
+    O.TimeoutSeconds = Timeout;
+    auto Pool = WorkerPool::create(O);
+    EXPECT_TRUE(bool(Pool)) << toString(Pool.takeError());
+    return Pool ? std::move(*Pool) : nullptr;
+  }
+
   /// A FIFO that no one writes: opening it to read blocks forever.
   std::string makeHang() {
     std::string Path = (Dir + "/hang.bc").str();
@@ -138,11 +149,8 @@ protected:
 };
 
 TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
-  // Created before anything else runs threads.
-  WorkerPoolOptions O;
-  O.Workers = 1;
-  auto Pool = WorkerPool::create(O);
-  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  std::unique_ptr<WorkerPool> Pool = makePool(1, /*Timeout=*/300);
+  ASSERT_TRUE(Pool);
   auto Placeholder =
       MemoryBuffer::getFile(MLGO_SOURCE_DIR "/models/inline-oz/model.json");
   ASSERT_TRUE(bool(Placeholder));
@@ -158,7 +166,7 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
       job("p/good-stock.o", Good, Policy::stock()),
   };
   Jobs[2].WantLog = true;
-  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
+  std::vector<JobOutcome> R = Pool->run(Jobs);
   ASSERT_EQ(R.size(), 4u);
   ASSERT_FALSE(R[0].ok());
   EXPECT_EQ(R[0].Error.rfind("p/bad.o: compilation failed: ", 0), 0u)
@@ -170,7 +178,7 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
             "p/fatal.o: LLVM fatal error: mlgo: model 'inline-oz' needs input "
             "'no_such_feature' (int64_t [1]), which the compiler does not "
             "offer");
-  EXPECT_EQ((*Pool)->getNumRespawns(), 1u);
+  EXPECT_EQ(Pool->getNumRespawns(), 1u);
   ASSERT_TRUE(R[2].ok()) << R[2].Error;
   ASSERT_TRUE(R[3].ok()) << R[3].Error;
   EXPECT_GT(R[2].Result->TextSize, 0u);
@@ -182,36 +190,30 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
 }
 
 TEST_F(PoolTest, TimeoutIsTransient) {
-  WorkerPoolOptions O;
-  O.Workers = 1;
-  O.TimeoutSeconds = 1;
-  auto Pool = WorkerPool::create(O);
-  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  std::unique_ptr<WorkerPool> Pool = makePool(1, /*Timeout=*/1);
+  ASSERT_TRUE(Pool);
   std::vector<CompileJob> Jobs = {job("p/hang.o", makeHang(), Policy::stock()),
                                   job("p/good.o", Good, Policy::stock())};
-  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
+  std::vector<JobOutcome> R = Pool->run(Jobs);
   ASSERT_FALSE(R[0].ok());
   EXPECT_EQ(R[0].Error, "p/hang.o: timed out after 1 s; the compile was killed");
   EXPECT_TRUE(R[0].Transient);
   // The worker that took its place compiles the next job.
-  EXPECT_EQ((*Pool)->getNumRespawns(), 1u);
+  EXPECT_EQ(Pool->getNumRespawns(), 1u);
   ASSERT_TRUE(R[1].ok()) << R[1].Error;
   EXPECT_FALSE(R[1].Transient);
 }
 
 TEST_F(PoolTest, WorkerKilledFromOutsideIsTransient) {
-  WorkerPoolOptions O;
-  O.Workers = 2;
-  O.TimeoutSeconds = 0;
-  auto Pool = WorkerPool::create(O);
-  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
-  std::vector<int> Pids = (*Pool)->getWorkerPids();
+  std::unique_ptr<WorkerPool> Pool = makePool(2, /*Timeout=*/0);
+  ASSERT_TRUE(Pool);
+  std::vector<int> Pids = Pool->getWorkerPids();
   ASSERT_EQ(Pids.size(), 2u);
   // Worker 0 takes the hanging job, worker 1 the good one; once the good one
   // is done, worker 0 is killed as the out-of-memory killer kills.
   std::vector<CompileJob> Jobs = {job("p/hang.o", makeHang(), Policy::stock()),
                                   job("p/good.o", Good, Policy::stock())};
-  std::vector<JobOutcome> R = (*Pool)->run(Jobs, [&](size_t Done, size_t) {
+  std::vector<JobOutcome> R = Pool->run(Jobs, [&](size_t Done, size_t) {
     if (Done == 1)
       ::kill(Pids[0], SIGKILL);
   });
@@ -221,7 +223,7 @@ TEST_F(PoolTest, WorkerKilledFromOutsideIsTransient) {
             "p/hang.o: the compile worker was killed (signal 9, Killed: the "
             "kernel's out-of-memory killer, or another process)");
   EXPECT_TRUE(R[0].Transient);
-  std::vector<int> After = (*Pool)->getWorkerPids();
+  std::vector<int> After = Pool->getWorkerPids();
   EXPECT_NE(After[0], Pids[0]);
   EXPECT_EQ(After[1], Pids[1]);
 }
