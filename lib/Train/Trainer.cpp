@@ -853,6 +853,18 @@ struct Trainer {
                       "({5:F2}% vs -Oz).\n",
                       All.size(), Improved, Compiles, Heur, Best, Pct)
                   .str();
+    // Where the search found room: -Oz and best .text of the searched
+    // modules, by package.
+    std::map<std::string, std::pair<uint64_t, uint64_t>> PerPackage;
+    for (State &S : All) {
+      auto &PP = PerPackage[Modules[S.M].Package];
+      PP.first += Baseline[S.M];
+      PP.second += BestSize[S.M];
+    }
+    for (auto &[Pkg, V] : PerPackage)
+      Report += formatv("  - {0}: {1} -> {2} bytes ({3:F2}%)\n", Pkg, V.first,
+                        V.second, pctChange(V.first, V.second))
+                    .str();
   }
 
   /// Feature names of the logs (inlining_decision left out) and the column
