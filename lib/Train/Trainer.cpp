@@ -393,6 +393,15 @@ double pctChange(uint64_t Base, uint64_t New) {
   return Base ? 100.0 * (double(New) - double(Base)) / double(Base) : 0;
 }
 
+/// Per package: (-Oz .text, policy .text), in package order.
+using PackageSizes = std::map<std::string, std::pair<uint64_t, uint64_t>>;
+
+void addPackageSizes(PackageSizes &P, const std::string &Package,
+                     uint64_t Baseline, uint64_t Size) {
+  P[Package].first += Baseline;
+  P[Package].second += Size;
+}
+
 /// A model compiled on the validation packages in the selection phase.
 struct Candidate {
   std::string Label;
@@ -579,21 +588,18 @@ struct Trainer {
     Baseline.resize(N);
     HeuristicSize.resize(N);
     HeuristicDecisions.resize(N);
-    size_t Mismatch = 0, Compiled = 0;
+    size_t Mismatch = 0;
     std::vector<bool> Out(N);
     for (size_t I = 0; I < N; ++I) {
       // A module that fails either way has no baseline to measure against:
       // it is left out of training and evaluation, and named in the report.
-      for (const CompileCache::Entry *E : {&R[I], &R[N + I]}) {
-        if (E->Ok || Out[I])
-          continue;
+      if (!R[I].Ok || !R[N + I].Ok) {
         Out[I] = true;
-        LeftOut.push_back((E == &R[I] ? "-Oz: " : "heuristic: ") + E->Error);
+        LeftOut.push_back(!R[I].Ok ? "-Oz: " + R[I].Error
+                                   : "heuristic: " + R[N + I].Error);
         log("baseline: left out: " + LeftOut.back());
-      }
-      if (Out[I])
         continue;
-      ++Compiled;
+      }
       Baseline[I] = R[I].TextSize;
       HeuristicSize[I] = R[N + I].TextSize;
       HeuristicDecisions[I] = R[N + I].Decisions;
@@ -608,7 +614,7 @@ struct Trainer {
         "stock -Oz");
     Report += formatv("- Heuristic through mlgo's advisor vs stock -Oz: {0} of "
                       "{1} modules differ in .text.\n",
-                      Mismatch, Compiled)
+                      Mismatch, N - LeftOut.size())
                   .str();
     if (!LeftOut.empty())
       Report += formatv("- Left out: {0} module{1} whose -Oz or heuristic "
@@ -855,12 +861,10 @@ struct Trainer {
                   .str();
     // Where the search found room: -Oz and best .text of the searched
     // modules, by package.
-    std::map<std::string, std::pair<uint64_t, uint64_t>> PerPackage;
-    for (State &S : All) {
-      auto &PP = PerPackage[Modules[S.M].Package];
-      PP.first += Baseline[S.M];
-      PP.second += BestSize[S.M];
-    }
+    PackageSizes PerPackage;
+    for (State &S : All)
+      addPackageSizes(PerPackage, Modules[S.M].Package, Baseline[S.M],
+                      BestSize[S.M]);
     for (auto &[Pkg, V] : PerPackage)
       Report += formatv("  - {0}: {1} -> {2} bytes ({3:F2}%)\n", Pkg, V.first,
                         V.second, pctChange(V.first, V.second))
@@ -1339,8 +1343,7 @@ struct Trainer {
     }
   };
   Totals evaluate(ArrayRef<size_t> Set, const Policy &P, StringRef What,
-                  std::map<std::string, std::pair<uint64_t, uint64_t>> *PerPackage =
-                      nullptr) {
+                  PackageSizes *PerPackage = nullptr) {
     std::vector<std::pair<size_t, Policy>> Req;
     for (size_t M : Set)
       Req.push_back({M, P});
@@ -1356,11 +1359,9 @@ struct Trainer {
       T.Policy += R[K].TextSize;
       T.Baseline += Baseline[M];
       T.MeanReward += getReward(R[K].TextSize, Baseline[M], Recipe.Delta);
-      if (PerPackage) {
-        auto &PP = (*PerPackage)[Modules[M].Package];
-        PP.first += Baseline[M];
-        PP.second += R[K].TextSize;
-      }
+      if (PerPackage)
+        addPackageSizes(*PerPackage, Modules[M].Package, Baseline[M],
+                        R[K].TextSize);
     }
     if (!Set.empty())
       T.MeanReward /= Set.size();
@@ -1518,7 +1519,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       File += isAlnum(C) || C == '.' ? C : '-';
     if (Error E = Cand.M.save(T.workFile("candidates/" + File + ".json")))
       T.log("cannot keep candidate '" + Cand.Label + "': " + toString(std::move(E)));
-    std::map<std::string, std::pair<uint64_t, uint64_t>> PerPkg;
+    PackageSizes PerPkg;
     Tot = T.evaluate(SelectOn, Policy::model(Cand.M.toJSONString()),
                      (SelectName + " " + Cand.Label).str(), &PerPkg);
     double Worst = -100;
@@ -1589,7 +1590,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   std::string BestLabel = Candidates[*Best].Label;
   std::optional<Model> BestModel = std::move(Candidates[*Best].M);
 
-  std::map<std::string, std::pair<uint64_t, uint64_t>> ValPkg, TrainPkg;
+  PackageSizes ValPkg, TrainPkg;
   Policy Chosen = Policy::model(BestModel->toJSONString());
   Trainer::Totals ValTot = T.evaluate(T.Validation, Chosen, "validation", &ValPkg);
   Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
@@ -1634,12 +1635,13 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
        << "These modules are in neither column of the tables above. A "
           "timeout or a killed worker is not cached: rerunning the same "
           "command compiles them again.\n\n";
-    for (const std::string &F : T.LeftOut)
-      OS << "- left out, " << F << "\n";
-    for (const std::string &F : ValTot.Failures)
-      OS << "- validation, chosen model: " << F << "\n";
-    for (const std::string &F : TrainTot.Failures)
-      OS << "- training, chosen model: " << F << "\n";
+    auto List = [&](StringRef Prefix, ArrayRef<std::string> Errors) {
+      for (const std::string &E : Errors)
+        OS << "- " << Prefix << E << "\n";
+    };
+    List("left out, ", T.LeftOut);
+    List("validation, chosen model: ", ValTot.Failures);
+    List("training, chosen model: ", TrainTot.Failures);
     OS << "\n";
   }
   if (Error E = T.writeWorkFile("report.md", R))
