@@ -20,8 +20,10 @@ static Error makeError(const Twine &Message) {
 /// The big constant of the construction (see the header): 2^24.
 static constexpr float BigM = 16777216.0f;
 
-Expected<Model> buildFlipPolicy(const Model &G, float Tau,
-                                StringRef DefaultFeature, FlipScope Scope) {
+/// Both entry points: \p Tau[C] is the tau of the branch gated by carry C
+/// (carry 0 is d, so it gates the d = 1 branch off: r0 and r1 are d = 0's).
+static Expected<Model> build(const Model &G, const float Tau[2],
+                             StringRef DefaultFeature, FlipScope Scope) {
   if (Error E = G.validate("scorer"))
     return E;
   if (G.Layers.size() < 2)
@@ -47,8 +49,9 @@ Expected<Model> buildFlipPolicy(const Model &G, float Tau,
   if (!DefaultPos)
     return makeError("flip policy: the scorer does not read '" +
                      DefaultFeature + "'");
-  if (!(Tau > -BigM / 4 && Tau <= NeverFlip))
-    return makeError("flip policy: tau must lie in (-2^22, 2^22]");
+  for (size_t C = 0; C < 2; ++C)
+    if (!(Tau[C] > -BigM / 4 && Tau[C] <= NeverFlip))
+      return makeError("flip policy: tau must lie in (-2^22, 2^22]");
 
   Model P;
   P.Metadata = G.Metadata;
@@ -91,7 +94,6 @@ Expected<Model> buildFlipPolicy(const Model &G, float Tau,
   R.Act = Activation::Relu;
   R.Weights.assign(4 * R.In, 0.0f);
   R.Bias.assign(4, 0.0f);
-  float HBias = Out.Bias[0] - Tau;
   // Sign of h in each unit, and which carry gates it.
   const float Sign[4] = {1, -1, 1, -1};
   const size_t Carry[4] = {0, 0, 1, 1};
@@ -107,7 +109,7 @@ Expected<Model> buildFlipPolicy(const Model &G, float Tau,
     }
     for (size_t K = 0; K < Out.In; ++K)
       R.Weights[U * R.In + K] = Sign[U] * Out.weight(0, K);
-    R.Bias[U] = Sign[U] * HBias;
+    R.Bias[U] = Sign[U] * (Out.Bias[0] - Tau[Carry[U]]);
   }
   P.Layers.push_back(std::move(R));
 
@@ -121,6 +123,19 @@ Expected<Model> buildFlipPolicy(const Model &G, float Tau,
   if (Error E = P.validate("flip policy"))
     return E;
   return P;
+}
+
+Expected<Model> buildFlipPolicy(const Model &G, float Tau,
+                                StringRef DefaultFeature, FlipScope Scope) {
+  const float Taus[2] = {Tau, Tau};
+  return build(G, Taus, DefaultFeature, Scope);
+}
+
+Expected<Model> buildFlipPolicyPerBranch(const Model &G, float TauNoInline,
+                                         float TauInline,
+                                         StringRef DefaultFeature) {
+  const float Taus[2] = {TauNoInline, TauInline};
+  return build(G, Taus, DefaultFeature, FlipScope::Both);
 }
 
 } // namespace learn

@@ -74,7 +74,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "workers",       "timeout_seconds",
       "es_iterations", "es_directions",
       "es_sigma",      "es_learning_rate",
-      "es_batch_modules", "flip_scope",
+      "es_batch_modules", "flip_scope", "refuse_fractions", "dagger_fraction",
       "counterfactual_rounds"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
@@ -198,6 +198,19 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                          "numbers in [0, 1]",
                          [](double D) { return D >= 0 && D <= 1; }))
     return E;
+  if (Error E = NumList("refuse_fractions", R.RefuseFractions,
+                         "numbers in (0, 1]",
+                         [](double D) { return D > 0 && D <= 1; }))
+    return E;
+  if (Error E = Num("dagger_fraction", R.DaggerFraction, 0))
+    return E;
+  if (R.DaggerFraction && !llvm::is_contained(R.FlipFractions, R.DaggerFraction))
+    return makeError(FileName + ": 'dagger_fraction' must be one of "
+                                "'flip_fractions'");
+  if (!R.RefuseFractions.empty() && R.FlipScope != "no-inline-only")
+    return makeError(FileName + ": 'refuse_fractions' needs 'flip_scope' "
+                                "\"no-inline-only\" (they set the other "
+                                "side's tau)");
   if (Error E = Int("epochs", R.Epochs, 1))
     return E;
   if (Error E = Num("learning_rate", R.LearningRate, 0))
@@ -244,9 +257,11 @@ Expected<TrainRecipe> TrainRecipe::load(StringRef Path) {
 }
 
 json::Value TrainRecipe::toJSON() const {
-  json::Array Hid, Th, Val, Exc, Frac;
+  json::Array Hid, Th, Val, Exc, Frac, Refuse;
   for (double F : FlipFractions)
     Frac.push_back(F);
+  for (double F : RefuseFractions)
+    Refuse.push_back(F);
   for (size_t H : Hidden)
     Hid.push_back(int64_t(H));
   for (float T : Thresholds)
@@ -275,7 +290,9 @@ json::Value TrainRecipe::toJSON() const {
                       {"es_learning_rate", ESLearningRate},
                       {"es_batch_modules", int64_t(ESBatchModules)},
                       {"flip_scope", FlipScope},
+                      {"refuse_fractions", std::move(Refuse)},
                       {"counterfactual_rounds", int64_t(CounterfactualRounds)},
+                      {"dagger_fraction", DaggerFraction},
                       {"hidden", std::move(Hid)},
                       {"epochs", int64_t(Epochs)},
                       {"learning_rate", LearningRate},
@@ -415,6 +432,9 @@ struct Candidate {
   /// Index of the scorer (classifier) it was built from: its counterfactual
   /// round, from 0.
   size_t Scorer = 0;
+  /// The fraction of the heuristic's inlines it refuses (refuse_fractions;
+  /// 0 when Param is its only tau).
+  double RefuseFraction = 0;
 };
 
 /// ml-compiler-opt's reward for inlining for size; a module with no .text
@@ -1053,7 +1073,7 @@ struct Trainer {
   /// most searchBudget() decisions in scope are tried: P's departures first
   /// (a seeded sample if they alone exceed half the budget), the rest a
   /// seeded sample of its other decisions.
-  Error counterfactualAround(const Model &P, unsigned Round,
+  Error counterfactualAround(const Model &P, StringRef PLabel, unsigned Round,
                              learn::Dataset &D) {
     std::vector<size_t> Mods;
     for (size_t M : Train)
@@ -1153,11 +1173,11 @@ struct Trainer {
             ("counterfactuals-round" + Twine(Round) + ".csv").str(), CSV))
       return E;
     std::string Summary = formatv(
-        "{0} single inversions of the round-{1} policy's trajectories on {2} "
+        "{0} single inversions of the trajectories of '{1}' on {2} "
         "modules: {3} shrank .text, {4} failed; {5} of them undid a departure "
         "from the heuristic, and {6} of those shrank .text (a departure that "
         "cost bytes)",
-        Req.size(), Round - 1, Mods.size(), Shrank, Failed, Departures,
+        Req.size(), PLabel, Mods.size(), Shrank, Failed, Departures,
         BadDepartures);
     log("round " + Twine(Round) + ": " + Summary);
     Report += "- Round " + std::to_string(Round) + ": " + Summary + ".\n";
@@ -1178,7 +1198,11 @@ struct Trainer {
 
   /// The scorer's float logit (as the shipped model computes it) on every
   /// decision of Trajectories that may be inverted, sorted from the highest.
-  Expected<std::vector<float>> scoreTrajectories(const Model &G) {
+  /// The scores \p G gives the decisions in scope of the training modules'
+  /// heuristic trajectories (or, with \p HeuristicInlines, to the
+  /// heuristic's inlines), highest first.
+  Expected<std::vector<float>>
+  scoreTrajectories(const Model &G, bool HeuristicInlines = false) {
     size_t Width = FeatureNames.size();
     std::vector<size_t> Column;
     for (const ModelInput &In : G.Inputs) {
@@ -1196,7 +1220,8 @@ struct Trainer {
     std::vector<float> Scores;
     for (auto &[M, T] : Trajectories)
       for (size_t R = 0; R + Width <= T.size(); R += Width) {
-        if (!inScope(T[R + DefaultColumn] != 0))
+        bool Default = T[R + DefaultColumn] != 0;
+        if (HeuristicInlines ? !Default : !inScope(Default))
           continue;
         for (size_t K = 0; K < Column.size(); ++K)
           Values[K] = int64_t(T[R + Column[K]]);
@@ -1396,15 +1421,22 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   if (!D)
     return D.takeError();
   if (!Counterfactual) {
-    size_t Departures = 0;
+    // Departures by direction: inlines the heuristic refused, and the
+    // heuristic's inlines refused.
+    size_t Added = 0, Refused = 0;
     int64_t DefaultF = D->getFeatureIndex("inlining_default");
-    for (size_t I = 0; I < D->size(); ++I)
-      Departures += (D->feature(I, DefaultF) != 0) != (D->label(I) != 0);
-    T.log("imitate: " + Twine(D->size()) + " decisions, " + Twine(Departures) +
-          " departures from the heuristic");
+    for (size_t I = 0; I < D->size(); ++I) {
+      bool Default = D->feature(I, DefaultF) != 0, Applied = D->label(I) != 0;
+      Added += Applied && !Default;
+      Refused += Default && !Applied;
+    }
+    T.log("imitate: " + Twine(D->size()) + " decisions, " +
+          Twine(Added + Refused) + " departures from the heuristic");
     T.Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
-                        "departures from the heuristic.\n",
-                        D->size(), T.Train.size(), Departures)
+                        "departures from the heuristic ({3} inlines it "
+                        "refused, {4} of its inlines refused).\n",
+                        D->size(), T.Train.size(), Added + Refused, Added,
+                        Refused)
                     .str();
   }
   Expected<Model> Trained = T.imitate(*D);
@@ -1448,11 +1480,15 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
     Expected<std::vector<float>> Scores = T.scoreTrajectories(G);
     if (!Scores)
       return Scores.takeError();
+    // The tau that lets the top fraction F of the sorted scores S through.
+    auto TauAt = [](const std::vector<float> &S, double F) {
+      return S[std::min(size_t(F * S.size()), S.size() - 1)];
+    };
     for (double F : Recipe.FlipFractions) {
       size_t N = size_t(F * Scores->size());
       if (N == 0)
         continue; // The heuristic, already a candidate.
-      float Tau = (*Scores)[std::min(N, Scores->size() - 1)];
+      float Tau = TauAt(*Scores, F);
       Expected<Model> P =
           learn::buildFlipPolicy(G, Tau, "inlining_default", T.flipScope());
       if (!P)
@@ -1469,6 +1505,44 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                                 .str(),
                             10000 * F, std::move(*P), Tau, Round - 1});
     }
+    if (Recipe.RefuseFractions.empty())
+      return Error::success();
+    // The grid: each flip fraction (and none) with each fraction of the
+    // heuristic's inlines refused, ranked by the same scorer.
+    Expected<std::vector<float>> InlineScores =
+        T.scoreTrajectories(G, /*HeuristicInlines=*/true);
+    if (!InlineScores)
+      return InlineScores.takeError();
+    std::vector<double> Fractions = {0};
+    llvm::append_range(Fractions, Recipe.FlipFractions);
+    for (double F : Fractions) {
+      float TauNo = size_t(F * Scores->size()) == 0 ? learn::NeverFlip
+                                                    : TauAt(*Scores, F);
+      for (double RF : Recipe.RefuseFractions) {
+        float TauYes = TauAt(*InlineScores, RF);
+        Expected<Model> P = learn::buildFlipPolicyPerBranch(G, TauNo, TauYes);
+        if (!P)
+          return P.takeError();
+        P->Metadata.Recipe +=
+            formatv(", inlining where the heuristic refuses and the scorer "
+                    "exceeds {0} (top {1}% of its training refusals), and "
+                    "refusing where it inlines and the scorer exceeds {2} "
+                    "(top {3}% of its training inlines)",
+                    TauNo, 100 * F, TauYes, 100 * RF)
+                .str();
+        if (Round > 1)
+          P->Metadata.Recipe +=
+              formatv(", scorer of counterfactual round {0}", Round).str();
+        std::string Label =
+            F ? formatv("{0}top {1}% inverted, top {2}% of inlines refused",
+                        Prefix, 100 * F, 100 * RF)
+                    .str()
+              : formatv("{0}top {1}% of inlines refused", Prefix, 100 * RF)
+                    .str();
+        Candidates.push_back(
+            {Label, 10000 * F, std::move(*P), TauNo, Round - 1, RF});
+      }
+    }
     return Error::success();
   };
   if (Error E = AddCandidates())
@@ -1479,14 +1553,16 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
        ++Round) {
     const Candidate *Around = nullptr;
     for (const Candidate &C : Candidates)
-      if (C.Param && C.Scorer == Round - 2 && (!Around || C.X > Around->X))
+      if (C.Param && !C.RefuseFraction && C.Scorer == Round - 2 &&
+          (Recipe.DaggerFraction ? C.X == 10000 * Recipe.DaggerFraction
+                                 : !Around || C.X > Around->X))
         Around = &C;
     if (!Around)
       return makeError("counterfactual round " + Twine(Round) +
                        ": the previous round has no candidate policy");
     T.log("round " + Twine(Round) + ": counterfactuals around '" +
           Around->Label + "'");
-    if (Error E = T.counterfactualAround(Around->M, Round, *D))
+    if (Error E = T.counterfactualAround(Around->M, Around->Label, Round, *D))
       return E;
     T.EpochOffset += Recipe.Epochs;
     Expected<Model> G =
@@ -1559,7 +1635,8 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   for (size_t C = 0; C < Candidates.size(); ++C) {
     Trainer::Totals Tot;
     bool Allowed = Judge(Candidates[C], Tot);
-    if (Candidates[C].Param && (!Smallest || Tot.Policy < SmallestSize)) {
+    if (Candidates[C].Param && !Candidates[C].RefuseFraction &&
+        (!Smallest || Tot.Policy < SmallestSize)) {
       Smallest = C;
       SmallestSize = Tot.Policy;
     }

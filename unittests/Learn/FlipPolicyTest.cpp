@@ -121,10 +121,10 @@ TEST(FlipPolicyTest, ScopesInvertOneSideOnly) {
   auto GR = runnerFor(G);
   // A tau below every logit: every decision in scope is inverted.
   float Tau = -1000;
-  Model Inl = unwrap(buildFlipPolicy(G, Tau, "inlining_default",
-                                     FlipScope::InlineOnly));
-  Model NoInl = unwrap(buildFlipPolicy(G, Tau, "inlining_default",
-                                       FlipScope::NoInlineOnly));
+  Model Inl = unwrap(
+      buildFlipPolicy(G, Tau, "inlining_default", FlipScope::InlineOnly));
+  Model NoInl = unwrap(
+      buildFlipPolicy(G, Tau, "inlining_default", FlipScope::NoInlineOnly));
   auto IR = runnerFor(Inl), NR = runnerFor(NoInl);
   for (int64_t A = 0; A < 64; A += 5)
     for (int64_t B = 0; B < 64; B += 5) {
@@ -147,6 +147,59 @@ TEST(FlipPolicyTest, ScopesInvertOneSideOnly) {
     EXPECT_EQ(run(*IN, 7, 9, Dflt).Decision, Dflt);
     EXPECT_EQ(run(*NN, 7, 9, Dflt).Decision, Dflt);
   }
+}
+
+TEST(FlipPolicyTest, PerBranchTausInvertEachSideAtItsOwnTau) {
+  Model G = trainedScorer();
+  auto GR = runnerFor(G);
+  // Taus near the median logit of each branch, so both taus matter.
+  std::vector<float> L0, L1;
+  for (int64_t A = 0; A < 64; A += 3)
+    for (int64_t B = 0; B < 64; B += 3) {
+      L0.push_back(run(*GR, A, B, 0).Logit);
+      L1.push_back(run(*GR, A, B, 1).Logit);
+    }
+  llvm::sort(L0);
+  llvm::sort(L1);
+  // Midway between two distinct logits, so that no logit sits on a tau
+  // (where the policy's float sum, ordered differently, may round the
+  // other way).
+  auto Midway = [](const std::vector<float> &L) {
+    size_t I = L.size() / 2;
+    while (I + 1 < L.size() && L[I + 1] - L[I] < 1e-3f)
+      ++I;
+    return (L[I] + L[I + 1]) / 2;
+  };
+  float Tau0 = Midway(L0), Tau1 = Midway(L1);
+  ASSERT_NE(Tau0, Tau1);
+  Model P = unwrap(buildFlipPolicyPerBranch(G, Tau0, Tau1));
+  auto PR = runnerFor(P);
+  unsigned Flips[2] = {0, 0};
+  for (int64_t A = 0; A < 64; A += 3)
+    for (int64_t B = 0; B < 64; B += 3)
+      for (int64_t Dflt = 0; Dflt < 2; ++Dflt) {
+        float Tau = Dflt ? Tau1 : Tau0;
+        bool Flip = run(*GR, A, B, Dflt).Logit > Tau;
+        EXPECT_EQ(run(*PR, A, B, Dflt).Decision, Flip ? 1 - Dflt : Dflt)
+            << "a=" << A << " b=" << B << " d=" << Dflt;
+        Flips[Dflt] += Flip;
+      }
+  EXPECT_GT(Flips[0], 0u);
+  EXPECT_GT(Flips[1], 0u);
+  // Equal taus give the single-tau model, weight for weight.
+  EXPECT_EQ(unwrap(buildFlipPolicyPerBranch(G, Tau0, Tau0)).toJSONString(),
+            unwrap(buildFlipPolicy(G, Tau0)).toJSONString());
+  // NeverFlip on one branch keeps that branch the heuristic's.
+  auto OnlyNo =
+      runnerFor(unwrap(buildFlipPolicyPerBranch(G, -1000, NeverFlip)));
+  auto OnlyYes =
+      runnerFor(unwrap(buildFlipPolicyPerBranch(G, NeverFlip, -1000)));
+  for (int64_t Dflt = 0; Dflt < 2; ++Dflt) {
+    EXPECT_EQ(run(*OnlyNo, 7, 9, Dflt).Decision, 1);
+    EXPECT_EQ(run(*OnlyYes, 7, 9, Dflt).Decision, 0);
+  }
+  EXPECT_EQ(errorMessage(buildFlipPolicyPerBranch(G, 0, 1e9f)),
+            "flip policy: tau must lie in (-2^22, 2^22]");
 }
 
 TEST(FlipPolicyTest, NeverFlipIsTheDefault) {

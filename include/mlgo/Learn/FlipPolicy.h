@@ -57,10 +57,19 @@ enum class FlipScope {
 /// Builds the model deciding d XOR (g(x) > Tau) from scorer \p G, which must
 /// have at least one hidden layer, a linear output layer, and read
 /// \p DefaultFeature raw (a one-element input with one empty pipeline).
-llvm::Expected<Model> buildFlipPolicy(const Model &G, float Tau,
-                                      llvm::StringRef DefaultFeature =
-                                          "inlining_default",
-                                      FlipScope Scope = FlipScope::Both);
+llvm::Expected<Model>
+buildFlipPolicy(const Model &G, float Tau,
+                llvm::StringRef DefaultFeature = "inlining_default",
+                FlipScope Scope = FlipScope::Both);
+
+/// The same construction with one tau per branch: where the heuristic
+/// refuses (d = 0) the policy inlines if g(x) > \p TauNoInline, and where it
+/// inlines (d = 1) the policy refuses if g(x) > \p TauInline. Each branch's
+/// h is g(x) minus its own tau, so the exactness argument above holds per
+/// branch; NeverFlip keeps a branch the heuristic's.
+llvm::Expected<Model>
+buildFlipPolicyPerBranch(const Model &G, float TauNoInline, float TauInline,
+                         llvm::StringRef DefaultFeature = "inlining_default");
 
 } // namespace learn
 } // namespace mlgo

@@ -72,6 +72,11 @@ struct TrainRecipe {
   /// Counterfactual mode: the fractions of the training decisions the policy
   /// may invert, tried on validation (0, the heuristic itself, always is).
   std::vector<double> FlipFractions = {0.001, 0.002, 0.005, 0.01, 0.02};
+  /// Counterfactual mode with flip_scope "no-inline-only": fractions of the
+  /// heuristic's *inlines* (ranked by the same scorer, with their own tau)
+  /// the policy refuses on top of each flip fraction (and of none); each
+  /// pair is a candidate. Empty: no candidate refuses an inline.
+  std::vector<double> RefuseFractions;
   /// Counterfactual mode: which of the heuristic's decisions may be
   /// inverted: "both", "inline-only" (only "inline" becomes "do not
   /// inline") or "no-inline-only".
@@ -83,6 +88,9 @@ struct TrainRecipe {
   /// the data and retrains the scorer; the candidates of every round compete
   /// in selection.
   unsigned CounterfactualRounds = 1;
+  /// Counterfactual mode: the flip fraction whose policy round R > 1 runs
+  /// around (one of FlipFractions; 0: the largest).
+  double DaggerFraction = 0;
   /// Counterfactual mode: a flip's row weight is its .text change in bytes,
   /// capped here (a flip that changes nothing weighs ZeroFlipWeight).
   double FlipWeightCap = 64;
