@@ -75,6 +75,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "es_iterations", "es_directions",
       "es_sigma",      "es_learning_rate",
       "es_batch_modules", "flip_scope", "refuse_fractions", "dagger_fraction",
+      "flip_weight",
       "counterfactual_rounds"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
@@ -202,6 +203,11 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                          "numbers in (0, 1]",
                          [](double D) { return D > 0 && D <= 1; }))
     return E;
+  if (Error E = Str("flip_weight", R.FlipWeight))
+    return E;
+  if (R.FlipWeight != "bytes" && R.FlipWeight != "module-relative")
+    return makeError(FileName + ": 'flip_weight' must be \"bytes\" or "
+                                "\"module-relative\"");
   if (Error E = Num("dagger_fraction", R.DaggerFraction, 0))
     return E;
   if (R.DaggerFraction && !llvm::is_contained(R.FlipFractions, R.DaggerFraction))
@@ -282,6 +288,7 @@ json::Value TrainRecipe::toJSON() const {
                       {"search_max_module_bytes", int64_t(SearchMaxModuleBytes)},
                       {"search_budget_bytes", int64_t(SearchBudgetBytes)},
                       {"flip_fractions", std::move(Frac)},
+                      {"flip_weight", FlipWeight},
                       {"flip_weight_cap", FlipWeightCap},
                       {"max_package_regression", MaxPackageRegression},
                       {"es_iterations", int64_t(ESIterations)},
@@ -629,6 +636,8 @@ struct Trainer {
     llvm::erase_if(Validation, [&](size_t M) { return Out[M]; });
     if (Train.empty())
       return makeError("no training module compiles: " + LeftOut.front());
+    for (size_t M : Train)
+      MeanTrainingText += double(Baseline[M]) / Train.size();
     log("baseline: " + Twine(Mismatch) +
         " modules where mlgo's advisor with LLVM's heuristic differs from "
         "stock -Oz");
@@ -1033,7 +1042,7 @@ struct Trainer {
       (Delta < 0 ? Shrank : Delta > 0 ? Grew : Same) += 1;
       if (Delta < 0)
         BestGain[M] = std::min(BestGain[M], Delta);
-      float W = flipWeight(Delta);
+      float W = flipWeight(Delta, M);
       ArrayRef<float> Row(T.data() + At[K] * Width, Width);
       if (inScope(Row[DefaultColumn] != 0))
         D.addRow(Row, Delta < 0, W, int64_t(M));
@@ -1160,7 +1169,7 @@ struct Trainer {
       Departures += Departs;
       BadDepartures += Departs && Delta < 0;
       Shrank += Delta < 0;
-      float W = flipWeight(Delta);
+      float W = flipWeight(Delta, M);
       ArrayRef<float> Row(T.Rows.data() + size_t(At[J]) * Width, Width);
       D.addRow(Row, Label, W, int64_t(M));
       appendInversion(CSV,
@@ -1240,12 +1249,20 @@ struct Trainer {
   /// Weight of a counterfactual row whose inversion left .text unchanged.
   static constexpr float ZeroFlipWeight = 0.5f;
 
-  /// Row weight of an inversion that changed .text by \p Delta bytes.
-  float flipWeight(int64_t Delta) const {
-    return Delta == 0 ? ZeroFlipWeight
-                      : float(std::min(double(std::abs(Delta)),
-                                       Recipe.FlipWeightCap));
+  /// Row weight of an inversion that changed module \p M's .text by
+  /// \p Delta bytes: the bytes, or (flip_weight "module-relative") the bytes
+  /// scaled by the mean -Oz .text of the training modules over M's, so that
+  /// every module's relative change counts alike whatever its size.
+  float flipWeight(int64_t Delta, size_t M) const {
+    if (Delta == 0)
+      return ZeroFlipWeight;
+    double W = double(std::abs(Delta));
+    if (Recipe.FlipWeight == "module-relative")
+      W *= MeanTrainingText / double(std::max<uint64_t>(Baseline[M], 1));
+    return float(std::min(W, Recipe.FlipWeightCap));
   }
+  /// The mean -Oz .text of the training modules (set by baseline()).
+  double MeanTrainingText = 0;
 
   /// The inversion CSVs (counterfactuals*.csv), for whoever wants to study
   /// them: the given leading columns, then the features at the decision.

@@ -81,6 +81,11 @@ struct TrainRecipe {
   /// inverted: "both", "inline-only" (only "inline" becomes "do not
   /// inline") or "no-inline-only".
   std::string FlipScope = "both";
+  /// Counterfactual mode: a row's weight is the inversion's .text change in
+  /// bytes ("bytes"), or those bytes times the mean training module's -Oz
+  /// .text over its own module's ("module-relative": a 1% change weighs the
+  /// same in a small C file as in a large C++ one).
+  std::string FlipWeight = "bytes";
   /// Counterfactual mode: rounds of counterfactuals (1: around the
   /// heuristic only). Round R > 1 inverts single decisions of the
   /// trajectories of round R-1's policy at its largest flip fraction (as
