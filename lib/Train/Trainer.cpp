@@ -417,9 +417,6 @@ double pctChange(uint64_t Base, uint64_t New) {
   return Base ? 100.0 * (double(New) - double(Base)) / double(Base) : 0;
 }
 
-/// Per package: (-Oz .text, policy .text), in package order.
-using PackageSizes = std::map<std::string, std::pair<uint64_t, uint64_t>>;
-
 void addPackageSizes(PackageSizes &P, const std::string &Package,
                      uint64_t Baseline, uint64_t Size) {
   P[Package].first += Baseline;
@@ -1690,6 +1687,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
   if (Error E = BestModel->save(Options.OutputModel))
     return E;
+  std::string TrainOver =
+      packagesOverLimit(TrainPkg, Recipe.MaxPackageRegression);
+  if (!TrainOver.empty())
+    T.log("warning: the chosen model makes training packages larger than "
+          "-Oz by more than the per-package limit: " +
+          TrainOver);
   double Minutes = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - Start)
                        .count() /
@@ -1709,6 +1712,13 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
      << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
                 TrainTot.Policy, TrainTot.Baseline, TrainTot.pct(),
                 TrainTot.failedClause())
+     << (TrainOver.empty()
+             ? ""
+             : formatv("- Warning: the chosen model makes training packages "
+                       "larger than -Oz by more than {0}%, which selection "
+                       "(on validation) cannot see: {1}.\n",
+                       Recipe.MaxPackageRegression, TrainOver)
+                   .str())
      << formatv("- Wall-clock time of this invocation: {0:F1} min (cached "
                 "compiles are replayed, not redone).\n\n",
                 Minutes);
@@ -1761,6 +1771,17 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   if (Options.Verbose)
     errs() << R;
   return Error::success();
+}
+
+std::string packagesOverLimit(const PackageSizes &Sizes, double LimitPct) {
+  std::string Out;
+  for (auto &[Pkg, V] : Sizes) {
+    double Pct = pctChange(V.first, V.second);
+    if (Pct <= LimitPct)
+      continue;
+    Out += (Out.empty() ? "" : ", ") + Pkg + formatv(" (+{0:F2}%)", Pct).str();
+  }
+  return Out;
 }
 
 } // namespace mlgo
