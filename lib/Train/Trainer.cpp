@@ -1203,10 +1203,9 @@ struct Trainer {
   }
 
   /// The scorer's float logit (as the shipped model computes it) on every
-  /// decision of Trajectories that may be inverted, sorted from the highest.
-  /// The scores \p G gives the decisions in scope of the training modules'
-  /// heuristic trajectories (or, with \p HeuristicInlines, to the
-  /// heuristic's inlines), highest first.
+  /// decision of Trajectories that may be inverted (or, with
+  /// \p HeuristicInlines, on every inline of the heuristic), sorted from the
+  /// highest.
   Expected<std::vector<float>>
   scoreTrajectories(const Model &G, bool HeuristicInlines = false) {
     size_t Width = FeatureNames.size();
@@ -1494,75 +1493,71 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
     Expected<std::vector<float>> Scores = T.scoreTrajectories(G);
     if (!Scores)
       return Scores.takeError();
+    Expected<std::vector<float>> InlineScores = std::vector<float>();
+    if (!Recipe.RefuseFractions.empty())
+      InlineScores = T.scoreTrajectories(G, /*HeuristicInlines=*/true);
+    if (!InlineScores)
+      return InlineScores.takeError();
     // The tau that lets the top fraction F of the sorted scores S through.
     auto TauAt = [](const std::vector<float> &S, double F) {
       return S[std::min(size_t(F * S.size()), S.size() - 1)];
     };
-    for (double F : Recipe.FlipFractions) {
-      size_t N = size_t(F * Scores->size());
-      if (N == 0)
-        continue; // The heuristic, already a candidate.
-      float Tau = TauAt(*Scores, F);
+    // Adds the candidate inverting the top F of the decisions in scope and,
+    // if RF > 0, refusing the top RF of the heuristic's inlines.
+    auto AddFlip = [&](double F, double RF) -> Error {
+      // A flip fraction that is no decision at all inverts none.
+      float Tau = size_t(F * Scores->size()) == 0 ? learn::NeverFlip
+                                                  : TauAt(*Scores, F);
+      float TauInline = RF ? TauAt(*InlineScores, RF) : learn::NeverFlip;
       Expected<Model> P =
-          learn::buildFlipPolicy(G, Tau, "inlining_default", T.flipScope());
+          RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
+             : learn::buildFlipPolicy(G, Tau, "inlining_default",
+                                      T.flipScope());
       if (!P)
         return P.takeError();
-      P->Metadata.Recipe += formatv(", inverting the heuristic where the "
-                                    "scorer exceeds {0} (top {1}% of training "
-                                    "decisions)",
-                                    Tau, 100 * F)
-                                .str();
+      P->Metadata.Recipe +=
+          RF ? formatv(", inlining where the heuristic refuses and the scorer "
+                       "exceeds {0} (top {1}% of its training refusals), and "
+                       "refusing where it inlines and the scorer exceeds {2} "
+                       "(top {3}% of its training inlines)",
+                       Tau, 100 * F, TauInline, 100 * RF)
+                   .str()
+             : formatv(", inverting the heuristic where the scorer exceeds "
+                       "{0} (top {1}% of training decisions)",
+                       Tau, 100 * F)
+                   .str();
       if (Round > 1)
         P->Metadata.Recipe +=
             formatv(", scorer of counterfactual round {0}", Round).str();
-      Candidates.push_back({formatv("{0}top {1}% inverted", Prefix, 100 * F)
-                                .str(),
-                            10000 * F, std::move(*P), Tau, Round - 1});
-    }
-    if (Recipe.RefuseFractions.empty())
-      return Error::success();
-    // The grid: each flip fraction (and none) with each fraction of the
-    // heuristic's inlines refused, ranked by the same scorer.
-    Expected<std::vector<float>> InlineScores =
-        T.scoreTrajectories(G, /*HeuristicInlines=*/true);
-    if (!InlineScores)
-      return InlineScores.takeError();
-    std::vector<double> Fractions = {0};
-    llvm::append_range(Fractions, Recipe.FlipFractions);
-    for (double F : Fractions) {
-      float TauNo = size_t(F * Scores->size()) == 0 ? learn::NeverFlip
-                                                    : TauAt(*Scores, F);
-      for (double RF : Recipe.RefuseFractions) {
-        float TauYes = TauAt(*InlineScores, RF);
-        Expected<Model> P = learn::buildFlipPolicyPerBranch(G, TauNo, TauYes);
-        if (!P)
-          return P.takeError();
-        P->Metadata.Recipe +=
-            formatv(", inlining where the heuristic refuses and the scorer "
-                    "exceeds {0} (top {1}% of its training refusals), and "
-                    "refusing where it inlines and the scorer exceeds {2} "
-                    "(top {3}% of its training inlines)",
-                    TauNo, 100 * F, TauYes, 100 * RF)
-                .str();
-        if (Round > 1)
-          P->Metadata.Recipe +=
-              formatv(", scorer of counterfactual round {0}", Round).str();
-        std::string Label =
-            F ? formatv("{0}top {1}% inverted, top {2}% of inlines refused",
+      std::string Label =
+          !RF ? formatv("{0}top {1}% inverted", Prefix, 100 * F).str()
+          : F ? formatv("{0}top {1}% inverted, top {2}% of inlines refused",
                         Prefix, 100 * F, 100 * RF)
                     .str()
               : formatv("{0}top {1}% of inlines refused", Prefix, 100 * RF)
                     .str();
-        Candidates.push_back(
-            {Label, 10000 * F, std::move(*P), TauNo, Round - 1, RF});
-      }
-    }
+      Candidates.push_back(
+          {Label, 10000 * F, std::move(*P), Tau, Round - 1, RF});
+      return Error::success();
+    };
+    for (double F : Recipe.FlipFractions)
+      if (size_t(F * Scores->size()) != 0) // 0: the heuristic, already one.
+        if (Error E = AddFlip(F, 0))
+          return E;
+    // The grid: each flip fraction (and none) with each fraction of the
+    // heuristic's inlines refused, ranked by the same scorer.
+    std::vector<double> Fractions = {0};
+    llvm::append_range(Fractions, Recipe.FlipFractions);
+    for (double F : Fractions)
+      for (double RF : Recipe.RefuseFractions)
+        if (Error E = AddFlip(F, RF))
+          return E;
     return Error::success();
   };
   if (Error E = AddCandidates())
     return E;
   // Further counterfactual rounds, each around the previous round's policy
-  // at its largest flip fraction.
+  // at dagger_fraction (default: its largest flip fraction).
   for (unsigned Round = 2; Counterfactual && Round <= Recipe.CounterfactualRounds;
        ++Round) {
     const Candidate *Around = nullptr;

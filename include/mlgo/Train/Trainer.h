@@ -89,7 +89,7 @@ struct TrainRecipe {
   std::string FlipWeight = "bytes";
   /// Counterfactual mode: rounds of counterfactuals (1: around the
   /// heuristic only). Round R > 1 inverts single decisions of the
-  /// trajectories of round R-1's policy at its largest flip fraction (as
+  /// trajectories of round R-1's policy at DaggerFraction (as
   /// DAgger collects data under the learner's own policy), adds those rows to
   /// the data and retrains the scorer; the candidates of every round compete
   /// in selection.
