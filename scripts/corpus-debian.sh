@@ -99,10 +99,10 @@ export CC CXX CFLAGS="$FLAGS" CXXFLAGS="$FLAGS" LDFLAGS=""
 export DEB_BUILD_OPTIONS=nocheck
 log() { echo "corpus-debian: $*" >&2; }
 
-# The deb-src entry `apt-get source` needs.
-if ! grep -rqsE '^(deb-src|Types:.*deb-src)' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-  "$here/scripts/setup.sh" --sources || { log "cannot add a deb-src entry"; exit 1; }
-fi
+# The deb-src entry `apt-get source` needs, and the autotools that packages
+# without a configure script need (setup.sh installs only what is missing).
+"$here/scripts/setup.sh" --sources >&2 ||
+  { log "cannot install the deb-src entry or the build tools"; exit 1; }
 
 run_name=$set_name
 [[ $explicit_pkgs -eq 1 ]] && run_name="subset-$(echo "${pkgs[*]}" | tr ' ' '-')"

@@ -4,7 +4,11 @@
 #
 #   scripts/setup.sh            build + test dependencies
 #   scripts/setup.sh --sources  also a deb-src entry for bookworm main, so
-#                               `apt-get source PKG` works (corpus, eval)
+#                               `apt-get source PKG` works (corpus, eval),
+#                               and the autotools that packages without a
+#                               shipped configure script need
+#                               (scripts/corpus-debian.sh: libsodium and
+#                               libarchive run autoreconf)
 set -euo pipefail
 
 want_sources=0
@@ -16,6 +20,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   bear dpkg-dev time
 )
+[[ $want_sources -eq 1 ]] && packages+=(autoconf automake libtool pkg-config)
 
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then
