@@ -493,6 +493,7 @@ struct Trainer {
       "Evolution strategies: mean reward on each iteration's batch",
       "iteration", {"current parameters %", "best perturbation %"}};
   std::string Report;
+  std::string CorpusFingerprint;
 
   Trainer(const TrainRecipe &R, const TrainOptions &O, WorkerPool &P)
       : Recipe(R), Options(O), Pool(P) {}
@@ -576,6 +577,9 @@ struct Trainer {
     Expected<std::vector<CorpusModule>> M = loadTrainingCorpus(Options.CorpusDir);
     if (!M)
       return M.takeError();
+    // Of the whole corpus, excluded packages included: it names the corpus
+    // as built, whatever a recipe takes from it.
+    CorpusFingerprint = getCorpusFingerprint(*M);
     StringSet<> Val, Excl, Seen;
     for (const std::string &P : Recipe.ValidationPackages)
       Val.insert(P);
@@ -1698,7 +1702,8 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   OS << "# mlgo train report: " << Recipe.Name << "\n\n"
      << "- Mode: " << Recipe.Mode << ", seed " << Recipe.Seed << "; corpus "
      << Options.CorpusDir << "; " << T.Train.size() << " training and "
-     << T.Validation.size() << " validation modules.\n"
+     << T.Validation.size() << " validation modules; corpus fingerprint "
+     << T.CorpusFingerprint << ".\n"
      << T.Report
      << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
      << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",

@@ -62,6 +62,19 @@ Expected<std::vector<CorpusModule>> loadTrainingCorpus(StringRef Dir) {
   return Modules;
 }
 
+std::string getCorpusFingerprint(ArrayRef<CorpusModule> Modules) {
+  MD5 Hash;
+  for (const CorpusModule &M : Modules) {
+    // NUL-terminated, so ("ab", "c") and ("a", "bc") hash differently.
+    Hash.update(M.Name);
+    Hash.update(ArrayRef<uint8_t>{0});
+    Hash.update(M.ContentHash);
+  }
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string(R.digest());
+}
+
 std::string getDefaultPluginPath() {
   // On Linux this reads /proc/self/exe.
   static int Anchor;

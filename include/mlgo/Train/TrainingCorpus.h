@@ -39,6 +39,14 @@ struct CorpusModule {
 /// hashing each .bc). Fails, naming the file, if one is missing.
 llvm::Expected<std::vector<CorpusModule>> loadTrainingCorpus(llvm::StringRef Dir);
 
+/// What a trained model depends on in a corpus, as 32 hex digits: the MD5
+/// of every module's name and ContentHash, in \p Modules' order. Two
+/// corpora with equal fingerprints train the same model from the same
+/// recipe and LLVM. The bitcode and cc1 arguments carry the package
+/// versions and the paths the packages were built at, so a corpus rebuilt
+/// after a Debian update, or under another directory, differs.
+std::string getCorpusFingerprint(llvm::ArrayRef<CorpusModule> Modules);
+
 /// The package of a module path: its first component ("zlib/adler32.o" ->
 /// "zlib"); "" for a module not in a directory.
 std::string getModulePackage(llvm::StringRef Module);
