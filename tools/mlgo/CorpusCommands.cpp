@@ -348,15 +348,13 @@ int runStats() {
   OS << "largest modules (instructions):\n";
   for (size_t I = 0; I < Largest.size() && I < 5; ++I)
     OS << "  " << Largest[I].first << "  " << Largest[I].second << '\n';
-  // The fingerprint `mlgo train` reports: equal fingerprints, equal models.
-  if (!Bad) {
-    Expected<std::vector<CorpusModule>> Modules = loadTrainingCorpus(StatsDir);
-    if (!Modules)
-      return fail(toString(Modules.takeError()));
-    OS << "fingerprint: " << getCorpusFingerprint(*Modules) << '\n';
-  }
   if (Bad)
     return fail(Twine(Bad) + " of " + Twine(N) + " modules could not be read");
+  // The fingerprint `mlgo train` reports: equal fingerprints, equal models.
+  Expected<std::vector<CorpusModule>> Modules = loadTrainingCorpus(StatsDir);
+  if (!Modules)
+    return fail(toString(Modules.takeError()));
+  OS << "fingerprint: " << getCorpusFingerprint(*Modules) << '\n';
   return 0;
 }
 
