@@ -11,4 +11,7 @@ ninja -C build check-lit || status=1
 # Correctness on real programs beyond zlib (a lit test): bzip2's, lua5.4's
 # and ninja-build's (C++) test suites against plugin-built binaries (~2 min).
 scripts/eval-packages.sh build bzip2 lua5.4 ninja-build || status=1
+# The corpus script builds the same corpus (same fingerprint) whatever its
+# --out: double-conversion built twice into two directories (~1 min).
+scripts/check-corpus-reproducible.sh build double-conversion || status=1
 exit $status

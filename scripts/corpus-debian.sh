@@ -23,11 +23,21 @@
 # description rewritten (atomically), so a trainer reading OUT never sees a
 # half-written package.
 #
+# Packages are unpacked and built under a fixed build root, not under OUT:
+# the bitcode and cc1 command lines record the build directory (cmake's
+# absolute source paths, -I paths, __FILE__ strings, -fdebug-compilation-dir),
+# so a corpus built anywhere else would differ byte for byte, and with it
+# the corpus fingerprint and every model trained on it. With one build root,
+# `--out /work/corpus` and `--out ~/corpus` give the same corpus. The root is
+# locked while a run uses it.
+#
 #   scripts/corpus-debian.sh [--out DIR] [--jobs N] [--mlgo PATH]
+#                            [--build-root DIR]
 #                            [--c | --cxx | --all] [--build-only] [PKG...]
 #
-# Defaults: --out corpus/ in the repository, --jobs 1, the C packages of
-# /work/shared/CORPUS.md. Run it under `nice -n 19` on a shared machine.
+# Defaults: --out corpus/ in the repository, --jobs 1, --build-root
+# /var/tmp/mlgo-corpus-build, the C packages of /work/shared/CORPUS.md. Run
+# it under `nice -n 19` on a shared machine.
 #
 # Package-specific recipes (why a package needs one) are in recipe_args below.
 set -uo pipefail
@@ -37,6 +47,8 @@ out="$here/corpus"
 jobs=1
 mlgo="${MLGO:-$here/build-corpus/bin/mlgo}"
 build_only=0
+# Shipped models record the fingerprint of a corpus built here.
+work=/var/tmp/mlgo-corpus-build
 set_name=c
 pkgs=()
 
@@ -52,11 +64,12 @@ while [[ $# -gt 0 ]]; do
     --out) out="$2"; shift 2 ;;
     --jobs) jobs="$2"; shift 2 ;;
     --mlgo) mlgo="$2"; shift 2 ;;
+    --build-root) work="$2"; shift 2 ;;
     --c) set_name=c; shift ;;
     --cxx) set_name=cxx; shift ;;
     --all) set_name=all; shift ;;
     --build-only) build_only=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
     -*) echo "corpus-debian: unknown option $1" >&2; exit 2 ;;
     *) pkgs+=("$1"); shift ;;
   esac
@@ -79,10 +92,20 @@ FLAGS="$OPT_FLAGS $EMBED_FLAGS"
 # compilers are wrappers that append the flags after everything else. The
 # real clang-19 invocation (what bear records, what .llvmcmd stores) then
 # ends in -Oz -Xclang -fembed-bitcode=all whatever the package does.
-mkdir -p "$out/.work/bin"
+mkdir -p "$out" "$work/bin" || exit 1
+out="$(cd "$out" && pwd)"
+work="$(cd "$work" && pwd)"
+# One run at a time per build root: a second one would rebuild the same
+# package directories under the first.
+exec 9> "$work/.lock"
+if ! flock -n 9; then
+  echo "corpus-debian: another run is using the build root $work (locked: $work/.lock)" >&2
+  exit 1
+fi
+
 for pair in "clang-19-mlgo:clang-19" "clang++-19-mlgo:clang++-19"; do
-  printf '#!/bin/sh\nexec %s "$@" %s\n' "${pair#*:}" "$FLAGS" > "$out/.work/bin/${pair%%:*}"
-  chmod +x "$out/.work/bin/${pair%%:*}"
+  printf '#!/bin/sh\nexec %s "$@" %s\n' "${pair#*:}" "$FLAGS" > "$work/bin/${pair%%:*}"
+  chmod +x "$work/bin/${pair%%:*}"
 done
 # GNU ar and nm auto-load /usr/lib/bfd-plugins/LLVMgold-14.so, which claims
 # every object that carries .llvmbc, cannot read LLVM 19 bitcode, and leaves
@@ -90,11 +113,11 @@ done
 # fail with undefined references) and libtool's symbol-export pipe breaks.
 # LLVM 19's own tools read these objects, so they come first on PATH.
 for tool in ar nm ranlib; do
-  ln -sf "/usr/bin/llvm-$tool-19" "$out/.work/bin/$tool"
+  ln -sf "/usr/bin/llvm-$tool-19" "$work/bin/$tool"
 done
-export PATH="$out/.work/bin:$PATH"
-CC="$out/.work/bin/clang-19-mlgo"
-CXX="$out/.work/bin/clang++-19-mlgo"
+export PATH="$work/bin:$PATH"
+CC="$work/bin/clang-19-mlgo"
+CXX="$work/bin/clang++-19-mlgo"
 export CC CXX CFLAGS="$FLAGS" CXXFLAGS="$FLAGS" LDFLAGS=""
 export DEB_BUILD_OPTIONS=nocheck
 log() { echo "corpus-debian: $*" >&2; }
@@ -117,6 +140,7 @@ run_info="$out/.work/runs/$run_name.txt"
   echo "CFLAGS=$FLAGS"
   echo "CXXFLAGS=$FLAGS"
   echo "jobs: $jobs"
+  echo "build root: $work"
   echo "tools: ar, nm, ranlib = llvm-ar-19, llvm-nm-19, llvm-ranlib-19"
   echo "packages: ${pkgs[*]}"
 } > "$run_info"
@@ -265,7 +289,7 @@ declare -A status reason version system
 start_all=$(date +%s)
 
 for pkg in "${pkgs[@]}"; do
-  w="$out/.work/$pkg"
+  w="$work/$pkg"
   mkdir -p "$w"
   cc="$w/compile_commands.json"
   t0=$(date +%s)
@@ -276,7 +300,7 @@ for pkg in "${pkgs[@]}"; do
     log "$pkg: fetching"
     rm -rf "$w"; mkdir -p "$w"   # the live corpus/$pkg is replaced only at the swap
     if ! (cd "$w" && apt-get source -qq "$pkg" > fetch.log 2>&1); then
-      status[$pkg]=skipped; reason[$pkg]="apt-get source failed (see .work/$pkg/fetch.log)"
+      status[$pkg]=skipped; reason[$pkg]="apt-get source failed (see $w/fetch.log)"
       continue
     fi
     dsc=$(ls "$w"/*.dsc | head -1)
@@ -288,7 +312,7 @@ for pkg in "${pkgs[@]}"; do
     done
     if [[ -n "$drops" ]] &&
        ! unpack_without_patches "$w" "$drops" > "$w/unpack.log" 2>&1; then
-      status[$pkg]=skipped; reason[$pkg]="unpacking without $drops failed (see .work/$pkg/unpack.log)"
+      status[$pkg]=skipped; reason[$pkg]="unpacking without $drops failed (see $w/unpack.log)"
       continue
     fi
     src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(src_subdir "$pkg")
@@ -308,14 +332,14 @@ for pkg in "${pkgs[@]}"; do
       # objects it did build are still good modules.
       if grep -qs '"file"' "$w/cc-$sys.json"; then
         built=$sys
-        [[ $rc -ne 0 ]] && partial="make failed: $(classify_build_log "$w/build-$sys.log") (see .work/$pkg/build-$sys.log);"
+        [[ $rc -ne 0 ]] && partial="make failed: $(classify_build_log "$w/build-$sys.log") (see $w/build-$sys.log);"
         cp "$w/cc-$sys.json" "$cc"
         break
       fi
     done
     if [[ -z "$built" ]]; then
       status[$pkg]=skipped
-      reason[$pkg]="build failed with every build system tried (see .work/$pkg/build-*.log)"
+      reason[$pkg]="build failed with every build system tried (see $w/build-*.log)"
       continue
     fi
     echo "$partial" > "$w/build-note"
@@ -374,14 +398,14 @@ if [[ -f "$status_file" ]]; then
   while IFS= read -r line; do
     p=${line%%$'\t'*}
     [[ "$line" == "$header" || -z "$p" ]] && continue
-    # Rows of packages no longer in .work (renamed, e.g. jsoncpp ->
-    # libjsoncpp) go.
-    [[ -d "$out/.work/$p" ]] || continue
+    # Rows of packages that are no longer a corpus-debian package
+    # (renamed, e.g. jsoncpp -> libjsoncpp) go.
+    [[ " ${c_pkgs[*]} ${cxx_pkgs[*]} " == *" $p "* ]] || continue
     row[$p]=$line; order+=("$p")
   done < "$status_file"
 fi
 for pkg in "${pkgs[@]}"; do
-  secs=$(cat "$out/.work/$pkg/build-seconds" 2>/dev/null || echo -)
+  secs=$(cat "$work/$pkg/build-seconds" 2>/dev/null || echo -)
   [[ -n "${row[$pkg]:-}" ]] || order+=("$pkg")
   row[$pkg]=$(printf '%s\t%s\t%s\t%s\t%s\t%s' "$pkg" "${version[$pkg]:--}" \
     "${system[$pkg]:--}" "$secs" "${status[$pkg]:-?}" "${reason[$pkg]:-}")
