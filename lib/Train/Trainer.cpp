@@ -1684,6 +1684,9 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Policy Chosen = Policy::model(BestModel->toJSONString());
   Trainer::Totals ValTot = T.evaluate(T.Validation, Chosen, "validation", &ValPkg);
   Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
+  // Recorded after the evaluations above, whose compile-cache keys include
+  // the model text: the chosen model's compiles are already cached.
+  BestModel->Metadata.CorpusHash = T.CorpusFingerprint;
   if (Error E = BestModel->save(Options.OutputModel))
     return E;
   std::string TrainOver =

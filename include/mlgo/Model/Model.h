@@ -20,7 +20,7 @@
 //       "llvm_version": "19",            the LLVM the features come from
 //       "feature_set": "...",            id of the feature list trained on
 //       "recipe": "...",                 how the model was produced
-//       "corpus_hash": "...",            hash of the training corpus
+//       "corpus_hash": "...",            fingerprint of the training corpus
 //       "seed": 0                      optional non-negative integer
 //     },
 //     "inputs": [                      required, non-empty; model order
