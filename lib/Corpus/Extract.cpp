@@ -237,8 +237,6 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
       consumeError(Name.takeError());
       continue;
     }
-    if (Sec.isText())
-      M.TextSize += Sec.getSize();
     // ELF/COFF names, and Mach-O's __LLVM,__bitcode / __LLVM,__cmdline.
     bool IsBitcode = *Name == ".llvmbc" || *Name == "__bitcode";
     bool IsCommand = *Name == ".llvmcmd" || *Name == "__cmdline";
@@ -258,6 +256,7 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
       HaveCommand = true;
     }
   }
+  M.TextSize = getTextSize(*Obj->getBinary());
   // An empty .llvmbc is what -fembed-bitcode=marker leaves.
   if (!HaveBitcode || M.Bitcode.empty()) {
     Reason = SkipReason::NoBitcode;
@@ -271,7 +270,7 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
   return M;
 }
 
-static uint64_t sumTextSections(const object::ObjectFile &Obj) {
+uint64_t getTextSize(const object::ObjectFile &Obj) {
   uint64_t Size = 0;
   for (const object::SectionRef &Sec : Obj.sections())
     if (Sec.isText())
@@ -284,7 +283,7 @@ Expected<uint64_t> getTextSize(StringRef ObjectPath) {
       object::ObjectFile::createObjectFile(ObjectPath);
   if (!Obj)
     return makeError(ObjectPath + ": " + toString(Obj.takeError()));
-  return sumTextSections(*Obj->getBinary());
+  return getTextSize(*Obj->getBinary());
 }
 
 Expected<uint64_t> getTextSize(MemoryBufferRef Object) {
@@ -293,7 +292,7 @@ Expected<uint64_t> getTextSize(MemoryBufferRef Object) {
   if (!Obj)
     return makeError(Object.getBufferIdentifier() + ": " +
                      toString(Obj.takeError()));
-  return sumTextSections(**Obj);
+  return getTextSize(**Obj);
 }
 
 static Error writeFile(StringRef Path, StringRef Contents) {

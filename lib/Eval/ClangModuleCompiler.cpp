@@ -1,14 +1,15 @@
 //===- lib/Eval/ClangModuleCompiler.cpp - Compile by spawning clang -------===//
 //
 // Replays a corpus module with clang-19 -cc1 (plus the plugin for a model)
-// into a temporary object and measures its .text with LLVM's Object
-// library (see mlgo/Eval/ClangModuleCompiler.h).
+// into a temporary object and measures its code (mlgo::getTextSize) with
+// LLVM's Object library (see mlgo/Eval/ClangModuleCompiler.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Corpus/Extract.h"
 #include "mlgo/Support/Process.h"
 
 #include "llvm/Object/Archive.h"
@@ -26,25 +27,9 @@ static Error makeError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
 
-bool isTextSection(StringRef Name) {
-  return Name == ".text" || Name.starts_with(".text.");
-}
-
-static Expected<uint64_t> sumTextSections(const ObjectFile &Obj) {
-  uint64_t Sum = 0;
-  for (const SectionRef &S : Obj.sections()) {
-    Expected<StringRef> Name = S.getName();
-    if (!Name)
-      return Name.takeError();
-    if (isTextSection(*Name))
-      Sum += S.getSize();
-  }
-  return Sum;
-}
-
 static Expected<uint64_t> sumBinary(Binary &Bin) {
   if (auto *Obj = dyn_cast<ObjectFile>(&Bin))
-    return sumTextSections(*Obj);
+    return getTextSize(*Obj);
   auto *Ar = dyn_cast<Archive>(&Bin);
   if (!Ar)
     return makeError("not an object file, binary or archive");

@@ -328,13 +328,9 @@ TEST(CorpusEvalTest, ModuleOrderFailuresAndProgress) {
   EXPECT_EQ(R.Failures[2].Module, "q/c.o");
 }
 
-TEST(TextSizeTest, SectionNamesAndErrors) {
-  EXPECT_TRUE(isTextSection(".text"));
-  EXPECT_TRUE(isTextSection(".text.main"));
-  EXPECT_TRUE(isTextSection(".text.unlikely."));
-  EXPECT_FALSE(isTextSection(".textfoo"));
-  EXPECT_FALSE(isTextSection(".rela.text"));
-  EXPECT_FALSE(isTextSection(".init"));
+// Which sections count is pinned by test/Eval/code-sections.test, on
+// objects clang-19 writes.
+TEST(TextSizeTest, Errors) {
   std::unique_ptr<MemoryBuffer> Junk =
       MemoryBuffer::getMemBuffer("not an object", "junk.o");
   Expected<uint64_t> S = measureTextSize(Junk->getMemBufferRef());

@@ -42,6 +42,10 @@
 #include <string>
 #include <vector>
 
+namespace llvm::object {
+class ObjectFile;
+} // namespace llvm::object
+
 namespace mlgo {
 
 /// Name of the per-extraction record written next to the description.
@@ -123,7 +127,13 @@ struct EmbeddedModule {
 llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef ObjectPath,
                                                   SkipReason &Reason);
 
-/// Total size of the executable (text) sections of an object file.
+/// mlgo's one measure of native code size, used by the trainer's reward, by
+/// `mlgo eval` and by `mlgo corpus check`: the total size of the object's
+/// executable sections (SHF_EXECINSTR on ELF: .text, .text.*, code a source
+/// placed in its own section such as lmdb's text_env, and in a linked binary
+/// also .init, .fini and the PLT).
+uint64_t getTextSize(const llvm::object::ObjectFile &Obj);
+/// The same, for the object file at \p ObjectPath; errors name the file.
 llvm::Expected<uint64_t> getTextSize(llvm::StringRef ObjectPath);
 /// Same, for an object in memory; errors name its buffer identifier.
 llvm::Expected<uint64_t> getTextSize(llvm::MemoryBufferRef Object);

@@ -52,14 +52,12 @@ private:
   Options Opts;
 };
 
-/// The sum of the sizes of the sections named .text or .text.* of the
-/// object file, linked binary, shared library or archive in \p Buffer.
+/// The code size (getTextSize in mlgo/Corpus/Extract.h: every executable
+/// section) of the object file, linked binary, shared library or archive in
+/// \p Buffer; of an archive, the sum over its object members.
 llvm::Expected<uint64_t> measureTextSize(llvm::MemoryBufferRef Buffer);
 /// The same, for the file at \p Path; errors name the file.
 llvm::Expected<uint64_t> measureTextSize(llvm::StringRef Path);
-
-/// Whether \p SectionName counts as code: ".text" or ".text.<anything>".
-bool isTextSection(llvm::StringRef SectionName);
 
 } // namespace mlgo
 
