@@ -323,6 +323,11 @@ for pkg in "${pkgs[@]}"; do
     log "$pkg ${version[$pkg]}: building"
     built=""
     partial=""
+    # A build system that exists but fails hands over to the next one; that
+    # builds a different set of objects (expat with CMake gave 8 modules
+    # with compile errors, with configure 14), so the fallback is named in
+    # packages.tsv and on stderr.
+    fell_back=""
     for sys in configure cmake make; do
       [[ -n "$forced" && "$sys" != "$forced" ]] && continue
       "try_$sys" "$src" "$w/build" "$w/cc-$sys.json" > "$w/build-$sys.log" 2>&1
@@ -336,7 +341,12 @@ for pkg in "${pkgs[@]}"; do
         cp "$w/cc-$sys.json" "$cc"
         break
       fi
+      fell_back+="$sys failed (see $w/build-$sys.log), "
     done
+    if [[ -n "$built" && -n "$fell_back" ]]; then
+      partial="FELL BACK: ${fell_back}built with $built; $partial"
+      log "$pkg: ${fell_back}built with $built instead"
+    fi
     if [[ -z "$built" ]]; then
       status[$pkg]=skipped
       reason[$pkg]="build failed with every build system tried (see $w/build-*.log)"
