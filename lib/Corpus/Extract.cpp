@@ -270,31 +270,6 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
   return M;
 }
 
-uint64_t getTextSize(const object::ObjectFile &Obj) {
-  uint64_t Size = 0;
-  for (const object::SectionRef &Sec : Obj.sections())
-    if (Sec.isText())
-      Size += Sec.getSize();
-  return Size;
-}
-
-Expected<uint64_t> getTextSize(StringRef ObjectPath) {
-  Expected<object::OwningBinary<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(ObjectPath);
-  if (!Obj)
-    return makeError(ObjectPath + ": " + toString(Obj.takeError()));
-  return getTextSize(*Obj->getBinary());
-}
-
-Expected<uint64_t> getTextSize(MemoryBufferRef Object) {
-  Expected<std::unique_ptr<object::ObjectFile>> Obj =
-      object::ObjectFile::createObjectFile(Object);
-  if (!Obj)
-    return makeError(Object.getBufferIdentifier() + ": " +
-                     toString(Obj.takeError()));
-  return getTextSize(**Obj);
-}
-
 static Error writeFile(StringRef Path, StringRef Contents) {
   if (std::error_code EC =
           sys::fs::create_directories(sys::path::parent_path(Path)))

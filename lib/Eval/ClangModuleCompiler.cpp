@@ -1,7 +1,7 @@
 //===- lib/Eval/ClangModuleCompiler.cpp - Compile by spawning clang -------===//
 //
 // Replays a corpus module with clang-19 -cc1 (plus the plugin for a model)
-// into a temporary object and measures its code (mlgo::getTextSize) with
+// into a temporary object and measures its code (mlgo::getCodeSize) with
 // LLVM's Object library (see mlgo/Eval/ClangModuleCompiler.h).
 //
 //===----------------------------------------------------------------------===//
@@ -9,7 +9,7 @@
 #include "mlgo/Eval/ClangModuleCompiler.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
-#include "mlgo/Corpus/Extract.h"
+#include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Support/Process.h"
 
 #include "llvm/Object/Archive.h"
@@ -105,7 +105,7 @@ struct TempFile {
 };
 } // namespace
 
-Expected<uint64_t> ClangModuleCompiler::textSize(StringRef Module,
+Expected<CodeSize> ClangModuleCompiler::codeSize(StringRef Module,
                                                  const InliningPolicy &Policy) {
   TempFile Out;
   if (std::error_code EC =
@@ -137,7 +137,12 @@ Expected<uint64_t> ClangModuleCompiler::textSize(StringRef Module,
     return makeError((*Argv)[0] + " " + R.describe() +
                      (Stderr.empty() ? "" : ":\n" + Stderr));
   }
-  return measureTextSize(Out.Path);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Obj =
+      MemoryBuffer::getFile(Out.Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Obj)
+    return makeError(Out.Path + ": " + Obj.getError().message());
+  return getCodeSize((*Obj)->getMemBufferRef());
 }
 
 } // namespace mlgo

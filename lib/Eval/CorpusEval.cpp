@@ -50,7 +50,7 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
   size_t NumPolicies = Policies.size();
   size_t Total = Modules.size() * NumPolicies;
   // Results[Module * NumPolicies + Policy]: a size, or the error message.
-  std::vector<std::optional<uint64_t>> Sizes(Total);
+  std::vector<std::optional<CodeSize>> Sizes(Total);
   std::vector<std::string> Errors(Total);
   std::mutex Lock;
   size_t Done = 0;
@@ -62,9 +62,9 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
       Pool.async([&, I] {
         const std::string &Module = Modules[I / NumPolicies];
         const InliningPolicy &P = *Policies[I % NumPolicies];
-        Expected<uint64_t> Size = Compiler.textSize(Module, P);
+        Expected<CodeSize> Size = Compiler.codeSize(Module, P);
         if (Size)
-          Sizes[I] = *Size;
+          Sizes[I] = std::move(*Size);
         else
           Errors[I] = toString(Size.takeError());
         std::lock_guard<std::mutex> Guard(Lock);
@@ -93,9 +93,16 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
       continue;
     ModuleSizes S;
     S.Module = Modules[M];
-    S.Baseline = *Sizes[M * NumPolicies];
-    for (size_t P = 1; P < NumPolicies; ++P)
-      S.Models.push_back(*Sizes[M * NumPolicies + P]);
+    S.Baseline = Sizes[M * NumPolicies]->Total;
+    bool Grouped = false;
+    for (size_t P = 0; P < NumPolicies; ++P) {
+      if (P > 0)
+        S.Models.push_back(Sizes[M * NumPolicies + P]->Total);
+      Grouped |= !Sizes[M * NumPolicies + P]->Grouped.empty();
+    }
+    if (Grouped)
+      for (size_t P = 0; P < NumPolicies; ++P)
+        S.Grouped.push_back(std::move(Sizes[M * NumPolicies + P]->Grouped));
     R.Modules.push_back(std::move(S));
   }
   return R;

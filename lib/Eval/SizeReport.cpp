@@ -55,6 +55,27 @@ static GroupStats sumGroup(const SizeReport &Report, StringRef Name,
   for (size_t J = 0; J < NumModels; ++J)
     G.Models[J].GeoMeanRatio =
         WithRatio ? std::exp(LogSum[J] / double(WithRatio)) : 1.0;
+
+  // Policy P's code of the group linked together, modules in report order.
+  auto Once = [&](size_t P) {
+    std::vector<CodeSize> Code;
+    for (size_t I : Modules) {
+      const ModuleSizes &M = Report.Modules[I];
+      CodeSize C;
+      C.Total = P == 0 ? M.Baseline : M.Models[P - 1];
+      if (!M.Grouped.empty())
+        C.Grouped = M.Grouped[P];
+      G.HasGrouped |= !C.Grouped.empty();
+      Code.push_back(std::move(C));
+    }
+    std::vector<const CodeSize *> Ptrs;
+    for (const CodeSize &C : Code)
+      Ptrs.push_back(&C);
+    return getCodeOnce(Ptrs);
+  };
+  G.BaselineOnce = Once(0);
+  for (size_t J = 0; J < NumModels; ++J)
+    G.Models[J].Once = Once(J + 1);
   return G;
 }
 
@@ -72,7 +93,18 @@ GroupStats SizeReport::getTotalStats() const {
   std::vector<size_t> All(Modules.size());
   for (size_t I = 0; I < All.size(); ++I)
     All[I] = I;
-  return sumGroup(*this, "TOTAL", All);
+  GroupStats T = sumGroup(*this, "TOTAL", All);
+  // Packages are never linked together: a function two packages both
+  // define is in both.
+  T.BaselineOnce = 0;
+  for (GroupModelStats &M : T.Models)
+    M.Once = 0;
+  for (const GroupStats &P : getPackageStats()) {
+    T.BaselineOnce += P.BaselineOnce;
+    for (size_t J = 0; J < T.Models.size(); ++J)
+      T.Models[J].Once += P.Models[J].Once;
+  }
+  return T;
 }
 
 /// The module with the extreme ratio under model \p J: the smallest when
@@ -146,39 +178,63 @@ Table SizeReport::getModuleTable(ReportFormat Format) const {
   return T;
 }
 
-Table SizeReport::getPackageTable(ReportFormat Format) const {
+/// The per-package table: the per-module sums, or (\p Once) each grouped
+/// section counted once, for the packages with grouped code only (and no
+/// geometric means: they are of per-module ratios).
+static Table makePackageTable(const SizeReport &Report, ReportFormat Format,
+                              bool Once) {
   Table T;
   bool CSV = Format == ReportFormat::CSV;
   if (CSV)
     T.Header = {"kind", "name", "modules"};
   else
-    T.Header = {"package", "modules"};
-  T.Header.push_back(BaselineName);
-  for (const std::string &M : ModelNames) {
+    T.Header = {Once ? "package (grouped code once)" : "package", "modules"};
+  T.Header.push_back(Report.BaselineName);
+  for (const std::string &M : Report.ModelNames) {
     T.Header.push_back(M);
     T.Header.push_back(CSV ? M + " delta %" : "delta");
-    T.Header.push_back(CSV ? M + " geomean" : "geomean");
+    if (CSV || !Once)
+      T.Header.push_back(CSV ? M + " geomean" : "geomean");
   }
   auto AddGroup = [&](const GroupStats &G, StringRef Kind) {
     std::vector<std::string> Row;
     if (CSV)
-      Row.push_back(Kind.str());
+      Row.push_back((Once ? Kind + "-once" : Kind).str());
     Row.push_back(G.Name);
     Row.push_back(std::to_string(G.Modules));
-    Row.push_back(std::to_string(G.BaselineTotal));
+    uint64_t Base = Once ? G.BaselineOnce : G.BaselineTotal;
+    Row.push_back(std::to_string(Base));
     for (const GroupModelStats &S : G.Models) {
-      Row.push_back(std::to_string(S.Total));
-      Row.push_back(formatDeltaPercent(G.BaselineTotal, S.Total));
-      Row.push_back(G.Modules > G.WithoutRatio ? formatRatio(S.GeoMeanRatio)
-                                               : "n/a");
+      uint64_t Size = Once ? S.Once : S.Total;
+      Row.push_back(std::to_string(Size));
+      Row.push_back(formatDeltaPercent(Base, Size));
+      if (Once && CSV)
+        Row.push_back("n/a");
+      else if (!Once)
+        Row.push_back(G.Modules > G.WithoutRatio ? formatRatio(S.GeoMeanRatio)
+                                                 : "n/a");
     }
     T.addRow(std::move(Row));
   };
-  for (const GroupStats &G : getPackageStats())
-    AddGroup(G, "package");
+  bool Any = false;
+  for (const GroupStats &G : Report.getPackageStats())
+    if (!Once || G.HasGrouped) {
+      AddGroup(G, "package");
+      Any = true;
+    }
+  if (Once && !Any)
+    return T;
   T.addRuleBeforeNextRow();
-  AddGroup(getTotalStats(), "total");
+  AddGroup(Report.getTotalStats(), "total");
   return T;
+}
+
+Table SizeReport::getPackageTable(ReportFormat Format) const {
+  return makePackageTable(*this, Format, /*Once=*/false);
+}
+
+Table SizeReport::getPackageOnceTable(ReportFormat Format) const {
+  return makePackageTable(*this, Format, /*Once=*/true);
 }
 
 void SizeReport::print(raw_ostream &OS, ReportFormat Format,
@@ -189,6 +245,8 @@ void SizeReport::print(raw_ostream &OS, ReportFormat Format,
       Table M = getModuleTable(Format);
       T.Rows.insert(T.Rows.begin(), M.Rows.begin(), M.Rows.end());
     }
+    Table Once = getPackageOnceTable(Format);
+    T.Rows.insert(T.Rows.end(), Once.Rows.begin(), Once.Rows.end());
     T.printCSV(OS);
     return;
   }
@@ -199,6 +257,14 @@ void SizeReport::print(raw_ostream &OS, ReportFormat Format,
   }
   getPackageTable(Format).print(OS, Format);
   OS << '\n';
+  Table Once = getPackageOnceTable(Format);
+  if (!Once.Rows.empty()) {
+    OS << "C++ inline and template functions (COMDAT "
+       << "groups) counted once per package, as linking its objects "
+          "together keeps them:\n\n";
+    Once.print(OS, Format);
+    OS << '\n';
+  }
 
   StringRef Bullet = MD ? "- " : "";
   for (size_t J = 0; J < ModelNames.size(); ++J) {

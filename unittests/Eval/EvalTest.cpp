@@ -34,10 +34,10 @@ namespace {
 SizeReport makeReport() {
   SizeReport R;
   R.ModelNames = {"m1", "m2"};
-  R.Modules = {{"zlib/a.o", 1000, {900, 1100}},
-               {"zlib/crc.o", 0, {0, 0}},
-               {"bzip2/b.o", 2000, {2000, 1800}},
-               {"bzip2/c.o", 400, {500, 400}}};
+  R.Modules = {{"zlib/a.o", 1000, {900, 1100}, {}},
+               {"zlib/crc.o", 0, {0, 0}, {}},
+               {"bzip2/b.o", 2000, {2000, 1800}, {}},
+               {"bzip2/c.o", 400, {500, 400}, {}}};
   R.ModulesRequested = 5;
   R.Failures = {{"lua/bad.o", "m2", "clang-19 exited with 1"}};
   return R;
@@ -186,6 +186,80 @@ TEST(SizeReportTest, CSVReport) {
             "total,TOTAL,4,3400,3400,+0.00%,1.0400,3300,-2.94%,0.9967\n");
 }
 
+/// A C++ package whose two modules share the inline function f (a COMDAT
+/// group); m inlines f's calls in a.o, which drops its copy.
+SizeReport makeGroupedReport() {
+  SizeReport R;
+  R.ModelNames = {"m"};
+  R.Modules = {{"cxx/a.o", 150, {130}, {{{".text.f", 50}}, {}}},
+               {"cxx/b.o", 260, {250}, {{{".text.f", 50}, {".text.g", 10}},
+                                        {{".text.f", 50}}}},
+               {"zlib/z.o", 70, {70}, {}}};
+  R.ModulesRequested = 3;
+  return R;
+}
+
+TEST(SizeReportTest, GroupedCodeOncePerPackage) {
+  SizeReport R = makeGroupedReport();
+  std::vector<GroupStats> P = R.getPackageStats();
+  ASSERT_EQ(P.size(), 2u);
+  // -Oz: 100 + 50 in a.o, 200 + 50 + 10 in b.o; f once: 360.
+  EXPECT_TRUE(P[0].HasGrouped);
+  EXPECT_EQ(P[0].BaselineTotal, 410u);
+  EXPECT_EQ(P[0].BaselineOnce, 360u);
+  // m: a.o 130 without f, b.o 200 + f; per module -30, once +0 (b.o
+  // still has f) and -10 (g inlined away).
+  EXPECT_EQ(P[0].Models[0].Total, 380u);
+  EXPECT_EQ(P[0].Models[0].Once, 380u);
+  EXPECT_FALSE(P[1].HasGrouped);
+  EXPECT_EQ(P[1].BaselineOnce, 70u);
+  GroupStats T = R.getTotalStats();
+  EXPECT_EQ(T.BaselineOnce, 430u);
+  EXPECT_EQ(T.Models[0].Once, 450u);
+  EXPECT_EQ(print(R, ReportFormat::Table, /*PerModule=*/false),
+            "package  modules  -Oz    m   delta  geomean\n"
+            "-------------------------------------------\n"
+            "cxx            2  410  380  -7.32%   0.9129\n"
+            "zlib           1   70   70  +0.00%   1.0000\n"
+            "-------------------------------------------\n"
+            "TOTAL          3  480  450  -6.25%   0.9410\n"
+            "\n"
+            "C++ inline and template functions (COMDAT groups) counted once "
+            "per package, as linking its objects together keeps them:\n"
+            "\n"
+            "package (grouped code once)  modules  -Oz    m   delta\n"
+            "------------------------------------------------------\n"
+            "cxx                                2  360  380  +5.56%\n"
+            "------------------------------------------------------\n"
+            "TOTAL                              3  430  450  +4.65%\n"
+            "\n"
+            "best module for m: cxx/a.o -13.33% (150 -> 130 bytes)\n"
+            "worst module for m: zlib/z.o +0.00% (70 -> 70 bytes)\n");
+  EXPECT_EQ(print(R, ReportFormat::CSV, /*PerModule=*/false),
+            "kind,name,modules,-Oz,m,m delta %,m geomean\n"
+            "package,cxx,2,410,380,-7.32%,0.9129\n"
+            "package,zlib,1,70,70,+0.00%,1.0000\n"
+            "total,TOTAL,3,480,450,-6.25%,0.9410\n"
+            "package-once,cxx,2,360,380,+5.56%,n/a\n"
+            "total-once,TOTAL,3,430,450,+4.65%,n/a\n");
+}
+
+TEST(CodeSizeTest, CodeOnceKeepsTheFirstCopy) {
+  CodeSize A, B, C;
+  A.Total = 100;
+  A.Grouped = {{".text.f", 30}, {".text.g", 20}};
+  B.Total = 90;
+  B.Grouped = {{".text.f", 34}};
+  C.Total = 5;
+  EXPECT_EQ(A.getGroupedTotal(), 50u);
+  EXPECT_EQ(A.getUngroupedTotal(), 50u);
+  // 50 + 50 (f, g from A) + 56 + 0 (B's f is a second copy) + 5.
+  EXPECT_EQ(getCodeOnce({&A, &B, &C}), 161u);
+  // B first: its f (34) is the one kept.
+  EXPECT_EQ(getCodeOnce({&B, &A}), 56u + 34u + 50u + 20u);
+  EXPECT_EQ(getCodeOnce({}), 0u);
+}
+
 TEST(SizeChartTest, BarsAxisAndLegend) {
   SizeReport R = makeReport();
   BarChart C = BarChart::fromSizeReport(R);
@@ -280,7 +354,12 @@ public:
   std::mutex M;
   size_t Calls = 0;
 
-  Expected<uint64_t> textSize(StringRef Module,
+  /// Grouped code of some compiles (none for the others).
+  std::map<std::pair<std::string, std::string>,
+           std::vector<std::pair<std::string, uint64_t>>>
+      Grouped;
+
+  Expected<CodeSize> codeSize(StringRef Module,
                               const InliningPolicy &P) override {
     std::lock_guard<std::mutex> L(M);
     ++Calls;
@@ -288,7 +367,12 @@ public:
     if (It == Sizes.end() || It->second < 0)
       return createStringError(inconvertibleErrorCode(),
                                "cannot compile " + Module);
-    return uint64_t(It->second);
+    CodeSize C;
+    C.Total = uint64_t(It->second);
+    auto G = Grouped.find({Module.str(), P.Name});
+    if (G != Grouped.end())
+      C.Grouped = G->second;
+    return C;
   }
 };
 
@@ -301,6 +385,9 @@ TEST(CorpusEvalTest, ModuleOrderFailuresAndProgress) {
              {{"p/b.o", "-Oz"}, -1}, {{"p/b.o", "m"}, -1},
              {{"q/c.o", "-Oz"}, 30}, {{"q/c.o", "m"}, -1},
              {{"q/d.o", "-Oz"}, 40}, {{"q/d.o", "m"}, 44}};
+  // The grouped code of a module under one policy reaches the report as a
+  // list per policy (the baseline's first); a module without any has none.
+  C.Grouped = {{{"q/d.o", "m"}, {{".text.f", 8}}}};
   size_t LastDone = 0, Reports = 0;
   CorpusEvalOptions O;
   O.Jobs = 2;
@@ -319,7 +406,11 @@ TEST(CorpusEvalTest, ModuleOrderFailuresAndProgress) {
   EXPECT_EQ(R.Modules[0].Module, "p/a.o");
   EXPECT_EQ(R.Modules[0].Baseline, 10u);
   EXPECT_EQ(R.Modules[0].Models, std::vector<uint64_t>{9});
+  EXPECT_TRUE(R.Modules[0].Grouped.empty());
   EXPECT_EQ(R.Modules[1].Module, "q/d.o");
+  using Sections = std::vector<std::pair<std::string, uint64_t>>;
+  EXPECT_EQ(R.Modules[1].Grouped,
+            (std::vector<Sections>{{}, {{".text.f", 8}}}));
   ASSERT_EQ(R.Failures.size(), 3u);
   EXPECT_EQ(R.Failures[0].Module, "p/b.o");
   EXPECT_EQ(R.Failures[0].Policy, "-Oz");

@@ -30,6 +30,7 @@
 #ifndef MLGO_CORPUS_EXTRACT_H
 #define MLGO_CORPUS_EXTRACT_H
 
+#include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -127,16 +128,7 @@ struct EmbeddedModule {
 llvm::Expected<EmbeddedModule> readEmbeddedModule(llvm::StringRef ObjectPath,
                                                   SkipReason &Reason);
 
-/// mlgo's one measure of native code size, used by the trainer's reward, by
-/// `mlgo eval` and by `mlgo corpus check`: the total size of the object's
-/// executable sections (SHF_EXECINSTR on ELF: .text, .text.*, code a source
-/// placed in its own section such as lmdb's text_env, and in a linked binary
-/// also .init, .fini and the PLT).
-uint64_t getTextSize(const llvm::object::ObjectFile &Obj);
-/// The same, for the object file at \p ObjectPath; errors name the file.
-llvm::Expected<uint64_t> getTextSize(llvm::StringRef ObjectPath);
-/// Same, for an object in memory; errors name its buffer identifier.
-llvm::Expected<uint64_t> getTextSize(llvm::MemoryBufferRef Object);
+// The code size of an object (getTextSize) is in mlgo/Corpus/CodeSize.h.
 
 struct ExtractOptions {
   std::string OutputDir;

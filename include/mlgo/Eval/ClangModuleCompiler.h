@@ -38,7 +38,7 @@ public:
   ClangModuleCompiler(llvm::StringRef CorpusDir, CorpusDescription Description,
                       Options Opts);
 
-  llvm::Expected<uint64_t> textSize(llvm::StringRef Module,
+  llvm::Expected<CodeSize> codeSize(llvm::StringRef Module,
                                     const InliningPolicy &Policy) override;
 
   /// The cc1 arguments added for \p Policy: none for stock clang, else

@@ -9,15 +9,17 @@
 // plugin loaded for a model; an in-process compile worker can implement the
 // same interface later.
 //
-// The .text size of an object is the sum of the sizes of its sections named
-// ".text" or starting with ".text." (-ffunction-sections puts each function
-// in its own .text.<name>); for an archive, the sum over its members; for a
-// linked ELF binary or shared library, over its sections the same way.
+// The size is mlgo's one measure of native code (mlgo/Corpus/CodeSize.h):
+// every executable section, with the sections of COMDAT groups (C++ inline
+// and template functions) listed too, so that a report can count each of
+// them once per package, as linking the package's objects together would.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_EVAL_MODULECOMPILER_H
 #define MLGO_EVAL_MODULECOMPILER_H
+
+#include "mlgo/Corpus/CodeSize.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -45,15 +47,15 @@ struct InliningPolicy {
   static InliningPolicy model(llvm::StringRef Name, llvm::StringRef Path);
 };
 
-/// Compiles corpus modules and measures their .text. textSize() may be
+/// Compiles corpus modules and measures their code. codeSize() may be
 /// called from several threads at once.
 class ModuleCompiler {
 public:
   virtual ~ModuleCompiler();
-  /// The .text size of \p Module (a corpus module name) compiled under
+  /// The code of \p Module (a corpus module name) compiled under
   /// \p Policy. The error says what failed: a missing file, a compiler
   /// error (with its message), a timeout, an unreadable object.
-  virtual llvm::Expected<uint64_t> textSize(llvm::StringRef Module,
+  virtual llvm::Expected<CodeSize> codeSize(llvm::StringRef Module,
                                             const InliningPolicy &Policy) = 0;
 };
 

@@ -12,7 +12,12 @@
 //     model/baseline;
 //   * a TOTAL row over all modules;
 //   * per model, the best and the worst module (smallest and largest ratio);
-//   * an SVG bar chart of the per-package change (SizeChart.h).
+//   * an SVG bar chart of the per-package change (SizeChart.h);
+//   * per package with C++ inline or template functions (COMDAT groups),
+//     its code with each such function counted once, as linking the
+//     package's objects together keeps it (mlgo/Corpus/CodeSize.h): the
+//     per-module sums count a function once in every module that still
+//     calls it, so they overstate what inlining saves in C++.
 //
 // Modules whose .text is empty under the baseline or a model (data-only
 // sources, such as a CRC table) have no usable ratio: they count in the
@@ -28,6 +33,7 @@
 #ifndef MLGO_EVAL_SIZEREPORT_H
 #define MLGO_EVAL_SIZEREPORT_H
 
+#include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Eval/Table.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -46,6 +52,9 @@ struct ModuleSizes {
   std::string Module;
   uint64_t Baseline = 0;
   std::vector<uint64_t> Models;
+  /// The grouped code (CodeSize::Grouped) under the baseline, then under
+  /// each model; empty when the module has none under any policy.
+  std::vector<std::vector<std::pair<std::string, uint64_t>>> Grouped;
 };
 
 /// One compile that did not produce a size.
@@ -59,6 +68,9 @@ struct CompileFailure {
 /// Sums over a set of modules (one package, or all), for one model.
 struct GroupModelStats {
   uint64_t Total = 0;
+  /// The code of the modules linked together (getCodeOnce in
+  /// mlgo/Corpus/CodeSize.h): each grouped section once.
+  uint64_t Once = 0;
   /// Geometric mean of Model/Baseline over the modules with a non-empty
   /// baseline .text; 1 when there is none.
   double GeoMeanRatio = 1;
@@ -72,6 +84,10 @@ struct GroupStats {
   /// the baseline or under some model.
   size_t WithoutRatio = 0;
   uint64_t BaselineTotal = 0;
+  /// GroupModelStats::Once for the baseline.
+  uint64_t BaselineOnce = 0;
+  /// Whether any module of the group has grouped code under any policy.
+  bool HasGrouped = false;
   std::vector<GroupModelStats> Models;
 };
 
@@ -98,7 +114,8 @@ struct SizeReport {
 
   /// One GroupStats per package, sorted by package name.
   std::vector<GroupStats> getPackageStats() const;
-  /// All modules together, named "TOTAL".
+  /// All modules together, named "TOTAL". Its Once totals add up the
+  /// packages' (packages are never linked together).
   GroupStats getTotalStats() const;
   /// The module with the smallest (Best) or largest ratio under model \p I;
   /// ties go to the first module name in sort order. None when no module
@@ -115,6 +132,11 @@ struct SizeReport {
   /// The tables print() prints, for tests and other front ends.
   Table getModuleTable(ReportFormat Format) const;
   Table getPackageTable(ReportFormat Format) const;
+  /// The packages with grouped code, each grouped section counted once
+  /// (GroupStats::BaselineOnce, GroupModelStats::Once), and the TOTAL of
+  /// every package's Once totals; CSV rows are of kind "package-once" and
+  /// "total-once". No rows when no module has grouped code.
+  Table getPackageOnceTable(ReportFormat Format) const;
 };
 
 } // namespace mlgo

@@ -1,0 +1,2 @@
+#include "twice.h"
+int fromA(int X) { return twice(X) + 3; }

@@ -1,0 +1,2 @@
+#include "twice.h"
+int fromB(int X) { return twice(X) * 5; }
