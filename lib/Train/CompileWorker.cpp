@@ -17,7 +17,7 @@
 #include "mlgo/Train/CompileWorker.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
-#include "mlgo/Corpus/Extract.h"
+#include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Inline/InlinerPlugin.h"
 #include "mlgo/Model/Model.h"
 
@@ -33,6 +33,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -45,6 +46,8 @@ namespace mlgo {
 static Error makeError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
 }
+
+uint64_t hashGroupedName(StringRef Name) { return xxh3_64bits(Name); }
 
 std::string Policy::getKey() const {
   MD5 Hash;
@@ -214,11 +217,14 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
     return makeError(Job.Module + ": cannot read the object clang wrote to " +
                      ObjectPath + ": " + Object.getError().message());
   sys::fs::remove(ObjectPath);
-  Expected<uint64_t> Size =
-      getTextSize(MemoryBufferRef((*Object)->getBuffer(), Job.Module));
-  if (!Size)
-    return Size.takeError();
-  Result.TextSize = *Size;
+  Expected<CodeSize> Code =
+      getCodeSize(MemoryBufferRef((*Object)->getBuffer(), Job.Module));
+  if (!Code)
+    return Code.takeError();
+  Result.TextSize = Code->Total;
+  for (const auto &[Name, Bytes] : Code->Grouped)
+    Result.Grouped.push_back({hashGroupedName(Name), Bytes});
+  llvm::sort(Result.Grouped);
   Result.NumDecisions = Decisions;
   Result.Seconds = std::chrono::duration<double>(
                        std::chrono::steady_clock::now() - Start)

@@ -26,6 +26,8 @@
 #include "mlgo/Train/TrajectoryCache.h"
 #include "mlgo/Train/WorkerPool.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -76,7 +78,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       "es_sigma",      "es_learning_rate",
       "es_batch_modules", "flip_scope", "refuse_fractions", "dagger_fraction",
       "flip_weight",
-      "counterfactual_rounds"};
+      "counterfactual_rounds", "size_measure"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
       return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
@@ -161,6 +163,11 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = Str("flip_scope", R.FlipScope))
     return E;
+  if (Error E = Str("size_measure", R.SizeMeasure))
+    return E;
+  if (R.SizeMeasure != "module" && R.SizeMeasure != "package")
+    return makeError(FileName +
+                     ": 'size_measure' must be \"module\" or \"package\"");
   if (R.FlipScope != "both" && R.FlipScope != "inline-only" &&
       R.FlipScope != "no-inline-only")
     return makeError(FileName + ": 'flip_scope' must be \"both\", "
@@ -297,6 +304,7 @@ json::Value TrainRecipe::toJSON() const {
                       {"es_learning_rate", ESLearningRate},
                       {"es_batch_modules", int64_t(ESBatchModules)},
                       {"flip_scope", FlipScope},
+                      {"size_measure", SizeMeasure},
                       {"refuse_fractions", std::move(Refuse)},
                       {"counterfactual_rounds", int64_t(CounterfactualRounds)},
                       {"dagger_fraction", DaggerFraction},
@@ -317,8 +325,14 @@ json::Value TrainRecipe::toJSON() const {
 namespace {
 
 /// One line per finished compile:
-///   <32 hex key> '\t' <text size> '\t' <decisions> '\t' <seconds> '\n'
-/// or, for a failed compile,
+///   <32 hex key> '\t' <text size> '\t' <decisions> '\t' <seconds> '\t'
+///   <grouped> '\n'
+/// where <grouped> lists the object's grouped executable sections
+/// (CompileResult::Grouped) as <16 hex name hash> ':' <bytes>, separated
+/// by ',', or is "-" when there are none. Lines of earlier versions end
+/// after <seconds>: their grouped sections are unknown, so a run that
+/// measures sizes by package (size_measure) compiles them again. Or, for a
+/// failed compile,
 ///   <32 hex key> '\t' "error" '\t' <message without tabs/newlines> '\n'
 /// A torn last line (from kill -9) is ignored. Transient failures (a
 /// timeout, a worker killed by the out-of-memory killer) are remembered for
@@ -328,6 +342,9 @@ public:
   struct Entry {
     bool Ok = false;
     uint64_t TextSize = 0;
+    std::vector<GroupedSection> Grouped;
+    /// False for a line of an earlier version (no <grouped> field).
+    bool GroupedKnown = true;
     uint32_t Decisions = 0;
     double Seconds = 0;
     std::string Error;
@@ -357,9 +374,13 @@ public:
           continue;
         }
         Entry E;
-        if (F.size() != 4 || F[1].getAsInteger(10, E.TextSize) ||
-            F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds))
+        if ((F.size() != 4 && F.size() != 5) ||
+            F[1].getAsInteger(10, E.TextSize) ||
+            F[2].getAsInteger(10, E.Decisions) ||
+            F[3].getAsDouble(E.Seconds) ||
+            (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
           return makeError(Path + ": malformed line '" + Line + "'");
+        E.GroupedKnown = F.size() == 5;
         E.Ok = true;
         Map[F[0]] = E;
       }
@@ -380,9 +401,16 @@ public:
     Map[Key] = E;
     if (E.Transient)
       return;
-    if (E.Ok)
+    if (E.Ok) {
       *OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
-          << format("%.4f", E.Seconds) << '\n';
+          << format("%.4f", E.Seconds) << '\t';
+      if (E.Grouped.empty())
+        *OS << '-';
+      for (size_t I = 0; I < E.Grouped.size(); ++I)
+        *OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
+            << ':' << E.Grouped[I].second;
+      *OS << '\n';
+    }
     else {
       std::string Msg = E.Error;
       for (char &C : Msg)
@@ -396,6 +424,22 @@ public:
   size_t size() const { return Map.size(); }
 
 private:
+  /// The <grouped> field; false when it is malformed.
+  static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
+    if (Field == "-")
+      return true;
+    SmallVector<StringRef, 16> Items;
+    Field.split(Items, ',');
+    for (StringRef Item : Items) {
+      auto [Hash, Bytes] = Item.split(':');
+      GroupedSection &G = Out.emplace_back();
+      if (Hash.size() != 16 || Hash.getAsInteger(16, G.first) ||
+          Bytes.getAsInteger(10, G.second))
+        return false;
+    }
+    return true;
+  }
+
   std::string Path;
   StringMap<Entry> Map;
   std::unique_ptr<raw_fd_ostream> OS;
@@ -469,7 +513,14 @@ struct Trainer {
   std::vector<CorpusModule> Modules;
   std::vector<size_t> Train, Validation;
   /// Per module: stock -Oz size (the baseline), heuristic size, decisions.
+  /// Sizes are in the recipe's size_measure (sizeOf).
   std::vector<uint64_t> Baseline, HeuristicSize;
+  /// size_measure "package": per package, how many modules' -Oz objects
+  /// have each grouped section (by name hash); per module, its -Oz
+  /// object's code and grouped sections.
+  StringMap<DenseMap<uint64_t, uint32_t>> GroupCopies;
+  std::vector<uint64_t> StockText;
+  std::vector<std::vector<GroupedSection>> StockGrouped;
   std::vector<uint32_t> HeuristicDecisions;
   /// Modules left out because their -Oz or heuristic compile failed: the
   /// errors, each naming its module.
@@ -503,6 +554,66 @@ struct Trainer {
       errs() << "mlgo train: " << Message << "\n";
   }
 
+  bool packageMeasure() const { return Recipe.SizeMeasure == "package"; }
+
+  /// The size of module \p M's compile \p E in the recipe's measure:
+  /// "module": its executable code; "package": that minus the grouped
+  /// sections some other module of the package has at -Oz.
+  uint64_t sizeOf(size_t M, const CompileCache::Entry &E) const {
+    if (!packageMeasure())
+      return E.TextSize;
+    auto Copies = GroupCopies.find(Modules[M].Package);
+    if (Copies == GroupCopies.end())
+      return E.TextSize;
+    uint64_t Size = E.TextSize;
+    for (const auto &[Hash, Bytes] : E.Grouped) {
+      auto It = Copies->second.find(Hash);
+      if (It == Copies->second.end())
+        continue;
+      // StockGrouped is sorted by hash (CompileResult::Grouped).
+      auto Own = llvm::lower_bound(
+          StockGrouped[M], Hash,
+          [](const GroupedSection &G, uint64_t H) { return G.first < H; });
+      bool Mine = Own != StockGrouped[M].end() && Own->first == Hash;
+      if (It->second > (Mine ? 1u : 0u))
+        Size -= Bytes;
+    }
+    return Size;
+  }
+
+  /// size_measure "package": counts the copies of each grouped section in
+  /// the -Oz objects \p Stock (one per module; failed ones have none).
+  void countGroupCopies(ArrayRef<CompileCache::Entry> Stock) {
+    StockText.assign(Modules.size(), 0);
+    StockGrouped.assign(Modules.size(), {});
+    for (size_t I = 0; I < Modules.size(); ++I) {
+      if (!Stock[I].Ok)
+        continue;
+      StockText[I] = Stock[I].TextSize;
+      StockGrouped[I] = Stock[I].Grouped;
+      DenseMap<uint64_t, uint32_t> &Copies = GroupCopies[Modules[I].Package];
+      for (const auto &[Hash, Bytes] : Stock[I].Grouped)
+        ++Copies[Hash];
+    }
+  }
+
+  /// The code of objects linked together: their code outside groups, plus
+  /// each grouped section once, at the first object's size (as a linker
+  /// keeps the first definition it sees; mlgo::getCodeOnce, by name hash).
+  static uint64_t
+  linkedCode(ArrayRef<std::pair<uint64_t, const std::vector<GroupedSection> *>>
+                 Objects) {
+    uint64_t Sum = 0;
+    DenseSet<uint64_t> Seen;
+    for (const auto &[Text, Grouped] : Objects) {
+      Sum += Text;
+      for (const auto &[Hash, Bytes] : *Grouped)
+        if (!Seen.insert(Hash).second)
+          Sum -= Bytes;
+    }
+    return Sum;
+  }
+
   std::string workFile(StringRef Name) const {
     SmallString<256> P(Options.WorkDir);
     sys::path::append(P, Name);
@@ -521,7 +632,8 @@ struct Trainer {
     for (size_t I = 0; I < Requests.size(); ++I) {
       const auto &[M, P] = Requests[I];
       Keys[I] = cacheKey(Modules[M], P);
-      if (const CompileCache::Entry *E = Cache.lookup(Keys[I])) {
+      const CompileCache::Entry *E = Cache.lookup(Keys[I]);
+      if (E && (E->GroupedKnown || !packageMeasure())) {
         Out[I] = *E;
         continue;
       }
@@ -540,6 +652,7 @@ struct Trainer {
         if (O.ok()) {
           E.Ok = true;
           E.TextSize = O.Result->TextSize;
+          E.Grouped = O.Result->Grouped;
           E.Decisions = O.Result->NumDecisions;
           E.Seconds = O.Result->Seconds;
         } else {
@@ -613,6 +726,8 @@ struct Trainer {
       Req.push_back({I, Policy::heuristic()});
     std::vector<CompileCache::Entry> R = compile(Req, "baseline");
     size_t N = Modules.size();
+    if (packageMeasure())
+      countGroupCopies(ArrayRef(R).take_front(N));
     Baseline.resize(N);
     HeuristicSize.resize(N);
     HeuristicDecisions.resize(N);
@@ -628,10 +743,10 @@ struct Trainer {
         log("baseline: left out: " + LeftOut.back());
         continue;
       }
-      Baseline[I] = R[I].TextSize;
-      HeuristicSize[I] = R[N + I].TextSize;
+      Baseline[I] = sizeOf(I, R[I]);
+      HeuristicSize[I] = sizeOf(I, R[N + I]);
       HeuristicDecisions[I] = R[N + I].Decisions;
-      Mismatch += Baseline[I] != HeuristicSize[I];
+      Mismatch += R[I].TextSize != R[N + I].TextSize;
     }
     llvm::erase_if(Train, [&](size_t M) { return Out[M]; });
     llvm::erase_if(Validation, [&](size_t M) { return Out[M]; });
@@ -742,7 +857,7 @@ struct Trainer {
       for (size_t K = 0; K < Req.size(); ++K) {
         size_t M = Req[K].first;
         // A failed compile scores as a module twice its -Oz size.
-        uint64_t Size = R[K].Ok ? R[K].TextSize : 2 * Baseline[M];
+        uint64_t Size = R[K].Ok ? sizeOf(M, R[K]) : 2 * Baseline[M];
         Rewards[K / Batch.size()] +=
             getReward(Size, Baseline[M], Recipe.Delta) / Batch.size();
       }
@@ -860,10 +975,10 @@ struct Trainer {
       for (size_t K = 0; K < Req.size(); ++K) {
         State &S = *Who[K];
         ++S.Next;
-        if (!R[K].Ok || R[K].TextSize >= BestSize[S.M])
+        if (!R[K].Ok || sizeOf(S.M, R[K]) >= BestSize[S.M])
           continue;
         BestFlips[S.M] = Req[K].second.Flips;
-        BestSize[S.M] = R[K].TextSize;
+        BestSize[S.M] = sizeOf(S.M, R[K]);
         S.Decisions = R[K].Decisions;
       }
       uint64_t Best = 0;
@@ -1039,7 +1154,7 @@ struct Trainer {
       if (size_t(At[K]) * Width >= T.size())
         return makeError("counterfactual: " + Modules[M].Name +
                          " logged fewer decisions than it reported");
-      int64_t Delta = int64_t(R[K].TextSize) - int64_t(HeuristicSize[M]);
+      int64_t Delta = int64_t(sizeOf(M, R[K])) - int64_t(HeuristicSize[M]);
       (Delta < 0 ? Shrank : Delta > 0 ? Grew : Same) += 1;
       if (Delta < 0)
         BestGain[M] = std::min(BestGain[M], Delta);
@@ -1161,7 +1276,8 @@ struct Trainer {
             Modules[M].Name + " failed: " + R[J].Error);
         continue;
       }
-      int64_t Delta = int64_t(R[J].TextSize) - int64_t(Own[K].TextSize);
+      int64_t Delta =
+          int64_t(sizeOf(M, R[J])) - int64_t(sizeOf(M, Own[K]));
       bool Departs = T.Decisions[At[J]] != T.Defaults[At[J]];
       // The non-default decision is the smaller one: inverting a decision
       // that agrees with the heuristic shrank .text, or inverting a
@@ -1398,12 +1514,36 @@ struct Trainer {
         log("evaluation compile failed: " + R[K].Error);
         continue;
       }
-      T.Policy += R[K].TextSize;
+      uint64_t Size = sizeOf(M, R[K]);
+      T.MeanReward += getReward(Size, Baseline[M], Recipe.Delta);
+      if (packageMeasure())
+        continue;
+      T.Policy += Size;
       T.Baseline += Baseline[M];
-      T.MeanReward += getReward(R[K].TextSize, Baseline[M], Recipe.Delta);
       if (PerPackage)
-        addPackageSizes(*PerPackage, Modules[M].Package, Baseline[M],
-                        R[K].TextSize);
+        addPackageSizes(*PerPackage, Modules[M].Package, Baseline[M], Size);
+    }
+    // size_measure "package": the totals are exact, each package's objects
+    // linked together, under -Oz and under the policy (modules that failed
+    // are in neither).
+    if (packageMeasure()) {
+      std::map<std::string, std::vector<size_t>> ByPackage;
+      for (size_t K = 0; K < Set.size(); ++K)
+        if (R[K].Ok)
+          ByPackage[Modules[Set[K]].Package].push_back(K);
+      for (const auto &[Package, Ks] : ByPackage) {
+        std::vector<std::pair<uint64_t, const std::vector<GroupedSection> *>>
+            Stock, Policy;
+        for (size_t K : Ks) {
+          Stock.push_back({StockText[Set[K]], &StockGrouped[Set[K]]});
+          Policy.push_back({R[K].TextSize, &R[K].Grouped});
+        }
+        uint64_t Base = linkedCode(Stock), Size = linkedCode(Policy);
+        T.Baseline += Base;
+        T.Policy += Size;
+        if (PerPackage)
+          addPackageSizes(*PerPackage, Package, Base, Size);
+      }
     }
     if (!Set.empty())
       T.MeanReward /= Set.size();
@@ -1707,6 +1847,14 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
      << Options.CorpusDir << "; " << T.Train.size() << " training and "
      << T.Validation.size() << " validation modules; corpus fingerprint "
      << T.CorpusFingerprint << ".\n"
+     << (T.packageMeasure()
+             ? "- Size measure: package. Totals are of each package's "
+               "objects linked together, every C++ inline or template "
+               "function (COMDAT group) once, as a linker keeps it; a "
+               "module's reward and an inversion's label count only the "
+               "code the module adds to its package: not the functions "
+               "another module of the package has at -Oz.\n"
+             : "")
      << T.Report
      << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
      << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",

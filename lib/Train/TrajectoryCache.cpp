@@ -123,6 +123,7 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
     ++TheStats.Hits;
     CompileResult R;
     R.TextSize = T->TextSize;
+    R.Grouped = T->Grouped;
     R.NumDecisions = T->size();
     if (WantLog) {
       Expected<std::string> Log = T->getLog();
@@ -166,6 +167,7 @@ Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
     if (Old.sameSteps(T))
       return Error::success();
   T.TextSize = R.TextSize;
+  T.Grouped = R.Grouped;
   T.LogSize = R.Log.size();
   ArrayRef<uint8_t> Raw = arrayRefFromStringRef(R.Log);
   if (compression::zstd::isAvailable()) {

@@ -170,6 +170,11 @@ static void onFatalError(void *, const char *Reason, bool) {
       W.putU32(R->NumDecisions);
       W.putF64(R->Seconds);
       W.putString(R->Log);
+      W.putU32(R->Grouped.size());
+      for (const auto &[Hash, Bytes] : R->Grouped) {
+        W.putU64(Hash);
+        W.putU64(Bytes);
+      }
     } else {
       W.putU8(1);
       W.putString(toString(R.takeError()));
@@ -410,8 +415,15 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
       R.getU8(Status);
       if (Status == 0) {
         CompileResult Result;
-        if (R.getU64(Result.TextSize) && R.getU32(Result.NumDecisions) &&
-            R.getF64(Result.Seconds) && R.getString(Result.Log))
+        uint32_t NumGrouped = 0;
+        bool Ok = R.getU64(Result.TextSize) && R.getU32(Result.NumDecisions) &&
+                  R.getF64(Result.Seconds) && R.getString(Result.Log) &&
+                  R.getU32(NumGrouped);
+        for (uint32_t I = 0; Ok && I < NumGrouped; ++I) {
+          GroupedSection &G = Result.Grouped.emplace_back();
+          Ok = R.getU64(G.first) && R.getU64(G.second);
+        }
+        if (Ok)
           Outcomes[J].Result = std::move(Result);
         else
           Outcomes[J].Error = Jobs[J].Module + ": malformed worker response";

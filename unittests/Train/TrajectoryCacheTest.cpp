@@ -79,6 +79,7 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
     ASSERT_TRUE(Replayed[I].ok()) << Replayed[I].Error;
     ASSERT_TRUE(Compiled[I].ok()) << Compiled[I].Error;
     EXPECT_EQ(Replayed[I].Result->TextSize, Compiled[I].Result->TextSize) << I;
+    EXPECT_EQ(Replayed[I].Result->Grouped, Compiled[I].Result->Grouped) << I;
     EXPECT_EQ(Replayed[I].Result->NumDecisions,
               Compiled[I].Result->NumDecisions) << I;
     EXPECT_EQ(Replayed[I].Result->Log, Compiled[I].Result->Log) << I;

@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlgo {
@@ -95,9 +96,20 @@ struct CompileJob {
   bool WantLog = false;
 };
 
+/// An executable section in a COMDAT group (mlgo/Corpus/CodeSize.h): the
+/// 64-bit xxh3 hash of its name (hashGroupedName) and its size in bytes.
+using GroupedSection = std::pair<uint64_t, uint64_t>;
+
+/// The hash that stands for a grouped section's name in CompileResult.
+uint64_t hashGroupedName(llvm::StringRef Name);
+
 struct CompileResult {
   /// Sum of the sizes of the object's executable sections.
   uint64_t TextSize = 0;
+  /// The object's grouped executable sections (C++ inline and template
+  /// functions; a linker keeps one copy of each per program), sorted by
+  /// name hash. Part of TextSize.
+  std::vector<GroupedSection> Grouped;
   /// Policy decisions taken (0 for Stock).
   uint32_t NumDecisions = 0;
   /// The training log in LLVM's format, when requested.

@@ -122,6 +122,14 @@ struct TrainRecipe {
   double ESSigma = 0.02;
   double ESLearningRate = 0.01;
   unsigned ESBatchModules = 32;
+  /// What a module's size is (the reward, the inversions' labels and
+  /// weights, selection and the report): "module", the object's executable
+  /// code; or "package", the code the module adds to its package linked
+  /// together: the object's code minus its C++ inline and template
+  /// functions (COMDAT groups) of which some other module of the package
+  /// has a copy at -Oz, since a linker keeps one copy per program
+  /// (docs/training.md).
+  std::string SizeMeasure = "module";
   /// Reward smoothing, in bytes.
   double Delta = 0;
   /// Compile parallelism (0: one per core) and limit per compile.

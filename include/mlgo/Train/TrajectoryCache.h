@@ -109,6 +109,7 @@ private:
     std::vector<int32_t> Narrow;
     std::vector<int64_t> Wide;
     uint64_t TextSize = 0;
+    std::vector<GroupedSection> Grouped;
     /// The log bytes, zstd-compressed when LLVM has zstd (LogSize is then
     /// the uncompressed size), else as they are.
     std::vector<uint8_t> Log;
@@ -118,7 +119,7 @@ private:
     size_t size() const { return Decisions.size(); }
     uint64_t getStoredBytes() const {
       return Defaults.size() + Decisions.size() + 4 * Narrow.size() +
-             8 * Wide.size() + Log.size();
+             8 * Wide.size() + 16 * Grouped.size() + Log.size();
     }
     int64_t feature(size_t I) const {
       return Wide.empty() ? int64_t(Narrow[I]) : Wide[I];

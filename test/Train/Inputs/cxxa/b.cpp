@@ -1,0 +1,2 @@
+#include "../cxx-shared.h"
+unsigned hashB(unsigned X) { return mix(X) - 5; }
