@@ -7,7 +7,6 @@
 
 #include "mlgo/Corpus/CodeSize.h"
 
-#include "llvm/ADT/StringSet.h"
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -30,15 +29,10 @@ uint64_t CodeSize::getGroupedTotal() const {
 }
 
 uint64_t getCodeOnce(ArrayRef<const CodeSize *> Objects) {
-  uint64_t Sum = 0;
-  StringSet<> Seen;
-  for (const CodeSize *C : Objects) {
-    Sum += C->getUngroupedTotal();
-    for (const auto &[Name, Bytes] : C->Grouped)
-      if (Seen.insert(Name).second)
-        Sum += Bytes;
-  }
-  return Sum;
+  std::vector<std::pair<uint64_t, const decltype(CodeSize::Grouped) *>> Code;
+  for (const CodeSize *C : Objects)
+    Code.push_back({C->Total, &C->Grouped});
+  return getCodeOnce<std::string>(Code);
 }
 
 uint64_t getTextSize(const object::ObjectFile &Obj) {

@@ -57,21 +57,16 @@ static GroupStats sumGroup(const SizeReport &Report, StringRef Name,
         WithRatio ? std::exp(LogSum[J] / double(WithRatio)) : 1.0;
 
   // Policy P's code of the group linked together, modules in report order.
+  static const std::vector<std::pair<std::string, uint64_t>> None;
   auto Once = [&](size_t P) {
-    std::vector<CodeSize> Code;
+    std::vector<std::pair<uint64_t, const decltype(None) *>> Code;
     for (size_t I : Modules) {
       const ModuleSizes &M = Report.Modules[I];
-      CodeSize C;
-      C.Total = P == 0 ? M.Baseline : M.Models[P - 1];
-      if (!M.Grouped.empty())
-        C.Grouped = M.Grouped[P];
-      G.HasGrouped |= !C.Grouped.empty();
-      Code.push_back(std::move(C));
+      const auto *Grouped = M.Grouped.empty() ? &None : &M.Grouped[P];
+      G.HasGrouped |= !Grouped->empty();
+      Code.push_back({P == 0 ? M.Baseline : M.Models[P - 1], Grouped});
     }
-    std::vector<const CodeSize *> Ptrs;
-    for (const CodeSize &C : Code)
-      Ptrs.push_back(&C);
-    return getCodeOnce(Ptrs);
+    return getCodeOnce<std::string>(Code);
   };
   G.BaselineOnce = Once(0);
   for (size_t J = 0; J < NumModels; ++J)

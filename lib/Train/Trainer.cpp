@@ -9,6 +9,7 @@
 
 #include "mlgo/Train/Trainer.h"
 
+#include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Learn/Classifier.h"
 #include "mlgo/Learn/Dataset.h"
@@ -27,7 +28,6 @@
 #include "mlgo/Train/WorkerPool.h"
 
 #include "llvm/ADT/DenseMap.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -595,23 +595,6 @@ struct Trainer {
       for (const auto &[Hash, Bytes] : Stock[I].Grouped)
         ++Copies[Hash];
     }
-  }
-
-  /// The code of objects linked together: their code outside groups, plus
-  /// each grouped section once, at the first object's size (as a linker
-  /// keeps the first definition it sees; mlgo::getCodeOnce, by name hash).
-  static uint64_t
-  linkedCode(ArrayRef<std::pair<uint64_t, const std::vector<GroupedSection> *>>
-                 Objects) {
-    uint64_t Sum = 0;
-    DenseSet<uint64_t> Seen;
-    for (const auto &[Text, Grouped] : Objects) {
-      Sum += Text;
-      for (const auto &[Hash, Bytes] : *Grouped)
-        if (!Seen.insert(Hash).second)
-          Sum -= Bytes;
-    }
-    return Sum;
   }
 
   std::string workFile(StringRef Name) const {
@@ -1538,7 +1521,9 @@ struct Trainer {
           Stock.push_back({StockText[Set[K]], &StockGrouped[Set[K]]});
           Policy.push_back({R[K].TextSize, &R[K].Grouped});
         }
-        uint64_t Base = linkedCode(Stock), Size = linkedCode(Policy);
+        // As a linker keeps them (mlgo::getCodeOnce, by name hash).
+        uint64_t Base = getCodeOnce<uint64_t>(Stock),
+                 Size = getCodeOnce<uint64_t>(Policy);
         T.Baseline += Base;
         T.Policy += Size;
         if (PerPackage)
