@@ -14,14 +14,15 @@
 #include "mlgo/Learn/Classifier.h"
 #include "mlgo/Learn/Dataset.h"
 #include "mlgo/Learn/EvolutionStrategies.h"
-#include "mlgo/Learn/Parameters.h"
 #include "mlgo/Learn/FlipPolicy.h"
 #include "mlgo/Learn/LearningCurve.h"
+#include "mlgo/Learn/Parameters.h"
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Model/SplitMix64.h"
+#include "mlgo/Support/Progress.h"
 #include "mlgo/Train/DecisionLog.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/TrajectoryCache.h"
@@ -646,22 +647,20 @@ struct Trainer {
         Out[Where[J]] = E;
       };
       uint64_t HitsBefore = Replay.getStats().Hits;
+      Progress Shown(("mlgo train: " + What).str());
       Replay.run(
           Pool, Jobs, JobModules,
           [&](size_t Done, size_t Total) {
-            if (Options.Verbose && (Done % 100 == 0 || Done == Total))
-              errs() << "\rmlgo train: " << What << ": " << Done << "/"
-                     << Total << " compiles";
+            if (Options.Verbose)
+              Shown.update(Done, Total);
           },
           Record);
-      if (Options.Verbose)
-        errs() << " (" << Replay.getStats().Hits - HitsBefore
-               << " by replay)";
-      if (Options.Verbose)
-        errs() << format(" (%.1f s)\n",
-                         std::chrono::duration<double>(
-                             std::chrono::steady_clock::now() - Start)
-                             .count());
+      Shown.end(formatv(" ({0} by replay) ({1:f1} s)",
+                        Replay.getStats().Hits - HitsBefore,
+                        std::chrono::duration<double>(
+                            std::chrono::steady_clock::now() - Start)
+                            .count())
+                    .str());
       for (size_t I = 0; I < Requests.size(); ++I)
         if (!Out[I].Ok && Out[I].Error.empty())
           Out[I] = *Cache.lookup(Keys[I]);
@@ -1016,12 +1015,13 @@ struct Trainer {
       Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
       JobModules.push_back(Modules[Mods[K]].ContentHash);
     }
-    std::vector<JobOutcome> R = Replay.run(
-        Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
-          if (Options.Verbose && (Done % 100 == 0 || Done == Total))
-            errs() << "\rmlgo train: logging: " << Done << "/" << Total
-                   << " compiles" << (Done == Total ? "\n" : "");
+    Progress Shown("mlgo train: logging");
+    std::vector<JobOutcome> R =
+        Replay.run(Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
+          if (Options.Verbose)
+            Shown.update(Done, Total);
         });
+    Shown.end();
     std::vector<float> Row;
     for (size_t K = 0; K < Jobs.size(); ++K) {
       const CorpusModule &Mod = Modules[Mods[K]];

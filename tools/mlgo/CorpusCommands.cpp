@@ -14,6 +14,7 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Corpus/ModuleStats.h"
+#include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -140,28 +141,6 @@ cl::opt<std::string> CheckClang("clang", cl::desc("clang driver to run"),
                                 cl::init(std::string(DefaultClang)),
                                 cl::sub(CheckCmd), cl::cat(Cat));
 
-/// A one-line progress bar on a terminal; silent otherwise (logs stay
-/// readable when stderr is a file).
-class ProgressBar {
-public:
-  explicit ProgressBar(StringRef What)
-      : What(What), Enabled(errs().is_displayed()) {}
-  void update(size_t Done, size_t Total) {
-    if (!Enabled || Total == 0)
-      return;
-    constexpr size_t Width = 40;
-    size_t Filled = Done * Width / Total;
-    errs() << '\r' << What << " [" << std::string(Filled, '#')
-           << std::string(Width - Filled, ' ') << "] " << Done << '/' << Total;
-    if (Done == Total)
-      errs() << '\n';
-  }
-
-private:
-  std::string What;
-  bool Enabled;
-};
-
 std::string megabytes(uint64_t Bytes) {
   return formatv("{0:f1} MB", Bytes / 1e6).str();
 }
@@ -177,7 +156,7 @@ int runExtract() {
   if (!Objects)
     return fail(Objects.takeError());
   size_t Considered = Objects->size() + Skipped.size();
-  ProgressBar Bar("extracting");
+  Progress Bar("extracting", "objects");
   ExtractOptions Options;
   Options.OutputDir = ExtractOutput;
   Options.Threads = ExtractThreads;
@@ -187,6 +166,7 @@ int runExtract() {
   };
   Expected<ExtractResult> R =
       extractCorpus(*Objects, Options, std::move(Skipped));
+  Bar.end();
   if (!R)
     return fail(R.takeError());
 
@@ -285,7 +265,7 @@ int runStats() {
   size_t N = D->Modules.size();
   std::vector<std::optional<ModuleStats>> Stats(N);
   std::vector<std::string> Errors(N);
-  ProgressBar Bar("reading");
+  Progress Bar("reading", "modules");
   std::mutex M;
   size_t Done = 0;
   {
@@ -308,6 +288,7 @@ int runStats() {
       });
     Pool.wait();
   }
+  Bar.end();
   ModuleStats Total;
   std::vector<uint64_t> Insts, Bytes, Funcs;
   std::vector<std::pair<uint64_t, std::string>> Largest;
@@ -432,7 +413,7 @@ int runCheck() {
   std::vector<std::string> Problems(N);
   std::mutex M;
   size_t Done = 0;
-  ProgressBar Bar("compiling");
+  Progress Bar("compiling", "modules");
   {
     DefaultThreadPool Pool(hardware_concurrency(CheckThreads));
     for (size_t I = 0; I < N; ++I)
@@ -463,6 +444,7 @@ int runCheck() {
       });
     Pool.wait();
   }
+  Bar.end();
   sys::fs::remove(TmpDir);
   size_t Bad = 0;
   for (size_t I = 0; I < N; ++I)

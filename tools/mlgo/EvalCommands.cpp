@@ -19,6 +19,7 @@
 #include "mlgo/Eval/CorpusEval.h"
 #include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Eval/SizeChart.h"
+#include "mlgo/Support/Progress.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -193,15 +194,6 @@ Expected<InliningPolicy> getModelPolicy(StringRef Path) {
   return InliningPolicy::model(Name, Abs);
 }
 
-/// A one-line progress display on a terminal, silent otherwise.
-void showProgress(size_t Done, size_t Total) {
-  if (!errs().is_displayed())
-    return;
-  errs() << "\rcompiling: " << Done << '/' << Total << " compiles";
-  if (Done == Total)
-    errs() << '\n';
-}
-
 int runEvalCorpus() {
   Expected<ReportFormat> Format = parseReportFormat(CorpusFormat);
   if (!Format)
@@ -298,9 +290,13 @@ int runEvalCorpus() {
   ClangModuleCompiler Compiler(CorpusDir, *D, Opts);
   CorpusEvalOptions EvalOpts;
   EvalOpts.Jobs = CorpusJobs;
-  EvalOpts.Progress = showProgress;
+  Progress Shown("compiling");
+  EvalOpts.Progress = [&](size_t Done, size_t Total) {
+    Shown.update(Done, Total);
+  };
   SizeReport Report =
       evaluateCorpus(Compiler, Modules, Baseline, Models, EvalOpts);
+  Shown.end();
 
   Report.print(outs(), *Format, CorpusPerModule);
   outs().flush();

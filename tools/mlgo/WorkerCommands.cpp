@@ -18,6 +18,7 @@
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
+#include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/TrajectoryCache.h"
 #include "mlgo/Train/WorkerPool.h"
@@ -238,15 +239,12 @@ std::vector<JobOutcome> runInProcess(const Setup &S, ArrayRef<Work> Workload,
     Jobs.push_back(S.Modules[W.Module].makeJob(S.Policies[W.Policy]));
     Keys.push_back(S.Modules[W.Module].ContentHash);
   }
-  auto Progress = [](size_t Done, size_t Total) {
-    if (Done % 50 == 0 || Done == Total)
-      errs() << "\rin-process: " << Done << "/" << Total;
-    if (Done == Total)
-      errs() << "\n";
-  };
-  if (Cache)
-    return Cache->run(Pool, Jobs, Keys, Progress);
-  return Pool.run(Jobs, Progress);
+  Progress Shown("in-process");
+  auto Update = [&](size_t Done, size_t Total) { Shown.update(Done, Total); };
+  std::vector<JobOutcome> Outcomes =
+      Cache ? Cache->run(Pool, Jobs, Keys, Update) : Pool.run(Jobs, Update);
+  Shown.end();
+  return Outcomes;
 }
 
 /// What both subcommands start from: the worker pool (created first, so
