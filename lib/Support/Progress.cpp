@@ -38,46 +38,43 @@ std::string Progress::formatTimeLeft(double Seconds) {
   return "about " + std::to_string(Minutes / 60) + " h " + Rest + " min left";
 }
 
-void Progress::print(size_t Done, size_t Total, bool Final) {
+void Progress::print(size_t Done, size_t Total, std::optional<double> At) {
   // On a terminal: back to the line's start, erase it (ANSI EL), redraw.
   if (InPlace)
     OS << "\r\x1b[K";
   OS << Label << ": " << Done << '/' << Total << ' ' << Unit;
   Shown = true;
-  if (Final)
-    return;
-  double Elapsed = Now() - Start;
-  if (Done > 0 && Elapsed > 0) {
-    double Rate = Done / Elapsed;
-    OS << format(", %.1f/s, ", Rate) << formatTimeLeft((Total - Done) / Rate);
+  // The last line has no rate and no newline: end() finishes it.
+  if (At) {
+    double Elapsed = *At - Start;
+    if (Done > 0 && Elapsed > 0) {
+      double Rate = Done / Elapsed;
+      OS << format(", %.1f/s, ", Rate) << formatTimeLeft((Total - Done) / Rate);
+    }
+    if (!InPlace)
+      OS << '\n';
   }
-  if (!InPlace)
-    OS << '\n';
   OS.flush();
 }
 
 void Progress::update(size_t Done, size_t Total) {
   if (Total == 0 || Ended)
     return;
-  if (Done >= Total) {
-    print(Total, Total, /*Final=*/true);
-    OS.flush();
-    return;
-  }
+  if (Done >= Total)
+    return print(Total, Total, std::nullopt);
   if (InPlace) {
     // Four redraws a second are enough to watch.
     double T = Now();
-    if (!Shown || T - LastDrawn >= 0.25) {
-      LastDrawn = T;
-      print(Done, Total, /*Final=*/false);
-    }
-    return;
+    if (Shown && T - LastDrawn < 0.25)
+      return;
+    LastDrawn = T;
+    return print(Done, Total, T);
   }
   size_t Tenths = Done * 10 / Total;
-  if (Tenths > TenthsShown) {
-    TenthsShown = Tenths;
-    print(Done, Total, /*Final=*/false);
-  }
+  if (Tenths <= TenthsShown)
+    return;
+  TenthsShown = Tenths;
+  print(Done, Total, Now());
 }
 
 void Progress::end(StringRef Suffix) {

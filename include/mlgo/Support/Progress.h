@@ -21,6 +21,7 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 
 namespace mlgo {
@@ -47,7 +48,9 @@ public:
   static std::string formatTimeLeft(double Seconds);
 
 private:
-  void print(size_t Done, size_t Total, bool Final);
+  /// One line; \p At (a clock reading) adds the rate and time left, its
+  /// absence marks the last line.
+  void print(size_t Done, size_t Total, std::optional<double> At);
 
   std::string Label, Unit;
   llvm::raw_ostream &OS;
