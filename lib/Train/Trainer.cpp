@@ -39,6 +39,7 @@
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
@@ -121,16 +122,17 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   // A non-empty array of numbers, each accepted by Ok; Rule describes Ok in
   // the message.
   auto NumList = [&](StringRef K, auto &Out, StringRef Rule,
-                     function_ref<bool(double)> Ok) -> Error {
+                     function_ref<bool(double)> Ok,
+                     bool MayBeEmpty = false) -> Error {
     const json::Value *X = O->get(K);
     if (!X)
       return Error::success();
     auto Bad = [&] {
-      return makeError(FileName + ": '" + K + "' must be a non-empty array of " +
-                       Rule);
+      return makeError(FileName + ": '" + K + "' must be a" +
+                       (MayBeEmpty ? "n" : " non-empty") + " array of " + Rule);
     };
     const json::Array *A = X->getAsArray();
-    if (!A || A->empty())
+    if (!A || (A->empty() && !MayBeEmpty))
       return Bad();
     Out.clear();
     for (const json::Value &E : *A) {
@@ -207,9 +209,11 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                          "numbers in [0, 1]",
                          [](double D) { return D >= 0 && D <= 1; }))
     return E;
-  if (Error E = NumList("refuse_fractions", R.RefuseFractions,
-                         "numbers in (0, 1]",
-                         [](double D) { return D > 0 && D <= 1; }))
+  // Empty (the default) adds no candidates that refuse inlines.
+  if (Error E = NumList(
+          "refuse_fractions", R.RefuseFractions, "numbers in (0, 1]",
+          [](double D) { return D > 0 && D <= 1; },
+          /*MayBeEmpty=*/true))
     return E;
   if (Error E = Str("flip_weight", R.FlipWeight))
     return E;
@@ -697,6 +701,19 @@ struct Trainer {
                        Options.CorpusDir + "' is held out or excluded");
     log(Twine(Modules.size()) + " modules: " + Twine(Train.size()) +
         " training, " + Twine(Validation.size()) + " validation");
+    if (Validation.empty()) {
+      std::vector<std::string> Sorted;
+      for (const auto &P : Seen)
+        Sorted.push_back(P.first().empty() ? "(modules without a directory)"
+                                           : P.first().str());
+      llvm::sort(Sorted);
+      std::string Names = join(Sorted, ", ");
+      WithColor::warning(errs(), "mlgo train")
+          << "the recipe holds out no validation packages, so candidates "
+             "are chosen on the training modules themselves; name some in "
+             "'validation_packages' (the corpus has: "
+          << Names << ")\n";
+    }
     return Error::success();
   }
 
@@ -1542,6 +1559,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   auto Start = std::chrono::steady_clock::now();
   if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
     return makeError(Options.WorkDir + ": " + EC.message());
+  // The recipe as run, every key explicit (defaults and --jobs filled in),
+  // so that the run can be repeated from the work directory alone.
+  std::string AsRun = formatv("{0:2}\n", Recipe.toJSON()).str();
+  if (Error E = learn::writeFileAtomically(Options.WorkDir + "/recipe.json",
+                                           arrayRefFromStringRef(AsRun)))
+    return E;
   WorkerPoolOptions PO;
   PO.Workers = Recipe.Workers;
   PO.TimeoutSeconds = Recipe.TimeoutSeconds;
@@ -1832,6 +1855,10 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
      << Options.CorpusDir << "; " << T.Train.size() << " training and "
      << T.Validation.size() << " validation modules; corpus fingerprint "
      << T.CorpusFingerprint << ".\n"
+     << (T.Validation.empty() ? "- Warning: the recipe holds out no "
+                                "validation packages; the model was chosen "
+                                "on the modules it was trained on.\n"
+                              : "")
      << (T.packageMeasure()
              ? "- Size measure: package. Totals are of each package's "
                "objects linked together, every C++ inline or template "
@@ -1840,8 +1867,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                "code the module adds to its package: not the functions "
                "another module of the package has at -Oz.\n"
              : "")
-     << T.Report
-     << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
+     << T.Report << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
      << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
                 ValTot.Policy, ValTot.Baseline, ValTot.pct(),
                 ValTot.failedClause())

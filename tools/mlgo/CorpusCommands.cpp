@@ -329,6 +329,19 @@ int runStats() {
   OS << "largest modules (instructions):\n";
   for (size_t I = 0; I < Largest.size() && I < 5; ++I)
     OS << "  " << Largest[I].first << "  " << Largest[I].second << '\n';
+  // Packages as `mlgo train` sees them (a recipe holds whole packages out
+  // for validation): the first component of the module name.
+  std::map<std::string, std::pair<size_t, uint64_t>> Packages;
+  for (size_t I = 0; I < N; ++I) {
+    auto &[Count, Insts] = Packages[getModulePackage(D->Modules[I])];
+    ++Count;
+    if (Stats[I])
+      Insts += Stats[I]->Instructions;
+  }
+  OS << "packages: " << Packages.size() << '\n';
+  for (const auto &[Name, P] : Packages)
+    OS << "  " << (Name.empty() ? "(none: modules without a directory)" : Name)
+       << ": " << P.first << " modules, " << P.second << " instructions\n";
   if (Bad)
     return fail(Twine(Bad) + " of " + Twine(N) + " modules could not be read");
   // The fingerprint `mlgo train` reports: equal fingerprints, equal models.

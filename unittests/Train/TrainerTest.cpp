@@ -2,6 +2,8 @@
 
 #include "mlgo/Train/Trainer.h"
 
+#include "llvm/Support/FormatVariadic.h"
+
 #include "gtest/gtest.h"
 
 using namespace mlgo;
@@ -21,6 +23,33 @@ TEST(TrainerTest, PackagesOverLimitNamesOnlyThoseAboveIt) {
   EXPECT_EQ(packagesOverLimit({}, 0.5), "");
   // A package with no -Oz bytes counts as unchanged.
   EXPECT_EQ(packagesOverLimit({{"empty", {0, 10}}}, 0.5), "");
+}
+
+std::string print(const TrainRecipe &R) {
+  return llvm::formatv("{0:2}", R.toJSON()).str();
+}
+
+// mlgo train writes the recipe as run (toJSON) into its work directory;
+// reading it back must give the same recipe, key for key.
+TEST(TrainerTest, RecipeAsRunReadsBackTheSame) {
+  llvm::Expected<TrainRecipe> Shipped =
+      TrainRecipe::load(MLGO_SOURCE_DIR "/models/inline-oz/recipe.json");
+  ASSERT_TRUE(bool(Shipped)) << llvm::toString(Shipped.takeError());
+  for (const TrainRecipe &R : {*Shipped, TrainRecipe()}) {
+    llvm::Expected<TrainRecipe> Back =
+        TrainRecipe::fromJSON(R.toJSON(), "as-run.json");
+    ASSERT_TRUE(bool(Back)) << llvm::toString(Back.takeError());
+    EXPECT_EQ(print(*Back), print(R));
+  }
+  // Every key is written, defaults included.
+  llvm::json::Value Defaults = TrainRecipe().toJSON();
+  const llvm::json::Object *O = Defaults.getAsObject();
+  ASSERT_NE(O, nullptr);
+  EXPECT_EQ(O->size(), 35u);
+  EXPECT_EQ(*O->getString("mode"), "search-imitate");
+  EXPECT_EQ(*O->getString("size_measure"), "module");
+  llvm::json::Value AsRun = Shipped->toJSON();
+  EXPECT_EQ(*AsRun.getAsObject()->getNumber("flip_weight_cap"), 1000000);
 }
 
 } // namespace
