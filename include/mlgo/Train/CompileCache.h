@@ -1,0 +1,78 @@
+//===- mlgo/Train/CompileCache.h - Compile results kept on disk -*- C++ -*-===//
+//
+// Every compile `mlgo train` pays for is kept in <work>/compiles.tsv, keyed
+// by the MD5 of (module bitcode + its cc1 arguments, policy key): a compile
+// is a deterministic function of exactly those, so a rerun replays it from
+// the file. A result is appended (and flushed) as soon as it is known, so
+// `kill -9` loses at most the line being written.
+//
+// One line per finished compile:
+//   <32 hex key> '\t' <text size> '\t' <decisions> '\t' <seconds> '\t'
+//   <grouped> '\n'
+// where <grouped> lists the object's grouped executable sections
+// (CompileResult::Grouped) as <16 hex name hash> ':' <bytes>, separated by
+// ',', or is "-" when there are none. Lines of earlier versions end after
+// <seconds>: their grouped sections are unknown (Entry::GroupedKnown), so a
+// run that measures sizes by package compiles them again. Or, for a failed
+// compile,
+//   <32 hex key> '\t' "error" '\t' <message, tabs and newlines as spaces> '\n'
+// A torn last line (no '\n', from kill -9) is ignored and cut off when the
+// file is opened, so that the next line starts clean; any other malformed
+// line is an error naming the file and the line. Transient failures (a timeout,
+// a worker killed by the out-of-memory killer) are remembered for this run
+// only: a rerun over the same work directory compiles them again.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TRAIN_COMPILECACHE_H
+#define MLGO_TRAIN_COMPILECACHE_H
+
+#include "mlgo/Train/CompileWorker.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+class CompileCache {
+public:
+  struct Entry {
+    bool Ok = false;
+    uint64_t TextSize = 0;
+    std::vector<GroupedSection> Grouped;
+    /// False for a line of an earlier version (no <grouped> field).
+    bool GroupedKnown = true;
+    uint32_t Decisions = 0;
+    double Seconds = 0;
+    std::string Error;
+    /// JobOutcome::Transient: kept in memory, never written to the file.
+    bool Transient = false;
+  };
+
+  /// Reads the results in \p Path, if it exists, and opens it for
+  /// appending.
+  llvm::Error open(llvm::StringRef Path);
+
+  /// The result for \p Key, or null.
+  const Entry *lookup(llvm::StringRef Key) const;
+
+  /// Records \p E under \p Key and, unless it is transient, appends it to
+  /// the file.
+  void insert(llvm::StringRef Key, const Entry &E);
+
+  size_t size() const { return Map.size(); }
+
+private:
+  std::string Path;
+  llvm::StringMap<Entry> Map;
+  std::unique_ptr<llvm::raw_fd_ostream> OS;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_TRAIN_COMPILECACHE_H

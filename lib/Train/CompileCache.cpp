@@ -1,0 +1,125 @@
+//===- lib/Train/CompileCache.cpp - Compile results kept on disk ---------===//
+//
+// The file format is in mlgo/Train/CompileCache.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/CompileCache.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Process.h"
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+static std::error_code truncate(StringRef Path, uint64_t Size) {
+  int FD;
+  if (std::error_code EC = sys::fs::openFileForReadWrite(
+          Path, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
+    return EC;
+  std::error_code EC = sys::fs::resize_file(FD, Size);
+  sys::Process::SafelyCloseFileDescriptor(FD);
+  return EC;
+}
+
+/// The <grouped> field; false when it is malformed.
+static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
+  if (Field == "-")
+    return true;
+  SmallVector<StringRef, 16> Items;
+  Field.split(Items, ',');
+  for (StringRef Item : Items) {
+    auto [Hash, Bytes] = Item.split(':');
+    GroupedSection &G = Out.emplace_back();
+    if (Hash.size() != 16 || Hash.getAsInteger(16, G.first) ||
+        Bytes.getAsInteger(10, G.second))
+      return false;
+  }
+  return true;
+}
+
+Error CompileCache::open(StringRef Path) {
+  this->Path = Path.str();
+  if (sys::fs::exists(Path)) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+    if (!Buf)
+      return makeError(Path + ": " + Buf.getError().message());
+    StringRef Text = (*Buf)->getBuffer();
+    const uint64_t FileSize = Text.size();
+    uint64_t CompleteBytes = 0; // up to the last '\n'
+    while (!Text.empty()) {
+      auto [Line, Rest] = Text.split('\n');
+      bool Complete = Text.size() > Line.size();
+      Text = Rest;
+      if (!Complete)
+        break;
+      CompleteBytes += Line.size() + 1;
+      SmallVector<StringRef, 4> F;
+      Line.split(F, '\t');
+      if (F.size() == 3 && F[1] == "error") {
+        Entry E;
+        E.Error = F[2].str();
+        Map[F[0]] = E;
+        continue;
+      }
+      Entry E;
+      if ((F.size() != 4 && F.size() != 5) ||
+          F[1].getAsInteger(10, E.TextSize) ||
+          F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds) ||
+          (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
+        return makeError(Path + ": malformed line '" + Line + "'");
+      E.GroupedKnown = F.size() == 5;
+      E.Ok = true;
+      Map[F[0]] = E;
+    }
+    // A torn last line is cut off, or the next result would be appended to
+    // it and make one malformed line of the two.
+    if (CompleteBytes < FileSize)
+      if (std::error_code EC = truncate(Path, CompleteBytes))
+        return makeError(Path +
+                         ": cannot cut the torn last line: " + EC.message());
+  }
+  std::error_code EC;
+  OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_Append);
+  if (EC)
+    return makeError(Path + ": " + EC.message());
+  return Error::success();
+}
+
+const CompileCache::Entry *CompileCache::lookup(StringRef Key) const {
+  auto It = Map.find(Key);
+  return It == Map.end() ? nullptr : &It->second;
+}
+
+void CompileCache::insert(StringRef Key, const Entry &E) {
+  Map[Key] = E;
+  if (E.Transient)
+    return;
+  if (E.Ok) {
+    *OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
+        << format("%.4f", E.Seconds) << '\t';
+    if (E.Grouped.empty())
+      *OS << '-';
+    for (size_t I = 0; I < E.Grouped.size(); ++I)
+      *OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
+          << ':' << E.Grouped[I].second;
+    *OS << '\n';
+  } else {
+    std::string Msg = E.Error;
+    for (char &C : Msg)
+      if (C == '\t' || C == '\n')
+        C = ' ';
+    *OS << Key << '\t' << "error" << '\t' << Msg << '\n';
+  }
+  OS->flush();
+}
+
+} // namespace mlgo

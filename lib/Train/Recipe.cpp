@@ -1,0 +1,310 @@
+//===- lib/Train/Recipe.cpp - Reading and writing a training recipe ------===//
+
+#include "mlgo/Train/Recipe.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <cmath>
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
+                                            StringRef FileName) {
+  const json::Object *O = V.getAsObject();
+  if (!O)
+    return makeError(FileName + ": a recipe is a JSON object");
+  TrainRecipe R;
+  static const StringSet<> Known = {"name",
+                                    "description",
+                                    "mode",
+                                    "seed",
+                                    "validation_packages",
+                                    "excluded_packages",
+                                    "notes",
+                                    "search_candidates",
+                                    "search_max_decisions",
+                                    "search_max_module_bytes",
+                                    "search_budget_bytes",
+                                    "flip_fractions",
+                                    "flip_weight_cap",
+                                    "max_package_regression",
+                                    "hidden",
+                                    "epochs",
+                                    "learning_rate",
+                                    "l2",
+                                    "batch_size",
+                                    "departure_weight",
+                                    "thresholds",
+                                    "delta",
+                                    "workers",
+                                    "timeout_seconds",
+                                    "es_iterations",
+                                    "es_directions",
+                                    "es_sigma",
+                                    "es_learning_rate",
+                                    "es_batch_modules",
+                                    "flip_scope",
+                                    "refuse_fractions",
+                                    "dagger_fraction",
+                                    "flip_weight",
+                                    "counterfactual_rounds",
+                                    "size_measure"};
+  for (const auto &KV : *O)
+    if (!Known.contains(KV.first))
+      return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
+  auto Str = [&](StringRef K, std::string &Out) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      auto S = X->getAsString();
+      if (!S)
+        return makeError(FileName + ": '" + K + "' must be a string");
+      Out = S->str();
+    }
+    return Error::success();
+  };
+  auto StrList = [&](StringRef K, std::vector<std::string> &Out) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      const json::Array *A = X->getAsArray();
+      if (!A)
+        return makeError(FileName + ": '" + K +
+                         "' must be an array of strings");
+      Out.clear();
+      for (const json::Value &E : *A) {
+        auto S = E.getAsString();
+        if (!S)
+          return makeError(FileName + ": '" + K +
+                           "' must be an array of strings");
+        Out.push_back(S->str());
+      }
+    }
+    return Error::success();
+  };
+  auto Num = [&](StringRef K, double &Out, double Min) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      auto D = X->getAsNumber();
+      if (!D || !std::isfinite(*D) || *D < Min)
+        return makeError(FileName + ": '" + K +
+                         "' must be a number >= " + formatv("{0}", Min).str());
+      Out = *D;
+    }
+    return Error::success();
+  };
+  // A non-empty array of numbers, each accepted by Ok; Rule describes Ok in
+  // the message.
+  auto NumList = [&](StringRef K, auto &Out, StringRef Rule,
+                     function_ref<bool(double)> Ok,
+                     bool MayBeEmpty = false) -> Error {
+    const json::Value *X = O->get(K);
+    if (!X)
+      return Error::success();
+    auto Bad = [&] {
+      return makeError(FileName + ": '" + K + "' must be a" +
+                       (MayBeEmpty ? "n" : " non-empty") + " array of " + Rule);
+    };
+    const json::Array *A = X->getAsArray();
+    if (!A || (A->empty() && !MayBeEmpty))
+      return Bad();
+    Out.clear();
+    for (const json::Value &E : *A) {
+      auto D = E.getAsNumber();
+      if (!D || !Ok(*D))
+        return Bad();
+      Out.push_back(*D);
+    }
+    return Error::success();
+  };
+  auto Int = [&](StringRef K, auto &Out, int64_t Min) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      auto I = X->getAsInteger();
+      if (!I || *I < Min)
+        return makeError(FileName + ": '" + K +
+                         "' must be an integer >= " + Twine(Min));
+      Out = *I;
+    }
+    return Error::success();
+  };
+  double DepartureWeight = R.DepartureWeight;
+  if (Error E =
+          joinErrors(Str("name", R.Name), Str("description", R.Description)))
+    return E;
+  if (Error E = Str("mode", R.Mode))
+    return E;
+  if (R.Mode != "search-imitate" && R.Mode != "counterfactual" &&
+      R.Mode != "bc")
+    return makeError(FileName + ": 'mode' must be \"search-imitate\", "
+                                "\"counterfactual\" or \"bc\"");
+  if (Error E = Str("notes", R.Notes))
+    return E;
+  if (Error E = Str("flip_scope", R.FlipScope))
+    return E;
+  if (Error E = Str("size_measure", R.SizeMeasure))
+    return E;
+  if (R.SizeMeasure != "module" && R.SizeMeasure != "package")
+    return makeError(FileName +
+                     ": 'size_measure' must be \"module\" or \"package\"");
+  if (R.FlipScope != "both" && R.FlipScope != "inline-only" &&
+      R.FlipScope != "no-inline-only")
+    return makeError(FileName + ": 'flip_scope' must be \"both\", "
+                                "\"inline-only\" or \"no-inline-only\"");
+  if (Error E = StrList("validation_packages", R.ValidationPackages))
+    return E;
+  if (Error E = StrList("excluded_packages", R.ExcludedPackages))
+    return E;
+  if (Error E = Int("seed", R.Seed, 0))
+    return E;
+  if (Error E = Int("search_candidates", R.SearchCandidates, 0))
+    return E;
+  if (Error E = Int("search_max_decisions", R.SearchMaxDecisions, 0))
+    return E;
+  if (Error E = Int("search_max_module_bytes", R.SearchMaxModuleBytes, 0))
+    return E;
+  if (Error E = Int("search_budget_bytes", R.SearchBudgetBytes, 0))
+    return E;
+  if (Error E = Num("flip_weight_cap", R.FlipWeightCap, 0))
+    return E;
+  if (Error E = Int("counterfactual_rounds", R.CounterfactualRounds, 1))
+    return E;
+  if (Error E = Int("es_iterations", R.ESIterations, 0))
+    return E;
+  if (Error E = Int("es_directions", R.ESDirections, 1))
+    return E;
+  if (Error E = Num("es_sigma", R.ESSigma, 0))
+    return E;
+  if (Error E = Num("es_learning_rate", R.ESLearningRate, 0))
+    return E;
+  if (Error E = Int("es_batch_modules", R.ESBatchModules, 1))
+    return E;
+  if (Error E = Num("max_package_regression", R.MaxPackageRegression, 0))
+    return E;
+  if (Error E = NumList("flip_fractions", R.FlipFractions, "numbers in [0, 1]",
+                        [](double D) { return D >= 0 && D <= 1; }))
+    return E;
+  // Empty (the default) adds no candidates that refuse inlines.
+  if (Error E = NumList(
+          "refuse_fractions", R.RefuseFractions, "numbers in (0, 1]",
+          [](double D) { return D > 0 && D <= 1; },
+          /*MayBeEmpty=*/true))
+    return E;
+  if (Error E = Str("flip_weight", R.FlipWeight))
+    return E;
+  if (R.FlipWeight != "bytes" && R.FlipWeight != "module-relative")
+    return makeError(FileName + ": 'flip_weight' must be \"bytes\" or "
+                                "\"module-relative\"");
+  if (Error E = Num("dagger_fraction", R.DaggerFraction, 0))
+    return E;
+  if (R.DaggerFraction &&
+      !llvm::is_contained(R.FlipFractions, R.DaggerFraction))
+    return makeError(FileName + ": 'dagger_fraction' must be one of "
+                                "'flip_fractions'");
+  if (!R.RefuseFractions.empty() && R.FlipScope != "no-inline-only")
+    return makeError(FileName + ": 'refuse_fractions' needs 'flip_scope' "
+                                "\"no-inline-only\" (they set the other "
+                                "side's tau)");
+  if (Error E = Int("epochs", R.Epochs, 1))
+    return E;
+  if (Error E = Num("learning_rate", R.LearningRate, 0))
+    return E;
+  if (Error E = Num("l2", R.L2, 0))
+    return E;
+  if (Error E = Int("batch_size", R.BatchSize, 1))
+    return E;
+  if (Error E = Num("departure_weight", DepartureWeight, 0))
+    return E;
+  R.DepartureWeight = DepartureWeight;
+  if (Error E = Num("delta", R.Delta, 0))
+    return E;
+  if (Error E = Int("workers", R.Workers, 0))
+    return E;
+  if (Error E = Int("timeout_seconds", R.TimeoutSeconds, 0))
+    return E;
+  if (const json::Value *X = O->get("hidden")) {
+    const json::Array *A = X->getAsArray();
+    if (!A)
+      return makeError(FileName +
+                       ": 'hidden' must be an array of layer widths");
+    R.Hidden.clear();
+    for (const json::Value &E : *A) {
+      auto I = E.getAsInteger();
+      if (!I || *I < 1)
+        return makeError(FileName +
+                         ": 'hidden' must be an array of layer widths");
+      R.Hidden.push_back(*I);
+    }
+  }
+  if (Error E = NumList("thresholds", R.Thresholds, "numbers",
+                        [](double D) { return std::isfinite(D); }))
+    return E;
+  return R;
+}
+
+Expected<TrainRecipe> TrainRecipe::load(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return makeError(Path + ": " + Buf.getError().message());
+  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  if (!V)
+    return makeError(Path + ": " + toString(V.takeError()));
+  return fromJSON(*V, Path);
+}
+
+json::Value TrainRecipe::toJSON() const {
+  json::Array Hid, Th, Val, Exc, Frac, Refuse;
+  for (double F : FlipFractions)
+    Frac.push_back(F);
+  for (double F : RefuseFractions)
+    Refuse.push_back(F);
+  for (size_t H : Hidden)
+    Hid.push_back(int64_t(H));
+  for (float T : Thresholds)
+    Th.push_back(double(T));
+  for (const std::string &P : ValidationPackages)
+    Val.push_back(P);
+  for (const std::string &P : ExcludedPackages)
+    Exc.push_back(P);
+  return json::Object{
+      {"name", Name},
+      {"description", Description},
+      {"mode", Mode},
+      {"seed", int64_t(Seed)},
+      {"validation_packages", std::move(Val)},
+      {"excluded_packages", std::move(Exc)},
+      {"notes", Notes},
+      {"search_candidates", int64_t(SearchCandidates)},
+      {"search_max_decisions", int64_t(SearchMaxDecisions)},
+      {"search_max_module_bytes", int64_t(SearchMaxModuleBytes)},
+      {"search_budget_bytes", int64_t(SearchBudgetBytes)},
+      {"flip_fractions", std::move(Frac)},
+      {"flip_weight", FlipWeight},
+      {"flip_weight_cap", FlipWeightCap},
+      {"max_package_regression", MaxPackageRegression},
+      {"es_iterations", int64_t(ESIterations)},
+      {"es_directions", int64_t(ESDirections)},
+      {"es_sigma", ESSigma},
+      {"es_learning_rate", ESLearningRate},
+      {"es_batch_modules", int64_t(ESBatchModules)},
+      {"flip_scope", FlipScope},
+      {"size_measure", SizeMeasure},
+      {"refuse_fractions", std::move(Refuse)},
+      {"counterfactual_rounds", int64_t(CounterfactualRounds)},
+      {"dagger_fraction", DaggerFraction},
+      {"hidden", std::move(Hid)},
+      {"epochs", int64_t(Epochs)},
+      {"learning_rate", LearningRate},
+      {"l2", L2},
+      {"batch_size", int64_t(BatchSize)},
+      {"departure_weight", double(DepartureWeight)},
+      {"thresholds", std::move(Th)},
+      {"delta", Delta},
+      {"workers", int64_t(Workers)},
+      {"timeout_seconds", int64_t(TimeoutSeconds)}};
+}
+
+} // namespace mlgo

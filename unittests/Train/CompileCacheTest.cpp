@@ -1,0 +1,137 @@
+//===- unittests/Train/CompileCacheTest.cpp - compiles.tsv ----------------===//
+
+#include "mlgo/Train/CompileCache.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+class CompileCacheTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-cache", Dir));
+    File = (Dir + "/compiles.tsv").str();
+  }
+  void TearDown() override { sys::fs::remove_directories(Dir); }
+
+  std::string read() {
+    auto Buf = MemoryBuffer::getFile(File);
+    return Buf ? (*Buf)->getBuffer().str() : "<unreadable>";
+  }
+  void write(StringRef Text) {
+    std::error_code EC;
+    raw_fd_ostream OS(File, EC);
+    ASSERT_FALSE(EC);
+    OS << Text;
+  }
+
+  SmallString<128> Dir;
+  std::string File;
+};
+
+const char KeyA[] = "0123456789abcdef0123456789abcdef";
+const char KeyB[] = "fedcba9876543210fedcba9876543210";
+const char KeyC[] = "00000000000000000000000000000000";
+
+TEST_F(CompileCacheTest, WritesEachResultAsOneLineAndReadsItBack) {
+  {
+    CompileCache C;
+    ASSERT_FALSE(bool(C.open(File)));
+    CompileCache::Entry Ok;
+    Ok.Ok = true;
+    Ok.TextSize = 1234;
+    Ok.Decisions = 17;
+    Ok.Seconds = 0.25;
+    Ok.Grouped = {{0x1f, 40}, {0xabcdef0123456789, 8}};
+    C.insert(KeyA, Ok);
+    CompileCache::Entry Failed;
+    Failed.Error = "fatal error:\tbad\ninput";
+    C.insert(KeyB, Failed);
+    CompileCache::Entry Timeout;
+    Timeout.Error = "timed out";
+    Timeout.Transient = true;
+    C.insert(KeyC, Timeout);
+    EXPECT_EQ(C.size(), 3u);
+    ASSERT_NE(C.lookup(KeyC), nullptr);
+  }
+  // The transient result is not written; the message loses its tab and
+  // newline.
+  EXPECT_EQ(read(), std::string(KeyA) +
+                        "\t1234\t17\t0.2500\t000000000000001f:40,"
+                        "abcdef0123456789:8\n" +
+                        KeyB + "\terror\tfatal error: bad input\n");
+
+  CompileCache C;
+  ASSERT_FALSE(bool(C.open(File)));
+  EXPECT_EQ(C.size(), 2u);
+  EXPECT_EQ(C.lookup(KeyC), nullptr);
+  const CompileCache::Entry *A = C.lookup(KeyA);
+  ASSERT_NE(A, nullptr);
+  EXPECT_TRUE(A->Ok);
+  EXPECT_EQ(A->TextSize, 1234u);
+  EXPECT_EQ(A->Decisions, 17u);
+  EXPECT_EQ(A->Seconds, 0.25);
+  EXPECT_TRUE(A->GroupedKnown);
+  EXPECT_EQ(A->Grouped,
+            (std::vector<GroupedSection>{{0x1f, 40}, {0xabcdef0123456789, 8}}));
+  const CompileCache::Entry *B = C.lookup(KeyB);
+  ASSERT_NE(B, nullptr);
+  EXPECT_FALSE(B->Ok);
+  EXPECT_EQ(B->Error, "fatal error: bad input");
+}
+
+TEST_F(CompileCacheTest, TornLastLineIsCutSoTheNextResultStartsClean) {
+  write(std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyB + "\t2");
+  CompileCache C;
+  ASSERT_FALSE(bool(C.open(File)));
+  EXPECT_EQ(C.size(), 1u);
+  EXPECT_EQ(C.lookup(KeyB), nullptr);
+  ASSERT_NE(C.lookup(KeyA), nullptr);
+  EXPECT_TRUE(C.lookup(KeyA)->Grouped.empty());
+  // The next result replaces the torn line, so that a later run (resumed
+  // again) reads both.
+  CompileCache::Entry E;
+  E.Ok = true;
+  E.TextSize = 7;
+  C.insert(KeyC, E);
+  EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
+                        "\t7\t0\t0.0000\t-\n");
+  CompileCache Again;
+  ASSERT_FALSE(bool(Again.open(File)));
+  EXPECT_EQ(Again.size(), 2u);
+}
+
+TEST_F(CompileCacheTest, LinesWithoutGroupedSectionsAreOlderVersions) {
+  write(std::string(KeyA) + "\t10\t1\t0.1000\n");
+  CompileCache C;
+  ASSERT_FALSE(bool(C.open(File)));
+  const CompileCache::Entry *A = C.lookup(KeyA);
+  ASSERT_NE(A, nullptr);
+  EXPECT_TRUE(A->Ok);
+  EXPECT_FALSE(A->GroupedKnown);
+}
+
+TEST_F(CompileCacheTest, MalformedLineIsAnErrorNamingFileAndLine) {
+  write(std::string(KeyA) + "\t10\tmany\t0.1000\t-\n");
+  CompileCache C;
+  Error E = C.open(File);
+  ASSERT_TRUE(bool(E));
+  EXPECT_EQ(toString(std::move(E)),
+            File + ": malformed line '" + KeyA + "\t10\tmany\t0.1000\t-'");
+  write(std::string(KeyA) + "\t10\t1\t0.1000\tzz:4\n");
+  CompileCache D;
+  Error F = D.open(File);
+  ASSERT_TRUE(bool(F));
+  EXPECT_EQ(toString(std::move(F)),
+            File + ": malformed line '" + KeyA + "\t10\t1\t0.1000\tzz:4'");
+}
+
+} // namespace
