@@ -6,7 +6,9 @@
 
 #include "mlgo/Train/CompileCache.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,6 +30,13 @@ static std::error_code truncate(StringRef Path, uint64_t Size) {
   std::error_code EC = sys::fs::resize_file(FD, Size);
   sys::Process::SafelyCloseFileDescriptor(FD);
   return EC;
+}
+
+/// Whether \p Field is a key: 32 lowercase hex digits (an MD5).
+static bool isKey(StringRef Field) {
+  return Field.size() == 32 && llvm::all_of(Field, [](char C) {
+           return isDigit(C) || (C >= 'a' && C <= 'f');
+         });
 }
 
 /// The <grouped> field; false when it is malformed.
@@ -64,6 +73,8 @@ Error CompileCache::open(StringRef Path) {
       CompleteBytes += Line.size() + 1;
       SmallVector<StringRef, 4> F;
       Line.split(F, '\t');
+      if (!isKey(F[0]))
+        return makeError(Path + ": malformed line '" + Line + "'");
       if (F.size() == 3 && F[1] == "error") {
         Entry E;
         E.Error = F[2].str();

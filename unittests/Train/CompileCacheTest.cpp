@@ -126,6 +126,14 @@ TEST_F(CompileCacheTest, MalformedLineIsAnErrorNamingFileAndLine) {
   ASSERT_TRUE(bool(E));
   EXPECT_EQ(toString(std::move(E)),
             File + ": malformed line '" + KeyA + "\t10\tmany\t0.1000\t-'");
+  // A key that is not an MD5: what a torn line with the next result
+  // appended to it would look like.
+  write(std::string("0123") + KeyA + "\t10\t1\t0.1000\t-\n");
+  CompileCache K;
+  Error G = K.open(File);
+  ASSERT_TRUE(bool(G));
+  EXPECT_EQ(toString(std::move(G)),
+            File + ": malformed line '0123" + KeyA + "\t10\t1\t0.1000\t-'");
   write(std::string(KeyA) + "\t10\t1\t0.1000\tzz:4\n");
   CompileCache D;
   Error F = D.open(File);

@@ -18,9 +18,10 @@
 //   <32 hex key> '\t' "error" '\t' <message, tabs and newlines as spaces> '\n'
 // A torn last line (no '\n', from kill -9) is ignored and cut off when the
 // file is opened, so that the next line starts clean; any other malformed
-// line is an error naming the file and the line. Transient failures (a timeout,
-// a worker killed by the out-of-memory killer) are remembered for this run
-// only: a rerun over the same work directory compiles them again.
+// line (a key that is not 32 lowercase hex digits, a field that does not
+// parse) is an error naming the file and the line. Transient failures (a
+// timeout, a worker killed by the out-of-memory killer) are remembered for this
+// run only: a rerun over the same work directory compiles them again.
 //
 //===----------------------------------------------------------------------===//
 
