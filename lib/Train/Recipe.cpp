@@ -70,6 +70,21 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     }
     return Error::success();
   };
+  // A string that must be one of \p Choices.
+  auto OneOf = [&](StringRef K, std::string &Out,
+                   ArrayRef<StringRef> Choices) -> Error {
+    if (Error E = Str(K, Out))
+      return E;
+    if (llvm::is_contained(Choices, Out))
+      return Error::success();
+    std::string Quoted;
+    for (size_t I = 0; I < Choices.size(); ++I)
+      Quoted += (I == 0                    ? ""
+                 : I + 1 == Choices.size() ? " or "
+                                           : ", ") +
+                ("\"" + Choices[I] + "\"").str();
+    return makeError(FileName + ": '" + K + "' must be " + Quoted);
+  };
   auto StrList = [&](StringRef K, std::vector<std::string> &Out) -> Error {
     if (const json::Value *X = O->get(K)) {
       const json::Array *A = X->getAsArray();
@@ -135,25 +150,16 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   if (Error E =
           joinErrors(Str("name", R.Name), Str("description", R.Description)))
     return E;
-  if (Error E = Str("mode", R.Mode))
+  if (Error E =
+          OneOf("mode", R.Mode, {"search-imitate", "counterfactual", "bc"}))
     return E;
-  if (R.Mode != "search-imitate" && R.Mode != "counterfactual" &&
-      R.Mode != "bc")
-    return makeError(FileName + ": 'mode' must be \"search-imitate\", "
-                                "\"counterfactual\" or \"bc\"");
   if (Error E = Str("notes", R.Notes))
     return E;
-  if (Error E = Str("flip_scope", R.FlipScope))
+  if (Error E = OneOf("flip_scope", R.FlipScope,
+                      {"both", "inline-only", "no-inline-only"}))
     return E;
-  if (Error E = Str("size_measure", R.SizeMeasure))
+  if (Error E = OneOf("size_measure", R.SizeMeasure, {"module", "package"}))
     return E;
-  if (R.SizeMeasure != "module" && R.SizeMeasure != "package")
-    return makeError(FileName +
-                     ": 'size_measure' must be \"module\" or \"package\"");
-  if (R.FlipScope != "both" && R.FlipScope != "inline-only" &&
-      R.FlipScope != "no-inline-only")
-    return makeError(FileName + ": 'flip_scope' must be \"both\", "
-                                "\"inline-only\" or \"no-inline-only\"");
   if (Error E = StrList("validation_packages", R.ValidationPackages))
     return E;
   if (Error E = StrList("excluded_packages", R.ExcludedPackages))
@@ -193,11 +199,9 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
           [](double D) { return D > 0 && D <= 1; },
           /*MayBeEmpty=*/true))
     return E;
-  if (Error E = Str("flip_weight", R.FlipWeight))
+  if (Error E =
+          OneOf("flip_weight", R.FlipWeight, {"bytes", "module-relative"}))
     return E;
-  if (R.FlipWeight != "bytes" && R.FlipWeight != "module-relative")
-    return makeError(FileName + ": 'flip_weight' must be \"bytes\" or "
-                                "\"module-relative\"");
   if (Error E = Num("dagger_fraction", R.DaggerFraction, 0))
     return E;
   if (R.DaggerFraction &&
