@@ -27,6 +27,8 @@ Progress::Progress(StringRef Label, StringRef Unit, raw_ostream &OS,
 
 std::string Progress::formatTimeLeft(double Seconds) {
   long S = std::lround(std::max(Seconds, 0.0));
+  if (S < 1)
+    return "under a second left";
   if (S < 100)
     return "about " + std::to_string(S) + " s left";
   long Minutes = std::lround(S / 60.0);

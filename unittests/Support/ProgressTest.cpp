@@ -55,8 +55,8 @@ TEST(ProgressTest, TerminalRedrawsInPlaceAtMostFourTimesASecond) {
   P.update(3, 4); // 0.3 s after the last drawing: drawn
   P.update(4, 4); // the last: always drawn
   P.end();
-  EXPECT_EQ(Out, "\r\x1b[Kcompiling: 1/4 modules, 10.0/s, about 0 s left"
-                 "\r\x1b[Kcompiling: 3/4 modules, 7.5/s, about 0 s left"
+  EXPECT_EQ(Out, "\r\x1b[Kcompiling: 1/4 modules, 10.0/s, under a second left"
+                 "\r\x1b[Kcompiling: 3/4 modules, 7.5/s, under a second left"
                  "\r\x1b[Kcompiling: 4/4 modules\n");
 }
 
@@ -70,7 +70,9 @@ TEST(ProgressTest, NothingShownNothingEnded) {
 }
 
 TEST(ProgressTest, TimeLeftInSecondsMinutesAndHours) {
-  EXPECT_EQ(Progress::formatTimeLeft(-3), "about 0 s left");
+  EXPECT_EQ(Progress::formatTimeLeft(-3), "under a second left");
+  EXPECT_EQ(Progress::formatTimeLeft(0.49), "under a second left");
+  EXPECT_EQ(Progress::formatTimeLeft(0.5), "about 1 s left");
   EXPECT_EQ(Progress::formatTimeLeft(99.4), "about 99 s left");
   EXPECT_EQ(Progress::formatTimeLeft(100), "about 2 min left");
   EXPECT_EQ(Progress::formatTimeLeft(59 * 60), "about 59 min left");
