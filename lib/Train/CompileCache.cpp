@@ -12,7 +12,6 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Process.h"
 
 using namespace llvm;
 
@@ -20,16 +19,6 @@ namespace mlgo {
 
 static Error makeError(const Twine &Message) {
   return createStringError(inconvertibleErrorCode(), Message);
-}
-
-static std::error_code truncate(StringRef Path, uint64_t Size) {
-  int FD;
-  if (std::error_code EC = sys::fs::openFileForReadWrite(
-          Path, FD, sys::fs::CD_OpenExisting, sys::fs::OF_None))
-    return EC;
-  std::error_code EC = sys::fs::resize_file(FD, Size);
-  sys::Process::SafelyCloseFileDescriptor(FD);
-  return EC;
 }
 
 /// Whether \p Field is a key: 32 lowercase hex digits (an MD5).
@@ -57,13 +46,14 @@ static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
 
 Error CompileCache::open(StringRef Path) {
   this->Path = Path.str();
+  uint64_t CompleteBytes = 0; // up to the last '\n'
+  bool Torn = false;
   if (sys::fs::exists(Path)) {
     ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
     if (!Buf)
       return makeError(Path + ": " + Buf.getError().message());
     StringRef Text = (*Buf)->getBuffer();
-    const uint64_t FileSize = Text.size();
-    uint64_t CompleteBytes = 0; // up to the last '\n'
+    Torn = !Text.empty() && !Text.ends_with("\n");
     while (!Text.empty()) {
       auto [Line, Rest] = Text.split('\n');
       bool Complete = Text.size() > Line.size();
@@ -91,17 +81,18 @@ Error CompileCache::open(StringRef Path) {
       E.Ok = true;
       Map[F[0]] = E;
     }
-    // A torn last line is cut off, or the next result would be appended to
-    // it and make one malformed line of the two.
-    if (CompleteBytes < FileSize)
-      if (std::error_code EC = truncate(Path, CompleteBytes))
-        return makeError(Path +
-                         ": cannot cut the torn last line: " + EC.message());
   }
-  std::error_code EC;
-  OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_Append);
-  if (EC)
+  int FD;
+  if (std::error_code EC = sys::fs::openFileForWrite(
+          Path, FD, sys::fs::CD_OpenAlways, sys::fs::OF_Append))
     return makeError(Path + ": " + EC.message());
+  OS = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
+  // A torn last line is cut off, or the next result would be appended to it
+  // and make one malformed line of the two.
+  if (Torn)
+    if (std::error_code EC = sys::fs::resize_file(FD, CompleteBytes))
+      return makeError(Path +
+                       ": cannot cut the torn last line: " + EC.message());
   return Error::success();
 }
 

@@ -310,17 +310,15 @@ struct Trainer {
     log(Twine(Modules.size()) + " modules: " + Twine(Train.size()) +
         " training, " + Twine(Validation.size()) + " validation");
     if (Validation.empty()) {
-      std::vector<std::string> Sorted;
+      std::vector<std::string> Names;
       for (const auto &P : Seen)
-        Sorted.push_back(P.first().empty() ? "(modules without a directory)"
-                                           : P.first().str());
-      llvm::sort(Sorted);
-      std::string Names = join(Sorted, ", ");
+        Names.push_back(describePackage(P.first()));
+      llvm::sort(Names);
       WithColor::warning(errs(), "mlgo train")
           << "the recipe holds out no validation packages, so candidates "
              "are chosen on the training modules themselves; name some in "
              "'validation_packages' (the corpus has: "
-          << Names << ")\n";
+          << join(Names, ", ") << ")\n";
     }
     return Error::success();
   }
@@ -1167,12 +1165,6 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   auto Start = std::chrono::steady_clock::now();
   if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
     return makeError(Options.WorkDir + ": " + EC.message());
-  // The recipe as run, every key explicit (defaults and --jobs filled in),
-  // so that the run can be repeated from the work directory alone.
-  std::string AsRun = formatv("{0:2}\n", Recipe.toJSON()).str();
-  if (Error E = learn::writeFileAtomically(Options.WorkDir + "/recipe.json",
-                                           arrayRefFromStringRef(AsRun)))
-    return E;
   WorkerPoolOptions PO;
   PO.Workers = Recipe.Workers;
   PO.TimeoutSeconds = Recipe.TimeoutSeconds;
@@ -1180,6 +1172,11 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   if (!Pool)
     return Pool.takeError();
   Trainer T(Recipe, Options, **Pool);
+  // The recipe as run, every key explicit (defaults and --jobs filled in),
+  // so that the run can be repeated from the work directory alone.
+  if (Error E = T.writeWorkFile("recipe.json",
+                                formatv("{0:2}\n", Recipe.toJSON()).str()))
+    return E;
   if (Error E = T.Cache.open(T.workFile("compiles.tsv")))
     return E;
   if (Error E = T.loadCorpus())

@@ -19,6 +19,10 @@ std::string getModulePackage(StringRef Module) {
   return Rest.empty() ? "" : First.str();
 }
 
+std::string describePackage(StringRef Package) {
+  return Package.empty() ? "(modules without a directory)" : Package.str();
+}
+
 CompileJob CorpusModule::makeJob(Policy P, bool WantLog) const {
   CompileJob J;
   J.Module = Name;

@@ -340,8 +340,8 @@ int runStats() {
   }
   OS << "packages: " << Packages.size() << '\n';
   for (const auto &[Name, P] : Packages)
-    OS << "  " << (Name.empty() ? "(none: modules without a directory)" : Name)
-       << ": " << P.first << " modules, " << P.second << " instructions\n";
+    OS << "  " << describePackage(Name) << ": " << P.first << " modules, "
+       << P.second << " instructions\n";
   if (Bad)
     return fail(Twine(Bad) + " of " + Twine(N) + " modules could not be read");
   // The fingerprint `mlgo train` reports: equal fingerprints, equal models.

@@ -120,26 +120,21 @@ TEST_F(CompileCacheTest, LinesWithoutGroupedSectionsAreOlderVersions) {
 }
 
 TEST_F(CompileCacheTest, MalformedLineIsAnErrorNamingFileAndLine) {
-  write(std::string(KeyA) + "\t10\tmany\t0.1000\t-\n");
-  CompileCache C;
-  Error E = C.open(File);
-  ASSERT_TRUE(bool(E));
-  EXPECT_EQ(toString(std::move(E)),
-            File + ": malformed line '" + KeyA + "\t10\tmany\t0.1000\t-'");
+  // The error of opening a cache whose only line is \p Line.
+  auto OpenError = [&](const std::string &Line) {
+    write(Line + "\n");
+    CompileCache C;
+    Error E = C.open(File);
+    return E ? toString(std::move(E)) : "<no error>";
+  };
+  std::string Bad = std::string(KeyA) + "\t10\tmany\t0.1000\t-";
+  EXPECT_EQ(OpenError(Bad), File + ": malformed line '" + Bad + "'");
   // A key that is not an MD5: what a torn line with the next result
   // appended to it would look like.
-  write(std::string("0123") + KeyA + "\t10\t1\t0.1000\t-\n");
-  CompileCache K;
-  Error G = K.open(File);
-  ASSERT_TRUE(bool(G));
-  EXPECT_EQ(toString(std::move(G)),
-            File + ": malformed line '0123" + KeyA + "\t10\t1\t0.1000\t-'");
-  write(std::string(KeyA) + "\t10\t1\t0.1000\tzz:4\n");
-  CompileCache D;
-  Error F = D.open(File);
-  ASSERT_TRUE(bool(F));
-  EXPECT_EQ(toString(std::move(F)),
-            File + ": malformed line '" + KeyA + "\t10\t1\t0.1000\tzz:4'");
+  Bad = std::string("0123") + KeyA + "\t10\t1\t0.1000\t-";
+  EXPECT_EQ(OpenError(Bad), File + ": malformed line '" + Bad + "'");
+  Bad = std::string(KeyA) + "\t10\t1\t0.1000\tzz:4";
+  EXPECT_EQ(OpenError(Bad), File + ": malformed line '" + Bad + "'");
 }
 
 } // namespace

@@ -51,6 +51,10 @@ std::string getCorpusFingerprint(llvm::ArrayRef<CorpusModule> Modules);
 /// "zlib"); "" for a module not in a directory.
 std::string getModulePackage(llvm::StringRef Module);
 
+/// \p Package as messages name it: "(modules without a directory)" for the
+/// empty package of top-level modules, which a recipe cannot name.
+std::string describePackage(llvm::StringRef Package);
+
 /// The plugin next to the mlgo executable (<bin>/../lib/MLGOInliner.so),
 /// for commands that compare against a spawned clang.
 std::string getDefaultPluginPath();
