@@ -28,7 +28,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "eval-package: $*" >&2; exit 2; }
-packages=(zlib bzip2 lua5.4 ninja-build)
+packages=(zlib bzip2 lua5.4 ninja-build xz-utils gzip tinyxml2 yaml-cpp cmark)
 
 known() {
   local p
@@ -116,6 +116,26 @@ build)
       -DCMAKE_CXX_COMPILER="$out/bin/c++"
     make -j"$jobs" -C mlgo-build ninja ninja_test
     ;;
+  xz-utils | gzip)
+    # Autotools with the tarball's own configure; the test programs are
+    # built here so that a test run only runs them. MAKEINFO=true: gzip's
+    # manual would need texinfo, and no artifact depends on it.
+    CC=$cc CFLAGS="-Oz" ./configure --disable-nls >configure.log
+    make -j"$jobs" MAKEINFO=true
+    make -j"$jobs" -C tests check TESTS=
+    ;;
+  tinyxml2)
+    # Upstream's plain Makefile: the static library and its test program.
+    make -j"$jobs" CXX="$out/bin/c++" CXXFLAGS="-Oz" xmltest staticlib
+    ;;
+  yaml-cpp | cmark)
+    # Upstream's CMake build with its tests (yaml-cpp's link Debian's
+    # googletest); MinSizeRel for -Os flags the wrappers turn into -Oz.
+    cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=MinSizeRel \
+      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$out/bin/c++" \
+      -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF >configure.log
+    make -j"$jobs" -C mlgo-build
+    ;;
   esac
   ;;
 tests)
@@ -133,6 +153,23 @@ tests)
     done
     ;;
   ninja-build) printf '%s\n' ninja_test build-project ;;
+  xz-utils | gzip)
+    # The TESTS list of tests/Makefile.in, as automake wrote it, without
+    # $(EXEEXT) (empty here) and conditional additions ($(am__append_N)).
+    src=$("$root/scripts/fetch-source.sh" "$1")
+    sed -n '/^TESTS = /,/[^\\]$/p' "$src/tests/Makefile.in" |
+      sed 's/^TESTS = //; s/\\$//; s/\$(EXEEXT)//g' | tr -s ' \t' '\n' |
+      grep -v -e '^$' -e '^\$('
+    ;;
+  tinyxml2) echo xmltest ;;
+  yaml-cpp) echo yaml-cpp-tests ;;
+  cmark)
+    # The add_test names of test/CMakeLists.txt, but for the placeholder
+    # it registers instead of the spec tests when python3 is missing.
+    src=$("$root/scripts/fetch-source.sh" "$1")
+    sed -n 's/^ *add_test(\(NAME \)\{0,1\}\([A-Za-z0-9_]*\).*/\2/p' \
+      "$src/test/CMakeLists.txt" | grep -v '^skipping_spectests$' | sort -u
+    ;;
   esac
   ;;
 test)
@@ -204,6 +241,25 @@ NINJA
       ;;
     *) die "no ninja-build test '$name'" ;;
     esac
+    ;;
+  xz-utils | gzip)
+    # One entry of automake's TESTS, run by its own harness; the test's
+    # log is tests/NAME.log.
+    [[ $name =~ ^[A-Za-z0-9_.-]+$ ]] || die "no $pkg test '$name'"
+    make -C tests check TESTS="$name" || { cat "tests/$name.log" >&2; exit 1; }
+    ;;
+  tinyxml2)
+    [[ $name == xmltest ]] || die "no tinyxml2 test '$name'"
+    ./xmltest
+    ;;
+  yaml-cpp)
+    [[ $name == yaml-cpp-tests ]] || die "no yaml-cpp test '$name'"
+    ./mlgo-build/test/yaml-cpp-tests
+    ;;
+  cmark)
+    [[ $name =~ ^[A-Za-z0-9_]+$ ]] || die "no cmark test '$name'"
+    cd mlgo-build
+    ctest --output-on-failure --no-tests=error -R "^$name\$"
     ;;
   esac
   ;;

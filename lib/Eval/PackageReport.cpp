@@ -52,13 +52,10 @@ std::vector<const TestOutcome *> PackageReport::getBaselineFailures() const {
 Table PackageReport::getSizeTable() const {
   Table T;
   T.Header = {Package + " artifact", BaselineName, ModelName, "delta"};
-  uint64_t TotalBase = 0, TotalModel = 0;
-  for (const ArtifactSizes &A : Artifacts) {
+  for (const ArtifactSizes &A : Artifacts)
     T.addRow({A.Path, std::to_string(A.Baseline), std::to_string(A.Model),
               formatDeltaPercent(A.Baseline, A.Model)});
-    TotalBase += A.Baseline;
-    TotalModel += A.Model;
-  }
+  uint64_t TotalBase = getBaselineTotal(), TotalModel = getModelTotal();
   T.addRuleBeforeNextRow();
   T.addRow({"TOTAL (" + std::to_string(Artifacts.size()) + " artifacts)",
             std::to_string(TotalBase), std::to_string(TotalModel),
@@ -90,6 +87,61 @@ Table PackageReport::getTestTable() const {
   for (const TestOutcome &O : Tests)
     T.addRow({O.Name, O.BaselinePassed ? "pass" : "FAIL",
               O.ModelPassed ? "pass" : "FAIL"});
+  return T;
+}
+
+uint64_t PackageReport::getBaselineTotal() const {
+  uint64_t Total = 0;
+  for (const ArtifactSizes &A : Artifacts)
+    Total += A.Baseline;
+  return Total;
+}
+
+uint64_t PackageReport::getModelTotal() const {
+  uint64_t Total = 0;
+  for (const ArtifactSizes &A : Artifacts)
+    Total += A.Model;
+  return Total;
+}
+
+Table getPackageSummaryTable(
+    ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
+    StringRef BaselineName, StringRef ModelName) {
+  Table T;
+  T.Header = {"package",
+              (BaselineName + " .text").str(),
+              (ModelName + " .text").str(),
+              "delta",
+              ("tests passed " + BaselineName).str(),
+              ("tests passed " + ModelName).str()};
+  uint64_t TotalBase = 0, TotalModel = 0;
+  size_t Reported = 0;
+  for (const auto &[Name, R] : Packages) {
+    if (!R) {
+      T.addRow({Name, "failed", "failed", "n/a", "n/a", "n/a"});
+      continue;
+    }
+    ++Reported;
+    uint64_t Base = R->getBaselineTotal(), Mod = R->getModelTotal();
+    TotalBase += Base;
+    TotalModel += Mod;
+    auto Passed = [&](bool TestOutcome::*Which) {
+      if (R->Tests.empty())
+        return std::string("no tests");
+      size_t N = llvm::count_if(R->Tests,
+                                [&](const TestOutcome &O) { return O.*Which; });
+      return std::to_string(N) + "/" + std::to_string(R->Tests.size());
+    };
+    T.addRow({Name, std::to_string(Base), std::to_string(Mod),
+              formatDeltaPercent(Base, Mod),
+              Passed(&TestOutcome::BaselinePassed),
+              Passed(&TestOutcome::ModelPassed)});
+  }
+  T.addRuleBeforeNextRow();
+  T.addRow({"TOTAL (" + std::to_string(Reported) +
+                (Reported == 1 ? " package)" : " packages)"),
+            std::to_string(TotalBase), std::to_string(TotalModel),
+            formatDeltaPercent(TotalBase, TotalModel), "", ""});
   return T;
 }
 

@@ -31,6 +31,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <optional>
+
 using namespace llvm;
 using namespace mlgo;
 using tool::fail;
@@ -97,9 +99,9 @@ cl::SubCommand PackageCmd(
     "eval package",
     "Build a Debian source package with -Oz and with the plugin; compare "
     ".text, build time and RSS, and run its test suite against both");
-cl::opt<std::string> PackageName(cl::Positional, cl::Required,
-                                 cl::desc("<package>"), cl::sub(PackageCmd),
-                                 cl::cat(Cat));
+cl::list<std::string> PackageNames(cl::Positional, cl::OneOrMore,
+                                   cl::desc("<package>..."),
+                                   cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<std::string>
     PackageModel("model",
                  cl::desc("the text model to build with (default: embedded)"),
@@ -109,7 +111,8 @@ cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
 cl::opt<std::string> PackageWork(
     "work-dir",
-    cl::desc("build trees and logs (default: <build>/eval/<package>)"),
+    cl::desc("build trees and logs (default: <build>/eval/<package>); "
+             "with several packages, <dir>/<package> for each"),
     cl::value_desc("dir"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<std::string>
     PackageCache("source-cache",
@@ -318,6 +321,31 @@ int runEvalCorpus() {
   return 0;
 }
 
+/// Evaluates one package and prints its report; false if it could not be
+/// built or a test failed (the reason is printed).
+bool evalOnePackage(const PackageEvalOptions &Opts, ReportFormat Format,
+                    std::optional<PackageReport> &Report) {
+  const std::string &Name = Opts.Package;
+  Expected<PackageReport> R = evaluatePackage(Opts);
+  if (!R) {
+    WithColor::error(errs(), "mlgo") << toString(R.takeError()) << '\n';
+    return false;
+  }
+  R->print(outs(), Format);
+  outs().flush();
+  for (const std::string &A : R->UnpairedArtifacts)
+    WithColor::warning(errs(), "mlgo")
+        << Name << ": artifact built once only: " << A << '\n';
+  std::vector<const TestOutcome *> Bad = R->getPossibleMiscompiles();
+  for (const TestOutcome *T : Bad)
+    WithColor::error(errs(), "mlgo")
+        << "possible miscompile: " << Name << ": test '" << T->Name
+        << "' fails with " << R->ModelName << "; log " << T->ModelLog << '\n';
+  bool OK = Bad.empty() && R->getBaselineFailures().empty();
+  Report = std::move(*R);
+  return OK;
+}
+
 int runEvalPackage() {
   Expected<ReportFormat> Format = parseReportFormat(PackageFormat);
   if (!Format)
@@ -329,17 +357,12 @@ int runEvalPackage() {
   if (!Plugin)
     return fail(Plugin.takeError());
   PackageEvalOptions Opts;
-  Opts.Package = PackageName;
   Opts.RecipeScript = *Src + "/scripts/eval-package.sh";
   Opts.SourceCache =
       PackageCache.empty() ? getBuildDir() + "/src" : std::string(PackageCache);
-  Opts.WorkDir = PackageWork.empty() ? getBuildDir() + "/eval/" + PackageName
-                                     : std::string(PackageWork);
   {
-    SmallString<256> Abs(Opts.WorkDir), Cache(Opts.SourceCache);
-    sys::fs::make_absolute(Abs);
+    SmallString<256> Cache(Opts.SourceCache);
     sys::fs::make_absolute(Cache);
-    Opts.WorkDir = std::string(Abs);
     Opts.SourceCache = std::string(Cache);
   }
   Opts.PluginPath = *Plugin;
@@ -354,22 +377,33 @@ int runEvalPackage() {
   Opts.TestTimeoutSeconds = PackageTestTimeout;
   Opts.RunTests = !PackageNoTests;
   Opts.Log = [](StringRef Line) { errs() << "eval: " << Line << '\n'; };
-  Expected<PackageReport> R = evaluatePackage(Opts);
-  if (!R)
-    return fail(R.takeError());
-  R->print(outs(), *Format);
-  outs().flush();
-  for (const std::string &A : R->UnpairedArtifacts)
-    WithColor::warning(errs(), "mlgo")
-        << PackageName << ": artifact built once only: " << A << '\n';
-  std::vector<const TestOutcome *> Bad = R->getPossibleMiscompiles();
-  for (const TestOutcome *T : Bad)
-    WithColor::error(errs(), "mlgo")
-        << "possible miscompile: " << PackageName << ": test '" << T->Name
-        << "' fails with " << R->ModelName << "; log " << T->ModelLog << '\n';
-  if (!Bad.empty() || !R->getBaselineFailures().empty())
-    return 1;
-  return 0;
+
+  // Every package is evaluated, whatever happened to the ones before.
+  std::vector<std::optional<PackageReport>> Reports(PackageNames.size());
+  bool AllOK = true, Printed = false;
+  for (size_t I = 0; I < PackageNames.size(); ++I) {
+    Opts.Package = PackageNames[I];
+    SmallString<256> Work(PackageWork.empty() ? getBuildDir() + "/eval"
+                                              : std::string(PackageWork));
+    if (PackageWork.empty() || PackageNames.size() > 1)
+      sys::path::append(Work, Opts.Package);
+    sys::fs::make_absolute(Work);
+    Opts.WorkDir = std::string(Work);
+    if (Printed)
+      outs() << '\n';
+    AllOK &= evalOnePackage(Opts, *Format, Reports[I]);
+    Printed |= Reports[I].has_value();
+  }
+  if (PackageNames.size() > 1) {
+    std::vector<std::pair<std::string, const PackageReport *>> Rows;
+    for (size_t I = 0; I < PackageNames.size(); ++I)
+      Rows.push_back({PackageNames[I], Reports[I] ? &*Reports[I] : nullptr});
+    if (Printed)
+      outs() << '\n';
+    getPackageSummaryTable(Rows, "-Oz", Opts.Model.Name).print(outs(), *Format);
+    outs().flush();
+  }
+  return AllOK ? 0 : 1;
 }
 
 tool::RegisterSubcommand RegisterCorpus(CorpusCmd, runEvalCorpus);

@@ -347,6 +347,36 @@ TEST(PackageReportTest, ReportAndVerdicts) {
                "zlib: 1 of 3 tests pass with embedded\n");
 }
 
+TEST(PackageReportTest, SummaryOfSeveralPackages) {
+  PackageReport A;
+  A.Package = "zlib";
+  A.ModelName = "embedded";
+  A.Artifacts = {{"libz.a", 1000, 990}, {"minigzip", 3000, 3000}};
+  A.Tests = {{"teststatic", true, true, ""}, {"testshared", true, false, ""}};
+  PackageReport B;
+  B.Package = "tinyxml2";
+  B.ModelName = "embedded";
+  B.Artifacts = {{"xmltest", 2000, 2030}};
+  std::string S;
+  raw_string_ostream OS(S);
+  getPackageSummaryTable({{"zlib", &A}, {"gzip", nullptr}, {"tinyxml2", &B}},
+                         "-Oz", "embedded")
+      .print(OS, ReportFormat::Table);
+  EXPECT_EQ(S, "package             -Oz .text  embedded .text   delta  "
+               "tests passed -Oz  tests passed embedded\n"
+               "-------------------------------------------------------"
+               "---------------------------------------\n"
+               "zlib                     4000            3990  -0.25%  "
+               "             2/2                    1/2\n"
+               "gzip                   failed          failed     n/a  "
+               "             n/a                    n/a\n"
+               "tinyxml2                 2000            2030  +1.50%  "
+               "        no tests               no tests\n"
+               "-------------------------------------------------------"
+               "---------------------------------------\n"
+               "TOTAL (2 packages)       6000            6020  +0.33%\n");
+}
+
 /// Sizes from a table; "fail" entries fail. Records the calls.
 class FakeCompiler : public ModuleCompiler {
 public:

@@ -21,11 +21,13 @@
 
 #include "mlgo/Eval/Table.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlgo {
@@ -72,12 +74,24 @@ struct PackageReport {
   /// Tests that fail with the baseline build.
   std::vector<const TestOutcome *> getBaselineFailures() const;
 
+  /// The .text of all artifacts, built each way (the size table's TOTAL).
+  uint64_t getBaselineTotal() const;
+  uint64_t getModelTotal() const;
+
   Table getSizeTable() const;
   Table getBuildTable() const;
   Table getTestTable() const;
   /// The three tables and a verdict line per failing test.
   void print(llvm::raw_ostream &OS, ReportFormat Format) const;
 };
+
+/// One row per package of a multi-package `mlgo eval package` run, in the
+/// order given: the TOTAL of its size table and its test verdicts per build.
+/// A package without a report (null: its fetch or a build failed) gets a
+/// row saying so. The last row sums the sizes of the packages with one.
+Table getPackageSummaryTable(
+    llvm::ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
+    llvm::StringRef BaselineName, llvm::StringRef ModelName);
 
 /// The peak RSS (KiB) recorded in a GNU time log written with "-f %M -a":
 /// the largest line that is a decimal number (GNU time also writes lines
