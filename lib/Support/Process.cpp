@@ -7,6 +7,8 @@
 
 #include "mlgo/Support/Process.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Process.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
@@ -42,6 +44,20 @@ RunResult runProcess(ArrayRef<std::string> Argv, const RunOptions &Options) {
     Program = *Found;
   }
   std::vector<StringRef> Args(Full.begin(), Full.end());
+  // LLVM opens a redirection target without O_TRUNC: a regular file that
+  // exists would be overwritten in place, keeping the end of a longer old
+  // content. Empty it first (devices such as /dev/null are left alone).
+  for (const std::optional<std::string> &Out : {Options.Stdout, Options.Stderr})
+    if (Out && sys::fs::is_regular_file(*Out)) {
+      int FD;
+      if (std::error_code EC =
+              sys::fs::openFileForWrite(*Out, FD, sys::fs::CD_CreateAlways)) {
+        R.ExitCode = -1;
+        R.Problem = "cannot empty '" + *Out + "': " + EC.message();
+        return R;
+      }
+      sys::Process::SafelyCloseFileDescriptor(FD);
+    }
   auto Redirect = [](const std::optional<std::string> &S) {
     return S ? std::optional<StringRef>(*S) : std::nullopt;
   };

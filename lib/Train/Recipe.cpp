@@ -57,7 +57,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                                     "dagger_fraction",
                                     "flip_weight",
                                     "counterfactual_rounds",
-                                    "size_measure"};
+                                    "size_measure",
+                                    "selection_measure"};
   for (const auto &KV : *O)
     if (!Known.contains(KV.first))
       return makeError(FileName + ": unknown key '" + KV.first.str() + "'");
@@ -160,6 +161,11 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = OneOf("size_measure", R.SizeMeasure, {"module", "package"}))
     return E;
+  // Unset, it follows size_measure (TrainRecipe::getSelectionMeasure).
+  if (O->get("selection_measure"))
+    if (Error E = OneOf("selection_measure", R.SelectionMeasure,
+                        {"module", "package"}))
+      return E;
   if (Error E = StrList("validation_packages", R.ValidationPackages))
     return E;
   if (Error E = StrList("excluded_packages", R.ExcludedPackages))
@@ -296,6 +302,7 @@ json::Value TrainRecipe::toJSON() const {
       {"es_batch_modules", int64_t(ESBatchModules)},
       {"flip_scope", FlipScope},
       {"size_measure", SizeMeasure},
+      {"selection_measure", getSelectionMeasure()},
       {"refuse_fractions", std::move(Refuse)},
       {"counterfactual_rounds", int64_t(CounterfactualRounds)},
       {"dagger_fraction", DaggerFraction},

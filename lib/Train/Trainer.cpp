@@ -168,6 +168,14 @@ struct Trainer {
   }
 
   bool packageMeasure() const { return Recipe.SizeMeasure == "package"; }
+  /// Whether selection and the report total a set of modules as packages
+  /// linked together (selection_measure "package").
+  bool linkedTotals() const {
+    return Recipe.getSelectionMeasure() == "package";
+  }
+  /// Whether compiles must carry their grouped sections (either measure is
+  /// "package").
+  bool needGrouped() const { return packageMeasure() || linkedTotals(); }
 
   /// The size of module \p M's compile \p E in the recipe's measure:
   /// "module": its executable code; "package": that minus the grouped
@@ -229,7 +237,7 @@ struct Trainer {
       const auto &[M, P] = Requests[I];
       Keys[I] = cacheKey(Modules[M], P);
       const CompileCache::Entry *E = Cache.lookup(Keys[I]);
-      if (E && (E->GroupedKnown || !packageMeasure())) {
+      if (E && (E->GroupedKnown || !needGrouped())) {
         Out[I] = *E;
         continue;
       }
@@ -331,7 +339,7 @@ struct Trainer {
       Req.push_back({I, Policy::heuristic()});
     std::vector<CompileCache::Entry> R = compile(Req, "baseline");
     size_t N = Modules.size();
-    if (packageMeasure())
+    if (needGrouped())
       countGroupCopies(ArrayRef(R).take_front(N));
     Baseline.resize(N);
     HeuristicSize.resize(N);
@@ -1085,7 +1093,8 @@ struct Trainer {
     return std::string(R.digest());
   }
 
-  /// Total .text of \p Set under \p P, and the mean reward.
+  /// Total .text of \p Set under \p P (\p Linked: each package's objects
+  /// linked together; otherwise summed), and the mean reward.
   struct Totals {
     uint64_t Policy = 0, Baseline = 0;
     double MeanReward = 0;
@@ -1108,6 +1117,10 @@ struct Trainer {
   };
   Totals evaluate(ArrayRef<size_t> Set, const Policy &P, StringRef What,
                   PackageSizes *PerPackage = nullptr) {
+    return evaluate(Set, P, What, PerPackage, linkedTotals());
+  }
+  Totals evaluate(ArrayRef<size_t> Set, const Policy &P, StringRef What,
+                  PackageSizes *PerPackage, bool Linked) {
     std::vector<std::pair<size_t, Policy>> Req;
     for (size_t M : Set)
       Req.push_back({M, P});
@@ -1122,17 +1135,19 @@ struct Trainer {
       }
       uint64_t Size = sizeOf(M, R[K]);
       T.MeanReward += getReward(Size, Baseline[M], Recipe.Delta);
-      if (packageMeasure())
+      if (Linked)
         continue;
-      T.Policy += Size;
-      T.Baseline += Baseline[M];
+      // Summed objects: each module's own code, whatever the size measure.
+      T.Policy += R[K].TextSize;
+      T.Baseline += StockText.empty() ? Baseline[M] : StockText[M];
       if (PerPackage)
-        addPackageSizes(*PerPackage, Modules[M].Package, Baseline[M], Size);
+        addPackageSizes(*PerPackage, Modules[M].Package,
+                        StockText.empty() ? Baseline[M] : StockText[M],
+                        R[K].TextSize);
     }
-    // size_measure "package": the totals are exact, each package's objects
-    // linked together, under -Oz and under the policy (modules that failed
-    // are in neither).
-    if (packageMeasure()) {
+    // Linked totals are exact, each package's objects linked together,
+    // under -Oz and under the policy (modules that failed are in neither).
+    if (Linked) {
       std::map<std::string, std::vector<size_t>> ByPackage;
       for (size_t K = 0; K < Set.size(); ++K)
         if (R[K].Ok)
@@ -1437,6 +1452,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Policy Chosen = Policy::model(BestModel->toJSONString());
   Trainer::Totals ValTot = T.evaluate(T.Validation, Chosen, "validation", &ValPkg);
   Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
+  // The validation total in the other way of counting, for the report
+  // (linked totals need the grouped sections: either measure "package").
+  std::optional<Trainer::Totals> ValOther;
+  if (T.needGrouped() && !T.Validation.empty())
+    ValOther = T.evaluate(T.Validation, Chosen, "validation", nullptr,
+                          !T.linkedTotals());
   // Recorded after the evaluations above, whose compile-cache keys include
   // the model text: the chosen model's compiles are already cached.
   BestModel->Metadata.CorpusHash = T.CorpusFingerprint;
@@ -1465,17 +1486,29 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                                 "on the modules it was trained on.\n"
                               : "")
      << (T.packageMeasure()
-             ? "- Size measure: package. Totals are of each package's "
+             ? "- Size measure: package. A module's reward and an "
+               "inversion's label count only the code the module adds to "
+               "its package: not the C++ inline or template functions "
+               "(COMDAT groups) another module of the package has at "
+               "-Oz.\n"
+             : "")
+     << (T.linkedTotals()
+             ? "- Selection measure: package. Totals are of each package's "
                "objects linked together, every C++ inline or template "
-               "function (COMDAT group) once, as a linker keeps it; a "
-               "module's reward and an inversion's label count only the "
-               "code the module adds to its package: not the functions "
-               "another module of the package has at -Oz.\n"
+               "function (COMDAT group) once, as a linker keeps it.\n"
              : "")
      << T.Report << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
      << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
                 ValTot.Policy, ValTot.Baseline, ValTot.pct(),
                 ValTot.failedClause())
+     << (ValOther
+             ? formatv("- Validation, {0}: .text {1} bytes vs -Oz {2} "
+                       "({3:F3}%).\n",
+                       T.linkedTotals() ? "objects summed"
+                                        : "each package linked together",
+                       ValOther->Policy, ValOther->Baseline, ValOther->pct())
+                   .str()
+             : "")
      << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
                 TrainTot.Policy, TrainTot.Baseline, TrainTot.pct(),
                 TrainTot.failedClause())

@@ -12,6 +12,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -46,6 +47,36 @@ TEST(ProcessTest, RedirectsOutput) {
   ASSERT_TRUE(bool(Buf));
   EXPECT_EQ((*Buf)->getBuffer(), "out\nerr\n");
   sys::fs::remove(Out);
+}
+
+// An output file that exists is replaced, not overwritten in place: LLVM's
+// redirection alone opens it without truncating, so a shorter output left
+// the end of the longer old one behind (a package's test list read back
+// with stale names).
+TEST(ProcessTest, ReplacesAnOutputFile) {
+  SmallString<128> Out, Err;
+  ASSERT_FALSE(sys::fs::createTemporaryFile("mlgo-process", "out", Out));
+  ASSERT_FALSE(sys::fs::createTemporaryFile("mlgo-process", "err", Err));
+  for (StringRef P : {Out.str(), Err.str()}) {
+    std::error_code EC;
+    raw_fd_ostream OS(P, EC);
+    ASSERT_FALSE(EC);
+    OS << "a much longer earlier output\n";
+  }
+  RunOptions O;
+  O.Stdout = std::string(Out);
+  O.Stderr = std::string(Err);
+  RunResult R = runProcess(Args{"sh", "-c", "echo new; echo e >&2"}, O);
+  EXPECT_TRUE(R.succeeded()) << R.describe();
+  for (auto [P, Want] : {std::pair(Out.str(), "new\n"), {Err.str(), "e\n"}}) {
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(P);
+    ASSERT_TRUE(bool(Buf));
+    EXPECT_EQ((*Buf)->getBuffer(), Want);
+    sys::fs::remove(P);
+  }
+  // A device is left alone.
+  O.Stdout = "/dev/null";
+  EXPECT_TRUE(runProcess(Args{"echo", "x"}, O).succeeded());
 }
 
 TEST(ProcessTest, NamesAProgramThatIsNotThere) {

@@ -45,9 +45,10 @@ TEST(TrainerTest, RecipeAsRunReadsBackTheSame) {
   llvm::json::Value Defaults = TrainRecipe().toJSON();
   const llvm::json::Object *O = Defaults.getAsObject();
   ASSERT_NE(O, nullptr);
-  EXPECT_EQ(O->size(), 35u);
+  EXPECT_EQ(O->size(), 36u);
   EXPECT_EQ(*O->getString("mode"), "search-imitate");
   EXPECT_EQ(*O->getString("size_measure"), "module");
+  EXPECT_EQ(*O->getString("selection_measure"), "module");
   llvm::json::Value AsRun = Shipped->toJSON();
   EXPECT_EQ(*AsRun.getAsObject()->getNumber("flip_weight_cap"), 1000000);
 }

@@ -24,7 +24,8 @@
 namespace mlgo {
 
 struct RunOptions {
-  /// Redirections; unset: inherited.
+  /// Redirections; unset: inherited. An output file that exists is
+  /// replaced (Stdout and Stderr may name the same file).
   std::optional<std::string> Stdin, Stdout, Stderr;
   /// 0: no limit.
   unsigned TimeoutSeconds = 0;

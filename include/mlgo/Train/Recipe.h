@@ -101,6 +101,16 @@ struct TrainRecipe {
   /// has a copy at -Oz, since a linker keeps one copy per program
   /// (docs/training.md).
   std::string SizeMeasure = "module";
+  /// How selection totals a candidate on the held-out packages (and so
+  /// which candidate is chosen, and which packages the per-package limit
+  /// sees), and the report's totals: "module" (objects summed) or
+  /// "package" (each package's objects linked together, each C++ inline
+  /// function once). Empty in a recipe that does not set it: the same as
+  /// SizeMeasure (getSelectionMeasure()).
+  std::string SelectionMeasure;
+  llvm::StringRef getSelectionMeasure() const {
+    return SelectionMeasure.empty() ? SizeMeasure : SelectionMeasure;
+  }
   /// Reward smoothing, in bytes.
   double Delta = 0;
   /// Compile parallelism (0: one per core) and limit per compile.
