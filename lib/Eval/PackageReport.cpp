@@ -55,7 +55,8 @@ Table PackageReport::getSizeTable() const {
   for (const ArtifactSizes &A : Artifacts)
     T.addRow({A.Path, std::to_string(A.Baseline), std::to_string(A.Model),
               formatDeltaPercent(A.Baseline, A.Model)});
-  uint64_t TotalBase = getBaselineTotal(), TotalModel = getModelTotal();
+  uint64_t TotalBase = getTotal(&ArtifactSizes::Baseline),
+           TotalModel = getTotal(&ArtifactSizes::Model);
   T.addRuleBeforeNextRow();
   T.addRow({"TOTAL (" + std::to_string(Artifacts.size()) + " artifacts)",
             std::to_string(TotalBase), std::to_string(TotalModel),
@@ -90,18 +91,15 @@ Table PackageReport::getTestTable() const {
   return T;
 }
 
-uint64_t PackageReport::getBaselineTotal() const {
+uint64_t PackageReport::getTotal(uint64_t ArtifactSizes::*Build) const {
   uint64_t Total = 0;
   for (const ArtifactSizes &A : Artifacts)
-    Total += A.Baseline;
+    Total += A.*Build;
   return Total;
 }
 
-uint64_t PackageReport::getModelTotal() const {
-  uint64_t Total = 0;
-  for (const ArtifactSizes &A : Artifacts)
-    Total += A.Model;
-  return Total;
+size_t PackageReport::countPassed(bool TestOutcome::*Build) const {
+  return llvm::count_if(Tests, [&](const TestOutcome &T) { return T.*Build; });
 }
 
 Table getPackageSummaryTable(
@@ -122,15 +120,15 @@ Table getPackageSummaryTable(
       continue;
     }
     ++Reported;
-    uint64_t Base = R->getBaselineTotal(), Mod = R->getModelTotal();
+    uint64_t Base = R->getTotal(&ArtifactSizes::Baseline),
+             Mod = R->getTotal(&ArtifactSizes::Model);
     TotalBase += Base;
     TotalModel += Mod;
-    auto Passed = [&](bool TestOutcome::*Which) {
+    auto Passed = [&](bool TestOutcome::*Build) {
       if (R->Tests.empty())
         return std::string("no tests");
-      size_t N = llvm::count_if(R->Tests,
-                                [&](const TestOutcome &O) { return O.*Which; });
-      return std::to_string(N) + "/" + std::to_string(R->Tests.size());
+      return std::to_string(R->countPassed(Build)) + "/" +
+             std::to_string(R->Tests.size());
     };
     T.addRow({Name, std::to_string(Base), std::to_string(Mod),
               formatDeltaPercent(Base, Mod),
@@ -168,10 +166,8 @@ void PackageReport::print(raw_ostream &OS, ReportFormat Format) const {
        << (T->ModelPassed ? " (passes with " + ModelName + ")"
                           : std::string(" too"))
        << '\n';
-  size_t Passed =
-      llvm::count_if(Tests, [](const TestOutcome &T) { return T.ModelPassed; });
-  OS << Package << ": " << Passed << " of " << Tests.size()
-     << " tests pass with " << ModelName << '\n';
+  OS << Package << ": " << countPassed(&TestOutcome::ModelPassed) << " of "
+     << Tests.size() << " tests pass with " << ModelName << '\n';
 }
 
 } // namespace mlgo

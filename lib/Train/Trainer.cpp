@@ -1137,13 +1137,14 @@ struct Trainer {
       T.MeanReward += getReward(Size, Baseline[M], Recipe.Delta);
       if (Linked)
         continue;
-      // Summed objects: each module's own code, whatever the size measure.
+      // Summed objects: each module's own code, whatever the size measure
+      // (StockText is filled when either measure is "package"; otherwise
+      // Baseline is the -Oz object's code).
+      uint64_t Stock = StockText.empty() ? Baseline[M] : StockText[M];
       T.Policy += R[K].TextSize;
-      T.Baseline += StockText.empty() ? Baseline[M] : StockText[M];
+      T.Baseline += Stock;
       if (PerPackage)
-        addPackageSizes(*PerPackage, Modules[M].Package,
-                        StockText.empty() ? Baseline[M] : StockText[M],
-                        R[K].TextSize);
+        addPackageSizes(*PerPackage, Modules[M].Package, Stock, R[K].TextSize);
     }
     // Linked totals are exact, each package's objects linked together,
     // under -Oz and under the policy (modules that failed are in neither).

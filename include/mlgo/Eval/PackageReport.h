@@ -74,9 +74,12 @@ struct PackageReport {
   /// Tests that fail with the baseline build.
   std::vector<const TestOutcome *> getBaselineFailures() const;
 
-  /// The .text of all artifacts, built each way (the size table's TOTAL).
-  uint64_t getBaselineTotal() const;
-  uint64_t getModelTotal() const;
+  /// The .text of all artifacts in one build (&ArtifactSizes::Baseline or
+  /// ::Model): the size table's TOTAL.
+  uint64_t getTotal(uint64_t ArtifactSizes::*Build) const;
+  /// The tests that pass in one build (&TestOutcome::BaselinePassed or
+  /// ::ModelPassed).
+  size_t countPassed(bool TestOutcome::*Build) const;
 
   Table getSizeTable() const;
   Table getBuildTable() const;
