@@ -10,6 +10,8 @@
 
 #include "mlgo/Corpus/CorpusDescription.h"
 
+#include "mlgo/Support/Files.h"
+
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -74,9 +76,9 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
 Expected<CorpusDescription> CorpusDescription::read(StringRef Dir) {
   SmallString<256> Path(Dir);
   sys::path::append(Path, CorpusDescriptionFileName);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
+    return Buf.takeError();
   return parse((*Buf)->getBuffer(), Path);
 }
 

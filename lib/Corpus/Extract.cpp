@@ -13,6 +13,8 @@
 
 #include "mlgo/Corpus/Extract.h"
 
+#include "mlgo/Support/Files.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -111,12 +113,9 @@ static std::string moduleNameFor(StringRef BaseDir, StringRef Directory,
 Expected<std::vector<ObjectInput>>
 readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
                     StringRef BaseDir) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
-  Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> Parsed = readJSONFile(Path);
   if (!Parsed)
-    return makeError(Path + ": invalid JSON: " + toString(Parsed.takeError()));
+    return Parsed.takeError();
   const json::Array *Entries = Parsed->getAsArray();
   if (!Entries)
     return makeError(Path + ": not a compilation database (expected an array)");
@@ -449,12 +448,9 @@ extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
 Expected<std::vector<ExtractedModule>> readExtractionReport(StringRef Dir) {
   SmallString<256> Path(Dir);
   sys::path::append(Path, ExtractionReportFileName);
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
-  Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> Parsed = readJSONFile(Path);
   if (!Parsed)
-    return makeError(Path + ": invalid JSON: " + toString(Parsed.takeError()));
+    return Parsed.takeError();
   const json::Object *Obj = Parsed->getAsObject();
   const json::Array *Ms = Obj ? Obj->getArray("modules") : nullptr;
   if (!Ms)
@@ -489,13 +485,9 @@ Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
     sys::path::append(Path, ExtractionReportFileName);
     if (!sys::fs::exists(Path))
       return false;
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-    if (!Buf)
-      return makeError(Path + ": " + Buf.getError().message());
-    Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
+    Expected<json::Value> Parsed = readJSONFile(Path);
     if (!Parsed)
-      return makeError(Path +
-                       ": invalid JSON: " + toString(Parsed.takeError()));
+      return Parsed.takeError();
     json::Object *Obj = Parsed->getAsObject();
     if (!Obj || !Obj->getArray("modules"))
       return makeError(Path + ": no 'modules' array");

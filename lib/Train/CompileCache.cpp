@@ -6,6 +6,8 @@
 
 #include "mlgo/Train/CompileCache.h"
 
+#include "mlgo/Support/Files.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -49,9 +51,9 @@ Error CompileCache::open(StringRef Path) {
   uint64_t CompleteBytes = 0; // up to the last '\n'
   bool Torn = false;
   if (sys::fs::exists(Path)) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
     if (!Buf)
-      return makeError(Path + ": " + Buf.getError().message());
+      return Buf.takeError();
     StringRef Text = (*Buf)->getBuffer();
     Torn = !Text.empty() && !Text.ends_with("\n");
     while (!Text.empty()) {

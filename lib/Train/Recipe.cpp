@@ -2,6 +2,8 @@
 
 #include "mlgo/Train/Recipe.h"
 
+#include "mlgo/Support/Files.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -256,12 +258,9 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
 }
 
 Expected<TrainRecipe> TrainRecipe::load(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = readJSONFile(Path);
   if (!V)
-    return makeError(Path + ": " + toString(V.takeError()));
+    return V.takeError();
   return fromJSON(*V, Path);
 }
 

@@ -19,6 +19,7 @@
 #include "mlgo/Eval/CorpusEval.h"
 #include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Eval/SizeChart.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -178,14 +179,9 @@ Expected<std::string> getPlugin(StringRef Given) {
 Expected<InliningPolicy> getModelPolicy(StringRef Path) {
   if (Path == "embedded")
     return InliningPolicy::embedded();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return createStringError(inconvertibleErrorCode(),
-                             Path + ": " + Buf.getError().message());
-  Expected<json::Value> V = json::parse((*Buf)->getBuffer());
+  Expected<json::Value> V = readJSONFile(Path);
   if (!V)
-    return createStringError(inconvertibleErrorCode(),
-                             Path + ": " + toString(V.takeError()));
+    return V.takeError();
   std::string Name = Path.str();
   if (const json::Object *O = V->getAsObject())
     if (const json::Object *Meta = O->getObject("metadata"))
@@ -208,10 +204,10 @@ int runEvalCorpus() {
   // Which modules.
   std::vector<std::string> Modules = D->Modules;
   if (!CorpusModulesFrom.empty()) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-        MemoryBuffer::getFile(CorpusModulesFrom);
+    Expected<std::unique_ptr<MemoryBuffer>> Buf =
+        readWholeFile(CorpusModulesFrom);
     if (!Buf)
-      return fail(CorpusModulesFrom + ": " + Buf.getError().message());
+      return fail(toString(Buf.takeError()));
     Modules.clear();
     SmallVector<StringRef> Lines;
     (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);

@@ -18,6 +18,7 @@
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/TrajectoryCache.h"
@@ -126,10 +127,9 @@ Expected<Setup> prepare() {
     SpawnArgs = PluginArgs;
     SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", "-mlgo-default-policy"});
   } else if (P.consume_front("model=")) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(P);
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(P);
     if (!Buf)
-      return createStringError(Buf.getError(),
-                               P + ": " + Buf.getError().message());
+      return Buf.takeError();
     ThePolicy = Policy::model((*Buf)->getBuffer().str());
     SpawnArgs = PluginArgs;
     SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", ("-mlgo-model=" + P).str()});

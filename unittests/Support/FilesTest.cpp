@@ -1,0 +1,69 @@
+//===- unittests/Support/FilesTest.cpp - Whole-file reads -----------------===//
+//
+// readWholeFile and readJSONFile: the contents, and errors that lead with
+// the file's path.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Support/Files.h"
+
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
+
+#include "gtest/gtest.h"
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+void writeFile(StringRef Path, StringRef Contents) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  ASSERT_FALSE(EC) << EC.message();
+  OS << Contents;
+}
+
+TEST(FilesTest, ReadsAWholeFile) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string Path = Dir.path("a.txt").str().str();
+  writeFile(Path, std::string("one\ntwo\0three", 13));
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  ASSERT_TRUE(bool(Buf)) << toString(Buf.takeError());
+  EXPECT_EQ((*Buf)->getBuffer(), StringRef("one\ntwo\0three", 13));
+}
+
+TEST(FilesTest, AMissingFileIsNamed) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string Path = Dir.path("missing.json").str().str();
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  ASSERT_FALSE(bool(Buf));
+  EXPECT_EQ(toString(Buf.takeError()),
+            Path + ": No such file or directory");
+  Expected<json::Value> V = readJSONFile(Path);
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(toString(V.takeError()), Path + ": No such file or directory");
+}
+
+TEST(FilesTest, ParsesJSON) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string Path = Dir.path("r.json").str().str();
+  writeFile(Path, R"({"a": [1, 2], "b": "x"})");
+  Expected<json::Value> V = readJSONFile(Path);
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_EQ(*V, json::Value(json::Object{{"a", json::Array{1, 2}},
+                                         {"b", "x"}}));
+}
+
+TEST(FilesTest, BadJSONIsLocated) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string Path = Dir.path("r.json").str().str();
+  writeFile(Path, "{\"a\": 1,\n \"b\" 2}");
+  Expected<json::Value> V = readJSONFile(Path);
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(toString(V.takeError()),
+            Path + ": invalid JSON: [2:6, byte=15]: Expected : after "
+                   "object key");
+}
+
+} // namespace
