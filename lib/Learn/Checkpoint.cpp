@@ -34,7 +34,7 @@ Error writeFileAtomically(StringRef Path, ArrayRef<uint8_t> Bytes) {
   std::string Tmp = (Path + ".tmp" + Twine(sys::Process::getProcessId())).str();
   int FD;
   if (std::error_code EC = sys::fs::openFileForWrite(Tmp, FD))
-    return makeError("cannot write '" + Tmp + "': " + EC.message());
+    return makeError("cannot write '" + Path + "': " + EC.message());
   {
     raw_fd_ostream OS(FD, /*shouldClose=*/false);
     OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
@@ -44,7 +44,7 @@ Error writeFileAtomically(StringRef Path, ArrayRef<uint8_t> Bytes) {
       OS.clear_error();
       ::close(FD);
       sys::fs::remove(Tmp);
-      return makeError("cannot write '" + Tmp + "': " + EC.message());
+      return makeError("cannot write '" + Path + "': " + EC.message());
     }
   }
   // Survive a machine crash as well as a killed process: the data must be on
@@ -53,7 +53,8 @@ Error writeFileAtomically(StringRef Path, ArrayRef<uint8_t> Bytes) {
   ::close(FD);
   if (SyncFailed) {
     sys::fs::remove(Tmp);
-    return makeError("cannot sync '" + Tmp + "'");
+    return makeError("cannot write '" + Path + "': fsync of '" + Tmp +
+                     "' failed");
   }
   if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
     sys::fs::remove(Tmp);

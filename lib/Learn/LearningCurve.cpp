@@ -270,6 +270,12 @@ Error LearningCurve::saveSVG(StringRef Path) const {
   return saveText(Path, S);
 }
 
+Error LearningCurve::save(StringRef Stem) const {
+  if (Error E = saveCSV((Stem + ".csv").str()))
+    return E;
+  return saveSVG((Stem + ".svg").str());
+}
+
 void LearningCurve::saveState(Checkpoint &C, StringRef Prefix) const {
   C.setU64s((Prefix + "iterations").str(), Iterations);
   C.setF64s((Prefix + "values").str(), Values);

@@ -1551,24 +1551,14 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   }
   if (Error E = T.writeWorkFile("report.md", R))
     return E;
-  if (Error E = T.SearchCurve.saveCSV(T.workFile("search-curve.csv")))
-    return E;
-  if (Error E = T.SearchCurve.saveSVG(T.workFile("search-curve.svg")))
-    return E;
-  if (Error E = T.EpochCurve.saveCSV(T.workFile("imitation-curve.csv")))
-    return E;
-  if (Error E = T.EpochCurve.saveSVG(T.workFile("imitation-curve.svg")))
-    return E;
-  if (Recipe.ESIterations) {
-    if (Error E = T.ESCurve.saveCSV(T.workFile("es-curve.csv")))
+  std::vector<std::pair<const learn::LearningCurve *, StringRef>> Curves = {
+      {&T.SearchCurve, "search-curve"}, {&T.EpochCurve, "imitation-curve"}};
+  if (Recipe.ESIterations)
+    Curves.push_back({&T.ESCurve, "es-curve"});
+  Curves.push_back({&T.SelectCurve, "selection-curve"});
+  for (auto [Curve, Stem] : Curves)
+    if (Error E = Curve->save(T.workFile(Stem)))
       return E;
-    if (Error E = T.ESCurve.saveSVG(T.workFile("es-curve.svg")))
-      return E;
-  }
-  if (Error E = T.SelectCurve.saveCSV(T.workFile("selection-curve.csv")))
-    return E;
-  if (Error E = T.SelectCurve.saveSVG(T.workFile("selection-curve.svg")))
-    return E;
   if (Options.Verbose)
     errs() << R;
   return Error::success();

@@ -3,6 +3,8 @@
 #include "mlgo/Learn/LearningCurve.h"
 #include "LearnTestUtil.h"
 
+#include "llvm/Support/MemoryBuffer.h"
+
 #include "gtest/gtest.h"
 
 #include <cmath>
@@ -94,6 +96,23 @@ TEST(LearningCurveTest, StateRoundTrips) {
   LearningCurve E("t", "x", {"one"});
   EXPECT_EQ(errorMessage(E.loadState(K)),
             "checkpoint learning curve 'curve.' does not have 1 columns");
+}
+
+TEST(LearningCurveTest, SaveWritesTheCSVAndTheSVG) {
+  std::string Stem = tempPath("search-curve");
+  ASSERT_EQ(errorMessage(tiny().save(Stem)), "<success>");
+  std::string CSV, SVG;
+  llvm::raw_string_ostream OC(CSV), OS(SVG);
+  tiny().writeCSV(OC);
+  tiny().writeSVG(OS);
+  auto Read = [](const std::string &Path) {
+    auto Buf = llvm::MemoryBuffer::getFile(Path);
+    return Buf ? (*Buf)->getBuffer().str() : "<unreadable>";
+  };
+  EXPECT_EQ(Read(Stem + ".csv"), CSV);
+  EXPECT_EQ(Read(Stem + ".svg"), SVG);
+  EXPECT_EQ(errorMessage(tiny().save("/nonexistent/dir/c")),
+            "cannot write '/nonexistent/dir/c.csv': No such file or directory");
 }
 
 } // namespace

@@ -45,6 +45,8 @@ public:
   /// Write atomically.
   llvm::Error saveCSV(llvm::StringRef Path) const;
   llvm::Error saveSVG(llvm::StringRef Path) const;
+  /// Both: \p Stem + ".csv" and \p Stem + ".svg".
+  llvm::Error save(llvm::StringRef Stem) const;
 
   /// Stores / restores the points under "<Prefix>iterations" and
   /// "<Prefix>values" (the title and columns come from the constructor).
