@@ -18,6 +18,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -132,16 +133,10 @@ TEST(RunCommandTest, TimesOutInEveryThreadOfAPool) {
     EXPECT_EQ(E, "sleep timed out after 1 s");
 }
 
-/// A fresh temporary directory, removed at the end of the test.
-class TempDir {
-public:
-  TempDir() {
-    std::error_code EC = sys::fs::createUniqueDirectory("mlgo-corpus", Path);
-    EXPECT_FALSE(EC) << EC.message();
-  }
-  ~TempDir() { sys::fs::remove_directories(Path); }
-  std::string sub(StringRef Name) const { return (Path + "/" + Name).str(); }
-  SmallString<128> Path;
+/// A fresh temporary directory (LLVM's), removed at the end of the test.
+struct TempDir : unittest::TempDir {
+  TempDir() : unittest::TempDir("mlgo-corpus", /*Unique=*/true) {}
+  std::string sub(StringRef Name) const { return (path() + "/" + Name).str(); }
 };
 
 void writeFile(StringRef Path, StringRef Contents) {
@@ -168,8 +163,8 @@ TEST(CorpusDescriptionTest, RoundTrips) {
   D.HasThinLTO = false;
   D.GlobalCommandOverride = Args{"-cc1", "-Oz"};
   D.Extra["custom_key"] = 7;
-  ASSERT_SUCCEEDED(D.write(T.Path));
-  Expected<CorpusDescription> R = CorpusDescription::read(T.Path);
+  ASSERT_SUCCEEDED(D.write(T.path()));
+  Expected<CorpusDescription> R = CorpusDescription::read(T.path());
   ASSERT_TRUE(bool(R)) << toString(R.takeError());
   EXPECT_EQ(R->Modules, D.Modules);
   EXPECT_EQ(R->HasThinLTO, false);
@@ -179,7 +174,7 @@ TEST(CorpusDescriptionTest, RoundTrips) {
   auto First = MemoryBuffer::getFile(T.sub("corpus_description.json"));
   ASSERT_TRUE(bool(First));
   std::string FirstText = (*First)->getBuffer().str();
-  ASSERT_SUCCEEDED(R->write(T.Path));
+  ASSERT_SUCCEEDED(R->write(T.path()));
   auto Second = MemoryBuffer::getFile(T.sub("corpus_description.json"));
   EXPECT_EQ((*Second)->getBuffer(), FirstText);
 }
@@ -224,10 +219,10 @@ TEST(CombineTest, CombinesInPlaceWhenInputsAreInsideTheOutput) {
   A.Modules = {"x.c.o"};
   makeCorpus(T.sub("pkgs/zlib"), A);
   Expected<CorpusDescription> C =
-      combineCorpora({T.sub("pkgs/zlib")}, T.Path.str());
+      combineCorpora({T.sub("pkgs/zlib")}, T.path().str());
   ASSERT_TRUE(bool(C)) << toString(C.takeError());
   EXPECT_EQ(C->Modules, (Args{"pkgs/zlib/x.c.o"}));
-  EXPECT_TRUE(sys::fs::exists(getModuleFile(T.Path, C->Modules[0], ".bc")));
+  EXPECT_TRUE(sys::fs::exists(getModuleFile(T.path(), C->Modules[0], ".bc")));
 }
 
 TEST(CombineTest, RefusesCorporaWithDifferentSettings) {
@@ -260,22 +255,23 @@ TEST(CompileCommandTest, ReplaysWithTheModuleCmdOrTheGlobalOverride) {
   TempDir T;
   CorpusDescription D;
   D.Modules = {"sub/m.c.o"};
-  makeCorpus(T.Path, D);
-  auto Argv = getModuleCompileCommand(T.Path, D, "sub/m.c.o", "out.o",
+  makeCorpus(T.path(), D);
+  auto Argv = getModuleCompileCommand(T.path(), D, "sub/m.c.o", "out.o",
                                       {"-mllvm", "-x"});
   ASSERT_TRUE(bool(Argv)) << toString(Argv.takeError());
-  std::string Bc = getModuleFile(T.Path, "sub/m.c.o", ".bc");
+  std::string Bc = getModuleFile(T.path(), "sub/m.c.o", ".bc");
   EXPECT_EQ(*Argv, (Args{"clang-19", "-cc1", "-Oz", "-mllvm", "-x", "-x", "ir",
                          Bc, "-o", "out.o"}));
   D.GlobalCommandOverride = Args{"-triple", "x86_64-pc-linux-gnu", "-O2"};
-  Argv = getModuleCompileCommand(T.Path, D, "sub/m.c.o", "out.o", {},
+  Argv = getModuleCompileCommand(T.path(), D, "sub/m.c.o", "out.o", {},
                                  "/usr/bin/clang-19");
   ASSERT_TRUE(bool(Argv)) << toString(Argv.takeError());
   EXPECT_EQ(*Argv,
             (Args{"/usr/bin/clang-19", "-cc1", "-triple", "x86_64-pc-linux-gnu",
                   "-O2", "-x", "ir", Bc, "-o", "out.o"}));
-  EXPECT_EQ(errorMessage(getModuleCompileCommand(T.Path, D, "absent", "o")),
-            ("module 'absent' is not in the corpus at '" + T.Path + "'").str());
+  EXPECT_EQ(
+      errorMessage(getModuleCompileCommand(T.path(), D, "absent", "o")),
+      ("module 'absent' is not in the corpus at '" + T.path() + "'").str());
 }
 
 TEST(ExtractTest, ReadsCompileCommands) {

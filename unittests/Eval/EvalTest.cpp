@@ -19,6 +19,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -483,9 +484,8 @@ TEST(ClangModuleCompilerTest, PolicyArguments) {
 namespace {
 
 TEST(PackageEvalTest, LinkedArtifactsSkipCMakeProbesAndSymlinks) {
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-artifacts", Dir));
-  auto Path = [&](StringRef Rel) { return (Dir + "/" + Rel).str(); };
+  unittest::TempDir Dir("mlgo-artifacts", /*Unique=*/true);
+  auto Path = [&](StringRef Rel) { return Dir.path(Rel).str().str(); };
   ASSERT_FALSE(sys::fs::create_directories(Path("bin")));
   ASSERT_FALSE(sys::fs::create_directories(Path("b/CMakeFiles/3.25.1")));
   // An ELF executable, an archive, a text file, a symlink, and a CMake
@@ -498,10 +498,9 @@ TEST(PackageEvalTest, LinkedArtifactsSkipCMakeProbesAndSymlinks) {
   }
   ASSERT_FALSE(sys::fs::create_link(Path("bin/tool"), Path("bin/alias")));
   ASSERT_FALSE(sys::fs::copy_file("/bin/true", Path("b/CMakeFiles/3.25.1/a.out")));
-  Expected<std::vector<std::string>> A = findLinkedArtifacts(Dir);
+  Expected<std::vector<std::string>> A = findLinkedArtifacts(Dir.path());
   ASSERT_TRUE(bool(A)) << toString(A.takeError());
   EXPECT_EQ(*A, (std::vector<std::string>{"bin/tool", "lib.a"}));
-  sys::fs::remove_directories(Dir);
 }
 
 } // namespace

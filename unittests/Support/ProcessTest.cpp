@@ -75,7 +75,7 @@ TEST(ProcessTest, ReplacesAnOutputFile) {
     sys::fs::remove(P);
   }
   // A device is left alone.
-  O.Stdout = "/dev/null";
+  O.Stdout = O.Stderr = "/dev/null";
   EXPECT_TRUE(runProcess(Args{"echo", "x"}, O).succeeded());
 }
 

@@ -16,6 +16,7 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -29,9 +30,8 @@ namespace {
 size_t heapBytesInUse() { return ::mallinfo2().uordblks; }
 
 TEST(CompileWorkerTest, RepeatedCompilesDoNotLeak) {
-  SmallString<128> Dir;
-  ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-leak", Dir));
-  std::string Bitcode = (Dir + "/stats.bc").str();
+  unittest::TempDir Dir("mlgo-leak", /*Unique=*/true);
+  std::string Bitcode = Dir.path("stats.bc").str().str();
   ASSERT_EQ(test::buildStatsBitcode(Bitcode), 0);
   auto Model = MemoryBuffer::getFile(MLGO_SOURCE_DIR
                                      "/models/inline-oz/model.json");
@@ -60,7 +60,6 @@ TEST(CompileWorkerTest, RepeatedCompilesDoNotLeak) {
     ASSERT_EQ(R->TextSize, Size);
   }
   size_t After = heapBytesInUse();
-  sys::fs::remove_directories(Dir);
   // Nothing a compile allocates survives it, up to LLVM's own bookkeeping
   // (a few hundred bytes a compile, e.g. the signal handler's list of files
   // to remove): allow 2 KB a compile. A buried TargetMachine alone is about
