@@ -10,6 +10,7 @@
 
 #include "mlgo/Corpus/CompileCommand.h"
 
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -103,9 +104,9 @@ readModuleCC1Args(StringRef Dir, const CorpusDescription &Description,
   if (Description.GlobalCommandOverride)
     return *Description.GlobalCommandOverride;
   std::string Cmd = getModuleFile(Dir, Module, ".cmd");
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Cmd);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Cmd);
   if (!Buf)
-    return makeError(Cmd + ": " + Buf.getError().message());
+    return Buf.takeError();
   return splitCommandSection((*Buf)->getBuffer());
 }
 

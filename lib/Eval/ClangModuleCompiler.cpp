@@ -8,8 +8,9 @@
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
 
-#include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CodeSize.h"
+#include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
 #include "llvm/Object/Archive.h"
@@ -61,11 +62,9 @@ Expected<uint64_t> measureTextSize(MemoryBufferRef Buffer) {
 }
 
 Expected<uint64_t> measureTextSize(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
+    return Buf.takeError();
   Expected<uint64_t> Size = measureTextSize((*Buf)->getMemBufferRef());
   if (!Size)
     return makeError(Path + ": " + toString(Size.takeError()));

@@ -8,6 +8,7 @@
 #include "mlgo/Eval/PackageEval.h"
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -120,9 +121,9 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     if (!R.succeeded())
       return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
                        readTail(FetchLog, 10));
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(List);
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(List);
     if (!Buf)
-      return makeError(List + ": " + Buf.getError().message());
+      return Buf.takeError();
     SmallVector<StringRef> Lines;
     (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
     for (StringRef L : Lines)

@@ -7,6 +7,7 @@
 
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Support/Bytes.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/FileSystem.h"
@@ -236,11 +237,9 @@ Error Checkpoint::save(StringRef Path) const {
 }
 
 Expected<Checkpoint> Checkpoint::load(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
+    return Buf.takeError();
   ArrayRef<uint8_t> Bytes(
       reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
       (*Buf)->getBufferSize());

@@ -7,6 +7,7 @@
 #include "mlgo/Learn/Dataset.h"
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Support/Bytes.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -146,11 +147,9 @@ Error Dataset::save(StringRef Path) const {
 }
 
 Expected<Dataset> Dataset::load(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-      MemoryBuffer::getFile(Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
-    return makeError(Path + ": " + Buf.getError().message());
+    return Buf.takeError();
   return parse(ArrayRef<uint8_t>(
                    reinterpret_cast<const uint8_t *>((*Buf)->getBufferStart()),
                    (*Buf)->getBufferSize()),

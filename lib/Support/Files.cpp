@@ -7,7 +7,10 @@ using namespace llvm;
 namespace mlgo {
 
 Expected<std::unique_ptr<MemoryBuffer>> readWholeFile(const Twine &Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  // Binary or text, read as is; nothing mlgo reads needs a NUL after the end.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
   if (!Buf)
     return createStringError(Buf.getError(),
                              Path + ": " + Buf.getError().message());

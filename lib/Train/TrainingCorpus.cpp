@@ -4,6 +4,7 @@
 
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
@@ -49,11 +50,9 @@ Expected<std::vector<CorpusModule>> loadTrainingCorpus(StringRef Dir) {
     if (!Args)
       return Args.takeError();
     M.CC1Args = std::move(*Args);
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Bc =
-        MemoryBuffer::getFile(M.BitcodePath);
+    Expected<std::unique_ptr<MemoryBuffer>> Bc = readWholeFile(M.BitcodePath);
     if (!Bc)
-      return createStringError(Bc.getError(),
-                               M.BitcodePath + ": " + Bc.getError().message());
+      return Bc.takeError();
     MD5 Hash;
     Hash.update((*Bc)->getBuffer());
     M.BitcodeSize = (*Bc)->getBufferSize();

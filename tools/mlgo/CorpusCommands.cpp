@@ -14,6 +14,7 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Corpus/ModuleStats.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
 
@@ -273,10 +274,9 @@ int runStats() {
     for (size_t I = 0; I < N; ++I)
       Pool.async([&, I] {
         std::string Path = getModuleFile(StatsDir, D->Modules[I], ".bc");
-        ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-            MemoryBuffer::getFile(Path);
+        Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
         if (!Buf) {
-          Errors[I] = Path + ": " + Buf.getError().message();
+          Errors[I] = toString(Buf.takeError());
         } else if (Expected<ModuleStats> S =
                        computeModuleStats((*Buf)->getMemBufferRef())) {
           Stats[I] = *S;

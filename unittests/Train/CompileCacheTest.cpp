@@ -6,6 +6,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -16,11 +17,7 @@ namespace {
 
 class CompileCacheTest : public ::testing::Test {
 protected:
-  void SetUp() override {
-    ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-cache", Dir));
-    File = (Dir + "/compiles.tsv").str();
-  }
-  void TearDown() override { sys::fs::remove_directories(Dir); }
+  void SetUp() override { File = Dir.path("compiles.tsv").str().str(); }
 
   std::string read() {
     auto Buf = MemoryBuffer::getFile(File);
@@ -33,7 +30,7 @@ protected:
     OS << Text;
   }
 
-  SmallString<128> Dir;
+  unittest::TempDir Dir{"mlgo-cache", /*Unique=*/true};
   std::string File;
 };
 

@@ -11,6 +11,7 @@
 
 #include "llvm/Support/Compression.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -22,17 +23,15 @@ namespace {
 class TrajectoryCacheTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-replay", Dir));
-    Bitcode = (Dir + "/stats.bc").str();
+    Bitcode = Dir.path("stats.bc").str().str();
     ASSERT_EQ(test::buildStatsBitcode(Bitcode), 0);
   }
-  void TearDown() override { sys::fs::remove_directories(Dir); }
 
   CompileJob job(Policy P, bool WantLog = true) {
     return test::makeJob("beta/stats.o", Bitcode, std::move(P), WantLog);
   }
 
-  SmallString<128> Dir;
+  unittest::TempDir Dir{"mlgo-replay", /*Unique=*/true};
   std::string Bitcode;
   /// A model that takes the heuristic's decision (logit = d - 0.5), so that
   /// what replays does not depend on the shipped model.

@@ -18,6 +18,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -114,18 +115,14 @@ TEST(WorkerPoolTest, TruncatedJobIsAnError) {
 class PoolTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    ASSERT_FALSE(sys::fs::createUniqueDirectory("mlgo-train", Dir));
-    Good = (Dir + "/stats.bc").str();
+    Good = Dir.path("stats.bc").str().str();
     ASSERT_EQ(test::buildStatsBitcode(Good), 0);
-    Bad = (Dir + "/bad.bc").str();
+    Bad = Dir.path("bad.bc").str().str();
     std::error_code EC;
     raw_fd_ostream(Bad, EC) << "BC\xc0\xde but not really";
   }
-  void TearDown() override {
-    // LLVM's remove and remove_directories refuse a FIFO (makeHang's).
-    ::unlink((Dir + "/hang.bc").str().c_str());
-    sys::fs::remove_directories(Dir);
-  }
+  // LLVM's remove_directories (TempDir's) refuses a FIFO (makeHang's).
+  void TearDown() override { ::unlink(Dir.path("hang.bc").c_str()); }
 
   CompileJob job(StringRef Name, StringRef Bitcode, Policy P) {
     return test::makeJob(Name, Bitcode, std::move(P));
@@ -144,12 +141,12 @@ protected:
 
   /// A FIFO that no one writes: opening it to read blocks forever.
   std::string makeHang() {
-    std::string Path = (Dir + "/hang.bc").str();
+    std::string Path = Dir.path("hang.bc").str().str();
     EXPECT_EQ(::mkfifo(Path.c_str(), 0600), 0);
     return Path;
   }
 
-  SmallString<128> Dir;
+  unittest::TempDir Dir{"mlgo-train", /*Unique=*/true};
   std::string Good, Bad;
 };
 
