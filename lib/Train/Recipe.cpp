@@ -161,7 +161,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   if (Error E = OneOf("flip_scope", R.FlipScope,
                       {"both", "inline-only", "no-inline-only"}))
     return E;
-  if (Error E = OneOf("size_measure", R.SizeMeasure, {"module", "package"}))
+  if (Error E = OneOf("size_measure", R.SizeMeasure,
+                      {"module", "package", "amortized"}))
     return E;
   // Unset, it follows size_measure (TrainRecipe::getSelectionMeasure).
   if (O->get("selection_measure"))

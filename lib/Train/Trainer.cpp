@@ -167,25 +167,31 @@ struct Trainer {
       errs() << "mlgo train: " << Message << "\n";
   }
 
-  bool packageMeasure() const { return Recipe.SizeMeasure == "package"; }
+  /// Whether module sizes discount the grouped sections other modules of
+  /// the package share (size_measure "package" or "amortized").
+  bool packageMeasure() const { return Recipe.SizeMeasure != "module"; }
   /// Whether selection and the report total a set of modules as packages
   /// linked together (selection_measure "package").
   bool linkedTotals() const {
     return Recipe.getSelectionMeasure() == "package";
   }
   /// Whether compiles must carry their grouped sections (either measure is
-  /// "package").
+  /// not "module").
   bool needGrouped() const { return packageMeasure() || linkedTotals(); }
 
   /// The size of module \p M's compile \p E in the recipe's measure:
   /// "module": its executable code; "package": that minus the grouped
-  /// sections some other module of the package has at -Oz.
+  /// sections some other module of the package has at -Oz; "amortized":
+  /// each grouped section counts its bytes divided by the number of the
+  /// package's modules that hold a copy (this one and those that have it
+  /// at -Oz), rounded to the nearest byte.
   uint64_t sizeOf(size_t M, const CompileCache::Entry &E) const {
     if (!packageMeasure())
       return E.TextSize;
     auto Copies = GroupCopies.find(Modules[M].Package);
     if (Copies == GroupCopies.end())
       return E.TextSize;
+    bool Amortized = Recipe.SizeMeasure == "amortized";
     uint64_t Size = E.TextSize;
     for (const auto &[Hash, Bytes] : E.Grouped) {
       auto It = Copies->second.find(Hash);
@@ -196,8 +202,11 @@ struct Trainer {
           StockGrouped[M], Hash,
           [](const GroupedSection &G, uint64_t H) { return G.first < H; });
       bool Mine = Own != StockGrouped[M].end() && Own->first == Hash;
-      if (It->second > (Mine ? 1u : 0u))
-        Size -= Bytes;
+      uint64_t Others = It->second - (Mine ? 1u : 0u);
+      if (Others == 0)
+        continue;
+      Size -= Amortized ? Bytes - (2 * Bytes + Others + 1) / (2 * (Others + 1))
+                        : Bytes;
     }
     return Size;
   }
@@ -1486,12 +1495,18 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
                                 "validation packages; the model was chosen "
                                 "on the modules it was trained on.\n"
                               : "")
-     << (T.packageMeasure()
+     << (Recipe.SizeMeasure == "package"
              ? "- Size measure: package. A module's reward and an "
                "inversion's label count only the code the module adds to "
                "its package: not the C++ inline or template functions "
                "(COMDAT groups) another module of the package has at "
                "-Oz.\n"
+             : "")
+     << (Recipe.SizeMeasure == "amortized"
+             ? "- Size measure: amortized. A module's reward and an "
+               "inversion's label count each C++ inline or template "
+               "function (COMDAT group) divided by the number of the "
+               "package's modules holding a copy.\n"
              : "")
      << (T.linkedTotals()
              ? "- Selection measure: package. Totals are of each package's "

@@ -99,17 +99,24 @@ struct TrainRecipe {
   /// together: the object's code minus its C++ inline and template
   /// functions (COMDAT groups) of which some other module of the package
   /// has a copy at -Oz, since a linker keeps one copy per program
-  /// (docs/training.md).
+  /// (docs/training.md); or "amortized", the object's code with each of
+  /// its COMDAT groups counted as its bytes divided by the number of the
+  /// package's modules holding a copy (so that the package's modules,
+  /// making the same decision in a shared function, add up to its change
+  /// once, as in the linked program).
   std::string SizeMeasure = "module";
   /// How selection totals a candidate on the held-out packages (and so
   /// which candidate is chosen, and which packages the per-package limit
   /// sees), and the report's totals: "module" (objects summed) or
   /// "package" (each package's objects linked together, each C++ inline
   /// function once). Empty in a recipe that does not set it: the same as
-  /// SizeMeasure (getSelectionMeasure()).
+  /// SizeMeasure, with "amortized" totalled as "package"
+  /// (getSelectionMeasure()).
   std::string SelectionMeasure;
   llvm::StringRef getSelectionMeasure() const {
-    return SelectionMeasure.empty() ? SizeMeasure : SelectionMeasure;
+    if (!SelectionMeasure.empty())
+      return SelectionMeasure;
+    return SizeMeasure == "module" ? "module" : "package";
   }
   /// Reward smoothing, in bytes.
   double Delta = 0;
