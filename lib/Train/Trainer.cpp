@@ -38,6 +38,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
@@ -128,7 +129,7 @@ struct Trainer {
   /// Per module: stock -Oz size (the baseline), heuristic size, decisions.
   /// Sizes are in the recipe's size_measure (sizeOf).
   std::vector<uint64_t> Baseline, HeuristicSize;
-  /// size_measure "package": per package, how many modules' -Oz objects
+  /// needGrouped(): per package, how many modules' -Oz objects
   /// have each grouped section (by name hash); per module, its -Oz
   /// object's code and grouped sections.
   StringMap<DenseMap<uint64_t, uint32_t>> GroupCopies;
@@ -169,7 +170,7 @@ struct Trainer {
 
   /// Whether module sizes discount the grouped sections other modules of
   /// the package share (size_measure "package" or "amortized").
-  bool packageMeasure() const { return Recipe.SizeMeasure != "module"; }
+  bool sharedMeasure() const { return Recipe.SizeMeasure != "module"; }
   /// Whether selection and the report total a set of modules as packages
   /// linked together (selection_measure "package").
   bool linkedTotals() const {
@@ -177,7 +178,7 @@ struct Trainer {
   }
   /// Whether compiles must carry their grouped sections (either measure is
   /// not "module").
-  bool needGrouped() const { return packageMeasure() || linkedTotals(); }
+  bool needGrouped() const { return sharedMeasure() || linkedTotals(); }
 
   /// The size of module \p M's compile \p E in the recipe's measure:
   /// "module": its executable code; "package": that minus the grouped
@@ -186,7 +187,7 @@ struct Trainer {
   /// package's modules that hold a copy (this one and those that have it
   /// at -Oz), rounded to the nearest byte.
   uint64_t sizeOf(size_t M, const CompileCache::Entry &E) const {
-    if (!packageMeasure())
+    if (!sharedMeasure())
       return E.TextSize;
     auto Copies = GroupCopies.find(Modules[M].Package);
     if (Copies == GroupCopies.end())
@@ -205,13 +206,12 @@ struct Trainer {
       uint64_t Others = It->second - (Mine ? 1u : 0u);
       if (Others == 0)
         continue;
-      Size -= Amortized ? Bytes - (2 * Bytes + Others + 1) / (2 * (Others + 1))
-                        : Bytes;
+      Size -= Amortized ? Bytes - divideNearest(Bytes, Others + 1) : Bytes;
     }
     return Size;
   }
 
-  /// size_measure "package": counts the copies of each grouped section in
+  /// needGrouped(): counts the copies of each grouped section in
   /// the -Oz objects \p Stock (one per module; failed ones have none).
   void countGroupCopies(ArrayRef<CompileCache::Entry> Stock) {
     StockText.assign(Modules.size(), 0);
