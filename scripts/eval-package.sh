@@ -24,11 +24,14 @@
 # the language and its libraries, with lua and with luac-compiled chunks.
 # ninja-build (C++) runs its own unit-test binary, ninja_test, and builds a
 # small project with the ninja it built (a first build, an incremental
-# rebuild after touching one input, and a no-op run).
+# rebuild after touching one input, and a no-op run). lzip runs `make
+# check`, uchardet one ctest per sample file (charset detection), cjson its
+# cJSON_test and Unity test programs.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 die() { echo "eval-package: $*" >&2; exit 2; }
-packages=(zlib bzip2 lua5.4 ninja-build xz-utils gzip tinyxml2 yaml-cpp cmark)
+packages=(zlib bzip2 lua5.4 ninja-build xz-utils gzip tinyxml2 yaml-cpp cmark
+  lzip uchardet cjson)
 
 known() {
   local p
@@ -136,6 +139,21 @@ build)
       -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF >configure.log
     make -j"$jobs" -C mlgo-build
     ;;
+  lzip)
+    # Its own configure script (not autoconf's), which takes CXX and
+    # CXXFLAGS as arguments.
+    ./configure CXX="$out/bin/c++" CXXFLAGS="-Oz" >configure.log
+    make -j"$jobs"
+    ;;
+  uchardet | cjson)
+    # Upstream's CMake builds with their tests. cjson's own warning flags
+    # include -Werror and -fstack-protector-strong: off, so that the build
+    # is the compiler's -Oz and nothing else.
+    cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=MinSizeRel \
+      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$out/bin/c++" \
+      -DENABLE_CUSTOM_COMPILER_FLAGS=OFF >configure.log
+    make -j"$jobs" -C mlgo-build
+    ;;
   esac
   ;;
 tests)
@@ -169,6 +187,25 @@ tests)
     src=$("$root/scripts/fetch-source.sh" "$1")
     sed -n 's/^ *add_test(\(NAME \)\{0,1\}\([A-Za-z0-9_]*\).*/\2/p' \
       "$src/test/CMakeLists.txt" | grep -v '^skipping_spectests$' | sort -u
+    ;;
+  lzip) echo check ;;
+  uchardet)
+    # One test per sample file, test/<language>/<charset>.*, named
+    # "<language>:<charset>" as test/CMakeLists.txt names them, without the
+    # five it skips as known broken.
+    src=$("$root/scripts/fetch-source.sh" "$1")
+    for f in "$src"/test/[a-z][a-z]/*; do
+      lang=$(basename "$(dirname "$f")") charset=$(basename "$f")
+      echo "$lang:${charset%%.*}"
+    done | grep -v -x -e ja:utf-16le -e ja:utf-16be -e es:iso-8859-15 \
+      -e da:iso-8859-1 -e he:iso-8859-8 | sort
+    ;;
+  cjson)
+    # cJSON_test (CMakeLists.txt) and the unity tests of tests/CMakeLists.txt.
+    src=$("$root/scripts/fetch-source.sh" "$1")
+    echo cJSON_test
+    sed -n '/set(unity_tests/,/)/p' "$src/tests/CMakeLists.txt" |
+      sed '1d;$d' | tr -d ' '
     ;;
   esac
   ;;
@@ -256,10 +293,19 @@ NINJA
     [[ $name == yaml-cpp-tests ]] || die "no yaml-cpp test '$name'"
     ./mlgo-build/test/yaml-cpp-tests
     ;;
-  cmark)
-    [[ $name =~ ^[A-Za-z0-9_]+$ ]] || die "no cmark test '$name'"
+  cmark | cjson)
+    [[ $name =~ ^[A-Za-z0-9_]+$ ]] || die "no $pkg test '$name'"
     cd mlgo-build
     ctest --output-on-failure --no-tests=error -R "^$name\$"
+    ;;
+  uchardet)
+    [[ $name =~ ^[a-z][a-z]:[A-Za-z0-9_-]+$ ]] || die "no uchardet test '$name'"
+    cd mlgo-build
+    ctest --output-on-failure --no-tests=error -R "^$name\$"
+    ;;
+  lzip)
+    [[ $name == check ]] || die "no lzip test '$name'"
+    make check
     ;;
   esac
   ;;

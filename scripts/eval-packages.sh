@@ -11,7 +11,8 @@
 #
 # Default packages: zlib, bzip2, lua5.4 and ninja-build (in the training
 # corpus; ninja-build is held out for validation), then xz-utils, tinyxml2,
-# yaml-cpp and cmark, which are not in the corpus at all (docs/eval.md).
+# yaml-cpp, cmark, lzip, uchardet and cjson, which are not in the corpus at
+# all (docs/eval.md).
 # ./run.sh's main job runs the default; test.sh checks the test suites of
 # all but zlib (whose is a lit test, test/Eval/zlib-test-suite.test).
 set -uo pipefail
@@ -19,7 +20,8 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
 pkgs=("$@")
 [[ ${#pkgs[@]} -gt 0 ]] ||
-  pkgs=(zlib bzip2 lua5.4 ninja-build xz-utils tinyxml2 yaml-cpp cmark)
+  pkgs=(zlib bzip2 lua5.4 ninja-build xz-utils tinyxml2 yaml-cpp cmark lzip
+    uchardet cjson)
 mlgo="$root/$build/bin/mlgo"
 [[ -x "$mlgo" ]] || { echo "eval-packages: $mlgo not built; run scripts/build.sh" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)
