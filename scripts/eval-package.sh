@@ -131,12 +131,16 @@ build)
     # Upstream's plain Makefile: the static library and its test program.
     make -j"$jobs" CXX="$out/bin/c++" CXXFLAGS="-Oz" xmltest staticlib
     ;;
-  yaml-cpp | cmark)
+  yaml-cpp | cmark | uchardet | cjson)
     # Upstream's CMake build with its tests (yaml-cpp's link Debian's
     # googletest); MinSizeRel for -Os flags the wrappers turn into -Oz.
+    # cjson's own warning flags include -Werror and -fstack-protector-strong:
+    # off, so that the build is the compiler's -Oz and nothing else. (Each
+    # project ignores the other projects' options.)
     cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=MinSizeRel \
       -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$out/bin/c++" \
-      -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF >configure.log
+      -DYAML_CPP_BUILD_TESTS=ON -DYAML_CPP_BUILD_TOOLS=OFF \
+      -DENABLE_CUSTOM_COMPILER_FLAGS=OFF >configure.log
     make -j"$jobs" -C mlgo-build
     ;;
   lzip)
@@ -144,15 +148,6 @@ build)
     # CXXFLAGS as arguments.
     ./configure CXX="$out/bin/c++" CXXFLAGS="-Oz" >configure.log
     make -j"$jobs"
-    ;;
-  uchardet | cjson)
-    # Upstream's CMake builds with their tests. cjson's own warning flags
-    # include -Werror and -fstack-protector-strong: off, so that the build
-    # is the compiler's -Oz and nothing else.
-    cmake -S . -B mlgo-build -G "Unix Makefiles" -DCMAKE_BUILD_TYPE=MinSizeRel \
-      -DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$out/bin/c++" \
-      -DENABLE_CUSTOM_COMPILER_FLAGS=OFF >configure.log
-    make -j"$jobs" -C mlgo-build
     ;;
   esac
   ;;
@@ -293,13 +288,9 @@ NINJA
     [[ $name == yaml-cpp-tests ]] || die "no yaml-cpp test '$name'"
     ./mlgo-build/test/yaml-cpp-tests
     ;;
-  cmark | cjson)
-    [[ $name =~ ^[A-Za-z0-9_]+$ ]] || die "no $pkg test '$name'"
-    cd mlgo-build
-    ctest --output-on-failure --no-tests=error -R "^$name\$"
-    ;;
-  uchardet)
-    [[ $name =~ ^[a-z][a-z]:[A-Za-z0-9_-]+$ ]] || die "no uchardet test '$name'"
+  cmark | uchardet | cjson)
+    # One registered ctest (uchardet's are named "<language>:<charset>").
+    [[ $name =~ ^[A-Za-z0-9_:-]+$ ]] || die "no $pkg test '$name'"
     cd mlgo-build
     ctest --output-on-failure --no-tests=error -R "^$name\$"
     ;;
