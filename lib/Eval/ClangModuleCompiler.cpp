@@ -136,11 +136,9 @@ Expected<CodeSize> ClangModuleCompiler::codeSize(StringRef Module,
     return makeError((*Argv)[0] + " " + R.describe() +
                      (Stderr.empty() ? "" : ":\n" + Stderr));
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Obj =
-      MemoryBuffer::getFile(Out.Path, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
+  Expected<std::unique_ptr<MemoryBuffer>> Obj = readWholeFile(Out.Path);
   if (!Obj)
-    return makeError(Out.Path + ": " + Obj.getError().message());
+    return Obj.takeError();
   return getCodeSize((*Obj)->getMemBufferRef());
 }
 

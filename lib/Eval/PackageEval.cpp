@@ -168,9 +168,9 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
                        R.describe() + "; last lines of " + BuildLog + ":\n" +
                        readTail(BuildLog, 15));
     std::string RSSLog = Cfg.Dir + "/rss.log";
-    ErrorOr<std::unique_ptr<MemoryBuffer>> RSS = MemoryBuffer::getFile(RSSLog);
+    Expected<std::unique_ptr<MemoryBuffer>> RSS = readWholeFile(RSSLog);
     if (!RSS)
-      return makeError(RSSLog + ": " + RSS.getError().message());
+      return RSS.takeError();
     Cfg.Stats->PeakRSSKiB =
         parsePeakRSS((*RSS)->getBuffer(), &Cfg.Stats->CompilerRuns);
     if (Cfg.Stats->CompilerRuns == 0)
