@@ -1182,40 +1182,20 @@ struct Trainer {
       T.MeanReward /= Set.size();
     return T;
   }
-};
 
-} // namespace
+  bool isCounterfactual() const { return Recipe.Mode == "counterfactual"; }
 
-Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
-  auto Start = std::chrono::steady_clock::now();
-  if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
-    return makeError(Options.WorkDir + ": " + EC.message());
-  WorkerPoolOptions PO;
-  PO.Workers = Recipe.Workers;
-  PO.TimeoutSeconds = Recipe.TimeoutSeconds;
-  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
-  if (!Pool)
-    return Pool.takeError();
-  Trainer T(Recipe, Options, **Pool);
-  // The recipe as run, every key explicit (defaults and --jobs filled in),
-  // so that the run can be repeated from the work directory alone.
-  if (Error E = T.writeWorkFile("recipe.json",
-                                formatv("{0:2}\n", Recipe.toJSON()).str()))
-    return E;
-  if (Error E = T.Cache.open(T.workFile("compiles.tsv")))
-    return E;
-  if (Error E = T.loadCorpus())
-    return E;
-  if (Error E = T.baseline())
-    return E;
-  bool Counterfactual = Recipe.Mode == "counterfactual";
-  if (!Counterfactual)
-    T.search();
-  Expected<learn::Dataset> D =
-      Counterfactual ? T.counterfactual() : T.collect();
-  if (!D)
-    return D.takeError();
-  if (!Counterfactual) {
+  /// The rows round 1's scorer (or the classifier) learns from: the single
+  /// inversions of the heuristic (counterfactual), or the decisions of the
+  /// best trajectories the search found (search-imitate; bc: the
+  /// heuristic's own).
+  Expected<learn::Dataset> gatherRows() {
+    if (isCounterfactual())
+      return counterfactual();
+    search();
+    Expected<learn::Dataset> D = collect();
+    if (!D)
+      return D.takeError();
     // Departures by direction: inlines the heuristic refused, and the
     // heuristic's inlines refused.
     size_t Added = 0, Refused = 0;
@@ -1225,45 +1205,83 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       Added += Applied && !Default;
       Refused += Default && !Applied;
     }
-    T.log("imitate: " + Twine(D->size()) + " decisions, " +
-          Twine(Added + Refused) + " departures from the heuristic");
-    T.Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
-                        "departures from the heuristic ({3} inlines it "
-                        "refused, {4} of its inlines refused).\n",
-                        D->size(), T.Train.size(), Added + Refused, Added,
-                        Refused)
-                    .str();
+    log("imitate: " + Twine(D->size()) + " decisions, " +
+        Twine(Added + Refused) + " departures from the heuristic");
+    Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
+                      "departures from the heuristic ({3} inlines it "
+                      "refused, {4} of its inlines refused).\n",
+                      D->size(), Train.size(), Added + Refused, Added, Refused)
+                  .str();
+    return D;
   }
-  Expected<Model> Trained = T.imitate(*D);
-  if (!Trained)
-    return Trained.takeError();
 
-  // The candidates: the classifier at each threshold, or (counterfactual)
-  // the heuristic inverted where the scorer ranks a decision among the top
-  // fraction of the training decisions.
+  /// The candidates of every round, the heuristic itself first.
   std::vector<Candidate> Candidates;
-  // The heuristic itself, as a model (any scorer that reads inlining_default
-  // raw will do): the fallback when every learned candidate breaks the
-  // per-package limit.
-  if (Expected<Model> H = learn::buildFlipPolicy(*Trained, learn::NeverFlip)) {
-    H->Metadata.Recipe += ", never inverting the heuristic";
-    Candidates.push_back(
-        {"heuristic (nothing inverted)", 0, std::move(*H), std::nullopt, 0});
-  } else {
-    T.log("select: no heuristic fallback: " + toString(H.takeError()));
-  }
-  // The scorer (or classifier) of each round; a candidate names its round.
+  /// The scorer (or classifier) of each round; a candidate names its round.
   std::vector<Model> Scorers;
-  Scorers.push_back(std::move(*Trained));
-  // Adds round Scorers.size()'s candidates; the last one added has the
-  // largest flip fraction.
-  auto AddCandidates = [&]() -> Error {
+
+  /// Trains round 1's scorer on \p D and adds its candidates, after the
+  /// heuristic itself; then each further counterfactual round (DAgger)
+  /// adds its rows to \p D, around the previous round's policy at
+  /// dagger_fraction (default: its largest flip fraction), retrains the
+  /// scorer from scratch and adds that round's candidates.
+  Error trainRounds(learn::Dataset &D) {
+    Expected<Model> Trained = imitate(D);
+    if (!Trained)
+      return Trained.takeError();
+    // The heuristic itself, as a model (any scorer that reads
+    // inlining_default raw will do): the fallback when every learned
+    // candidate breaks the per-package limit.
+    if (Expected<Model> H =
+            learn::buildFlipPolicy(*Trained, learn::NeverFlip)) {
+      H->Metadata.Recipe += ", never inverting the heuristic";
+      Candidates.push_back(
+          {"heuristic (nothing inverted)", 0, std::move(*H), std::nullopt, 0});
+    } else {
+      log("select: no heuristic fallback: " + toString(H.takeError()));
+    }
+    Scorers.push_back(std::move(*Trained));
+    if (Error E = addCandidates())
+      return E;
+    for (unsigned Round = 2;
+         isCounterfactual() && Round <= Recipe.CounterfactualRounds; ++Round) {
+      const Candidate *Around = nullptr;
+      for (const Candidate &C : Candidates)
+        if (C.Param && !C.RefuseFraction && C.Scorer == Round - 2 &&
+            (Recipe.DaggerFraction ? C.X == 10000 * Recipe.DaggerFraction
+                                   : !Around || C.X > Around->X))
+          Around = &C;
+      if (!Around)
+        return makeError("counterfactual round " + Twine(Round) +
+                         ": the previous round has no candidate policy");
+      log("round " + Twine(Round) + ": counterfactuals around '" +
+          Around->Label + "'");
+      if (Error E = counterfactualAround(Around->M, Around->Label, Round, D))
+        return E;
+      EpochOffset += Recipe.Epochs;
+      Expected<Model> G =
+          imitate(D, ("classifier-round" + Twine(Round) + ".ckpt").str());
+      if (!G)
+        return G.takeError();
+      Scorers.push_back(std::move(*G));
+      if (Error E = addCandidates())
+        return E;
+    }
+    return Error::success();
+  }
+
+  /// Adds the candidates of the latest scorer, round Scorers.size(): the
+  /// classifier at each threshold, or (counterfactual) the heuristic
+  /// inverted where the scorer ranks a decision among the top fraction of
+  /// the training decisions. The last one added has the largest flip
+  /// fraction.
+  Error addCandidates() {
     unsigned Round = Scorers.size();
     const Model &G = Scorers.back();
-    std::string Prefix =
-        Recipe.CounterfactualRounds > 1 ? formatv("round {0}: ", Round).str()
-                                        : "";
-    if (!Counterfactual) {
+    std::string Prefix = Recipe.CounterfactualRounds > 1
+                             ? formatv("round {0}: ", Round).str()
+                             : "";
+    if (!isCounterfactual()) {
       for (float Th : Recipe.Thresholds) {
         Model M = G;
         M.Decision.Threshold = Th;
@@ -1272,12 +1290,12 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       }
       return Error::success();
     }
-    Expected<std::vector<float>> Scores = T.scoreTrajectories(G);
+    Expected<std::vector<float>> Scores = scoreTrajectories(G);
     if (!Scores)
       return Scores.takeError();
     Expected<std::vector<float>> InlineScores = std::vector<float>();
     if (!Recipe.RefuseFractions.empty())
-      InlineScores = T.scoreTrajectories(G, /*HeuristicInlines=*/true);
+      InlineScores = scoreTrajectories(G, /*HeuristicInlines=*/true);
     if (!InlineScores)
       return InlineScores.takeError();
     // The tau that lets the top fraction F of the sorted scores S through.
@@ -1293,8 +1311,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       float TauInline = RF ? TauAt(*InlineScores, RF) : learn::NeverFlip;
       Expected<Model> P =
           RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
-             : learn::buildFlipPolicy(G, Tau, "inlining_default",
-                                      T.flipScope());
+             : learn::buildFlipPolicy(G, Tau, "inlining_default", flipScope());
       if (!P)
         return P.takeError();
       P->Metadata.Recipe +=
@@ -1335,60 +1352,32 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
         if (Error E = AddFlip(F, RF))
           return E;
     return Error::success();
-  };
-  if (Error E = AddCandidates())
-    return E;
-  // Further counterfactual rounds, each around the previous round's policy
-  // at dagger_fraction (default: its largest flip fraction).
-  for (unsigned Round = 2; Counterfactual && Round <= Recipe.CounterfactualRounds;
-       ++Round) {
-    const Candidate *Around = nullptr;
-    for (const Candidate &C : Candidates)
-      if (C.Param && !C.RefuseFraction && C.Scorer == Round - 2 &&
-          (Recipe.DaggerFraction ? C.X == 10000 * Recipe.DaggerFraction
-                                 : !Around || C.X > Around->X))
-        Around = &C;
-    if (!Around)
-      return makeError("counterfactual round " + Twine(Round) +
-                       ": the previous round has no candidate policy");
-    T.log("round " + Twine(Round) + ": counterfactuals around '" +
-          Around->Label + "'");
-    if (Error E = T.counterfactualAround(Around->M, Around->Label, Round, *D))
-      return E;
-    T.EpochOffset += Recipe.Epochs;
-    Expected<Model> G =
-        T.imitate(*D, ("classifier-round" + Twine(Round) + ".ckpt").str());
-    if (!G)
-      return G.takeError();
-    Scorers.push_back(std::move(*G));
-    if (Error E = AddCandidates())
-      return E;
   }
 
-  // Model selection on validation (or, with no validation packages, on
-  // training): the smallest total .text among the candidates that make no
-  // package worse than -Oz by more than MaxPackageRegression percent.
-  const std::vector<size_t> &SelectOn =
-      T.Validation.empty() ? T.Train : T.Validation;
-  StringRef SelectName = T.Validation.empty() ? "training" : "validation";
-  std::optional<size_t> Best;
-  Trainer::Totals BestTotals;
-  // Compiles a candidate on the selection set, logs and reports it, and says
-  // whether the per-package limit allows it.
-  // Every candidate is kept in <work>/candidates/ (named after its label),
-  // so that any of them can be evaluated or shipped by hand.
-  if (std::error_code EC =
-          sys::fs::create_directories(T.workFile("candidates")))
-    return makeError(T.workFile("candidates") + ": " + EC.message());
-  auto Judge = [&](const Candidate &Cand, Trainer::Totals &Tot) {
+  /// Where candidates are chosen: validation or, with no validation
+  /// packages, training.
+  ArrayRef<size_t> selectionSet() const {
+    return Validation.empty() ? Train : Validation;
+  }
+  StringRef selectionName() const {
+    return Validation.empty() ? "training" : "validation";
+  }
+
+  /// Compiles \p Cand on the selection set, keeps it in <work>/candidates/
+  /// (named after its label, so that any candidate can be evaluated or
+  /// shipped by hand), logs and reports it, and says whether the
+  /// per-package limit allows it. Sets \p Tot to its totals.
+  bool judge(const Candidate &Cand, Totals &Tot) {
     std::string File;
     for (char C : Cand.Label)
       File += isAlnum(C) || C == '.' ? C : '-';
-    if (Error E = Cand.M.save(T.workFile("candidates/" + File + ".json")))
-      T.log("cannot keep candidate '" + Cand.Label + "': " + toString(std::move(E)));
+    if (Error E = Cand.M.save(workFile("candidates/" + File + ".json")))
+      log("cannot keep candidate '" + Cand.Label +
+          "': " + toString(std::move(E)));
     PackageSizes PerPkg;
-    Tot = T.evaluate(SelectOn, Policy::model(Cand.M.toJSONString()),
-                     (SelectName + " " + Cand.Label).str(), &PerPkg);
+    StringRef SelectName = selectionName();
+    Tot = evaluate(selectionSet(), Policy::model(Cand.M.toJSONString()),
+                   (SelectName + " " + Cand.Label).str(), &PerPkg);
     double Worst = -100;
     std::string WorstPkg;
     for (auto &[Pkg, V] : PerPkg) {
@@ -1404,179 +1393,243 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       WorstPkg = "none";
     }
     bool Allowed = Tot.Failures.empty() && Worst <= Recipe.MaxPackageRegression;
-    T.log(formatv("select: {0}: {1} .text {2:F3}% vs -Oz (mean reward {3:F5}, "
-                  "worst package {4} {5:F2}%, {6} failed){7}",
-                  Cand.Label, SelectName, Tot.pct(), Tot.MeanReward, WorstPkg,
-                  Worst, Tot.Failures.size(), Allowed ? "" : " - not allowed")
-              .str());
-    T.Report += formatv("- {0}: {1} .text {2} bytes vs -Oz {3} ({4:F3}%), "
-                        "mean reward {5:F5}, worst package {6} ({7:F2}%){8}{9}.\n",
-                        Cand.Label, SelectName, Tot.Policy, Tot.Baseline,
-                        Tot.pct(), Tot.MeanReward, WorstPkg, Worst,
-                        Tot.failedClause(), Allowed ? "" : "; not allowed")
-                    .str();
-    T.SelectCurve.addPoint(uint64_t(std::lround(Cand.X < 0 ? 0 : Cand.X)),
-                           {Tot.pct(), Worst});
+    log(formatv("select: {0}: {1} .text {2:F3}% vs -Oz (mean reward {3:F5}, "
+                "worst package {4} {5:F2}%, {6} failed){7}",
+                Cand.Label, SelectName, Tot.pct(), Tot.MeanReward, WorstPkg,
+                Worst, Tot.Failures.size(), Allowed ? "" : " - not allowed")
+            .str());
+    Report +=
+        formatv("- {0}: {1} .text {2} bytes vs -Oz {3} ({4:F3}%), "
+                "mean reward {5:F5}, worst package {6} ({7:F2}%){8}{9}.\n",
+                Cand.Label, SelectName, Tot.Policy, Tot.Baseline, Tot.pct(),
+                Tot.MeanReward, WorstPkg, Worst, Tot.failedClause(),
+                Allowed ? "" : "; not allowed")
+            .str();
+    SelectCurve.addPoint(uint64_t(std::lround(Cand.X < 0 ? 0 : Cand.X)),
+                         {Tot.pct(), Worst});
     return Allowed;
+  }
+
+  /// Model selection: of the candidates that make no package of the
+  /// selection set worse than -Oz by more than max_package_regression
+  /// percent, the one with the smallest total .text. With es_iterations,
+  /// evolution strategies first tune the learned candidate with the
+  /// smallest .text (allowed or not), and the result competes too. Returns
+  /// the index of the chosen candidate.
+  Expected<size_t> select() {
+    if (std::error_code EC =
+            sys::fs::create_directories(workFile("candidates")))
+      return makeError(workFile("candidates") + ": " + EC.message());
+    std::optional<size_t> Best, Smallest;
+    uint64_t BestSize = 0, SmallestSize = 0;
+    auto Consider = [&](size_t C) {
+      Totals Tot;
+      bool Allowed = judge(Candidates[C], Tot);
+      if (Allowed && (!Best || Tot.Policy < BestSize)) {
+        Best = C;
+        BestSize = Tot.Policy;
+      }
+      return Tot.Policy;
+    };
+    for (size_t C = 0; C < Candidates.size(); ++C) {
+      uint64_t Size = Consider(C);
+      if (Candidates[C].Param && !Candidates[C].RefuseFraction &&
+          (!Smallest || Size < SmallestSize)) {
+        Smallest = C;
+        SmallestSize = Size;
+      }
+    }
+    if (Recipe.ESIterations && Smallest) {
+      Expected<Candidate> Tuned =
+          evolve(Scorers[Candidates[*Smallest].Scorer], Candidates[*Smallest]);
+      if (!Tuned)
+        return Tuned.takeError();
+      Candidates.push_back(std::move(*Tuned));
+      Consider(Candidates.size() - 1);
+    }
+    if (!Best)
+      return makeError("no candidate model compiles every " + selectionName() +
+                       " module within the per-package limit");
+    return *Best;
+  }
+
+  /// The chosen model on the validation and the training packages.
+  struct Outcome {
+    Totals Val, Train;
+    PackageSizes ValPkg, TrainPkg;
+    /// Validation in the other way of counting (objects summed, or linked),
+    /// when the compiles carry what it needs.
+    std::optional<Totals> ValOther;
+    /// Training packages over the per-package limit, as the report names
+    /// them.
+    std::string TrainOver;
   };
-  // The learned candidate with the smallest selection .text, allowed or
-  // not: where evolution strategies start.
-  std::optional<size_t> Smallest;
-  uint64_t SmallestSize = 0;
-  for (size_t C = 0; C < Candidates.size(); ++C) {
-    Trainer::Totals Tot;
-    bool Allowed = Judge(Candidates[C], Tot);
-    if (Candidates[C].Param && !Candidates[C].RefuseFraction &&
-        (!Smallest || Tot.Policy < SmallestSize)) {
-      Smallest = C;
-      SmallestSize = Tot.Policy;
-    }
-    if (!Allowed)
-      continue;
-    if (!Best || Tot.Policy < BestTotals.Policy) {
-      Best = C;
-      BestTotals = Tot;
-    }
-  }
 
-  if (Recipe.ESIterations && Smallest) {
-    Expected<Candidate> Tuned =
-        T.evolve(Scorers[Candidates[*Smallest].Scorer], Candidates[*Smallest]);
-    if (!Tuned)
-      return Tuned.takeError();
-    Candidates.push_back(std::move(*Tuned));
-    Trainer::Totals Tot;
-    if (Judge(Candidates.back(), Tot) &&
-        (!Best || Tot.Policy < BestTotals.Policy)) {
-      Best = Candidates.size() - 1;
-      BestTotals = Tot;
-    }
-  }
-  if (!Best)
-    return makeError("no candidate model compiles every " + SelectName +
-                     " module within the per-package limit");
-  std::string BestLabel = Candidates[*Best].Label;
-  std::optional<Model> BestModel = std::move(Candidates[*Best].M);
-
-  PackageSizes ValPkg, TrainPkg;
-  Policy Chosen = Policy::model(BestModel->toJSONString());
-  Trainer::Totals ValTot = T.evaluate(T.Validation, Chosen, "validation", &ValPkg);
-  Trainer::Totals TrainTot = T.evaluate(T.Train, Chosen, "training", &TrainPkg);
-  // The validation total in the other way of counting, for the report
-  // (linked totals need the grouped sections: either measure "package").
-  std::optional<Trainer::Totals> ValOther;
-  if (T.needGrouped() && !T.Validation.empty())
-    ValOther = T.evaluate(T.Validation, Chosen, "validation", nullptr,
-                          !T.linkedTotals());
-  // Recorded after the evaluations above, whose compile-cache keys include
-  // the model text: the chosen model's compiles are already cached.
-  BestModel->Metadata.CorpusHash = T.CorpusFingerprint;
-  if (Error E = BestModel->save(Options.OutputModel))
-    return E;
-  std::string TrainOver =
-      packagesOverLimit(TrainPkg, Recipe.MaxPackageRegression);
-  if (!TrainOver.empty())
-    T.log("warning: the chosen model makes training packages larger than "
+  /// Evaluates the chosen model \p M on validation and training and writes
+  /// it to the output file, recording the corpus fingerprint in it.
+  Expected<Outcome> saveChosen(Model &M) {
+    Outcome O;
+    Policy Chosen = Policy::model(M.toJSONString());
+    O.Val = evaluate(Validation, Chosen, "validation", &O.ValPkg);
+    O.Train = evaluate(Train, Chosen, "training", &O.TrainPkg);
+    // Linked totals need the grouped sections: either measure "package".
+    if (needGrouped() && !Validation.empty())
+      O.ValOther =
+          evaluate(Validation, Chosen, "validation", nullptr, !linkedTotals());
+    // Recorded after the evaluations above, whose compile-cache keys
+    // include the model text: the chosen model's compiles are already
+    // cached.
+    M.Metadata.CorpusHash = CorpusFingerprint;
+    if (Error E = M.save(Options.OutputModel))
+      return E;
+    O.TrainOver = packagesOverLimit(O.TrainPkg, Recipe.MaxPackageRegression);
+    if (!O.TrainOver.empty())
+      log("warning: the chosen model makes training packages larger than "
           "-Oz by more than the per-package limit: " +
-          TrainOver);
-  double Minutes = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count() /
-                   60;
+          O.TrainOver);
+    return O;
+  }
 
-  std::string R;
-  raw_string_ostream OS(R);
-  OS << "# mlgo train report: " << Recipe.Name << "\n\n"
-     << "- Mode: " << Recipe.Mode << ", seed " << Recipe.Seed << "; corpus "
-     << Options.CorpusDir << "; " << T.Train.size() << " training and "
-     << T.Validation.size() << " validation modules; corpus fingerprint "
-     << T.CorpusFingerprint << ".\n"
-     << (T.Validation.empty() ? "- Warning: the recipe holds out no "
+  /// Writes report.md (and, verbose, prints it) and the learning curves.
+  Error writeReport(StringRef ChosenLabel, const Outcome &O, double Minutes) {
+    std::string R;
+    raw_string_ostream OS(R);
+    OS << "# mlgo train report: " << Recipe.Name << "\n\n"
+       << "- Mode: " << Recipe.Mode << ", seed " << Recipe.Seed << "; corpus "
+       << Options.CorpusDir << "; " << Train.size() << " training and "
+       << Validation.size() << " validation modules; corpus fingerprint "
+       << CorpusFingerprint << ".\n"
+       << (Validation.empty() ? "- Warning: the recipe holds out no "
                                 "validation packages; the model was chosen "
                                 "on the modules it was trained on.\n"
                               : "")
-     << (Recipe.SizeMeasure == "package"
-             ? "- Size measure: package. A module's reward and an "
-               "inversion's label count only the code the module adds to "
-               "its package: not the C++ inline or template functions "
-               "(COMDAT groups) another module of the package has at "
-               "-Oz.\n"
-             : "")
-     << (Recipe.SizeMeasure == "amortized"
-             ? "- Size measure: amortized. A module's reward and an "
-               "inversion's label count each C++ inline or template "
-               "function (COMDAT group) divided by the number of the "
-               "package's modules holding a copy.\n"
-             : "")
-     << (T.linkedTotals()
-             ? "- Selection measure: package. Totals are of each package's "
-               "objects linked together, every C++ inline or template "
-               "function (COMDAT group) once, as a linker keeps it.\n"
-             : "")
-     << T.Report << formatv("- Chosen: {0} (on {1}).\n", BestLabel, SelectName)
-     << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
-                ValTot.Policy, ValTot.Baseline, ValTot.pct(),
-                ValTot.failedClause())
-     << (ValOther
-             ? formatv("- Validation, {0}: .text {1} bytes vs -Oz {2} "
-                       "({3:F3}%).\n",
-                       T.linkedTotals() ? "objects summed"
-                                        : "each package linked together",
-                       ValOther->Policy, ValOther->Baseline, ValOther->pct())
-                   .str()
-             : "")
-     << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
-                TrainTot.Policy, TrainTot.Baseline, TrainTot.pct(),
-                TrainTot.failedClause())
-     << (TrainOver.empty()
-             ? ""
-             : formatv("- Warning: the chosen model makes training packages "
-                       "larger than -Oz by more than {0}%, which selection "
-                       "(on validation) cannot see: {1}.\n",
-                       Recipe.MaxPackageRegression, TrainOver)
-                   .str())
-     << formatv("- Wall-clock time of this invocation: {0:F1} min (cached "
-                "compiles are replayed, not redone).\n\n",
-                Minutes);
-  auto Table = [&](StringRef Title, auto &Map) {
-    OS << "## " << Title << "\n\n| package | -Oz .text | model .text | change |\n"
-       << "|---|---:|---:|---:|\n";
-    for (auto &[Pkg, V] : Map)
-      OS << "| " << Pkg << " | " << V.first << " | " << V.second << " | "
-         << formatv("{0:F2}%", pctChange(V.first, V.second))
-         << " |\n";
-    OS << "\n";
-  };
-  Table("Validation packages", ValPkg);
-  Table("Training packages", TrainPkg);
-  if (!T.LeftOut.empty() || !ValTot.Failures.empty() ||
-      !TrainTot.Failures.empty()) {
-    OS << "## Failed compiles\n\n"
-       << "These modules are in neither column of the tables above. A "
-          "timeout or a killed worker is not cached: rerunning the same "
-          "command compiles them again.\n\n";
-    auto List = [&](StringRef Prefix, ArrayRef<std::string> Errors) {
-      for (const std::string &E : Errors)
-        OS << "- " << Prefix << E << "\n";
+       << (Recipe.SizeMeasure == "package"
+               ? "- Size measure: package. A module's reward and an "
+                 "inversion's label count only the code the module adds to "
+                 "its package: not the C++ inline or template functions "
+                 "(COMDAT groups) another module of the package has at "
+                 "-Oz.\n"
+               : "")
+       << (Recipe.SizeMeasure == "amortized"
+               ? "- Size measure: amortized. A module's reward and an "
+                 "inversion's label count each C++ inline or template "
+                 "function (COMDAT group) divided by the number of the "
+                 "package's modules holding a copy.\n"
+               : "")
+       << (linkedTotals()
+               ? "- Selection measure: package. Totals are of each package's "
+                 "objects linked together, every C++ inline or template "
+                 "function (COMDAT group) once, as a linker keeps it.\n"
+               : "")
+       << Report
+       << formatv("- Chosen: {0} (on {1}).\n", ChosenLabel, selectionName())
+       << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
+                  O.Val.Policy, O.Val.Baseline, O.Val.pct(),
+                  O.Val.failedClause())
+       << (O.ValOther ? formatv("- Validation, {0}: .text {1} bytes vs -Oz {2} "
+                                "({3:F3}%).\n",
+                                linkedTotals() ? "objects summed"
+                                               : "each package linked together",
+                                O.ValOther->Policy, O.ValOther->Baseline,
+                                O.ValOther->pct())
+                            .str()
+                      : "")
+       << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
+                  O.Train.Policy, O.Train.Baseline, O.Train.pct(),
+                  O.Train.failedClause())
+       << (O.TrainOver.empty()
+               ? ""
+               : formatv("- Warning: the chosen model makes training packages "
+                         "larger than -Oz by more than {0}%, which selection "
+                         "(on validation) cannot see: {1}.\n",
+                         Recipe.MaxPackageRegression, O.TrainOver)
+                     .str())
+       << formatv("- Wall-clock time of this invocation: {0:F1} min (cached "
+                  "compiles are replayed, not redone).\n\n",
+                  Minutes);
+    auto Table = [&](StringRef Title, const PackageSizes &Map) {
+      OS << "## " << Title
+         << "\n\n| package | -Oz .text | model .text | change |\n"
+         << "|---|---:|---:|---:|\n";
+      for (auto &[Pkg, V] : Map)
+        OS << "| " << Pkg << " | " << V.first << " | " << V.second << " | "
+           << formatv("{0:F2}%", pctChange(V.first, V.second)) << " |\n";
+      OS << "\n";
     };
-    List("left out, ", T.LeftOut);
-    List("validation, chosen model: ", ValTot.Failures);
-    List("training, chosen model: ", TrainTot.Failures);
-    OS << "\n";
-  }
-  if (Error E = T.writeWorkFile("report.md", R))
-    return E;
-  std::vector<std::pair<const learn::LearningCurve *, StringRef>> Curves = {
-      {&T.SearchCurve, "search-curve"}, {&T.EpochCurve, "imitation-curve"}};
-  if (Recipe.ESIterations)
-    Curves.push_back({&T.ESCurve, "es-curve"});
-  Curves.push_back({&T.SelectCurve, "selection-curve"});
-  for (auto [Curve, Stem] : Curves)
-    if (Error E = Curve->save(T.workFile(Stem)))
+    Table("Validation packages", O.ValPkg);
+    Table("Training packages", O.TrainPkg);
+    if (!LeftOut.empty() || !O.Val.Failures.empty() ||
+        !O.Train.Failures.empty()) {
+      OS << "## Failed compiles\n\n"
+         << "These modules are in neither column of the tables above. A "
+            "timeout or a killed worker is not cached: rerunning the same "
+            "command compiles them again.\n\n";
+      auto List = [&](StringRef Prefix, ArrayRef<std::string> Errors) {
+        for (const std::string &E : Errors)
+          OS << "- " << Prefix << E << "\n";
+      };
+      List("left out, ", LeftOut);
+      List("validation, chosen model: ", O.Val.Failures);
+      List("training, chosen model: ", O.Train.Failures);
+      OS << "\n";
+    }
+    if (Error E = writeWorkFile("report.md", R))
       return E;
-  if (Options.Verbose)
-    errs() << R;
-  return Error::success();
+    std::vector<std::pair<const learn::LearningCurve *, StringRef>> Curves = {
+        {&SearchCurve, "search-curve"}, {&EpochCurve, "imitation-curve"}};
+    if (Recipe.ESIterations)
+      Curves.push_back({&ESCurve, "es-curve"});
+    Curves.push_back({&SelectCurve, "selection-curve"});
+    for (auto [Curve, Stem] : Curves)
+      if (Error E = Curve->save(workFile(Stem)))
+        return E;
+    if (Options.Verbose)
+      errs() << R;
+    return Error::success();
+  }
+};
+
+} // namespace
+
+Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
+  auto Start = std::chrono::steady_clock::now();
+  if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
+    return makeError(Options.WorkDir + ": " + EC.message());
+  WorkerPoolOptions PO;
+  PO.Workers = Recipe.Workers;
+  PO.TimeoutSeconds = Recipe.TimeoutSeconds;
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
+  if (!Pool)
+    return Pool.takeError();
+  Trainer T(Recipe, Options, **Pool);
+  // The recipe as run, every key explicit (defaults and --jobs filled in),
+  // so that the run can be repeated from the work directory alone.
+  if (Error E = T.writeWorkFile("recipe.json",
+                                formatv("{0:2}\n", Recipe.toJSON()).str()))
+    return E;
+  if (Error E = T.Cache.open(T.workFile("compiles.tsv")))
+    return E;
+  if (Error E = T.loadCorpus())
+    return E;
+  if (Error E = T.baseline())
+    return E;
+  Expected<learn::Dataset> D = T.gatherRows();
+  if (!D)
+    return D.takeError();
+  if (Error E = T.trainRounds(*D))
+    return E;
+  Expected<size_t> Best = T.select();
+  if (!Best)
+    return Best.takeError();
+  Candidate &Chosen = T.Candidates[*Best];
+  Expected<Trainer::Outcome> O = T.saveChosen(Chosen.M);
+  if (!O)
+    return O.takeError();
+  double Minutes =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count() /
+      60;
+  return T.writeReport(Chosen.Label, *O, Minutes);
 }
 
 std::string packagesOverLimit(const PackageSizes &Sizes, double LimitPct) {
