@@ -1,8 +1,10 @@
-//===- tools/mlgo/ModelCommands.cpp - mlgo model check/show/diff/codegen --===//
+//===- tools/mlgo/ModelCommands.cpp - mlgo model check/show/diff/... -----===//
 //
 // The text model (mlgo/Model/Model.h) from the command line: validate a file
-// with located errors, summarize it, diff two of them, and generate the C++
-// that the build embeds (the same generator as mlgo-codegen).
+// with located errors (and, with --canonical, that it is the very bytes mlgo
+// writes), rewrite it in those bytes, summarize it, diff two of them, and
+// generate the C++ that the build embeds (the same generator as
+// mlgo-codegen).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +12,7 @@
 
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/ModelCodeGen.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -26,6 +29,22 @@ cl::list<std::string> CheckFiles(cl::Positional, cl::OneOrMore,
                                  cl::desc("<model.json>..."),
                                  cl::sub(CheckCmd),
                                  cl::cat(tool::getToolCategory()));
+cl::opt<bool> CheckCanonical(
+    "canonical",
+    cl::desc("also require each file to be, byte for byte, what mlgo writes "
+             "for its model (as mlgo train and mlgo model format write it)"),
+    cl::sub(CheckCmd), cl::cat(tool::getToolCategory()));
+
+cl::SubCommand FormatCmd("model format",
+                         "Rewrite a text model in the exact bytes mlgo "
+                         "writes for it");
+cl::opt<std::string> FormatFile(cl::Positional, cl::Required,
+                                cl::desc("<model.json>"), cl::sub(FormatCmd),
+                                cl::cat(tool::getToolCategory()));
+cl::opt<std::string> FormatOut("o", cl::Required,
+                               cl::desc("output file (may be the input)"),
+                               cl::sub(FormatCmd),
+                               cl::cat(tool::getToolCategory()));
 
 cl::SubCommand ShowCmd("model show", "Summarize a text model");
 cl::opt<std::string> ShowFile(cl::Positional, cl::Required,
@@ -66,11 +85,44 @@ int runCheck() {
       Status = fail(M.takeError());
       continue;
     }
+    if (CheckCanonical) {
+      Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(File);
+      if (!Bytes) {
+        Status = fail(Bytes.takeError());
+        continue;
+      }
+      StringRef Have = (*Bytes)->getBuffer();
+      std::string Want = M->toJSONString();
+      if (Have != Want) {
+        size_t At = 0;
+        while (At < Have.size() && At < Want.size() && Have[At] == Want[At])
+          ++At;
+        Status = fail(createStringError(
+            inconvertibleErrorCode(),
+            File +
+                ": a valid model, but not the bytes mlgo writes for it "
+                "(they differ from line " +
+                Twine(Have.take_front(At).count('\n') + 1) +
+                "); 'mlgo model format " + File + " -o " + File +
+                "' rewrites it"));
+        continue;
+      }
+    }
     outs() << File << ": ok: model '" << M->Metadata.Name << "', "
-           << M->Inputs.size() << " inputs, " << M->Layers.size()
-           << " layers, " << M->getNumParameters() << " parameters\n";
+           << M->Inputs.size() << " inputs, " << M->Layers.size() << " layers, "
+           << M->getNumParameters() << " parameters"
+           << (CheckCanonical ? ", canonical bytes" : "") << "\n";
   }
   return Status;
+}
+
+int runFormat() {
+  Expected<Model> M = Model::load(FormatFile);
+  if (!M)
+    return fail(M.takeError());
+  if (Error E = M->save(FormatOut))
+    return fail(std::move(E));
+  return 0;
 }
 
 int runShow() {
@@ -104,6 +156,7 @@ int runCodegen() {
 }
 
 tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
+tool::RegisterSubcommand RegFormat(FormatCmd, runFormat);
 tool::RegisterSubcommand RegShow(ShowCmd, runShow);
 tool::RegisterSubcommand RegDiff(DiffCmd, runDiff);
 tool::RegisterSubcommand RegCodegen(CodegenCmd, runCodegen);
