@@ -17,6 +17,8 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace llvm;
 using namespace mlgo;
 using tool::fail;
@@ -94,9 +96,10 @@ int runCheck() {
       StringRef Have = (*Bytes)->getBuffer();
       std::string Want = M->toJSONString();
       if (Have != Want) {
-        size_t At = 0;
-        while (At < Have.size() && At < Want.size() && Have[At] == Want[At])
-          ++At;
+        size_t At =
+            std::mismatch(Have.begin(), Have.end(), Want.begin(), Want.end())
+                .first -
+            Have.begin();
         Status = fail(createStringError(
             inconvertibleErrorCode(),
             File +
