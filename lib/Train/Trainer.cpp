@@ -168,6 +168,9 @@ struct Trainer {
       errs() << "mlgo train: " << Message << "\n";
   }
 
+  /// Whether the recipe learns from counterfactual inversions (mode
+  /// "counterfactual") rather than from the best trajectories.
+  bool isCounterfactual() const { return Recipe.Mode == "counterfactual"; }
   /// Whether module sizes discount the grouped sections other modules of
   /// the package share (size_measure "package" or "amortized").
   bool sharedMeasure() const { return Recipe.SizeMeasure != "module"; }
@@ -399,7 +402,7 @@ struct Trainer {
     Model M = Base;
     if (Error E = learn::setModelParameters(M, Theta))
       return E;
-    if (Recipe.Mode == "counterfactual")
+    if (isCounterfactual())
       return learn::buildFlipPolicy(M, Param, "inlining_default", flipScope());
     M.Decision.Threshold = Param;
     return M;
@@ -1047,7 +1050,7 @@ struct Trainer {
     // The rows that matter: in search-imitate mode the departures from the
     // heuristic, in counterfactual mode the inversions that shrank .text.
     // How many of them the classifier gets right is logged as their recall.
-    bool Counterfactual = Recipe.Mode == "counterfactual";
+    bool Counterfactual = isCounterfactual();
     int64_t DefaultF = D.getFeatureIndex("inlining_default");
     std::string Ckpt = workFile(CheckpointName);
     if (sys::fs::exists(Ckpt)) {
@@ -1182,8 +1185,6 @@ struct Trainer {
       T.MeanReward /= Set.size();
     return T;
   }
-
-  bool isCounterfactual() const { return Recipe.Mode == "counterfactual"; }
 
   /// The rows round 1's scorer (or the classifier) learns from: the single
   /// inversions of the heuristic (counterfactual), or the decisions of the
