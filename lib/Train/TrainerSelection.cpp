@@ -1,0 +1,323 @@
+//===- lib/Train/TrainerSelection.cpp - Candidates and selection ----------===//
+//
+// Phase 4 of mlgo/Train/Trainer.h: each round's candidates, evolution
+// strategies on the best of them (es_iterations), the choice on the
+// held-out packages under the per-package limit, and the chosen model
+// evaluated and written.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TrainerImpl.h"
+
+#include "mlgo/Learn/Checkpoint.h"
+#include "mlgo/Learn/EvolutionStrategies.h"
+#include "mlgo/Learn/Parameters.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MD5.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace mlgo {
+
+static Error makeError(const Twine &Message) {
+  return createStringError(inconvertibleErrorCode(), Message);
+}
+
+Expected<Model> Trainer::policyFor(const Model &Base, ArrayRef<double> Theta,
+                                   float Param) const {
+  Model M = Base;
+  if (Error E = learn::setModelParameters(M, Theta))
+    return E;
+  if (isCounterfactual())
+    return learn::buildFlipPolicy(M, Param, "inlining_default", flipScope());
+  M.Decision.Threshold = Param;
+  return M;
+}
+
+Expected<Candidate> Trainer::evolve(const Model &Base, const Candidate &Start) {
+  float Param = *Start.Param;
+  std::vector<size_t> Pool;
+  for (size_t M : Train)
+    if (isSearchable(M))
+      Pool.push_back(M);
+  if (Pool.empty())
+    return makeError("evolution strategies: no training module within the "
+                     "search budget");
+  learn::ESOptions EO;
+  EO.Sigma = Recipe.ESSigma;
+  EO.NumDirections = Recipe.ESDirections;
+  EO.Optimizer.LearningRate = Recipe.ESLearningRate;
+  EO.Seed = Recipe.Seed;
+  learn::EvolutionStrategies ES(learn::getModelParameters(Base), EO);
+  // The checkpoint belongs to this start point and these settings.
+  MD5 KeyHash;
+  KeyHash.update(Base.toJSONString());
+  KeyHash.update(formatv("{0} {1} {2} {3} {4} {5}", Param, Recipe.ESDirections,
+                         Recipe.ESSigma, Recipe.ESLearningRate,
+                         Recipe.ESBatchModules, Recipe.Seed)
+                     .str());
+  MD5::MD5Result KR;
+  KeyHash.final(KR);
+  std::string Key(KR.digest());
+  std::string Ckpt = workFile("es.ckpt");
+  if (sys::fs::exists(Ckpt)) {
+    Expected<learn::Checkpoint> C = learn::Checkpoint::load(Ckpt);
+    if (!C)
+      return C.takeError();
+    Expected<std::string> K = C->getBytes("es_key");
+    if (K && *K == Key) {
+      if (Error E = ES.loadState(*C))
+        return E;
+      if (Error E = ESCurve.loadState(*C))
+        return E;
+      log("es: resumed at iteration " + Twine(ES.getIteration()));
+    } else if (!K) {
+      consumeError(K.takeError());
+    }
+  }
+  while (ES.getIteration() < Recipe.ESIterations) {
+    uint64_t It = ES.getIteration();
+    // The batch: a seeded sample of the pool, fixed per iteration.
+    std::vector<size_t> Batch =
+        sampleSeeded(Pool, Recipe.ESBatchModules,
+                     Recipe.Seed ^ (0x9e3779b97f4a7c15ULL * (It + 1)));
+    learn::ESCandidates C = ES.proposePerturbations();
+    std::vector<std::vector<double>> Thetas = {ES.getTheta()};
+    llvm::append_range(Thetas, C.Plus);
+    llvm::append_range(Thetas, C.Minus);
+    std::vector<std::pair<size_t, Policy>> Req;
+    for (const std::vector<double> &Th : Thetas) {
+      Expected<Model> P = policyFor(Base, Th, Param);
+      if (!P)
+        return P.takeError();
+      std::string JSON = P->toJSONString();
+      for (size_t M : Batch)
+        Req.push_back({M, Policy::model(JSON)});
+    }
+    std::vector<CompileCache::Entry> R =
+        compile(Req, ("es iteration " + Twine(It)).str());
+    std::vector<double> Rewards(Thetas.size(), 0.0);
+    for (size_t K = 0; K < Req.size(); ++K) {
+      size_t M = Req[K].first;
+      // A failed compile scores as a module twice its -Oz size.
+      uint64_t Size = R[K].Ok ? sizeOf(M, R[K]) : 2 * Baseline[M];
+      Rewards[K / Batch.size()] +=
+          getReward(Size, Baseline[M], Recipe.Delta) / Batch.size();
+    }
+    size_t Dirs = C.Plus.size();
+    ArrayRef<double> All(Rewards);
+    if (Error E = ES.update(All.slice(1, Dirs), All.slice(1 + Dirs, Dirs)))
+      return E;
+    double Best = *std::max_element(Rewards.begin(), Rewards.end());
+    ESCurve.addPoint(It + 1, {100 * Rewards[0], 100 * Best});
+    log(formatv("es: iteration {0}: batch mean reward {1:F4}% (best "
+                "perturbation {2:F4}%)",
+                It + 1, 100 * Rewards[0], 100 * Best)
+            .str());
+    learn::Checkpoint Save;
+    ES.saveState(Save);
+    ESCurve.saveState(Save);
+    Save.setBytes("es_key", Key);
+    if (Error E = Save.save(Ckpt))
+      return E;
+  }
+  Expected<Model> P = policyFor(Base, ES.getTheta(), Param);
+  if (!P)
+    return P.takeError();
+  P->Metadata.Recipe += formatv(", then {0} iterations of evolution "
+                                "strategies",
+                                Recipe.ESIterations)
+                            .str();
+  Report += formatv("- Evolution strategies: {0} iterations of {1} "
+                    "antithetic pairs on batches of {2} modules, from "
+                    "'{3}'.\n",
+                    Recipe.ESIterations, Recipe.ESDirections,
+                    Recipe.ESBatchModules, Start.Label)
+                .str();
+  return Candidate{Start.Label + ", tuned by evolution strategies", Start.X,
+                   std::move(*P), Param, Start.Scorer};
+}
+
+Error Trainer::addCandidates() {
+  unsigned Round = Scorers.size();
+  const Model &G = Scorers.back();
+  std::string Prefix = Recipe.CounterfactualRounds > 1
+                           ? formatv("round {0}: ", Round).str()
+                           : "";
+  if (!isCounterfactual()) {
+    for (float Th : Recipe.Thresholds) {
+      Model M = G;
+      M.Decision.Threshold = Th;
+      Candidates.push_back({formatv("threshold {0}", Th).str(), Th,
+                            std::move(M), Th, Round - 1});
+    }
+    return Error::success();
+  }
+  Expected<std::vector<float>> Scores = scoreTrajectories(G);
+  if (!Scores)
+    return Scores.takeError();
+  Expected<std::vector<float>> InlineScores = std::vector<float>();
+  if (!Recipe.RefuseFractions.empty())
+    InlineScores = scoreTrajectories(G, /*HeuristicInlines=*/true);
+  if (!InlineScores)
+    return InlineScores.takeError();
+  // The tau that lets the top fraction F of the sorted scores S through.
+  auto TauAt = [](const std::vector<float> &S, double F) {
+    return S[std::min(size_t(F * S.size()), S.size() - 1)];
+  };
+  // Adds the candidate inverting the top F of the decisions in scope and,
+  // if RF > 0, refusing the top RF of the heuristic's inlines.
+  auto AddFlip = [&](double F, double RF) -> Error {
+    // A flip fraction that is no decision at all inverts none.
+    float Tau =
+        size_t(F * Scores->size()) == 0 ? learn::NeverFlip : TauAt(*Scores, F);
+    float TauInline = RF ? TauAt(*InlineScores, RF) : learn::NeverFlip;
+    Expected<Model> P =
+        RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
+           : learn::buildFlipPolicy(G, Tau, "inlining_default", flipScope());
+    if (!P)
+      return P.takeError();
+    P->Metadata.Recipe +=
+        RF ? formatv(", inlining where the heuristic refuses and the scorer "
+                     "exceeds {0} (top {1}% of its training refusals), and "
+                     "refusing where it inlines and the scorer exceeds {2} "
+                     "(top {3}% of its training inlines)",
+                     Tau, 100 * F, TauInline, 100 * RF)
+                 .str()
+           : formatv(", inverting the heuristic where the scorer exceeds "
+                     "{0} (top {1}% of training decisions)",
+                     Tau, 100 * F)
+                 .str();
+    if (Round > 1)
+      P->Metadata.Recipe +=
+          formatv(", scorer of counterfactual round {0}", Round).str();
+    std::string Label =
+        !RF ? formatv("{0}top {1}% inverted", Prefix, 100 * F).str()
+        : F ? formatv("{0}top {1}% inverted, top {2}% of inlines refused",
+                      Prefix, 100 * F, 100 * RF)
+                  .str()
+            : formatv("{0}top {1}% of inlines refused", Prefix, 100 * RF).str();
+    Candidates.push_back({Label, 10000 * F, std::move(*P), Tau, Round - 1, RF});
+    return Error::success();
+  };
+  for (double F : Recipe.FlipFractions)
+    if (size_t(F * Scores->size()) != 0) // 0: the heuristic, already one.
+      if (Error E = AddFlip(F, 0))
+        return E;
+  // The grid: each flip fraction (and none) with each fraction of the
+  // heuristic's inlines refused, ranked by the same scorer.
+  std::vector<double> Fractions = {0};
+  llvm::append_range(Fractions, Recipe.FlipFractions);
+  for (double F : Fractions)
+    for (double RF : Recipe.RefuseFractions)
+      if (Error E = AddFlip(F, RF))
+        return E;
+  return Error::success();
+}
+
+bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
+  std::string File;
+  for (char C : Cand.Label)
+    File += isAlnum(C) || C == '.' ? C : '-';
+  if (Error E = Cand.M.save(workFile("candidates/" + File + ".json")))
+    log("cannot keep candidate '" + Cand.Label +
+        "': " + toString(std::move(E)));
+  PackageSizes PerPkg;
+  StringRef SelectName = selectionName();
+  Tot = evaluate(selectionSet(), Policy::model(Cand.M.toJSONString()),
+                 (SelectName + " " + Cand.Label).str(), &PerPkg);
+  double Worst = -100;
+  std::string WorstPkg;
+  for (auto &[Pkg, V] : PerPkg) {
+    double Pct = pctChange(V.first, V.second);
+    if (Pct > Worst) {
+      Worst = Pct;
+      WorstPkg = Pkg;
+    }
+  }
+  if (PerPkg.empty()) {
+    // Every module failed: there is no package to name.
+    Worst = 0;
+    WorstPkg = "none";
+  }
+  bool Allowed = Tot.Failures.empty() && Worst <= Recipe.MaxPackageRegression;
+  log(formatv("select: {0}: {1} .text {2:F3}% vs -Oz (mean reward {3:F5}, "
+              "worst package {4} {5:F2}%, {6} failed){7}",
+              Cand.Label, SelectName, Tot.pct(), Tot.MeanReward, WorstPkg,
+              Worst, Tot.Failures.size(), Allowed ? "" : " - not allowed")
+          .str());
+  Report += formatv("- {0}: {1} .text {2} bytes vs -Oz {3} ({4:F3}%), "
+                    "mean reward {5:F5}, worst package {6} ({7:F2}%){8}{9}.\n",
+                    Cand.Label, SelectName, Tot.Policy, Tot.Baseline, Tot.pct(),
+                    Tot.MeanReward, WorstPkg, Worst, Tot.failedClause(),
+                    Allowed ? "" : "; not allowed")
+                .str();
+  SelectCurve.addPoint(uint64_t(std::lround(Cand.X < 0 ? 0 : Cand.X)),
+                       {Tot.pct(), Worst});
+  return Allowed;
+}
+
+Expected<size_t> Trainer::select() {
+  if (std::error_code EC = sys::fs::create_directories(workFile("candidates")))
+    return makeError(workFile("candidates") + ": " + EC.message());
+  std::optional<size_t> Best, Smallest;
+  uint64_t BestSize = 0, SmallestSize = 0;
+  auto Consider = [&](size_t C) {
+    Totals Tot;
+    bool Allowed = judge(Candidates[C], Tot);
+    if (Allowed && (!Best || Tot.Policy < BestSize)) {
+      Best = C;
+      BestSize = Tot.Policy;
+    }
+    return Tot.Policy;
+  };
+  for (size_t C = 0; C < Candidates.size(); ++C) {
+    uint64_t Size = Consider(C);
+    if (Candidates[C].Param && !Candidates[C].RefuseFraction &&
+        (!Smallest || Size < SmallestSize)) {
+      Smallest = C;
+      SmallestSize = Size;
+    }
+  }
+  if (Recipe.ESIterations && Smallest) {
+    Expected<Candidate> Tuned =
+        evolve(Scorers[Candidates[*Smallest].Scorer], Candidates[*Smallest]);
+    if (!Tuned)
+      return Tuned.takeError();
+    Candidates.push_back(std::move(*Tuned));
+    Consider(Candidates.size() - 1);
+  }
+  if (!Best)
+    return makeError("no candidate model compiles every " + selectionName() +
+                     " module within the per-package limit");
+  return *Best;
+}
+
+Expected<Trainer::Outcome> Trainer::saveChosen(Model &M) {
+  Outcome O;
+  Policy Chosen = Policy::model(M.toJSONString());
+  O.Val = evaluate(Validation, Chosen, "validation", &O.ValPkg);
+  O.Train = evaluate(Train, Chosen, "training", &O.TrainPkg);
+  // Linked totals need the grouped sections: either measure "package".
+  if (needGrouped() && !Validation.empty())
+    O.ValOther =
+        evaluate(Validation, Chosen, "validation", nullptr, !linkedTotals());
+  // Recorded after the evaluations above, whose compile-cache keys
+  // include the model text: the chosen model's compiles are already
+  // cached.
+  M.Metadata.CorpusHash = CorpusFingerprint;
+  if (Error E = M.save(Options.OutputModel))
+    return E;
+  O.TrainOver = packagesOverLimit(O.TrainPkg, Recipe.MaxPackageRegression);
+  if (!O.TrainOver.empty())
+    log("warning: the chosen model makes training packages larger than "
+        "-Oz by more than the per-package limit: " +
+        O.TrainOver);
+  return O;
+}
+
+} // namespace mlgo
