@@ -7,6 +7,8 @@
 
 #include "mlgo/Corpus/CodeSize.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/BinaryFormat/ELF.h"
 #include "llvm/Object/ELFObjectFile.h"
 #include "llvm/Object/ObjectFile.h"
@@ -16,10 +18,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 uint64_t CodeSize::getGroupedTotal() const {
   uint64_t Sum = 0;

@@ -10,6 +10,7 @@
 
 #include "mlgo/Corpus/CompileCommand.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
@@ -24,10 +25,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 std::vector<std::string> splitCommandSection(StringRef Section) {
   std::vector<std::string> Args;

@@ -10,6 +10,7 @@
 
 #include "mlgo/Corpus/CorpusDescription.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -22,10 +23,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                                                      StringRef Name) {

@@ -13,6 +13,7 @@
 
 #include "mlgo/Corpus/Extract.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/ADT/SmallString.h"
@@ -36,10 +37,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 StringRef getSkipReasonName(SkipReason R) {
   switch (R) {

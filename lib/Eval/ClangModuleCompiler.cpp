@@ -10,6 +10,7 @@
 
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
@@ -23,10 +24,6 @@ using namespace llvm;
 using namespace llvm::object;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 static Expected<uint64_t> sumBinary(Binary &Bin) {
   if (auto *Obj = dyn_cast<ObjectFile>(&Bin))

@@ -8,6 +8,7 @@
 #include "mlgo/Eval/PackageEval.h"
 
 #include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
@@ -24,10 +25,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 /// The last \p N lines of the file at \p Path ("" if unreadable).
 static std::string readTail(StringRef Path, size_t N) {

@@ -20,6 +20,7 @@
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Protocol/InteractiveRunner.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/Analysis/InlineAdvisor.h"
 #include "llvm/IR/Module.h"
@@ -106,10 +107,6 @@ void applySizeThreshold() {
   std::string Value;
   raw_string_ostream(Value) << SizeIncreaseThreshold.getValue();
   It->second->addOccurrence(0, It->second->ArgStr, Value);
-}
-
-Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
 }
 
 /// Whether the model the configuration selects reads "inlining_default"

@@ -7,6 +7,7 @@
 
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Support/Bytes.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/Support/CRC.h"
@@ -26,10 +27,6 @@ namespace learn {
 static constexpr char CheckpointMagic[8] = {'M', 'L', 'G', 'O',
                                             'C', 'K', 'P', 'T'};
 static constexpr uint32_t CheckpointVersion = 1;
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 Error writeFileAtomically(StringRef Path, ArrayRef<uint8_t> Bytes) {
   std::string Tmp = (Path + ".tmp" + Twine(sys::Process::getProcessId())).str();

@@ -11,6 +11,8 @@
 
 #include "mlgo/Learn/Classifier.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -118,10 +120,6 @@ ClassifierTrainer::ClassifierTrainer(const ClassifierOptions &Options)
       P(std::make_unique<Impl>()) {}
 
 ClassifierTrainer::~ClassifierTrainer() = default;
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 Expected<std::unique_ptr<ClassifierTrainer>>
 ClassifierTrainer::create(const Dataset &D, const ClassifierOptions &O) {

@@ -7,6 +7,7 @@
 #include "mlgo/Learn/Dataset.h"
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Support/Bytes.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/Support/CRC.h"
@@ -86,10 +87,6 @@ std::vector<uint8_t> Dataset::serialize() const {
     W.putI64(G);
   W.putU32(crc32(W.Bytes));
   return std::move(W.Bytes);
-}
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
 }
 
 Expected<Dataset> Dataset::parse(ArrayRef<uint8_t> Bytes, StringRef Name) {

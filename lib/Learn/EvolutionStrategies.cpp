@@ -6,6 +6,8 @@
 
 #include "mlgo/Learn/EvolutionStrategies.h"
 
+#include "mlgo/Support/Error.h"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -15,10 +17,6 @@ using namespace llvm;
 
 namespace mlgo {
 namespace learn {
-
-static Error makeError(const Twine &Msg) {
-  return createStringError(inconvertibleErrorCode(), Msg);
-}
 
 EvolutionStrategies::EvolutionStrategies(std::vector<double> Theta,
                                          const ESOptions &Options)

@@ -6,16 +6,14 @@
 
 #include "mlgo/Learn/FlipPolicy.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/ADT/Twine.h"
 
 using namespace llvm;
 
 namespace mlgo {
 namespace learn {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 /// The big constant of the construction (see the header): 2^24.
 static constexpr float BigM = 16777216.0f;

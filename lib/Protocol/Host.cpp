@@ -14,6 +14,7 @@
 
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -38,10 +39,6 @@ using namespace llvm;
 namespace mlgo {
 
 char CompilerExitError::ID = 0;
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 static Error makeErrnoError(const Twine &Message) {
   int Errno = errno;

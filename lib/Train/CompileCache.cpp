@@ -6,6 +6,7 @@
 
 #include "mlgo/Train/CompileCache.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -18,10 +19,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 /// Whether \p Field is a key: 32 lowercase hex digits (an MD5).
 static bool isKey(StringRef Field) {

@@ -16,10 +16,11 @@
 
 #include "mlgo/Train/CompileWorker.h"
 
-#include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CodeSize.h"
+#include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Inline/InlinerPlugin.h"
 #include "mlgo/Model/Model.h"
+#include "mlgo/Support/Error.h"
 
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
@@ -42,10 +43,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 uint64_t hashGroupedName(StringRef Name) { return xxh3_64bits(Name); }
 

@@ -2,6 +2,7 @@
 
 #include "mlgo/Train/Recipe.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -14,10 +15,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                                             StringRef FileName) {

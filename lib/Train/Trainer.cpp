@@ -17,6 +17,7 @@
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Learn/Classifier.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -32,10 +33,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta) {
   double Den = double(BaselineSize) + Delta;

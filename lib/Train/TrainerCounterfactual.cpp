@@ -10,6 +10,7 @@
 #include "TrainerImpl.h"
 
 #include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -20,10 +21,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 Expected<learn::Dataset> Trainer::counterfactual() {
   std::vector<size_t> Mods;

@@ -8,6 +8,7 @@
 
 #include "TrainerImpl.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/DecisionLog.h"
 
@@ -18,10 +19,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 bool Trainer::isSearchable(size_t M) const {
   return HeuristicDecisions[M] != 0 &&

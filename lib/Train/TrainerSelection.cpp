@@ -12,6 +12,7 @@
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Learn/EvolutionStrategies.h"
 #include "mlgo/Learn/Parameters.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -22,10 +23,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 Expected<Model> Trainer::policyFor(const Model &Base, ArrayRef<double> Theta,
                                    float Param) const {

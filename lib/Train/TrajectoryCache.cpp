@@ -9,6 +9,7 @@
 
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Compression.h"
@@ -19,10 +20,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 TrajectoryCache::~TrajectoryCache() = default;
 

@@ -9,6 +9,7 @@
 #include "mlgo/Train/WorkerPool.h"
 
 #include "mlgo/Support/Bytes.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -29,10 +30,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-static Error makeError(const Twine &Message) {
-  return createStringError(inconvertibleErrorCode(), Message);
-}
 
 //===-- Encoding ----------------------------------------------------------===//
 
