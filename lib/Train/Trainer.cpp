@@ -250,6 +250,14 @@ Error Trainer::writeWorkFile(StringRef Name, StringRef Text) const {
                                     arrayRefFromStringRef(Text));
 }
 
+/// The MD5 of \p D's serialized rows: a checkpoint records the rows it was
+/// trained on, and is resumed only on the same rows.
+static std::string hashDataset(const learn::Dataset &D) {
+  std::vector<uint8_t> Bytes = D.serialize();
+  MD5::MD5Result R = MD5::hash(Bytes);
+  return std::string(R.digest());
+}
+
 Expected<Model> Trainer::imitate(const learn::Dataset &D,
                                  StringRef CheckpointName) {
   learn::ClassifierOptions CO;
@@ -317,12 +325,6 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
       return E;
   }
   return (*T)->exportModel();
-}
-
-std::string Trainer::hashDataset(const learn::Dataset &D) {
-  std::vector<uint8_t> Bytes = D.serialize();
-  MD5::MD5Result R = MD5::hash(Bytes);
-  return std::string(R.digest());
 }
 
 Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const Policy &P,

@@ -22,6 +22,16 @@ using namespace llvm;
 
 namespace mlgo {
 
+/// Appends a line of an inversion CSV: \p Leading, then the features at the
+/// decision, \p Row, as integers.
+static void appendInversion(std::string &CSV, StringRef Leading,
+                            ArrayRef<float> Row) {
+  CSV += Leading;
+  for (float V : Row)
+    CSV += "," + std::to_string(int64_t(V));
+  CSV += "\n";
+}
+
 Expected<learn::Dataset> Trainer::counterfactual() {
   std::vector<size_t> Mods;
   uint64_t SearchedBaseline = 0;
@@ -261,14 +271,6 @@ std::string Trainer::inversionsHeader(StringRef Columns) const {
   for (const std::string &F : FeatureNames)
     CSV += "," + F;
   return CSV + "\n";
-}
-
-void Trainer::appendInversion(std::string &CSV, StringRef Leading,
-                              ArrayRef<float> Row) {
-  CSV += Leading;
-  for (float V : Row)
-    CSV += "," + std::to_string(int64_t(V));
-  CSV += "\n";
 }
 
 } // namespace mlgo

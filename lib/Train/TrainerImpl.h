@@ -94,6 +94,9 @@ struct Candidate {
   double RefuseFraction = 0;
 };
 
+/// One run of a recipe on a corpus: the state the phases share, and the
+/// phases. runTraining calls them in order (loadCorpus, baseline,
+/// gatherRows, trainRounds, select, saveChosen, writeReport).
 struct Trainer {
   const TrainRecipe &Recipe;
   const TrainOptions &Options;
@@ -164,19 +167,27 @@ struct Trainer {
   // Trainer.cpp: compiles, the baseline, totals
   //===--------------------------------------------------------------------===//
 
+  /// The path of \p Name in the work directory.
   std::string workFile(llvm::StringRef Name) const {
     llvm::SmallString<256> P(Options.WorkDir);
     llvm::sys::path::append(P, Name);
     return std::string(P);
   }
 
+  /// Writes \p Text to workFile(\p Name), atomically.
   llvm::Error writeWorkFile(llvm::StringRef Name, llvm::StringRef Text) const;
 
   /// Compiles (or looks up) module \p Modules[I] under each policy.
   std::vector<CompileCache::Entry>
   compile(llvm::ArrayRef<std::pair<size_t, Policy>> Requests,
           llvm::StringRef What);
+  /// Reads the corpus and splits its modules into Train and Validation by
+  /// the recipe's packages (excluded packages are in neither); records the
+  /// corpus fingerprint.
   llvm::Error loadCorpus();
+  /// Phase 1: every module under stock -Oz (Baseline) and under the
+  /// heuristic through mlgo's advisor (HeuristicSize, HeuristicDecisions).
+  /// A module that fails either is left out of both sets (LeftOut).
   llvm::Error baseline();
 
   /// The size of module \p M's compile \p E in the recipe's measure:
@@ -244,7 +255,6 @@ struct Trainer {
   llvm::Expected<Model>
   imitate(const learn::Dataset &D,
           llvm::StringRef CheckpointName = "classifier.ckpt");
-  static std::string hashDataset(const learn::Dataset &D);
 
   //===--------------------------------------------------------------------===//
   // TrainerSearch.cpp: the greedy search (search-imitate, bc)
@@ -259,6 +269,9 @@ struct Trainer {
   /// Candidates for module \p M: indices of its heuristic trajectory, all
   /// or a seeded sample of searchBudget(M), ascending.
   std::vector<uint32_t> candidates(size_t M) const;
+  /// Phase 2 of mode search-imitate: the greedy search on every searchable
+  /// training module, in lockstep; sets BestFlips and BestSize (the
+  /// heuristic's own for every other module and mode).
   void search();
 
   /// Feature names of the logs (inlining_decision left out) and the column
@@ -344,8 +357,6 @@ struct Trainer {
   /// The inversion CSVs (counterfactuals*.csv), for whoever wants to study
   /// them: the given leading columns, then the features at the decision.
   std::string inversionsHeader(llvm::StringRef Columns) const;
-  static void appendInversion(std::string &CSV, llvm::StringRef Leading,
-                              llvm::ArrayRef<float> Row);
 
   //===--------------------------------------------------------------------===//
   // TrainerSelection.cpp: candidates, evolution strategies, the choice
