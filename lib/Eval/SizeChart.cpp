@@ -8,6 +8,8 @@
 
 #include "mlgo/Eval/SizeChart.h"
 
+#include "mlgo/Support/Percent.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -30,10 +32,7 @@ BarChart BarChart::fromSizeReport(const SizeReport &Report) {
     C.GroupNames.push_back(G.Name);
     std::vector<double> Row;
     for (const GroupModelStats &S : G.Models)
-      Row.push_back(G.BaselineTotal
-                        ? 100.0 * (double(S.Total) - double(G.BaselineTotal)) /
-                              double(G.BaselineTotal)
-                        : 0.0);
+      Row.push_back(percentChange(G.BaselineTotal, S.Total));
     C.Values.push_back(std::move(Row));
   }
   return C;

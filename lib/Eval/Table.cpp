@@ -7,6 +7,8 @@
 
 #include "mlgo/Eval/Table.h"
 
+#include "mlgo/Support/Percent.h"
+
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -140,7 +142,7 @@ void Table::print(raw_ostream &OS, ReportFormat Format) const {
 std::string formatDeltaPercent(uint64_t Base, uint64_t Value) {
   if (Base == 0)
     return "n/a";
-  double Delta = 100.0 * (double(Value) - double(Base)) / double(Base);
+  double Delta = percentChange(Base, Value);
   // Print -0.004 as +0.00%, not -0.00%.
   if (Delta > -0.005 && Delta < 0.005)
     Delta = 0;

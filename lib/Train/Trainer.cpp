@@ -502,7 +502,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
 std::string packagesOverLimit(const PackageSizes &Sizes, double LimitPct) {
   std::string Out;
   for (auto &[Pkg, V] : Sizes) {
-    double Pct = pctChange(V.first, V.second);
+    double Pct = percentChange(V.first, V.second);
     if (Pct <= LimitPct)
       continue;
     Out += (Out.empty() ? "" : ", ") + Pkg + formatv(" (+{0:F2}%)", Pct).str();

@@ -26,6 +26,7 @@
 #include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/SplitMix64.h"
+#include "mlgo/Support/Percent.h"
 #include "mlgo/Train/CompileCache.h"
 #include "mlgo/Train/CompileWorker.h"
 #include "mlgo/Train/Trainer.h"
@@ -59,11 +60,6 @@ std::vector<T> sampleSeeded(std::vector<T> Items, size_t K, uint64_t State) {
     std::swap(Items[I], Items[I + splitMix64(State) % (Items.size() - I)]);
   Items.resize(K);
   return Items;
-}
-
-/// \p New as a percent change from \p Base (0 when Base is 0).
-inline double pctChange(uint64_t Base, uint64_t New) {
-  return Base ? 100.0 * (double(New) - double(Base)) / double(Base) : 0;
 }
 
 inline void addPackageSizes(PackageSizes &P, const std::string &Package,
@@ -210,7 +206,7 @@ struct Trainer {
     /// The errors of the modules that failed to compile (each names its
     /// module); they are in neither total.
     std::vector<std::string> Failures;
-    double pct() const { return pctChange(Baseline, Policy); }
+    double pct() const { return percentChange(Baseline, Policy); }
     /// "; N modules failed ..." for a report line, or nothing.
     std::string failedClause() const {
       if (Failures.empty())

@@ -73,7 +73,7 @@ Error Trainer::writeReport(StringRef ChosenLabel, const Outcome &O,
        << "|---|---:|---:|---:|\n";
     for (auto &[Pkg, V] : Map)
       OS << "| " << Pkg << " | " << V.first << " | " << V.second << " | "
-         << formatv("{0:F2}%", pctChange(V.first, V.second)) << " |\n";
+         << formatv("{0:F2}%", percentChange(V.first, V.second)) << " |\n";
     OS << "\n";
   };
   Table("Validation packages", O.ValPkg);

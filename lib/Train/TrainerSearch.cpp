@@ -116,7 +116,7 @@ void Trainer::search() {
     Heur += Baseline[S.M];
     Improved += BestSize[S.M] < HeuristicSize[S.M];
   }
-  double Pct = pctChange(Heur, Best);
+  double Pct = percentChange(Heur, Best);
   log(formatv("search: {0} compiles; {1} of {2} modules improved; searched "
               "modules' .text {3:F2}% vs -Oz",
               Compiles, Improved, All.size(), Pct)
@@ -134,7 +134,7 @@ void Trainer::search() {
                     BestSize[S.M]);
   for (auto &[Pkg, V] : PerPackage)
     Report += formatv("  - {0}: {1} -> {2} bytes ({3:F2}%)\n", Pkg, V.first,
-                      V.second, pctChange(V.first, V.second))
+                      V.second, percentChange(V.first, V.second))
                   .str();
 }
 

@@ -230,7 +230,7 @@ bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
   double Worst = -100;
   std::string WorstPkg;
   for (auto &[Pkg, V] : PerPkg) {
-    double Pct = pctChange(V.first, V.second);
+    double Pct = percentChange(V.first, V.second);
     if (Pct > Worst) {
       Worst = Pct;
       WorstPkg = Pkg;
