@@ -8,6 +8,8 @@
 
 #include "mlgo/Corpus/ModuleStats.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
@@ -24,9 +26,8 @@ Expected<ModuleStats> computeModuleStats(MemoryBufferRef Bitcode) {
   LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> M = parseBitcodeFile(Bitcode, Ctx);
   if (!M)
-    return createStringError(inconvertibleErrorCode(),
-                             Bitcode.getBufferIdentifier() + ": " +
-                                 toString(M.takeError()));
+    return makeError(Bitcode.getBufferIdentifier() + ": " +
+                     toString(M.takeError()));
   ModuleStats S;
   S.BitcodeBytes = Bitcode.getBufferSize();
   for (const Function &F : **M) {

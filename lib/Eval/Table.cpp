@@ -7,6 +7,7 @@
 
 #include "mlgo/Eval/Table.h"
 
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Percent.h"
 
 #include "llvm/Support/Format.h"
@@ -25,9 +26,8 @@ Expected<ReportFormat> parseReportFormat(StringRef Name) {
     return ReportFormat::Markdown;
   if (Name == "csv")
     return ReportFormat::CSV;
-  return createStringError(inconvertibleErrorCode(),
-                           "unknown format '" + Name +
-                               "'; expected table, markdown or csv");
+  return makeError("unknown format '" + Name +
+                   "'; expected table, markdown or csv");
 }
 
 static size_t getColumnCount(const Table &T) {

@@ -10,6 +10,7 @@
 
 #include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Model/Model.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/Support/Format.h"
 
@@ -289,10 +290,8 @@ Error LearningCurve::loadState(const Checkpoint &C, StringRef Prefix) {
   if (!V)
     return V.takeError();
   if (V->size() != It->size() * Columns.size())
-    return createStringError(inconvertibleErrorCode(),
-                             "checkpoint learning curve '" + Prefix +
-                                 "' does not have " + Twine(Columns.size()) +
-                                 " columns");
+    return makeError("checkpoint learning curve '" + Prefix +
+                     "' does not have " + Twine(Columns.size()) + " columns");
   Iterations = std::move(*It);
   Values = std::move(*V);
   return Error::success();

@@ -2,6 +2,8 @@
 
 #include "mlgo/Learn/Optimizer.h"
 
+#include "mlgo/Support/Error.h"
+
 #include <cassert>
 #include <cmath>
 
@@ -58,10 +60,9 @@ Error Optimizer::loadState(const Checkpoint &C, StringRef Prefix) {
   if (!NewT)
     return NewT.takeError();
   if (NewM->size() != M.size() || NewV->size() != V.size())
-    return createStringError(inconvertibleErrorCode(),
-                             "checkpoint optimizer state '" + Prefix +
-                                 "' has " + Twine(NewM->size()) +
-                                 " parameters, expected " + Twine(M.size()));
+    return makeError("checkpoint optimizer state '" + Prefix + "' has " +
+                     Twine(NewM->size()) + " parameters, expected " +
+                     Twine(M.size()));
   M = std::move(*NewM);
   V = std::move(*NewV);
   T = *NewT;

@@ -2,6 +2,8 @@
 
 #include "mlgo/Learn/Parameters.h"
 
+#include "mlgo/Support/Error.h"
+
 #include <cmath>
 
 using namespace llvm;
@@ -24,15 +26,11 @@ Error setModelParameters(Model &M, ArrayRef<double> Theta) {
   for (const DenseLayer &L : M.Layers)
     Expected += L.In * L.Out + L.Out;
   if (Theta.size() != Expected)
-    return createStringError(inconvertibleErrorCode(),
-                             "model '" + M.Metadata.Name + "' has " +
-                                 Twine(Expected) + " parameters, got " +
-                                 Twine(Theta.size()));
+    return makeError("model '" + M.Metadata.Name + "' has " + Twine(Expected) +
+                     " parameters, got " + Twine(Theta.size()));
   for (size_t I = 0; I < Theta.size(); ++I)
     if (!std::isfinite(static_cast<float>(Theta[I])))
-      return createStringError(inconvertibleErrorCode(),
-                               "parameter " + Twine(I) +
-                                   " is not a finite float");
+      return makeError("parameter " + Twine(I) + " is not a finite float");
   size_t K = 0;
   for (DenseLayer &L : M.Layers) {
     for (float &W : L.Weights)

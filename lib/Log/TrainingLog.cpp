@@ -8,6 +8,8 @@
 
 #include "mlgo/Log/TrainingLog.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -140,8 +142,7 @@ Expected<std::unique_ptr<LogReader>> LogReader::open(StringRef Path) {
 }
 
 Error LogReader::makeError(uint64_t Offset, const Twine &Message) const {
-  return createStringError(inconvertibleErrorCode(),
-                           Name + ": byte " + Twine(Offset) + ": " + Message);
+  return mlgo::makeError(Name + ": byte " + Twine(Offset) + ": " + Message);
 }
 
 Error LogReader::fill() {

@@ -12,6 +12,8 @@
 
 #include "mlgo/Model/Model.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -143,8 +145,7 @@ private:
 
   Error fail(const Twine &Path, const Twine &Msg) const {
     std::string P = Path.str();
-    return createStringError(inconvertibleErrorCode(),
-                             File + ": " + (P.empty() ? "" : P + ": ") + Msg);
+    return makeError(File + ": " + (P.empty() ? "" : P + ": ") + Msg);
   }
 
   static std::string key(const Twine &Path, StringRef Key) {
@@ -514,9 +515,8 @@ Error ModelParser::parseModel(const json::Value &Root, Model &M) {
 Expected<Model> Model::parse(StringRef JSONText, StringRef FileName) {
   Expected<json::Value> Root = json::parse(JSONText);
   if (!Root)
-    return createStringError(inconvertibleErrorCode(),
-                             FileName + ": invalid JSON: " +
-                                 toString(Root.takeError()));
+    return makeError(FileName +
+                     ": invalid JSON: " + toString(Root.takeError()));
   Model M;
   if (Error E = ModelParser(FileName).parseModel(*Root, M))
     return E;
@@ -544,8 +544,7 @@ static const char *describeNonFinite(double V) {
 
 Error Model::validate(StringRef FileName) const {
   auto Fail = [&](const Twine &Path, const Twine &Msg) -> Error {
-    return createStringError(inconvertibleErrorCode(),
-                             FileName + ": " + Path + ": " + Msg);
+    return makeError(FileName + ": " + Path + ": " + Msg);
   };
   if (Metadata.Name.empty())
     return Fail("metadata.name", "must not be empty");

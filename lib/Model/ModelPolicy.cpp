@@ -3,6 +3,7 @@
 #include "mlgo/Model/ModelPolicy.h"
 
 #include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Support/Error.h"
 
 #include <cstring>
 
@@ -18,10 +19,9 @@ public:
 
   Error begin(const LogHeader &Header) override {
     if (!Header.Advice)
-      return createStringError(inconvertibleErrorCode(),
-                               "the compiler's stream declares no advice "
-                               "tensor; model '%s' cannot answer it",
-                               Path.c_str());
+      return makeError("the compiler's stream declares no advice "
+                       "tensor; model '" +
+                       Path + "' cannot answer it");
     auto R = InterpretedRunner::create(TheModel, Header.Features);
     if (!R)
       return R.takeError();
@@ -48,8 +48,7 @@ private:
 
 Expected<std::unique_ptr<Policy>> createModelPolicy(StringRef Path) {
   if (Path.empty())
-    return createStringError(inconvertibleErrorCode(),
-                             "policy 'model' needs a file: model=FILE");
+    return makeError("policy 'model' needs a file: model=FILE");
   Expected<Model> M = Model::load(Path);
   if (!M)
     return M.takeError();

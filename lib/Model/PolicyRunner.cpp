@@ -14,6 +14,7 @@
 
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Model/SplitMix64.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/Twine.h"
 
@@ -191,14 +192,12 @@ Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
                                StringRef ModelName) {
   if (Rule.TheKind == DecisionRule::Kind::Sample &&
       !(Rule.Temperature > 0 && std::isfinite(Rule.Temperature)))
-    return createStringError(inconvertibleErrorCode(),
-                             "exploration temperature must be positive and "
-                             "finite");
+    return makeError("exploration temperature must be positive and "
+                     "finite");
   if (OutputSpec.getElementCount() != 1 ||
       OutputSpec.getTotalTensorBufferSize() > sizeof(Output))
-    return createStringError(inconvertibleErrorCode(),
-                             "model '" + ModelName +
-                                 "': the output must be one scalar");
+    return makeError("model '" + ModelName +
+                     "': the output must be one scalar");
   ModelInputBuffers.assign(ModelInputs.size(), nullptr);
   for (size_t I = 0; I < InputSpecs.size(); ++I) {
     const TensorSpec &Offered = InputSpecs[I];
@@ -215,11 +214,9 @@ Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
       continue;
     }
     if (Needed->type() != Offered.type() || Needed->shape() != Offered.shape())
-      return createStringError(
-          inconvertibleErrorCode(),
-          "model '" + ModelName + "' needs input '" + Needed->name() +
-              "' as " + describe(*Needed) + ", but the compiler offers " +
-              describe(Offered));
+      return makeError("model '" + ModelName + "' needs input '" +
+                       Needed->name() + "' as " + describe(*Needed) +
+                       ", but the compiler offers " + describe(Offered));
     size_t Words = (Offered.getTotalTensorBufferSize() + 7) / 8;
     Storage.push_back(std::make_unique<uint64_t[]>(Words ? Words : 1));
     setUpBufferForTensor(I, Offered, Storage.back().get());
@@ -227,11 +224,10 @@ Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
   }
   for (size_t K = 0; K < ModelInputs.size(); ++K)
     if (!ModelInputBuffers[K])
-      return createStringError(inconvertibleErrorCode(),
-                               "model '" + ModelName + "' needs input '" +
-                                   ModelInputs[K].name() + "' (" +
-                                   describe(ModelInputs[K]) +
-                                   "), which the compiler does not offer");
+      return makeError("model '" + ModelName + "' needs input '" +
+                       ModelInputs[K].name() + "' (" +
+                       describe(ModelInputs[K]) +
+                       "), which the compiler does not offer");
   return Error::success();
 }
 
@@ -323,10 +319,8 @@ static Expected<TensorSpec> parseEmbeddedSpec(const char *JSON,
                                               StringRef ModelName) {
   Expected<json::Value> V = json::parse(JSON);
   if (!V)
-    return createStringError(inconvertibleErrorCode(),
-                             "embedded model '" + ModelName +
-                                 "': bad tensor spec: " +
-                                 toString(V.takeError()));
+    return makeError("embedded model '" + ModelName +
+                     "': bad tensor spec: " + toString(V.takeError()));
   return TensorSpec::fromJSON(*V);
 }
 

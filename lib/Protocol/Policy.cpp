@@ -9,6 +9,7 @@
 #include "mlgo/Protocol/Policy.h"
 
 #include "mlgo/Model/ModelPolicy.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/ManagedStatic.h"
@@ -24,9 +25,8 @@ Policy::~Policy() = default;
 
 Error Policy::begin(const LogHeader &Header) {
   if (!Header.Advice)
-    return createStringError(inconvertibleErrorCode(),
-                             "the compiler's header declares no 'advice' "
-                             "tensor; is this an interactive stream?");
+    return makeError("the compiler's header declares no 'advice' "
+                     "tensor; is this an interactive stream?");
   return Error::success();
 }
 
@@ -87,12 +87,12 @@ public:
       return E;
     std::optional<size_t> Mask = Header.findFeature("mask");
     if (!Mask)
-      return createStringError(
-          inconvertibleErrorCode(),
+      return makeError(
           "policy 'first-valid' needs a 'mask' feature (the regalloc "
           "eviction stream of llc -regalloc-enable-advisor=release), but "
-          "this stream has %zu features and none is called 'mask'",
-          Header.Features.size());
+          "this stream has " +
+          Twine(Header.Features.size()) +
+          " features and none is called 'mask'");
     MaskIndex = *Mask;
     return Error::success();
   }
@@ -132,9 +132,7 @@ struct Registry {
       return [Name = Name.str(), F](StringRef Arg)
                  -> Expected<std::unique_ptr<Policy>> {
         if (!Arg.empty())
-          return createStringError(inconvertibleErrorCode(),
-                                   "policy '%s' takes no argument",
-                                   Name.c_str());
+          return makeError("policy '" + Name + "' takes no argument");
         return F();
       };
     };
@@ -181,9 +179,7 @@ Expected<std::unique_ptr<Policy>> createPolicy(StringRef Spec) {
       Known += (Known.empty() ? "" : ", ") + N.str();
   }
   if (!Factory) {
-    return createStringError(inconvertibleErrorCode(),
-                             "unknown policy '%s' (known: %s)",
-                             Spec.str().c_str(), Known.c_str());
+    return makeError("unknown policy '" + Spec + "' (known: " + Known + ")");
   }
   return Factory(Arg);
 }

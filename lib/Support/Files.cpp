@@ -2,6 +2,8 @@
 
 #include "mlgo/Support/Files.h"
 
+#include "mlgo/Support/Error.h"
+
 using namespace llvm;
 
 namespace mlgo {
@@ -23,9 +25,7 @@ Expected<json::Value> readJSONFile(const Twine &Path) {
     return Buf.takeError();
   Expected<json::Value> Parsed = json::parse((*Buf)->getBuffer());
   if (!Parsed)
-    return createStringError(inconvertibleErrorCode(),
-                             Path + ": invalid JSON: " +
-                                 toString(Parsed.takeError()));
+    return makeError(Path + ": invalid JSON: " + toString(Parsed.takeError()));
   return std::move(*Parsed);
 }
 

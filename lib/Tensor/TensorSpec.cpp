@@ -7,6 +7,8 @@
 
 #include "mlgo/Tensor/TensorSpec.h"
 
+#include "mlgo/Support/Error.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -87,8 +89,7 @@ Expected<TensorSpec> TensorSpec::fromJSON(const json::Value &Value) {
   auto Fail = [&](const Twine &Why) -> Error {
     std::string Rendered;
     raw_string_ostream(Rendered) << Value;
-    return createStringError(inconvertibleErrorCode(),
-                             "invalid tensor spec " + Rendered + ": " + Why);
+    return makeError("invalid tensor spec " + Rendered + ": " + Why);
   };
   const json::Object *Obj = Value.getAsObject();
   if (!Obj)

@@ -4,6 +4,7 @@
 
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -22,15 +23,13 @@ Expected<DecisionLog> parseDecisionLog(StringRef Log, StringRef Name) {
   std::optional<size_t> DecisionIndex = H.findFeature("inlining_decision");
   std::optional<size_t> DefaultIndex = H.findFeature("inlining_default");
   if (!DecisionIndex || !DefaultIndex)
-    return createStringError(inconvertibleErrorCode(),
-                             Name + ": no inlining_decision/inlining_default");
+    return makeError(Name + ": no inlining_decision/inlining_default");
   DecisionLog L;
   for (size_t F = 0; F < H.Features.size(); ++F) {
     const TensorSpec &S = H.Features[F];
     if (S.type() != TensorType::Int64 || S.getElementCount() != 1)
-      return createStringError(inconvertibleErrorCode(),
-                               Name + ": feature '" + S.name() +
-                                   "' is not int64_t [1]");
+      return makeError(Name + ": feature '" + S.name() +
+                       "' is not int64_t [1]");
     if (F != *DecisionIndex)
       L.Specs.push_back(S);
   }

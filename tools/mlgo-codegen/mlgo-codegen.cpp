@@ -16,6 +16,7 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/ModelCodeGen.h"
 #include "mlgo/Model/ModelSynth.h"
+#include "mlgo/Support/Error.h"
 
 #include "llvm/Analysis/InlineModelFeatureMaps.h"
 #include "llvm/Support/CommandLine.h"
@@ -87,10 +88,8 @@ int main(int argc, char **argv) {
       Opts.TheStyle = ModelSynthOptions::Style::Mixed;
       Opts.Inputs = getMixedTestInputs();
     } else {
-      return fail(createStringError(inconvertibleErrorCode(),
-                                    "unknown --synthesize style '" +
-                                        Synthesize +
-                                        "' (expected benchmark or mixed)"));
+      return fail(makeError("unknown --synthesize style '" + Synthesize +
+                            "' (expected benchmark or mixed)"));
     }
     if (!Hidden.empty())
       Opts.Hidden.assign(Hidden.begin(), Hidden.end());
@@ -101,8 +100,7 @@ int main(int argc, char **argv) {
     return 0;
   }
   if (Input.empty())
-    return fail(createStringError(inconvertibleErrorCode(),
-                                  "no model given"));
+    return fail(makeError("no model given"));
   Expected<Model> M = Model::load(Input);
   if (!M)
     return fail(M.takeError());

@@ -14,6 +14,7 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Corpus/ModuleStats.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
@@ -359,9 +360,8 @@ Expected<std::string> resolveModule(const CorpusDescription &D, StringRef Dir,
     return Name.str();
   if (Name.ends_with(".bc") && llvm::is_contained(D.Modules, Name.drop_back(3)))
     return Name.drop_back(3).str();
-  return createStringError(inconvertibleErrorCode(),
-                           "module '" + Name + "' is not in the corpus at '" +
-                               Dir + "'");
+  return makeError("module '" + Name + "' is not in the corpus at '" + Dir +
+                   "'");
 }
 
 int runCompile() {

@@ -19,6 +19,7 @@
 #include "mlgo/Eval/CorpusEval.h"
 #include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Eval/SizeChart.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 
@@ -150,26 +151,23 @@ Expected<std::string> getSourceDir() {
   std::string Cache = getBuildDir() + "/CMakeCache.txt";
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Cache);
   if (!Buf)
-    return createStringError(inconvertibleErrorCode(),
-                             Cache + ": " + Buf.getError().message() +
-                                 " (mlgo eval package runs from its build "
-                                 "tree)");
+    return makeError(Cache + ": " + Buf.getError().message() +
+                     " (mlgo eval package runs from its build "
+                     "tree)");
   SmallVector<StringRef> Lines;
   (*Buf)->getBuffer().split(Lines, '\n');
   for (StringRef L : Lines)
     if (L.consume_front("CMAKE_HOME_DIRECTORY:INTERNAL="))
       return L.trim().str();
-  return createStringError(inconvertibleErrorCode(),
-                           Cache + ": no CMAKE_HOME_DIRECTORY");
+  return makeError(Cache + ": no CMAKE_HOME_DIRECTORY");
 }
 
 Expected<std::string> getPlugin(StringRef Given) {
   std::string P =
       Given.empty() ? getBuildDir() + "/lib/MLGOInliner.so" : Given.str();
   if (!sys::fs::exists(P))
-    return createStringError(inconvertibleErrorCode(),
-                             P + ": no such file (the plugin; build it, or "
-                                 "pass --plugin)");
+    return makeError(P + ": no such file (the plugin; build it, or "
+                         "pass --plugin)");
   SmallString<256> Abs(P);
   sys::fs::make_absolute(Abs);
   return std::string(Abs);

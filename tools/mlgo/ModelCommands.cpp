@@ -12,6 +12,7 @@
 
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/ModelCodeGen.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/Support/WithColor.h"
@@ -100,14 +101,12 @@ int runCheck() {
             std::mismatch(Have.begin(), Have.end(), Want.begin(), Want.end())
                 .first -
             Have.begin();
-        Status = fail(createStringError(
-            inconvertibleErrorCode(),
+        Status = fail(makeError(
             File +
-                ": a valid model, but not the bytes mlgo writes for it "
-                "(they differ from line " +
-                Twine(Have.take_front(At).count('\n') + 1) +
-                "); 'mlgo model format " + File + " -o " + File +
-                "' rewrites it"));
+            ": a valid model, but not the bytes mlgo writes for it "
+            "(they differ from line " +
+            Twine(Have.take_front(At).count('\n') + 1) +
+            "); 'mlgo model format " + File + " -o " + File + "' rewrites it"));
         continue;
       }
     }

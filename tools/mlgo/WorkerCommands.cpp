@@ -18,6 +18,7 @@
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
@@ -134,21 +135,18 @@ Expected<Setup> prepare() {
     SpawnArgs = PluginArgs;
     SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", ("-mlgo-model=" + P).str()});
   } else {
-    return createStringError(inconvertibleErrorCode(),
-                             "unknown --policy '" + PolicyOpt +
-                                 "' (stock, heuristic or model=FILE)");
+    return makeError("unknown --policy '" + PolicyOpt +
+                     "' (stock, heuristic or model=FILE)");
   }
   if (!SpawnArgs.empty() && !sys::fs::exists(S.Plugin))
-    return createStringError(inconvertibleErrorCode(),
-                             S.Plugin + ": plugin not found (use --plugin)");
+    return makeError(S.Plugin + ": plugin not found (use --plugin)");
   if (Thresholds.empty()) {
     S.Policies = {std::move(ThePolicy)};
     S.PolicySpawnArgs = {std::move(SpawnArgs)};
     return S;
   }
   if (ThePolicy.Kind != PolicyKind::Model)
-    return createStringError(inconvertibleErrorCode(),
-                             "--thresholds needs --policy model=FILE");
+    return makeError("--thresholds needs --policy model=FILE");
   Expected<Model> M = Model::parse(ThePolicy.getModelJSON(), P);
   if (!M)
     return M.takeError();
@@ -329,14 +327,11 @@ int runBench() {
   auto T2 = Clock::now();
   for (size_t I = 0; I < Workload.size(); ++I) {
     if (!In[I].ok() || !Spawned[I].second.empty())
-      return fail(createStringError(
-          inconvertibleErrorCode(),
-          "benchmark compile failed: " +
-              (In[I].ok() ? Spawned[I].second : In[I].Error)));
+      return fail(makeError("benchmark compile failed: " +
+                            (In[I].ok() ? Spawned[I].second : In[I].Error)));
     // Every answer, replayed or compiled, must be clang's.
     if (In[I].Result->TextSize != Spawned[I].first)
-      return fail(createStringError(
-          inconvertibleErrorCode(),
+      return fail(makeError(
           formatv("{0} (policy {1}): in-process .text {2} but clang-19 -cc1 "
                   "{3}",
                   S.Modules[Workload[I].Module].Name, Workload[I].Policy,
