@@ -20,6 +20,16 @@ for var in ["HOME", "TMPDIR", "LANG"]:
     if var in os.environ:
         config.environment[var] = os.environ[var]
 
+# A sanitizer build (-DMLGO_SANITIZE=ON): the plugin runs inside the stock,
+# uninstrumented opt-19 and clang-19, so AddressSanitizer's runtime is
+# preloaded into every program a test runs. Leak checking is off here: clang
+# leaks on purpose (-disable-free) and so do the shell tools; mlgo's own
+# leaks are checked by the unit tests, which run with it on.
+if config.mlgo_preload:
+    config.environment["LD_PRELOAD"] = config.mlgo_preload
+    config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
+    config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+
 config.substitutions.append(("%mlgo_src", config.mlgo_src_root))
 config.substitutions.append(("%mlgo_obj", config.mlgo_obj_root))
 config.substitutions.append(("%plugin", config.mlgo_plugin))

@@ -16,6 +16,9 @@ tar -xf "$(ls "$cache"/zlib_*.orig.tar.* | head -1)" -C "$work"
 src=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -1)
 cd "$src"
 CC=clang-19 CFLAGS="-Oz -Xclang -fembed-bitcode=all" ./configure --static >/dev/null
-bear --output "$work/compile_commands.json" -- make -j2 libz.a >/dev/null 2>&1
+# bear preloads its own library; in a sanitizer build the lit tests preload
+# AddressSanitizer, which must come first, so the third-party build runs
+# without it.
+env -u LD_PRELOAD bear --output "$work/compile_commands.json" -- make -j2 libz.a >/dev/null 2>&1
 # A fixed name for the source (and object) directory, whatever the version.
 ln -s "$src" "$work/src"
