@@ -83,6 +83,13 @@ cl::opt<bool> ExtraFeatures(
     "mlgo-extra-features", cl::Hidden, cl::cat(MLGOCategory), cl::init(true),
     cl::desc("Offer the features beyond upstream's 38 (to models, hosts and "
              "logs)"));
+cl::list<uint32_t> Flip(
+    "mlgo-flip", cl::Hidden, cl::cat(MLGOCategory), cl::CommaSeparated,
+    cl::value_desc("i,j,..."),
+    cl::desc("Invert the policy's decisions with these indices (0, 1, ... "
+             "in the order the inliner asks, per module; the 'decision' "
+             "column of a training run's counterfactuals.csv) and apply the "
+             "others as the policy decides"));
 cl::opt<bool> UseLLVMAdvisor(
     "mlgo-use-llvm-advisor", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Use LLVM's own DefaultInlineAdvisor, exactly as if the plugin "
@@ -224,6 +231,12 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   if (TrainingLogScore && TrainingLog.empty())
     return makeError("-mlgo-training-log-score needs -mlgo-training-log");
   O.LogModuleScore = TrainingLogScore;
+  if (!Flip.empty()) {
+    if (UseLLVMAdvisor)
+      return makeError("-mlgo-flip inverts decisions of mlgo's advisor; it "
+                       "cannot be combined with -mlgo-use-llvm-advisor");
+    O.OverrideDecision = invertDecisionsAt({Flip.begin(), Flip.end()});
+  }
   C.ModelPath = ModelPath;
   C.ChannelBase = ChannelBase;
   C.UseLLVMAdvisor = UseLLVMAdvisor;

@@ -116,6 +116,17 @@ std::string formatNumber(double V) {
 
 } // namespace
 
+std::function<bool(uint64_t, bool, int64_t)>
+invertDecisionsAt(std::vector<uint32_t> Indices) {
+  llvm::sort(Indices);
+  Indices.erase(std::unique(Indices.begin(), Indices.end()), Indices.end());
+  return [Indices = std::move(Indices)](uint64_t Index, bool Proposed,
+                                        int64_t) {
+    return std::binary_search(Indices.begin(), Indices.end(), Index) ? !Proposed
+                                                                     : Proposed;
+  };
+}
+
 std::vector<TensorSpec>
 MLGOInlineAdvisor::getRunnerInputs(const MLGOInlineAdvisorOptions &Options) {
   std::vector<TensorSpec> Specs = getInlineFeatureSpecs(Options.ExtraFeatures);
@@ -277,7 +288,7 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       break;
     }
     if (Overridden)
-      R << "; overridden by the caller's decision hook";
+      R << "; inverted on request (-mlgo-flip, or a trainer's flips)";
     if (NeedDefault)
       R << "; heuristic: " << (Default ? "inline" : "no inline");
   };

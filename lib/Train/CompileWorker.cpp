@@ -106,14 +106,8 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
     break;
   }
   }
-  if (!P.Flips.empty()) {
-    std::vector<uint32_t> Flips = P.Flips;
-    C->Options.OverrideDecision = [Flips](uint64_t Index, bool Proposed,
-                                          int64_t) {
-      return std::binary_search(Flips.begin(), Flips.end(), Index) ? !Proposed
-                                                                   : Proposed;
-    };
-  }
+  if (!P.Flips.empty())
+    C->Options.OverrideDecision = invertDecisionsAt(P.Flips);
   if (Job.WantLog)
     C->LogBuffer = LogBuffer;
   C->Options.DecisionCounter = DecisionCounter;

@@ -77,6 +77,12 @@ struct MLGOInlineAdvisorOptions {
   uint64_t *DecisionCounter = nullptr;
 };
 
+/// An OverrideDecision that inverts the decisions at \p Indices (any
+/// order, duplicates allowed) and applies every other one as proposed: what
+/// the compile worker's flips and the plugin's -mlgo-flip do.
+std::function<bool(uint64_t Index, bool Proposed, int64_t Default)>
+invertDecisionsAt(std::vector<uint32_t> Indices);
+
 class MLGOInlineAdvisor final : public llvm::MLInlineAdvisor {
 public:
   /// \p Runner's inputs must be getInlineFeatureSpecs(Options.ExtraFeatures)
