@@ -116,26 +116,15 @@ void applySizeThreshold() {
   It->second->addOccurrence(0, It->second->ArgStr, Value);
 }
 
-/// Whether the model the configuration selects reads "inlining_default"
-/// (then the advisor must compute and offer the heuristic's decision).
-Expected<bool> modelReadsDefault(const InlinerConfig &C) {
-  const TensorSpec DefaultSpec = getInlineDefaultSpec();
-  StringRef Name = DefaultSpec.name();
+/// What the model the configuration selects needs from the heuristic.
+Expected<ModelHeuristicUse> heuristicUseOf(const InlinerConfig &C) {
   if (C.TheModel)
-    return llvm::any_of(C.TheModel->Inputs, [&](const ModelInput &I) {
-      return I.Spec.name() == Name;
-    });
-  return modelFileReadsInput(C.ModelPath, Name);
+    return mlgo::getModelHeuristicUse(*C.TheModel);
+  return mlgo::getModelHeuristicUse(C.ModelPath);
 }
 
 std::unique_ptr<ModelRunner> createRunner(Module &M, const InlinerConfig &C,
                                           MLGOInlineAdvisorOptions &O) {
-  if (O.Source == InlineDecisionSource::Model) {
-    Expected<bool> ReadsDefault = modelReadsDefault(C);
-    if (!ReadsDefault)
-      fatal(toString(ReadsDefault.takeError()));
-    O.IncludeDefault = *ReadsDefault;
-  }
   std::vector<TensorSpec> Inputs = MLGOInlineAdvisor::getRunnerInputs(O);
   switch (O.Source) {
   case InlineDecisionSource::DefaultHeuristic:
@@ -172,6 +161,16 @@ InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
     fatal("the inline advisor was requested before mlgo's analysis was "
           "registered");
   MLGOInlineAdvisorOptions Options = C.Options;
+  if (Options.Source == InlineDecisionSource::Model) {
+    // A model that reads the heuristic's decision gets it, taken with the
+    // model's own heuristic settings.
+    Expected<ModelHeuristicUse> Use = heuristicUseOf(C);
+    if (!Use)
+      fatal(toString(Use.takeError()));
+    Options.IncludeDefault = Use->ReadsDefault;
+    if (Use->Settings.InlineThreshold)
+      setInlineThreshold(Params, *Use->Settings.InlineThreshold);
+  }
   std::unique_ptr<LogWriter> Log;
   if (C.LogBuffer || !Options.TrainingLogPath.empty()) {
     std::optional<TensorSpec> Score;

@@ -84,26 +84,44 @@ createModelRunner(StringRef ModelPath, std::vector<TensorSpec> Inputs,
   return R;
 }
 
-Expected<bool> modelFileReadsInput(StringRef ModelPath, StringRef Name) {
-  if (ModelPath.empty()) {
-    EmbeddedModelInfo Info = getEmbeddedModelInfo<embedded::inline_oz::Model>();
-    for (size_t I = 0; I < Info.NumInputs; ++I) {
-      Expected<json::Value> JSON = json::parse(Info.InputSpecs[I]);
-      if (!JSON)
-        return JSON.takeError();
-      Expected<TensorSpec> Spec = TensorSpec::fromJSON(*JSON);
-      if (!Spec)
-        return Spec.takeError();
-      if (Spec->name() == Name)
-        return true;
-    }
-    return false;
+ModelHeuristicUse getModelHeuristicUse(const Model &M) {
+  ModelHeuristicUse Use;
+  const std::string Name = getInlineDefaultSpec().name();
+  Use.ReadsDefault = llvm::any_of(
+      M.Inputs, [&](const ModelInput &I) { return I.Spec.name() == Name; });
+  Use.Settings = M.Heuristic;
+  return Use;
+}
+
+Expected<ModelHeuristicUse> getModelHeuristicUse(StringRef ModelPath) {
+  if (!ModelPath.empty()) {
+    auto M = loadModelCached(ModelPath);
+    if (!M)
+      return M.takeError();
+    return getModelHeuristicUse(**M);
   }
-  auto M = loadModelCached(ModelPath);
-  if (!M)
-    return M.takeError();
-  return llvm::any_of((*M)->Inputs,
-                      [&](const ModelInput &I) { return I.Spec.name() == Name; });
+  EmbeddedModelInfo Info = getEmbeddedModelInfo<embedded::inline_oz::Model>();
+  ModelHeuristicUse Use;
+  const std::string Name = getInlineDefaultSpec().name();
+  for (size_t I = 0; I < Info.NumInputs; ++I) {
+    Expected<json::Value> JSON = json::parse(Info.InputSpecs[I]);
+    if (!JSON)
+      return JSON.takeError();
+    Expected<TensorSpec> Spec = TensorSpec::fromJSON(*JSON);
+    if (!Spec)
+      return Spec.takeError();
+    Use.ReadsDefault |= Spec->name() == Name;
+  }
+  if (Info.HasInlineThreshold)
+    Use.Settings.InlineThreshold = Info.InlineThreshold;
+  return Use;
+}
+
+void setInlineThreshold(InlineParams &Params, int32_t Threshold) {
+  Params.DefaultThreshold = Threshold;
+  Params.OptSizeThreshold.reset();
+  Params.OptMinSizeThreshold.reset();
+  Params.ColdThreshold.reset();
 }
 
 } // namespace mlgo

@@ -271,6 +271,7 @@ private:
   }
 
   Error parseMetadata(const json::Value &V, ModelMetadata &MD) const;
+  Error parseHeuristic(const json::Value &V, HeuristicSettings &H) const;
   Error parseStep(const json::Value &V, const Twine &Path,
                   PreprocessStep &S) const;
   Error parseInput(const json::Value &V, const Twine &Path,
@@ -279,6 +280,22 @@ private:
                    DenseLayer &L) const;
   Error parseOutput(const json::Value &V, Model &M) const;
 };
+
+Error ModelParser::parseHeuristic(const json::Value &V,
+                                  HeuristicSettings &H) const {
+  const json::Object *O;
+  if (Error E = getObject(V, "heuristic", O))
+    return E;
+  if (Error E = checkKeys(*O, "heuristic", {}, {"inline_threshold"}))
+    return E;
+  if (const json::Value *T = O->get("inline_threshold")) {
+    std::optional<int64_t> I = T->getAsInteger();
+    if (!I || *I < INT32_MIN || *I > INT32_MAX)
+      return fail("heuristic.inline_threshold", "expected a 32-bit integer");
+    H.InlineThreshold = static_cast<int32_t>(*I);
+  }
+  return Error::success();
+}
 
 Error ModelParser::parseMetadata(const json::Value &V,
                                  ModelMetadata &MD) const {
@@ -474,8 +491,9 @@ Error ModelParser::parseModel(const json::Value &Root, Model &M) {
   if (Error E = getObject(Root, "", O))
     return E;
   if (Error E = checkKeys(
-          *O, "", {"format", "version", "metadata", "inputs", "layers", "output"},
-          {}))
+          *O, "",
+          {"format", "version", "metadata", "inputs", "layers", "output"},
+          {"heuristic"}))
     return E;
   std::optional<StringRef> Format = O->getString("format");
   if (!Format || *Format != "mlgo-model")
@@ -489,6 +507,9 @@ Error ModelParser::parseModel(const json::Value &Root, Model &M) {
                                Twine(ModelFormatVersion) + ")");
   if (Error E = parseMetadata(*O->get("metadata"), M.Metadata))
     return E;
+  if (const json::Value *H = O->get("heuristic"))
+    if (Error E = parseHeuristic(*H, M.Heuristic))
+      return E;
   const json::Array *Inputs;
   if (Error E = getArray(*O->get("inputs"), "inputs", Inputs))
     return E;
@@ -550,6 +571,13 @@ Error Model::validate(StringRef FileName) const {
     return Fail("metadata.name", "must not be empty");
   if (Inputs.empty())
     return Fail("inputs", "a model needs at least one input");
+  if (Heuristic.InlineThreshold &&
+      llvm::none_of(Inputs, [](const ModelInput &In) {
+        return In.Spec.name() == "inlining_default";
+      }))
+    return Fail("heuristic.inline_threshold",
+                "sets the heuristic behind the input 'inlining_default', "
+                "which the model does not read");
   for (size_t I = 0; I < Inputs.size(); ++I) {
     const ModelInput &In = Inputs[I];
     std::string IPath = ("inputs[" + Twine(I) + "]").str();
@@ -728,7 +756,11 @@ void Model::write(raw_ostream &OS) const {
     OS << ",\n    \"" << Key << "\": ";
     writeString(OS, *Value);
   }
-  OS << ",\n    \"seed\": " << Metadata.Seed << "\n  },\n  \"inputs\": [";
+  OS << ",\n    \"seed\": " << Metadata.Seed << "\n  },";
+  if (Heuristic.InlineThreshold)
+    OS << "\n  \"heuristic\": {\"inline_threshold\": "
+       << *Heuristic.InlineThreshold << "},";
+  OS << "\n  \"inputs\": [";
   for (size_t I = 0; I < Inputs.size(); ++I) {
     const ModelInput &In = Inputs[I];
     OS << (I ? "," : "") << "\n    {\"spec\": " << In.Spec.toJSONString()

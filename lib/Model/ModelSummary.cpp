@@ -84,6 +84,9 @@ void Model::printSummary(raw_ostream &OS) const {
   Field("recipe", Metadata.Recipe);
   Field("corpus hash", Metadata.CorpusHash);
   OS << "seed: " << Metadata.Seed << "\n";
+  if (Heuristic.InlineThreshold)
+    OS << "heuristic: inline threshold " << *Heuristic.InlineThreshold
+       << " (inlining_default is LLVM's decision at that threshold)\n";
   OS << "inputs: " << Inputs.size() << " features -> " << getNumMLPInputs()
      << " MLP inputs\n";
   for (const ModelInput &In : Inputs)
@@ -131,6 +134,13 @@ bool diffModels(const Model &A, const Model &B, raw_ostream &OS) {
   Str("metadata.corpus_hash", A.Metadata.CorpusHash, B.Metadata.CorpusHash);
   if (A.Metadata.Seed != B.Metadata.Seed)
     Changed("metadata.seed", Twine(A.Metadata.Seed), Twine(B.Metadata.Seed));
+  if (A.Heuristic.InlineThreshold != B.Heuristic.InlineThreshold) {
+    auto Describe = [](std::optional<int32_t> T) {
+      return T ? std::to_string(*T) : std::string("(the level's own)");
+    };
+    Changed("heuristic.inline_threshold", Describe(A.Heuristic.InlineThreshold),
+            Describe(B.Heuristic.InlineThreshold));
+  }
 
   // Inputs, matched by name.
   for (const ModelInput &In : A.Inputs) {

@@ -68,8 +68,21 @@ Expected<std::string> TrajectoryCache::Trajectory::getLog() const {
   return std::string(Out.begin(), Out.end());
 }
 
+Expected<HeuristicSettings> TrajectoryCache::getHeuristic(const Policy &P) {
+  if (P.Kind != PolicyKind::Model)
+    return HeuristicSettings();
+  Expected<std::shared_ptr<const Model>> M = getModel(P);
+  if (!M)
+    return M.takeError();
+  return (*M)->Heuristic;
+}
+
 bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
+                              const HeuristicSettings &H,
                               InterpretedRunner *Runner) {
+  // The logged inlining_default is the recording policy's heuristic's.
+  if (T.Heuristic != H)
+    return false;
   const size_t NumFeatures = Specs.size();
   for (size_t K = 0; K < T.size(); ++K) {
     bool Proposed;
@@ -98,6 +111,9 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
   auto It = Modules.find(ModuleKey);
   if (It == Modules.end())
     return std::nullopt;
+  Expected<HeuristicSettings> H = getHeuristic(P);
+  if (!H)
+    return H.takeError();
   std::shared_ptr<const Model> M;
   if (P.Kind == PolicyKind::Model) {
     Expected<std::shared_ptr<const Model>> Parsed = getModel(P);
@@ -115,7 +131,7 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
   for (auto T = It->second.rbegin(); T != It->second.rend(); ++T) {
     if (M && P.ExploreSeed && !(Runner = makeRunner(P, M)))
       return std::nullopt;
-    if (!replays(*T, P, Runner.get()))
+    if (!replays(*T, P, *H, Runner.get()))
       continue;
     ++TheStats.Hits;
     CompileResult R;
@@ -134,8 +150,11 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
 }
 
 Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
-                              const CompileResult &R) {
+                              const CompileResult &R, const Policy &P) {
   std::string Name = (ModuleName + " (log)").str();
+  Expected<HeuristicSettings> H = getHeuristic(P);
+  if (!H)
+    return H.takeError();
   Expected<DecisionLog> L = parseDecisionLog(R.Log, Name);
   if (!L)
     return L.takeError();
@@ -158,10 +177,11 @@ Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
     T.Wide = std::move(L->Features);
     T.Wide.shrink_to_fit();
   }
+  T.Heuristic = *H;
   std::deque<Trajectory> &Q = Modules[ModuleKey];
   // The same trajectory again adds nothing.
   for (const Trajectory &Old : Q)
-    if (Old.sameSteps(T))
+    if (Old.sameSteps(T) && Old.Heuristic == T.Heuristic)
       return Error::success();
   T.TextSize = R.TextSize;
   T.Grouped = R.Grouped;
@@ -226,7 +246,7 @@ TrajectoryCache::run(WorkerPool &Pool, ArrayRef<CompileJob> Jobs,
     if (Sent[I]) {
       --InFlight[ModuleKeys[I]];
       if (O.ok()) {
-        if (Error E = record(ModuleKeys[I], J.Module, *O.Result)) {
+        if (Error E = record(ModuleKeys[I], J.Module, *O.Result, J.ThePolicy)) {
           O.Result.reset();
           O.Error = toString(std::move(E));
         } else if (!J.WantLog) {

@@ -114,6 +114,49 @@ TEST(ModelTest, WriteReadWriteIsBitExact) {
   EXPECT_EQ(Back->toJSONString(), Text);
 }
 
+TEST(ModelTest, HeuristicSettingsRoundTrip) {
+  Model M = makeModel({4}, 7);
+  M.Inputs.push_back(
+      {TensorSpec::createSpec<int64_t>("inlining_default", {1}), {Pipeline{}}});
+  M.Layers[0].In += 1;
+  M.Layers[0].Weights.assign(M.Layers[0].In * M.Layers[0].Out, 0.5f);
+  ASSERT_FALSE(static_cast<bool>(M.validate()));
+  const std::string Plain = M.toJSONString();
+  EXPECT_EQ(Plain.find("heuristic"), std::string::npos);
+
+  M.Heuristic.InlineThreshold = -7;
+  std::string Text = M.toJSONString();
+  EXPECT_NE(Text.find("\n  \"heuristic\": {\"inline_threshold\": -7},\n"
+                      "  \"inputs\": ["),
+            std::string::npos);
+  Expected<Model> Back = Model::parse(Text, "m.json");
+  ASSERT_TRUE(static_cast<bool>(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->Heuristic.InlineThreshold, std::optional<int32_t>(-7));
+  EXPECT_EQ(Back->toJSONString(), Text);
+  Expected<Model> Again = Model::parse(Plain, "m.json");
+  ASSERT_TRUE(static_cast<bool>(Again));
+  EXPECT_FALSE(Again->Heuristic.InlineThreshold.has_value());
+
+  EXPECT_EQ(errorAfterEdit(M,
+                           [](json::Object &R) {
+                             (*R.getObject("heuristic"))["inline_threshold"] =
+                                 int64_t(1) << 40;
+                           }),
+            "m.json: heuristic.inline_threshold: expected a 32-bit integer");
+  EXPECT_EQ(errorAfterEdit(M, [](json::Object &R) { R["heuristic"] = 3; }),
+            "m.json: heuristic: expected an object");
+  // An empty object is the level's own threshold, written as no key at all.
+  Expected<json::Value> V = json::parse(Text);
+  ASSERT_TRUE(static_cast<bool>(V));
+  (*V->getAsObject())["heuristic"] = json::Object();
+  std::string EmptyText;
+  raw_string_ostream(EmptyText) << *V;
+  Expected<Model> Empty = Model::parse(EmptyText, "m.json");
+  ASSERT_TRUE(static_cast<bool>(Empty)) << toString(Empty.takeError());
+  EXPECT_FALSE(Empty->Heuristic.InlineThreshold.has_value());
+  EXPECT_EQ(Empty->toJSONString(), Plain);
+}
+
 TEST(ModelTest, ArbitraryFloatBitsRoundTrip) {
   // Every finite float pattern class: normals of all magnitudes,
   // subnormals, zeros of both signs, the extremes.

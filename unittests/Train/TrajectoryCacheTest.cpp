@@ -115,6 +115,37 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
       << "stored " << S.StoredBytes << " of " << Raw;
 }
 
+TEST_F(TrajectoryCacheTest, TrajectoriesAnswerOnlyTheSameHeuristic) {
+  // The follow model with the heuristic at inline threshold 1000: it takes
+  // the logged inlining_default at every step of the -Oz heuristic's
+  // trajectory, but that was the decision at threshold 5, not 1000.
+  std::string Follow1000 = FollowModel;
+  Follow1000.replace(Follow1000.find("\"inputs\""), 0,
+                     "\"heuristic\": {\"inline_threshold\": 1000}, ");
+  WorkerPoolOptions O;
+  O.Workers = 1;
+  auto Pool = WorkerPool::create(O);
+  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  std::vector<CompileJob> Jobs = {
+      job(Policy::heuristic()), job(Policy::model(Follow1000)),
+      job(Policy::model(Follow1000)), job(Policy::model(FollowModel))};
+  std::vector<std::string> Keys(Jobs.size(), "stats");
+  TrajectoryCache Cache;
+  std::vector<JobOutcome> Replayed = Cache.run(**Pool, Jobs, Keys);
+  std::vector<JobOutcome> Compiled = (*Pool)->run(Jobs);
+  std::string Replays;
+  for (size_t I = 0; I < Jobs.size(); ++I) {
+    ASSERT_TRUE(Replayed[I].ok()) << Replayed[I].Error;
+    ASSERT_TRUE(Compiled[I].ok()) << Compiled[I].Error;
+    EXPECT_EQ(Replayed[I].Result->TextSize, Compiled[I].Result->TextSize) << I;
+    EXPECT_EQ(Replayed[I].Result->Log, Compiled[I].Result->Log) << I;
+    Replays += Replayed[I].Result->Seconds == 0 ? 'r' : 'c';
+  }
+  // At 1000 the heuristic inlines more, so the module really differs.
+  EXPECT_NE(Compiled[1].Result->TextSize, Compiled[0].Result->TextSize);
+  EXPECT_EQ(Replays, "ccrr");
+}
+
 TEST_F(TrajectoryCacheTest, AFreshCacheAnswersNothing) {
   TrajectoryCache Cache;
   auto R = Cache.lookup("stats", Policy::heuristic(), false);
@@ -128,7 +159,7 @@ TEST_F(TrajectoryCacheTest, MalformedLogIsAnError) {
   TrajectoryCache Cache;
   CompileResult R;
   R.Log = "{\"features\":[";
-  Error E = Cache.record("stats", "beta/stats.o", R);
+  Error E = Cache.record("stats", "beta/stats.o", R, Policy::heuristic());
   ASSERT_TRUE(bool(E));
   std::string Message = toString(std::move(E));
   EXPECT_EQ(Message.rfind("beta/stats.o (log)", 0), 0u) << Message;

@@ -23,6 +23,7 @@
 
 #include "mlgo/Inline/InlineFeatures.h"
 #include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Model/Model.h"
 #include "mlgo/Runner/ModelRunner.h"
 
 #include "llvm/Analysis/InlineCost.h"
@@ -33,8 +34,6 @@
 #include <optional>
 
 namespace mlgo {
-
-class Model;
 
 /// Where decisions come from.
 enum class InlineDecisionSource {
@@ -136,11 +135,23 @@ createModelRunner(std::shared_ptr<const Model> TheModel,
                   std::vector<TensorSpec> Inputs,
                   MLGOInlineAdvisorOptions &Options);
 
-/// Whether the model in \p ModelPath (the embedded model if empty) reads
-/// the input called \p Name. Models that read "inlining_default" get the
-/// heuristic's decision as a feature.
-llvm::Expected<bool> modelFileReadsInput(llvm::StringRef ModelPath,
-                                         llvm::StringRef Name);
+/// What a model needs from LLVM's heuristic: whether it reads the
+/// heuristic's decision (the input "inlining_default"), and the settings
+/// that decision is taken with.
+struct ModelHeuristicUse {
+  bool ReadsDefault = false;
+  HeuristicSettings Settings;
+};
+/// For \p M.
+ModelHeuristicUse getModelHeuristicUse(const Model &M);
+/// For the model in \p ModelPath (the embedded model if empty).
+llvm::Expected<ModelHeuristicUse>
+getModelHeuristicUse(llvm::StringRef ModelPath);
+
+/// Makes \p Params what LLVM's -inline-threshold=\p Threshold makes them:
+/// \p Threshold for every call site, with no -Os/-Oz or cold-callee
+/// thresholds below it.
+void setInlineThreshold(llvm::InlineParams &Params, int32_t Threshold);
 
 } // namespace mlgo
 

@@ -23,6 +23,13 @@
 //       "corpus_hash": "...",            fingerprint of the training corpus
 //       "seed": 0                      optional non-negative integer
 //     },
+//     "heuristic": {                   optional; omitted when empty
+//       "inline_threshold": 10         optional integer: the heuristic whose
+//     },                                 decision the input "inlining_default"
+//                                        carries runs at this inline
+//                                        threshold, as clang's -mllvm
+//                                        -inline-threshold=10 would set it
+//                                        (-Oz's own is 5); needs that input
 //     "inputs": [                      required, non-empty; model order
 //       { "spec": <TensorSpec JSON, as LLVM writes it>,
 //         "preprocess": [ <pipeline>, ... ] }
@@ -151,11 +158,26 @@ struct ModelMetadata {
   uint64_t Seed = 0;
 };
 
+/// Settings of the LLVM heuristic a model works with. They do not change
+/// the MLP; they change what the compiler offers as "inlining_default".
+struct HeuristicSettings {
+  /// The inline threshold the heuristic runs at instead of the optimization
+  /// level's own (LLVM's -inline-threshold); unset: the level's own.
+  std::optional<int32_t> InlineThreshold;
+
+  bool empty() const { return !InlineThreshold; }
+  bool operator==(const HeuristicSettings &O) const {
+    return InlineThreshold == O.InlineThreshold;
+  }
+  bool operator!=(const HeuristicSettings &O) const { return !(*this == O); }
+};
+
 /// A parsed and validated model. Build one with parse()/load(), or fill the
 /// fields and call validate() before use.
 class Model {
 public:
   ModelMetadata Metadata;
+  HeuristicSettings Heuristic;
   std::vector<ModelInput> Inputs;
   std::vector<DenseLayer> Layers;
   TensorSpec OutputSpec{"inlining_decision", 0, TensorType::Int64, {1}};

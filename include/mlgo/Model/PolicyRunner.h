@@ -145,6 +145,9 @@ struct EmbeddedModelInfo {
   float DecisionThreshold;
   float Temperature;
   float (*Evaluate)(const void *const *Inputs);
+  /// The model's HeuristicSettings (Model.h).
+  bool HasInlineThreshold;
+  int InlineThreshold;
 };
 
 template <typename GeneratedModel> EmbeddedModelInfo getEmbeddedModelInfo() {
@@ -155,7 +158,9 @@ template <typename GeneratedModel> EmbeddedModelInfo getEmbeddedModelInfo() {
           GeneratedModel::DecisionRule,
           GeneratedModel::DecisionThreshold,
           GeneratedModel::Temperature,
-          &GeneratedModel::evaluate};
+          &GeneratedModel::evaluate,
+          GeneratedModel::HasInlineThreshold != 0,
+          GeneratedModel::InlineThreshold};
 }
 
 /// Evaluates a model compiled into the binary.

@@ -32,6 +32,7 @@
 #ifndef MLGO_TRAIN_TRAJECTORYCACHE_H
 #define MLGO_TRAIN_TRAJECTORYCACHE_H
 
+#include "mlgo/Model/Model.h"
 #include "mlgo/Tensor/TensorSpec.h"
 #include "mlgo/Train/DecisionLog.h"
 #include "mlgo/Train/WorkerPool.h"
@@ -51,7 +52,6 @@
 namespace mlgo {
 
 class InterpretedRunner;
-class Model;
 
 class TrajectoryCache {
 public:
@@ -70,10 +70,13 @@ public:
   llvm::Expected<std::optional<CompileResult>>
   lookup(llvm::StringRef ModuleKey, const Policy &P, bool WantLog);
 
-  /// Records the trajectory of a compile of module \p ModuleKey; \p R must
-  /// carry its log. Errors name \p ModuleName (a malformed log).
+  /// Records the trajectory of a compile of module \p ModuleKey under \p P;
+  /// \p R must carry its log. Errors name \p ModuleName (a malformed log).
+  /// A trajectory only answers policies whose heuristic has the same
+  /// settings (the model format's "heuristic"): the logged inlining_default
+  /// is that heuristic's decision.
   llvm::Error record(llvm::StringRef ModuleKey, llvm::StringRef ModuleName,
-                     const CompileResult &R);
+                     const CompileResult &R, const Policy &P);
 
   /// Runs \p Jobs (module content hashes in \p ModuleKeys) like
   /// WorkerPool::run, answering from recorded trajectories what it can.
@@ -115,6 +118,9 @@ private:
     std::vector<uint8_t> Log;
     size_t LogSize = 0;
     bool Compressed = false;
+    /// The heuristic settings of the policy compiled; Defaults are that
+    /// heuristic's decisions.
+    HeuristicSettings Heuristic;
 
     size_t size() const { return Decisions.size(); }
     uint64_t getStoredBytes() const {
@@ -136,9 +142,11 @@ private:
   makeRunner(const Policy &P, const std::shared_ptr<const Model> &M);
   /// Whether \p P takes every decision of \p T; \p Runner evaluates P's
   /// model (null for the heuristic).
-  bool replays(const Trajectory &T, const Policy &P,
+  bool replays(const Trajectory &T, const Policy &P, const HeuristicSettings &H,
                InterpretedRunner *Runner);
   llvm::Expected<std::shared_ptr<const Model>> getModel(const Policy &P);
+  /// The heuristic settings of \p P (the default for a non-model policy).
+  llvm::Expected<HeuristicSettings> getHeuristic(const Policy &P);
 
   size_t MaxPerModule;
   /// The log's features without "inlining_decision", set by the first
