@@ -111,9 +111,6 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
   auto It = Modules.find(ModuleKey);
   if (It == Modules.end())
     return std::nullopt;
-  Expected<HeuristicSettings> H = getHeuristic(P);
-  if (!H)
-    return H.takeError();
   std::shared_ptr<const Model> M;
   if (P.Kind == PolicyKind::Model) {
     Expected<std::shared_ptr<const Model>> Parsed = getModel(P);
@@ -121,6 +118,7 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
       return Parsed.takeError();
     M = std::move(*Parsed);
   }
+  const HeuristicSettings H = M ? M->Heuristic : HeuristicSettings();
   // A runner without exploration holds no state between evaluations and
   // serves every trajectory; a sampling one starts afresh for each, as the
   // worker's does for each compile.
@@ -131,7 +129,7 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
   for (auto T = It->second.rbegin(); T != It->second.rend(); ++T) {
     if (M && P.ExploreSeed && !(Runner = makeRunner(P, M)))
       return std::nullopt;
-    if (!replays(*T, P, *H, Runner.get()))
+    if (!replays(*T, P, H, Runner.get()))
       continue;
     ++TheStats.Hits;
     CompileResult R;

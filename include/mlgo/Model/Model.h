@@ -165,7 +165,6 @@ struct HeuristicSettings {
   /// level's own (LLVM's -inline-threshold); unset: the level's own.
   std::optional<int32_t> InlineThreshold;
 
-  bool empty() const { return !InlineThreshold; }
   bool operator==(const HeuristicSettings &O) const {
     return InlineThreshold == O.InlineThreshold;
   }
