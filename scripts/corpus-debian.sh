@@ -35,7 +35,8 @@
 #                            [--build-root DIR]
 #                            [--c | --cxx | --all] [--build-only] [PKG...]
 #
-# Defaults: --out corpus/ in the repository, --jobs 1, --build-root
+# Defaults: --out corpus/ in the repository, --jobs 1, --mlgo build/bin/mlgo
+# in the repository (what ./test.sh and ./run.sh build), --build-root
 # /var/tmp/mlgo-corpus-build, the C packages of /work/shared/CORPUS.md. Run
 # it under `nice -n 19` on a shared machine.
 #
@@ -45,7 +46,7 @@ set -uo pipefail
 here="$(cd "$(dirname "$0")/.." && pwd)"
 out="$here/corpus"
 jobs=1
-mlgo="${MLGO:-$here/build-corpus/bin/mlgo}"
+mlgo="${MLGO:-$here/build/bin/mlgo}"
 build_only=0
 # Shipped models record the fingerprint of a corpus built here.
 work=/var/tmp/mlgo-corpus-build
@@ -82,6 +83,13 @@ if [[ ${#pkgs[@]} -eq 0 ]]; then
     cxx) pkgs=("${cxx_pkgs[@]}") ;;
     all) pkgs=("${c_pkgs[@]}" "${cxx_pkgs[@]}") ;;
   esac
+fi
+
+# Without mlgo nothing can be extracted: say so before spending minutes on
+# builds (--build-only needs no mlgo).
+if [[ $build_only -eq 0 && ! -x "$mlgo" ]]; then
+  echo "corpus-debian: no mlgo executable at $mlgo: build it (ninja -C build, or ./test.sh) or pass --mlgo PATH" >&2
+  exit 1
 fi
 
 OPT_FLAGS="-Oz"

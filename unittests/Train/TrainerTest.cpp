@@ -4,6 +4,8 @@
 
 #include "llvm/Support/FormatVariadic.h"
 
+#include <set>
+
 #include "gtest/gtest.h"
 
 using namespace mlgo;
@@ -51,6 +53,36 @@ TEST(TrainerTest, RecipeAsRunReadsBackTheSame) {
   EXPECT_EQ(*O->getString("selection_measure"), "module");
   llvm::json::Value AsRun = Shipped->toJSON();
   EXPECT_EQ(*AsRun.getAsObject()->getNumber("flip_weight_cap"), 1000000);
+}
+
+// models/inline-oz/headroom-recipe.json measures the room on the shipped
+// recipe's validation packages, so it must search exactly those: every
+// other package of scripts/corpus-debian.sh --all is excluded, none held
+// out.
+TEST(TrainerTest, HeadroomRecipeSearchesTheShippedValidationPackages) {
+  llvm::Expected<TrainRecipe> Shipped =
+      TrainRecipe::load(MLGO_SOURCE_DIR "/models/inline-oz/recipe.json");
+  ASSERT_TRUE(bool(Shipped)) << llvm::toString(Shipped.takeError());
+  llvm::Expected<TrainRecipe> Headroom = TrainRecipe::load(
+      MLGO_SOURCE_DIR "/models/inline-oz/headroom-recipe.json");
+  ASSERT_TRUE(bool(Headroom)) << llvm::toString(Headroom.takeError());
+  EXPECT_EQ(Headroom->Mode, "search-imitate");
+  EXPECT_TRUE(Headroom->ValidationPackages.empty());
+  EXPECT_EQ(Headroom->SearchCandidates, 400u);
+  EXPECT_EQ(Headroom->SearchBudgetBytes, 0u);
+  EXPECT_EQ(Headroom->SizeMeasure, "package");
+  std::set<std::string> Searched = {
+      "zlib",    "bzip2",       "lua5.4",        "expat",
+      "libyaml", "pcre2",       "zstd",          "lz4",
+      "brotli",  "lmdb",        "libuv1",        "jansson",
+      "libxml2", "redis",       "libjpeg-turbo", "giflib",
+      "libwebp", "lzo2",        "libsodium",     "libarchive",
+      "fmtlib",  "snappy",      "libjsoncpp",    "double-conversion",
+      "pugixml", "ninja-build", "cppcheck",      "googletest"};
+  for (const std::string &P : Headroom->ExcludedPackages)
+    EXPECT_EQ(Searched.erase(P), 1u) << P;
+  EXPECT_EQ(Searched, std::set<std::string>(Shipped->ValidationPackages.begin(),
+                                            Shipped->ValidationPackages.end()));
 }
 
 } // namespace
