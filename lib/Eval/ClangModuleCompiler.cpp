@@ -74,22 +74,6 @@ ClangModuleCompiler::ClangModuleCompiler(StringRef CorpusDir,
     : CorpusDir(CorpusDir.str()), Description(std::move(Description)),
       Opts(std::move(Opts)) {}
 
-std::vector<std::string>
-ClangModuleCompiler::getPolicyArgs(const InliningPolicy &Policy) const {
-  if (!Policy.UsePlugin)
-    return {};
-  // -load makes the plugin's -mlgo-* options known before cc1 parses
-  // -mllvm; -fpass-plugin puts the advisor into the pipeline (the clang
-  // driver's -fplugin/-fpass-plugin, one level down).
-  std::vector<std::string> Args = {"-load", Opts.PluginPath,
-                                   "-fpass-plugin=" + Opts.PluginPath};
-  if (!Policy.ModelPath.empty()) {
-    Args.push_back("-mllvm");
-    Args.push_back("-mlgo-model=" + Policy.ModelPath);
-  }
-  return Args;
-}
-
 namespace {
 /// Removes a file when it goes out of scope.
 struct TempFile {
@@ -102,14 +86,17 @@ struct TempFile {
 } // namespace
 
 Expected<CodeSize> ClangModuleCompiler::codeSize(StringRef Module,
-                                                 const InliningPolicy &Policy) {
+                                                 const CompilePolicy &Policy) {
   TempFile Out;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("mlgo-eval", "o", Out.Path))
     return makeError("cannot create a temporary object file: " + EC.message());
-  Expected<std::vector<std::string>> Argv =
-      getModuleCompileCommand(CorpusDir, Description, Module, Out.Path,
-                              getPolicyArgs(Policy), Opts.Clang);
+  Expected<std::vector<std::string>> PolicyArgs =
+      Policy.getCC1Args(Opts.PluginPath);
+  if (!PolicyArgs)
+    return PolicyArgs.takeError();
+  Expected<std::vector<std::string>> Argv = getModuleCompileCommand(
+      CorpusDir, Description, Module, Out.Path, *PolicyArgs, Opts.Clang);
   if (!Argv)
     return Argv.takeError();
   // runProcess rather than mlgo::runCommand: the compiler gets no standard

@@ -18,34 +18,15 @@ using namespace llvm;
 
 namespace mlgo {
 
-InliningPolicy InliningPolicy::stock(StringRef Name) {
-  InliningPolicy P;
-  P.Name = Name.str();
-  return P;
-}
-
-InliningPolicy InliningPolicy::embedded(StringRef Name) {
-  InliningPolicy P;
-  P.Name = Name.str();
-  P.UsePlugin = true;
-  return P;
-}
-
-InliningPolicy InliningPolicy::model(StringRef Name, StringRef Path) {
-  InliningPolicy P = embedded(Name);
-  P.ModelPath = Path.str();
-  return P;
-}
-
 ModuleCompiler::~ModuleCompiler() = default;
 
 SizeReport evaluateCorpus(ModuleCompiler &Compiler,
                           ArrayRef<std::string> Modules,
-                          const InliningPolicy &Baseline,
-                          ArrayRef<InliningPolicy> Models,
+                          const NamedPolicy &Baseline,
+                          ArrayRef<NamedPolicy> Models,
                           const CorpusEvalOptions &Options) {
-  std::vector<const InliningPolicy *> Policies = {&Baseline};
-  for (const InliningPolicy &M : Models)
+  std::vector<const NamedPolicy *> Policies = {&Baseline};
+  for (const NamedPolicy &M : Models)
     Policies.push_back(&M);
   size_t NumPolicies = Policies.size();
   size_t Total = Modules.size() * NumPolicies;
@@ -61,8 +42,8 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
     for (size_t I = 0; I < Total; ++I)
       Pool.async([&, I] {
         const std::string &Module = Modules[I / NumPolicies];
-        const InliningPolicy &P = *Policies[I % NumPolicies];
-        Expected<CodeSize> Size = Compiler.codeSize(Module, P);
+        const NamedPolicy &P = *Policies[I % NumPolicies];
+        Expected<CodeSize> Size = Compiler.codeSize(Module, P.Policy);
         if (Size)
           Sizes[I] = std::move(*Size);
         else
@@ -77,7 +58,7 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
 
   SizeReport R;
   R.BaselineName = Baseline.Name;
-  for (const InliningPolicy &M : Models)
+  for (const NamedPolicy &M : Models)
     R.ModelNames.push_back(M.Name);
   R.ModulesRequested = Modules.size();
   for (size_t M = 0; M < Modules.size(); ++M) {

@@ -148,8 +148,8 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
         Cfg.Dir, std::to_string(Opts.Jobs)};
     if (C == 1) {
       Argv.push_back(Opts.PluginPath);
-      if (!Opts.Model.ModelPath.empty())
-        Argv.push_back(Opts.Model.ModelPath);
+      if (!Opts.Model.Policy.ModelPath.empty())
+        Argv.push_back(Opts.Model.Policy.ModelPath);
     }
     std::string BuildLog = Opts.WorkDir + "/build-" +
                            (C ? std::string("model") : std::string("oz")) +

@@ -12,7 +12,7 @@ using namespace llvm;
 namespace mlgo {
 namespace {
 
-class ModelPolicy final : public Policy {
+class ModelPolicy final : public ServePolicy {
 public:
   ModelPolicy(std::shared_ptr<const Model> M, std::string Path)
       : TheModel(std::move(M)), Path(std::move(Path)) {}
@@ -46,7 +46,7 @@ private:
 
 } // namespace
 
-Expected<std::unique_ptr<Policy>> createModelPolicy(StringRef Path) {
+Expected<std::unique_ptr<ServePolicy>> createModelPolicy(StringRef Path) {
   if (Path.empty())
     return makeError("policy 'model' needs a file: model=FILE");
   Expected<Model> M = Model::load(Path);

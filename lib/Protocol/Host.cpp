@@ -277,7 +277,7 @@ private:
 /// ByteSource reading the compiler's stream.
 class Server {
 public:
-  Server(Channel &Chan, int Pid, Policy &P, const ServeOptions &Opts)
+  Server(Channel &Chan, int Pid, ServePolicy &P, const ServeOptions &Opts)
       : Chan(Chan), Pid(Pid), ThePolicy(P), Opts(Opts), Start(Clock::now()) {
     Chan.setProcess(Pid);
   }
@@ -306,7 +306,7 @@ public:
 
   Channel &Chan;
   const int Pid;
-  Policy &ThePolicy;
+  ServePolicy &ThePolicy;
   const ServeOptions &Opts;
   const Clock::time_point Start;
   double WaitSeconds = 0;
@@ -660,13 +660,13 @@ Expected<ServeStats> Server::run() {
 
 } // namespace
 
-Expected<ServeStats> serveProcess(Channel &Chan, int Pid, Policy &P,
+Expected<ServeStats> serveProcess(Channel &Chan, int Pid, ServePolicy &P,
                                   const ServeOptions &Opts) {
   Server S(Chan, Pid, P, Opts);
   return S.run();
 }
 
-Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, Policy &P,
+Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
                                   const ServeOptions &Opts) {
   if (Command.empty())
     return makeError("no command to run");

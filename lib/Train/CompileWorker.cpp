@@ -46,22 +46,6 @@ namespace mlgo {
 
 uint64_t hashGroupedName(StringRef Name) { return xxh3_64bits(Name); }
 
-std::string Policy::getKey() const {
-  MD5 Hash;
-  uint8_t K = static_cast<uint8_t>(Kind);
-  Hash.update(ArrayRef<uint8_t>(&K, 1));
-  Hash.update(getModelJSON());
-  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Flips.data()),
-                                Flips.size() * sizeof(uint32_t)));
-  uint64_t Seed = ExploreSeed.value_or(~0ull);
-  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Seed), 8));
-  Hash.update(ArrayRef<uint8_t>(
-      reinterpret_cast<const uint8_t *>(&ExploreTemperature), 4));
-  MD5::MD5Result R;
-  Hash.final(R);
-  return std::string(R.digest());
-}
-
 /// Models parsed once per process, by the hash of their text: a worker
 /// compiles many modules with the same model.
 static Expected<std::shared_ptr<const Model>> getModel(StringRef JSON) {
@@ -84,7 +68,7 @@ static Expected<std::shared_ptr<const Model>> getModel(StringRef JSON) {
 static Expected<std::shared_ptr<InlinerConfig>>
 getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
                  uint64_t *DecisionCounter) {
-  const Policy &P = Job.ThePolicy;
+  const CompilePolicy &P = Job.ThePolicy;
   auto C = std::make_shared<InlinerConfig>();
   switch (P.Kind) {
   case PolicyKind::Stock:
@@ -93,18 +77,22 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
   case PolicyKind::Heuristic:
     C->Options.Source = InlineDecisionSource::DefaultHeuristic;
     break;
+  case PolicyKind::Embedded:
+    // No model in the configuration: the advisor takes the plugin's own.
+    C->Options.Source = InlineDecisionSource::Model;
+    break;
   case PolicyKind::Model: {
     Expected<std::shared_ptr<const Model>> M = getModel(P.getModelJSON());
     if (!M)
       return M.takeError();
     C->Options.Source = InlineDecisionSource::Model;
     C->TheModel = *M;
-    if (P.ExploreSeed) {
-      C->Options.ExploreSeed = P.ExploreSeed;
-      C->Options.ExploreTemperature = P.ExploreTemperature;
-    }
     break;
   }
+  }
+  if (P.ExploreSeed && C->Options.Source == InlineDecisionSource::Model) {
+    C->Options.ExploreSeed = P.ExploreSeed;
+    C->Options.ExploreTemperature = P.ExploreTemperature;
   }
   if (!P.Flips.empty())
     C->Options.OverrideDecision = invertDecisionsAt(P.Flips);

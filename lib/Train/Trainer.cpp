@@ -41,7 +41,7 @@ double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta) {
   return 1.0 - (double(PolicySize) + Delta) / Den;
 }
 
-static std::string cacheKey(const CorpusModule &M, const Policy &P) {
+static std::string cacheKey(const CorpusModule &M, const CompilePolicy &P) {
   MD5 Hash;
   Hash.update(M.ContentHash);
   Hash.update(P.getKey());
@@ -90,7 +90,8 @@ void Trainer::countGroupCopies(ArrayRef<CompileCache::Entry> Stock) {
 }
 
 std::vector<CompileCache::Entry>
-Trainer::compile(ArrayRef<std::pair<size_t, Policy>> Requests, StringRef What) {
+Trainer::compile(ArrayRef<std::pair<size_t, CompilePolicy>> Requests,
+                 StringRef What) {
   std::vector<CompileCache::Entry> Out(Requests.size());
   std::vector<CompileJob> Jobs;
   std::vector<std::string> JobModules;
@@ -195,11 +196,11 @@ Error Trainer::loadCorpus() {
 }
 
 Error Trainer::baseline() {
-  std::vector<std::pair<size_t, Policy>> Req;
+  std::vector<std::pair<size_t, CompilePolicy>> Req;
   for (size_t I = 0; I < Modules.size(); ++I)
-    Req.push_back({I, Policy::stock()});
+    Req.push_back({I, CompilePolicy::stock()});
   for (size_t I = 0; I < Modules.size(); ++I)
-    Req.push_back({I, Policy::heuristic()});
+    Req.push_back({I, CompilePolicy::heuristic()});
   std::vector<CompileCache::Entry> R = compile(Req, "baseline");
   size_t N = Modules.size();
   if (needGrouped())
@@ -327,15 +328,15 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
   return (*T)->exportModel();
 }
 
-Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const Policy &P,
+Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
                                   StringRef What, PackageSizes *PerPackage) {
   return evaluate(Set, P, What, PerPackage, linkedTotals());
 }
 
-Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const Policy &P,
+Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
                                   StringRef What, PackageSizes *PerPackage,
                                   bool Linked) {
-  std::vector<std::pair<size_t, Policy>> Req;
+  std::vector<std::pair<size_t, CompilePolicy>> Req;
   for (size_t M : Set)
     Req.push_back({M, P});
   std::vector<CompileCache::Entry> R = compile(Req, What);

@@ -44,7 +44,7 @@ Expected<learn::Dataset> Trainer::counterfactual() {
     return makeError("no training module is within the search budget");
   log("counterfactual: " + Twine(Mods.size()) + " of " + Twine(Train.size()) +
       " training modules within the budget");
-  std::vector<Policy> Heur(Mods.size(), Policy::heuristic());
+  std::vector<CompilePolicy> Heur(Mods.size(), CompilePolicy::heuristic());
   if (Error E = logTrajectories(
           Mods, Heur, [&](size_t K, ArrayRef<float> Row, bool, bool) {
             llvm::append_range(Trajectories[Mods[K]], Row);
@@ -52,11 +52,11 @@ Expected<learn::Dataset> Trainer::counterfactual() {
     return E;
   size_t Width = FeatureNames.size();
 
-  std::vector<std::pair<size_t, Policy>> Req;
+  std::vector<std::pair<size_t, CompilePolicy>> Req;
   std::vector<uint32_t> At;
   for (size_t M : Mods)
     for (uint32_t I : candidates(M)) {
-      Policy P = Policy::heuristic();
+      CompilePolicy P = CompilePolicy::heuristic();
       P.Flips = {I};
       Req.push_back({M, std::move(P)});
       At.push_back(I);
@@ -121,13 +121,13 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
   for (size_t M : Train)
     if (isSearchable(M))
       Mods.push_back(M);
-  Policy Pol = Policy::model(P.toJSONString());
+  CompilePolicy Pol = CompilePolicy::model(P.toJSONString());
   struct Trajectory {
     std::vector<float> Rows;
     std::vector<bool> Decisions, Defaults;
   };
   std::vector<Trajectory> Traj(Mods.size());
-  std::vector<Policy> Pols(Mods.size(), Pol);
+  std::vector<CompilePolicy> Pols(Mods.size(), Pol);
   if (Error E = logTrajectories(
           Mods, Pols,
           [&](size_t K, ArrayRef<float> Row, bool Decision, bool Default) {
@@ -136,7 +136,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
             Traj[K].Defaults.push_back(Default);
           }))
     return E;
-  std::vector<std::pair<size_t, Policy>> Req;
+  std::vector<std::pair<size_t, CompilePolicy>> Req;
   for (size_t M : Mods)
     Req.push_back({M, Pol});
   std::vector<CompileCache::Entry> Own =
@@ -169,7 +169,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
     llvm::append_range(Pick, Rest);
     llvm::sort(Pick);
     for (uint32_t I : Pick) {
-      Policy Q = Pol;
+      CompilePolicy Q = Pol;
       Q.Flips = {I};
       Req.push_back({M, std::move(Q)});
       Who.push_back(K);

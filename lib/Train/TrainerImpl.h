@@ -175,7 +175,7 @@ struct Trainer {
 
   /// Compiles (or looks up) module \p Modules[I] under each policy.
   std::vector<CompileCache::Entry>
-  compile(llvm::ArrayRef<std::pair<size_t, Policy>> Requests,
+  compile(llvm::ArrayRef<std::pair<size_t, CompilePolicy>> Requests,
           llvm::StringRef What);
   /// Reads the corpus and splits its modules into Train and Validation by
   /// the recipe's packages (excluded packages are in neither); records the
@@ -219,9 +219,9 @@ struct Trainer {
           .str();
     }
   };
-  Totals evaluate(llvm::ArrayRef<size_t> Set, const Policy &P,
+  Totals evaluate(llvm::ArrayRef<size_t> Set, const CompilePolicy &P,
                   llvm::StringRef What, PackageSizes *PerPackage = nullptr);
-  Totals evaluate(llvm::ArrayRef<size_t> Set, const Policy &P,
+  Totals evaluate(llvm::ArrayRef<size_t> Set, const CompilePolicy &P,
                   llvm::StringRef What, PackageSizes *PerPackage, bool Linked);
 
   //===--------------------------------------------------------------------===//
@@ -279,7 +279,7 @@ struct Trainer {
   /// calls \p OnRow(K, features, applied decision, heuristic's decision) for
   /// every decision, in order.
   llvm::Error logTrajectories(
-      llvm::ArrayRef<size_t> Mods, llvm::ArrayRef<Policy> Policies,
+      llvm::ArrayRef<size_t> Mods, llvm::ArrayRef<CompilePolicy> Policies,
       llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)>
           OnRow);
 

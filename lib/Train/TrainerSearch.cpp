@@ -76,14 +76,14 @@ void Trainer::search() {
   std::vector<State> All = Active;
   size_t Compiles = 0;
   for (unsigned Step = 0;; ++Step) {
-    std::vector<std::pair<size_t, Policy>> Req;
+    std::vector<std::pair<size_t, CompilePolicy>> Req;
     std::vector<State *> Who;
     for (State &S : All) {
       while (S.Next < S.Cand.size() && S.Cand[S.Next] >= S.Decisions)
         ++S.Next;
       if (S.Next >= S.Cand.size())
         continue;
-      Policy P = Policy::heuristic();
+      CompilePolicy P = CompilePolicy::heuristic();
       P.Flips = BestFlips[S.M];
       P.Flips.push_back(S.Cand[S.Next]);
       Req.push_back({S.M, std::move(P)});
@@ -139,7 +139,7 @@ void Trainer::search() {
 }
 
 Error Trainer::logTrajectories(
-    ArrayRef<size_t> Mods, ArrayRef<Policy> Policies,
+    ArrayRef<size_t> Mods, ArrayRef<CompilePolicy> Policies,
     function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
   std::vector<CompileJob> Jobs;
   std::vector<std::string> JobModules;
@@ -184,11 +184,11 @@ Error Trainer::logTrajectories(
 
 Expected<learn::Dataset> Trainer::collect() {
   std::vector<size_t> Mods;
-  std::vector<Policy> Policies;
+  std::vector<CompilePolicy> Policies;
   for (size_t M : Train) {
     if (HeuristicDecisions[M] == 0)
       continue;
-    Policy P = Policy::heuristic();
+    CompilePolicy P = CompilePolicy::heuristic();
     P.Flips = BestFlips[M];
     Mods.push_back(M);
     Policies.push_back(std::move(P));

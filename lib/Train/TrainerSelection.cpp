@@ -86,14 +86,14 @@ Expected<Candidate> Trainer::evolve(const Model &Base, const Candidate &Start) {
     std::vector<std::vector<double>> Thetas = {ES.getTheta()};
     llvm::append_range(Thetas, C.Plus);
     llvm::append_range(Thetas, C.Minus);
-    std::vector<std::pair<size_t, Policy>> Req;
+    std::vector<std::pair<size_t, CompilePolicy>> Req;
     for (const std::vector<double> &Th : Thetas) {
       Expected<Model> P = policyFor(Base, Th, Param);
       if (!P)
         return P.takeError();
       std::string JSON = P->toJSONString();
       for (size_t M : Batch)
-        Req.push_back({M, Policy::model(JSON)});
+        Req.push_back({M, CompilePolicy::model(JSON)});
     }
     std::vector<CompileCache::Entry> R =
         compile(Req, ("es iteration " + Twine(It)).str());
@@ -225,7 +225,7 @@ bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
         "': " + toString(std::move(E)));
   PackageSizes PerPkg;
   StringRef SelectName = selectionName();
-  Tot = evaluate(selectionSet(), Policy::model(Cand.M.toJSONString()),
+  Tot = evaluate(selectionSet(), CompilePolicy::model(Cand.M.toJSONString()),
                  (SelectName + " " + Cand.Label).str(), &PerPkg);
   double Worst = -100;
   std::string WorstPkg;
@@ -296,7 +296,7 @@ Expected<size_t> Trainer::select() {
 
 Expected<Trainer::Outcome> Trainer::saveChosen(Model &M) {
   Outcome O;
-  Policy Chosen = Policy::model(M.toJSONString());
+  CompilePolicy Chosen = CompilePolicy::model(M.toJSONString());
   O.Val = evaluate(Validation, Chosen, "validation", &O.ValPkg);
   O.Train = evaluate(Train, Chosen, "training", &O.TrainPkg);
   // Linked totals need the grouped sections: either measure "package".

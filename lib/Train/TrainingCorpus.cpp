@@ -24,7 +24,7 @@ std::string describePackage(StringRef Package) {
   return Package.empty() ? "(modules without a directory)" : Package.str();
 }
 
-CompileJob CorpusModule::makeJob(Policy P, bool WantLog) const {
+CompileJob CorpusModule::makeJob(CompilePolicy P, bool WantLog) const {
   CompileJob J;
   J.Module = Name;
   J.BitcodePath = BitcodePath;

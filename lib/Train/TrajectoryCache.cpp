@@ -24,7 +24,7 @@ namespace mlgo {
 TrajectoryCache::~TrajectoryCache() = default;
 
 Expected<std::shared_ptr<const Model>>
-TrajectoryCache::getModel(const Policy &P) {
+TrajectoryCache::getModel(const CompilePolicy &P) {
   std::string Key(MD5::hash(arrayRefFromStringRef(P.getModelJSON())).digest());
   auto It = Models.find(Key);
   if (It != Models.end())
@@ -40,7 +40,7 @@ TrajectoryCache::getModel(const Policy &P) {
 }
 
 std::unique_ptr<InterpretedRunner>
-TrajectoryCache::makeRunner(const Policy &P,
+TrajectoryCache::makeRunner(const CompilePolicy &P,
                             const std::shared_ptr<const Model> &M) {
   // The runner the worker builds (Inline/ModelRunners.cpp): the model's own
   // rule, or sampling with the policy's seed and temperature.
@@ -68,7 +68,8 @@ Expected<std::string> TrajectoryCache::Trajectory::getLog() const {
   return std::string(Out.begin(), Out.end());
 }
 
-Expected<HeuristicSettings> TrajectoryCache::getHeuristic(const Policy &P) {
+Expected<HeuristicSettings>
+TrajectoryCache::getHeuristic(const CompilePolicy &P) {
   if (P.Kind != PolicyKind::Model)
     return HeuristicSettings();
   Expected<std::shared_ptr<const Model>> M = getModel(P);
@@ -77,7 +78,7 @@ Expected<HeuristicSettings> TrajectoryCache::getHeuristic(const Policy &P) {
   return (*M)->Heuristic;
 }
 
-bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
+bool TrajectoryCache::replays(const Trajectory &T, const CompilePolicy &P,
                               const HeuristicSettings &H,
                               InterpretedRunner *Runner) {
   // The logged inlining_default is the recording policy's heuristic's.
@@ -104,7 +105,8 @@ bool TrajectoryCache::replays(const Trajectory &T, const Policy &P,
 }
 
 Expected<std::optional<CompileResult>>
-TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
+TrajectoryCache::lookup(StringRef ModuleKey, const CompilePolicy &P,
+                        bool WantLog) {
   if (!isReplayable(P))
     return std::nullopt;
   ++TheStats.Lookups;
@@ -148,7 +150,7 @@ TrajectoryCache::lookup(StringRef ModuleKey, const Policy &P, bool WantLog) {
 }
 
 Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
-                              const CompileResult &R, const Policy &P) {
+                              const CompileResult &R, const CompilePolicy &P) {
   std::string Name = (ModuleName + " (log)").str();
   Expected<HeuristicSettings> H = getHeuristic(P);
   if (!H)

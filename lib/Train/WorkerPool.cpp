@@ -40,7 +40,7 @@ std::string encodeJob(const CompileJob &Job) {
   W.putU32(Job.CC1Args.size());
   for (const std::string &A : Job.CC1Args)
     W.putString(A);
-  const Policy &P = Job.ThePolicy;
+  const CompilePolicy &P = Job.ThePolicy;
   W.putU8(static_cast<uint8_t>(P.Kind));
   W.putString(P.getModelJSON());
   W.putU32(P.Flips.size());
@@ -67,11 +67,11 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   for (uint32_t I = 0; I < NumArgs; ++I)
     if (!R.getString(Job.CC1Args.emplace_back()))
       return Malformed();
-  Policy &P = Job.ThePolicy;
+  CompilePolicy &P = Job.ThePolicy;
   uint8_t Kind = 0;
   if (!R.getU8(Kind))
     return Malformed();
-  if (Kind > static_cast<uint8_t>(PolicyKind::Model))
+  if (Kind > static_cast<uint8_t>(PolicyKind::Embedded))
     return makeError("compile job: unknown policy kind " + Twine(Kind));
   P.Kind = static_cast<PolicyKind>(Kind);
   uint32_t NumFlips = 0;

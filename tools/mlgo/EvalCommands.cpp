@@ -173,22 +173,24 @@ Expected<std::string> getPlugin(StringRef Given) {
   return std::string(Abs);
 }
 
-/// A model file's name for the report: its metadata.name, else the path.
-Expected<InliningPolicy> getModelPolicy(StringRef Path) {
+/// A model file as a report names it: its metadata.name, else the path;
+/// "embedded" is the plugin's own model.
+Expected<NamedPolicy> getModelPolicy(StringRef Path) {
   if (Path == "embedded")
-    return InliningPolicy::embedded();
-  Expected<json::Value> V = readJSONFile(Path);
+    return NamedPolicy{"embedded", CompilePolicy::embedded()};
+  Expected<CompilePolicy> P = CompilePolicy::loadModel(Path);
+  if (!P)
+    return P.takeError();
+  Expected<json::Value> V = json::parse(P->getModelJSON());
   if (!V)
-    return V.takeError();
+    return makeError(Path + ": invalid JSON: " + toString(V.takeError()));
   std::string Name = Path.str();
   if (const json::Object *O = V->getAsObject())
     if (const json::Object *Meta = O->getObject("metadata"))
       if (std::optional<StringRef> N = Meta->getString("name"))
         if (!N->empty())
           Name = N->str();
-  SmallString<256> Abs(Path);
-  sys::fs::make_absolute(Abs);
-  return InliningPolicy::model(Name, Abs);
+  return NamedPolicy{Name, std::move(*P)};
 }
 
 int runEvalCorpus() {
@@ -242,42 +244,43 @@ int runEvalCorpus() {
     return fail("no modules to evaluate in '" + CorpusDir + "'");
 
   // Which policies.
-  InliningPolicy Baseline;
+  NamedPolicy Baseline;
   if (CorpusBaseline == "oz")
-    Baseline = InliningPolicy::stock("-Oz");
+    Baseline = {"-Oz", CompilePolicy::stock()};
   else if (CorpusBaseline == "embedded")
-    Baseline = InliningPolicy::embedded("embedded");
+    Baseline = {"embedded", CompilePolicy::embedded()};
   else
     return fail("unknown baseline '" + CorpusBaseline +
                 "'; expected oz or embedded");
-  std::vector<InliningPolicy> Models;
+  std::vector<NamedPolicy> Models;
   if (CorpusModels.empty())
-    Models.push_back(InliningPolicy::embedded());
+    Models.push_back({"embedded", CompilePolicy::embedded()});
   for (const std::string &M : CorpusModels) {
-    Expected<InliningPolicy> P = getModelPolicy(M);
+    Expected<NamedPolicy> P = getModelPolicy(M);
     if (!P)
       return fail(P.takeError());
     Models.push_back(std::move(*P));
   }
   // Names must tell the columns apart.
   StringSet<> Names = {Baseline.Name};
-  for (InliningPolicy &P : Models) {
+  for (NamedPolicy &P : Models) {
     std::string Name = P.Name;
     for (unsigned I = 2; Names.contains(Name); ++I)
       Name = P.Name + "#" + std::to_string(I);
     P.Name = Name;
     Names.insert(Name);
   }
-  if (Models.size() == 1 && !Models[0].UsePlugin == !Baseline.UsePlugin &&
-      Models[0].ModelPath == Baseline.ModelPath)
+  if (Models.size() == 1 &&
+      Models[0].Policy.getKey() == Baseline.Policy.getKey())
     return fail("the model and the baseline are the same policy");
 
   ClangModuleCompiler::Options Opts;
   Opts.Clang = CorpusClang;
   Opts.TimeoutSeconds = CorpusTimeout;
-  bool NeedPlugin =
-      Baseline.UsePlugin ||
-      llvm::any_of(Models, [](const InliningPolicy &P) { return P.UsePlugin; });
+  bool NeedPlugin = Baseline.Policy.usesPlugin() ||
+                    llvm::any_of(Models, [](const NamedPolicy &P) {
+                      return P.Policy.usesPlugin();
+                    });
   if (NeedPlugin) {
     Expected<std::string> Plugin = getPlugin(CorpusPlugin);
     if (!Plugin)
@@ -361,7 +364,7 @@ int runEvalPackage() {
   }
   Opts.PluginPath = *Plugin;
   if (!PackageModel.empty()) {
-    Expected<InliningPolicy> P = getModelPolicy(PackageModel);
+    Expected<NamedPolicy> P = getModelPolicy(PackageModel);
     if (!P)
       return fail(P.takeError());
     Opts.Model = *P;

@@ -17,7 +17,7 @@
 #include "Subcommand.h"
 
 #include "mlgo/Protocol/Host.h"
-#include "mlgo/Protocol/Policy.h"
+#include "mlgo/Protocol/ServePolicy.h"
 
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"

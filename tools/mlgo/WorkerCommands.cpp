@@ -95,7 +95,7 @@ struct Setup {
   /// The workload: each module under each of these (the --policy, or the
   /// --thresholds variants of its model), with the arguments that make a
   /// spawned `clang-19 -cc1` do the same.
-  std::vector<Policy> Policies;
+  std::vector<CompilePolicy> Policies;
   std::vector<std::vector<std::string>> PolicySpawnArgs;
   /// Holds the model files of a --thresholds workload; removed when the
   /// last copy of the setup goes.
@@ -119,19 +119,19 @@ Expected<Setup> prepare() {
   std::vector<std::string> PluginArgs{"-load", S.Plugin,
                                       "-fpass-plugin=" + S.Plugin};
   StringRef P = PolicyOpt;
-  Policy ThePolicy;
+  CompilePolicy ThePolicy;
   std::vector<std::string> SpawnArgs;
   if (P == "stock") {
-    ThePolicy = Policy::stock();
+    ThePolicy = CompilePolicy::stock();
   } else if (P == "heuristic") {
-    ThePolicy = Policy::heuristic();
+    ThePolicy = CompilePolicy::heuristic();
     SpawnArgs = PluginArgs;
     SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", "-mlgo-default-policy"});
   } else if (P.consume_front("model=")) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(P);
     if (!Buf)
       return Buf.takeError();
-    ThePolicy = Policy::model((*Buf)->getBuffer().str());
+    ThePolicy = CompilePolicy::model((*Buf)->getBuffer().str());
     SpawnArgs = PluginArgs;
     SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", ("-mlgo-model=" + P).str()});
   } else {
@@ -165,7 +165,7 @@ Expected<Setup> prepare() {
     std::string File = (*S.TmpDir + "/model-" + Twine(I) + ".json").str();
     if (Error E = M->save(File))
       return E;
-    S.Policies.push_back(Policy::model(M->toJSONString()));
+    S.Policies.push_back(CompilePolicy::model(M->toJSONString()));
     S.PolicySpawnArgs.push_back(PluginArgs);
     S.PolicySpawnArgs.back().insert(S.PolicySpawnArgs.back().end(),
                                     {"-mllvm", "-mlgo-model=" + File});

@@ -390,17 +390,22 @@ public:
            std::vector<std::pair<std::string, uint64_t>>>
       Grouped;
 
+  /// The fake's name for a policy: -Oz for stock, m for any model.
+  static std::string nameOf(const CompilePolicy &P) {
+    return P.Kind == PolicyKind::Stock ? "-Oz" : "m";
+  }
+
   Expected<CodeSize> codeSize(StringRef Module,
-                              const InliningPolicy &P) override {
+                              const CompilePolicy &P) override {
     std::lock_guard<std::mutex> L(M);
     ++Calls;
-    auto It = Sizes.find({Module.str(), P.Name});
+    auto It = Sizes.find({Module.str(), nameOf(P)});
     if (It == Sizes.end() || It->second < 0)
       return createStringError(inconvertibleErrorCode(),
                                "cannot compile " + Module);
     CodeSize C;
     C.Total = uint64_t(It->second);
-    auto G = Grouped.find({Module.str(), P.Name});
+    auto G = Grouped.find({Module.str(), nameOf(P)});
     if (G != Grouped.end())
       C.Grouped = G->second;
     return C;
@@ -410,8 +415,9 @@ public:
 TEST(CorpusEvalTest, ModuleOrderFailuresAndProgress) {
   FakeCompiler C;
   std::vector<std::string> Modules = {"p/a.o", "p/b.o", "q/c.o", "q/d.o"};
-  InliningPolicy Base = InliningPolicy::stock();
-  std::vector<InliningPolicy> Models = {InliningPolicy::model("m", "/m.json")};
+  NamedPolicy Base = {"-Oz", CompilePolicy::stock()};
+  std::vector<NamedPolicy> Models = {
+      {"m", CompilePolicy::model("{}", "/m.json")}};
   C.Sizes = {{{"p/a.o", "-Oz"}, 10}, {{"p/a.o", "m"}, 9},
              {{"p/b.o", "-Oz"}, -1}, {{"p/b.o", "m"}, -1},
              {{"q/c.o", "-Oz"}, 30}, {{"q/c.o", "m"}, -1},
@@ -465,18 +471,53 @@ TEST(TextSizeTest, Errors) {
             "/nonexistent/x.o: No such file or directory");
 }
 
-TEST(ClangModuleCompilerTest, PolicyArguments) {
-  ClangModuleCompiler::Options O;
-  O.PluginPath = "/p/MLGOInliner.so";
-  ClangModuleCompiler C("/corpus", CorpusDescription(), O);
-  EXPECT_TRUE(C.getPolicyArgs(InliningPolicy::stock()).empty());
-  EXPECT_EQ(C.getPolicyArgs(InliningPolicy::embedded()),
-            (std::vector<std::string>{"-load", "/p/MLGOInliner.so",
-                                      "-fpass-plugin=/p/MLGOInliner.so"}));
-  EXPECT_EQ(C.getPolicyArgs(InliningPolicy::model("m", "/m.json")),
-            (std::vector<std::string>{"-load", "/p/MLGOInliner.so",
-                                      "-fpass-plugin=/p/MLGOInliner.so",
-                                      "-mllvm", "-mlgo-model=/m.json"}));
+TEST(CompilePolicyTest, CC1Arguments) {
+  auto ArgsOf = [](const CompilePolicy &P) {
+    Expected<std::vector<std::string>> A = P.getCC1Args("/p/MLGOInliner.so");
+    return A ? *A : std::vector<std::string>{toString(A.takeError())};
+  };
+  using Args = std::vector<std::string>;
+  EXPECT_EQ(ArgsOf(CompilePolicy::stock()), Args());
+  EXPECT_EQ(
+      ArgsOf(CompilePolicy::embedded()),
+      (Args{"-load", "/p/MLGOInliner.so", "-fpass-plugin=/p/MLGOInliner.so"}));
+  EXPECT_EQ(
+      ArgsOf(CompilePolicy::model("{}", "/m.json")),
+      (Args{"-load", "/p/MLGOInliner.so", "-fpass-plugin=/p/MLGOInliner.so",
+            "-mllvm", "-mlgo-model=/m.json"}));
+  CompilePolicy H = CompilePolicy::heuristic();
+  H.Flips = {3, 17};
+  EXPECT_EQ(
+      ArgsOf(H),
+      (Args{"-load", "/p/MLGOInliner.so", "-fpass-plugin=/p/MLGOInliner.so",
+            "-mllvm", "-mlgo-default-policy", "-mllvm", "-mlgo-flip=3,17"}));
+  CompilePolicy E = CompilePolicy::embedded();
+  E.ExploreSeed = 7;
+  E.ExploreTemperature = 0.1f;
+  EXPECT_EQ(ArgsOf(E), (Args{"-load", "/p/MLGOInliner.so",
+                             "-fpass-plugin=/p/MLGOInliner.so", "-mllvm",
+                             "-mlgo-explore-seed=7", "-mllvm",
+                             "-mlgo-explore-temperature=0.100000001"}));
+  EXPECT_EQ(ArgsOf(CompilePolicy::model("{}")),
+            Args{"a model held only in memory cannot be passed to a compiler "
+                 "in another process; load it from a file"});
+}
+
+// The cache keys of training's compiles.tsv: a key must not change, or a
+// work directory no longer replays. (The two values are the MD5 of the
+// kind byte, no model text, no flips, ~0 as the seed and the float 1.0.)
+TEST(CompilePolicyTest, KeysAreStable) {
+  EXPECT_EQ(CompilePolicy::stock().getKey(),
+            "bb0ecf06e24e2dd9f40040ad940907bb");
+  EXPECT_EQ(CompilePolicy::heuristic().getKey(),
+            "84e6ed0fb7da24baf03f3ab5deb0ef7e");
+  CompilePolicy F = CompilePolicy::model("{}", "/elsewhere.json");
+  EXPECT_EQ(F.getKey(), CompilePolicy::model("{}").getKey())
+      << "the path is not part of the key";
+  F.Flips = {1, 2};
+  EXPECT_NE(F.getKey(), CompilePolicy::model("{}").getKey());
+  EXPECT_NE(CompilePolicy::embedded().getKey(),
+            CompilePolicy::stock().getKey());
 }
 
 } // namespace

@@ -38,9 +38,9 @@ TEST(CompileWorkerTest, RepeatedCompilesDoNotLeak) {
   ASSERT_TRUE(bool(Model));
   // The shipped model, with its decision log: every part of the worker's
   // compile runs.
-  CompileJob Job =
-      test::makeJob("p/stats.o", Bitcode,
-                    Policy::model((*Model)->getBuffer().str()), /*WantLog=*/true);
+  CompileJob Job = test::makeJob(
+      "p/stats.o", Bitcode, CompilePolicy::model((*Model)->getBuffer().str()),
+      /*WantLog=*/true);
   // As in a corpus module's command (CompileCommand.h).
   Job.CC1Args.insert(Job.CC1Args.begin(), "-disable-free");
 

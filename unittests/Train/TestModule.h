@@ -29,7 +29,7 @@ inline int buildStatsBitcode(const std::string &Path) {
 
 /// A job compiling \p Bitcode (named \p Name) under \p P at -Oz.
 inline CompileJob makeJob(llvm::StringRef Name, llvm::StringRef Bitcode,
-                          Policy P, bool WantLog = false) {
+                          CompilePolicy P, bool WantLog = false) {
   CompileJob J;
   J.Module = Name.str();
   J.BitcodePath = Bitcode.str();

@@ -27,7 +27,7 @@ protected:
     ASSERT_EQ(test::buildStatsBitcode(Bitcode), 0);
   }
 
-  CompileJob job(Policy P, bool WantLog = true) {
+  CompileJob job(CompilePolicy P, bool WantLog = true) {
     return test::makeJob("beta/stats.o", Bitcode, std::move(P), WantLog);
   }
 
@@ -56,17 +56,21 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
   auto Pool = WorkerPool::create(O);
   ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
 
-  Policy Flip0 = Policy::heuristic(), Flip1 = Policy::heuristic();
+  CompilePolicy Flip0 = CompilePolicy::heuristic(),
+                Flip1 = CompilePolicy::heuristic();
   Flip0.Flips = {0};
   Flip1.Flips = {1};
-  Policy Explore = Policy::model(FollowModel);
+  CompilePolicy Explore = CompilePolicy::model(FollowModel);
   Explore.ExploreSeed = 7;
   Explore.ExploreTemperature = 4.0f;
-  std::vector<CompileJob> Jobs = {
-      job(Policy::heuristic()),         job(Policy::heuristic()),
-      job(Policy::model(FollowModel)),  job(Flip0),
-      job(Flip1),                       job(Explore),
-      job(Flip0, /*WantLog=*/false),    job(Policy::stock(), false)};
+  std::vector<CompileJob> Jobs = {job(CompilePolicy::heuristic()),
+                                  job(CompilePolicy::heuristic()),
+                                  job(CompilePolicy::model(FollowModel)),
+                                  job(Flip0),
+                                  job(Flip1),
+                                  job(Explore),
+                                  job(Flip0, /*WantLog=*/false),
+                                  job(CompilePolicy::stock(), false)};
   std::vector<std::string> Keys(Jobs.size(), "stats");
 
   TrajectoryCache Cache;
@@ -126,9 +130,10 @@ TEST_F(TrajectoryCacheTest, TrajectoriesAnswerOnlyTheSameHeuristic) {
   O.Workers = 1;
   auto Pool = WorkerPool::create(O);
   ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
-  std::vector<CompileJob> Jobs = {
-      job(Policy::heuristic()), job(Policy::model(Follow1000)),
-      job(Policy::model(Follow1000)), job(Policy::model(FollowModel))};
+  std::vector<CompileJob> Jobs = {job(CompilePolicy::heuristic()),
+                                  job(CompilePolicy::model(Follow1000)),
+                                  job(CompilePolicy::model(Follow1000)),
+                                  job(CompilePolicy::model(FollowModel))};
   std::vector<std::string> Keys(Jobs.size(), "stats");
   TrajectoryCache Cache;
   std::vector<JobOutcome> Replayed = Cache.run(**Pool, Jobs, Keys);
@@ -148,10 +153,10 @@ TEST_F(TrajectoryCacheTest, TrajectoriesAnswerOnlyTheSameHeuristic) {
 
 TEST_F(TrajectoryCacheTest, AFreshCacheAnswersNothing) {
   TrajectoryCache Cache;
-  auto R = Cache.lookup("stats", Policy::heuristic(), false);
+  auto R = Cache.lookup("stats", CompilePolicy::heuristic(), false);
   ASSERT_TRUE(bool(R)) << toString(R.takeError());
   EXPECT_FALSE(R->has_value());
-  R = Cache.lookup("stats", Policy::model("{not json"), false);
+  R = Cache.lookup("stats", CompilePolicy::model("{not json"), false);
   ASSERT_TRUE(bool(R)); // No trajectory: the model is not even parsed.
 }
 
@@ -159,7 +164,8 @@ TEST_F(TrajectoryCacheTest, MalformedLogIsAnError) {
   TrajectoryCache Cache;
   CompileResult R;
   R.Log = "{\"features\":[";
-  Error E = Cache.record("stats", "beta/stats.o", R, Policy::heuristic());
+  Error E =
+      Cache.record("stats", "beta/stats.o", R, CompilePolicy::heuristic());
   ASSERT_TRUE(bool(E));
   std::string Message = toString(std::move(E));
   EXPECT_EQ(Message.rfind("beta/stats.o (log)", 0), 0u) << Message;

@@ -36,7 +36,7 @@ CompileJob sampleJob() {
   J.Module = "pkg/a.o";
   J.BitcodePath = "/tmp/a.bc";
   J.CC1Args = {"-triple", "x86_64-pc-linux-gnu", "-Oz"};
-  J.ThePolicy = Policy::model("{\"m\":1}");
+  J.ThePolicy = CompilePolicy::model("{\"m\":1}");
   J.ThePolicy.Flips = {3, 9, 27};
   J.ThePolicy.ExploreSeed = 42;
   J.ThePolicy.ExploreTemperature = 0.5f;
@@ -62,7 +62,7 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
   J.Module = "m";
   J.BitcodePath = "b.bc";
   J.CC1Args = {"-Oz"};
-  J.ThePolicy = Policy::model("{}");
+  J.ThePolicy = CompilePolicy::model("{}");
   J.ThePolicy.Flips = {7};
   J.ThePolicy.ExploreSeed = 0x0102030405060708;
   J.ThePolicy.ExploreTemperature = 0.5f;
@@ -91,10 +91,10 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
 }
 
 TEST(WorkerPoolTest, PolicyKeysDifferByFlips) {
-  Policy A = Policy::heuristic(), B = Policy::heuristic();
+  CompilePolicy A = CompilePolicy::heuristic(), B = CompilePolicy::heuristic();
   B.Flips = {0};
   EXPECT_NE(A.getKey(), B.getKey());
-  EXPECT_EQ(A.getKey(), Policy::heuristic().getKey());
+  EXPECT_EQ(A.getKey(), CompilePolicy::heuristic().getKey());
   EXPECT_EQ(A.getKey().size(), 32u);
 }
 
@@ -124,7 +124,7 @@ protected:
   // LLVM's remove_directories (TempDir's) refuses a FIFO (makeHang's).
   void TearDown() override { ::unlink(Dir.path("hang.bc").c_str()); }
 
-  CompileJob job(StringRef Name, StringRef Bitcode, Policy P) {
+  CompileJob job(StringRef Name, StringRef Bitcode, CompilePolicy P) {
     return test::makeJob(Name, Bitcode, std::move(P));
   }
 
@@ -162,10 +162,10 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
   NeedsMissing.replace(At, 11, "\"no_such_feature\"");
 
   std::vector<CompileJob> Jobs = {
-      job("p/bad.o", Bad, Policy::stock()),
-      job("p/fatal.o", Good, Policy::model(NeedsMissing)),
-      job("p/good.o", Good, Policy::heuristic()),
-      job("p/good-stock.o", Good, Policy::stock()),
+      job("p/bad.o", Bad, CompilePolicy::stock()),
+      job("p/fatal.o", Good, CompilePolicy::model(NeedsMissing)),
+      job("p/good.o", Good, CompilePolicy::heuristic()),
+      job("p/good-stock.o", Good, CompilePolicy::stock()),
   };
   Jobs[2].WantLog = true;
   std::vector<JobOutcome> R = Pool->run(Jobs);
@@ -194,8 +194,9 @@ TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
 TEST_F(PoolTest, TimeoutIsTransient) {
   std::unique_ptr<WorkerPool> Pool = makePool(1, /*Timeout=*/1);
   ASSERT_TRUE(Pool);
-  std::vector<CompileJob> Jobs = {job("p/hang.o", makeHang(), Policy::stock()),
-                                  job("p/good.o", Good, Policy::stock())};
+  std::vector<CompileJob> Jobs = {
+      job("p/hang.o", makeHang(), CompilePolicy::stock()),
+      job("p/good.o", Good, CompilePolicy::stock())};
   std::vector<JobOutcome> R = Pool->run(Jobs);
   ASSERT_FALSE(R[0].ok());
   EXPECT_EQ(R[0].Error, "p/hang.o: timed out after 1 s; the compile was killed");
@@ -213,8 +214,9 @@ TEST_F(PoolTest, WorkerKilledFromOutsideIsTransient) {
   ASSERT_EQ(Pids.size(), 2u);
   // Worker 0 takes the hanging job, worker 1 the good one; once the good one
   // is done, worker 0 is killed as the out-of-memory killer kills.
-  std::vector<CompileJob> Jobs = {job("p/hang.o", makeHang(), Policy::stock()),
-                                  job("p/good.o", Good, Policy::stock())};
+  std::vector<CompileJob> Jobs = {
+      job("p/hang.o", makeHang(), CompilePolicy::stock()),
+      job("p/good.o", Good, CompilePolicy::stock())};
   std::vector<JobOutcome> R = Pool->run(Jobs, [&](size_t Done, size_t) {
     if (Done == 1)
       ::kill(Pids[0], SIGKILL);

@@ -39,12 +39,7 @@ public:
                       Options Opts);
 
   llvm::Expected<CodeSize> codeSize(llvm::StringRef Module,
-                                    const InliningPolicy &Policy) override;
-
-  /// The cc1 arguments added for \p Policy: none for stock clang, else
-  /// "-load P -fpass-plugin=P" and, for a model file,
-  /// "-mllvm -mlgo-model=FILE".
-  std::vector<std::string> getPolicyArgs(const InliningPolicy &Policy) const;
+                                    const CompilePolicy &Policy) override;
 
 private:
   std::string CorpusDir;

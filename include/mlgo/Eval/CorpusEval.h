@@ -36,8 +36,8 @@ struct CorpusEvalOptions {
 /// Compiles each of \p Modules under \p Baseline and each of \p Models.
 SizeReport evaluateCorpus(ModuleCompiler &Compiler,
                           llvm::ArrayRef<std::string> Modules,
-                          const InliningPolicy &Baseline,
-                          llvm::ArrayRef<InliningPolicy> Models,
+                          const NamedPolicy &Baseline,
+                          llvm::ArrayRef<NamedPolicy> Models,
                           const CorpusEvalOptions &Options = {});
 
 } // namespace mlgo

@@ -20,6 +20,7 @@
 #define MLGO_EVAL_MODULECOMPILER_H
 
 #include "mlgo/Corpus/CodeSize.h"
+#include "mlgo/Inline/CompilePolicy.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -29,22 +30,10 @@
 
 namespace mlgo {
 
-/// What decides inlining when a module is compiled.
-struct InliningPolicy {
-  /// The report's name for it ("-Oz", a model's name).
+/// A policy under the name a report gives it ("-Oz", a model's name).
+struct NamedPolicy {
   std::string Name;
-  /// False: stock clang, no plugin (LLVM's heuristic).
-  bool UsePlugin = false;
-  /// With the plugin: the text model to interpret (-mlgo-model=FILE); empty
-  /// for the plugin's embedded model.
-  std::string ModelPath;
-
-  /// Stock clang -Oz.
-  static InliningPolicy stock(llvm::StringRef Name = "-Oz");
-  /// The plugin with its embedded model.
-  static InliningPolicy embedded(llvm::StringRef Name = "embedded");
-  /// The plugin with the model in \p Path.
-  static InliningPolicy model(llvm::StringRef Name, llvm::StringRef Path);
+  CompilePolicy Policy;
 };
 
 /// Compiles corpus modules and measures their code. codeSize() may be
@@ -56,7 +45,7 @@ public:
   /// \p Policy. The error says what failed: a missing file, a compiler
   /// error (with its message), a timeout, an unreadable object.
   virtual llvm::Expected<CodeSize> codeSize(llvm::StringRef Module,
-                                            const InliningPolicy &Policy) = 0;
+                                            const CompilePolicy &Policy) = 0;
 };
 
 } // namespace mlgo

@@ -40,7 +40,7 @@ struct PackageEvalOptions {
   /// Build trees and logs (WORK above); replaced.
   std::string WorkDir;
   /// The plugin's policy (embedded model or a model file).
-  InliningPolicy Model = InliningPolicy::embedded();
+  NamedPolicy Model = {"embedded", CompilePolicy::embedded()};
   std::string PluginPath;
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;

@@ -11,12 +11,13 @@
 #ifndef MLGO_MODEL_MODELPOLICY_H
 #define MLGO_MODEL_MODELPOLICY_H
 
-#include "mlgo/Protocol/Policy.h"
+#include "mlgo/Protocol/ServePolicy.h"
 
 namespace mlgo {
 
 /// Loads the model in \p Path and returns a policy deciding with it.
-llvm::Expected<std::unique_ptr<Policy>> createModelPolicy(llvm::StringRef Path);
+llvm::Expected<std::unique_ptr<ServePolicy>>
+createModelPolicy(llvm::StringRef Path);
 
 } // namespace mlgo
 

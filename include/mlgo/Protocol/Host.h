@@ -2,7 +2,7 @@
 //
 // The host side of LLVM's interactive ML protocol (llvm::InteractiveModelRunner,
 // and mlgo::InteractiveRunner): run a compiler, answer every decision it asks
-// for with a Policy, and survive whatever the compiler does.
+// for with a ServePolicy, and survive whatever the compiler does.
 //
 // The protocol (LLVM 19; docs/protocol.md has the full story)
 // -----------------------------------------------------------
@@ -58,7 +58,7 @@
 #ifndef MLGO_PROTOCOL_HOST_H
 #define MLGO_PROTOCOL_HOST_H
 
-#include "mlgo/Protocol/Policy.h"
+#include "mlgo/Protocol/ServePolicy.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -160,11 +160,12 @@ std::string substituteChannel(llvm::StringRef Arg, llvm::StringRef Base);
 /// session; a CompilerExitError if it ended otherwise; another error for
 /// host-side failures (the compiler has then been killed).
 llvm::Expected<ServeStats> serveCommand(llvm::ArrayRef<std::string> Command,
-                                        Policy &P, const ServeOptions &Opts);
+                                        ServePolicy &P,
+                                        const ServeOptions &Opts);
 
 /// The same for a process that is already running (e.g. forked by a test):
 /// serves \p Pid on \p Chan and reaps it.
-llvm::Expected<ServeStats> serveProcess(Channel &Chan, int Pid, Policy &P,
+llvm::Expected<ServeStats> serveProcess(Channel &Chan, int Pid, ServePolicy &P,
                                         const ServeOptions &Opts);
 
 } // namespace mlgo

@@ -1,4 +1,5 @@
-//===- mlgo/Train/CompileWorker.h - Compiling one module in-process -*- C++ -*-===//
+//===- mlgo/Train/CompileWorker.h - Compiling one module in-process -*- C++
+//-*-===//
 //
 // The inner loop of training: compile one corpus module under a policy and
 // return its native .text size and the decision log - inside this process,
@@ -7,12 +8,11 @@
 // plugin loaded, without spawning clang, loading the plugin or writing any
 // file.
 //
-// A policy is a decision source (LLVM's stock advisor, LLVM's heuristic
-// through mlgo's advisor, or a model held in memory), optionally with
-// exploration, and a set of "flips": decision indices whose proposed
-// decision is inverted. Flips are what search-based trainers vary - the
-// decisions before the first flip are the source's, so a trajectory can be
-// edited one decision at a time.
+// The policy (mlgo/Inline/CompilePolicy.h) is a decision source with
+// optional exploration and a set of "flips": decision indices whose
+// proposed decision is inverted. Flips are what search-based trainers vary -
+// the decisions before the first flip are the source's, so a trajectory can
+// be edited one decision at a time.
 //
 // compileModule() runs in the calling process; a crash in LLVM takes the
 // process down with it. WorkerPool (WorkerPool.h) runs it in forked worker
@@ -22,6 +22,8 @@
 
 #ifndef MLGO_TRAIN_COMPILEWORKER_H
 #define MLGO_TRAIN_COMPILEWORKER_H
+
+#include "mlgo/Inline/CompilePolicy.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,54 +37,6 @@
 
 namespace mlgo {
 
-class Model;
-
-/// Who takes the inlining decisions.
-enum class PolicyKind : uint8_t {
-  /// clang exactly as installed: LLVM's DefaultInlineAdvisor, no mlgo code
-  /// in the pipeline. The -Oz baseline.
-  Stock = 0,
-  /// mlgo's advisor with LLVM's heuristic deciding (same code as Stock,
-  /// tests/parity-with-stock; this one can log and flip decisions).
-  Heuristic = 1,
-  /// A model, evaluated by the interpreter.
-  Model = 2,
-};
-
-struct Policy {
-  PolicyKind Kind = PolicyKind::Stock;
-  /// PolicyKind::Model: the model, as JSON text (model format). Shared
-  /// between copies: a training run sends one model with thousands of
-  /// different flip sets, and the text is tens of kilobytes.
-  std::shared_ptr<const std::string> ModelJSON;
-  /// Decision indices (in the module, from 0) whose proposed decision is
-  /// inverted; sorted, unique. Not for PolicyKind::Stock.
-  std::vector<uint32_t> Flips;
-  /// Sample decisions from sigmoid(logit / T) with this seed (Model only).
-  std::optional<uint64_t> ExploreSeed;
-  float ExploreTemperature = 1.0f;
-
-  static Policy stock() { return {}; }
-  static Policy heuristic() {
-    Policy P;
-    P.Kind = PolicyKind::Heuristic;
-    return P;
-  }
-  static Policy model(std::string JSON) {
-    Policy P;
-    P.Kind = PolicyKind::Model;
-    P.ModelJSON = std::make_shared<const std::string>(std::move(JSON));
-    return P;
-  }
-  /// The model's text ("" when there is none).
-  const std::string &getModelJSON() const {
-    static const std::string None;
-    return ModelJSON ? *ModelJSON : None;
-  }
-  /// A stable 128-bit hex key of everything above (for caches).
-  std::string getKey() const;
-};
-
 /// One module to compile.
 struct CompileJob {
   /// The module's name in its corpus (for messages).
@@ -90,7 +44,7 @@ struct CompileJob {
   std::string BitcodePath;
   /// The module's stored cc1 arguments (its .cmd), unfiltered.
   std::vector<std::string> CC1Args;
-  Policy ThePolicy;
+  CompilePolicy ThePolicy;
   /// Return the training log (features, heuristic and applied decision per
   /// policy decision). Not available for PolicyKind::Stock.
   bool WantLog = false;

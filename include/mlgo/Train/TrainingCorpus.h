@@ -32,7 +32,7 @@ struct CorpusModule {
   /// search budgets (measured seconds would make runs depend on load).
   uint64_t BitcodeSize = 0;
 
-  CompileJob makeJob(Policy P, bool WantLog = false) const;
+  CompileJob makeJob(CompilePolicy P, bool WantLog = false) const;
 };
 
 /// Loads every module of the corpus at \p Dir (reading each .cmd and

@@ -60,15 +60,15 @@ public:
   ~TrajectoryCache();
 
   /// Whether a compile under \p P can be answered by replay.
-  static bool isReplayable(const Policy &P) {
-    return P.Kind != PolicyKind::Stock;
+  static bool isReplayable(const CompilePolicy &P) {
+    return P.Kind == PolicyKind::Heuristic || P.Kind == PolicyKind::Model;
   }
 
   /// The result of compiling the module whose content hash is \p ModuleKey
   /// under \p P, if a recorded trajectory of that module decides it; the
   /// log is included when \p WantLog. Errors: a model that does not parse.
   llvm::Expected<std::optional<CompileResult>>
-  lookup(llvm::StringRef ModuleKey, const Policy &P, bool WantLog);
+  lookup(llvm::StringRef ModuleKey, const CompilePolicy &P, bool WantLog);
 
   /// Records the trajectory of a compile of module \p ModuleKey under \p P;
   /// \p R must carry its log. Errors name \p ModuleName (a malformed log).
@@ -76,7 +76,7 @@ public:
   /// settings (the model format's "heuristic"): the logged inlining_default
   /// is that heuristic's decision.
   llvm::Error record(llvm::StringRef ModuleKey, llvm::StringRef ModuleName,
-                     const CompileResult &R, const Policy &P);
+                     const CompileResult &R, const CompilePolicy &P);
 
   /// Runs \p Jobs (module content hashes in \p ModuleKeys) like
   /// WorkerPool::run, answering from recorded trajectories what it can.
@@ -139,14 +139,14 @@ private:
   /// The runner the worker would build for model policy \p P; null if the
   /// model cannot read the logged features.
   std::unique_ptr<InterpretedRunner>
-  makeRunner(const Policy &P, const std::shared_ptr<const Model> &M);
+  makeRunner(const CompilePolicy &P, const std::shared_ptr<const Model> &M);
   /// Whether \p P takes every decision of \p T; \p Runner evaluates P's
   /// model (null for the heuristic).
-  bool replays(const Trajectory &T, const Policy &P, const HeuristicSettings &H,
-               InterpretedRunner *Runner);
-  llvm::Expected<std::shared_ptr<const Model>> getModel(const Policy &P);
+  bool replays(const Trajectory &T, const CompilePolicy &P,
+               const HeuristicSettings &H, InterpretedRunner *Runner);
+  llvm::Expected<std::shared_ptr<const Model>> getModel(const CompilePolicy &P);
   /// The heuristic settings of \p P (the default for a non-model policy).
-  llvm::Expected<HeuristicSettings> getHeuristic(const Policy &P);
+  llvm::Expected<HeuristicSettings> getHeuristic(const CompilePolicy &P);
 
   size_t MaxPerModule;
   /// The log's features without "inlining_decision", set by the first

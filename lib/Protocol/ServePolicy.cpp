@@ -1,4 +1,4 @@
-//===- Policy.cpp - Who answers the compiler ------------------------------===//
+//===- lib/Protocol/ServePolicy.cpp - Who answers the compiler ------------===//
 //
 // The built-in rule policies of `mlgo serve` and the registry that maps a
 // spec string to a policy. Every policy writes its advice in the scalar type
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Protocol/Policy.h"
+#include "mlgo/Protocol/ServePolicy.h"
 
 #include "mlgo/Model/ModelPolicy.h"
 #include "mlgo/Support/Error.h"
@@ -21,9 +21,9 @@ using namespace llvm;
 
 namespace mlgo {
 
-Policy::~Policy() = default;
+ServePolicy::~ServePolicy() = default;
 
-Error Policy::begin(const LogHeader &Header) {
+Error ServePolicy::begin(const LogHeader &Header) {
   if (!Header.Advice)
     return makeError("the compiler's header declares no 'advice' "
                      "tensor; is this an interactive stream?");
@@ -52,7 +52,7 @@ void fillTensor(const TensorSpec &Spec, int64_t Value, char *Out) {
 namespace {
 
 /// The same advice for every observation.
-class ConstantPolicy final : public Policy {
+class ConstantPolicy final : public ServePolicy {
 public:
   explicit ConstantPolicy(int64_t Value) : Value(Value) {}
   Error decide(const LogHeader &Header, const LogRecord &, const LogReader &,
@@ -66,7 +66,7 @@ private:
 };
 
 /// 1, 0, 1, 0, ... over the whole run, across contexts and sessions.
-class AlternatePolicy final : public Policy {
+class AlternatePolicy final : public ServePolicy {
 public:
   Error decide(const LogHeader &Header, const LogRecord &, const LogReader &,
                char *AdviceOut) override {
@@ -80,10 +80,10 @@ private:
 
 /// Regalloc eviction: the first live range the mask allows, else the
 /// candidate (the last column).
-class FirstValidPolicy final : public Policy {
+class FirstValidPolicy final : public ServePolicy {
 public:
   Error begin(const LogHeader &Header) override {
-    if (Error E = Policy::begin(Header))
+    if (Error E = ServePolicy::begin(Header))
       return E;
     std::optional<size_t> Mask = Header.findFeature("mask");
     if (!Mask)
@@ -127,10 +127,11 @@ struct Registry {
   StringMap<PolicyFactory> Factories;
 
   Registry() {
-    auto NoArg = [](StringRef Name, std::function<std::unique_ptr<Policy>()> F)
-        -> PolicyFactory {
-      return [Name = Name.str(), F](StringRef Arg)
-                 -> Expected<std::unique_ptr<Policy>> {
+    auto NoArg =
+        [](StringRef Name,
+           std::function<std::unique_ptr<ServePolicy>()> F) -> PolicyFactory {
+      return [Name = Name.str(),
+              F](StringRef Arg) -> Expected<std::unique_ptr<ServePolicy>> {
         if (!Arg.empty())
           return makeError("policy '" + Name + "' takes no argument");
         return F();
@@ -161,7 +162,7 @@ void registerPolicyKind(StringRef Name, PolicyFactory Factory) {
   R.Factories[Name] = std::move(Factory);
 }
 
-Expected<std::unique_ptr<Policy>> createPolicy(StringRef Spec) {
+Expected<std::unique_ptr<ServePolicy>> createPolicy(StringRef Spec) {
   auto [Name, Arg] = Spec.split('=');
   Registry &R = getRegistry();
   PolicyFactory Factory;

@@ -1,6 +1,6 @@
 //===- PolicyTest.cpp - The built-in serve policies -----------------------===//
 
-#include "mlgo/Protocol/Policy.h"
+#include "mlgo/Protocol/ServePolicy.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 #include "gtest/gtest.h"
@@ -66,7 +66,8 @@ TEST(PolicyTest, AdviceIsWrittenInTheAdviceType) {
   LogHeader H = O.Reader->getHeader();
   ASSERT_FALSE((*P)->begin(H));
   float Out[3] = {0, 0, 0};
-  ASSERT_FALSE((*P)->decide(H, *O.Obs, *O.Reader, reinterpret_cast<char *>(Out)));
+  ASSERT_FALSE(
+      (*P)->decide(H, *O.Obs, *O.Reader, reinterpret_cast<char *>(Out)));
   EXPECT_EQ(Out[0], 1.0f);
   EXPECT_EQ(Out[2], 1.0f);
 }

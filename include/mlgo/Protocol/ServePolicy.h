@@ -1,6 +1,6 @@
-//===- mlgo/Protocol/Policy.h - Who answers the compiler --------*- C++ -*-===//
+//===- mlgo/Protocol/ServePolicy.h - Who answers the compiler ---*- C++ -*-===//
 //
-// A Policy is the host-side decision maker of `mlgo serve`: for every
+// A ServePolicy is the host-side decision maker of `mlgo serve`: for every
 // observation the compiler streams over the interactive protocol it writes
 // one advice tensor. The built-in policies are fixed rules, useful as
 // baselines and for testing the plumbing end to end:
@@ -31,9 +31,9 @@
 
 namespace mlgo {
 
-class Policy {
+class ServePolicy {
 public:
-  virtual ~Policy();
+  virtual ~ServePolicy();
 
   /// Called each time a compiler connects, with the header it sent. A
   /// policy checks here that the stream has what it needs (the advice type,
@@ -51,12 +51,13 @@ public:
 };
 
 /// Creates a policy from "NAME" or "NAME=ARG".
-llvm::Expected<std::unique_ptr<Policy>> createPolicy(llvm::StringRef Spec);
+llvm::Expected<std::unique_ptr<ServePolicy>> createPolicy(llvm::StringRef Spec);
 
 /// Makes createPolicy accept "NAME" / "NAME=ARG" (the factory receives ARG,
 /// empty when absent). Re-registering a name replaces its factory.
 using PolicyFactory =
-    std::function<llvm::Expected<std::unique_ptr<Policy>>(llvm::StringRef Arg)>;
+    std::function<llvm::Expected<std::unique_ptr<ServePolicy>>(
+        llvm::StringRef Arg)>;
 void registerPolicyKind(llvm::StringRef Name, PolicyFactory Factory);
 
 /// Fills every element of a tensor laid out as \p Spec with \p Value,

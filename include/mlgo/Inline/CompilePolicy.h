@@ -1,0 +1,113 @@
+//===- mlgo/Inline/CompilePolicy.h - Who decides inlining -------*- C++ -*-===//
+//
+// A CompilePolicy says who takes the inlining decisions when one module is
+// compiled: stock clang (LLVM's own advisor, no mlgo code), mlgo's advisor
+// letting LLVM's heuristic decide, the model embedded in the plugin, or a
+// text model. On top of the source, a set of "flips" (decision indices whose
+// proposed decision is inverted, as -mlgo-flip does) and optional
+// exploration (sampling from the model's logit).
+//
+// It is one value for every compiler mlgo drives: the in-process compile
+// worker (mlgo/Train/CompileWorker.h) turns it into an InlinerConfig, and a
+// spawned `clang-19 -cc1` gets the plugin arguments getCC1Args() gives, so
+// training, evaluation and tuning describe a compile the same way. getKey()
+// names it in caches (compiles.tsv), so its bytes must not change for an
+// existing kind.
+//
+// This header and CompilePolicy.cpp need LLVM Support only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_INLINE_COMPILEPOLICY_H
+#define MLGO_INLINE_COMPILEPOLICY_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+/// The source of a compile's inlining decisions. The values are part of
+/// cache keys and of the compile worker's frames: never renumber them.
+enum class PolicyKind : uint8_t {
+  /// clang exactly as installed: LLVM's DefaultInlineAdvisor, no mlgo code
+  /// in the pipeline. The -Oz baseline.
+  Stock = 0,
+  /// mlgo's advisor with LLVM's heuristic deciding (same decisions as
+  /// Stock; this one can log and flip decisions).
+  Heuristic = 1,
+  /// A text model, evaluated by the interpreter.
+  Model = 2,
+  /// The model compiled into the plugin (models/inline-oz by default).
+  Embedded = 3,
+};
+
+struct CompilePolicy {
+  PolicyKind Kind = PolicyKind::Stock;
+  /// PolicyKind::Model: the model, as JSON text (model format). Shared
+  /// between copies: a training run sends one model with thousands of
+  /// different flip sets, and the text is tens of kilobytes.
+  std::shared_ptr<const std::string> ModelJSON;
+  /// PolicyKind::Model: the file the text came from, for compilers in other
+  /// processes (-mlgo-model=FILE); empty for a model held only in memory.
+  /// Not part of the key: the text is.
+  std::string ModelPath;
+  /// Decision indices (in the module, from 0) whose proposed decision is
+  /// inverted; sorted, unique. Not for PolicyKind::Stock.
+  std::vector<uint32_t> Flips;
+  /// Sample decisions from sigmoid(logit / T) with this seed (Model only).
+  std::optional<uint64_t> ExploreSeed;
+  float ExploreTemperature = 1.0f;
+
+  static CompilePolicy stock() { return {}; }
+  static CompilePolicy heuristic() {
+    CompilePolicy P;
+    P.Kind = PolicyKind::Heuristic;
+    return P;
+  }
+  static CompilePolicy embedded() {
+    CompilePolicy P;
+    P.Kind = PolicyKind::Embedded;
+    return P;
+  }
+  /// A model held in memory as \p JSON (and, if it came from one, the file
+  /// \p Path).
+  static CompilePolicy model(std::string JSON, std::string Path = "") {
+    CompilePolicy P;
+    P.Kind = PolicyKind::Model;
+    P.ModelJSON = std::make_shared<const std::string>(std::move(JSON));
+    P.ModelPath = std::move(Path);
+    return P;
+  }
+  /// The model in the file \p Path (its text read now, the path made
+  /// absolute). The error names the file.
+  static llvm::Expected<CompilePolicy> loadModel(llvm::StringRef Path);
+
+  /// The model's text ("" when there is none).
+  const std::string &getModelJSON() const {
+    static const std::string None;
+    return ModelJSON ? *ModelJSON : None;
+  }
+  /// Whether the compile loads mlgo's plugin (every kind but Stock).
+  bool usesPlugin() const { return Kind != PolicyKind::Stock; }
+  /// A stable 128-bit hex key of everything above but ModelPath (for
+  /// caches).
+  std::string getKey() const;
+
+  /// The arguments that make `clang-19 -cc1` compile under this policy with
+  /// the plugin at \p PluginPath: none for Stock; else -load and
+  /// -fpass-plugin, and the -mllvm -mlgo-* options of the kind, the flips
+  /// and the exploration. Fails for a model held only in memory (no
+  /// ModelPath).
+  llvm::Expected<std::vector<std::string>>
+  getCC1Args(llvm::StringRef PluginPath) const;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_INLINE_COMPILEPOLICY_H

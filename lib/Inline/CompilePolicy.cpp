@@ -1,0 +1,91 @@
+//===- lib/Inline/CompilePolicy.cpp - Who decides a compile's inlining ----===//
+//
+// The cache key of a policy and the plugin arguments that reproduce it in a
+// spawned clang (see mlgo/Inline/CompilePolicy.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Inline/CompilePolicy.h"
+
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace llvm;
+
+namespace mlgo {
+
+Expected<CompilePolicy> CompilePolicy::loadModel(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  return model((*Buf)->getBuffer().str(), std::string(Abs));
+}
+
+std::string CompilePolicy::getKey() const {
+  MD5 Hash;
+  uint8_t K = static_cast<uint8_t>(Kind);
+  Hash.update(ArrayRef<uint8_t>(&K, 1));
+  Hash.update(getModelJSON());
+  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Flips.data()),
+                                Flips.size() * sizeof(uint32_t)));
+  uint64_t Seed = ExploreSeed.value_or(~0ull);
+  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Seed), 8));
+  Hash.update(ArrayRef<uint8_t>(
+      reinterpret_cast<const uint8_t *>(&ExploreTemperature), 4));
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string(R.digest());
+}
+
+Expected<std::vector<std::string>>
+CompilePolicy::getCC1Args(StringRef PluginPath) const {
+  if (!usesPlugin())
+    return std::vector<std::string>();
+  // -load makes the plugin's -mlgo-* options known before cc1 parses
+  // -mllvm; -fpass-plugin puts the advisor into the pipeline (the clang
+  // driver's -fplugin/-fpass-plugin, one level down).
+  std::vector<std::string> Args = {"-load", PluginPath.str(),
+                                   "-fpass-plugin=" + PluginPath.str()};
+  auto AddOption = [&](const Twine &Option) {
+    Args.push_back("-mllvm");
+    Args.push_back(Option.str());
+  };
+  switch (Kind) {
+  case PolicyKind::Stock:
+  case PolicyKind::Embedded:
+    break;
+  case PolicyKind::Heuristic:
+    AddOption("-mlgo-default-policy");
+    break;
+  case PolicyKind::Model:
+    if (ModelPath.empty())
+      return makeError("a model held only in memory cannot be passed to a "
+                       "compiler in another process; load it from a file");
+    AddOption("-mlgo-model=" + ModelPath);
+    break;
+  }
+  if (!Flips.empty()) {
+    std::string List;
+    for (uint32_t F : Flips)
+      List += (List.empty() ? "" : ",") + std::to_string(F);
+    AddOption("-mlgo-flip=" + List);
+  }
+  if (ExploreSeed) {
+    AddOption("-mlgo-explore-seed=" + Twine(*ExploreSeed));
+    // Nine significant digits print any float so that it reads back exactly.
+    AddOption("-mlgo-explore-temperature=" +
+              formatv("{0}", format("%.9g", ExploreTemperature)).str());
+  }
+  return Args;
+}
+
+} // namespace mlgo
