@@ -470,6 +470,8 @@ int runCheck() {
   return Bad ? 1 : 0;
 }
 
+tool::RegisterGroup
+    RegGroup("corpus", "Extract, combine, inspect and replay training corpora");
 tool::RegisterSubcommand RegExtract(ExtractCmd, runExtract);
 tool::RegisterSubcommand RegCombine(CombineCmd, runCombine);
 tool::RegisterSubcommand RegStats(StatsCmd, runStats);

@@ -403,6 +403,9 @@ int runEvalPackage() {
   return AllOK ? 0 : 1;
 }
 
+tool::RegisterGroup
+    RegisterEval("eval", "Measure a model's code size on corpus modules or on "
+                         "Debian packages built end to end");
 tool::RegisterSubcommand RegisterCorpus(CorpusCmd, runEvalCorpus);
 tool::RegisterSubcommand RegisterPackage(PackageCmd, runEvalPackage);
 

@@ -190,6 +190,7 @@ int runStats() {
   return 0;
 }
 
+tool::RegisterGroup RegisterLog("log", "Read training logs");
 tool::RegisterSubcommand RegisterDump(DumpCmd, runDump);
 tool::RegisterSubcommand RegisterStats(StatsCmd, runStats);
 

@@ -157,6 +157,9 @@ int runCodegen() {
   return 0;
 }
 
+tool::RegisterGroup
+    RegGroup("model",
+             "Check, format, inspect, compare and compile text models");
 tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
 tool::RegisterSubcommand RegFormat(FormatCmd, runFormat);
 tool::RegisterSubcommand RegShow(ShowCmd, runShow);

@@ -5,13 +5,18 @@
 // RegisterSubcommand object. Two-word commands ("log dump") are ordinary
 // cl::SubCommands whose name contains a space: the driver joins argv[1] and
 // argv[2] when that names a registered command, so `mlgo log dump --help`
-// prints the options of "log dump" alone.
+// prints the options of "log dump" alone. The first word names a command
+// group ("log"), which its file registers once with a RegisterGroup object
+// and a one-line description: `mlgo --help` lists the groups and the
+// one-word commands, `mlgo log --help` lists the group's actions, and a
+// missing or unknown action is an error that lists them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_TOOLS_SUBCOMMAND_H
 #define MLGO_TOOLS_SUBCOMMAND_H
 
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 
@@ -21,6 +26,13 @@ using SubcommandMain = int (*)();
 
 struct RegisterSubcommand {
   RegisterSubcommand(llvm::cl::SubCommand &Cmd, SubcommandMain Main);
+};
+
+/// Registers a command group, the first word of two-word subcommands, with
+/// the one-line description `mlgo --help` prints for it. Every group of a
+/// registered two-word subcommand must be registered.
+struct RegisterGroup {
+  RegisterGroup(llvm::StringRef Name, llvm::StringRef Description);
 };
 
 /// The shared cl::OptionCategory for all subcommand options, so --help shows

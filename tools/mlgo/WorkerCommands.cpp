@@ -358,6 +358,9 @@ int runBench() {
   return 0;
 }
 
+tool::RegisterGroup RegGroup(
+    "worker",
+    "Check and benchmark the in-process compile worker against spawned clang");
 tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
 tool::RegisterSubcommand RegBench(BenchCmd, runBench);
 

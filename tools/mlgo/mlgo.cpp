@@ -1,14 +1,19 @@
 //===- tools/mlgo/mlgo.cpp - The mlgo command-line driver -----------------===//
 //
 // One binary, many subcommands (see Subcommand.h). This file only dispatches:
-// it joins two-word command names, parses the command line and calls the
-// selected subcommand's entry point.
+// it answers `mlgo --help` and `mlgo <group> --help` with the lists of
+// commands and actions, rejects a missing or unknown command or action with
+// the same list, joins two-word command names, parses the command line and
+// calls the selected subcommand's entry point. A subcommand's own --help is
+// LLVM's, from its cl::opts.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -20,14 +25,38 @@ using namespace llvm;
 
 namespace mlgo::tool {
 
-static StringMap<std::pair<cl::SubCommand *, SubcommandMain>> &getRegistry() {
-  static StringMap<std::pair<cl::SubCommand *, SubcommandMain>> Registry;
-  return Registry;
+namespace {
+
+struct Command {
+  cl::SubCommand *Cmd;
+  SubcommandMain Main;
+};
+
+/// One line of a help list: a command, group or action and what it does.
+struct HelpEntry {
+  StringRef Name;
+  StringRef Description;
+};
+
+} // namespace
+
+static StringMap<Command> &getCommands() {
+  static StringMap<Command> Commands;
+  return Commands;
+}
+
+static StringMap<std::string> &getGroups() {
+  static StringMap<std::string> Groups;
+  return Groups;
 }
 
 RegisterSubcommand::RegisterSubcommand(cl::SubCommand &Cmd,
                                        SubcommandMain Main) {
-  getRegistry()[Cmd.getName()] = {&Cmd, Main};
+  getCommands()[Cmd.getName()] = {&Cmd, Main};
+}
+
+RegisterGroup::RegisterGroup(StringRef Name, StringRef Description) {
+  getGroups()[Name] = Description.str();
 }
 
 cl::OptionCategory &getToolCategory() {
@@ -42,50 +71,121 @@ int fail(const Twine &Message) {
   return 1;
 }
 
+/// The actions of \p Group, or for an empty \p Group the tool's groups and
+/// one-word commands, sorted by name.
+static std::vector<HelpEntry> getHelpEntries(StringRef Group) {
+  std::vector<HelpEntry> Entries;
+  if (Group.empty())
+    for (const auto &G : getGroups())
+      Entries.push_back({G.getKey(), G.getValue()});
+  for (const auto &C : getCommands()) {
+    auto [First, Action] = C.getKey().split(' ');
+    assert((Action.empty() || getGroups().count(First)) &&
+           "a two-word command's group needs a RegisterGroup");
+    assert((!Action.empty() || !getGroups().count(First)) &&
+           "a one-word command cannot also name a group");
+    StringRef Description = C.getValue().Cmd->getDescription();
+    if (Group.empty() && Action.empty())
+      Entries.push_back({First, Description});
+    else if (!Group.empty() && First == Group)
+      Entries.push_back({Action, Description});
+  }
+  llvm::sort(Entries, [](const HelpEntry &A, const HelpEntry &B) {
+    return A.Name < B.Name;
+  });
+  return Entries;
+}
+
+/// Prints "  name - description" lines, the names padded to one width as in
+/// LLVM's own list of subcommands.
+static void printHelpEntries(raw_ostream &OS, StringRef Group) {
+  std::vector<HelpEntry> Entries = getHelpEntries(Group);
+  size_t Width = 0;
+  for (const HelpEntry &E : Entries)
+    Width = std::max(Width, E.Name.size());
+  for (const HelpEntry &E : Entries)
+    OS << "  " << left_justify(E.Name, Width) << " - " << E.Description << "\n";
+}
+
+static void printToolHelp(raw_ostream &OS) {
+  OS << "OVERVIEW: mlgo - machine-learning-guided optimization for stock "
+        "LLVM 19\n\n"
+        "USAGE: mlgo <command> [<action>] [options]\n\n"
+        "COMMANDS:\n";
+  printHelpEntries(OS, "");
+  OS << "\nRun 'mlgo <command> --help' for a command's actions or options.\n";
+}
+
+static void printGroupHelp(raw_ostream &OS, StringRef Group) {
+  OS << "OVERVIEW: mlgo " << Group << " - " << getGroups()[Group] << "\n\n"
+     << "USAGE: mlgo " << Group << " <action> [options]\n\n"
+     << "ACTIONS:\n";
+  printHelpEntries(OS, Group);
+  OS << "\nRun 'mlgo " << Group
+     << " <action> --help' for the options of one action.\n";
+}
+
+/// Prints "mlgo: error: <message>; one of:" and the list of \p Group's
+/// actions (of the tool's commands for an empty \p Group); returns 1.
+static int failWithList(const Twine &Message, StringRef Group) {
+  WithColor::error(errs(), "mlgo") << Message << "; one of:\n";
+  printHelpEntries(errs(), Group);
+  return 1;
+}
+
+static bool isHelpFlag(StringRef Arg) {
+  return Arg == "--help" || Arg == "-help";
+}
+
 } // namespace mlgo::tool
 
 using namespace mlgo::tool;
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
-  auto &Registry = getRegistry();
+  auto &Commands = getCommands();
 
-  // Join "group action" into the registered two-word name.
   std::vector<std::string> Storage(argv, argv + argc);
-  if (Storage.size() >= 3 &&
-      Registry.count(Storage[1] + " " + Storage[2])) {
-    Storage[1] += " " + Storage[2];
-    Storage.erase(Storage.begin() + 2);
-  } else if (Storage.size() >= 2 && !Registry.count(Storage[1])) {
-    // A bare group name ("mlgo log"): list its actions.
-    std::vector<StringRef> Actions;
-    for (const auto &Entry : Registry)
-      if (Entry.getKey().starts_with(Storage[1] + " "))
-        Actions.push_back(Entry.getKey());
-    if (!Actions.empty()) {
-      llvm::sort(Actions);
-      errs() << "mlgo " << Storage[1] << ": missing action; one of:\n";
-      for (StringRef A : Actions)
-        errs() << "  mlgo " << A << "  -  "
-               << Registry[A].first->getDescription() << "\n";
-      return 1;
-    }
+  if (Storage.size() < 2)
+    return failWithList("missing command", "");
+  const std::string First = Storage[1];
+  if (isHelpFlag(First)) {
+    printToolHelp(outs());
+    return 0;
   }
+  if (getGroups().count(First)) {
+    // "group action ..." becomes the registered two-word name.
+    const std::string Prefix = "'mlgo " + First + "'";
+    if (Storage.size() < 3)
+      return failWithList("missing action for " + Prefix, First);
+    const std::string Second = Storage[2];
+    if (isHelpFlag(Second)) {
+      printGroupHelp(outs(), First);
+      return 0;
+    }
+    if (!Commands.count(First + " " + Second)) {
+      if (StringRef(Second).starts_with("-"))
+        return failWithList("missing action for " + Prefix, First);
+      return failWithList("unknown action '" + Second + "' for " + Prefix,
+                          First);
+    }
+    Storage[1] += " " + Second;
+    Storage.erase(Storage.begin() + 2);
+  } else if (!StringRef(First).starts_with("-") && !Commands.count(First)) {
+    return failWithList("unknown command '" + First + "'", "");
+  }
+
   std::vector<const char *> Args;
   for (const std::string &S : Storage)
     Args.push_back(S.c_str());
-
   cl::HideUnrelatedOptions(getToolCategory());
   cl::ParseCommandLineOptions(
       Args.size(), Args.data(),
-      "mlgo - machine-learning-guided optimization for stock LLVM 19\n\n"
-      "  Run 'mlgo <command> --help' for the options of one command.\n");
+      "mlgo - machine-learning-guided optimization for stock LLVM 19\n");
 
-  for (auto &Entry : Registry)
-    if (*Entry.getValue().first)
-      return Entry.getValue().second();
-
-  WithColor::error(errs(), "mlgo")
-      << "no command given; run 'mlgo --help' for the list\n";
-  return 1;
+  for (auto &Entry : Commands)
+    if (*Entry.getValue().Cmd)
+      return Entry.getValue().Main();
+  // Only options and no command, e.g. "mlgo --some-option".
+  return failWithList("missing command", "");
 }
