@@ -33,7 +33,7 @@ cl::SubCommand ServeCmd("serve",
 cl::opt<std::string>
     PolicySpec("policy",
                cl::desc("Decision policy: always, never, alternate, "
-                        "first-valid (regalloc eviction)"),
+                        "first-valid (regalloc eviction) or model=FILE"),
                cl::value_desc("policy"), cl::Required, cl::sub(ServeCmd),
                cl::cat(tool::getToolCategory()));
 cl::opt<std::string>
