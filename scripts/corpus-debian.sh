@@ -28,7 +28,7 @@
 # absolute source paths, -I paths, __FILE__ strings, -fdebug-compilation-dir),
 # so a corpus built anywhere else would differ byte for byte, and with it
 # the corpus fingerprint and every model trained on it. With one build root,
-# `--out /work/corpus` and `--out ~/corpus` give the same corpus. The root is
+# `--out corpus` and `--out ~/corpus` give the same corpus. The root is
 # locked while a run uses it.
 #
 #   scripts/corpus-debian.sh [--out DIR] [--jobs N] [--mlgo PATH]
@@ -37,7 +37,7 @@
 #
 # Defaults: --out corpus/ in the repository, --jobs 1, --mlgo build/bin/mlgo
 # in the repository (what ./test.sh and ./run.sh build), --build-root
-# /var/tmp/mlgo-corpus-build, the C packages of /work/shared/CORPUS.md. Run
+# /var/tmp/mlgo-corpus-build, the C packages (c_pkgs below). Run
 # it under `nice -n 19` on a shared machine.
 #
 # Package-specific recipes (why a package needs one) are in recipe_args below.
