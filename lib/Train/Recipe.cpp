@@ -11,10 +11,54 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cmath>
+#include <iterator>
+#include <optional>
 
 using namespace llvm;
 
 namespace mlgo {
+
+namespace {
+/// A recipe word and the value it stands for.
+template <typename E> struct Word {
+  E Value;
+  StringRef Name;
+};
+
+constexpr Word<TrainMode> ModeWords[] = {
+    {TrainMode::SearchImitate, "search-imitate"},
+    {TrainMode::Counterfactual, "counterfactual"},
+    {TrainMode::BehaviouralCloning, "bc"}};
+constexpr Word<FlipWeighting> FlipWeightWords[] = {
+    {FlipWeighting::Bytes, "bytes"},
+    {FlipWeighting::ModuleRelative, "module-relative"}};
+constexpr Word<learn::FlipScope> FlipScopeWords[] = {
+    {learn::FlipScope::Both, "both"},
+    {learn::FlipScope::InlineOnly, "inline-only"},
+    {learn::FlipScope::NoInlineOnly, "no-inline-only"}};
+constexpr Word<SizeMeasureKind> SizeMeasureWords[] = {
+    {SizeMeasureKind::Module, "module"},
+    {SizeMeasureKind::Package, "package"},
+    {SizeMeasureKind::Amortized, "amortized"}};
+constexpr Word<TotalsKind> TotalsWords[] = {{TotalsKind::Objects, "module"},
+                                            {TotalsKind::Linked, "package"}};
+
+template <typename E, size_t N>
+StringRef nameIn(const Word<E> (&Words)[N], E Value) {
+  for (const Word<E> &W : Words)
+    if (W.Value == Value)
+      return W.Name;
+  llvm_unreachable("a value without a recipe word");
+}
+} // namespace
+
+StringRef getName(TrainMode M) { return nameIn(ModeWords, M); }
+StringRef getName(FlipWeighting W) { return nameIn(FlipWeightWords, W); }
+StringRef getName(learn::FlipScope S) { return nameIn(FlipScopeWords, S); }
+StringRef getName(SizeMeasureKind K) { return nameIn(SizeMeasureWords, K); }
+StringRef getName(TotalsKind K) { return nameIn(TotalsWords, K); }
+
+TrainRecipe::TrainRecipe() = default;
 
 Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                                             StringRef FileName) {
@@ -70,19 +114,26 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     }
     return Error::success();
   };
-  // A string that must be one of \p Choices.
-  auto OneOf = [&](StringRef K, std::string &Out,
-                   ArrayRef<StringRef> Choices) -> Error {
-    if (Error E = Str(K, Out))
-      return E;
-    if (llvm::is_contained(Choices, Out))
+  // A word that must be one of \p Words; Out becomes its value.
+  auto OneOf = [&](StringRef K, auto &Out, const auto &Words) -> Error {
+    const json::Value *X = O->get(K);
+    if (!X)
       return Error::success();
+    std::optional<StringRef> S = X->getAsString();
+    if (!S)
+      return makeError(FileName + ": '" + K + "' must be a string");
+    for (const auto &W : Words)
+      if (W.Name == *S) {
+        Out = W.Value;
+        return Error::success();
+      }
     std::string Quoted;
-    for (size_t I = 0; I < Choices.size(); ++I)
-      Quoted += (I == 0                    ? ""
-                 : I + 1 == Choices.size() ? " or "
-                                           : ", ") +
-                ("\"" + Choices[I] + "\"").str();
+    size_t N = std::size(Words);
+    for (size_t I = 0; I < N; ++I)
+      Quoted += (I == 0       ? ""
+                 : I + 1 == N ? " or "
+                              : ", ") +
+                ("\"" + Words[I].Name + "\"").str();
     return makeError(FileName + ": '" + K + "' must be " + Quoted);
   };
   auto StrList = [&](StringRef K, std::vector<std::string> &Out) -> Error {
@@ -150,22 +201,21 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   if (Error E =
           joinErrors(Str("name", R.Name), Str("description", R.Description)))
     return E;
-  if (Error E =
-          OneOf("mode", R.Mode, {"search-imitate", "counterfactual", "bc"}))
+  if (Error E = OneOf("mode", R.Mode, ModeWords))
     return E;
   if (Error E = Str("notes", R.Notes))
     return E;
-  if (Error E = OneOf("flip_scope", R.FlipScope,
-                      {"both", "inline-only", "no-inline-only"}))
+  if (Error E = OneOf("flip_scope", R.FlipScope, FlipScopeWords))
     return E;
-  if (Error E = OneOf("size_measure", R.SizeMeasure,
-                      {"module", "package", "amortized"}))
+  if (Error E = OneOf("size_measure", R.SizeMeasure, SizeMeasureWords))
     return E;
   // Unset, it follows size_measure (TrainRecipe::getSelectionMeasure).
-  if (O->get("selection_measure"))
-    if (Error E = OneOf("selection_measure", R.SelectionMeasure,
-                        {"module", "package"}))
+  if (O->get("selection_measure")) {
+    TotalsKind Selection = TotalsKind::Objects;
+    if (Error E = OneOf("selection_measure", Selection, TotalsWords))
       return E;
+    R.SelectionMeasure = Selection;
+  }
   if (Error E = StrList("validation_packages", R.ValidationPackages))
     return E;
   if (Error E = StrList("excluded_packages", R.ExcludedPackages))
@@ -205,8 +255,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
           [](double D) { return D > 0 && D <= 1; },
           /*MayBeEmpty=*/true))
     return E;
-  if (Error E =
-          OneOf("flip_weight", R.FlipWeight, {"bytes", "module-relative"}))
+  if (Error E = OneOf("flip_weight", R.FlipWeight, FlipWeightWords))
     return E;
   if (Error E = Num("dagger_fraction", R.DaggerFraction, 0))
     return E;
@@ -214,7 +263,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       !llvm::is_contained(R.FlipFractions, R.DaggerFraction))
     return makeError(FileName + ": 'dagger_fraction' must be one of "
                                 "'flip_fractions'");
-  if (!R.RefuseFractions.empty() && R.FlipScope != "no-inline-only")
+  if (!R.RefuseFractions.empty() &&
+      R.FlipScope != learn::FlipScope::NoInlineOnly)
     return makeError(FileName + ": 'refuse_fractions' needs 'flip_scope' "
                                 "\"no-inline-only\" (they set the other "
                                 "side's tau)");
@@ -279,7 +329,7 @@ json::Value TrainRecipe::toJSON() const {
   return json::Object{
       {"name", Name},
       {"description", Description},
-      {"mode", Mode},
+      {"mode", getName(Mode).str()},
       {"seed", int64_t(Seed)},
       {"validation_packages", std::move(Val)},
       {"excluded_packages", std::move(Exc)},
@@ -289,7 +339,7 @@ json::Value TrainRecipe::toJSON() const {
       {"search_max_module_bytes", int64_t(SearchMaxModuleBytes)},
       {"search_budget_bytes", int64_t(SearchBudgetBytes)},
       {"flip_fractions", std::move(Frac)},
-      {"flip_weight", FlipWeight},
+      {"flip_weight", getName(FlipWeight).str()},
       {"flip_weight_cap", FlipWeightCap},
       {"max_package_regression", MaxPackageRegression},
       {"es_iterations", int64_t(ESIterations)},
@@ -297,9 +347,9 @@ json::Value TrainRecipe::toJSON() const {
       {"es_sigma", ESSigma},
       {"es_learning_rate", ESLearningRate},
       {"es_batch_modules", int64_t(ESBatchModules)},
-      {"flip_scope", FlipScope},
-      {"size_measure", SizeMeasure},
-      {"selection_measure", getSelectionMeasure()},
+      {"flip_scope", getName(FlipScope).str()},
+      {"size_measure", getName(SizeMeasure).str()},
+      {"selection_measure", getName(getSelectionMeasure()).str()},
       {"refuse_fractions", std::move(Refuse)},
       {"counterfactual_rounds", int64_t(CounterfactualRounds)},
       {"dagger_fraction", DaggerFraction},

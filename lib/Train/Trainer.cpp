@@ -34,209 +34,36 @@ using namespace llvm;
 
 namespace mlgo {
 
-double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta) {
-  double Den = double(BaselineSize) + Delta;
-  if (Den == 0)
-    return PolicySize == 0 ? 0.0 : -1.0;
-  return 1.0 - (double(PolicySize) + Delta) / Den;
-}
-
-static std::string cacheKey(const CorpusModule &M, const CompilePolicy &P) {
-  MD5 Hash;
-  Hash.update(M.ContentHash);
-  Hash.update(P.getKey());
-  MD5::MD5Result R;
-  Hash.final(R);
-  return std::string(R.digest());
-}
-
-uint64_t Trainer::sizeOf(size_t M, const CompileCache::Entry &E) const {
-  if (!sharedMeasure())
-    return E.TextSize;
-  auto Copies = GroupCopies.find(Modules[M].Package);
-  if (Copies == GroupCopies.end())
-    return E.TextSize;
-  bool Amortized = Recipe.SizeMeasure == "amortized";
-  uint64_t Size = E.TextSize;
-  for (const auto &[Hash, Bytes] : E.Grouped) {
-    auto It = Copies->second.find(Hash);
-    if (It == Copies->second.end())
-      continue;
-    // StockGrouped is sorted by hash (CompileResult::Grouped).
-    auto Own = llvm::lower_bound(
-        StockGrouped[M], Hash,
-        [](const GroupedSection &G, uint64_t H) { return G.first < H; });
-    bool Mine = Own != StockGrouped[M].end() && Own->first == Hash;
-    uint64_t Others = It->second - (Mine ? 1u : 0u);
-    if (Others == 0)
-      continue;
-    Size -= Amortized ? Bytes - divideNearest(Bytes, Others + 1) : Bytes;
-  }
-  return Size;
-}
-
-void Trainer::countGroupCopies(ArrayRef<CompileCache::Entry> Stock) {
-  StockText.assign(Modules.size(), 0);
-  StockGrouped.assign(Modules.size(), {});
-  for (size_t I = 0; I < Modules.size(); ++I) {
-    if (!Stock[I].Ok)
-      continue;
-    StockText[I] = Stock[I].TextSize;
-    StockGrouped[I] = Stock[I].Grouped;
-    DenseMap<uint64_t, uint32_t> &Copies = GroupCopies[Modules[I].Package];
-    for (const auto &[Hash, Bytes] : Stock[I].Grouped)
-      ++Copies[Hash];
-  }
-}
-
-std::vector<CompileCache::Entry>
-Trainer::compile(ArrayRef<std::pair<size_t, CompilePolicy>> Requests,
-                 StringRef What) {
-  std::vector<CompileCache::Entry> Out(Requests.size());
-  std::vector<CompileJob> Jobs;
-  std::vector<std::string> JobModules;
-  std::vector<size_t> Where;
-  std::vector<std::string> Keys(Requests.size());
-  StringMap<size_t> FirstOfKey;
-  for (size_t I = 0; I < Requests.size(); ++I) {
-    const auto &[M, P] = Requests[I];
-    Keys[I] = cacheKey(Modules[M], P);
-    const CompileCache::Entry *E = Cache.lookup(Keys[I]);
-    if (E && (E->GroupedKnown || !needGrouped())) {
-      Out[I] = *E;
-      continue;
-    }
-    if (FirstOfKey.count(Keys[I]))
-      continue;
-    FirstOfKey[Keys[I]] = I;
-    Jobs.push_back(Modules[M].makeJob(P));
-    JobModules.push_back(Modules[M].ContentHash);
-    Where.push_back(I);
-  }
-  if (!Jobs.empty()) {
-    auto Start = std::chrono::steady_clock::now();
-    // Each result is appended to the cache file as soon as it is known.
-    auto Record = [&](size_t J, const JobOutcome &O) {
-      CompileCache::Entry E;
-      if (O.ok()) {
-        E.Ok = true;
-        E.TextSize = O.Result->TextSize;
-        E.Grouped = O.Result->Grouped;
-        E.Decisions = O.Result->NumDecisions;
-        E.Seconds = O.Result->Seconds;
-      } else {
-        E.Error = O.Error;
-        E.Transient = O.Transient;
-      }
-      Cache.insert(Keys[Where[J]], E);
-      Out[Where[J]] = E;
-    };
-    uint64_t HitsBefore = Replay.getStats().Hits;
-    Progress Shown(("mlgo train: " + What).str());
-    Replay.run(
-        Pool, Jobs, JobModules,
-        [&](size_t Done, size_t Total) {
-          if (Options.Verbose)
-            Shown.update(Done, Total);
-        },
-        Record);
-    Shown.end(formatv(" ({0} by replay) ({1:f1} s)",
-                      Replay.getStats().Hits - HitsBefore,
-                      std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - Start)
-                          .count())
-                  .str());
-    for (size_t I = 0; I < Requests.size(); ++I)
-      if (!Out[I].Ok && Out[I].Error.empty())
-        Out[I] = *Cache.lookup(Keys[I]);
-  }
-  return Out;
-}
-
-Error Trainer::loadCorpus() {
-  Expected<std::vector<CorpusModule>> M = loadTrainingCorpus(Options.CorpusDir);
-  if (!M)
-    return M.takeError();
-  // Of the whole corpus, excluded packages included: it names the corpus
-  // as built, whatever a recipe takes from it.
-  CorpusFingerprint = getCorpusFingerprint(*M);
-  StringSet<> Val, Excl, Seen;
-  for (const std::string &P : Recipe.ValidationPackages)
-    Val.insert(P);
-  for (const std::string &P : Recipe.ExcludedPackages)
-    Excl.insert(P);
-  for (CorpusModule &Mod : *M) {
-    Seen.insert(Mod.Package);
-    if (Excl.contains(Mod.Package))
-      continue;
-    (Val.contains(Mod.Package) ? Validation : Train).push_back(Modules.size());
-    Modules.push_back(std::move(Mod));
-  }
-  for (const std::string &P : Recipe.ValidationPackages)
-    if (!Seen.contains(P))
-      return makeError("validation package '" + P +
-                       "' is not in the corpus at '" + Options.CorpusDir + "'");
-  if (Train.empty())
-    return makeError("no training modules: every package of '" +
-                     Options.CorpusDir + "' is held out or excluded");
-  log(Twine(Modules.size()) + " modules: " + Twine(Train.size()) +
-      " training, " + Twine(Validation.size()) + " validation");
-  if (Validation.empty()) {
-    std::vector<std::string> Names;
-    for (const auto &P : Seen)
-      Names.push_back(describePackage(P.first()));
-    llvm::sort(Names);
-    WithColor::warning(errs(), "mlgo train")
-        << "the recipe holds out no validation packages, so candidates "
-           "are chosen on the training modules themselves; name some in "
-           "'validation_packages' (the corpus has: "
-        << join(Names, ", ") << ")\n";
-  }
-  return Error::success();
-}
-
 Error Trainer::baseline() {
-  std::vector<std::pair<size_t, CompilePolicy>> Req;
+  std::vector<CompileRequest> Req;
   for (size_t I = 0; I < Modules.size(); ++I)
     Req.push_back({I, CompilePolicy::stock()});
   for (size_t I = 0; I < Modules.size(); ++I)
     Req.push_back({I, CompilePolicy::heuristic()});
   std::vector<CompileCache::Entry> R = compile(Req, "baseline");
   size_t N = Modules.size();
-  if (needGrouped())
-    countGroupCopies(ArrayRef(R).take_front(N));
-  Baseline.resize(N);
-  HeuristicSize.resize(N);
-  HeuristicDecisions.resize(N);
-  size_t Mismatch = 0;
-  std::vector<bool> Out(N);
-  for (size_t I = 0; I < N; ++I) {
-    // A module that fails either way has no baseline to measure against:
-    // it is left out of training and evaluation, and named in the report.
-    if (!R[I].Ok || !R[N + I].Ok) {
-      Out[I] = true;
-      LeftOut.push_back(!R[I].Ok ? "-Oz: " + R[I].Error
-                                 : "heuristic: " + R[N + I].Error);
-      log("baseline: left out: " + LeftOut.back());
-      continue;
-    }
-    Baseline[I] = sizeOf(I, R[I]);
-    HeuristicSize[I] = sizeOf(I, R[N + I]);
-    HeuristicDecisions[I] = R[N + I].Decisions;
-    Mismatch += R[I].TextSize != R[N + I].TextSize;
-  }
-  llvm::erase_if(Train, [&](size_t M) { return Out[M]; });
-  llvm::erase_if(Validation, [&](size_t M) { return Out[M]; });
+  BaselineResult B = measureBaseline(
+      Modules, ArrayRef(R).take_front(N), ArrayRef(R).drop_front(N),
+      Recipe.SizeMeasure, Recipe.getSelectionMeasure());
+  Measure = std::move(B.Measure);
+  Baseline = std::move(B.Baseline);
+  HeuristicSize = std::move(B.HeuristicSize);
+  HeuristicDecisions = std::move(B.HeuristicDecisions);
+  LeftOut = std::move(B.LeftOut);
+  for (const std::string &E : LeftOut)
+    log("baseline: left out: " + E);
+  llvm::erase_if(Train, [&](size_t M) { return B.IsLeftOut[M]; });
+  llvm::erase_if(Validation, [&](size_t M) { return B.IsLeftOut[M]; });
   if (Train.empty())
     return makeError("no training module compiles: " + LeftOut.front());
   for (size_t M : Train)
     MeanTrainingText += double(Baseline[M]) / Train.size();
-  log("baseline: " + Twine(Mismatch) +
+  log("baseline: " + Twine(B.Mismatch) +
       " modules where mlgo's advisor with LLVM's heuristic differs from "
       "stock -Oz");
   Report += formatv("- Heuristic through mlgo's advisor vs stock -Oz: {0} of "
                     "{1} modules differ in .text.\n",
-                    Mismatch, N - LeftOut.size())
+                    B.Mismatch, N - LeftOut.size())
                 .str();
   if (!LeftOut.empty())
     Report += formatv("- Left out: {0} module{1} whose -Oz or heuristic "
@@ -273,7 +100,8 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
   CO.Metadata.Description = Recipe.Description;
   CO.Metadata.LLVMVersion = "19";
   CO.Metadata.FeatureSet = "llvm19-inline+mlgo-extra";
-  CO.Metadata.Recipe = "mlgo train --recipe (" + Recipe.Mode + ")";
+  CO.Metadata.Recipe =
+      ("mlgo train --recipe (" + getName(Recipe.Mode) + ")").str();
   auto T = learn::ClassifierTrainer::create(D, CO);
   if (!T)
     return T.takeError();
@@ -328,65 +156,22 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
   return (*T)->exportModel();
 }
 
-Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
-                                  StringRef What, PackageSizes *PerPackage) {
-  return evaluate(Set, P, What, PerPackage, linkedTotals());
+Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
+                         StringRef What, PackageSizes *PerPackage) {
+  return evaluate(Set, P, What, PerPackage, Recipe.getSelectionMeasure());
 }
 
-Trainer::Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
-                                  StringRef What, PackageSizes *PerPackage,
-                                  bool Linked) {
-  std::vector<std::pair<size_t, CompilePolicy>> Req;
+Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
+                         StringRef What, PackageSizes *PerPackage,
+                         TotalsKind Kind) {
+  std::vector<CompileRequest> Req;
   for (size_t M : Set)
     Req.push_back({M, P});
   std::vector<CompileCache::Entry> R = compile(Req, What);
-  Totals T;
-  for (size_t K = 0; K < Set.size(); ++K) {
-    size_t M = Set[K];
-    if (!R[K].Ok) {
-      T.Failures.push_back(R[K].Error);
-      log("evaluation compile failed: " + R[K].Error);
-      continue;
-    }
-    uint64_t Size = sizeOf(M, R[K]);
-    T.MeanReward += getReward(Size, Baseline[M], Recipe.Delta);
-    if (Linked)
-      continue;
-    // Summed objects: each module's own code, whatever the size measure
-    // (StockText is filled when either measure is "package"; otherwise
-    // Baseline is the -Oz object's code).
-    uint64_t Stock = StockText.empty() ? Baseline[M] : StockText[M];
-    T.Policy += R[K].TextSize;
-    T.Baseline += Stock;
-    if (PerPackage)
-      addPackageSizes(*PerPackage, Modules[M].Package, Stock, R[K].TextSize);
-  }
-  // Linked totals are exact, each package's objects linked together,
-  // under -Oz and under the policy (modules that failed are in neither).
-  if (Linked) {
-    std::map<std::string, std::vector<size_t>> ByPackage;
-    for (size_t K = 0; K < Set.size(); ++K)
-      if (R[K].Ok)
-        ByPackage[Modules[Set[K]].Package].push_back(K);
-    for (const auto &[Package, Ks] : ByPackage) {
-      std::vector<std::pair<uint64_t, const std::vector<GroupedSection> *>>
-          Stock, Policy;
-      for (size_t K : Ks) {
-        Stock.push_back({StockText[Set[K]], &StockGrouped[Set[K]]});
-        Policy.push_back({R[K].TextSize, &R[K].Grouped});
-      }
-      // As a linker keeps them (mlgo::getCodeOnce, by name hash).
-      uint64_t Base = getCodeOnce<uint64_t>(Stock),
-               Size = getCodeOnce<uint64_t>(Policy);
-      T.Baseline += Base;
-      T.Policy += Size;
-      if (PerPackage)
-        addPackageSizes(*PerPackage, Package, Base, Size);
-    }
-  }
-  if (!Set.empty())
-    T.MeanReward /= Set.size();
-  return T;
+  for (const CompileCache::Entry &E : R)
+    if (!E.Ok)
+      log("evaluation compile failed: " + E.Error);
+  return totalSizes(Set, R, Measure, Baseline, Recipe.Delta, Kind, PerPackage);
 }
 
 Expected<learn::Dataset> Trainer::gatherRows() {
@@ -469,16 +254,34 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
   if (!Pool)
     return Pool.takeError();
-  Trainer T(Recipe, Options, **Pool);
   // The recipe as run, every key explicit (defaults and --jobs filled in),
   // so that the run can be repeated from the work directory alone.
-  if (Error E = T.writeWorkFile("recipe.json",
-                                formatv("{0:2}\n", Recipe.toJSON()).str()))
+  SmallString<256> RecipeFile(Options.WorkDir);
+  sys::path::append(RecipeFile, "recipe.json");
+  if (Error E = learn::writeFileAtomically(
+          RecipeFile,
+          arrayRefFromStringRef(formatv("{0:2}\n", Recipe.toJSON()).str())))
     return E;
-  if (Error E = T.Cache.open(T.workFile("compiles.tsv")))
+  Expected<std::vector<CorpusModule>> Corpus =
+      loadTrainingCorpus(Options.CorpusDir);
+  if (!Corpus)
+    return Corpus.takeError();
+  Expected<CorpusSplit> Split =
+      splitCorpus(std::move(*Corpus), Recipe, Options.CorpusDir);
+  if (!Split)
+    return Split.takeError();
+  std::vector<std::string> Packages = Split->Packages;
+  Trainer T(Recipe, Options, **Pool, std::move(*Split));
+  if (Error E = T.Service.openCache(T.workFile("compiles.tsv")))
     return E;
-  if (Error E = T.loadCorpus())
-    return E;
+  T.log(Twine(T.Modules.size()) + " modules: " + Twine(T.Train.size()) +
+        " training, " + Twine(T.Validation.size()) + " validation");
+  if (T.Validation.empty())
+    WithColor::warning(errs(), "mlgo train")
+        << "the recipe holds out no validation packages, so candidates "
+           "are chosen on the training modules themselves; name some in "
+           "'validation_packages' (the corpus has: "
+        << join(Packages, ", ") << ")\n";
   if (Error E = T.baseline())
     return E;
   Expected<learn::Dataset> D = T.gatherRows();
@@ -498,17 +301,6 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
           .count() /
       60;
   return T.writeReport(Chosen.Label, *O, Minutes);
-}
-
-std::string packagesOverLimit(const PackageSizes &Sizes, double LimitPct) {
-  std::string Out;
-  for (auto &[Pkg, V] : Sizes) {
-    double Pct = percentChange(V.first, V.second);
-    if (Pct <= LimitPct)
-      continue;
-    Out += (Out.empty() ? "" : ", ") + Pkg + formatv(" (+{0:F2}%)", Pct).str();
-  }
-  return Out;
 }
 
 } // namespace mlgo

@@ -50,9 +50,9 @@ Expected<learn::Dataset> Trainer::counterfactual() {
             llvm::append_range(Trajectories[Mods[K]], Row);
           }))
     return E;
-  size_t Width = FeatureNames.size();
+  size_t Width = featureNames().size();
 
-  std::vector<std::pair<size_t, CompilePolicy>> Req;
+  std::vector<CompileRequest> Req;
   std::vector<uint32_t> At;
   for (size_t M : Mods)
     for (uint32_t I : candidates(M)) {
@@ -63,7 +63,7 @@ Expected<learn::Dataset> Trainer::counterfactual() {
     }
   std::vector<CompileCache::Entry> R = compile(Req, "counterfactual flips");
 
-  learn::Dataset D(FeatureNames);
+  learn::Dataset D(featureNames());
   // Every inversion, for whoever wants to study them: module, decision
   // index, .text change in bytes, then the features at that decision.
   std::string CSV = inversionsHeader("module,decision,text_delta");
@@ -87,7 +87,7 @@ Expected<learn::Dataset> Trainer::counterfactual() {
       BestGain[M] = std::min(BestGain[M], Delta);
     float W = flipWeight(Delta, M);
     ArrayRef<float> Row(T.data() + At[K] * Width, Width);
-    if (inScope(Row[DefaultColumn] != 0))
+    if (inScope(Row[defaultColumn()] != 0))
       D.addRow(Row, Delta < 0, W, int64_t(M));
     appendInversion(CSV,
                     Modules[M].Name + "," + std::to_string(At[K]) + "," +
@@ -136,7 +136,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
             Traj[K].Defaults.push_back(Default);
           }))
     return E;
-  std::vector<std::pair<size_t, CompilePolicy>> Req;
+  std::vector<CompileRequest> Req;
   for (size_t M : Mods)
     Req.push_back({M, Pol});
   std::vector<CompileCache::Entry> Own =
@@ -179,7 +179,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
   std::vector<CompileCache::Entry> R =
       compile(Req, ("round " + Twine(Round) + ": inversions").str());
 
-  size_t Width = FeatureNames.size();
+  size_t Width = featureNames().size();
   size_t Departures = 0, BadDepartures = 0, Shrank = 0, Failed = 0;
   std::string CSV =
       inversionsHeader("module,decision,policy_decision,text_delta");
@@ -227,14 +227,14 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
 
 Expected<std::vector<float>> Trainer::scoreTrajectories(const Model &G,
                                                         bool HeuristicInlines) {
-  size_t Width = FeatureNames.size();
+  size_t Width = featureNames().size();
   std::vector<size_t> Column;
   for (const ModelInput &In : G.Inputs) {
-    auto It = llvm::find(FeatureNames, In.Spec.name());
-    if (It == FeatureNames.end())
+    auto It = llvm::find(featureNames(), In.Spec.name());
+    if (It == featureNames().end())
       return makeError("the scorer reads '" + In.Spec.name() +
                        "', which the logs do not have");
-    Column.push_back(It - FeatureNames.begin());
+    Column.push_back(It - featureNames().begin());
   }
   ModelEvaluator E(G);
   std::vector<int64_t> Values(Column.size());
@@ -244,7 +244,7 @@ Expected<std::vector<float>> Trainer::scoreTrajectories(const Model &G,
   std::vector<float> Scores;
   for (auto &[M, T] : Trajectories)
     for (size_t R = 0; R + Width <= T.size(); R += Width) {
-      bool Default = T[R + DefaultColumn] != 0;
+      bool Default = T[R + defaultColumn()] != 0;
       if (HeuristicInlines ? !Default : !inScope(Default))
         continue;
       for (size_t K = 0; K < Column.size(); ++K)
@@ -261,14 +261,14 @@ float Trainer::flipWeight(int64_t Delta, size_t M) const {
   if (Delta == 0)
     return ZeroFlipWeight;
   double W = double(std::abs(Delta));
-  if (Recipe.FlipWeight == "module-relative")
+  if (Recipe.FlipWeight == FlipWeighting::ModuleRelative)
     W *= MeanTrainingText / double(std::max<uint64_t>(Baseline[M], 1));
   return float(std::min(W, Recipe.FlipWeightCap));
 }
 
 std::string Trainer::inversionsHeader(StringRef Columns) const {
   std::string CSV = Columns.str();
-  for (const std::string &F : FeatureNames)
+  for (const std::string &F : featureNames())
     CSV += "," + F;
   return CSV + "\n";
 }

@@ -27,12 +27,11 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Support/Percent.h"
-#include "mlgo/Train/CompileCache.h"
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Train/CompileService.h"
+#include "mlgo/Train/SizeMeasure.h"
 #include "mlgo/Train/Trainer.h"
+#include "mlgo/Train/TrainerPhases.h"
 #include "mlgo/Train/TrainingCorpus.h"
-#include "mlgo/Train/TrajectoryCache.h"
-#include "mlgo/Train/WorkerPool.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -50,27 +49,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// The first min(K, Items.size()) elements of a seeded partial Fisher-Yates
-/// shuffle of \p Items (splitmix64 from \p State), in drawing order.
-template <typename T>
-std::vector<T> sampleSeeded(std::vector<T> Items, size_t K, uint64_t State) {
-  K = std::min(K, Items.size());
-  for (size_t I = 0; I < K; ++I)
-    std::swap(Items[I], Items[I + splitMix64(State) % (Items.size() - I)]);
-  Items.resize(K);
-  return Items;
-}
-
-inline void addPackageSizes(PackageSizes &P, const std::string &Package,
-                            uint64_t Baseline, uint64_t Size) {
-  P[Package].first += Baseline;
-  P[Package].second += Size;
-}
-
-/// ml-compiler-opt's reward for inlining for size; a module with no .text
-/// at all (data only) scores 0 when the policy keeps it so.
-double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta);
 
 /// A model compiled on the validation packages in the selection phase.
 struct Candidate {
@@ -96,22 +74,17 @@ struct Candidate {
 struct Trainer {
   const TrainRecipe &Recipe;
   const TrainOptions &Options;
-  WorkerPool &Pool;
-  CompileCache Cache;
-  /// Answers compiles a recorded trajectory decides (TrajectoryCache.h).
-  TrajectoryCache Replay;
-  std::vector<CorpusModule> Modules;
+  /// The modules of the run (excluded packages left out), their compiles
+  /// and logs: the cache, replay and the worker pool.
+  CompileService Service;
+  const std::vector<CorpusModule> &Modules;
   std::vector<size_t> Train, Validation;
   /// Per module: stock -Oz size (the baseline), heuristic size, decisions.
-  /// Sizes are in the recipe's size_measure (sizeOf).
+  /// Sizes are in the recipe's size_measure (Measure).
   std::vector<uint64_t> Baseline, HeuristicSize;
-  /// needGrouped(): per package, how many modules' -Oz objects
-  /// have each grouped section (by name hash); per module, its -Oz
-  /// object's code and grouped sections.
-  llvm::StringMap<llvm::DenseMap<uint64_t, uint32_t>> GroupCopies;
-  std::vector<uint64_t> StockText;
-  std::vector<std::vector<GroupedSection>> StockGrouped;
   std::vector<uint32_t> HeuristicDecisions;
+  /// The recipe's size measure over the -Oz objects (set by baseline()).
+  SizeMeasure Measure;
   /// Modules left out because their -Oz or heuristic compile failed: the
   /// errors, each naming its module.
   std::vector<std::string> LeftOut;
@@ -136,8 +109,14 @@ struct Trainer {
   std::string Report;
   std::string CorpusFingerprint;
 
-  Trainer(const TrainRecipe &R, const TrainOptions &O, WorkerPool &P)
-      : Recipe(R), Options(O), Pool(P) {}
+  Trainer(const TrainRecipe &R, const TrainOptions &O, WorkerPool &P,
+          CorpusSplit Split)
+      : Recipe(R), Options(O), Service(std::move(Split.Modules), P, O.Verbose),
+        Modules(Service.modules()), Train(std::move(Split.Train)),
+        Validation(std::move(Split.Validation)),
+        CorpusFingerprint(std::move(Split.Fingerprint)) {
+    Service.setNeedGrouped(needGrouped());
+  }
 
   void log(const llvm::Twine &Message) {
     if (Options.Verbose)
@@ -146,14 +125,18 @@ struct Trainer {
 
   /// Whether the recipe learns from counterfactual inversions (mode
   /// "counterfactual") rather than from the best trajectories.
-  bool isCounterfactual() const { return Recipe.Mode == "counterfactual"; }
+  bool isCounterfactual() const {
+    return Recipe.Mode == TrainMode::Counterfactual;
+  }
   /// Whether module sizes discount the grouped sections other modules of
   /// the package share (size_measure "package" or "amortized").
-  bool sharedMeasure() const { return Recipe.SizeMeasure != "module"; }
+  bool sharedMeasure() const {
+    return Recipe.SizeMeasure != SizeMeasureKind::Module;
+  }
   /// Whether selection and the report total a set of modules as packages
   /// linked together (selection_measure "package").
   bool linkedTotals() const {
-    return Recipe.getSelectionMeasure() == "package";
+    return Recipe.getSelectionMeasure() == TotalsKind::Linked;
   }
   /// Whether compiles must carry their grouped sections (either measure is
   /// not "module").
@@ -175,54 +158,27 @@ struct Trainer {
 
   /// Compiles (or looks up) module \p Modules[I] under each policy.
   std::vector<CompileCache::Entry>
-  compile(llvm::ArrayRef<std::pair<size_t, CompilePolicy>> Requests,
-          llvm::StringRef What);
-  /// Reads the corpus and splits its modules into Train and Validation by
-  /// the recipe's packages (excluded packages are in neither); records the
-  /// corpus fingerprint.
-  llvm::Error loadCorpus();
+  compile(llvm::ArrayRef<CompileRequest> Requests, llvm::StringRef What) {
+    return Service.compile(Requests, What);
+  }
   /// Phase 1: every module under stock -Oz (Baseline) and under the
   /// heuristic through mlgo's advisor (HeuristicSize, HeuristicDecisions).
   /// A module that fails either is left out of both sets (LeftOut).
   llvm::Error baseline();
 
-  /// The size of module \p M's compile \p E in the recipe's measure:
-  /// "module": its executable code; "package": that minus the grouped
-  /// sections some other module of the package has at -Oz; "amortized":
-  /// each grouped section counts its bytes divided by the number of the
-  /// package's modules that hold a copy (this one and those that have it
-  /// at -Oz), rounded to the nearest byte.
-  uint64_t sizeOf(size_t M, const CompileCache::Entry &E) const;
+  /// The size of module \p M's compile \p E in the recipe's measure.
+  uint64_t sizeOf(size_t M, const CompileCache::Entry &E) const {
+    return Measure.sizeOf(M, E);
+  }
 
-  /// needGrouped(): counts the copies of each grouped section in
-  /// the -Oz objects \p Stock (one per module; failed ones have none).
-  void countGroupCopies(llvm::ArrayRef<CompileCache::Entry> Stock);
-
-  /// Total .text of \p Set under \p P (\p Linked: each package's objects
-  /// linked together; otherwise summed), and the mean reward.
-  struct Totals {
-    uint64_t Policy = 0, Baseline = 0;
-    double MeanReward = 0;
-    /// The errors of the modules that failed to compile (each names its
-    /// module); they are in neither total.
-    std::vector<std::string> Failures;
-    double pct() const { return percentChange(Baseline, Policy); }
-    /// "; N modules failed ..." for a report line, or nothing.
-    std::string failedClause() const {
-      if (Failures.empty())
-        return "";
-      bool One = Failures.size() == 1;
-      return llvm::formatv(
-                 "; {0} module{1} failed to compile and {2} left out of "
-                 "both totals",
-                 Failures.size(), One ? "" : "s", One ? "is" : "are")
-          .str();
-    }
-  };
+  /// Total .text of \p Set under \p P (\p Kind: each package's objects
+  /// linked together, or summed; by default the recipe's selection
+  /// measure), and the mean reward.
   Totals evaluate(llvm::ArrayRef<size_t> Set, const CompilePolicy &P,
                   llvm::StringRef What, PackageSizes *PerPackage = nullptr);
   Totals evaluate(llvm::ArrayRef<size_t> Set, const CompilePolicy &P,
-                  llvm::StringRef What, PackageSizes *PerPackage, bool Linked);
+                  llvm::StringRef What, PackageSizes *PerPackage,
+                  TotalsKind Kind);
 
   //===--------------------------------------------------------------------===//
   // Trainer.cpp: the rows and the rounds of scorers
@@ -257,23 +213,33 @@ struct Trainer {
   //===--------------------------------------------------------------------===//
 
   /// Whether training module \p M is within the search budget.
-  bool isSearchable(size_t M) const;
+  bool isSearchable(size_t M) const {
+    return mlgo::isSearchable(Recipe, Modules[M].BitcodeSize,
+                              HeuristicDecisions[M]);
+  }
 
   /// How many decisions of module \p M the search may try.
-  uint32_t searchBudget(size_t M) const;
+  uint32_t searchBudget(size_t M) const {
+    return getSearchBudget(Recipe, Modules[M].BitcodeSize);
+  }
 
   /// Candidates for module \p M: indices of its heuristic trajectory, all
   /// or a seeded sample of searchBudget(M), ascending.
-  std::vector<uint32_t> candidates(size_t M) const;
+  std::vector<uint32_t> candidates(size_t M) const {
+    return getSearchCandidates(Recipe, Modules[M], HeuristicDecisions[M]);
+  }
   /// Phase 2 of mode search-imitate: the greedy search on every searchable
   /// training module, in lockstep; sets BestFlips and BestSize (the
   /// heuristic's own for every other module and mode).
   void search();
 
   /// Feature names of the logs (inlining_decision left out) and the column
-  /// of inlining_default among them, set by the first logTrajectories().
-  std::vector<std::string> FeatureNames;
-  size_t DefaultColumn = 0;
+  /// of inlining_default among them, known after the first
+  /// logTrajectories().
+  const std::vector<std::string> &featureNames() const {
+    return Service.getFeatureNames();
+  }
+  size_t defaultColumn() const { return Service.getDefaultColumn(); }
 
   /// Compiles each module \p Mods[K] under \p Policies[K] with logging and
   /// calls \p OnRow(K, features, applied decision, heuristic's decision) for
@@ -281,7 +247,9 @@ struct Trainer {
   llvm::Error logTrajectories(
       llvm::ArrayRef<size_t> Mods, llvm::ArrayRef<CompilePolicy> Policies,
       llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)>
-          OnRow);
+          OnRow) {
+    return Service.logTrajectories(Mods, Policies, OnRow);
+  }
 
   /// Replays the best trajectory of every training module with logging and
   /// turns its decisions into rows.
@@ -315,17 +283,11 @@ struct Trainer {
   llvm::Error counterfactualAround(const Model &P, llvm::StringRef PLabel,
                                    unsigned Round, learn::Dataset &D);
 
-  learn::FlipScope flipScope() const {
-    return Recipe.FlipScope == "inline-only" ? learn::FlipScope::InlineOnly
-           : Recipe.FlipScope == "no-inline-only"
-               ? learn::FlipScope::NoInlineOnly
-               : learn::FlipScope::Both;
-  }
   /// Whether a decision whose heuristic default is \p Default may be
   /// inverted.
   bool inScope(bool Default) const {
-    return Recipe.FlipScope == "both" ||
-           (Recipe.FlipScope == "inline-only") == Default;
+    return Recipe.FlipScope == learn::FlipScope::Both ||
+           (Recipe.FlipScope == learn::FlipScope::InlineOnly) == Default;
   }
 
   /// The scorer's float logit (as the shipped model computes it) on every

@@ -16,22 +16,22 @@ Error Trainer::writeReport(StringRef ChosenLabel, const Outcome &O,
   std::string R;
   raw_string_ostream OS(R);
   OS << "# mlgo train report: " << Recipe.Name << "\n\n"
-     << "- Mode: " << Recipe.Mode << ", seed " << Recipe.Seed << "; corpus "
-     << Options.CorpusDir << "; " << Train.size() << " training and "
-     << Validation.size() << " validation modules; corpus fingerprint "
-     << CorpusFingerprint << ".\n"
+     << "- Mode: " << getName(Recipe.Mode) << ", seed " << Recipe.Seed
+     << "; corpus " << Options.CorpusDir << "; " << Train.size()
+     << " training and " << Validation.size()
+     << " validation modules; corpus fingerprint " << CorpusFingerprint << ".\n"
      << (Validation.empty() ? "- Warning: the recipe holds out no "
                               "validation packages; the model was chosen "
                               "on the modules it was trained on.\n"
                             : "")
-     << (Recipe.SizeMeasure == "package"
+     << (Recipe.SizeMeasure == SizeMeasureKind::Package
              ? "- Size measure: package. A module's reward and an "
                "inversion's label count only the code the module adds to "
                "its package: not the C++ inline or template functions "
                "(COMDAT groups) another module of the package has at "
                "-Oz.\n"
              : "")
-     << (Recipe.SizeMeasure == "amortized"
+     << (Recipe.SizeMeasure == SizeMeasureKind::Amortized
              ? "- Size measure: amortized. A module's reward and an "
                "inversion's label count each C++ inline or template "
                "function (COMDAT group) divided by the number of the "

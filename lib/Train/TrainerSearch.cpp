@@ -20,41 +20,11 @@ using namespace llvm;
 
 namespace mlgo {
 
-bool Trainer::isSearchable(size_t M) const {
-  return HeuristicDecisions[M] != 0 &&
-         HeuristicDecisions[M] <= Recipe.SearchMaxDecisions &&
-         Modules[M].BitcodeSize <= Recipe.SearchMaxModuleBytes;
-}
-
-uint32_t Trainer::searchBudget(size_t M) const {
-  uint64_t K = Recipe.SearchCandidates;
-  if (Recipe.SearchBudgetBytes)
-    K = std::min<uint64_t>(
-        K, std::max<uint64_t>(
-               1, Recipe.SearchBudgetBytes /
-                      std::max<uint64_t>(1, Modules[M].BitcodeSize)));
-  return uint32_t(K);
-}
-
-std::vector<uint32_t> Trainer::candidates(size_t M) const {
-  uint32_t D = HeuristicDecisions[M];
-  uint32_t K = searchBudget(M);
-  std::vector<uint32_t> All(D);
-  for (uint32_t I = 0; I < D; ++I)
-    All[I] = I;
-  if (D <= K)
-    return All;
-  MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(Modules[M].ContentHash));
-  All = sampleSeeded(std::move(All), K, Recipe.Seed ^ H.low());
-  llvm::sort(All);
-  return All;
-}
-
 void Trainer::search() {
   size_t N = Modules.size();
   BestFlips.assign(N, {});
   BestSize = HeuristicSize;
-  if (Recipe.Mode != "search-imitate")
+  if (Recipe.Mode != TrainMode::SearchImitate)
     return;
   struct State {
     size_t M;
@@ -76,7 +46,7 @@ void Trainer::search() {
   std::vector<State> All = Active;
   size_t Compiles = 0;
   for (unsigned Step = 0;; ++Step) {
-    std::vector<std::pair<size_t, CompilePolicy>> Req;
+    std::vector<CompileRequest> Req;
     std::vector<State *> Who;
     for (State &S : All) {
       while (S.Next < S.Cand.size() && S.Cand[S.Next] >= S.Decisions)
@@ -129,57 +99,14 @@ void Trainer::search() {
   // Where the search found room: -Oz and best .text of the searched
   // modules, by package.
   PackageSizes PerPackage;
-  for (State &S : All)
-    addPackageSizes(PerPackage, Modules[S.M].Package, Baseline[S.M],
-                    BestSize[S.M]);
+  for (State &S : All) {
+    PerPackage[Modules[S.M].Package].first += Baseline[S.M];
+    PerPackage[Modules[S.M].Package].second += BestSize[S.M];
+  }
   for (auto &[Pkg, V] : PerPackage)
     Report += formatv("  - {0}: {1} -> {2} bytes ({3:F2}%)\n", Pkg, V.first,
                       V.second, percentChange(V.first, V.second))
                   .str();
-}
-
-Error Trainer::logTrajectories(
-    ArrayRef<size_t> Mods, ArrayRef<CompilePolicy> Policies,
-    function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
-  std::vector<CompileJob> Jobs;
-  std::vector<std::string> JobModules;
-  for (size_t K = 0; K < Mods.size(); ++K) {
-    Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
-    JobModules.push_back(Modules[Mods[K]].ContentHash);
-  }
-  Progress Shown("mlgo train: logging");
-  std::vector<JobOutcome> R =
-      Replay.run(Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
-        if (Options.Verbose)
-          Shown.update(Done, Total);
-      });
-  Shown.end();
-  std::vector<float> Row;
-  for (size_t K = 0; K < Jobs.size(); ++K) {
-    const CorpusModule &Mod = Modules[Mods[K]];
-    if (!R[K].ok())
-      return makeError("logging compile of " + Mod.Name +
-                       " failed: " + R[K].Error);
-    Expected<DecisionLog> L =
-        parseDecisionLog(R[K].Result->Log, Mod.Name + " (log)");
-    if (!L)
-      return L.takeError();
-    std::vector<std::string> Names;
-    for (const TensorSpec &S : L->Specs)
-      Names.push_back(S.name());
-    if (FeatureNames.empty()) {
-      FeatureNames = Names;
-      DefaultColumn = L->DefaultColumn;
-    } else if (Names != FeatureNames) {
-      return makeError(Mod.Name + " (log): features differ from the first "
-                                  "log's");
-    }
-    for (size_t D = 0; D < L->size(); ++D) {
-      Row.assign(L->row(D).begin(), L->row(D).end());
-      OnRow(K, Row, L->Decisions[D], L->Defaults[D]);
-    }
-  }
-  return Error::success();
 }
 
 Expected<learn::Dataset> Trainer::collect() {
@@ -199,7 +126,7 @@ Expected<learn::Dataset> Trainer::collect() {
           Mods, Policies,
           [&](size_t K, ArrayRef<float> Row, bool Decision, bool Default) {
             if (!D)
-              D.emplace(FeatureNames);
+              D.emplace(featureNames());
             float W = Decision != Default ? Recipe.DepartureWeight : 1.0f;
             D->addRow(Row, Decision, W, int64_t(Mods[K]));
           }))

@@ -30,7 +30,8 @@ Expected<Model> Trainer::policyFor(const Model &Base, ArrayRef<double> Theta,
   if (Error E = learn::setModelParameters(M, Theta))
     return E;
   if (isCounterfactual())
-    return learn::buildFlipPolicy(M, Param, "inlining_default", flipScope());
+    return learn::buildFlipPolicy(M, Param, "inlining_default",
+                                  Recipe.FlipScope);
   M.Decision.Threshold = Param;
   return M;
 }
@@ -86,7 +87,7 @@ Expected<Candidate> Trainer::evolve(const Model &Base, const Candidate &Start) {
     std::vector<std::vector<double>> Thetas = {ES.getTheta()};
     llvm::append_range(Thetas, C.Plus);
     llvm::append_range(Thetas, C.Minus);
-    std::vector<std::pair<size_t, CompilePolicy>> Req;
+    std::vector<CompileRequest> Req;
     for (const std::vector<double> &Th : Thetas) {
       Expected<Model> P = policyFor(Base, Th, Param);
       if (!P)
@@ -173,9 +174,9 @@ Error Trainer::addCandidates() {
     float Tau =
         size_t(F * Scores->size()) == 0 ? learn::NeverFlip : TauAt(*Scores, F);
     float TauInline = RF ? TauAt(*InlineScores, RF) : learn::NeverFlip;
-    Expected<Model> P =
-        RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
-           : learn::buildFlipPolicy(G, Tau, "inlining_default", flipScope());
+    Expected<Model> P = RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
+                           : learn::buildFlipPolicy(G, Tau, "inlining_default",
+                                                    Recipe.FlipScope);
     if (!P)
       return P.takeError();
     P->Metadata.Recipe +=
@@ -302,7 +303,8 @@ Expected<Trainer::Outcome> Trainer::saveChosen(Model &M) {
   // Linked totals need the grouped sections: either measure "package".
   if (needGrouped() && !Validation.empty())
     O.ValOther =
-        evaluate(Validation, Chosen, "validation", nullptr, !linkedTotals());
+        evaluate(Validation, Chosen, "validation", nullptr,
+                 linkedTotals() ? TotalsKind::Objects : TotalsKind::Linked);
   // Recorded after the evaluations above, whose compile-cache keys
   // include the model text: the chosen model's compiles are already
   // cached.

@@ -44,7 +44,8 @@ TEST(TrainerTest, RecipeAsRunReadsBackTheSame) {
     EXPECT_EQ(print(*Back), print(R));
   }
   // Every key is written, defaults included.
-  llvm::json::Value Defaults = TrainRecipe().toJSON();
+  TrainRecipe Default;
+  llvm::json::Value Defaults = Default.toJSON();
   const llvm::json::Object *O = Defaults.getAsObject();
   ASSERT_NE(O, nullptr);
   EXPECT_EQ(O->size(), 36u);
@@ -66,11 +67,11 @@ TEST(TrainerTest, HeadroomRecipeSearchesTheShippedValidationPackages) {
   llvm::Expected<TrainRecipe> Headroom = TrainRecipe::load(
       MLGO_SOURCE_DIR "/models/inline-oz/headroom-recipe.json");
   ASSERT_TRUE(bool(Headroom)) << llvm::toString(Headroom.takeError());
-  EXPECT_EQ(Headroom->Mode, "search-imitate");
+  EXPECT_EQ(Headroom->Mode, TrainMode::SearchImitate);
   EXPECT_TRUE(Headroom->ValidationPackages.empty());
   EXPECT_EQ(Headroom->SearchCandidates, 400u);
   EXPECT_EQ(Headroom->SearchBudgetBytes, 0u);
-  EXPECT_EQ(Headroom->SizeMeasure, "package");
+  EXPECT_EQ(Headroom->SizeMeasure, SizeMeasureKind::Package);
   std::set<std::string> Searched = {
       "zlib",    "bzip2",       "lua5.4",        "expat",
       "libyaml", "pcre2",       "zstd",          "lz4",

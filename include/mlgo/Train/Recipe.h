@@ -7,25 +7,65 @@
 // writes every key, defaults included, and fromJSON reads it back to the
 // same recipe: `mlgo train` keeps that as <work>/recipe.json.
 //
+// The recipe's words (modes, measures, scopes) are parsed into enums here,
+// once; the trainer never compares strings. getName() gives each value's
+// word back, as the recipe spells it.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_TRAIN_RECIPE_H
 #define MLGO_TRAIN_RECIPE_H
 
+#include "mlgo/Learn/FlipPolicy.h"
+#include "mlgo/Train/SizeMeasure.h"
+
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace mlgo {
 
+/// What a run learns from (the recipe's "mode").
+enum class TrainMode : uint8_t {
+  /// The greedy search's best trajectories, imitated ("search-imitate").
+  SearchImitate,
+  /// Single inversions of the heuristic, each labelled by whether it shrank
+  /// .text ("counterfactual"; the shipped model's).
+  Counterfactual,
+  /// The heuristic's own decisions, imitated ("bc": behavioural cloning).
+  BehaviouralCloning,
+};
+
+/// How a counterfactual row is weighted (the recipe's "flip_weight").
+enum class FlipWeighting : uint8_t {
+  /// The inversion's .text change in bytes ("bytes").
+  Bytes,
+  /// Those bytes scaled by the mean training module's -Oz .text over the
+  /// row's own module's ("module-relative").
+  ModuleRelative,
+};
+
+/// The recipe's word for each value ("search-imitate", "package"...).
+llvm::StringRef getName(TrainMode M);
+llvm::StringRef getName(FlipWeighting W);
+llvm::StringRef getName(learn::FlipScope S);
+llvm::StringRef getName(SizeMeasureKind K);
+/// "module" for objects summed, "package" for linked.
+llvm::StringRef getName(TotalsKind K);
+
 struct TrainRecipe {
+  /// Every key at its default (out of line: GCC 12 reports a false
+  /// -Wdangling-pointer where the vector defaults below are inlined).
+  TrainRecipe();
+
   std::string Name = "inline-oz";
   std::string Description;
-  /// "search-imitate" (default), "counterfactual" or "bc".
-  std::string Mode = "search-imitate";
+  TrainMode Mode = TrainMode::SearchImitate;
   uint64_t Seed = 1;
   /// Packages held out for model selection and reporting.
   std::vector<std::string> ValidationPackages;
@@ -52,12 +92,12 @@ struct TrainRecipe {
   /// Counterfactual mode: which of the heuristic's decisions may be
   /// inverted: "both", "inline-only" (only "inline" becomes "do not
   /// inline") or "no-inline-only".
-  std::string FlipScope = "both";
+  learn::FlipScope FlipScope = learn::FlipScope::Both;
   /// Counterfactual mode: a row's weight is the inversion's .text change in
-  /// bytes ("bytes"), or those bytes times the mean training module's -Oz
-  /// .text over its own module's ("module-relative": a 1% change weighs the
-  /// same in a small C file as in a large C++ one).
-  std::string FlipWeight = "bytes";
+  /// bytes, or those bytes times the mean training module's -Oz .text over
+  /// its own module's (module-relative: a 1% change weighs the same in a
+  /// small C file as in a large C++ one).
+  FlipWeighting FlipWeight = FlipWeighting::Bytes;
   /// Counterfactual mode: rounds of counterfactuals (1: around the
   /// heuristic only). Round R > 1 inverts single decisions of the
   /// trajectories of round R-1's policy at DaggerFraction (as
@@ -96,27 +136,21 @@ struct TrainRecipe {
   /// What a module's size is (the reward, the inversions' labels and
   /// weights, selection and the report): "module", the object's executable
   /// code; or "package", the code the module adds to its package linked
-  /// together: the object's code minus its C++ inline and template
-  /// functions (COMDAT groups) of which some other module of the package
-  /// has a copy at -Oz, since a linker keeps one copy per program
-  /// (docs/training.md); or "amortized", the object's code with each of
-  /// its COMDAT groups counted as its bytes divided by the number of the
-  /// package's modules holding a copy (so that the package's modules,
-  /// making the same decision in a shared function, add up to its change
-  /// once, as in the linked program).
-  std::string SizeMeasure = "module";
+  /// together; or "amortized" (mlgo/Train/SizeMeasure.h).
+  SizeMeasureKind SizeMeasure = SizeMeasureKind::Module;
   /// How selection totals a candidate on the held-out packages (and so
   /// which candidate is chosen, and which packages the per-package limit
   /// sees), and the report's totals: "module" (objects summed) or
   /// "package" (each package's objects linked together, each C++ inline
-  /// function once). Empty in a recipe that does not set it: the same as
+  /// function once). Unset in a recipe that does not set it: the same as
   /// SizeMeasure, with "amortized" totalled as "package"
   /// (getSelectionMeasure()).
-  std::string SelectionMeasure;
-  llvm::StringRef getSelectionMeasure() const {
-    if (!SelectionMeasure.empty())
-      return SelectionMeasure;
-    return SizeMeasure == "module" ? "module" : "package";
+  std::optional<TotalsKind> SelectionMeasure;
+  TotalsKind getSelectionMeasure() const {
+    if (SelectionMeasure)
+      return *SelectionMeasure;
+    return SizeMeasure == SizeMeasureKind::Module ? TotalsKind::Objects
+                                                  : TotalsKind::Linked;
   }
   /// Reward smoothing, in bytes.
   double Delta = 0;

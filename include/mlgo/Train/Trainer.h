@@ -41,6 +41,7 @@
 #define MLGO_TRAIN_TRAINER_H
 
 #include "mlgo/Train/Recipe.h"
+#include "mlgo/Train/SizeMeasure.h"
 
 #include "llvm/Support/Error.h"
 
@@ -63,15 +64,6 @@ struct TrainOptions {
 /// Runs the recipe. The model goes to Options.OutputModel; the work
 /// directory gets compiles.tsv, curve.csv, curve.svg and report.md.
 llvm::Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options);
-
-/// Per package: (-Oz .text, policy .text), in package order.
-using PackageSizes = std::map<std::string, std::pair<uint64_t, uint64_t>>;
-
-/// The packages of \p Sizes that the policy makes larger than -Oz by more
-/// than \p LimitPct percent, as "pkg (+1.23%)" joined by ", "; empty if
-/// none. The report warns with it about the training packages, which
-/// selection never looks at.
-std::string packagesOverLimit(const PackageSizes &Sizes, double LimitPct);
 
 } // namespace mlgo
 

@@ -1,0 +1,90 @@
+//===- mlgo/Train/CompileService.h - Compiles of corpus modules -*- C++ -*-===//
+//
+// What every search over a corpus needs underneath: "compile module M under
+// policy P" asked thousands of times, answered once each. A CompileService
+// owns the modules of a run and answers each request, in this order, from
+//   1. the compile cache (<work>/compiles.tsv, CompileCache.h): results of
+//      this run or of an interrupted one, so `kill -9` loses nothing;
+//   2. trajectory replay (TrajectoryCache.h): a compile whose decisions a
+//      recorded trajectory of the module already decides;
+//   3. the worker pool (WorkerPool.h): in-process clang, in forked workers.
+// Identical requests in one batch are compiled once. Every new result is
+// appended to the cache as soon as it is known.
+//
+// Training (Trainer.cpp) is one client; per-program tuning is another.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TRAIN_COMPILESERVICE_H
+#define MLGO_TRAIN_COMPILESERVICE_H
+
+#include "mlgo/Train/CompileCache.h"
+#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Train/TrajectoryCache.h"
+#include "mlgo/Train/WorkerPool.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlgo {
+
+/// A compile of module Modules[first] under policy second.
+using CompileRequest = std::pair<size_t, CompilePolicy>;
+
+class CompileService {
+public:
+  /// \p Verbose: show a progress line per batch on stderr.
+  CompileService(std::vector<CorpusModule> Modules, WorkerPool &Pool,
+                 bool Verbose)
+      : Modules(std::move(Modules)), Pool(Pool), Verbose(Verbose) {}
+
+  /// Reads the results already in \p Path and appends new ones to it.
+  llvm::Error openCache(llvm::StringRef Path) { return Cache.open(Path); }
+
+  /// Compiles must carry their grouped sections (a size measure that is
+  /// not "module", or linked totals): a cached result of an earlier version
+  /// without them is compiled again.
+  void setNeedGrouped(bool Need) { NeedGrouped = Need; }
+
+  const std::vector<CorpusModule> &modules() const { return Modules; }
+
+  /// The result of each request (failed ones have Ok false and the error,
+  /// naming the module). \p What names the batch on the progress line.
+  std::vector<CompileCache::Entry> compile(llvm::ArrayRef<CompileRequest> Reqs,
+                                           llvm::StringRef What);
+
+  /// Compiles module \p Mods[K] under \p Policies[K] with logging and calls
+  /// \p OnRow(K, features, applied decision, heuristic's decision) for
+  /// every decision, in order. The first log's feature names (the decision
+  /// left out) become getFeatureNames(); a later log with other features is
+  /// an error.
+  llvm::Error logTrajectories(
+      llvm::ArrayRef<size_t> Mods, llvm::ArrayRef<CompilePolicy> Policies,
+      llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)>
+          OnRow);
+  const std::vector<std::string> &getFeatureNames() const {
+    return FeatureNames;
+  }
+  /// The column of inlining_default among getFeatureNames().
+  size_t getDefaultColumn() const { return DefaultColumn; }
+
+private:
+  std::vector<CorpusModule> Modules;
+  WorkerPool &Pool;
+  bool Verbose;
+  bool NeedGrouped = false;
+  CompileCache Cache;
+  TrajectoryCache Replay;
+  std::vector<std::string> FeatureNames;
+  size_t DefaultColumn = 0;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_TRAIN_COMPILESERVICE_H

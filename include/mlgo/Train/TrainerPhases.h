@@ -1,0 +1,108 @@
+//===- mlgo/Train/TrainerPhases.h - Training phases over values -*- C++ -*-===//
+//
+// The decisions a training run takes between compiles, as functions from
+// values to values: which modules train and which validate, what the
+// baseline says about each module, which modules the search may afford
+// and which of their decisions it tries. The trainer (lib/Train/Trainer*.cpp)
+// calls them in the order mlgo/Train/Trainer.h describes and passes their
+// results on; each is unit-tested on made-up modules and compile results
+// (unittests/Train/TrainerPhasesTest.cpp) without compiling anything.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TRAIN_TRAINERPHASES_H
+#define MLGO_TRAIN_TRAINERPHASES_H
+
+#include "mlgo/Model/SplitMix64.h"
+#include "mlgo/Train/CompileCache.h"
+#include "mlgo/Train/Recipe.h"
+#include "mlgo/Train/SizeMeasure.h"
+#include "mlgo/Train/TrainingCorpus.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+
+/// The modules of a run, split by the recipe's packages.
+struct CorpusSplit {
+  /// The corpus's modules but the excluded packages', in corpus order.
+  std::vector<CorpusModule> Modules;
+  /// Indices into Modules.
+  std::vector<size_t> Train, Validation;
+  /// Of the whole corpus, excluded packages included: it names the corpus
+  /// as built, whatever a recipe takes from it.
+  std::string Fingerprint;
+  /// Every package of the corpus as messages name it (describePackage),
+  /// sorted.
+  std::vector<std::string> Packages;
+};
+
+/// Splits \p All (the corpus at \p CorpusDir, for messages) by \p Recipe's
+/// validation and excluded packages. Fails if a validation package is not
+/// in the corpus, or if no module is left to train on.
+llvm::Expected<CorpusSplit> splitCorpus(std::vector<CorpusModule> All,
+                                        const TrainRecipe &Recipe,
+                                        llvm::StringRef CorpusDir);
+
+/// What phase 1 learns about every module of a split.
+struct BaselineResult {
+  /// The recipe's size measure over the -Oz objects.
+  SizeMeasure Measure;
+  /// Per module, in the measure: its -Oz size and its size under the
+  /// heuristic through mlgo's advisor; and the heuristic's decision count.
+  std::vector<uint64_t> Baseline, HeuristicSize;
+  std::vector<uint32_t> HeuristicDecisions;
+  /// Per module: whether its -Oz or heuristic compile failed; the errors
+  /// of those that did ("-Oz: ..." or "heuristic: ..."), in module order.
+  std::vector<bool> IsLeftOut;
+  std::vector<std::string> LeftOut;
+  /// Modules whose .text differs between stock -Oz and the heuristic
+  /// through mlgo's advisor (parity says: none).
+  size_t Mismatch = 0;
+};
+
+/// Phase 1 from its compiles: \p Stock[M] and \p Heuristic[M] are module
+/// M's compiles under stock -Oz and under the heuristic. The -Oz objects
+/// are kept for linked totals when \p Totals is Linked.
+BaselineResult measureBaseline(llvm::ArrayRef<CorpusModule> Modules,
+                               llvm::ArrayRef<CompileCache::Entry> Stock,
+                               llvm::ArrayRef<CompileCache::Entry> Heuristic,
+                               SizeMeasureKind Kind, TotalsKind Totals);
+
+/// Whether a module of \p BitcodeSize bytes whose heuristic trajectory has
+/// \p Decisions decisions is within the recipe's search budget.
+bool isSearchable(const TrainRecipe &Recipe, uint64_t BitcodeSize,
+                  uint32_t Decisions);
+
+/// How many of a module's decisions the search may try: search_candidates,
+/// or fewer for a large module under search_budget_bytes.
+uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize);
+
+/// The decisions of module \p M (a trajectory of \p Decisions) the search
+/// tries: all, or a sample of getSearchBudget() seeded by the recipe's seed
+/// and the module's content, ascending.
+std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
+                                          const CorpusModule &M,
+                                          uint32_t Decisions);
+
+/// The first min(K, Items.size()) elements of a seeded partial Fisher-Yates
+/// shuffle of \p Items (splitmix64 from \p State), in drawing order.
+template <typename T>
+std::vector<T> sampleSeeded(std::vector<T> Items, size_t K, uint64_t State) {
+  K = std::min(K, Items.size());
+  for (size_t I = 0; I < K; ++I)
+    std::swap(Items[I], Items[I + splitMix64(State) % (Items.size() - I)]);
+  Items.resize(K);
+  return Items;
+}
+
+} // namespace mlgo
+
+#endif // MLGO_TRAIN_TRAINERPHASES_H

@@ -1,0 +1,142 @@
+//===- lib/Train/CompileService.cpp - Compiles of corpus modules ----------===//
+//
+// The cache, replay and worker pool behind every compile request of a run
+// (see mlgo/Train/CompileService.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/CompileService.h"
+
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Progress.h"
+#include "mlgo/Train/DecisionLog.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+
+#include <chrono>
+
+using namespace llvm;
+
+namespace mlgo {
+
+/// The cache key of compiling \p M under \p P.
+static std::string cacheKey(const CorpusModule &M, const CompilePolicy &P) {
+  MD5 Hash;
+  Hash.update(M.ContentHash);
+  Hash.update(P.getKey());
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string(R.digest());
+}
+
+std::vector<CompileCache::Entry>
+CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
+  std::vector<CompileCache::Entry> Out(Requests.size());
+  std::vector<CompileJob> Jobs;
+  std::vector<std::string> JobModules;
+  std::vector<size_t> Where;
+  std::vector<std::string> Keys(Requests.size());
+  StringMap<size_t> FirstOfKey;
+  for (size_t I = 0; I < Requests.size(); ++I) {
+    const auto &[M, P] = Requests[I];
+    Keys[I] = cacheKey(Modules[M], P);
+    const CompileCache::Entry *E = Cache.lookup(Keys[I]);
+    if (E && (E->GroupedKnown || !NeedGrouped)) {
+      Out[I] = *E;
+      continue;
+    }
+    if (FirstOfKey.count(Keys[I]))
+      continue;
+    FirstOfKey[Keys[I]] = I;
+    Jobs.push_back(Modules[M].makeJob(P));
+    JobModules.push_back(Modules[M].ContentHash);
+    Where.push_back(I);
+  }
+  if (Jobs.empty())
+    return Out;
+  auto Start = std::chrono::steady_clock::now();
+  // Each result is appended to the cache file as soon as it is known.
+  auto Record = [&](size_t J, const JobOutcome &O) {
+    CompileCache::Entry E;
+    if (O.ok()) {
+      E.Ok = true;
+      E.TextSize = O.Result->TextSize;
+      E.Grouped = O.Result->Grouped;
+      E.Decisions = O.Result->NumDecisions;
+      E.Seconds = O.Result->Seconds;
+    } else {
+      E.Error = O.Error;
+      E.Transient = O.Transient;
+    }
+    Cache.insert(Keys[Where[J]], E);
+    Out[Where[J]] = E;
+  };
+  uint64_t HitsBefore = Replay.getStats().Hits;
+  Progress Shown(("mlgo train: " + What).str());
+  Replay.run(
+      Pool, Jobs, JobModules,
+      [&](size_t Done, size_t Total) {
+        if (Verbose)
+          Shown.update(Done, Total);
+      },
+      Record);
+  Shown.end(formatv(" ({0} by replay) ({1:f1} s)",
+                    Replay.getStats().Hits - HitsBefore,
+                    std::chrono::duration<double>(
+                        std::chrono::steady_clock::now() - Start)
+                        .count())
+                .str());
+  // Duplicates of a request compiled in this batch.
+  for (size_t I = 0; I < Requests.size(); ++I)
+    if (!Out[I].Ok && Out[I].Error.empty())
+      Out[I] = *Cache.lookup(Keys[I]);
+  return Out;
+}
+
+Error CompileService::logTrajectories(
+    ArrayRef<size_t> Mods, ArrayRef<CompilePolicy> Policies,
+    function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
+  std::vector<CompileJob> Jobs;
+  std::vector<std::string> JobModules;
+  for (size_t K = 0; K < Mods.size(); ++K) {
+    Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
+    JobModules.push_back(Modules[Mods[K]].ContentHash);
+  }
+  Progress Shown("mlgo train: logging");
+  std::vector<JobOutcome> R =
+      Replay.run(Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
+        if (Verbose)
+          Shown.update(Done, Total);
+      });
+  Shown.end();
+  std::vector<float> Row;
+  for (size_t K = 0; K < Jobs.size(); ++K) {
+    const CorpusModule &Mod = Modules[Mods[K]];
+    if (!R[K].ok())
+      return makeError("logging compile of " + Mod.Name +
+                       " failed: " + R[K].Error);
+    Expected<DecisionLog> L =
+        parseDecisionLog(R[K].Result->Log, Mod.Name + " (log)");
+    if (!L)
+      return L.takeError();
+    std::vector<std::string> Names;
+    for (const TensorSpec &S : L->Specs)
+      Names.push_back(S.name());
+    if (FeatureNames.empty()) {
+      FeatureNames = Names;
+      DefaultColumn = L->DefaultColumn;
+    } else if (Names != FeatureNames) {
+      return makeError(Mod.Name + " (log): features differ from the first "
+                                  "log's");
+    }
+    for (size_t D = 0; D < L->size(); ++D) {
+      Row.assign(L->row(D).begin(), L->row(D).end());
+      OnRow(K, Row, L->Decisions[D], L->Defaults[D]);
+    }
+  }
+  return Error::success();
+}
+
+} // namespace mlgo

@@ -1,0 +1,112 @@
+//===- lib/Train/TrainerPhases.cpp - Training phases over values ----------===//
+//
+// The corpus split, the baseline's verdicts and the search budget (see
+// mlgo/Train/TrainerPhases.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Train/TrainerPhases.h"
+
+#include "mlgo/Support/Error.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/MD5.h"
+
+using namespace llvm;
+
+namespace mlgo {
+
+Expected<CorpusSplit> splitCorpus(std::vector<CorpusModule> All,
+                                  const TrainRecipe &Recipe,
+                                  StringRef CorpusDir) {
+  CorpusSplit S;
+  S.Fingerprint = getCorpusFingerprint(All);
+  StringSet<> Val(Recipe.ValidationPackages), Excl(Recipe.ExcludedPackages),
+      Seen;
+  for (CorpusModule &Mod : All) {
+    if (Seen.insert(Mod.Package).second)
+      S.Packages.push_back(describePackage(Mod.Package));
+    if (Excl.contains(Mod.Package))
+      continue;
+    (Val.contains(Mod.Package) ? S.Validation : S.Train)
+        .push_back(S.Modules.size());
+    S.Modules.push_back(std::move(Mod));
+  }
+  llvm::sort(S.Packages);
+  for (const std::string &P : Recipe.ValidationPackages)
+    if (!Seen.contains(P))
+      return makeError("validation package '" + P +
+                       "' is not in the corpus at '" + CorpusDir + "'");
+  if (S.Train.empty())
+    return makeError("no training modules: every package of '" + CorpusDir +
+                     "' is held out or excluded");
+  return S;
+}
+
+BaselineResult measureBaseline(ArrayRef<CorpusModule> Modules,
+                               ArrayRef<CompileCache::Entry> Stock,
+                               ArrayRef<CompileCache::Entry> Heuristic,
+                               SizeMeasureKind Kind, TotalsKind Totals) {
+  size_t N = Modules.size();
+  assert(Stock.size() == N && Heuristic.size() == N &&
+         "two compiles per module");
+  BaselineResult B;
+  std::vector<std::string> Packages;
+  for (const CorpusModule &M : Modules)
+    Packages.push_back(M.Package);
+  B.Measure = SizeMeasure(Kind, Totals == TotalsKind::Linked,
+                          std::move(Packages), Stock);
+  B.Baseline.resize(N);
+  B.HeuristicSize.resize(N);
+  B.HeuristicDecisions.resize(N);
+  B.IsLeftOut.resize(N);
+  for (size_t I = 0; I < N; ++I) {
+    // A module that fails either way has no baseline to measure against:
+    // it is left out of training and evaluation, and named in the report.
+    if (!Stock[I].Ok || !Heuristic[I].Ok) {
+      B.IsLeftOut[I] = true;
+      B.LeftOut.push_back(!Stock[I].Ok ? "-Oz: " + Stock[I].Error
+                                       : "heuristic: " + Heuristic[I].Error);
+      continue;
+    }
+    B.Baseline[I] = B.Measure.sizeOf(I, Stock[I]);
+    B.HeuristicSize[I] = B.Measure.sizeOf(I, Heuristic[I]);
+    B.HeuristicDecisions[I] = Heuristic[I].Decisions;
+    B.Mismatch += Stock[I].TextSize != Heuristic[I].TextSize;
+  }
+  return B;
+}
+
+bool isSearchable(const TrainRecipe &Recipe, uint64_t BitcodeSize,
+                  uint32_t Decisions) {
+  return Decisions != 0 && Decisions <= Recipe.SearchMaxDecisions &&
+         BitcodeSize <= Recipe.SearchMaxModuleBytes;
+}
+
+uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize) {
+  uint64_t K = Recipe.SearchCandidates;
+  if (Recipe.SearchBudgetBytes)
+    K = std::min<uint64_t>(
+        K, std::max<uint64_t>(1, Recipe.SearchBudgetBytes /
+                                     std::max<uint64_t>(1, BitcodeSize)));
+  return uint32_t(K);
+}
+
+std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
+                                          const CorpusModule &M,
+                                          uint32_t Decisions) {
+  uint32_t K = getSearchBudget(Recipe, M.BitcodeSize);
+  std::vector<uint32_t> All(Decisions);
+  for (uint32_t I = 0; I < Decisions; ++I)
+    All[I] = I;
+  if (Decisions <= K)
+    return All;
+  MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(M.ContentHash));
+  All = sampleSeeded(std::move(All), K, Recipe.Seed ^ H.low());
+  llvm::sort(All);
+  return All;
+}
+
+} // namespace mlgo
