@@ -8,6 +8,10 @@ scripts/build.sh
 status=0
 ctest --test-dir build --output-on-failure -j2 || status=1
 ninja -C build check-lit || status=1
+# The one-definition rule across every area: bin/mlgo and the plugin built
+# with LTO, where GCC reports two different definitions of one type
+# (~5 min).
+scripts/check-odr.sh build-odr || status=1
 # Correctness on real programs beyond zlib (a lit test): the test suites of
 # bzip2, lua5.4, ninja-build (C++), and of xz-utils, tinyxml2 (C++),
 # yaml-cpp (C++), cmark, lzip (C++), uchardet (C++) and cjson, which are not
