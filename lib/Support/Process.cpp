@@ -218,7 +218,7 @@ ChildProcess ChildProcess::adopt(int Pid, bool OwnProcessGroup) {
   return ChildProcess(Pid, OwnProcessGroup);
 }
 
-ChildProcess::ChildProcess(ChildProcess &&Other)
+ChildProcess::ChildProcess(ChildProcess &&Other) noexcept
     : Pid(Other.Pid), OwnProcessGroup(Other.OwnProcessGroup),
       ExitFD(Other.ExitFD), Owner(Other.Owner),
       Result(std::move(Other.Result)) {
@@ -226,7 +226,7 @@ ChildProcess::ChildProcess(ChildProcess &&Other)
   Other.ExitFD = -1;
 }
 
-ChildProcess &ChildProcess::operator=(ChildProcess &&Other) {
+ChildProcess &ChildProcess::operator=(ChildProcess &&Other) noexcept {
   if (this == &Other)
     return *this;
   // The child this handle had is killed and reaped with Old.

@@ -40,6 +40,7 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cassert>
 #include <chrono>
 #include <optional>
 #include <string>
@@ -130,8 +131,9 @@ struct SpawnOptions {
 /// reaps the child exactly once and then keeps its result. Waiting on one
 /// handle does not disturb any other (no signals, no waitpid(-1)), so
 /// handles may be used from many threads, each handle by one thread at a
-/// time. Destroying a handle whose child is still running kills and reaps
-/// it: a handle never leaves a process or a zombie behind.
+/// time. Destroying a handle whose child is still running, or assigning
+/// over it, kills and reaps the child: a handle never leaves a process or a
+/// zombie behind (a copy of the handle in a fork()ed child does nothing).
 class ChildProcess {
 public:
   using Clock = std::chrono::steady_clock;
@@ -148,8 +150,8 @@ public:
   /// process group.
   static ChildProcess adopt(int Pid, bool OwnProcessGroup = false);
 
-  ChildProcess(ChildProcess &&Other);
-  ChildProcess &operator=(ChildProcess &&Other);
+  ChildProcess(ChildProcess &&Other) noexcept;
+  ChildProcess &operator=(ChildProcess &&Other) noexcept;
   ChildProcess(const ChildProcess &) = delete;
   ChildProcess &operator=(const ChildProcess &) = delete;
   ~ChildProcess();
