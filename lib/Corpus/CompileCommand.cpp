@@ -163,7 +163,7 @@ Error runCommand(ArrayRef<std::string> Argv, unsigned TimeoutSeconds) {
   RunOptions Options;
   Options.Stderr = std::string(ErrFile);
   Options.TimeoutSeconds = TimeoutSeconds;
-  RunResult R = runProcess(Argv, Options);
+  ProcessResult R = runProcess(Argv, Options);
   std::string Stderr;
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
           MemoryBuffer::getFile(ErrFile))
@@ -172,8 +172,8 @@ Error runCommand(ArrayRef<std::string> Argv, unsigned TimeoutSeconds) {
   if (R.succeeded())
     return Error::success();
   // "cannot find 'x' in PATH" and the like already name the program.
-  if (!R.Started)
-    return makeError(R.Problem);
+  if (!R.hasStarted())
+    return makeError(R.getProblem());
   return makeError(Argv[0] + " " + R.describe() +
                    (Stderr.empty() ? std::string() : ":\n" + Stderr));
 }

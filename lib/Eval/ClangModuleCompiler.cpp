@@ -111,7 +111,7 @@ Expected<CodeSize> ClangModuleCompiler::codeSize(StringRef Module,
   RO.Stdout = "/dev/null";
   RO.Stderr = std::string(Err.Path);
   RO.TimeoutSeconds = Opts.TimeoutSeconds;
-  RunResult R = runProcess(*Argv, RO);
+  ProcessResult R = runProcess(*Argv, RO);
   if (!R.succeeded()) {
     std::string Stderr;
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =

@@ -41,8 +41,9 @@ static std::string readTail(StringRef Path, size_t N) {
 /// Runs \p Argv in its own process group (killed whole on timeout), with
 /// stdout and stderr to \p LogPath (stdout to \p StdoutPath instead when
 /// given).
-static RunResult runLogged(ArrayRef<std::string> Argv, StringRef LogPath,
-                           unsigned TimeoutSeconds, StringRef StdoutPath = "") {
+static ProcessResult runLogged(ArrayRef<std::string> Argv, StringRef LogPath,
+                               unsigned TimeoutSeconds,
+                               StringRef StdoutPath = "") {
   RunOptions O;
   O.Stdin = "/dev/null";
   O.Stdout = (StdoutPath.empty() ? LogPath : StdoutPath).str();
@@ -97,7 +98,7 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   sys::path::append(SrcFile, "source-dir.txt");
   sys::path::append(FetchLog, "fetch.log");
   Log("fetching the Debian source of " + Pkg);
-  RunResult Fetch =
+  ProcessResult Fetch =
       runLogged({"bash", Opts.RecipeScript, "fetch", Pkg, Opts.SourceCache},
                 FetchLog, Opts.BuildTimeoutSeconds, SrcFile);
   if (!Fetch.succeeded())
@@ -113,8 +114,8 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   if (Opts.RunTests) {
     SmallString<128> List(Opts.WorkDir);
     sys::path::append(List, "tests.txt");
-    RunResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg}, FetchLog,
-                            60, List);
+    ProcessResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
+                                FetchLog, 60, List);
     if (!R.succeeded())
       return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
                        readTail(FetchLog, 10));
@@ -156,7 +157,7 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
                            ".log";
     Log("building " + Pkg + " with " + Cfg.Name);
     auto Start = std::chrono::steady_clock::now();
-    RunResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+    ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
     Cfg.Stats->WallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
@@ -213,7 +214,7 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
       sys::fs::create_directories(Dir);
       std::string TestLog = Dir + "/" + Name + ".log";
       Log("testing " + Pkg + " built with " + Configs[C].Name + ": " + Name);
-      RunResult R = runLogged(
+      ProcessResult R = runLogged(
           {"bash", Opts.RecipeScript, "test", Pkg, Configs[C].Dir, Name},
           TestLog, Opts.TestTimeoutSeconds);
       (C ? T.ModelPassed : T.BaselinePassed) = R.succeeded();

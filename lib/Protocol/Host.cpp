@@ -3,10 +3,11 @@
 // The host side of the interactive protocol (see mlgo/Protocol/Host.h for
 // the protocol and the guarantees). The design rule is that the host never
 // makes a call that can block without bound: FIFOs are opened non-blocking,
-// the compiler's stream is read through a ByteSource that poll()s in short
-// slices and checks the child between slices, and advice is written to a
-// non-blocking FIFO. The child is reaped with waitpid() rather than
-// sys::Wait because the latter drops the number of a fatal signal.
+// the compiler's stream is read through a ByteSource that poll()s the FIFO
+// and the compiler's end (mlgo::ChildProcess's exit descriptor) at once,
+// with the stall deadline as timeout, and advice is written to a
+// non-blocking FIFO the same way. The compiler is spawned, waited for,
+// killed and reaped through mlgo::ChildProcess (mlgo/Support/Process.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,20 +19,19 @@
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/Program.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <climits>
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 using namespace llvm;
@@ -181,17 +181,8 @@ void Channel::setProcess(int Pid) {
 }
 
 //===----------------------------------------------------------------------===//
-// Exit statuses
+// Errors
 //===----------------------------------------------------------------------===//
-
-std::string ExitStatus::describe() const {
-  if (!Signaled)
-    return "exited with status " + std::to_string(Value);
-  std::string S = "was killed by signal " + std::to_string(Value);
-  if (const char *Name = ::strsignal(Value))
-    S += std::string(" (") + Name + ")";
-  return S;
-}
 
 void CompilerExitError::log(raw_ostream &OS) const {
   if (Connected) {
@@ -277,42 +268,48 @@ private:
 /// ByteSource reading the compiler's stream.
 class Server {
 public:
-  Server(Channel &Chan, int Pid, ServePolicy &P, const ServeOptions &Opts)
-      : Chan(Chan), Pid(Pid), ThePolicy(P), Opts(Opts), Start(Clock::now()) {
-    Chan.setProcess(Pid);
+  Server(Channel &Chan, ChildProcess Compiler, ServePolicy &P,
+         const ServeOptions &Opts)
+      : Chan(Chan), Compiler(std::move(Compiler)), ThePolicy(P), Opts(Opts),
+        Start(Clock::now()) {
+    Chan.setProcess(this->Compiler.getPid());
   }
   ~Server() {
-    if (!Reaped)
+    if (!isReaped())
       killAndReap();
     Chan.setProcess(0);
   }
 
   Expected<ServeStats> run();
 
+  bool isReaped() const { return Compiler.getResult().has_value(); }
+  /// How the compiler ended; only once it has been reaped.
+  const ProcessResult &getStatus() const { return *Compiler.getResult(); }
   /// Non-blocking check: has the child exited? Reaps it if so.
   bool checkExited();
   void killAndReap();
-  /// Waits (polling, bounded by the timeout unless \p Unbounded) for the
-  /// child to exit; kills it when the bound is reached.
-  void waitForExit(bool Unbounded);
+  /// Waits for the child to exit, for at most the timeout; kills it when
+  /// the timeout passes.
+  void waitForExit();
 
-  /// Sleeps or polls, counting the time as waiting for the compiler.
-  int timedPoll(struct pollfd *FDs, int Milliseconds) {
-    Clock::time_point T = Clock::now();
-    int R = ::poll(FDs, FDs ? 1 : 0, Milliseconds);
-    WaitSeconds += secondsSince(T);
-    return R;
+  /// When a wait for bytes that starts now counts as a stall.
+  Clock::time_point getStallDeadline() const {
+    if (!Opts.TimeoutSeconds)
+      return Clock::time_point::max();
+    return Clock::now() + std::chrono::seconds(Opts.TimeoutSeconds);
   }
+  /// Waits until \p FD is ready for \p Events, the compiler ends, or
+  /// \p Deadline passes, counting the time as waiting for the compiler.
+  /// Returns whether \p FD is ready.
+  Expected<bool> waitForFD(int FD, short Events, Clock::time_point Deadline);
 
   Channel &Chan;
-  const int Pid;
+  ChildProcess Compiler;
   ServePolicy &ThePolicy;
   const ServeOptions &Opts;
   const Clock::time_point Start;
   double WaitSeconds = 0;
 
-  bool Reaped = false;
-  ExitStatus Status;
   /// The host killed the child because it stopped talking.
   bool Stalled = false;
   /// The current session's stream reached end of file.
@@ -337,24 +334,27 @@ private:
   Error explainBrokenStream(Error E, bool Closed);
 };
 
-/// Reads the compiler's stream without ever blocking for longer than a
-/// poll slice, checking the child between slices.
+/// Reads the compiler's stream, waiting for bytes and for the compiler's
+/// end at once, never past the stall timeout.
 class CompilerSource final : public ByteSource {
 public:
   CompilerSource(Server &S, int FD) : S(S), FD(FD) {}
 
   Expected<size_t> read(char *Buf, size_t Size) override {
-    Clock::time_point WaitStart = Clock::now();
+    Clock::time_point Deadline = S.getStallDeadline();
     while (true) {
-      struct pollfd P = {FD, POLLIN, 0};
-      int R = S.timedPoll(&P, 100);
-      if (R < 0 && errno != EINTR)
-        return makeErrnoError("cannot poll the compiler's stream");
-      if (R > 0) {
+      Expected<bool> Ready = S.waitForFD(FD, POLLIN, Deadline);
+      if (!Ready)
+        return Ready.takeError();
+      // After the compiler's end, whatever it wrote before is still read:
+      // a compiler that died before it opened BASE.out for writing never
+      // produces POLLHUP.
+      bool Exited = !*Ready && S.checkExited();
+      if (*Ready || Exited) {
         ssize_t N = ::read(FD, Buf, Size);
         if (N > 0)
           return static_cast<size_t>(N);
-        if (N == 0) {
+        if (N == 0 || Exited) {
           S.StreamClosed = true;
           return 0;
         }
@@ -362,14 +362,7 @@ public:
           return makeErrnoError("cannot read the compiler's stream");
         continue;
       }
-      // Nothing yet. A compiler that died before it opened BASE.out for
-      // writing never produces POLLHUP: check on it directly.
-      if (S.checkExited()) {
-        S.StreamClosed = true;
-        return 0;
-      }
-      if (S.Opts.TimeoutSeconds &&
-          secondsSince(WaitStart) >= S.Opts.TimeoutSeconds) {
+      if (Clock::now() >= Deadline) {
         S.Stalled = true;
         S.killAndReap();
         return makeError("stalled");
@@ -382,68 +375,68 @@ private:
   int FD;
 };
 
-bool Server::checkExited() {
-  if (Reaped)
-    return true;
-  int WStatus = 0;
-  pid_t R;
-  do
-    R = ::waitpid(Pid, &WStatus, WNOHANG);
-  while (R < 0 && errno == EINTR);
-  if (R == 0)
-    return false;
-  Reaped = true;
-  Chan.setProcess(0);
-  if (R < 0) {
-    // Not our child (or already reaped elsewhere): treat as a failure.
-    Status = {false, 255};
-    return true;
+Expected<bool> Server::waitForFD(int FD, short Events,
+                                 Clock::time_point Deadline) {
+  // Without a descriptor for the compiler's end (kernels before pidfds),
+  // wake up every 100 ms to check on it; once it has been reaped, only look.
+  int ExitFD = Compiler.getExitFD();
+  Clock::time_point Until = Deadline;
+  if (isReaped())
+    Until = Clock::now();
+  else if (ExitFD < 0)
+    Until = std::min(Until, Clock::now() + std::chrono::milliseconds(100));
+  int Ms = -1;
+  if (Until != Clock::time_point::max()) {
+    auto Left =
+        std::chrono::ceil<std::chrono::milliseconds>(Until - Clock::now());
+    Ms = static_cast<int>(std::clamp<long long>(Left.count(), 0, INT_MAX));
   }
-  if (WIFSIGNALED(WStatus))
-    Status = {true, WTERMSIG(WStatus)};
-  else
-    Status = {false, WEXITSTATUS(WStatus)};
+  struct pollfd P[2] = {{FD, Events, 0}, {ExitFD, POLLIN, 0}};
+  Clock::time_point T = Clock::now();
+  int R = ::poll(P, ExitFD >= 0 ? 2 : 1, Ms);
+  WaitSeconds += secondsSince(T);
+  if (R < 0 && errno != EINTR)
+    return makeErrnoError("cannot poll the compiler's channel");
+  return R > 0 && P[0].revents != 0;
+}
+
+bool Server::checkExited() {
+  if (!Compiler.poll())
+    return false;
+  Chan.setProcess(0);
   return true;
 }
 
 void Server::killAndReap() {
-  if (Reaped)
+  if (isReaped())
     return;
-  ::kill(Pid, SIGKILL);
-  int WStatus = 0;
-  pid_t R;
+  Compiler.kill();
   Clock::time_point T = Clock::now();
-  do
-    R = ::waitpid(Pid, &WStatus, 0);
-  while (R < 0 && errno == EINTR);
+  Compiler.wait();
   WaitSeconds += secondsSince(T);
-  Reaped = true;
   Chan.setProcess(0);
-  if (R > 0 && WIFSIGNALED(WStatus))
-    Status = {true, WTERMSIG(WStatus)};
-  else if (R > 0)
-    Status = {false, WEXITSTATUS(WStatus)};
-  else
-    Status = {true, SIGKILL};
 }
 
-void Server::waitForExit(bool Unbounded) {
+void Server::waitForExit() {
   Clock::time_point T = Clock::now();
-  int SleepMs = 1;
-  while (!checkExited()) {
-    if (!Unbounded && Opts.TimeoutSeconds &&
-        secondsSince(T) >= Opts.TimeoutSeconds) {
-      killAndReap();
-      return;
-    }
-    timedPoll(nullptr, SleepMs);
-    SleepMs = std::min(SleepMs * 2, 50);
-  }
+  std::optional<ProcessResult> R =
+      Opts.TimeoutSeconds
+          ? Compiler.waitUntil(T + std::chrono::seconds(Opts.TimeoutSeconds))
+          : Compiler.wait();
+  WaitSeconds += secondsSince(T);
+  if (!R)
+    killAndReap();
+  Chan.setProcess(0);
 }
 
 Expected<bool> Server::connect(FileDescriptor &In, FileDescriptor &Out) {
   const std::string InPath = Chan.getInboundPath();
-  int SleepMs = 1;
+  // Nothing signals that the compiler has opened BASE.in: retry the open,
+  // every millisecond for a second (a compiler reaches its first decision
+  // in tens of milliseconds; each retry costs microseconds), then every
+  // 5 ms, waiting on the compiler in between (a compiler that exits ends
+  // the wait at once).
+  Clock::time_point Begin = Clock::now();
   while (true) {
     // Succeeds only once the compiler has opened BASE.in for reading (it may
     // still be blocked in that open(), which this open releases).
@@ -454,10 +447,16 @@ Expected<bool> Server::connect(FileDescriptor &In, FileDescriptor &Out) {
     }
     if (errno != ENXIO && errno != EINTR)
       return makeErrnoError("cannot open '" + InPath + "' for writing");
-    if (checkExited())
+    Clock::time_point T = Clock::now();
+    auto Retry = T - Begin < std::chrono::seconds(1)
+                     ? std::chrono::milliseconds(1)
+                     : std::chrono::milliseconds(5);
+    bool Exited = Compiler.waitUntil(T + Retry).has_value();
+    WaitSeconds += secondsSince(T);
+    if (Exited) {
+      Chan.setProcess(0);
       return false;
-    timedPoll(nullptr, SleepMs);
-    SleepMs = std::min(SleepMs * 2, 20);
+    }
   }
   // The compiler now opens BASE.out for writing and blocks until a reader
   // exists; a non-blocking open for reading never waits.
@@ -471,7 +470,7 @@ Expected<bool> Server::connect(FileDescriptor &In, FileDescriptor &Out) {
 
 Error Server::writeAdvice(int FD, const char *Data, size_t Size) {
   size_t Done = 0;
-  Clock::time_point WaitStart = Clock::now();
+  Clock::time_point Deadline = getStallDeadline();
   while (Done < Size) {
     ssize_t N = ::write(FD, Data + Done, Size - Done);
     if (N > 0) {
@@ -487,11 +486,14 @@ Error Server::writeAdvice(int FD, const char *Data, size_t Size) {
       return makeErrnoError("cannot write advice to '" +
                             Chan.getInboundPath() + "'");
     // The FIFO is full: the compiler is not reading.
-    struct pollfd P = {FD, POLLOUT, 0};
-    timedPoll(&P, 100);
+    Expected<bool> Ready = waitForFD(FD, POLLOUT, Deadline);
+    if (!Ready)
+      return Ready.takeError();
+    if (*Ready)
+      continue;
     if (checkExited())
       return makeError("the compiler exited before reading its advice");
-    if (Opts.TimeoutSeconds && secondsSince(WaitStart) >= Opts.TimeoutSeconds) {
+    if (Clock::now() >= Deadline) {
       Stalled = true;
       killAndReap();
       return makeError("stalled");
@@ -551,10 +553,10 @@ Error Server::explainBrokenStream(Error E, bool Closed) {
   // If the compiler closed its end, it is most likely exiting: its status
   // explains the broken stream better than the stream does.
   if (Closed)
-    waitForExit(/*Unbounded=*/false);
-  if (Reaped && !Status.isSuccess() && !Stalled) {
+    waitForExit();
+  if (isReaped() && !getStatus().succeeded() && !Stalled) {
     consumeError(std::move(E));
-    return make_error<CompilerExitError>(Status, Stats.Decisions,
+    return make_error<CompilerExitError>(getStatus(), Stats.Decisions,
                                          /*Connected=*/true);
   }
   killAndReap();
@@ -616,7 +618,7 @@ Expected<ServeStats> Server::run() {
   auto Finish = [&]() -> Expected<ServeStats> {
     Stats.ElapsedSeconds = secondsSince(Start);
     Stats.HostSeconds = std::max(0.0, Stats.ElapsedSeconds - WaitSeconds);
-    Stats.Compiler = Status;
+    Stats.Compiler = getStatus();
     if (Log) {
       Log->flush();
       if (LogStream->has_error()) {
@@ -626,8 +628,8 @@ Expected<ServeStats> Server::run() {
                                  Opts.LogPath.c_str(), EC.message().c_str());
       }
     }
-    if (!Status.isSuccess() || Stats.Sessions == 0)
-      return make_error<CompilerExitError>(Status, Stats.Decisions,
+    if (!getStatus().succeeded() || Stats.Sessions == 0)
+      return make_error<CompilerExitError>(getStatus(), Stats.Decisions,
                                            Stats.Sessions != 0);
     return Stats;
   };
@@ -660,9 +662,9 @@ Expected<ServeStats> Server::run() {
 
 } // namespace
 
-Expected<ServeStats> serveProcess(Channel &Chan, int Pid, ServePolicy &P,
-                                  const ServeOptions &Opts) {
-  Server S(Chan, Pid, P, Opts);
+Expected<ServeStats> serveProcess(Channel &Chan, ChildProcess Compiler,
+                                  ServePolicy &P, const ServeOptions &Opts) {
+  Server S(Chan, std::move(Compiler), P, Opts);
   return S.run();
 }
 
@@ -676,22 +678,10 @@ Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
   std::vector<std::string> Args;
   for (const std::string &A : Command)
     Args.push_back(substituteChannel(A, (*Chan)->getBase()));
-  std::string Program = Args[0];
-  if (Program.find('/') == std::string::npos) {
-    ErrorOr<std::string> Found = sys::findProgramByName(Program);
-    if (!Found)
-      return makeError("cannot find '" + Program + "' in PATH");
-    Program = *Found;
-  }
-  std::vector<StringRef> ArgRefs(Args.begin(), Args.end());
-  std::string ErrMsg;
-  bool ExecutionFailed = false;
-  sys::ProcessInfo PI =
-      sys::ExecuteNoWait(Program, ArgRefs, std::nullopt, {}, 0, &ErrMsg,
-                         &ExecutionFailed);
-  if (ExecutionFailed || PI.Pid <= 0)
-    return makeError("cannot run '" + Program + "': " + ErrMsg);
-  return serveProcess(**Chan, PI.Pid, P, Opts);
+  Expected<ChildProcess> Compiler = ChildProcess::spawn(Args);
+  if (!Compiler)
+    return Compiler.takeError();
+  return serveProcess(**Chan, std::move(*Compiler), P, Opts);
 }
 
 } // namespace mlgo

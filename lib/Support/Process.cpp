@@ -1,106 +1,362 @@
-//===- lib/Support/Process.cpp - Run a program with a reliable timeout ----===//
+//===- lib/Support/Process.cpp - Child processes --------------------------===//
 //
-// Polling wait with a deadline, and process-group kills (see
-// mlgo/Support/Process.h).
+// Spawning with posix_spawn, waiting with waitpid() on one pid and poll(2)
+// on a pidfd, killing a child or its process group (see
+// mlgo/Support/Process.h for why each, and not LLVM's sys::Execute*/Wait).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Support/Process.h"
 
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Process.h"
+#include "mlgo/Support/Error.h"
+
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
-#include <chrono>
-#include <signal.h>
+#include <cerrno>
+#include <climits>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <thread>
+#include <unistd.h>
+
+extern char **environ;
 
 using namespace llvm;
 
 namespace mlgo {
 
-std::string RunResult::describe() const {
-  if (!Problem.empty())
-    return Problem;
-  return "exited with " + std::to_string(ExitCode);
+//===-- ProcessResult -----------------------------------------------------===//
+
+ProcessResult ProcessResult::fromWaitStatus(int WaitStatus) {
+  if (WIFSIGNALED(WaitStatus))
+    return signaled(WTERMSIG(WaitStatus));
+  return exited(WEXITSTATUS(WaitStatus));
 }
 
-RunResult runProcess(ArrayRef<std::string> Argv, const RunOptions &Options) {
-  assert(!Argv.empty() && "runProcess needs a program");
-  RunResult R;
-  std::vector<std::string> Full;
-  if (Options.OwnProcessGroup)
-    Full.push_back("setsid");
-  Full.insert(Full.end(), Argv.begin(), Argv.end());
-  std::string Program = Full[0];
-  if (Program.find('/') == std::string::npos) {
+int ProcessResult::toShellStatus() const {
+  switch (TheKind) {
+  case Kind::Exited:
+    return Value;
+  case Kind::Signaled:
+    return 128 + Value;
+  case Kind::TimedOut:
+    return 128 + SIGKILL;
+  case Kind::NotStarted:
+    return 127;
+  }
+  llvm_unreachable("unknown process result kind");
+}
+
+std::string ProcessResult::describe() const {
+  switch (TheKind) {
+  case Kind::Exited:
+    return "exited with status " + std::to_string(Value);
+  case Kind::Signaled: {
+    std::string S = "was killed by signal " + std::to_string(Value);
+    if (const char *Name = ::strsignal(Value))
+      S += std::string(" (") + Name + ")";
+    return S;
+  }
+  case Kind::TimedOut:
+    return "timed out after " + std::to_string(Value) + " s";
+  case Kind::NotStarted:
+    return Problem;
+  }
+  llvm_unreachable("unknown process result kind");
+}
+
+//===-- Spawning ----------------------------------------------------------===//
+
+namespace {
+
+/// A file descriptor closed on destruction.
+class OwnedFD {
+public:
+  explicit OwnedFD(int FD = -1) : FD(FD) {}
+  ~OwnedFD() {
+    if (FD >= 0)
+      ::close(FD);
+  }
+  OwnedFD(const OwnedFD &) = delete;
+  OwnedFD &operator=(const OwnedFD &) = delete;
+  void reset(int NewFD) {
+    if (FD >= 0)
+      ::close(FD);
+    FD = NewFD;
+  }
+  int get() const { return FD; }
+
+private:
+  int FD;
+};
+
+/// posix_spawn's attribute and file action objects, destroyed on scope exit.
+struct SpawnState {
+  posix_spawn_file_actions_t Actions;
+  posix_spawnattr_t Attributes;
+  SpawnState() {
+    posix_spawn_file_actions_init(&Actions);
+    posix_spawnattr_init(&Attributes);
+  }
+  ~SpawnState() {
+    posix_spawn_file_actions_destroy(&Actions);
+    posix_spawnattr_destroy(&Attributes);
+  }
+  SpawnState(const SpawnState &) = delete;
+  SpawnState &operator=(const SpawnState &) = delete;
+};
+
+Error openRedirection(const std::string &Path, bool ForWriting, OwnedFD &FD) {
+  int Flags = ForWriting ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY;
+  int Opened;
+  do
+    Opened = ::open(Path.c_str(), Flags | O_CLOEXEC, 0666);
+  while (Opened < 0 && errno == EINTR);
+  // Above the standard descriptors (this process may have closed one):
+  // posix_spawn's dup2 of a descriptor onto itself would keep it
+  // close-on-exec.
+  if (Opened >= 0 && Opened <= STDERR_FILENO) {
+    OwnedFD Low(Opened);
+    Opened = ::fcntl(Low.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+  }
+  if (Opened < 0)
+    return makeError("cannot open '" + Path + "' for " +
+                     (ForWriting ? "writing" : "reading") + ": " +
+                     std::strerror(errno));
+  FD.reset(Opened);
+  return Error::success();
+}
+
+/// A pidfd for \p Pid (close-on-exec), or -1 if the kernel has none.
+int openPidFD(int Pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(::syscall(SYS_pidfd_open, Pid, 0));
+#else
+  (void)Pid;
+  return -1;
+#endif
+}
+
+} // namespace
+
+Expected<ChildProcess> ChildProcess::spawn(ArrayRef<std::string> Argv,
+                                           const SpawnOptions &Options) {
+  assert(!Argv.empty() && "spawn needs a program");
+  std::string Program = Argv[0];
+  if (!StringRef(Program).contains('/')) {
     ErrorOr<std::string> Found = sys::findProgramByName(Program);
-    if (!Found) {
-      R.ExitCode = -1;
-      R.Problem = "cannot find '" + Program + "' in PATH";
-      return R;
-    }
+    if (!Found)
+      return makeError("cannot find '" + Program + "' in PATH");
     Program = *Found;
   }
-  std::vector<StringRef> Args(Full.begin(), Full.end());
-  // LLVM opens a redirection target without O_TRUNC: a regular file that
-  // exists would be overwritten in place, keeping the end of a longer old
-  // content. Empty it first (devices such as /dev/null are left alone).
-  for (const std::optional<std::string> &Out : {Options.Stdout, Options.Stderr})
-    if (Out && sys::fs::is_regular_file(*Out)) {
-      int FD;
-      if (std::error_code EC =
-              sys::fs::openFileForWrite(*Out, FD, sys::fs::CD_CreateAlways)) {
-        R.ExitCode = -1;
-        R.Problem = "cannot empty '" + *Out + "': " + EC.message();
-        return R;
-      }
-      sys::Process::SafelyCloseFileDescriptor(FD);
-    }
-  auto Redirect = [](const std::optional<std::string> &S) {
-    return S ? std::optional<StringRef>(*S) : std::nullopt;
-  };
-  std::optional<StringRef> Redirects[] = {Redirect(Options.Stdin),
-                                          Redirect(Options.Stdout),
-                                          Redirect(Options.Stderr)};
-  std::string ErrMsg;
-  bool Failed = false;
-  sys::ProcessInfo PI = sys::ExecuteNoWait(Program, Args, std::nullopt,
-                                           Redirects, 0, &ErrMsg, &Failed);
-  if (Failed) {
-    R.ExitCode = -1;
-    R.Problem = "cannot run '" + Argv[0] + "': " + ErrMsg;
-    return R;
-  }
-  R.Started = true;
 
-  using Clock = std::chrono::steady_clock;
-  auto Deadline = Clock::now() + std::chrono::seconds(Options.TimeoutSeconds);
-  // Short compiles finish in milliseconds: poll often at first, then back
-  // off to 50 ms.
-  auto Pause = std::chrono::microseconds(500);
-  for (;;) {
-    sys::ProcessInfo Done =
-        sys::Wait(PI, /*SecondsToWait=*/0, &ErrMsg, /*ProcStat=*/nullptr);
-    if (Done.Pid != 0) {
-      R.ExitCode = Done.ReturnCode;
-      if (R.ExitCode < 0)
-        R.Problem = "crashed" + (ErrMsg.empty() ? "" : " (" + ErrMsg + ")");
-      return R;
-    }
-    if (Options.TimeoutSeconds && Clock::now() >= Deadline)
-      break;
-    std::this_thread::sleep_for(Pause);
-    Pause = std::min<std::chrono::microseconds>(Pause * 2,
-                                                std::chrono::milliseconds(50));
+  // Redirections are opened here rather than by posix_spawn, so that an
+  // error names the file rather than the program. They are close-on-exec:
+  // programs spawned meanwhile by other threads do not inherit them.
+  SpawnState S;
+  OwnedFD In, Out, Err;
+  if (Options.Stdin) {
+    if (Error E = openRedirection(*Options.Stdin, /*ForWriting=*/false, In))
+      return E;
+    posix_spawn_file_actions_adddup2(&S.Actions, In.get(), STDIN_FILENO);
   }
-  ::kill(Options.OwnProcessGroup ? -PI.Pid : PI.Pid, SIGKILL);
-  sys::Wait(PI, /*SecondsToWait=*/std::nullopt, &ErrMsg);
-  R.ExitCode = -2;
-  R.TimedOut = true;
-  R.Problem =
-      "timed out after " + std::to_string(Options.TimeoutSeconds) + " s";
+  if (Options.Stdout) {
+    if (Error E = openRedirection(*Options.Stdout, /*ForWriting=*/true, Out))
+      return E;
+    posix_spawn_file_actions_adddup2(&S.Actions, Out.get(), STDOUT_FILENO);
+  }
+  if (Options.Stderr) {
+    // One open file for both, sharing its offset: two would overwrite each
+    // other's output.
+    if (Options.Stdout && *Options.Stdout == *Options.Stderr) {
+      posix_spawn_file_actions_adddup2(&S.Actions, STDOUT_FILENO,
+                                       STDERR_FILENO);
+    } else {
+      if (Error E = openRedirection(*Options.Stderr, /*ForWriting=*/true, Err))
+        return E;
+      posix_spawn_file_actions_adddup2(&S.Actions, Err.get(), STDERR_FILENO);
+    }
+  }
+
+  short Flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
+  sigset_t Empty, Default;
+  sigemptyset(&Empty);
+  sigemptyset(&Default);
+  sigaddset(&Default, SIGPIPE);
+  posix_spawnattr_setsigmask(&S.Attributes, &Empty);
+  posix_spawnattr_setsigdefault(&S.Attributes, &Default);
+  if (Options.OwnProcessGroup)
+    Flags |= POSIX_SPAWN_SETSID;
+  posix_spawnattr_setflags(&S.Attributes, Flags);
+
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  pid_t Pid = 0;
+  if (int EC = ::posix_spawn(&Pid, Program.c_str(), &S.Actions, &S.Attributes,
+                             Args.data(), environ))
+    return makeError("cannot run '" + Program + "': " + std::strerror(EC));
+  return ChildProcess(Pid, Options.OwnProcessGroup);
+}
+
+//===-- Waiting and killing -----------------------------------------------===//
+
+ChildProcess::ChildProcess(int Pid, bool OwnProcessGroup)
+    : Pid(Pid), OwnProcessGroup(OwnProcessGroup), ExitFD(openPidFD(Pid)),
+      Owner(::getpid()) {}
+
+ChildProcess ChildProcess::adopt(int Pid, bool OwnProcessGroup) {
+  assert(Pid > 0 && "adopt needs a child's pid");
+  return ChildProcess(Pid, OwnProcessGroup);
+}
+
+ChildProcess::ChildProcess(ChildProcess &&Other) noexcept
+    : Pid(Other.Pid), OwnProcessGroup(Other.OwnProcessGroup),
+      ExitFD(Other.ExitFD), Owner(Other.Owner),
+      Result(std::move(Other.Result)) {
+  Other.Pid = -1;
+  Other.ExitFD = -1;
+}
+
+ChildProcess &ChildProcess::operator=(ChildProcess &&Other) noexcept {
+  if (this == &Other)
+    return *this;
+  // The child this handle had is killed and reaped with Old.
+  ChildProcess Old(std::move(*this));
+  Pid = Other.Pid;
+  OwnProcessGroup = Other.OwnProcessGroup;
+  ExitFD = Other.ExitFD;
+  Owner = Other.Owner;
+  Result = std::move(Other.Result);
+  Other.Pid = -1;
+  Other.ExitFD = -1;
+  return *this;
+}
+
+ChildProcess::~ChildProcess() {
+  if (Pid > 0 && !Result && Owner == ::getpid()) {
+    kill();
+    wait();
+  }
+  closeExitFD();
+}
+
+void ChildProcess::closeExitFD() {
+  if (ExitFD >= 0)
+    ::close(ExitFD);
+  ExitFD = -1;
+}
+
+void ChildProcess::reaped(int WaitStatus) {
+  Result = ProcessResult::fromWaitStatus(WaitStatus);
+  closeExitFD();
+}
+
+std::optional<ProcessResult> ChildProcess::poll() {
+  assert(Pid > 0 && "no child");
+  if (Result)
+    return Result;
+  int WaitStatus = 0;
+  pid_t R;
+  do
+    R = ::waitpid(Pid, &WaitStatus, WNOHANG);
+  while (R < 0 && errno == EINTR);
+  if (R == 0)
+    return std::nullopt;
+  if (R < 0) {
+    Result = ProcessResult::notStarted("cannot wait for process " +
+                                       std::to_string(Pid) + ": " +
+                                       std::strerror(errno));
+    closeExitFD();
+    return Result;
+  }
+  reaped(WaitStatus);
+  return Result;
+}
+
+std::optional<ProcessResult>
+ChildProcess::waitUntil(Clock::time_point Deadline) {
+  // Without a pidfd: poll the child often at first (short compiles end in
+  // milliseconds), then every 10 ms.
+  auto Pause = std::chrono::microseconds(500);
+  while (true) {
+    if (std::optional<ProcessResult> R = poll())
+      return R;
+    Clock::time_point Now = Clock::now();
+    if (Now >= Deadline)
+      return std::nullopt;
+    auto Left = Deadline - Now;
+    if (ExitFD >= 0) {
+      // Rounded up: a poll that returns just before the deadline would spin.
+      auto Ms = std::chrono::ceil<std::chrono::milliseconds>(Left).count();
+      struct pollfd P = {ExitFD, POLLIN, 0};
+      ::poll(&P, 1, static_cast<int>(std::min<long long>(Ms, INT_MAX)));
+      continue;
+    }
+    std::this_thread::sleep_for(std::min<Clock::duration>(Pause, Left));
+    Pause = std::min<std::chrono::microseconds>(Pause * 2,
+                                                std::chrono::milliseconds(10));
+  }
+}
+
+ProcessResult ChildProcess::wait() {
+  assert(Pid > 0 && "no child");
+  if (Result)
+    return *Result;
+  int WaitStatus = 0;
+  pid_t R;
+  do
+    R = ::waitpid(Pid, &WaitStatus, 0);
+  while (R < 0 && errno == EINTR);
+  if (R < 0) {
+    Result = ProcessResult::notStarted("cannot wait for process " +
+                                       std::to_string(Pid) + ": " +
+                                       std::strerror(errno));
+    closeExitFD();
+    return *Result;
+  }
+  reaped(WaitStatus);
+  return *Result;
+}
+
+void ChildProcess::kill() {
+  assert(Pid > 0 && "no child");
+  if (Result)
+    return;
+  // The child first: once it is dying it can start no one else, and the
+  // group then holds whatever it started before (a zombie leader keeps the
+  // group's id in use).
+  ::kill(Pid, SIGKILL);
+  if (OwnProcessGroup)
+    ::kill(-Pid, SIGKILL);
+}
+
+//===-- Running to completion ---------------------------------------------===//
+
+ProcessResult runProcess(ArrayRef<std::string> Argv,
+                         const RunOptions &Options) {
+  Expected<ChildProcess> Child = ChildProcess::spawn(Argv, Options);
+  if (!Child)
+    return ProcessResult::notStarted(toString(Child.takeError()));
+  if (!Options.TimeoutSeconds)
+    return Child->wait();
+  if (std::optional<ProcessResult> R =
+          Child->waitUntil(ChildProcess::Clock::now() +
+                           std::chrono::seconds(Options.TimeoutSeconds)))
+    return *R;
+  Child->kill();
+  ProcessResult R = Child->wait();
+  // An end the child reached between the last look and the kill is its own.
+  if (R.isSignaled() && R.getSignal() == SIGKILL)
+    return ProcessResult::timedOut(Options.TimeoutSeconds);
   return R;
 }
 

@@ -24,7 +24,6 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/prctl.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -236,19 +235,27 @@ Error WorkerPool::spawn(Worker &W) {
   }
   ::close(Req[0]);
   ::close(Resp[1]);
-  W.Pid = Pid;
+  W.Process = ChildProcess::adopt(Pid);
   W.RequestFd = Req[1];
   W.ResponseFd = Resp[0];
   return Error::success();
 }
 
 void WorkerPool::stop(Worker &W, bool Kill) {
-  if (W.Pid < 0)
+  if (!W.Process)
     return;
+  // Without requests, an idle worker exits.
   ::close(W.RequestFd);
+  W.RequestFd = -1;
   if (Kill)
-    ::kill(W.Pid, SIGKILL);
-  ::waitpid(W.Pid, nullptr, 0);
+    W.Process->kill();
+  W.Process->wait();
+  release(W);
+}
+
+void WorkerPool::release(Worker &W) {
+  if (W.RequestFd >= 0)
+    ::close(W.RequestFd);
   ::close(W.ResponseFd);
   W = Worker();
 }
@@ -256,27 +263,24 @@ void WorkerPool::stop(Worker &W, bool Kill) {
 std::vector<int> WorkerPool::getWorkerPids() const {
   std::vector<int> Pids;
   for (const Worker &W : Workers)
-    Pids.push_back(W.Pid);
+    Pids.push_back(W.Process ? W.Process->getPid() : -1);
   return Pids;
 }
 
 std::string WorkerPool::reap(Worker &W, bool &Transient) {
-  int Status = 0;
   ::close(W.RequestFd);
-  ::waitpid(W.Pid, &Status, 0);
-  ::close(W.ResponseFd);
-  W = Worker();
-  Transient = WIFSIGNALED(Status) && WTERMSIG(Status) == SIGKILL;
+  W.RequestFd = -1;
+  ProcessResult R = W.Process->wait();
+  release(W);
+  Transient = R.isSignaled() && R.getSignal() == SIGKILL;
   if (Transient)
     return "the compile worker was killed (signal 9, Killed: the kernel's "
            "out-of-memory killer, or another process)";
-  if (WIFSIGNALED(Status))
-    return (Twine("the compiler crashed (signal ") + Twine(WTERMSIG(Status)) +
-            ", " + strsignal(WTERMSIG(Status)) + ")")
+  if (R.isSignaled())
+    return (Twine("the compiler crashed (signal ") + Twine(R.getSignal()) +
+            ", " + strsignal(R.getSignal()) + ")")
         .str();
-  return ("the compile worker exited with status " +
-          Twine(WEXITSTATUS(Status)))
-      .str();
+  return "the compile worker " + R.describe();
 }
 
 std::vector<JobOutcome>
@@ -312,7 +316,7 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
   while (Done < Jobs.size()) {
     // Hand out work.
     for (size_t WI = 0; WI < Workers.size(); ++WI) {
-      if (Running[WI] || Workers[WI].Pid < 0)
+      if (Running[WI] || !Workers[WI].Process)
         continue;
       std::optional<size_t> J;
       bool WantLog = false;

@@ -73,7 +73,7 @@ int runServe() {
         Stats.takeError(),
         [&](const CompilerExitError &E) {
           error() << E.message() << "\n";
-          if (!E.Status.isSuccess())
+          if (!E.Status.succeeded())
             Status = E.Status.toShellStatus();
         },
         [&](const ErrorInfoBase &E) { error() << E.message() << "\n"; });

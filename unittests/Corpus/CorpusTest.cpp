@@ -22,6 +22,9 @@
 
 #include "gtest/gtest.h"
 
+#include <csignal>
+#include <cstring>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mlgo;
@@ -105,32 +108,58 @@ TEST(CompileCommandTest, ShellQuotes) {
 TEST(RunCommandTest, ReportsExitCodeAndStandardError) {
   EXPECT_EQ(toString(runCommand(Args{"true"})), "");
   EXPECT_EQ(toString(runCommand(Args{"sh", "-c", "echo oops >&2; exit 3"})),
-            "sh exited with 3:\noops\n");
+            "sh exited with status 3:\noops\n");
   EXPECT_EQ(toString(runCommand(Args{"sh", "-c", "exit 4"})),
-            "sh exited with 4");
+            "sh exited with status 4");
   EXPECT_EQ(toString(runCommand(Args{"mlgo-no-such-program"})),
             "cannot find 'mlgo-no-such-program' in PATH");
+}
+
+// A crash names the signal (it said "crashed (Segmentation fault)"), and an
+// exit status of 127 - a shell's "command not found" - is an exit status,
+// not a crash "(No such file or directory)".
+TEST(RunCommandTest, NamesTheSignalOfACrash) {
+  EXPECT_EQ(
+      toString(runCommand(Args{"sh", "-c", "echo dying >&2; kill -SEGV $$"})),
+      "sh was killed by signal 11 (Segmentation fault):\ndying\n");
+  EXPECT_EQ(toString(runCommand(Args{"sh", "-c", "echo gone >&2; exit 127"})),
+            "sh exited with status 127:\ngone\n");
 }
 
 TEST(RunCommandTest, KeepsTheFirst2000BytesOfStandardError) {
   std::string Error = toString(runCommand(
       Args{"sh", "-c", "head -c 5000 /dev/zero | tr '\\0' x >&2; exit 1"}));
-  EXPECT_EQ(Error, "sh exited with 1:\n" + std::string(2000, 'x'));
+  EXPECT_EQ(Error, "sh exited with status 1:\n" + std::string(2000, 'x'));
 }
 
 // ExecuteAndWait's timeout, an alarm(2) signal, fails here: the signal
 // reaches one thread only (or another thread entirely), and the other
-// wait runs the full 30 s and reports success, not the timeout.
+// wait runs the full 30 s and reports success, not the timeout. Polling
+// with sys::Wait(PI, 0) instead still went through alarm(2): each poll
+// called alarm(0) and installed LLVM's SIGALRM handler, so an alarm pending
+// in the process (a watchdog, another thread's ExecuteAndWait timeout) was
+// cancelled by any compile running in the pool.
 TEST(RunCommandTest, TimesOutInEveryThreadOfAPool) {
-  std::string Errors[2];
+  struct sigaction Mine, Previous, Seen;
+  std::memset(&Mine, 0, sizeof(Mine));
+  Mine.sa_handler = [](int) {};
+  sigemptyset(&Mine.sa_mask);
+  ASSERT_EQ(::sigaction(SIGALRM, &Mine, &Previous), 0);
+  ::alarm(1000);
+  std::string Errors[3];
   {
-    DefaultThreadPool Pool(hardware_concurrency(2));
+    DefaultThreadPool Pool(hardware_concurrency(3));
     for (std::string &E : Errors)
       Pool.async([&E] { E = toString(runCommand(Args{"sleep", "30"}, 1)); });
     Pool.wait();
   }
   for (const std::string &E : Errors)
     EXPECT_EQ(E, "sleep timed out after 1 s");
+  unsigned Left = ::alarm(0);
+  ASSERT_EQ(::sigaction(SIGALRM, &Previous, &Seen), 0);
+  EXPECT_GT(Left, 0u) << "the pending alarm was cancelled";
+  EXPECT_EQ(Seen.sa_handler, Mine.sa_handler)
+      << "SIGALRM's handler was replaced";
 }
 
 /// A fresh temporary directory (LLVM's), removed at the end of the test.

@@ -109,7 +109,8 @@ Served serveFork(StringRef PolicySpec, F Compiler, ServeOptions Opts = {}) {
   }
   auto P = createPolicy(PolicySpec);
   EXPECT_TRUE(!!P);
-  Expected<ServeStats> Stats = serveProcess(**C, Pid, **P, Opts);
+  Expected<ServeStats> Stats =
+      serveProcess(**C, ChildProcess::adopt(Pid), **P, Opts);
   C->reset();
   return {std::move(Stats), Pid, Dir};
 }
@@ -126,7 +127,7 @@ TEST(HostTest, RoundTripWithInteractiveRunnerAndLog) {
   EXPECT_EQ(S.Stats->Decisions, 5u);
   EXPECT_EQ(S.Stats->Contexts, 1u);
   EXPECT_EQ(S.Stats->Sessions, 1u);
-  EXPECT_TRUE(S.Stats->Compiler.isSuccess());
+  EXPECT_TRUE(S.Stats->Compiler.succeeded());
   EXPECT_TRUE(isReaped(S.Pid));
   EXPECT_FALSE(sys::fs::exists(S.Directory));
 

@@ -1,52 +1,176 @@
-//===- unittests/Support/ProcessTest.cpp - Run a program with a timeout ---===//
+//===- unittests/Support/ProcessTest.cpp - Child processes ----------------===//
 //
-// runProcess's exit codes, redirections and messages, and its timeout,
-// which must work from several threads at once (unlike ExecuteAndWait's
-// alarm).
+// The subprocess layer: how a child ended (exit code, signal number,
+// timeout, could not start) with its exact description; redirections;
+// deadlines that hold in every thread of a pool at once and leave the
+// process's alarm(2) and SIGALRM alone (sys::Wait, even polling, cancels
+// the one and replaces the other); a timeout that kills a whole process
+// group; adopted fork()ed children; and a handle that never leaves a
+// process or a zombie behind. Everything runs real programs (sh, sleep,
+// cat); timing bounds are generous, and no test asserts a duration except
+// that a timeout did not wait for the full sleep.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <poll.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 using namespace llvm;
 using namespace mlgo;
 
+namespace mlgo {
+// For GoogleTest's messages.
+void PrintTo(const ProcessResult &R, std::ostream *OS) { *OS << R.describe(); }
+} // namespace mlgo
+
 namespace {
 
 using Args = std::vector<std::string>;
+using Clock = std::chrono::steady_clock;
 
-TEST(ProcessTest, ReportsTheExitCode) {
-  RunResult R = runProcess(Args{"sh", "-c", "exit 3"}, RunOptions());
-  EXPECT_TRUE(R.Started);
-  EXPECT_FALSE(R.TimedOut);
-  EXPECT_EQ(R.ExitCode, 3);
-  EXPECT_FALSE(R.succeeded());
-  EXPECT_EQ(R.describe(), "exited with 3");
-  EXPECT_TRUE(runProcess(Args{"true"}, RunOptions()).succeeded());
+std::string readFile(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "<cannot read " + Path.str() + ">";
+  return (*Buf)->getBuffer().str();
 }
 
-TEST(ProcessTest, RedirectsOutput) {
-  SmallString<128> Out;
-  ASSERT_FALSE(sys::fs::createTemporaryFile("mlgo-process", "out", Out));
+void writeFile(StringRef Path, StringRef Contents) {
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  ASSERT_FALSE(EC) << EC.message();
+  OS << Contents;
+}
+
+/// Whether \p Pid is gone: no such process, or a zombie no one has reaped
+/// yet (its parent died; the container's init may be slow to reap).
+bool isGone(int Pid) {
+  if (::kill(Pid, 0) != 0)
+    return errno == ESRCH;
+  std::string Stat = readFile("/proc/" + std::to_string(Pid) + "/stat");
+  // "PID (COMM) STATE ...": the state follows the last ')'.
+  size_t Close = Stat.rfind(')');
+  return Close != std::string::npos && Close + 2 < Stat.size() &&
+         Stat[Close + 2] == 'Z';
+}
+
+/// Waits up to \p Seconds for \p Pid to be gone (a SIGKILL is delivered
+/// asynchronously); kills it if it is still there, so that a failing test
+/// leaves nothing behind.
+bool becomesGone(int Pid, int Seconds = 20) {
+  Clock::time_point End = Clock::now() + std::chrono::seconds(Seconds);
+  while (Clock::now() < End) {
+    if (isGone(Pid))
+      return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(Pid, SIGKILL);
+  return false;
+}
+
+std::string inDir(const unittest::TempDir &Dir, StringRef Name) {
+  return Dir.path(Name).str().str();
+}
+
+bool isReaped(int Pid) {
+  return ::waitpid(Pid, nullptr, WNOHANG) == -1 && errno == ECHILD;
+}
+
+//===-- How a child ended -------------------------------------------------===//
+
+TEST(ProcessTest, ReportsTheExitCode) {
+  ProcessResult R = runProcess(Args{"sh", "-c", "exit 3"});
+  EXPECT_EQ(R.getKind(), ProcessResult::Kind::Exited);
+  EXPECT_TRUE(R.hasStarted());
+  EXPECT_FALSE(R.isTimedOut());
+  EXPECT_EQ(R.getExitCode(), 3);
+  EXPECT_FALSE(R.succeeded());
+  EXPECT_EQ(R.describe(), "exited with status 3");
+  EXPECT_EQ(R.toShellStatus(), 3);
+  EXPECT_TRUE(runProcess(Args{"true"}).succeeded());
+}
+
+// sys::Wait reports an exit status of 127 as "No such file or directory"
+// and 126 as "Program could not be executed", with a return code of -1:
+// a shell that reports a missing command looked like a crash.
+TEST(ProcessTest, ExitStatuses126And127AreExitStatuses) {
+  for (int Code : {126, 127}) {
+    ProcessResult R =
+        runProcess(Args{"sh", "-c", "exit " + std::to_string(Code)});
+    EXPECT_EQ(R, ProcessResult::exited(Code));
+    EXPECT_EQ(R.describe(), "exited with status " + std::to_string(Code));
+  }
+}
+
+// sys::Wait keeps the signal's name only.
+TEST(ProcessTest, KeepsTheSignalNumber) {
+  ProcessResult R = runProcess(Args{"sh", "-c", "kill -SEGV $$"});
+  ASSERT_EQ(R.getKind(), ProcessResult::Kind::Signaled) << R.describe();
+  EXPECT_EQ(R.getSignal(), SIGSEGV);
+  EXPECT_TRUE(R.hasStarted());
+  EXPECT_FALSE(R.succeeded());
+  EXPECT_EQ(R.describe(), "was killed by signal 11 (Segmentation fault)");
+  EXPECT_EQ(R.toShellStatus(), 139);
+}
+
+TEST(ProcessTest, NamesAProgramThatIsNotThere) {
+  ProcessResult R = runProcess(Args{"mlgo-no-such-program"});
+  EXPECT_EQ(R.getKind(), ProcessResult::Kind::NotStarted);
+  EXPECT_FALSE(R.hasStarted());
+  EXPECT_FALSE(R.succeeded());
+  EXPECT_EQ(R.describe(), "cannot find 'mlgo-no-such-program' in PATH");
+  EXPECT_EQ(R.toShellStatus(), 127);
+
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string Missing = inDir(Dir, "missing");
+  EXPECT_EQ(runProcess(Args{Missing}).describe(),
+            "cannot run '" + Missing + "': No such file or directory");
+  std::string NotExecutable = inDir(Dir, "script");
+  writeFile(NotExecutable, "#!/bin/sh\n");
+  EXPECT_EQ(runProcess(Args{NotExecutable}).describe(),
+            "cannot run '" + NotExecutable + "': Permission denied");
+}
+
+//===-- Redirections ------------------------------------------------------===//
+
+TEST(ProcessTest, RedirectsStandardStreams) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string In = inDir(Dir, "in"), Out = inDir(Dir, "out"),
+              Err = inDir(Dir, "err"), Both = inDir(Dir, "both");
+  writeFile(In, "input\n");
   RunOptions O;
-  O.Stdin = "/dev/null";
-  O.Stdout = std::string(Out);
-  O.Stderr = std::string(Out);
-  RunResult R = runProcess(Args{"sh", "-c", "echo out; cat; echo err >&2"}, O);
+  O.Stdin = In;
+  O.Stdout = Out;
+  O.Stderr = Err;
+  ProcessResult R = runProcess(Args{"sh", "-c", "cat; echo err >&2"}, O);
   EXPECT_TRUE(R.succeeded()) << R.describe();
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Out);
-  ASSERT_TRUE(bool(Buf));
-  EXPECT_EQ((*Buf)->getBuffer(), "out\nerr\n");
-  sys::fs::remove(Out);
+  EXPECT_EQ(readFile(Out), "input\n");
+  EXPECT_EQ(readFile(Err), "err\n");
+
+  // One file for both: they share it, in order.
+  O.Stdin = "/dev/null";
+  O.Stdout = O.Stderr = Both;
+  R = runProcess(Args{"sh", "-c", "echo out; cat; echo err >&2; echo end"}, O);
+  EXPECT_TRUE(R.succeeded()) << R.describe();
+  EXPECT_EQ(readFile(Both), "out\nerr\nend\n");
 }
 
 // An output file that exists is replaced, not overwritten in place: LLVM's
@@ -54,56 +178,204 @@ TEST(ProcessTest, RedirectsOutput) {
 // the end of the longer old one behind (a package's test list read back
 // with stale names).
 TEST(ProcessTest, ReplacesAnOutputFile) {
-  SmallString<128> Out, Err;
-  ASSERT_FALSE(sys::fs::createTemporaryFile("mlgo-process", "out", Out));
-  ASSERT_FALSE(sys::fs::createTemporaryFile("mlgo-process", "err", Err));
-  for (StringRef P : {Out.str(), Err.str()}) {
-    std::error_code EC;
-    raw_fd_ostream OS(P, EC);
-    ASSERT_FALSE(EC);
-    OS << "a much longer earlier output\n";
-  }
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string Out = inDir(Dir, "out"), Err = inDir(Dir, "err");
+  for (StringRef P : {Out, Err})
+    writeFile(P, "a much longer earlier output\n");
   RunOptions O;
-  O.Stdout = std::string(Out);
-  O.Stderr = std::string(Err);
-  RunResult R = runProcess(Args{"sh", "-c", "echo new; echo e >&2"}, O);
+  O.Stdout = Out;
+  O.Stderr = Err;
+  ProcessResult R = runProcess(Args{"sh", "-c", "echo new; echo e >&2"}, O);
   EXPECT_TRUE(R.succeeded()) << R.describe();
-  for (auto [P, Want] : {std::pair(Out.str(), "new\n"), {Err.str(), "e\n"}}) {
-    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(P);
-    ASSERT_TRUE(bool(Buf));
-    EXPECT_EQ((*Buf)->getBuffer(), Want);
-    sys::fs::remove(P);
-  }
+  EXPECT_EQ(readFile(Out), "new\n");
+  EXPECT_EQ(readFile(Err), "e\n");
   // A device is left alone.
   O.Stdout = O.Stderr = "/dev/null";
   EXPECT_TRUE(runProcess(Args{"echo", "x"}, O).succeeded());
 }
 
-TEST(ProcessTest, NamesAProgramThatIsNotThere) {
-  RunResult R = runProcess(Args{"mlgo-no-such-program"}, RunOptions());
-  EXPECT_FALSE(R.Started);
-  EXPECT_FALSE(R.succeeded());
-  EXPECT_EQ(R.describe(), "cannot find 'mlgo-no-such-program' in PATH");
+TEST(ProcessTest, NamesARedirectionThatCannotBeOpened) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string NoDir = inDir(Dir, "no-such-dir/out");
+  const std::string NoFile = "No such file or directory";
+  RunOptions O;
+  O.Stdout = NoDir;
+  ProcessResult R = runProcess(Args{"true"}, O);
+  EXPECT_EQ(R.getKind(), ProcessResult::Kind::NotStarted);
+  EXPECT_EQ(R.describe(), "cannot open '" + NoDir + "' for writing: " + NoFile);
+  O = RunOptions();
+  O.Stdin = inDir(Dir, "missing");
+  R = runProcess(Args{"true"}, O);
+  EXPECT_EQ(R.describe(),
+            "cannot open '" + *O.Stdin + "' for reading: " + NoFile);
 }
 
-TEST(ProcessTest, TimesOutInEveryThread) {
-  RunResult Results[2];
+//===-- Deadlines ---------------------------------------------------------===//
+
+// Each wait has its own deadline, whatever the other threads wait for; and
+// none of them touches the alarm or SIGALRM, which belong to the process
+// (sys::Wait(PI, 0), the polling wait runProcess used, calls alarm(0) and
+// installs its own SIGALRM handler on every call: an alarm pending in the
+// process, another thread's ExecuteAndWait timeout or a watchdog, was
+// silently cancelled).
+TEST(ProcessTest, DeadlinesHoldInEveryThreadOfAPool) {
+  struct sigaction Mine, Previous, Seen;
+  std::memset(&Mine, 0, sizeof(Mine));
+  Mine.sa_handler = [](int) {};
+  sigemptyset(&Mine.sa_mask);
+  ASSERT_EQ(::sigaction(SIGALRM, &Mine, &Previous), 0);
+  ::alarm(1000);
+
+  struct Case {
+    Args Argv;
+    unsigned Timeout;
+    ProcessResult Want;
+  };
+  std::vector<Case> Cases = {
+      {{"sleep", "30"}, 1, ProcessResult::timedOut(1)},
+      {{"sleep", "30"}, 2, ProcessResult::timedOut(2)},
+      {{"sleep", "30"}, 3, ProcessResult::timedOut(3)},
+      {{"sh", "-c", "sleep 1; exit 5"}, 0, ProcessResult::exited(5)},
+      {{"sh", "-c", "sleep 1; exit 6"}, 20, ProcessResult::exited(6)},
+  };
+  std::vector<std::optional<ProcessResult>> Got(Cases.size());
+  Clock::time_point Start = Clock::now();
   {
-    DefaultThreadPool Pool(hardware_concurrency(2));
-    for (RunResult &R : Results)
-      Pool.async([&R] {
+    DefaultThreadPool Pool(hardware_concurrency(Cases.size()));
+    for (size_t I = 0; I < Cases.size(); ++I)
+      Pool.async([&, I] {
         RunOptions O;
-        O.TimeoutSeconds = 1;
-        R = runProcess(Args{"sleep", "30"}, O);
+        O.TimeoutSeconds = Cases[I].Timeout;
+        Got[I] = runProcess(Cases[I].Argv, O);
       });
     Pool.wait();
   }
-  for (const RunResult &R : Results) {
-    EXPECT_TRUE(R.Started);
-    EXPECT_TRUE(R.TimedOut);
-    EXPECT_FALSE(R.succeeded());
-    EXPECT_EQ(R.describe(), "timed out after 1 s");
+  // Not the 30 s of the sleeps.
+  EXPECT_LT(Clock::now() - Start, std::chrono::seconds(25));
+  for (size_t I = 0; I < Cases.size(); ++I) {
+    ASSERT_TRUE(Got[I].has_value());
+    EXPECT_EQ(*Got[I], Cases[I].Want) << I << ": " << Got[I]->describe()
+                                      << ", want " << Cases[I].Want.describe();
   }
+  EXPECT_EQ(Got[1]->describe(), "timed out after 2 s");
+  EXPECT_TRUE(Got[1]->isTimedOut());
+  EXPECT_EQ(Got[1]->toShellStatus(), 137);
+
+  unsigned Left = ::alarm(0);
+  ASSERT_EQ(::sigaction(SIGALRM, &Previous, &Seen), 0);
+  EXPECT_GT(Left, 0u) << "the pending alarm was cancelled";
+  EXPECT_EQ(Seen.sa_handler, Mine.sa_handler)
+      << "SIGALRM's handler was replaced";
+}
+
+TEST(ProcessTest, WaitUntilReturnsAtTheDeadlineAndKillEndsTheChild) {
+  Expected<ChildProcess> C = ChildProcess::spawn(Args{"sleep", "30"});
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  EXPECT_FALSE(C->poll());
+  Clock::time_point Start = Clock::now();
+  EXPECT_FALSE(C->waitUntil(Start + std::chrono::milliseconds(200)));
+  EXPECT_GE(Clock::now() - Start, std::chrono::milliseconds(200));
+  EXPECT_FALSE(C->getResult());
+  C->kill();
+  EXPECT_EQ(C->wait(), ProcessResult::signaled(SIGKILL));
+  EXPECT_EQ(C->getResult(), ProcessResult::signaled(SIGKILL));
+  EXPECT_EQ(C->getExitFD(), -1);
+  EXPECT_TRUE(isReaped(C->getPid()));
+  // Once reaped, nothing more is sent or waited for.
+  C->kill();
+  EXPECT_EQ(C->poll(), ProcessResult::signaled(SIGKILL));
+}
+
+TEST(ProcessTest, ExitDescriptorBecomesReadableWhenTheChildEnds) {
+  Expected<ChildProcess> C = ChildProcess::spawn(Args{"sh", "-c", "exit 4"});
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  if (C->getExitFD() < 0)
+    GTEST_SKIP() << "this kernel has no pidfd";
+  struct pollfd P = {C->getExitFD(), POLLIN, 0};
+  ASSERT_EQ(::poll(&P, 1, 20000), 1);
+  EXPECT_EQ(C->poll(), ProcessResult::exited(4));
+}
+
+//===-- Process groups ----------------------------------------------------===//
+
+// The child starts a grandchild that would outlive it (a build's compiler
+// under make): with its own process group, the timeout kills both.
+TEST(ProcessTest, TimeoutKillsTheWholeProcessGroup) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string PidFile = inDir(Dir, "pid");
+  RunOptions O;
+  O.OwnProcessGroup = true;
+  O.TimeoutSeconds = 1;
+  O.Stdin = "/dev/null";
+  O.Stdout = O.Stderr = "/dev/null";
+  ProcessResult R = runProcess(
+      Args{"sh", "-c", "sleep 30 & echo $! > " + PidFile + "; wait"}, O);
+  EXPECT_EQ(R, ProcessResult::timedOut(1)) << R.describe();
+  int Grandchild = 0;
+  ASSERT_TRUE(to_integer(StringRef(readFile(PidFile)).trim(), Grandchild))
+      << readFile(PidFile);
+  EXPECT_TRUE(becomesGone(Grandchild)) << "the grandchild survived";
+}
+
+TEST(ProcessTest, OwnProcessGroupIsANewSession) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string Out = inDir(Dir, "out");
+  RunOptions O;
+  O.OwnProcessGroup = true;
+  O.Stdout = Out;
+  // ps is not everywhere; /proc/self/stat has pid, pgrp and session as
+  // fields 1, 5 and 6.
+  ProcessResult R =
+      runProcess(Args{"sh", "-c",
+                      "read -r a b c d pgrp sid rest < /proc/self/stat; "
+                      "echo $$ $pgrp $sid"},
+                 O);
+  ASSERT_TRUE(R.succeeded()) << R.describe();
+  std::string Text = readFile(Out);
+  SmallVector<StringRef, 3> Ids;
+  StringRef(Text).trim().split(Ids, ' ');
+  ASSERT_EQ(Ids.size(), 3u) << Text;
+  // The shell runs the read builtin, so /proc/self is the shell itself.
+  EXPECT_EQ(Ids[1], Ids[0]);
+  EXPECT_EQ(Ids[2], Ids[0]);
+}
+
+//===-- Adopted children and handles --------------------------------------===//
+
+TEST(ProcessTest, AdoptsAForkedChild) {
+  pid_t Pid = ::fork();
+  ASSERT_GE(Pid, 0);
+  if (Pid == 0)
+    ::_exit(7);
+  ChildProcess C = ChildProcess::adopt(Pid);
+  EXPECT_EQ(C.getPid(), Pid);
+  EXPECT_EQ(C.wait(), ProcessResult::exited(7));
+  EXPECT_TRUE(isReaped(Pid));
+
+  Pid = ::fork();
+  ASSERT_GE(Pid, 0);
+  if (Pid == 0) {
+    ::pause();
+    ::_exit(0);
+  }
+  ChildProcess Paused = ChildProcess::adopt(Pid);
+  EXPECT_FALSE(Paused.waitUntil(Clock::now() + std::chrono::milliseconds(50)));
+  Paused.kill();
+  EXPECT_EQ(Paused.wait().describe(), "was killed by signal 9 (Killed)");
+}
+
+TEST(ProcessTest, AHandleLeavesNoProcessBehind) {
+  int Pid;
+  {
+    Expected<ChildProcess> C = ChildProcess::spawn(Args{"sleep", "30"});
+    ASSERT_TRUE(bool(C)) << toString(C.takeError());
+    Pid = C->getPid();
+    // Moving a handle moves the child; only the last owner kills it.
+    ChildProcess Moved = std::move(*C);
+    EXPECT_EQ(Moved.getPid(), Pid);
+    EXPECT_FALSE(Moved.poll());
+  }
+  EXPECT_TRUE(isReaped(Pid));
 }
 
 } // namespace

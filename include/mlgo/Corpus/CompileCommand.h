@@ -85,7 +85,9 @@ getModuleCompileCommand(llvm::StringRef Dir,
 /// passes). Safe to call from many threads at once (see runProcess in
 /// mlgo/Support/Process.h). On failure, the error names the program, says
 /// how it ended and includes the first 2000 bytes of its standard error:
-/// "clang-19 exited with 1:\n<stderr>", "clang-19 timed out after 60 s".
+/// "clang-19 exited with status 1:\n<stderr>", "clang-19 was killed by
+/// signal 11 (Segmentation fault):\n<stderr>", "clang-19 timed out after
+/// 60 s".
 llvm::Error runCommand(llvm::ArrayRef<std::string> Argv,
                        unsigned TimeoutSeconds = 0);
 

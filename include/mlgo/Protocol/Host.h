@@ -59,6 +59,7 @@
 #define MLGO_PROTOCOL_HOST_H
 
 #include "mlgo/Protocol/ServePolicy.h"
+#include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -99,32 +100,19 @@ private:
   int Slot;
 };
 
-/// How a process ended.
-struct ExitStatus {
-  bool Signaled = false;
-  /// Exit code, or the signal number if Signaled.
-  int Value = 0;
-
-  bool isSuccess() const { return !Signaled && Value == 0; }
-  /// What a shell would report: the code, or 128 + signal.
-  int toShellStatus() const { return Signaled ? 128 + Value : Value; }
-  /// "exited with status 3" / "was killed by signal 9 (Killed)".
-  std::string describe() const;
-};
-
 /// The compiler ended badly (or never spoke the protocol). Serve's exit
 /// status is the compiler's.
 class CompilerExitError : public llvm::ErrorInfo<CompilerExitError> {
 public:
   static char ID;
-  CompilerExitError(ExitStatus Status, uint64_t Decisions, bool Connected)
+  CompilerExitError(ProcessResult Status, uint64_t Decisions, bool Connected)
       : Status(Status), Decisions(Decisions), Connected(Connected) {}
   /// "compiler exited with status 1 after 3 observations", or, for a command
   /// that never opened the channel, a hint about the missing flags.
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 
-  ExitStatus Status;
+  ProcessResult Status;
   uint64_t Decisions;
   /// Whether the compiler ever opened the channel.
   bool Connected;
@@ -148,7 +136,7 @@ struct ServeStats {
   double ElapsedSeconds = 0;
   /// Elapsed time minus time spent waiting for the compiler.
   double HostSeconds = 0;
-  ExitStatus Compiler;
+  ProcessResult Compiler = ProcessResult::exited(0);
 };
 
 /// Replaces every "{channel}" in \p Arg with \p Base.
@@ -163,9 +151,10 @@ llvm::Expected<ServeStats> serveCommand(llvm::ArrayRef<std::string> Command,
                                         ServePolicy &P,
                                         const ServeOptions &Opts);
 
-/// The same for a process that is already running (e.g. forked by a test):
-/// serves \p Pid on \p Chan and reaps it.
-llvm::Expected<ServeStats> serveProcess(Channel &Chan, int Pid, ServePolicy &P,
+/// The same for a process that is already running (e.g. forked by a test
+/// and adopted): serves \p Compiler on \p Chan and reaps it.
+llvm::Expected<ServeStats> serveProcess(Channel &Chan, ChildProcess Compiler,
+                                        ServePolicy &P,
                                         const ServeOptions &Opts);
 
 } // namespace mlgo

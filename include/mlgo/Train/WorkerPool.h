@@ -26,6 +26,7 @@
 #ifndef MLGO_TRAIN_WORKERPOOL_H
 #define MLGO_TRAIN_WORKERPOOL_H
 
+#include "mlgo/Support/Process.h"
 #include "mlgo/Train/CompileWorker.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -99,7 +100,8 @@ public:
 
 private:
   struct Worker {
-    int Pid = -1;
+    /// None for a slot whose worker could not be respawned.
+    std::optional<ChildProcess> Process;
     int RequestFd = -1;
     int ResponseFd = -1;
   };
@@ -109,6 +111,8 @@ private:
   /// Describes how worker \p W ended (reaping it); sets \p Transient when
   /// it was killed by SIGKILL, which mlgo never sends a worker it reaps.
   std::string reap(Worker &W, bool &Transient);
+  /// Closes the pipes of \p W and forgets it (it has been reaped).
+  void release(Worker &W);
 
   WorkerPoolOptions Options;
   std::vector<Worker> Workers;
