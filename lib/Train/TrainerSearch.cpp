@@ -11,6 +11,7 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/DecisionLog.h"
+#include "mlgo/Train/GreedySearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -26,83 +27,65 @@ void Trainer::search() {
   BestSize = HeuristicSize;
   if (Recipe.Mode != TrainMode::SearchImitate)
     return;
-  struct State {
-    size_t M;
-    std::vector<uint32_t> Cand;
-    size_t Next = 0;
-    uint32_t Decisions;
-  };
-  std::vector<State> Active;
+  GreedySearch Search;
   uint64_t SearchedBaseline = 0;
   for (size_t M : Train) {
     if (!isSearchable(M))
       continue;
-    Active.push_back({M, candidates(M), 0, HeuristicDecisions[M]});
+    Search.addModule(M, candidates(M), HeuristicSize[M], HeuristicDecisions[M]);
     SearchedBaseline += Baseline[M];
   }
-  log("search: " + Twine(Active.size()) + " of " + Twine(Train.size()) +
+  log("search: " + Twine(Search.size()) + " of " + Twine(Train.size()) +
       " training modules within the budget");
-  std::vector<State *> Searched;
-  std::vector<State> All = Active;
-  size_t Compiles = 0;
   for (unsigned Step = 0;; ++Step) {
-    std::vector<CompileRequest> Req;
-    std::vector<State *> Who;
-    for (State &S : All) {
-      while (S.Next < S.Cand.size() && S.Cand[S.Next] >= S.Decisions)
-        ++S.Next;
-      if (S.Next >= S.Cand.size())
-        continue;
-      CompilePolicy P = CompilePolicy::heuristic();
-      P.Flips = BestFlips[S.M];
-      P.Flips.push_back(S.Cand[S.Next]);
-      Req.push_back({S.M, std::move(P)});
-      Who.push_back(&S);
-    }
-    if (Req.empty())
+    std::vector<GreedySearch::Try> Tries = Search.nextStep();
+    if (Tries.empty())
       break;
+    std::vector<CompileRequest> Req;
+    for (GreedySearch::Try &T : Tries) {
+      CompilePolicy P = CompilePolicy::heuristic();
+      P.Flips = std::move(T.Flips);
+      Req.push_back({T.Module, std::move(P)});
+    }
     std::vector<CompileCache::Entry> R =
         compile(Req, ("search step " + Twine(Step)).str());
-    Compiles += Req.size();
+    std::vector<std::optional<GreedySearch::Outcome>> Outcomes;
     for (size_t K = 0; K < Req.size(); ++K) {
-      State &S = *Who[K];
-      ++S.Next;
-      if (!R[K].Ok || sizeOf(S.M, R[K]) >= BestSize[S.M])
-        continue;
-      BestFlips[S.M] = Req[K].second.Flips;
-      BestSize[S.M] = sizeOf(S.M, R[K]);
-      S.Decisions = R[K].Decisions;
+      if (R[K].Ok)
+        Outcomes.push_back(
+            GreedySearch::Outcome{sizeOf(Req[K].first, R[K]), R[K].Decisions});
+      else
+        Outcomes.push_back(std::nullopt);
     }
-    uint64_t Best = 0;
-    for (State &S : All)
-      Best += BestSize[S.M];
-    double Pct = SearchedBaseline ? 100.0 * Best / SearchedBaseline : 100;
-    SearchCurve.addPoint(Step, {Pct, Compiles / 1000.0});
+    Search.record(Outcomes);
+    double Pct = SearchedBaseline
+                     ? 100.0 * Search.getTotalSize() / SearchedBaseline
+                     : 100;
+    SearchCurve.addPoint(Step, {Pct, Search.getTries() / 1000.0});
   }
-  uint64_t Best = 0, Heur = 0;
+  uint64_t Best = Search.getTotalSize(), Heur = SearchedBaseline;
   size_t Improved = 0;
-  for (State &S : All) {
-    Best += BestSize[S.M];
-    Heur += Baseline[S.M];
-    Improved += BestSize[S.M] < HeuristicSize[S.M];
+  // Where the search found room: -Oz and best .text of the searched
+  // modules, by package.
+  PackageSizes PerPackage;
+  for (size_t K = 0; K < Search.size(); ++K) {
+    size_t M = Search.getModule(K);
+    BestFlips[M] = Search.getFlips(K);
+    BestSize[M] = Search.getSize(K);
+    Improved += Search.isImproved(K);
+    PerPackage[Modules[M].Package].first += Baseline[M];
+    PerPackage[Modules[M].Package].second += BestSize[M];
   }
   double Pct = percentChange(Heur, Best);
   log(formatv("search: {0} compiles; {1} of {2} modules improved; searched "
               "modules' .text {3:F2}% vs -Oz",
-              Compiles, Improved, All.size(), Pct)
+              Search.getTries(), Improved, Search.size(), Pct)
           .str());
   Report += formatv("- Search: {0} modules searched, {1} improved, {2} "
                     "compiles; their .text went from {3} to {4} bytes "
                     "({5:F2}% vs -Oz).\n",
-                    All.size(), Improved, Compiles, Heur, Best, Pct)
+                    Search.size(), Improved, Search.getTries(), Heur, Best, Pct)
                 .str();
-  // Where the search found room: -Oz and best .text of the searched
-  // modules, by package.
-  PackageSizes PerPackage;
-  for (State &S : All) {
-    PerPackage[Modules[S.M].Package].first += Baseline[S.M];
-    PerPackage[Modules[S.M].Package].second += BestSize[S.M];
-  }
   for (auto &[Pkg, V] : PerPackage)
     Report += formatv("  - {0}: {1} -> {2} bytes ({3:F2}%)\n", Pkg, V.first,
                       V.second, percentChange(V.first, V.second))
