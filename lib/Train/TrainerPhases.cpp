@@ -8,6 +8,7 @@
 #include "mlgo/Train/TrainerPhases.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Percent.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -107,6 +108,35 @@ std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
   All = sampleSeeded(std::move(All), K, Recipe.Seed ^ H.low());
   llvm::sort(All);
   return All;
+}
+
+Verdict judgeTotals(const Totals &T, const PackageSizes &PerPackage,
+                    double LimitPct) {
+  Verdict V;
+  V.WorstPct = -100;
+  for (auto &[Pkg, Sizes] : PerPackage) {
+    double Pct = percentChange(Sizes.first, Sizes.second);
+    if (Pct > V.WorstPct) {
+      V.WorstPct = Pct;
+      V.WorstPackage = Pkg;
+    }
+  }
+  if (PerPackage.empty()) {
+    // Every module failed: there is no package to name.
+    V.WorstPct = 0;
+    V.WorstPackage = "none";
+  }
+  V.Allowed = T.Failures.empty() && V.WorstPct <= LimitPct;
+  return V;
+}
+
+std::optional<size_t> chooseSmallest(ArrayRef<uint64_t> Sizes,
+                                     const std::vector<bool> &Allowed) {
+  std::optional<size_t> Best;
+  for (size_t I = 0; I < Sizes.size(); ++I)
+    if (Allowed[I] && (!Best || Sizes[I] < Sizes[*Best]))
+      Best = I;
+  return Best;
 }
 
 } // namespace mlgo

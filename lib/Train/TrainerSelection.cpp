@@ -228,21 +228,10 @@ bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
   StringRef SelectName = selectionName();
   Tot = evaluate(selectionSet(), CompilePolicy::model(Cand.M.toJSONString()),
                  (SelectName + " " + Cand.Label).str(), &PerPkg);
-  double Worst = -100;
-  std::string WorstPkg;
-  for (auto &[Pkg, V] : PerPkg) {
-    double Pct = percentChange(V.first, V.second);
-    if (Pct > Worst) {
-      Worst = Pct;
-      WorstPkg = Pkg;
-    }
-  }
-  if (PerPkg.empty()) {
-    // Every module failed: there is no package to name.
-    Worst = 0;
-    WorstPkg = "none";
-  }
-  bool Allowed = Tot.Failures.empty() && Worst <= Recipe.MaxPackageRegression;
+  Verdict V = judgeTotals(Tot, PerPkg, Recipe.MaxPackageRegression);
+  const std::string &WorstPkg = V.WorstPackage;
+  double Worst = V.WorstPct;
+  bool Allowed = V.Allowed;
   log(formatv("select: {0}: {1} .text {2:F3}% vs -Oz (mean reward {3:F5}, "
               "worst package {4} {5:F2}%, {6} failed){7}",
               Cand.Label, SelectName, Tot.pct(), Tot.MeanReward, WorstPkg,
@@ -262,25 +251,20 @@ bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
 Expected<size_t> Trainer::select() {
   if (std::error_code EC = sys::fs::create_directories(workFile("candidates")))
     return makeError(workFile("candidates") + ": " + EC.message());
-  std::optional<size_t> Best, Smallest;
-  uint64_t BestSize = 0, SmallestSize = 0;
+  // Every candidate's total on the selection set, and whether it may be
+  // chosen; the smallest learned flip policy is where evolution
+  // strategies start.
+  std::vector<uint64_t> Sizes;
+  std::vector<bool> Allowed, Learned;
   auto Consider = [&](size_t C) {
     Totals Tot;
-    bool Allowed = judge(Candidates[C], Tot);
-    if (Allowed && (!Best || Tot.Policy < BestSize)) {
-      Best = C;
-      BestSize = Tot.Policy;
-    }
-    return Tot.Policy;
+    Allowed.push_back(judge(Candidates[C], Tot));
+    Sizes.push_back(Tot.Policy);
+    Learned.push_back(Candidates[C].Param && !Candidates[C].RefuseFraction);
   };
-  for (size_t C = 0; C < Candidates.size(); ++C) {
-    uint64_t Size = Consider(C);
-    if (Candidates[C].Param && !Candidates[C].RefuseFraction &&
-        (!Smallest || Size < SmallestSize)) {
-      Smallest = C;
-      SmallestSize = Size;
-    }
-  }
+  for (size_t C = 0; C < Candidates.size(); ++C)
+    Consider(C);
+  std::optional<size_t> Smallest = chooseSmallest(Sizes, Learned);
   if (Recipe.ESIterations && Smallest) {
     Expected<Candidate> Tuned =
         evolve(Scorers[Candidates[*Smallest].Scorer], Candidates[*Smallest]);
@@ -289,6 +273,7 @@ Expected<size_t> Trainer::select() {
     Candidates.push_back(std::move(*Tuned));
     Consider(Candidates.size() - 1);
   }
+  std::optional<size_t> Best = chooseSmallest(Sizes, Allowed);
   if (!Best)
     return makeError("no candidate model compiles every " + selectionName() +
                      " module within the per-package limit");

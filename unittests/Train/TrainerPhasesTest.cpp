@@ -122,3 +122,29 @@ TEST(TrainerPhasesTest, SearchBudget) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TrainerPhasesTest, VerdictNamesTheWorstPackage) {
+  Totals T;
+  PackageSizes P = {{"a", {1000, 990}}, {"b", {1000, 1004}}};
+  Verdict V = judgeTotals(T, P, 0.5);
+  EXPECT_EQ(V.WorstPackage, "b");
+  EXPECT_DOUBLE_EQ(V.WorstPct, 0.4);
+  EXPECT_TRUE(V.Allowed);
+  EXPECT_FALSE(judgeTotals(T, P, 0.3).Allowed) << "b grows past 0.3%";
+  T.Failures = {"a/x.o: crashed"};
+  EXPECT_FALSE(judgeTotals(T, P, 0.5).Allowed) << "a failed compile";
+  Verdict None = judgeTotals(T, {}, 0.5);
+  EXPECT_EQ(None.WorstPackage, "none");
+  EXPECT_EQ(None.WorstPct, 0);
+}
+
+TEST(TrainerPhasesTest, ChoosesTheSmallestAllowedFirstOfEquals) {
+  EXPECT_EQ(chooseSmallest({30, 10, 10, 5}, {true, true, true, false}),
+            std::optional<size_t>(1));
+  EXPECT_EQ(chooseSmallest({30, 10}, {false, false}), std::nullopt);
+  EXPECT_EQ(chooseSmallest({}, {}), std::nullopt);
+}
+
+} // namespace

@@ -25,6 +25,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -91,6 +92,27 @@ uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize);
 std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
                                           const CorpusModule &M,
                                           uint32_t Decisions);
+
+/// A candidate's standing on the selection set: its worst package and
+/// whether the per-package limit lets it be chosen.
+struct Verdict {
+  /// The package it grows most (or shrinks least) against -Oz, and by how
+  /// many percent; "none" and 0 when no module compiled.
+  std::string WorstPackage;
+  double WorstPct = 0;
+  /// No compile failed and no package grew by more than the limit.
+  bool Allowed = false;
+};
+
+/// The verdict on totals \p T, per package \p PerPackage, under the
+/// recipe's max_package_regression \p LimitPct.
+Verdict judgeTotals(const Totals &T, const PackageSizes &PerPackage,
+                    double LimitPct);
+
+/// Selection's choice: the index of the smallest of \p Sizes whose
+/// \p Allowed is set (the first of equals), if any.
+std::optional<size_t> chooseSmallest(llvm::ArrayRef<uint64_t> Sizes,
+                                     const std::vector<bool> &Allowed);
 
 /// The first min(K, Items.size()) elements of a seeded partial Fisher-Yates
 /// shuffle of \p Items (splitmix64 from \p State), in drawing order.
