@@ -20,6 +20,7 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/TrajectoryCache.h"
@@ -30,7 +31,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -199,29 +199,26 @@ spawnAll(const Setup &S, ArrayRef<Work> Workload, unsigned Threads) {
       O.second = "cannot create a temporary directory: " + EC.message();
     return Out;
   }
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
-  for (size_t I = 0; I < Workload.size(); ++I)
-    Pool.async([&, I] {
-      const CorpusModule &M = S.Modules[Workload[I].Module];
-      std::string Obj = (TmpDir + "/" + std::to_string(I) + ".o").str();
-      CompileRequest R;
-      R.CC1Args = M.CC1Args;
-      R.BitcodePath = M.BitcodePath;
-      R.OutputPath = Obj;
-      R.ExtraArgs = S.PolicySpawnArgs[Workload[I].Policy];
-      std::vector<std::string> Argv = buildCompileCommand(R);
-      if (Error E = runCommand(Argv, Timeout)) {
-        Out[I].second = M.Name + ": " + toString(std::move(E));
-        return;
-      }
-      Expected<uint64_t> Size = getTextSize(Obj);
-      if (!Size)
-        Out[I].second = toString(Size.takeError());
-      else
-        Out[I].first = *Size;
-      sys::fs::remove(Obj);
-    });
-  Pool.wait();
+  runJobs(Workload.size(), Threads, [&](size_t I) {
+    const CorpusModule &M = S.Modules[Workload[I].Module];
+    std::string Obj = (TmpDir + "/" + std::to_string(I) + ".o").str();
+    CompileRequest R;
+    R.CC1Args = M.CC1Args;
+    R.BitcodePath = M.BitcodePath;
+    R.OutputPath = Obj;
+    R.ExtraArgs = S.PolicySpawnArgs[Workload[I].Policy];
+    std::vector<std::string> Argv = buildCompileCommand(R);
+    if (Error E = runCommand(Argv, Timeout)) {
+      Out[I].second = M.Name + ": " + toString(std::move(E));
+      return;
+    }
+    Expected<uint64_t> Size = getTextSize(Obj);
+    if (!Size)
+      Out[I].second = toString(Size.takeError());
+    else
+      Out[I].first = *Size;
+    sys::fs::remove(Obj);
+  });
   sys::fs::remove(TmpDir);
   return Out;
 }
