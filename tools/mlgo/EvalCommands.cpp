@@ -15,6 +15,7 @@
 #include "Subcommand.h"
 
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/Package.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Eval/CorpusEval.h"
 #include "mlgo/Eval/PackageEval.h"
@@ -228,7 +229,7 @@ int runEvalCorpus() {
     StringSet<> Seen;
     std::vector<std::string> Kept;
     for (const std::string &M : Modules) {
-      StringRef P = SizeReport::getPackage(M);
+      StringRef P = getModulePackage(M);
       if (Wanted.contains(P)) {
         Kept.push_back(M);
         Seen.insert(P);
