@@ -6,9 +6,7 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Support/Files.h"
 
-#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -56,15 +54,6 @@ std::string getCorpusFingerprint(ArrayRef<CorpusModule> Modules) {
   for (const CorpusModule &M : Modules)
     Contents.push_back({M.Name, M.ContentHash});
   return getCorpusFingerprint(Contents);
-}
-
-std::string getDefaultPluginPath() {
-  // On Linux this reads /proc/self/exe.
-  static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable("mlgo", &Anchor);
-  SmallString<256> P(sys::path::parent_path(sys::path::parent_path(Exe)));
-  sys::path::append(P, "lib", "MLGOInliner.so");
-  return std::string(P);
 }
 
 } // namespace mlgo

@@ -15,6 +15,7 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
@@ -115,7 +116,7 @@ Expected<Setup> prepare() {
   } else {
     S.Modules = std::move(*Modules);
   }
-  S.Plugin = PluginPath.empty() ? getDefaultPluginPath() : PluginPath.getValue();
+  S.Plugin = PluginPath.empty() ? config::PluginPath : PluginPath.getValue();
   std::vector<std::string> PluginArgs{"-load", S.Plugin,
                                       "-fpass-plugin=" + S.Plugin};
   StringRef P = PolicyOpt;

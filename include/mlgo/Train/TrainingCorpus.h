@@ -45,10 +45,6 @@ llvm::Expected<std::vector<CorpusModule>> loadTrainingCorpus(llvm::StringRef Dir
 /// order.
 std::string getCorpusFingerprint(llvm::ArrayRef<CorpusModule> Modules);
 
-/// The plugin next to the mlgo executable (<bin>/../lib/MLGOInliner.so),
-/// for commands that compare against a spawned clang.
-std::string getDefaultPluginPath();
-
 } // namespace mlgo
 
 #endif // MLGO_TRAIN_TRAININGCORPUS_H
