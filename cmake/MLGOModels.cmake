@@ -10,7 +10,7 @@
 #
 #   mlgo_embed_model(MLGOModelInlineOz inline-oz
 #                    ${PROJECT_SOURCE_DIR}/models/inline-oz/model.json)
-#   target_link_libraries(MyPlugin PRIVATE MLGOModelInlineOz MLGOCore)
+#   target_link_libraries(MyPlugin PRIVATE MLGOModelInlineOz MLGOModel)
 #
 #   #include "mlgo/embedded/inline_oz.h"
 #   auto R = mlgo::EmbeddedRunner::create<mlgo::embedded::inline_oz::Model>(

@@ -28,10 +28,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/StringSaver.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <mutex>
 #include <optional>
 
 using namespace llvm;
@@ -355,47 +353,36 @@ extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
     std::optional<SkippedObject> Skip;
     BLAKE3Result<32> Hash;
   };
-  std::vector<Outcome> Outcomes(Objects.size());
-  std::mutex ProgressMutex;
-  size_t Done = 0;
-  {
-    DefaultThreadPool Pool(hardware_concurrency(Options.Threads));
-    for (size_t I = 0; I < Objects.size(); ++I) {
-      Pool.async([&, I] {
+  std::vector<Outcome> Outcomes = runJobs<Outcome>(
+      Objects.size(), Options.Threads,
+      [&](size_t I) {
         const ObjectInput &In = Objects[I];
-        Outcome &Out = Outcomes[I];
+        Outcome Out;
         SkipReason Reason = SkipReason::UnreadableObject;
         Expected<EmbeddedModule> M = readEmbeddedModule(In.ObjectPath, Reason);
         if (!M) {
           Out.Skip =
               SkippedObject{In.ObjectPath, Reason, toString(M.takeError())};
-        } else {
-          Error E =
-              writeFile(getModuleFile(Options.OutputDir, In.ModuleName, ".bc"),
-                        M->Bitcode);
-          if (!E)
-            E = writeFile(
-                getModuleFile(Options.OutputDir, In.ModuleName, ".cmd"),
-                M->Command);
-          if (E)
-            Out.Skip = SkippedObject{In.ObjectPath, SkipReason::WriteFailed,
-                                     toString(std::move(E))};
-          else
-            Out.Module =
-                ExtractedModule{In.ModuleName, In.ObjectPath, M->TextSize,
-                                M->Bitcode.size(), In.SourcePath};
-          Out.Hash = BLAKE3::hash<32>(
-              ArrayRef(reinterpret_cast<const uint8_t *>(M->Bitcode.data()),
-                       M->Bitcode.size()));
+          return Out;
         }
-        std::lock_guard<std::mutex> Lock(ProgressMutex);
-        ++Done;
-        if (Options.Progress)
-          Options.Progress(Done, Objects.size());
-      });
-    }
-    Pool.wait();
-  }
+        Error E = writeFile(
+            getModuleFile(Options.OutputDir, In.ModuleName, ".bc"), M->Bitcode);
+        if (!E)
+          E = writeFile(getModuleFile(Options.OutputDir, In.ModuleName, ".cmd"),
+                        M->Command);
+        if (E)
+          Out.Skip = SkippedObject{In.ObjectPath, SkipReason::WriteFailed,
+                                   toString(std::move(E))};
+        else
+          Out.Module =
+              ExtractedModule{In.ModuleName, In.ObjectPath, M->TextSize,
+                              M->Bitcode.size(), In.SourcePath};
+        Out.Hash = BLAKE3::hash<32>(
+            ArrayRef(reinterpret_cast<const uint8_t *>(M->Bitcode.data()),
+                     M->Bitcode.size()));
+        return Out;
+      },
+      Options.Progress);
 
   ExtractResult Result;
   Result.Skipped = std::move(AlreadySkipped);

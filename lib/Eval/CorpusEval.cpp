@@ -1,17 +1,15 @@
 //===- lib/Eval/CorpusEval.cpp - Evaluate policies on a corpus ------------===//
 //
-// Runs every (module, policy) compile on a thread pool and collects the
-// sizes in module order (see mlgo/Eval/CorpusEval.h). Also the inlining
-// policy constructors and the ModuleCompiler anchor.
+// Runs every (module, policy) compile on a thread pool (runJobs) and
+// collects the sizes in module order (see mlgo/Eval/CorpusEval.h). Also the
+// ModuleCompiler anchor.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Eval/CorpusEval.h"
 
-#include "llvm/Support/ThreadPool.h"
-#include "llvm/Support/Threading.h"
+#include "mlgo/Support/Parallel.h"
 
-#include <mutex>
 #include <optional>
 
 using namespace llvm;
@@ -33,14 +31,11 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
   // Results[Module * NumPolicies + Policy]: a size, or the error message.
   std::vector<std::optional<CodeSize>> Sizes(Total);
   std::vector<std::string> Errors(Total);
-  std::mutex Lock;
-  size_t Done = 0;
-  {
-    DefaultThreadPool Pool(hardware_concurrency(Options.Jobs));
-    // Module-major order: a module's compiles run close together, so a
-    // failing module shows up early and the progress is even.
-    for (size_t I = 0; I < Total; ++I)
-      Pool.async([&, I] {
+  // Module-major order: a module's compiles run close together, so a
+  // failing module shows up early and the progress is even.
+  runJobs(
+      Total, Options.Jobs,
+      [&](size_t I) {
         const std::string &Module = Modules[I / NumPolicies];
         const NamedPolicy &P = *Policies[I % NumPolicies];
         Expected<CodeSize> Size = Compiler.codeSize(Module, P.Policy);
@@ -48,13 +43,8 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
           Sizes[I] = std::move(*Size);
         else
           Errors[I] = toString(Size.takeError());
-        std::lock_guard<std::mutex> Guard(Lock);
-        ++Done;
-        if (Options.Progress)
-          Options.Progress(Done, Total);
-      });
-    Pool.wait();
-  }
+      },
+      Options.Progress);
 
   SizeReport R;
   R.BaselineName = Baseline.Name;

@@ -7,6 +7,8 @@
 
 #include "mlgo/Eval/SizeReport.h"
 
+#include "mlgo/Corpus/Package.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -16,13 +18,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-StringRef SizeReport::getPackage(StringRef Module) {
-  size_t Slash = Module.find('/');
-  if (Slash == StringRef::npos || Slash == 0)
-    return ".";
-  return Module.take_front(Slash);
-}
 
 /// Sums \p Modules (indices into Report.Modules) into one GroupStats.
 static GroupStats sumGroup(const SizeReport &Report, StringRef Name,
@@ -77,10 +72,10 @@ static GroupStats sumGroup(const SizeReport &Report, StringRef Name,
 std::vector<GroupStats> SizeReport::getPackageStats() const {
   std::map<std::string, std::vector<size_t>> ByPackage;
   for (size_t I = 0; I < Modules.size(); ++I)
-    ByPackage[getPackage(Modules[I].Module).str()].push_back(I);
+    ByPackage[getModulePackage(Modules[I].Module).str()].push_back(I);
   std::vector<GroupStats> Out;
-  for (const auto &[Name, Indices] : ByPackage)
-    Out.push_back(sumGroup(*this, Name, Indices));
+  for (const auto &[Package, Indices] : ByPackage)
+    Out.push_back(sumGroup(*this, describePackage(Package), Indices));
   return Out;
 }
 

@@ -7,6 +7,8 @@
 
 #include "mlgo/Inline/InlineFeatures.h"
 
+#include "mlgo/Model/InlineFeatureNames.h"
+
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/MLInlineAdvisor.h"
 #include "llvm/IR/Function.h"
@@ -42,11 +44,11 @@ const char *getInlineFeatureDescription(size_t Index) {
 }
 
 TensorSpec getInlineDecisionSpec() {
-  return TensorSpec::createSpec<int64_t>("inlining_decision", {1});
+  return TensorSpec::createSpec<int64_t>(InlineDecisionFeatureName.str(), {1});
 }
 
 TensorSpec getInlineDefaultSpec() {
-  return TensorSpec::createSpec<int64_t>("inlining_default", {1});
+  return TensorSpec::createSpec<int64_t>(InlineDefaultFeatureName.str(), {1});
 }
 
 void computeExtraFeatures(CallBase &CB, MLInlineAdvisor &Advisor,

@@ -12,6 +12,8 @@
 
 #include "mlgo/Model/Model.h"
 
+#include "mlgo/Model/InlineFeatureNames.h"
+
 #include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -573,11 +575,12 @@ Error Model::validate(StringRef FileName) const {
     return Fail("inputs", "a model needs at least one input");
   if (Heuristic.InlineThreshold &&
       llvm::none_of(Inputs, [](const ModelInput &In) {
-        return In.Spec.name() == "inlining_default";
+        return In.Spec.name() == InlineDefaultFeatureName;
       }))
     return Fail("heuristic.inline_threshold",
-                "sets the heuristic behind the input 'inlining_default', "
-                "which the model does not read");
+                "sets the heuristic behind the input '" +
+                    InlineDefaultFeatureName +
+                    "', which the model does not read");
   for (size_t I = 0; I < Inputs.size(); ++I) {
     const ModelInput &In = Inputs[I];
     std::string IPath = ("inputs[" + Twine(I) + "]").str();

@@ -10,6 +10,8 @@
 
 #include "mlgo/Model/ModelCodeGen.h"
 
+#include "mlgo/Model/InlineFeatureNames.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/FileSystem.h"
@@ -169,8 +171,8 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
        << hexFloat(M.Decision.Threshold) << ";\n"
        << "  static constexpr float Temperature = "
        << hexFloat(M.Decision.Temperature) << ";\n"
-       << "  /// 1: the heuristic behind the input \"inlining_default\" runs "
-          "at\n"
+       << "  /// 1: the heuristic behind the input \""
+       << InlineDefaultFeatureName << "\" runs at\n"
        << "  /// InlineThreshold; 0: at the optimization level's own.\n"
        << "  static constexpr int HasInlineThreshold = "
        << (M.Heuristic.InlineThreshold ? 1 : 0) << ";\n"

@@ -56,4 +56,6 @@ Expected<std::unique_ptr<ServePolicy>> createModelPolicy(StringRef Path) {
       std::make_shared<const Model>(std::move(*M)), Path.str());
 }
 
+void registerModelPolicy() { registerPolicyKind("model", createModelPolicy); }
+
 } // namespace mlgo

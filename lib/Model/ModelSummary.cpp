@@ -9,6 +9,8 @@
 
 #include "mlgo/Model/Model.h"
 
+#include "mlgo/Model/InlineFeatureNames.h"
+
 #include "llvm/Support/Format.h"
 
 #include <algorithm>
@@ -85,8 +87,9 @@ void Model::printSummary(raw_ostream &OS) const {
   Field("corpus hash", Metadata.CorpusHash);
   OS << "seed: " << Metadata.Seed << "\n";
   if (Heuristic.InlineThreshold)
-    OS << "heuristic: inline threshold " << *Heuristic.InlineThreshold
-       << " (inlining_default is LLVM's decision at that threshold)\n";
+    OS << "heuristic: inline threshold " << *Heuristic.InlineThreshold << " ("
+       << InlineDefaultFeatureName
+       << " is LLVM's decision at that threshold)\n";
   OS << "inputs: " << Inputs.size() << " features -> " << getNumMLPInputs()
      << " MLP inputs\n";
   for (const ModelInput &In : Inputs)

@@ -8,7 +8,6 @@
 
 #include "mlgo/Protocol/ServePolicy.h"
 
-#include "mlgo/Model/ModelPolicy.h"
 #include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -145,7 +144,6 @@ struct Registry {
         NoArg("alternate", [] { return std::make_unique<AlternatePolicy>(); });
     Factories["first-valid"] = NoArg(
         "first-valid", [] { return std::make_unique<FirstValidPolicy>(); });
-    Factories["model"] = createModelPolicy;
   }
 };
 

@@ -4,6 +4,7 @@
 
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
+#include "mlgo/Model/InlineFeatureNames.h"
 #include "mlgo/Support/Error.h"
 
 #include "llvm/Support/MemoryBuffer.h"
@@ -20,10 +21,12 @@ Expected<DecisionLog> parseDecisionLog(StringRef Log, StringRef Name) {
   if (!Reader)
     return Reader.takeError();
   const LogHeader &H = (*Reader)->getHeader();
-  std::optional<size_t> DecisionIndex = H.findFeature("inlining_decision");
-  std::optional<size_t> DefaultIndex = H.findFeature("inlining_default");
+  std::optional<size_t> DecisionIndex =
+      H.findFeature(InlineDecisionFeatureName);
+  std::optional<size_t> DefaultIndex = H.findFeature(InlineDefaultFeatureName);
   if (!DecisionIndex || !DefaultIndex)
-    return makeError(Name + ": no inlining_decision/inlining_default");
+    return makeError(Name + ": no " + InlineDecisionFeatureName + "/" +
+                     InlineDefaultFeatureName);
   DecisionLog L;
   for (size_t F = 0; F < H.Features.size(); ++F) {
     const TensorSpec &S = H.Features[F];

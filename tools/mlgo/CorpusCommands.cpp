@@ -3,34 +3,31 @@
 // The corpus commands: extract (objects -> corpus), combine, stats, compile
 // (replay one module as clang compiled it, optionally with the plugin) and
 // check (replay every module and compare .text sizes with the originals).
-// The work is in the MLGOCorpus library; this file parses options and
-// prints.
+// The work is in the MLGOCorpus library (Extract.h, CorpusCombine.h,
+// CorpusStats.h, CompileCommand.h, CorpusCheck.h); this file parses
+// options and prints.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Corpus/CorpusCheck.h"
+#include "mlgo/Corpus/CorpusCombine.h"
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/CorpusStats.h"
 #include "mlgo/Corpus/Extract.h"
-#include "mlgo/Corpus/ModuleStats.h"
+#include "mlgo/Corpus/Package.h"
 #include "mlgo/Support/Error.h"
-#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Train/TrainingCorpus.h"
 
-#include "llvm/ADT/StringMap.h"
-#include "llvm/Support/FileSystem.h"
-#include "llvm/Support/Format.h"
-#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <map>
-#include <mutex>
 
 using namespace llvm;
 using namespace mlgo;
@@ -217,33 +214,13 @@ int runExtract() {
 }
 
 int runCombine() {
-  Expected<CorpusDescription> D = combineCorpora(CombineInputs, CombineOutput);
-  if (!D)
-    return fail(D.takeError());
-  // Carry the extraction reports over, so `corpus check` works on the
-  // combined corpus. The prefix of each input is read back from the
-  // combined module names, which keep input order.
-  std::vector<std::string> Prefixes;
-  size_t Offset = 0;
-  for (const std::string &In : CombineInputs) {
-    Expected<CorpusDescription> InD = CorpusDescription::read(In);
-    if (!InD)
-      return fail(InD.takeError());
-    std::string Prefix = sys::path::filename(In).str();
-    if (!InD->Modules.empty()) {
-      StringRef Combined = D->Modules[Offset];
-      Prefix = Combined.drop_back(InD->Modules[0].size() + 1).str();
-    }
-    Prefixes.push_back(Prefix);
-    Offset += InD->Modules.size();
-  }
-  Expected<bool> Merged =
-      combineExtractionReports(CombineInputs, Prefixes, CombineOutput);
-  if (!Merged)
-    return fail(Merged.takeError());
+  Expected<CombinedCorpus> C = combineCorpus(CombineInputs, CombineOutput);
+  if (!C)
+    return fail(C.takeError());
   outs() << "combined " << CombineInputs.size() << " corpora ("
-         << D->Modules.size() << " modules) into " << CombineOutput << '\n';
-  if (!*Merged)
+         << C->Description.Modules.size() << " modules) into " << CombineOutput
+         << '\n';
+  if (!C->HasExtractionReport)
     outs() << "note: not every input has an " << ExtractionReportFileName
            << "; the combined corpus has none\n";
   return 0;
@@ -261,62 +238,35 @@ std::string spread(std::vector<uint64_t> &V) {
 }
 
 int runStats() {
-  Expected<CorpusDescription> D = CorpusDescription::read(StatsDir);
-  if (!D)
-    return fail(D.takeError());
-  size_t N = D->Modules.size();
-  std::vector<std::optional<ModuleStats>> Stats(N);
-  std::vector<std::string> Errors(N);
   Progress Bar("reading", "modules");
-  std::mutex M;
-  size_t Done = 0;
-  {
-    DefaultThreadPool Pool(hardware_concurrency(StatsThreads));
-    for (size_t I = 0; I < N; ++I)
-      Pool.async([&, I] {
-        std::string Path = getModuleFile(StatsDir, D->Modules[I], ".bc");
-        Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
-        if (!Buf) {
-          Errors[I] = toString(Buf.takeError());
-        } else if (Expected<ModuleStats> S =
-                       computeModuleStats((*Buf)->getMemBufferRef())) {
-          Stats[I] = *S;
-        } else {
-          Errors[I] = toString(S.takeError());
-        }
-        std::lock_guard<std::mutex> Lock(M);
-        Bar.update(++Done, N);
-      });
-    Pool.wait();
-  }
+  Expected<CorpusStats> S = computeCorpusStats(
+      StatsDir, StatsThreads,
+      [&](size_t Done, size_t Total) { Bar.update(Done, Total); });
   Bar.end();
-  ModuleStats Total;
+  if (!S)
+    return fail(S.takeError());
+  const CorpusDescription &D = S->Description;
+  size_t N = D.Modules.size();
   std::vector<uint64_t> Insts, Bytes, Funcs;
   std::vector<std::pair<uint64_t, std::string>> Largest;
-  size_t Bad = 0;
   for (size_t I = 0; I < N; ++I) {
-    if (!Stats[I]) {
-      WithColor::warning(errs(), "mlgo") << Errors[I] << '\n';
-      ++Bad;
+    if (!S->Modules[I]) {
+      WithColor::warning(errs(), "mlgo") << S->Errors[I] << '\n';
       continue;
     }
-    const ModuleStats &S = *Stats[I];
-    Total.Functions += S.Functions;
-    Total.Declarations += S.Declarations;
-    Total.Instructions += S.Instructions;
-    Total.CallSites += S.CallSites;
-    Total.BitcodeBytes += S.BitcodeBytes;
-    Insts.push_back(S.Instructions);
-    Bytes.push_back(S.BitcodeBytes);
-    Funcs.push_back(S.Functions);
-    Largest.emplace_back(S.Instructions, D->Modules[I]);
+    const ModuleStats &M = *S->Modules[I];
+    Insts.push_back(M.Instructions);
+    Bytes.push_back(M.BitcodeBytes);
+    Funcs.push_back(M.Functions);
+    Largest.emplace_back(M.Instructions, D.Modules[I]);
   }
   llvm::sort(Largest, [](const auto &A, const auto &B) { return A > B; });
+  const ModuleStats &Total = S->Total;
   raw_ostream &OS = outs();
   OS << "corpus: " << StatsDir << '\n'
      << "modules: " << N << '\n'
-     << "has_thinlto: " << (D->HasThinLTO ? "true" : "false") << '\n'
-     << "global_command_override: " << (D->GlobalCommandOverride ? "yes" : "no")
+     << "has_thinlto: " << (D.HasThinLTO ? "true" : "false") << '\n'
+     << "global_command_override: " << (D.GlobalCommandOverride ? "yes" : "no")
      << '\n'
      << "bitcode: " << Total.BitcodeBytes << " bytes ("
      << megabytes(Total.BitcodeBytes) << ")\n"
@@ -331,25 +281,17 @@ int runStats() {
   for (size_t I = 0; I < Largest.size() && I < 5; ++I)
     OS << "  " << Largest[I].first << "  " << Largest[I].second << '\n';
   // Packages as `mlgo train` sees them (a recipe holds whole packages out
-  // for validation): the first component of the module name.
-  std::map<std::string, std::pair<size_t, uint64_t>> Packages;
-  for (size_t I = 0; I < N; ++I) {
-    auto &[Count, Insts] = Packages[getModulePackage(D->Modules[I])];
-    ++Count;
-    if (Stats[I])
-      Insts += Stats[I]->Instructions;
-  }
-  OS << "packages: " << Packages.size() << '\n';
-  for (const auto &[Name, P] : Packages)
-    OS << "  " << describePackage(Name) << ": " << P.first << " modules, "
-       << P.second << " instructions\n";
-  if (Bad)
+  // for validation).
+  OS << "packages: " << S->Packages.size() << '\n';
+  for (const PackageStats &P : S->Packages)
+    OS << "  " << describePackage(P.Package) << ": " << P.Modules
+       << " modules, " << P.Instructions << " instructions\n";
+  if (size_t Bad = S->getUnreadableCount())
     return fail(Twine(Bad) + " of " + Twine(N) + " modules could not be read");
+  if (!S->FingerprintError.empty())
+    return fail(S->FingerprintError);
   // The fingerprint `mlgo train` reports: equal fingerprints, equal models.
-  Expected<std::vector<CorpusModule>> Modules = loadTrainingCorpus(StatsDir);
-  if (!Modules)
-    return fail(toString(Modules.takeError()));
-  OS << "fingerprint: " << getCorpusFingerprint(*Modules) << '\n';
+  OS << "fingerprint: " << S->Fingerprint << '\n';
   return 0;
 }
 
@@ -407,64 +349,24 @@ int runCompile() {
 }
 
 int runCheck() {
-  Expected<CorpusDescription> D = CorpusDescription::read(CheckDir);
-  if (!D)
-    return fail(D.takeError());
-  Expected<std::vector<ExtractedModule>> Report =
-      readExtractionReport(CheckDir);
-  if (!Report)
-    return fail(Report.takeError());
-  StringMap<uint64_t> OriginalText;
-  for (const ExtractedModule &M : *Report)
-    OriginalText[M.Module] = M.TextSize;
-  SmallString<128> TmpDir;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("mlgo-corpus-check", TmpDir))
-    return fail("cannot create a temporary directory: " + EC.message());
-
-  size_t N = D->Modules.size();
-  std::vector<std::string> Problems(N);
-  std::mutex M;
-  size_t Done = 0;
   Progress Bar("compiling", "modules");
-  {
-    DefaultThreadPool Pool(hardware_concurrency(CheckThreads));
-    for (size_t I = 0; I < N; ++I)
-      Pool.async([&, I] {
-        const std::string &Module = D->Modules[I];
-        std::string Out = (TmpDir + "/" + Twine(I) + ".o").str();
-        auto Check = [&]() -> std::string {
-          auto It = OriginalText.find(Module);
-          if (It == OriginalText.end())
-            return "not in " + ExtractionReportFileName.str();
-          auto Argv = getModuleCompileCommand(CheckDir, *D, Module, Out, {},
-                                              CheckClang);
-          if (!Argv)
-            return toString(Argv.takeError());
-          if (Error E = runCommand(*Argv))
-            return toString(std::move(E));
-          auto Size = getTextSize(Out);
-          if (!Size)
-            return toString(Size.takeError());
-          if (*Size != It->second)
-            return formatv(".text size {0}, original {1}", *Size, It->second);
-          return "";
-        };
-        Problems[I] = Check();
-        sys::fs::remove(Out);
-        std::lock_guard<std::mutex> Lock(M);
-        Bar.update(++Done, N);
-      });
-    Pool.wait();
-  }
+  CorpusCheckOptions Options;
+  Options.Threads = CheckThreads;
+  Options.Clang = CheckClang;
+  Options.Progress = [&](size_t Done, size_t Total) {
+    Bar.update(Done, Total);
+  };
+  Expected<std::vector<ModuleCheck>> Checks = checkCorpus(CheckDir, Options);
   Bar.end();
-  sys::fs::remove(TmpDir);
+  if (!Checks)
+    return fail(Checks.takeError());
   size_t Bad = 0;
-  for (size_t I = 0; I < N; ++I)
-    if (!Problems[I].empty()) {
+  for (const ModuleCheck &C : *Checks)
+    if (!C.Problem.empty()) {
       ++Bad;
-      outs() << "mismatch: " << D->Modules[I] << ": " << Problems[I] << '\n';
+      outs() << "mismatch: " << C.Module << ": " << C.Problem << '\n';
     }
+  size_t N = Checks->size();
   outs() << "checked " << N << " modules: " << N - Bad
          << " recompile to the original .text size, " << Bad << " do not\n";
   return Bad ? 1 : 0;

@@ -14,7 +14,9 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/Package.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Eval/CorpusEval.h"
 #include "mlgo/Eval/PackageEval.h"
@@ -138,33 +140,9 @@ cl::opt<std::string>
                   cl::desc("MLGOInliner.so (default: next to this mlgo)"),
                   cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
 
-/// The build directory this mlgo runs from (<build>/bin/mlgo -> <build>).
-std::string getBuildDir() {
-  static int Anchor;
-  std::string Exe = sys::fs::getMainExecutable("mlgo", &Anchor);
-  return sys::path::parent_path(sys::path::parent_path(Exe)).str();
-}
-
-/// The source tree, for scripts/: recorded at configure time in
-/// <build>/CMakeCache.txt as CMAKE_HOME_DIRECTORY.
-Expected<std::string> getSourceDir() {
-  std::string Cache = getBuildDir() + "/CMakeCache.txt";
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Cache);
-  if (!Buf)
-    return makeError(Cache + ": " + Buf.getError().message() +
-                     " (mlgo eval package runs from its build "
-                     "tree)");
-  SmallVector<StringRef> Lines;
-  (*Buf)->getBuffer().split(Lines, '\n');
-  for (StringRef L : Lines)
-    if (L.consume_front("CMAKE_HOME_DIRECTORY:INTERNAL="))
-      return L.trim().str();
-  return makeError(Cache + ": no CMAKE_HOME_DIRECTORY");
-}
-
+/// \p Given, else the plugin this build makes; absolute.
 Expected<std::string> getPlugin(StringRef Given) {
-  std::string P =
-      Given.empty() ? getBuildDir() + "/lib/MLGOInliner.so" : Given.str();
+  std::string P = Given.empty() ? config::PluginPath : Given.str();
   if (!sys::fs::exists(P))
     return makeError(P + ": no such file (the plugin; build it, or "
                          "pass --plugin)");
@@ -228,7 +206,7 @@ int runEvalCorpus() {
     StringSet<> Seen;
     std::vector<std::string> Kept;
     for (const std::string &M : Modules) {
-      StringRef P = SizeReport::getPackage(M);
+      StringRef P = getModulePackage(M);
       if (Wanted.contains(P)) {
         Kept.push_back(M);
         Seen.insert(P);
@@ -347,16 +325,15 @@ int runEvalPackage() {
   Expected<ReportFormat> Format = parseReportFormat(PackageFormat);
   if (!Format)
     return fail(Format.takeError());
-  Expected<std::string> Src = getSourceDir();
-  if (!Src)
-    return fail(Src.takeError());
   Expected<std::string> Plugin = getPlugin(PackagePlugin);
   if (!Plugin)
     return fail(Plugin.takeError());
   PackageEvalOptions Opts;
-  Opts.RecipeScript = *Src + "/scripts/eval-package.sh";
-  Opts.SourceCache =
-      PackageCache.empty() ? getBuildDir() + "/src" : std::string(PackageCache);
+  Opts.RecipeScript =
+      std::string(config::SourceDir) + "/scripts/eval-package.sh";
+  Opts.SourceCache = PackageCache.empty()
+                         ? std::string(config::BuildDir) + "/src"
+                         : std::string(PackageCache);
   {
     SmallString<256> Cache(Opts.SourceCache);
     sys::fs::make_absolute(Cache);
@@ -380,8 +357,9 @@ int runEvalPackage() {
   bool AllOK = true, Printed = false;
   for (size_t I = 0; I < PackageNames.size(); ++I) {
     Opts.Package = PackageNames[I];
-    SmallString<256> Work(PackageWork.empty() ? getBuildDir() + "/eval"
-                                              : std::string(PackageWork));
+    SmallString<256> Work(PackageWork.empty()
+                              ? std::string(config::BuildDir) + "/eval"
+                              : std::string(PackageWork));
     if (PackageWork.empty() || PackageNames.size() > 1)
       sys::path::append(Work, Opts.Package);
     sys::fs::make_absolute(Work);

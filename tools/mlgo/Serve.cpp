@@ -16,6 +16,7 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Model/ModelPolicy.h"
 #include "mlgo/Protocol/Host.h"
 #include "mlgo/Protocol/ServePolicy.h"
 
@@ -57,6 +58,9 @@ cl::list<std::string>
 raw_ostream &error() { return errs() << "mlgo serve: error: "; }
 
 int runServe() {
+  // The built-in rules come with the protocol library; "model=FILE" from
+  // the model library.
+  registerModelPolicy();
   auto P = createPolicy(PolicySpec);
   if (!P) {
     error() << toString(P.takeError()) << "\n";

@@ -15,11 +15,13 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
 #include "mlgo/Train/TrajectoryCache.h"
@@ -30,7 +32,6 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -115,7 +116,7 @@ Expected<Setup> prepare() {
   } else {
     S.Modules = std::move(*Modules);
   }
-  S.Plugin = PluginPath.empty() ? getDefaultPluginPath() : PluginPath.getValue();
+  S.Plugin = PluginPath.empty() ? config::PluginPath : PluginPath.getValue();
   std::vector<std::string> PluginArgs{"-load", S.Plugin,
                                       "-fpass-plugin=" + S.Plugin};
   StringRef P = PolicyOpt;
@@ -199,29 +200,26 @@ spawnAll(const Setup &S, ArrayRef<Work> Workload, unsigned Threads) {
       O.second = "cannot create a temporary directory: " + EC.message();
     return Out;
   }
-  DefaultThreadPool Pool(hardware_concurrency(Threads));
-  for (size_t I = 0; I < Workload.size(); ++I)
-    Pool.async([&, I] {
-      const CorpusModule &M = S.Modules[Workload[I].Module];
-      std::string Obj = (TmpDir + "/" + std::to_string(I) + ".o").str();
-      CompileRequest R;
-      R.CC1Args = M.CC1Args;
-      R.BitcodePath = M.BitcodePath;
-      R.OutputPath = Obj;
-      R.ExtraArgs = S.PolicySpawnArgs[Workload[I].Policy];
-      std::vector<std::string> Argv = buildCompileCommand(R);
-      if (Error E = runCommand(Argv, Timeout)) {
-        Out[I].second = M.Name + ": " + toString(std::move(E));
-        return;
-      }
-      Expected<uint64_t> Size = getTextSize(Obj);
-      if (!Size)
-        Out[I].second = toString(Size.takeError());
-      else
-        Out[I].first = *Size;
-      sys::fs::remove(Obj);
-    });
-  Pool.wait();
+  runJobs(Workload.size(), Threads, [&](size_t I) {
+    const CorpusModule &M = S.Modules[Workload[I].Module];
+    std::string Obj = (TmpDir + "/" + std::to_string(I) + ".o").str();
+    CompileRequest R;
+    R.CC1Args = M.CC1Args;
+    R.BitcodePath = M.BitcodePath;
+    R.OutputPath = Obj;
+    R.ExtraArgs = S.PolicySpawnArgs[Workload[I].Policy];
+    std::vector<std::string> Argv = buildCompileCommand(R);
+    if (Error E = runCommand(Argv, Timeout)) {
+      Out[I].second = M.Name + ": " + toString(std::move(E));
+      return;
+    }
+    Expected<uint64_t> Size = getTextSize(Obj);
+    if (!Size)
+      Out[I].second = toString(Size.takeError());
+    else
+      Out[I].first = *Size;
+    sys::fs::remove(Obj);
+  });
   sys::fs::remove(TmpDir);
   return Out;
 }

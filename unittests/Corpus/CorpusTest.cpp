@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "CorpusTestUtil.h"
+
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Extract.h"
@@ -18,7 +20,6 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
 #include "llvm/Support/raw_ostream.h"
-#include "llvm/Testing/Support/SupportHelpers.h"
 
 #include "gtest/gtest.h"
 
@@ -28,25 +29,11 @@
 
 using namespace llvm;
 using namespace mlgo;
+using namespace mlgo::test;
 
 namespace {
 
 using Args = std::vector<std::string>;
-
-// LLVM's TestingSupport library is not in Debian's llvm-19-dev; these are
-// the two matchers we need.
-#define ASSERT_SUCCEEDED(E)                                                    \
-  do {                                                                         \
-    if (Error Err = (E))                                                       \
-      FAIL() << toString(std::move(Err));                                      \
-  } while (false)
-
-/// The message of a failed Expected, or "<success>".
-template <typename T> std::string errorMessage(Expected<T> &&V) {
-  if (V)
-    return "<success>";
-  return toString(V.takeError());
-}
 
 TEST(CompileCommandTest, SplitsAndJoinsNulSeparatedArguments) {
   static const char Raw[] = "-cc1\0-triple\0x86_64-pc-linux-gnu\0-Oz\0";
@@ -160,29 +147,6 @@ TEST(RunCommandTest, TimesOutInEveryThreadOfAPool) {
   EXPECT_GT(Left, 0u) << "the pending alarm was cancelled";
   EXPECT_EQ(Seen.sa_handler, Mine.sa_handler)
       << "SIGALRM's handler was replaced";
-}
-
-/// A fresh temporary directory (LLVM's), removed at the end of the test.
-struct TempDir : unittest::TempDir {
-  TempDir() : unittest::TempDir("mlgo-corpus", /*Unique=*/true) {}
-  std::string sub(StringRef Name) const { return (path() + "/" + Name).str(); }
-};
-
-void writeFile(StringRef Path, StringRef Contents) {
-  ASSERT_FALSE(sys::fs::create_directories(sys::path::parent_path(Path)));
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC);
-  ASSERT_FALSE(EC) << EC.message();
-  OS << Contents;
-}
-
-/// A corpus with modules \p Modules (empty .bc, one-argument .cmd).
-void makeCorpus(StringRef Dir, const CorpusDescription &D) {
-  for (const std::string &M : D.Modules) {
-    writeFile(getModuleFile(Dir, M, ".bc"), "BC");
-    writeFile(getModuleFile(Dir, M, ".cmd"), std::string("-Oz\0", 4));
-  }
-  ASSERT_SUCCEEDED(D.write(Dir));
 }
 
 TEST(CorpusDescriptionTest, RoundTrips) {

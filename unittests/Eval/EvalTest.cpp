@@ -121,8 +121,23 @@ TEST(SizeReportTest, PackagesTotalsAndGeometricMeans) {
   EXPECT_EQ(R.getWorst(0)->Module, "bzip2/c.o");
   EXPECT_EQ(R.getBest(1)->Module, "bzip2/b.o");
   EXPECT_EQ(R.getWorst(1)->Module, "zlib/a.o");
-  EXPECT_EQ(SizeReport::getPackage("zlib/x/y.o"), "zlib");
-  EXPECT_EQ(SizeReport::getPackage("y.o"), ".");
+}
+
+// Packages are the corpus library's (mlgo/Corpus/Package.h): a module
+// without a directory has none, shown as training shows it.
+TEST(SizeReportTest, TopLevelModulesAreOneGroupWithoutAPackage) {
+  SizeReport R;
+  R.ModelNames = {"m"};
+  R.Modules = {{"zlib/a.o", 100, {90}, {}},
+               {"b.o", 50, {50}, {}},
+               {"c.o", 10, {20}, {}}};
+  std::vector<GroupStats> P = R.getPackageStats();
+  ASSERT_EQ(P.size(), 2u);
+  EXPECT_EQ(P[0].Name, "(modules without a directory)");
+  EXPECT_EQ(P[0].Modules, 2u);
+  EXPECT_EQ(P[0].BaselineTotal, 60u);
+  EXPECT_EQ(P[1].Name, "zlib");
+  EXPECT_EQ(P[1].Modules, 1u);
 }
 
 TEST(SizeReportTest, TerminalReport) {

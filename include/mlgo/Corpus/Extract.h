@@ -32,6 +32,7 @@
 
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Support/Parallel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -39,7 +40,6 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
@@ -135,7 +135,7 @@ struct ExtractOptions {
   /// Worker threads; 0 means one per hardware thread.
   unsigned Threads = 0;
   /// Called after each object (from worker threads, serialized).
-  std::function<void(size_t Done, size_t Total)> Progress;
+  ProgressCallback Progress;
   /// Keep one module per source file and per bitcode content (see above).
   bool Deduplicate = true;
 };

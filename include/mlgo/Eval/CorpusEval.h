@@ -17,10 +17,10 @@
 
 #include "mlgo/Eval/ModuleCompiler.h"
 #include "mlgo/Eval/SizeReport.h"
+#include "mlgo/Support/Parallel.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
-#include <functional>
 #include <string>
 
 namespace mlgo {
@@ -30,7 +30,7 @@ struct CorpusEvalOptions {
   unsigned Jobs = 0;
   /// Called after each compile (from the worker threads, serialized) with
   /// the compiles done and the total.
-  std::function<void(size_t Done, size_t Total)> Progress;
+  ProgressCallback Progress;
 };
 
 /// Compiles each of \p Modules under \p Baseline and each of \p Models.

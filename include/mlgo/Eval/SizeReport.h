@@ -108,11 +108,8 @@ struct SizeReport {
   /// Modules asked for (compiled or not).
   size_t ModulesRequested = 0;
 
-  /// The package of a module name: its first path component, or "." for a
-  /// module at the corpus root.
-  static llvm::StringRef getPackage(llvm::StringRef Module);
-
-  /// One GroupStats per package, sorted by package name.
+  /// One GroupStats per package (mlgo/Corpus/Package.h), sorted by package
+  /// name and named as describePackage() shows it.
   std::vector<GroupStats> getPackageStats() const;
   /// All modules together, named "TOTAL". Its Once totals add up the
   /// packages' (packages are never linked together).

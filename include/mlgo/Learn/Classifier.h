@@ -40,6 +40,7 @@
 #include "mlgo/Learn/Normalization.h"
 #include "mlgo/Learn/Optimizer.h"
 #include "mlgo/Learn/Random.h"
+#include "mlgo/Model/InlineFeatureNames.h"
 #include "mlgo/Model/Model.h"
 
 #include "llvm/Support/Error.h"
@@ -79,7 +80,8 @@ struct ClassifierOptions {
   /// One spec per feature, element count 1. Empty: int64_t [1] specs named
   /// after the dataset's features (LLVM's inlining features are int64).
   std::vector<TensorSpec> InputSpecs;
-  TensorSpec OutputSpec{"inlining_decision", 0, TensorType::Int64, {1}};
+  TensorSpec OutputSpec{
+      InlineDecisionFeatureName.str(), 0, TensorType::Int64, {1}};
   /// Copied into the model; Seed is set to Options.Seed and an empty Recipe
   /// to a description of these options.
   ModelMetadata Metadata;

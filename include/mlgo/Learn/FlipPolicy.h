@@ -32,6 +32,7 @@
 #ifndef MLGO_LEARN_FLIPPOLICY_H
 #define MLGO_LEARN_FLIPPOLICY_H
 
+#include "mlgo/Model/InlineFeatureNames.h"
 #include "mlgo/Model/Model.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -59,7 +60,7 @@ enum class FlipScope {
 /// \p DefaultFeature raw (a one-element input with one empty pipeline).
 llvm::Expected<Model>
 buildFlipPolicy(const Model &G, float Tau,
-                llvm::StringRef DefaultFeature = "inlining_default",
+                llvm::StringRef DefaultFeature = InlineDefaultFeatureName,
                 FlipScope Scope = FlipScope::Both);
 
 /// The same construction with one tau per branch: where the heuristic
@@ -67,9 +68,9 @@ buildFlipPolicy(const Model &G, float Tau,
 /// inlines (d = 1) the policy refuses if g(x) > \p TauInline. Each branch's
 /// h is g(x) minus its own tau, so the exactness argument above holds per
 /// branch; NeverFlip keeps a branch the heuristic's.
-llvm::Expected<Model>
-buildFlipPolicyPerBranch(const Model &G, float TauNoInline, float TauInline,
-                         llvm::StringRef DefaultFeature = "inlining_default");
+llvm::Expected<Model> buildFlipPolicyPerBranch(
+    const Model &G, float TauNoInline, float TauInline,
+    llvm::StringRef DefaultFeature = InlineDefaultFeatureName);
 
 } // namespace learn
 } // namespace mlgo

@@ -85,6 +85,7 @@
 #ifndef MLGO_MODEL_MODEL_H
 #define MLGO_MODEL_MODEL_H
 
+#include "mlgo/Model/InlineFeatureNames.h"
 #include "mlgo/Tensor/TensorSpec.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -179,7 +180,8 @@ public:
   HeuristicSettings Heuristic;
   std::vector<ModelInput> Inputs;
   std::vector<DenseLayer> Layers;
-  TensorSpec OutputSpec{"inlining_decision", 0, TensorType::Int64, {1}};
+  TensorSpec OutputSpec{
+      InlineDecisionFeatureName.str(), 0, TensorType::Int64, {1}};
   DecisionRule Decision;
 
   /// Parses and validates JSON text. Errors read

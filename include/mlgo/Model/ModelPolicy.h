@@ -6,6 +6,10 @@
 // the same model file drives stock opt-19/clang-19 over the protocol and
 // mlgo's plugin, with the same decisions.
 //
+// The protocol library's policy registry (mlgo/Protocol/ServePolicy.h)
+// does not know this policy: a program that wants "model=FILE" calls
+// registerModelPolicy() once, before createPolicy().
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_MODEL_MODELPOLICY_H
@@ -18,6 +22,10 @@ namespace mlgo {
 /// Loads the model in \p Path and returns a policy deciding with it.
 llvm::Expected<std::unique_ptr<ServePolicy>>
 createModelPolicy(llvm::StringRef Path);
+
+/// Makes createPolicy() accept "model=FILE" (createModelPolicy). Calling it
+/// again changes nothing.
+void registerModelPolicy();
 
 } // namespace mlgo
 

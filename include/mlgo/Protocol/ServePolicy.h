@@ -14,7 +14,8 @@
 // Policies are created from a spec string "NAME" or "NAME=ARG". Other areas
 // add kinds with registerPolicyKind(); this is the extension point for
 // "model=FILE" (a trained model evaluated in the host), which the model
-// library registers.
+// library registers when asked (registerModelPolicy() in
+// mlgo/Model/ModelPolicy.h): this library knows nothing of models.
 //
 //===----------------------------------------------------------------------===//
 
