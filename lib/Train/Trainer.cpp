@@ -95,7 +95,7 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
   CO.Optimizer.LearningRate = Recipe.LearningRate;
   CO.L2 = Recipe.L2;
   CO.Seed = Recipe.Seed;
-  CO.ResidualFeature = "inlining_default";
+  CO.ResidualFeature = InlineDefaultFeatureName.str();
   CO.Metadata.Name = Recipe.Name;
   CO.Metadata.Description = Recipe.Description;
   CO.Metadata.LLVMVersion = "19";
@@ -109,7 +109,7 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
   // heuristic, in counterfactual mode the inversions that shrank .text.
   // How many of them the classifier gets right is logged as their recall.
   bool Counterfactual = isCounterfactual();
-  int64_t DefaultF = D.getFeatureIndex("inlining_default");
+  int64_t DefaultF = D.getFeatureIndex(InlineDefaultFeatureName);
   std::string Ckpt = workFile(CheckpointName);
   if (sys::fs::exists(Ckpt)) {
     Expected<learn::Checkpoint> C = learn::Checkpoint::load(Ckpt);
@@ -184,7 +184,7 @@ Expected<learn::Dataset> Trainer::gatherRows() {
   // Departures by direction: inlines the heuristic refused, and the
   // heuristic's inlines refused.
   size_t Added = 0, Refused = 0;
-  int64_t DefaultF = D->getFeatureIndex("inlining_default");
+  int64_t DefaultF = D->getFeatureIndex(InlineDefaultFeatureName);
   for (size_t I = 0; I < D->size(); ++I) {
     bool Default = D->feature(I, DefaultF) != 0, Applied = D->label(I) != 0;
     Added += Applied && !Default;

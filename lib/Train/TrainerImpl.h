@@ -24,6 +24,7 @@
 #include "mlgo/Learn/Dataset.h"
 #include "mlgo/Learn/FlipPolicy.h"
 #include "mlgo/Learn/LearningCurve.h"
+#include "mlgo/Model/InlineFeatureNames.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Support/Percent.h"

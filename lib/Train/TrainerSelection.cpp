@@ -30,7 +30,7 @@ Expected<Model> Trainer::policyFor(const Model &Base, ArrayRef<double> Theta,
   if (Error E = learn::setModelParameters(M, Theta))
     return E;
   if (isCounterfactual())
-    return learn::buildFlipPolicy(M, Param, "inlining_default",
+    return learn::buildFlipPolicy(M, Param, InlineDefaultFeatureName,
                                   Recipe.FlipScope);
   M.Decision.Threshold = Param;
   return M;
@@ -175,7 +175,7 @@ Error Trainer::addCandidates() {
         size_t(F * Scores->size()) == 0 ? learn::NeverFlip : TauAt(*Scores, F);
     float TauInline = RF ? TauAt(*InlineScores, RF) : learn::NeverFlip;
     Expected<Model> P = RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
-                           : learn::buildFlipPolicy(G, Tau, "inlining_default",
+                           : learn::buildFlipPolicy(G, Tau, InlineDefaultFeatureName,
                                                     Recipe.FlipScope);
     if (!P)
       return P.takeError();
