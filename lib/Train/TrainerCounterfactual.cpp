@@ -194,10 +194,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
     }
     int64_t Delta = int64_t(sizeOf(M, R[J])) - int64_t(sizeOf(M, Own[K]));
     bool Departs = T.Decisions[At[J]] != T.Defaults[At[J]];
-    // The non-default decision is the smaller one: inverting a decision
-    // that agrees with the heuristic shrank .text, or inverting a
-    // departure (back to the heuristic) grew it.
-    bool Label = Departs ? Delta > 0 : Delta < 0;
+    bool Label = labelInversion(Departs, Delta);
     Departures += Departs;
     BadDepartures += Departs && Delta < 0;
     Shrank += Delta < 0;
@@ -255,15 +252,6 @@ Expected<std::vector<float>> Trainer::scoreTrajectories(const Model &G,
     return makeError("no training decisions to rank");
   llvm::sort(Scores, std::greater<float>());
   return Scores;
-}
-
-float Trainer::flipWeight(int64_t Delta, size_t M) const {
-  if (Delta == 0)
-    return ZeroFlipWeight;
-  double W = double(std::abs(Delta));
-  if (Recipe.FlipWeight == FlipWeighting::ModuleRelative)
-    W *= MeanTrainingText / double(std::max<uint64_t>(Baseline[M], 1));
-  return float(std::min(W, Recipe.FlipWeightCap));
 }
 
 std::string Trainer::inversionsHeader(StringRef Columns) const {

@@ -302,14 +302,11 @@ struct Trainer {
   /// counterfactual rounds).
   unsigned EpochOffset = 0;
 
-  /// Weight of a counterfactual row whose inversion left .text unchanged.
-  static constexpr float ZeroFlipWeight = 0.5f;
-
   /// Row weight of an inversion that changed module \p M's .text by
-  /// \p Delta bytes: the bytes, or (flip_weight "module-relative") the bytes
-  /// scaled by the mean -Oz .text of the training modules over M's, so that
-  /// every module's relative change counts alike whatever its size.
-  float flipWeight(int64_t Delta, size_t M) const;
+  /// \p Delta bytes (getFlipWeight).
+  float flipWeight(int64_t Delta, size_t M) const {
+    return getFlipWeight(Recipe, Delta, Baseline[M], MeanTrainingText);
+  }
   /// The mean -Oz .text of the training modules (set by baseline()).
   double MeanTrainingText = 0;
 

@@ -15,6 +15,8 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/MD5.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace mlgo {
@@ -108,6 +110,16 @@ std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
   All = sampleSeeded(std::move(All), K, Recipe.Seed ^ H.low());
   llvm::sort(All);
   return All;
+}
+
+float getFlipWeight(const TrainRecipe &Recipe, int64_t Delta,
+                    uint64_t ModuleBaseline, double MeanTrainingText) {
+  if (Delta == 0)
+    return ZeroFlipWeight;
+  double W = double(std::abs(Delta));
+  if (Recipe.FlipWeight == FlipWeighting::ModuleRelative)
+    W *= MeanTrainingText / double(std::max<uint64_t>(ModuleBaseline, 1));
+  return float(std::min(W, Recipe.FlipWeightCap));
 }
 
 Verdict judgeTotals(const Totals &T, const PackageSizes &PerPackage,

@@ -148,3 +148,27 @@ TEST(TrainerPhasesTest, ChoosesTheSmallestAllowedFirstOfEquals) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TrainerPhasesTest, FlipWeights) {
+  TrainRecipe R;
+  R.FlipWeightCap = 64;
+  EXPECT_EQ(getFlipWeight(R, 0, 1000, 500), ZeroFlipWeight);
+  EXPECT_EQ(getFlipWeight(R, -12, 1000, 500), 12.0f);
+  EXPECT_EQ(getFlipWeight(R, 100, 1000, 500), 64.0f) << "capped";
+  R.FlipWeight = FlipWeighting::ModuleRelative;
+  // 12 bytes of a module half the mean size weigh 24.
+  EXPECT_EQ(getFlipWeight(R, -12, 250, 500), 24.0f);
+  EXPECT_EQ(getFlipWeight(R, -12, 0, 500), 64.0f) << "an empty module";
+}
+
+TEST(TrainerPhasesTest, InversionLabels) {
+  EXPECT_TRUE(labelInversion(/*Departs=*/false, -3));
+  EXPECT_FALSE(labelInversion(false, 0));
+  EXPECT_FALSE(labelInversion(false, 5));
+  EXPECT_TRUE(labelInversion(/*Departs=*/true, 5)) << "the departure paid";
+  EXPECT_FALSE(labelInversion(true, -5)) << "the departure cost bytes";
+}
+
+} // namespace

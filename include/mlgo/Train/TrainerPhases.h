@@ -93,6 +93,28 @@ std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
                                           const CorpusModule &M,
                                           uint32_t Decisions);
 
+/// Weight of a counterfactual row whose inversion left .text unchanged.
+inline constexpr float ZeroFlipWeight = 0.5f;
+
+/// The row weight of an inversion that changed a module's .text by
+/// \p Delta bytes: the bytes, or (flip_weight module-relative) the bytes
+/// scaled by \p MeanTrainingText (the mean -Oz .text of the training
+/// modules) over the module's own \p ModuleBaseline, so that every module's
+/// relative change counts alike whatever its size; capped at
+/// flip_weight_cap. An inversion that changed nothing weighs
+/// ZeroFlipWeight.
+float getFlipWeight(const TrainRecipe &Recipe, int64_t Delta,
+                    uint64_t ModuleBaseline, double MeanTrainingText);
+
+/// The label of a counterfactual row around a policy: whether the
+/// non-default decision is the smaller one. Inverting a decision that
+/// agrees with the heuristic (\p Departs false) and shrinking .text
+/// (\p Delta < 0) says so; inverting a departure back to the heuristic and
+/// growing .text says so too.
+inline bool labelInversion(bool Departs, int64_t Delta) {
+  return Departs ? Delta > 0 : Delta < 0;
+}
+
 /// A candidate's standing on the selection set: its worst package and
 /// whether the per-package limit lets it be chosen.
 struct Verdict {
