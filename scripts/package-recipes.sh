@@ -31,9 +31,11 @@
 #   list_tests()              prints the test names, one a line (eval only)
 #   run_test NAME             runs one test in the build tree (eval only)
 #
-# Functions run under `set -eo pipefail`, in the source directory (the
-# subdir). They see the flavour's compilers and flags, which are all that
-# differs between a corpus build and an eval build:
+# Functions run under `set -eo pipefail`; build, build_tests and run_test in
+# the source directory (the subdir), list_tests before anything is built
+# (package_source PKG gives it the unpacked source). They see the flavour's
+# compilers and flags, which are all that differs between a corpus build
+# and an eval build:
 #
 #                 corpus (corpus-debian.sh)        eval (mlgo eval package)
 #   $CC, $CXX     clang-19/clang++-19 "$@" -Oz     clang-19/clang++-19 "$@"
