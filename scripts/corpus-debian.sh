@@ -48,8 +48,9 @@
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck disable=SC2034 # read by package-recipes.sh
 recipes_prog=corpus-debian
-# shellcheck source=package-recipes.sh
+# shellcheck source-path=SCRIPTDIR source=package-recipes.sh
 source "$here/scripts/package-recipes.sh"
 out="$here/corpus"
 jobs=1
@@ -61,7 +62,9 @@ set_name=c
 pkgs=()
 
 list_only=0
+# shellcheck disable=SC2207 # package names are words
 c_pkgs=($(recipes_list 'corpus-.*' C)) || exit 2
+# shellcheck disable=SC2207
 cxx_pkgs=($(recipes_list 'corpus-.*' C++)) || exit 2
 
 while [[ $# -gt 0 ]]; do

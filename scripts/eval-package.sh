@@ -22,8 +22,9 @@
 #   eval-package.sh test PKG OUT NAME            runs one test in OUT/src;
 #       exit status 0 means it passed
 set -euo pipefail
+# shellcheck disable=SC2034 # read by package-recipes.sh
 recipes_prog=eval-package
-# shellcheck source=package-recipes.sh
+# shellcheck source-path=SCRIPTDIR source=package-recipes.sh
 source "$(dirname "$0")/package-recipes.sh"
 
 known() {

@@ -21,6 +21,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
 pkgs=("$@")
 if [[ ${#pkgs[@]} -eq 0 ]]; then
+  # shellcheck disable=SC2207 # package names are words
   pkgs=($("$root/scripts/package-recipes.sh" list eval)) || exit 1
 fi
 mlgo="$root/$build/bin/mlgo"

@@ -1,4 +1,5 @@
 # shellcheck shell=bash
+# shellcheck disable=SC2034 # variables for the recipes and the drivers
 # The runner of the package recipes, sourced by scripts/corpus-debian.sh
 # (the training corpus) and scripts/eval-package.sh (the recipes behind
 # `mlgo eval package`), so that a package builds the same way for both:
