@@ -4,10 +4,11 @@
 // Debian source, configuring and building it with given compilers, listing
 // and running its tests) are scripts/eval-package.sh, which runs each
 // package's recipe, scripts/packages/PKG.sh (the one the training corpus is
-// built with); this driver runs them with timeouts, times each build (wall clock, same run), reads the
-// compiler wrappers' RSS logs, finds the linked artifacts (ELF executables,
-// shared objects, archives) in each build tree and measures their .text,
-// then runs every test against both builds:
+// built with); this driver runs them with timeouts, times each build (wall
+// clock, same run), reads the compiler wrappers' RSS logs, finds the
+// linked artifacts (ELF executables, shared objects, archives) in each
+// build tree and measures their .text, then runs every test against both
+// builds:
 //
 //   WORK/oz/    src/ (the build tree), bin/ (compiler wrappers), rss.log,
 //               build.log, tests/<name>.log
