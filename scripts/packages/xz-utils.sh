@@ -1,6 +1,6 @@
 # xz-utils: the tarball's own configure; the test programs are built with the
-# package, so that a test run only runs them. MAKEINFO=true: gzip's manual
-# would need texinfo, and no artifact depends on it.
+# package, so that a test run only runs them. MAKEINFO=true, as for gzip:
+# no manual is built (texinfo is not installed; no artifact needs one).
 configure_args=(--disable-nls)
 make_args=(MAKEINFO=true)
 
