@@ -33,17 +33,25 @@
 #
 #   scripts/corpus-debian.sh [--out DIR] [--jobs N] [--mlgo PATH]
 #                            [--build-root DIR]
-#                            [--c | --cxx | --all] [--build-only] [PKG...]
+#                            [--c | --cxx | --all] [--build-only] [--list]
+#                            [PKG...]
 #
 # Defaults: --out corpus/ in the repository, --jobs 1, --mlgo build/bin/mlgo
 # in the repository (what ./test.sh and ./run.sh build), --build-root
-# /var/tmp/mlgo-corpus-build, the C packages (c_pkgs below). Run
-# it under `nice -n 19` on a shared machine.
+# /var/tmp/mlgo-corpus-build, the C packages. Run it under `nice -n 19` on a
+# shared machine. --list prints the packages a run would build and exits.
 #
-# Package-specific recipes (why a package needs one) are in recipe_args below.
+# The packages (--c, --cxx, --all: the corpus-train and corpus-validation
+# rows of scripts/packages/list.tsv, C or C++) and how each is built (its
+# recipe, scripts/packages/PKG.sh, the one `mlgo eval package` builds it
+# with) are in scripts/packages/; scripts/package-recipes.sh runs them.
 set -uo pipefail
 
 here="$(cd "$(dirname "$0")/.." && pwd)"
+# shellcheck disable=SC2034 # read by package-recipes.sh
+recipes_prog=corpus-debian
+# shellcheck source-path=SCRIPTDIR source=package-recipes.sh
+source "$here/scripts/package-recipes.sh"
 out="$here/corpus"
 jobs=1
 mlgo="${MLGO:-$here/build/bin/mlgo}"
@@ -53,12 +61,11 @@ work=/var/tmp/mlgo-corpus-build
 set_name=c
 pkgs=()
 
-c_pkgs=(zlib bzip2 lua5.4 expat libyaml pcre2 zstd lz4 brotli lmdb libuv1
-        jansson libxml2 redis libjpeg-turbo giflib libwebp lzo2 libsodium
-        libarchive)
-# jsoncpp's Debian source package is named libjsoncpp.
-cxx_pkgs=(fmtlib snappy libjsoncpp double-conversion pugixml ninja-build
-          cppcheck googletest)
+list_only=0
+# shellcheck disable=SC2207 # package names are words
+c_pkgs=($(recipes_list 'corpus-.*' C)) || exit 2
+# shellcheck disable=SC2207
+cxx_pkgs=($(recipes_list 'corpus-.*' C++)) || exit 2
 
 while [[ $# -gt 0 ]]; do
   case "$1" in
@@ -70,7 +77,8 @@ while [[ $# -gt 0 ]]; do
     --cxx) set_name=cxx; shift ;;
     --all) set_name=all; shift ;;
     --build-only) build_only=1; shift ;;
-    -h|--help) sed -n '2,40p' "$0"; exit 0 ;;
+    --list) list_only=1; shift ;;
+    -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
     -*) echo "corpus-debian: unknown option $1" >&2; exit 2 ;;
     *) pkgs+=("$1"); shift ;;
   esac
@@ -84,6 +92,15 @@ if [[ ${#pkgs[@]} -eq 0 ]]; then
     all) pkgs=("${c_pkgs[@]}" "${cxx_pkgs[@]}") ;;
   esac
 fi
+# Every package has a line in the list, with the reason it is there.
+for pkg in "${pkgs[@]}"; do
+  recipes_has "$pkg" ||
+    die "no recipe for package '$pkg' (scripts/packages/list.tsv has no line for it; docs/corpus.md, \"Adding a package\")"
+done
+if [[ $list_only -eq 1 ]]; then
+  printf '%s\n' "${pkgs[@]}"
+  exit 0
+fi
 
 # Without mlgo nothing can be extracted: say so before spending minutes on
 # builds (--build-only needs no mlgo).
@@ -92,14 +109,6 @@ if [[ $build_only -eq 0 && ! -x "$mlgo" ]]; then
   exit 1
 fi
 
-OPT_FLAGS="-Oz"
-EMBED_FLAGS="-Xclang -fembed-bitcode=all"
-FLAGS="$OPT_FLAGS $EMBED_FLAGS"
-
-# Many Makefiles put their own -O2 after CFLAGS, and the last -O wins; so the
-# compilers are wrappers that append the flags after everything else. The
-# real clang-19 invocation (what bear records, what .llvmcmd stores) then
-# ends in -Oz -Xclang -fembed-bitcode=all whatever the package does.
 mkdir -p "$out" "$work/bin" || exit 1
 out="$(cd "$out" && pwd)"
 work="$(cd "$work" && pwd)"
@@ -111,23 +120,13 @@ if ! flock -n 9; then
   exit 1
 fi
 
-for pair in "clang-19-mlgo:clang-19" "clang++-19-mlgo:clang++-19"; do
-  printf '#!/bin/sh\nexec %s "$@" %s\n' "${pair#*:}" "$FLAGS" > "$work/bin/${pair%%:*}"
-  chmod +x "$work/bin/${pair%%:*}"
-done
-# GNU ar and nm auto-load /usr/lib/bfd-plugins/LLVMgold-14.so, which claims
-# every object that carries .llvmbc, cannot read LLVM 19 bitcode, and leaves
-# the object with "no symbols": archives get an empty index (static links
-# fail with undefined references) and libtool's symbol-export pipe breaks.
-# LLVM 19's own tools read these objects, so they come first on PATH.
-for tool in ar nm ranlib; do
-  ln -sf "/usr/bin/llvm-$tool-19" "$work/bin/$tool"
-done
-export PATH="$work/bin:$PATH"
-CC="$work/bin/clang-19-mlgo"
-CXX="$work/bin/clang++-19-mlgo"
-export CC CXX CFLAGS="$FLAGS" CXXFLAGS="$FLAGS" LDFLAGS=""
-export DEB_BUILD_OPTIONS=nocheck
+# Many Makefiles put their own -O2 after CFLAGS, and the last -O wins; so the
+# compilers are wrappers that append the flags after everything else. The
+# real clang-19 invocation (what bear records, what .llvmcmd stores) then
+# ends in -Oz -Xclang -fembed-bitcode=all whatever the package does. They,
+# LLVM's ar/nm/ranlib first on PATH and the exported build environment (CC,
+# CXX, CFLAGS, ...) are the corpus flavour of scripts/package-recipes.sh.
+recipes_corpus_setup "$work" "$jobs" || exit 1
 log() { echo "corpus-debian: $*" >&2; }
 
 # The deb-src entry `apt-get source` needs, and the autotools that packages
@@ -153,64 +152,6 @@ run_info="$out/.work/runs/$run_name.txt"
   echo "packages: ${pkgs[*]}"
 } > "$run_info"
 
-# Recipe words per package: "system:<cmake|configure|make>" forces one build
-# system; "autoreconf" regenerates the autotools files before configuring;
-# "drop-patch:<name>" unpacks the source without that Debian patch (the
-# others are applied).
-recipe_args() {
-  case "$1" in
-    # Plain Makefile; its own OPTIMIZATION variable would add -O2, jemalloc
-    # is vendored and not part of the program we want.
-    redis) echo "system:make" ;;
-    # Debian's 0001-build-system.patch makes src/Makefile compile through
-    # `libtool`, which bookworm's libtool package does not provide without
-    # libtool-bin; upstream's src/Makefile builds the same sources directly.
-    # 0002-lua-modules-paths.patch needs a header debian/rules generates
-    # (module search paths only). The other Debian patches, including the
-    # CVE fixes, are applied.
-    lua5.4) echo "system:make drop-patch:0001-build-system.patch drop-patch:0002-lua-modules-paths.patch" ;;
-    lmdb) echo "system:make" ;;
-    bzip2) echo "system:make" ;;
-    # Their shipped configure/Makefile.in come from other autotools versions
-    # than bookworm's ("libtool: Version mismatch error" for every libarchive
-    # library source, "version mismatch. This is Automake 1.16.5" for
-    # libxml2); Debian regenerates them too (dh_autoreconf).
-    libarchive|libxml2) echo "autoreconf" ;;
-    *) echo "" ;;
-  esac
-}
-
-has_recipe() { [[ " $(recipe_args "$1") " == *" $2 "* ]]; }
-
-# Sets the array MAKE_ARGS for a plain-Makefile package. CFLAGS is not set
-# on the command line: that would override the Makefile's own assignments,
-# including target-specific `CFLAGS += -fPIC` for shared objects (zstd,
-# giflib); the compiler wrappers add the flags anyway.
-set_make_args() {
-  case "$1" in
-    redis) MAKE_ARGS=(MALLOC=libc "OPTIMIZATION=$OPT_FLAGS" "CFLAGS=$EMBED_FLAGS"
-                      BUILD_TLS=no USE_SYSTEMD=no "CC=$CC") ;;
-    # Upstream's `linux` target; MYCFLAGS comes after its -O2.
-    lua5.4) MAKE_ARGS=(linux "CC=$CC" "MYCFLAGS=$FLAGS") ;;
-    *) MAKE_ARGS=("CC=$CC" "CXX=$CXX") ;;
-  esac
-}
-
-# Re-unpacks the source in $1 (the .dsc's directory) without the Debian
-# patches named in $2 (space-separated), applying the others in series order.
-unpack_without_patches() {
-  local w="$1" drop=" $2 " dsc dir
-  dsc=$(ls "$w"/*.dsc | head -1)
-  dir=$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)
-  rm -rf "$dir"
-  (cd "$w" && dpkg-source -q --skip-patches -x "$dsc" "$dir") || return 1
-  local p
-  while read -r p; do
-    [[ -z "$p" || "$p" == \#* || "$drop" == *" $p "* ]] && continue
-    (cd "$dir" && patch -p1 -s < "debian/patches/$p") || return 1
-  done < "$dir/debian/patches/series"
-}
-
 # Echoes what went wrong in a build log whose make exited non-zero, so that
 # packages.tsv says whether modules can be missing: compile errors name the
 # sources; otherwise only the listed (non-object) targets failed, typically
@@ -235,63 +176,6 @@ classify_build_log() {
   echo "every compile succeeded; failed targets (not objects): $(tr '\n' ' ' <<< "$targets" | cut -c1-200)"
 }
 
-# Echoes the directory holding the package's build entry point, relative
-# to the unpacked source: where upstream keeps it below the top level.
-src_subdir() {
-  case "$1" in
-    lmdb) echo "libraries/liblmdb" ;;
-    expat) echo "expat" ;;
-    *) echo "." ;;
-  esac
-}
-
-cmake_args() {
-  echo "-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=None -DBUILD_SHARED_LIBS=ON"
-}
-
-try_cmake() {
-  local src="$1" bld="$2"
-  [[ -f "$src/CMakeLists.txt" ]] || return 99
-  rm -rf "$bld"
-  cmake -S "$src" -B "$bld" -G "Unix Makefiles" $(cmake_args) \
-    -DCMAKE_C_COMPILER=$CC -DCMAKE_CXX_COMPILER=$CXX \
-    -DCMAKE_AR=/usr/bin/llvm-ar-19 -DCMAKE_RANLIB=/usr/bin/llvm-ranlib-19 \
-    -DCMAKE_NM=/usr/bin/llvm-nm-19 \
-    -DCMAKE_C_FLAGS="$FLAGS" -DCMAKE_CXX_FLAGS="$FLAGS" \
-    -DCMAKE_EXPORT_COMPILE_COMMANDS=ON || return 1
-  make -C "$bld" -j"$jobs" -k
-  local rc=$?
-  cp "$bld/compile_commands.json" "$3"
-  [[ $rc -eq 0 ]]
-}
-
-try_configure() {
-  local src="$1" cc="$3"
-  if has_recipe "$pkg" autoreconf; then
-    (cd "$src" && autoreconf -fi) || return 1
-  elif [[ ! -x "$src/configure" ]]; then
-    if [[ -f "$src/configure.ac" || -f "$src/configure.in" ]]; then
-      (cd "$src" && autoreconf -fi) || return 1
-    else
-      return 99
-    fi
-  fi
-  local args=()
-  if (cd "$src" && ./configure --help 2>/dev/null | grep -q -- --disable-static); then
-    # Static and shared objects of one source are the same module twice.
-    args=(--disable-static --disable-dependency-tracking)
-  fi
-  (cd "$src" && ./configure "${args[@]}") || return 1
-  (cd "$src" && bear --output "$cc" -- make -j"$jobs" -k)
-}
-
-try_make() {
-  local src="$1" cc="$3"
-  [[ -f "$src/Makefile" || -f "$src/makefile" || -f "$src/GNUmakefile" ]] || return 99
-  set_make_args "$pkg"
-  (cd "$src" && bear --output "$cc" -- make -j"$jobs" -k "${MAKE_ARGS[@]}")
-}
-
 status_file="$out/packages.tsv"
 declare -A status reason version system
 start_all=$(date +%s)
@@ -314,20 +198,17 @@ for pkg in "${pkgs[@]}"; do
     dsc=$(ls "$w"/*.dsc | head -1)
     version[$pkg]=$(sed -n 's/^Version: //p' "$dsc")
     echo "${version[$pkg]}" > "$w/version"
-    drops=""
-    for word in $(recipe_args "$pkg"); do
-      [[ "$word" == drop-patch:* ]] && drops+="${word#drop-patch:} "
-    done
+    # The recipe's Debian patches to leave out: the source is unpacked
+    # again without them.
+    drops=$(recipe_get "$pkg" drop_patches)
     if [[ -n "$drops" ]] &&
-       ! unpack_without_patches "$w" "$drops" > "$w/unpack.log" 2>&1; then
+       ! unpack_without_patches "$dsc" \
+           "$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)" \
+           "$drops" > "$w/unpack.log" 2>&1; then
       status[$pkg]=skipped; reason[$pkg]="unpacking without $drops failed (see $w/unpack.log)"
       continue
     fi
-    src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(src_subdir "$pkg")
-    forced=""
-    for word in $(recipe_args "$pkg"); do
-      [[ "$word" == system:* ]] && forced="${word#system:}"
-    done
+    src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(recipe_get "$pkg" subdir)
     log "$pkg ${version[$pkg]}: building"
     built=""
     partial=""
@@ -336,9 +217,9 @@ for pkg in "${pkgs[@]}"; do
     # with compile errors, with configure 14), so the fallback is named in
     # packages.tsv and on stderr.
     fell_back=""
-    for sys in configure cmake make; do
-      [[ -n "$forced" && "$sys" != "$forced" ]] && continue
-      "try_$sys" "$src" "$w/build" "$w/cc-$sys.json" > "$w/build-$sys.log" 2>&1
+    for sys in $(recipe_systems "$pkg"); do
+      recipe_build "$pkg" "$sys" "$src" "$w/build" "$w/cc-$sys.json" \
+        > "$w/build-$sys.log" 2>&1
       rc=$?
       [[ $rc -eq 99 ]] && { rm -f "$w/build-$sys.log"; continue; }
       # `make -k` keeps compiling after a failed link or test program: the

@@ -9,7 +9,8 @@
 #
 #   scripts/eval-packages.sh [BUILD_DIR] [PKG...]
 #
-# Default packages: zlib, bzip2, lua5.4 and ninja-build (in the training
+# Default packages: those with the role eval in scripts/packages/list.tsv,
+# in its order - zlib, bzip2, lua5.4 and ninja-build (in the training
 # corpus; ninja-build is held out for validation), then xz-utils, tinyxml2,
 # yaml-cpp, cmark, lzip, uchardet and cjson, which are not in the corpus at
 # all (docs/eval.md).
@@ -19,9 +20,10 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
 pkgs=("$@")
-[[ ${#pkgs[@]} -gt 0 ]] ||
-  pkgs=(zlib bzip2 lua5.4 ninja-build xz-utils tinyxml2 yaml-cpp cmark lzip
-    uchardet cjson)
+if [[ ${#pkgs[@]} -eq 0 ]]; then
+  # shellcheck disable=SC2207 # package names are words
+  pkgs=($("$root/scripts/package-recipes.sh" list eval)) || exit 1
+fi
 mlgo="$root/$build/bin/mlgo"
 [[ -x "$mlgo" ]] || { echo "eval-packages: $mlgo not built; run scripts/build.sh" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)

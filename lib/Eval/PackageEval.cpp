@@ -1,7 +1,8 @@
 //===- lib/Eval/PackageEval.cpp - Build a package twice, test it ----------===//
 //
-// Runs the package recipes of scripts/eval-package.sh with timeouts and
-// logs, and measures what they built (see mlgo/Eval/PackageEval.h).
+// Runs the package steps of scripts/eval-package.sh (the recipes of
+// scripts/packages/) with timeouts and logs, and measures what they built
+// (see mlgo/Eval/PackageEval.h).
 //
 //===----------------------------------------------------------------------===//
 

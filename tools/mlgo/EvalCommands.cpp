@@ -8,7 +8,8 @@
 //                     of its binaries and libraries, build time, peak
 //                     compiler RSS, and its test suite against both builds
 // The work is in the MLGOEval library (and the package recipes in
-// scripts/eval-package.sh); this file parses options and prints.
+// scripts/packages/, run by scripts/eval-package.sh); this file parses
+// options and prints.
 //
 //===----------------------------------------------------------------------===//
 

@@ -1,12 +1,14 @@
 //===- mlgo/Eval/PackageEval.h - Build a package twice, test it -*- C++ -*-===//
 //
-// The driver of `mlgo eval package`. The package recipes (fetching the
+// The driver of `mlgo eval package`. The package steps (fetching the
 // Debian source, configuring and building it with given compilers, listing
-// and running its tests) are in scripts/eval-package.sh; this driver runs
-// them with timeouts, times each build (wall clock, same run), reads the
-// compiler wrappers' RSS logs, finds the linked artifacts (ELF executables,
-// shared objects, archives) in each build tree and measures their .text,
-// then runs every test against both builds:
+// and running its tests) are scripts/eval-package.sh, which runs each
+// package's recipe, scripts/packages/PKG.sh (the one the training corpus is
+// built with); this driver runs them with timeouts, times each build (wall
+// clock, same run), reads the compiler wrappers' RSS logs, finds the
+// linked artifacts (ELF executables, shared objects, archives) in each
+// build tree and measures their .text, then runs every test against both
+// builds:
 //
 //   WORK/oz/    src/ (the build tree), bin/ (compiler wrappers), rss.log,
 //               build.log, tests/<name>.log
@@ -33,7 +35,7 @@ namespace mlgo {
 
 struct PackageEvalOptions {
   std::string Package;
-  /// scripts/eval-package.sh.
+  /// scripts/eval-package.sh (the recipes' eval steps).
   std::string RecipeScript;
   /// Where fetched sources are cached.
   std::string SourceCache;

@@ -1,0 +1,432 @@
+# shellcheck shell=bash
+# shellcheck disable=SC2034 # variables for the recipes and the drivers
+# The runner of the package recipes, sourced by scripts/corpus-debian.sh
+# (the training corpus) and scripts/eval-package.sh (the recipes behind
+# `mlgo eval package`), so that a package builds the same way for both:
+#
+#   scripts/packages/list.tsv    every package, its language, its roles
+#                                (corpus-train, corpus-validation, eval,
+#                                eval-optional) and the reason it is there
+#   scripts/packages/PKG.sh      PKG's recipe: only what differs from the
+#                                defaults below (a package without one is
+#                                built by detection)
+#
+# A recipe is a shell file sourced by the runner; everything in it is
+# optional:
+#
+#   build_system=configure|cmake|make   use this one (default: the first of
+#                             configure, cmake, make whose entry point exists;
+#                             in the corpus, one that fails hands over to the
+#                             next, and packages.tsv says so)
+#   subdir=DIR                the build's entry point below the unpacked source
+#   autoreconf=1              run `autoreconf -fi` before configuring
+#   drop_patches=(P...)       unpack the Debian source without these patches
+#                             of debian/patches/series (the others are applied)
+#   configure_args=(...)      extra ./configure arguments
+#   cmake_args=(...)          extra cmake -D arguments
+#   make_args=(...)           make's arguments and targets (default: none for
+#                             configure and cmake; "CC=$CC CXX=$CXX" for make)
+#   build()                   replaces the build altogether (set build_system
+#                             too: it names the build in packages.tsv)
+#   build_tests()             builds what the tests need (eval only)
+#   list_tests()              prints the test names, one a line (eval only)
+#   run_test NAME             runs one test in the build tree (eval only)
+#
+# Functions run under `set -eo pipefail`; build, build_tests and run_test in
+# the source directory (the subdir), list_tests before anything is built
+# (package_source PKG gives it the unpacked source). They see the flavour's
+# compilers and flags, which are all that differs between a corpus build
+# and an eval build:
+#
+#                 corpus (corpus-debian.sh)        eval (mlgo eval package)
+#   $CC, $CXX     clang-19/clang++-19 "$@" -Oz     clang-19/clang++-19 "$@"
+#                 -Xclang -fembed-bitcode=all      -Oz [plugin flags], peak
+#                                                  RSS to OUT/rss.log
+#   $CFLAGS,      -Oz -Xclang -fembed-bitcode=all  -Oz
+#   $CXXFLAGS     (exported, as is $LDFLAGS="")    (not exported)
+#   $OPT_FLAGS    -Oz                              -Oz
+#   $EMBED_FLAGS  -Xclang -fembed-bitcode=all      (empty)
+#   source        unpacked in BUILD-ROOT/PKG/      copied to OUT/src
+#   configure     --disable-static when offered    as shipped
+#                 (static and shared objects of
+#                 one source are one module twice)
+#   cmake         None, BUILD_TESTING=OFF,         MinSizeRel, BUILD_TESTING=ON,
+#                 BUILD_SHARED_LIBS=ON, llvm-ar,   in OUT/src/mlgo-build
+#                 in BUILD-ROOT/PKG/build
+#   run_make      make -j$jobs -k, under bear      make -j$jobs
+#                 (compile_commands.json)
+#   tests         not built                        build_tests, then run_test
+#
+# The wrappers append their flags after the package's own, so a Makefile's
+# -O2 cannot override -Oz. $jobs, $flavour (corpus or eval), $build_dir
+# (CMake's build directory) and $repo (this repository) are set too.
+
+recipes_repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+recipes_dir=$recipes_repo/scripts/packages
+# The prefix of error messages; the sourcing script sets its own name.
+recipes_prog=${recipes_prog:-package-recipes}
+repo=$recipes_repo
+
+die() {
+  echo "$recipes_prog: $*" >&2
+  exit 2
+}
+
+#===-- The list -----------------------------------------------------------===#
+
+# recipes_list [ROLES [LANGUAGE]]: the packages of list.tsv, in its order,
+# that have one of ROLES (an extended regular expression matched against
+# each role, e.g. 'corpus-.*' or 'eval|eval-optional') and LANGUAGE (C or
+# C++). A malformed line is an error naming the line.
+recipes_list() {
+  awk -F'\t' -v roles="${1:-.*}" -v lang="${2:-}" -v file="$recipes_dir/list.tsv" '
+    /^#/ || /^[ \t]*$/ { next }
+    $1 == "package" && $2 == "language" { next }
+    NF != 4 || $1 !~ /^[a-z0-9][a-z0-9.+-]*$/ || ($2 != "C" && $2 != "C++") ||
+        $3 !~ /^(corpus-train|corpus-validation|eval|eval-optional)(,(corpus-train|corpus-validation|eval|eval-optional))*$/ ||
+        $4 == "" {
+      printf "%s:%d: expected PACKAGE<tab>C|C++<tab>ROLE[,ROLE...]<tab>REASON, got: %s\n", file, NR, $0 > "/dev/stderr"
+      bad = 1
+      exit 2
+    }
+    seen[$1]++ { printf "%s:%d: %s is listed twice\n", file, NR, $1 > "/dev/stderr"; bad = 1; exit 2 }
+    lang != "" && $2 != lang { next }
+    {
+      n = split($3, r, ",")
+      for (i = 1; i <= n; i++)
+        if (r[i] ~ ("^(" roles ")$")) { print $1; next }
+    }
+    END { exit bad ? 2 : 0 }
+  ' "$recipes_dir/list.tsv"
+}
+
+# recipes_has PKG [ROLES]: whether list.tsv has PKG (with one of ROLES).
+recipes_has() {
+  local p
+  for p in $(recipes_list "${2:-}"); do
+    [[ $p == "$1" ]] && return 0
+  done
+  return 1
+}
+
+#===-- One recipe ---------------------------------------------------------===#
+
+# recipe_load PKG: forgets the previous recipe and sources PKG's, if any.
+recipe_load() {
+  unset build_system subdir autoreconf drop_patches configure_args \
+    cmake_args make_args
+  unset -f build build_tests list_tests run_test
+  pkg=$1 build_system="" subdir=. autoreconf=0
+  drop_patches=() configure_args=() cmake_args=()
+  # Recipes name the flavour's variables in their arrays; outside a build
+  # (listing tests) they are empty.
+  : "${CC=}" "${CXX=}" "${CFLAGS=}" "${CXXFLAGS=}" "${OPT_FLAGS=}" \
+    "${EMBED_FLAGS=}" "${jobs=1}" "${build_dir=}"
+  if [[ -f $recipes_dir/$1.sh ]]; then
+    # shellcheck source=/dev/null
+    source "$recipes_dir/$1.sh" || die "$recipes_dir/$1.sh: cannot source it"
+  fi
+}
+
+# recipe_get PKG VAR: VAR of PKG's recipe (an array joined by spaces).
+recipe_get() (
+  recipe_load "$1"
+  local -n value=$2
+  echo "${value[*]}"
+)
+
+# recipe_defines PKG FUNCTION: whether PKG's recipe defines FUNCTION.
+recipe_defines() (
+  recipe_load "$1"
+  declare -F "$2" >/dev/null
+)
+
+# run_step FUNCTION ARGS...: runs a recipe function under set -eo pipefail
+# (in a subshell, so that -e applies whatever the caller's context).
+run_step() {
+  local rc e=0
+  [[ $- == *e* ]] && e=1
+  set +e
+  (
+    set -eo pipefail
+    "$@"
+  )
+  rc=$?
+  ((e)) && set -e
+  return $rc
+}
+
+#===-- Compilers ----------------------------------------------------------===#
+
+# write_compiler_wrapper PATH COMPILER RSS_LOG FLAG...: a compiler that runs
+# COMPILER "$@" FLAG... (the flags after the build's own), under GNU time
+# appending the peak RSS (KiB) to RSS_LOG unless that is empty. The one
+# place compiler wrappers are written, for the corpus and for eval.
+write_compiler_wrapper() {
+  local path=$1 compiler=$2 rss=$3 flags="" f
+  shift 3
+  for f in "$@"; do
+    if [[ $f =~ ^[A-Za-z0-9_.,:=+/-]+$ ]]; then
+      flags+=" $f"
+    else
+      flags+=" '${f//\'/\'\\\'\'}'"
+    fi
+  done
+  {
+    echo '#!/bin/sh'
+    if [[ -n $rss ]]; then
+      echo "exec /usr/bin/time -f %M -a -o '$rss' $compiler \"\$@\"$flags"
+    else
+      echo "exec $compiler \"\$@\"$flags"
+    fi
+  } >"$path" && chmod +x "$path"
+}
+
+# recipes_corpus_setup ROOT JOBS: the corpus flavour, for every package of
+# a run: the compilers ROOT/bin/clang-19-mlgo and clang++-19-mlgo, LLVM 19's
+# ar, nm and ranlib first on PATH, and the exported build environment.
+recipes_corpus_setup() {
+  local root=$1 tool
+  flavour=corpus jobs=$2
+  OPT_FLAGS="-Oz"
+  EMBED_FLAGS="-Xclang -fembed-bitcode=all"
+  FLAGS="$OPT_FLAGS $EMBED_FLAGS"
+  # shellcheck disable=SC2086 # the flags are words
+  write_compiler_wrapper "$root/bin/clang-19-mlgo" clang-19 "" $FLAGS &&
+    write_compiler_wrapper "$root/bin/clang++-19-mlgo" clang++-19 "" $FLAGS ||
+    return 1
+  # GNU ar and nm auto-load /usr/lib/bfd-plugins/LLVMgold-14.so, which
+  # claims every object that carries .llvmbc, cannot read LLVM 19 bitcode,
+  # and leaves the object with "no symbols": archives get an empty index
+  # (static links fail with undefined references) and libtool's
+  # symbol-export pipe breaks. LLVM 19's own tools read these objects, so
+  # they come first on PATH.
+  for tool in ar nm ranlib; do
+    ln -sf "/usr/bin/llvm-$tool-19" "$root/bin/$tool" || return 1
+  done
+  export PATH="$root/bin:$PATH"
+  CC="$root/bin/clang-19-mlgo"
+  CXX="$root/bin/clang++-19-mlgo"
+  export CC CXX CFLAGS="$FLAGS" CXXFLAGS="$FLAGS" LDFLAGS=""
+  export DEB_BUILD_OPTIONS=nocheck
+}
+
+# recipes_eval_setup OUT JOBS FLAG...: the eval flavour, for one build into
+# OUT: the compilers OUT/bin/cc and c++, appending -Oz and FLAG... and
+# logging their peak RSS to OUT/rss.log. Nothing is exported: builds see
+# the compilers only where a recipe passes them.
+recipes_eval_setup() {
+  local out=$1
+  flavour=eval jobs=$2
+  shift 2
+  OPT_FLAGS="-Oz" EMBED_FLAGS=""
+  write_compiler_wrapper "$out/bin/cc" clang-19 "$out/rss.log" -Oz "$@" &&
+    write_compiler_wrapper "$out/bin/c++" clang++-19 "$out/rss.log" -Oz "$@" ||
+    return 1
+  export -n CC CXX CFLAGS CXXFLAGS 2>/dev/null
+  CC=$out/bin/cc CXX=$out/bin/c++ CFLAGS=-Oz CXXFLAGS=-Oz
+}
+
+#===-- Building -----------------------------------------------------------===#
+
+# run_make ARGS...: make with the flavour's options, in the current
+# directory; in the corpus under bear, which adds the compile commands to
+# $cc_json.
+run_make() {
+  if [[ $flavour == corpus ]]; then
+    local append=()
+    [[ -f $cc_json ]] && append=(--append)
+    bear "${append[@]}" --output "$cc_json" -- make -j"$jobs" -k "$@"
+  else
+    make -j"$jobs" "$@"
+  fi
+}
+
+# The three build systems. Each returns 99 when the package has no entry
+# point for it, else the build's status; they run in $src and leave
+# compile_commands.json in $cc_json (corpus).
+build_with_configure() {
+  if ((autoreconf)); then
+    (cd "$src" && autoreconf -fi) || return 1
+  elif [[ ! -x "$src/configure" ]]; then
+    if [[ -f "$src/configure.ac" || -f "$src/configure.in" ]]; then
+      (cd "$src" && autoreconf -fi) || return 1
+    else
+      return 99
+    fi
+  fi
+  local args=()
+  if [[ $flavour == corpus ]] &&
+    (cd "$src" && ./configure --help 2>/dev/null | grep -q -- --disable-static); then
+    # Static and shared objects of one source are the same module twice.
+    args=(--disable-static --disable-dependency-tracking)
+  fi
+  (cd "$src" && CC=$CC CFLAGS=$CFLAGS ./configure "${args[@]}" \
+    "${configure_args[@]}") || return 1
+  (cd "$src" && run_make "${make_args[@]}")
+}
+
+build_with_cmake() {
+  [[ -f "$src/CMakeLists.txt" ]] || return 99
+  local flavour_args
+  if [[ $flavour == corpus ]]; then
+    flavour_args=(-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=None
+      -DBUILD_SHARED_LIBS=ON -DCMAKE_C_COMPILER="$CC"
+      -DCMAKE_CXX_COMPILER="$CXX" -DCMAKE_AR=/usr/bin/llvm-ar-19
+      -DCMAKE_RANLIB=/usr/bin/llvm-ranlib-19 -DCMAKE_NM=/usr/bin/llvm-nm-19
+      -DCMAKE_C_FLAGS="$CFLAGS" -DCMAKE_CXX_FLAGS="$CXXFLAGS"
+      -DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
+  else
+    # MinSizeRel: -Os, which the wrappers' -Oz overrides, and NDEBUG.
+    flavour_args=(-DCMAKE_BUILD_TYPE=MinSizeRel -DBUILD_TESTING=ON
+      -DCMAKE_C_COMPILER="$CC" -DCMAKE_CXX_COMPILER="$CXX")
+  fi
+  rm -rf "$build_dir"
+  cmake -S "$src" -B "$build_dir" -G "Unix Makefiles" "${flavour_args[@]}" \
+    "${cmake_args[@]}" || return 1
+  # CMake writes the compile commands itself: no bear.
+  local k=()
+  [[ $flavour == corpus ]] && k=(-k)
+  make -C "$build_dir" -j"$jobs" "${k[@]}" "${make_args[@]}"
+  local rc=$?
+  if [[ $flavour == corpus ]]; then
+    cp "$build_dir/compile_commands.json" "$cc_json"
+  fi
+  return $rc
+}
+
+build_with_make() {
+  [[ -f "$src/Makefile" || -f "$src/makefile" || -f "$src/GNUmakefile" ]] ||
+    return 99
+  # CFLAGS is not set on make's command line: that would override the
+  # Makefile's own assignments, including target-specific `CFLAGS += -fPIC`
+  # for shared objects (zstd, giflib); the compiler wrappers add the flags.
+  declare -p make_args &>/dev/null || make_args=("CC=$CC" "CXX=$CXX")
+  (cd "$src" && run_make "${make_args[@]}")
+}
+
+# recipe_build PKG SYSTEM SRC BUILD-DIR [CC-JSON]: builds PKG's source SRC
+# with SYSTEM (or the recipe's build()), in a subshell; 99 if SRC has no
+# entry point for SYSTEM. The flavour is set up already.
+recipe_build() (
+  recipe_load "$1"
+  src=$3 build_dir=$4 cc_json=${5:-}
+  if declare -F build >/dev/null; then
+    cd "$src" && run_step build
+    return
+  fi
+  "build_with_$2"
+)
+
+# recipe_systems PKG: the build systems to try for PKG, in order.
+recipe_systems() {
+  local forced
+  forced=$(recipe_get "$1" build_system)
+  if [[ -n $forced ]]; then
+    echo "$forced"
+  else
+    echo configure cmake make
+  fi
+}
+
+# unpack_without_patches DSC DIR DROPS: unpacks DSC into DIR (replaced)
+# without the Debian patches named in DROPS (space-separated), applying
+# the others in series order.
+unpack_without_patches() {
+  local dsc=$1 dir=$2 drop=" $3 " p
+  rm -rf "$dir"
+  (cd "$(dirname "$dsc")" && dpkg-source -q --skip-patches -x "$dsc" "$dir") ||
+    return 1
+  while read -r p; do
+    [[ -z "$p" || "$p" == \#* || "$drop" == *" $p "* ]] && continue
+    (cd "$dir" && patch -p1 -s <"debian/patches/$p") || return 1
+  done <"$dir/debian/patches/series"
+}
+
+#===-- Helpers for recipes' tests ------------------------------------------===#
+
+# The unpacked source of PKG in the default cache (build/src), for recipes
+# that read their test names from it.
+package_source() {
+  "$recipes_repo/scripts/fetch-source.sh" "$1"
+}
+
+# The TESTS list of tests/Makefile.in in SRC, as automake wrote it, without
+# $(EXEEXT) (empty here) and conditional additions ($(am__append_N)).
+automake_tests() {
+  sed -n '/^TESTS = /,/[^\\]$/p' "$1/tests/Makefile.in" |
+    sed 's/^TESTS = //; s/\\$//; s/\$(EXEEXT)//g' | tr -s ' \t' '\n' |
+    grep -v -e '^$' -e '^\$('
+}
+
+# One entry of automake's TESTS, run by its own harness; a failure prints
+# the test's log (tests/NAME.log).
+run_automake_test() {
+  [[ $1 =~ ^[A-Za-z0-9_.-]+$ ]] || die "no $pkg test '$1'"
+  make -C tests check TESTS="$1" || {
+    cat "tests/$1.log" >&2
+    exit 1
+  }
+}
+
+# One registered ctest of the CMake build in mlgo-build.
+run_ctest() {
+  [[ $1 =~ ^[A-Za-z0-9_:-]+$ ]] || die "no $pkg test '$1'"
+  cd mlgo-build
+  ctest --output-on-failure --no-tests=error -R "^$1\$"
+}
+
+#===-- Checking the recipes -----------------------------------------------===#
+
+# recipes_check: that list.tsv parses, that every recipe file is a listed
+# package's, that every recipe loads and names a known build system (and
+# one when it defines build()), and that every package eval can evaluate
+# has its tests; prints a summary, or every problem and returns 1.
+recipes_check() {
+  local all p f bad=0 evaluable
+  all=$(recipes_list) || return 2
+  evaluable=$(recipes_list 'eval|eval-optional') || return 2
+  for f in "$recipes_dir"/*.sh; do
+    p=$(basename "$f" .sh)
+    if ! grep -qxF -- "$p" <<<"$all"; then
+      echo "$recipes_prog: $f: '$p' has no line in $recipes_dir/list.tsv" >&2
+      bad=1
+    fi
+  done
+  for p in $all; do
+    (
+      recipe_load "$p"
+      f=$recipes_dir/$p.sh
+      case $build_system in
+      "" | configure | cmake | make) ;;
+      *)
+        echo "$recipes_prog: $f: build_system '$build_system' is not configure, cmake or make" >&2
+        exit 1
+        ;;
+      esac
+      if declare -F build >/dev/null && [[ -z $build_system ]]; then
+        echo "$recipes_prog: $f: build() needs a build_system (its name in packages.tsv)" >&2
+        exit 1
+      fi
+      if grep -qxF -- "$p" <<<"$evaluable" &&
+        ! { declare -F list_tests && declare -F run_test; } >/dev/null; then
+        echo "$recipes_prog: $p can be evaluated (list.tsv) but has no list_tests and run_test in $f" >&2
+        exit 1
+      fi
+    ) || bad=1
+  done
+  ((bad == 0)) || return 1
+  echo "$(wc -w <<<"$all") packages, $(find "$recipes_dir" -name '*.sh' | wc -l) recipes: ok"
+}
+
+# Run, not sourced: the list and the check, for people and tests.
+#   package-recipes.sh list [ROLES [LANGUAGE]]
+#   package-recipes.sh check
+if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
+  set -uo pipefail
+  case ${1:-} in
+  list) recipes_list "${2:-}" "${3:-}" ;;
+  check) recipes_check ;;
+  *) die "usage: package-recipes.sh list [ROLES [LANGUAGE]] | check" ;;
+  esac
+fi

@@ -1,0 +1,33 @@
+# bzip2: its plain Makefiles. The shared library's objects are built with
+# -fPIC under the same names as the static ones, so it is built first and
+# cleaned in between; the corpus keeps the static library's objects (the
+# ones left on disk), the one module per source it has always had.
+build_system=make
+
+build() {
+  run_make -f Makefile-libbz2_so "CC=$CC"
+  rm -f ./*.o
+  run_make "CC=$CC" libbz2.a bzip2 bzip2recover
+}
+
+# The commands of bzip2's `make test`: compress sampleN.ref at level N and
+# compare with sampleN.bz2; decompress sampleN.bz2 (sample3 with -s, the
+# small-memory decoder) and compare with sampleN.ref.
+list_tests() {
+  local i
+  for i in 1 2 3; do echo "sample$i-compress"; done
+  for i in 1 2 3; do echo "sample$i-decompress"; done
+}
+
+run_test() {
+  [[ $1 =~ ^sample([123])-(compress|decompress)$ ]] || die "no bzip2 test '$1'"
+  local i=${BASH_REMATCH[1]} flag=-d
+  if [[ ${BASH_REMATCH[2]} == compress ]]; then
+    ./bzip2 "-$i" <"sample$i.ref" >"sample$i.rb2"
+    cmp "sample$i.bz2" "sample$i.rb2"
+  else
+    [[ $i == 3 ]] && flag=-ds
+    ./bzip2 $flag <"sample$i.bz2" >"sample$i.tst"
+    cmp "sample$i.tst" "sample$i.ref"
+  fi
+}

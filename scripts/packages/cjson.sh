@@ -1,0 +1,13 @@
+# cjson: upstream's CMake build with its tests. Its own warning flags
+# include -Werror and -fstack-protector-strong: off, so that the build is
+# the compiler's -Oz and nothing else.
+cmake_args=(-DENABLE_CUSTOM_COMPILER_FLAGS=OFF)
+
+# cJSON_test (CMakeLists.txt) and the Unity tests of tests/CMakeLists.txt.
+list_tests() {
+  echo cJSON_test
+  sed -n '/set(unity_tests/,/)/p' "$(package_source cjson)/tests/CMakeLists.txt" |
+    sed '1d;$d' | tr -d ' '
+}
+
+run_test() { run_ctest "$1"; }

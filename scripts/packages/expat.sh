@@ -1,0 +1,2 @@
+# expat: upstream keeps the library (and its configure) in expat/.
+subdir=expat

@@ -1,0 +1,3 @@
+# lmdb: upstream keeps its plain Makefile in libraries/liblmdb.
+build_system=make
+subdir=libraries/liblmdb
