@@ -364,16 +364,7 @@ struct Trainer {
   llvm::Expected<size_t> select();
 
   /// The chosen model on the validation and the training packages.
-  struct Outcome {
-    Totals Val, Train;
-    PackageSizes ValPkg, TrainPkg;
-    /// Validation in the other way of counting (objects summed, or linked),
-    /// when the compiles carry what it needs.
-    std::optional<Totals> ValOther;
-    /// Training packages over the per-package limit, as the report names
-    /// them.
-    std::string TrainOver;
-  };
+  using Outcome = ChosenOutcome;
 
   /// Evaluates the chosen model \p M on validation and training and writes
   /// it to the output file, recording the corpus fingerprint in it.

@@ -136,6 +136,36 @@ Verdict judgeTotals(const Totals &T, const PackageSizes &PerPackage,
 std::optional<size_t> chooseSmallest(llvm::ArrayRef<uint64_t> Sizes,
                                      const std::vector<bool> &Allowed);
 
+/// The chosen model on the validation and the training packages.
+struct ChosenOutcome {
+  Totals Val, Train;
+  PackageSizes ValPkg, TrainPkg;
+  /// Validation in the other way of counting (objects summed, or linked),
+  /// when the compiles carry what it needs.
+  std::optional<Totals> ValOther;
+  /// Training packages over the per-package limit, as the report names
+  /// them.
+  std::string TrainOver;
+};
+
+/// Everything report.md says about a run of a recipe.
+struct RunSummary {
+  std::string CorpusDir, Fingerprint;
+  size_t TrainModules = 0, ValidationModules = 0;
+  /// The phases' own report lines ("- Search: ...\n"), in order.
+  std::string PhaseLines;
+  std::string ChosenLabel;
+  /// Where candidates were chosen: "validation" or "training".
+  std::string SelectionName;
+  ChosenOutcome Outcome;
+  /// Modules left out by the baseline (their errors).
+  std::vector<std::string> LeftOut;
+  double Minutes = 0;
+};
+
+/// report.md of a run of \p Recipe.
+std::string renderReport(const TrainRecipe &Recipe, const RunSummary &S);
+
 /// The first min(K, Items.size()) elements of a seeded partial Fisher-Yates
 /// shuffle of \p Items (splitmix64 from \p State), in drawing order.
 template <typename T>
