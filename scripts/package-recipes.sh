@@ -311,12 +311,34 @@ build_with_make() {
 recipe_build() (
   recipe_load "$1"
   src=$3 build_dir=$4 cc_json=${5:-}
+  # A corpus is the same bytes whenever it is built: time stamps a build
+  # writes (redis's mkreleasehdr.sh, __DATE__ and __TIME__, which clang
+  # takes from SOURCE_DATE_EPOCH) come from the package's changelog.
+  if [[ $flavour == corpus ]]; then
+    SOURCE_DATE_EPOCH=$(source_date_epoch "$src") || return 1
+    export SOURCE_DATE_EPOCH
+  fi
   if declare -F build >/dev/null; then
     cd "$src" && run_step build
     return
   fi
   "build_with_$2"
 )
+
+# source_date_epoch SRC: the time of the newest debian/changelog entry of
+# the source tree SRC lies in (SRC or a directory above it), in seconds
+# since the epoch.
+source_date_epoch() {
+  local dir=$1
+  while [[ ! -f $dir/debian/changelog ]]; do
+    [[ $dir == / || -z $dir ]] && {
+      echo "package-recipes: no debian/changelog above '$1'" >&2
+      return 1
+    }
+    dir=$(dirname "$dir")
+  done
+  dpkg-parsechangelog -l "$dir/debian/changelog" -STimestamp
+}
 
 # recipe_systems PKG: the build systems to try for PKG, in order.
 recipe_systems() {
