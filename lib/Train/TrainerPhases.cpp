@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 
 #include <cstdlib>
@@ -120,6 +121,61 @@ float getFlipWeight(const TrainRecipe &Recipe, int64_t Delta,
   if (Recipe.FlipWeight == FlipWeighting::ModuleRelative)
     W *= MeanTrainingText / double(std::max<uint64_t>(ModuleBaseline, 1));
   return float(std::min(W, Recipe.FlipWeightCap));
+}
+
+std::vector<FlipCandidatePlan>
+planFlipCandidates(const TrainRecipe &Recipe, unsigned Round,
+                   ArrayRef<float> Scores, ArrayRef<float> InlineScores) {
+  assert(!Scores.empty() && "no training decisions to rank");
+  std::string Prefix = Recipe.CounterfactualRounds > 1
+                           ? formatv("round {0}: ", Round).str()
+                           : "";
+  // The tau that lets the top fraction F of the sorted scores S through.
+  auto TauAt = [](ArrayRef<float> S, double F) {
+    return S[std::min(size_t(F * S.size()), S.size() - 1)];
+  };
+  std::vector<FlipCandidatePlan> Plans;
+  auto Add = [&](double F, double RF) {
+    FlipCandidatePlan P;
+    P.Fraction = F;
+    P.RefuseFraction = RF;
+    // A flip fraction that is no decision at all inverts none.
+    P.Tau =
+        size_t(F * Scores.size()) == 0 ? learn::NeverFlip : TauAt(Scores, F);
+    P.TauInline = RF ? TauAt(InlineScores, RF) : learn::NeverFlip;
+    P.RecipeNote =
+        RF ? formatv(", inlining where the heuristic refuses and the scorer "
+                     "exceeds {0} (top {1}% of its training refusals), and "
+                     "refusing where it inlines and the scorer exceeds {2} "
+                     "(top {3}% of its training inlines)",
+                     P.Tau, 100 * F, P.TauInline, 100 * RF)
+                 .str()
+           : formatv(", inverting the heuristic where the scorer exceeds "
+                     "{0} (top {1}% of training decisions)",
+                     P.Tau, 100 * F)
+                 .str();
+    if (Round > 1)
+      P.RecipeNote +=
+          formatv(", scorer of counterfactual round {0}", Round).str();
+    P.Label =
+        !RF ? formatv("{0}top {1}% inverted", Prefix, 100 * F).str()
+        : F ? formatv("{0}top {1}% inverted, top {2}% of inlines refused",
+                      Prefix, 100 * F, 100 * RF)
+                  .str()
+            : formatv("{0}top {1}% of inlines refused", Prefix, 100 * RF).str();
+    Plans.push_back(std::move(P));
+  };
+  for (double F : Recipe.FlipFractions)
+    if (size_t(F * Scores.size()) != 0) // 0: the heuristic, already one.
+      Add(F, 0);
+  // The grid: each flip fraction (and none) with each fraction of the
+  // heuristic's inlines refused, ranked by the same scorer.
+  std::vector<double> Fractions = {0};
+  llvm::append_range(Fractions, Recipe.FlipFractions);
+  for (double F : Fractions)
+    for (double RF : Recipe.RefuseFractions)
+      Add(F, RF);
+  return Plans;
 }
 
 Verdict judgeTotals(const Totals &T, const PackageSizes &PerPackage,

@@ -143,9 +143,6 @@ Expected<Candidate> Trainer::evolve(const Model &Base, const Candidate &Start) {
 Error Trainer::addCandidates() {
   unsigned Round = Scorers.size();
   const Model &G = Scorers.back();
-  std::string Prefix = Recipe.CounterfactualRounds > 1
-                           ? formatv("round {0}: ", Round).str()
-                           : "";
   if (!isCounterfactual()) {
     for (float Th : Recipe.Thresholds) {
       Model M = G;
@@ -163,57 +160,19 @@ Error Trainer::addCandidates() {
     InlineScores = scoreTrajectories(G, /*HeuristicInlines=*/true);
   if (!InlineScores)
     return InlineScores.takeError();
-  // The tau that lets the top fraction F of the sorted scores S through.
-  auto TauAt = [](const std::vector<float> &S, double F) {
-    return S[std::min(size_t(F * S.size()), S.size() - 1)];
-  };
-  // Adds the candidate inverting the top F of the decisions in scope and,
-  // if RF > 0, refusing the top RF of the heuristic's inlines.
-  auto AddFlip = [&](double F, double RF) -> Error {
-    // A flip fraction that is no decision at all inverts none.
-    float Tau =
-        size_t(F * Scores->size()) == 0 ? learn::NeverFlip : TauAt(*Scores, F);
-    float TauInline = RF ? TauAt(*InlineScores, RF) : learn::NeverFlip;
-    Expected<Model> P = RF ? learn::buildFlipPolicyPerBranch(G, Tau, TauInline)
-                           : learn::buildFlipPolicy(G, Tau, InlineDefaultFeatureName,
-                                                    Recipe.FlipScope);
+  for (const FlipCandidatePlan &Plan :
+       planFlipCandidates(Recipe, Round, *Scores, *InlineScores)) {
+    Expected<Model> P =
+        Plan.RefuseFraction
+            ? learn::buildFlipPolicyPerBranch(G, Plan.Tau, Plan.TauInline)
+            : learn::buildFlipPolicy(G, Plan.Tau, InlineDefaultFeatureName,
+                                     Recipe.FlipScope);
     if (!P)
       return P.takeError();
-    P->Metadata.Recipe +=
-        RF ? formatv(", inlining where the heuristic refuses and the scorer "
-                     "exceeds {0} (top {1}% of its training refusals), and "
-                     "refusing where it inlines and the scorer exceeds {2} "
-                     "(top {3}% of its training inlines)",
-                     Tau, 100 * F, TauInline, 100 * RF)
-                 .str()
-           : formatv(", inverting the heuristic where the scorer exceeds "
-                     "{0} (top {1}% of training decisions)",
-                     Tau, 100 * F)
-                 .str();
-    if (Round > 1)
-      P->Metadata.Recipe +=
-          formatv(", scorer of counterfactual round {0}", Round).str();
-    std::string Label =
-        !RF ? formatv("{0}top {1}% inverted", Prefix, 100 * F).str()
-        : F ? formatv("{0}top {1}% inverted, top {2}% of inlines refused",
-                      Prefix, 100 * F, 100 * RF)
-                  .str()
-            : formatv("{0}top {1}% of inlines refused", Prefix, 100 * RF).str();
-    Candidates.push_back({Label, 10000 * F, std::move(*P), Tau, Round - 1, RF});
-    return Error::success();
-  };
-  for (double F : Recipe.FlipFractions)
-    if (size_t(F * Scores->size()) != 0) // 0: the heuristic, already one.
-      if (Error E = AddFlip(F, 0))
-        return E;
-  // The grid: each flip fraction (and none) with each fraction of the
-  // heuristic's inlines refused, ranked by the same scorer.
-  std::vector<double> Fractions = {0};
-  llvm::append_range(Fractions, Recipe.FlipFractions);
-  for (double F : Fractions)
-    for (double RF : Recipe.RefuseFractions)
-      if (Error E = AddFlip(F, RF))
-        return E;
+    P->Metadata.Recipe += Plan.RecipeNote;
+    Candidates.push_back({Plan.Label, 10000 * Plan.Fraction, std::move(*P),
+                          Plan.Tau, Round - 1, Plan.RefuseFraction});
+  }
   return Error::success();
 }
 

@@ -237,3 +237,45 @@ TEST(TrainerPhasesTest, RendersTheReport) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TrainerPhasesTest, PlansFlipCandidates) {
+  TrainRecipe R;
+  R.FlipFractions = {0.001, 0.2, 0.5};
+  R.RefuseFractions = {0.5};
+  // Ten decisions in scope and four inlines, sorted from the highest.
+  std::vector<float> Scores = {9, 8, 7, 6, 5, 4, 3, 2, 1, 0};
+  std::vector<float> Inlines = {3, 2, 1, 0};
+  std::vector<FlipCandidatePlan> P = planFlipCandidates(R, 1, Scores, Inlines);
+  std::vector<std::string> Labels;
+  for (const FlipCandidatePlan &C : P)
+    Labels.push_back(C.Label);
+  // 0.1% of ten decisions is none: no candidate of its own (the heuristic
+  // is one already), but a row of the refuse grid.
+  EXPECT_EQ(Labels, (std::vector<std::string>{
+                        "top 20.00% inverted", "top 50.00% inverted",
+                        "top 50.00% of inlines refused",
+                        "top 0.10% inverted, top 50.00% of inlines refused",
+                        "top 20.00% inverted, top 50.00% of inlines refused",
+                        "top 50.00% inverted, top 50.00% of inlines refused"}));
+  EXPECT_EQ(P[0].Tau, 7.0f) << "the top 2 of 10 pass above the third";
+  EXPECT_EQ(P[0].TauInline, learn::NeverFlip);
+  EXPECT_EQ(P[1].Tau, 4.0f);
+  EXPECT_EQ(P[2].Tau, learn::NeverFlip);
+  EXPECT_EQ(P[2].TauInline, 1.0f);
+  EXPECT_EQ(P[3].Tau, learn::NeverFlip) << "0.1% of ten is no decision";
+  EXPECT_EQ(P[0].RecipeNote, ", inverting the heuristic where the scorer "
+                             "exceeds 7.00 (top 20.00% of training decisions)");
+  // A second round names itself.
+  R.CounterfactualRounds = 2;
+  R.RefuseFractions.clear();
+  P = planFlipCandidates(R, 2, Scores, {});
+  ASSERT_EQ(P.size(), 2u);
+  EXPECT_EQ(P[0].Label, "round 2: top 20.00% inverted");
+  EXPECT_EQ(P[0].RecipeNote,
+            ", inverting the heuristic where the scorer exceeds 7.00 (top "
+            "20.00% of training decisions), scorer of counterfactual round 2");
+}
+
+} // namespace

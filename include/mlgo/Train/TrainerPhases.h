@@ -115,6 +115,32 @@ inline bool labelInversion(bool Departs, int64_t Delta) {
   return Departs ? Delta > 0 : Delta < 0;
 }
 
+/// One candidate a counterfactual round's scorer yields: the heuristic
+/// inverted where the scorer ranks a decision among the top Fraction of the
+/// training decisions in scope, and (RefuseFraction > 0) refusing the top
+/// RefuseFraction of the heuristic's inlines.
+struct FlipCandidatePlan {
+  double Fraction = 0, RefuseFraction = 0;
+  /// The scorer thresholds those fractions come to (learn::NeverFlip:
+  /// nothing).
+  float Tau = 0, TauInline = 0;
+  /// The candidate's name in the report and the candidates/ directory.
+  std::string Label;
+  /// What the model's metadata.recipe gains.
+  std::string RecipeNote;
+};
+
+/// The flip candidates of counterfactual round \p Round: each of the
+/// recipe's flip_fractions that is at least one decision, then the grid of
+/// every flip fraction (and none) with every refuse fraction. \p Scores
+/// and \p InlineScores are the scorer's logits on the training decisions
+/// in scope and on the heuristic's inlines, sorted from the highest
+/// (InlineScores may be empty without refuse_fractions).
+std::vector<FlipCandidatePlan>
+planFlipCandidates(const TrainRecipe &Recipe, unsigned Round,
+                   llvm::ArrayRef<float> Scores,
+                   llvm::ArrayRef<float> InlineScores);
+
 /// A candidate's standing on the selection set: its worst package and
 /// whether the per-package limit lets it be chosen.
 struct Verdict {
