@@ -9,9 +9,17 @@
 // compiling thread).
 //
 // Setup errors (a missing or malformed model, conflicting options, an
-// unwritable log) are fatal: they are reported with report_fatal_error,
-// which in opt and clang removes the output file, so a bad configuration
-// never silently produces an object built with another policy.
+// unwritable log) are compiler errors: they go to the module's
+// LLVMContext's diagnostic handler, as LLVM's own backend errors do, so
+// clang prints "error: mlgo: ..." and exits 1 without writing its output
+// (and without a crash banner); where no handler takes errors (opt) they
+// stop the compilation as a fatal error ("LLVM ERROR: mlgo: ..."), which
+// removes the output file. The compilation is
+// never finished with another policy in silence: after the error, LLVM's
+// own advisor stands in only so that the pipeline can end cleanly, and its
+// output is discarded. The options are checked at the start of every
+// pipeline, -O0 included, so a bad -mlgo-model is an error whatever the
+// optimization level.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,12 +31,16 @@
 #include "mlgo/Support/Error.h"
 
 #include "llvm/Analysis/InlineAdvisor.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+
 #include "llvm/Support/raw_ostream.h"
+#include <optional>
 
 #include <cmath>
 
@@ -97,9 +109,37 @@ cl::opt<bool> UseLLVMAdvisor(
 
 thread_local ModuleAnalysisManager *CurrentMAM = nullptr;
 thread_local std::shared_ptr<const InlinerConfig> CurrentConfig;
-
 [[noreturn]] void fatal(const Twine &Message) {
   report_fatal_error("mlgo: " + Message, /*gen_crash_diag=*/false);
+}
+
+/// The module whose setup error was reported last: each module's
+/// compilation reports it once, whether the pipeline-start check or the
+/// advisor factory finds it first.
+thread_local const Module *ReportedModule = nullptr;
+
+/// Reports a setup error as an error of \p M's compilation (once per
+/// module).
+void reportSetupError(Module &M, Error E) {
+  if (ReportedModule == &M) {
+    consumeError(std::move(E));
+    return;
+  }
+  ReportedModule = &M;
+  std::string Message = toString(std::move(E));
+  // What LLVMContext::emitError sends, without its exit(1) when no
+  // handler takes it.
+  // The diagnostic keeps a reference to its Twine.
+  std::string Full = "mlgo: " + Message;
+  Twine Text(Full);
+  DiagnosticInfoInlineAsm DI(Text, DS_Error);
+  // clang's handler reports it as an error and fails the compilation.
+  const DiagnosticHandler *H = M.getContext().getDiagHandlerPtr();
+  if (H && const_cast<DiagnosticHandler *>(H)->handleDiagnostics(DI))
+    return;
+  // No handler takes it (opt): stop now, as LLVM does for a fatal error,
+  // which also removes the output file.
+  fatal(Message);
 }
 
 /// Forwards LLVM's size bound option from ours, when ours is given.
@@ -123,8 +163,8 @@ Expected<ModelHeuristicUse> heuristicUseOf(const InlinerConfig &C) {
   return mlgo::getModelHeuristicUse(C.ModelPath);
 }
 
-std::unique_ptr<ModelRunner> createRunner(Module &M, const InlinerConfig &C,
-                                          MLGOInlineAdvisorOptions &O) {
+Expected<std::unique_ptr<ModelRunner>>
+createRunner(Module &M, const InlinerConfig &C, MLGOInlineAdvisorOptions &O) {
   std::vector<TensorSpec> Inputs = MLGOInlineAdvisor::getRunnerInputs(O);
   switch (O.Source) {
   case InlineDecisionSource::DefaultHeuristic:
@@ -145,16 +185,17 @@ std::unique_ptr<ModelRunner> createRunner(Module &M, const InlinerConfig &C,
                  ? createModelRunner(C.TheModel, std::move(Inputs), O)
                  : createModelRunner(C.ModelPath, std::move(Inputs), O);
     if (!R)
-      fatal(toString(R.takeError()));
+      return R.takeError();
     return std::move(*R);
   }
   }
   llvm_unreachable("unknown decision source");
 }
 
-InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
-                             FunctionAnalysisManager &FAM, InlineParams Params,
-                             InlineContext IC) {
+Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
+                                           FunctionAnalysisManager &FAM,
+                                           InlineParams Params,
+                                           InlineContext IC) {
   if (C.UseLLVMAdvisor)
     return new DefaultInlineAdvisor(M, FAM, Params, IC);
   if (!CurrentMAM)
@@ -166,7 +207,7 @@ InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
     // model's own heuristic settings.
     Expected<ModelHeuristicUse> Use = heuristicUseOf(C);
     if (!Use)
-      fatal(toString(Use.takeError()));
+      return Use.takeError();
     Options.IncludeDefault = Use->ReadsDefault;
     if (Use->Settings.InlineThreshold)
       setInlineThreshold(Params, *Use->Settings.InlineThreshold);
@@ -185,16 +226,75 @@ InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
       auto File =
           std::make_unique<raw_fd_ostream>(Options.TrainingLogPath, EC);
       if (EC)
-        fatal("cannot open training log '" + Options.TrainingLogPath +
-              "': " + EC.message());
+        return makeError("cannot open training log '" +
+                         Options.TrainingLogPath + "': " + EC.message());
       Log = std::make_unique<LogWriter>(
           std::move(File), MLGOInlineAdvisor::getLogFeatures(Options), Score);
     }
   }
-  std::unique_ptr<ModelRunner> Runner = createRunner(M, C, Options);
-  return new MLGOInlineAdvisor(M, *CurrentMAM, std::move(Runner), Params,
+  Expected<std::unique_ptr<ModelRunner>> Runner = createRunner(M, C, Options);
+  if (!Runner)
+    return Runner.takeError();
+  return new MLGOInlineAdvisor(M, *CurrentMAM, std::move(*Runner), Params,
                                std::move(Options), std::move(Log));
 }
+
+/// The advisor for \p C, or (the setup error reported) LLVM's own, so that
+/// the pipeline ends without a crash; the compilation fails either way.
+InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
+                             FunctionAnalysisManager &FAM, InlineParams Params,
+                             InlineContext IC) {
+  Expected<InlineAdvisor *> A = tryCreateAdvisor(C, M, FAM, Params, IC);
+  if (A)
+    return *A;
+  reportSetupError(M, A.takeError());
+  return new DefaultInlineAdvisor(M, FAM, Params, IC);
+}
+
+/// The configuration the -mlgo-* options describe, read once per process
+/// (clang parses -mllvm options after loading the plugin, so not before the
+/// first compilation), or why they describe none.
+struct OptionsConfig {
+  std::optional<InlinerConfig> Config;
+  std::string Error;
+};
+const OptionsConfig &getOptionsConfig() {
+  static const OptionsConfig Config = [] {
+    OptionsConfig O;
+    Expected<InlinerConfig> C = getInlinerConfigFromOptions();
+    if (!C) {
+      O.Error = toString(C.takeError());
+      return O;
+    }
+    applySizeThreshold();
+    O.Config = std::move(*C);
+    return O;
+  }();
+  return Config;
+}
+
+/// Why the -mlgo-* options cannot configure a compilation, if they cannot:
+/// conflicting options, or a model that does not load.
+Error checkOptions() {
+  const OptionsConfig &O = getOptionsConfig();
+  if (!O.Config)
+    return makeError(O.Error);
+  const InlinerConfig &C = *O.Config;
+  if (C.UseLLVMAdvisor || C.Options.Source != InlineDecisionSource::Model)
+    return Error::success();
+  Expected<ModelHeuristicUse> Use = heuristicUseOf(C);
+  return Use ? Error::success() : Use.takeError();
+}
+
+/// Checks the options at the start of every pipeline, -O0 included.
+struct CheckOptionsPass : PassInfoMixin<CheckOptionsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (Error E = checkOptions())
+      reportSetupError(M, std::move(E));
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
 
 } // namespace
 
@@ -262,22 +362,22 @@ void registerInliner(PassBuilder &PB,
 }
 
 void registerInliner(PassBuilder &PB) {
-  // The options are read when the advisor is first needed, not here: clang
-  // parses -mllvm options after loading the plugin.
+  PB.registerPipelineStartEPCallback(
+      [](ModulePassManager &MPM, OptimizationLevel) {
+        MPM.addPass(CheckOptionsPass());
+      });
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
     CurrentMAM = &MAM;
     MAM.registerPass([] {
       return PluginInlineAdvisorAnalysis(
           [](Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
              InlineContext IC) -> InlineAdvisor * {
-            static const InlinerConfig Config = [] {
-              Expected<InlinerConfig> C = getInlinerConfigFromOptions();
-              if (!C)
-                fatal(toString(C.takeError()));
-              applySizeThreshold();
-              return std::move(*C);
-            }();
-            return createAdvisor(Config, M, FAM, Params, IC);
+            const OptionsConfig &O = getOptionsConfig();
+            if (!O.Config) {
+              reportSetupError(M, makeError(O.Error));
+              return new DefaultInlineAdvisor(M, FAM, Params, IC);
+            }
+            return createAdvisor(*O.Config, M, FAM, Params, IC);
           });
     });
   });

@@ -174,6 +174,9 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   Invocation->getCodeGenOpts().DisableFree = false;
   CI.setInvocation(std::move(Invocation));
   CI.createDiagnostics(Printer, /*ShouldOwnClient=*/true);
+  // The diagnostics are in the error; "N errors generated." would go to
+  // stderr, once per failed compile of a run.
+  CI.setVerboseOutputStream(std::make_unique<raw_null_ostream>());
 
   // Registered for every policy, the stock one included (it then builds
   // LLVM's own DefaultInlineAdvisor): once a process has registered a
