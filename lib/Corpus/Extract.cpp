@@ -107,7 +107,17 @@ static std::string moduleNameFor(StringRef BaseDir, StringRef Directory,
 
 Expected<std::vector<ObjectInput>>
 readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
-                    StringRef BaseDir) {
+                    StringRef BaseDirArg) {
+  // A relative base directory is relative to where mlgo runs, as any other
+  // path argument; one that is not there names nothing.
+  SmallString<256> BaseDir(BaseDirArg);
+  if (!BaseDir.empty()) {
+    if (std::error_code EC = sys::fs::make_absolute(BaseDir))
+      return makeError("--base-dir '" + BaseDirArg + "': " + EC.message());
+    if (!sys::fs::is_directory(BaseDir))
+      return makeError("--base-dir '" + BaseDirArg + "': no such directory");
+  }
+  size_t BelowBase = 0;
   Expected<json::Value> Parsed = readJSONFile(Path);
   if (!Parsed)
     return Parsed.takeError();
@@ -170,6 +180,8 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
     if (!SeenObjects.insert(Obj).second)
       continue;
     std::string Module = moduleNameFor(BaseDir, *Directory, Output);
+    BelowBase += !BaseDir.empty() &&
+                 StringRef(Obj).starts_with(normalize(BaseDir) + "/");
     if (!SeenModules.insert(Module).second) {
       Skipped.push_back({Obj, SkipReason::Duplicate, Module});
       continue;
@@ -181,6 +193,10 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
     }
     Objects.push_back({Obj, Module, normalize(Source)});
   }
+  if (!BaseDir.empty() && !Objects.empty() && BelowBase == 0)
+    return makeError("--base-dir '" + BaseDirArg + "': none of the " +
+                     Twine(Objects.size()) + " objects of " + Path +
+                     " lies below " + BaseDir);
   return Objects;
 }
 

@@ -326,16 +326,18 @@ TEST(ExtractTest, RecordsTheSourceFileOfEachObject) {
 
 TEST(ExtractTest, NamesModulesRelativeToTheBaseDirectory) {
   TempDir T;
-  writeFile(T.sub("cc.json"), R"([
-    {"directory": "/p/src", "file": "sds.c",
+  std::string P = T.sub("p");
+  ASSERT_FALSE(sys::fs::create_directories(P));
+  writeFile(T.sub("cc.json"), (R"([
+    {"directory": ")" + P + R"(/src", "file": "sds.c",
      "command": "clang-19 -c sds.c -o sds.o"},
-    {"directory": "/p/deps/hiredis", "file": "sds.c",
+    {"directory": ")" + P + R"(/deps/hiredis", "file": "sds.c",
      "command": "clang-19 -c sds.c -o sds.o"},
     {"directory": "/elsewhere", "file": "x.c",
      "command": "clang-19 -c x.c -o x.o"}
-  ])");
+  ])"));
   std::vector<SkippedObject> Skipped;
-  auto Objects = readCompileCommands(T.sub("cc.json"), Skipped, "/p");
+  auto Objects = readCompileCommands(T.sub("cc.json"), Skipped, P);
   ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
   ASSERT_EQ(Objects->size(), 3u);
   EXPECT_EQ((*Objects)[0].ModuleName, "src/sds.o");
@@ -343,6 +345,14 @@ TEST(ExtractTest, NamesModulesRelativeToTheBaseDirectory) {
   // Outside the base directory: relative to the entry's directory.
   EXPECT_EQ((*Objects)[2].ModuleName, "x.o");
   EXPECT_TRUE(Skipped.empty());
+  // A relative base directory is relative to the working directory.
+  SmallString<256> Cwd;
+  ASSERT_FALSE(sys::fs::current_path(Cwd));
+  ASSERT_FALSE(sys::fs::set_current_path(T.path()));
+  Objects = readCompileCommands(T.sub("cc.json"), Skipped, "p");
+  ASSERT_FALSE(sys::fs::set_current_path(Cwd));
+  ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
+  EXPECT_EQ((*Objects)[1].ModuleName, "deps/hiredis/sds.o");
   // Without a base directory the two sds.o collide; the second is reported.
   Skipped.clear();
   Objects = readCompileCommands(T.sub("cc.json"), Skipped);
@@ -350,7 +360,27 @@ TEST(ExtractTest, NamesModulesRelativeToTheBaseDirectory) {
   EXPECT_EQ(Objects->size(), 2u);
   ASSERT_EQ(Skipped.size(), 1u);
   EXPECT_EQ(Skipped[0].Reason, SkipReason::Duplicate);
-  EXPECT_EQ(Skipped[0].Path, "/p/deps/hiredis/sds.o");
+  EXPECT_EQ(Skipped[0].Path, P + "/deps/hiredis/sds.o");
+}
+
+// A base directory that is not there, or below which no object lies,
+// names nothing: an error, not a silently ignored option.
+TEST(ExtractTest, RefusesABaseDirectoryThatNamesNothing) {
+  TempDir T;
+  writeFile(T.sub("cc.json"), R"([
+    {"directory": "/b", "file": "x.c", "command": "clang-19 -c x.c -o x.o"}
+  ])");
+  ASSERT_FALSE(sys::fs::create_directories(T.sub("empty")));
+  std::vector<SkippedObject> Skipped;
+  EXPECT_EQ(
+      toString(readCompileCommands(T.sub("cc.json"), Skipped, T.sub("missing"))
+                   .takeError()),
+      "--base-dir '" + T.sub("missing") + "': no such directory");
+  EXPECT_EQ(
+      toString(readCompileCommands(T.sub("cc.json"), Skipped, T.sub("empty"))
+                   .takeError()),
+      "--base-dir '" + T.sub("empty") + "': none of the 1 objects of " +
+          T.sub("cc.json") + " lies below " + T.sub("empty"));
 }
 
 TEST(ExtractTest, DescribesDroppedModules) {
