@@ -246,6 +246,15 @@ Error Trainer::trainRounds(learn::Dataset &D) {
 
 Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   auto Start = std::chrono::steady_clock::now();
+  // The corpus first: a run that cannot start leaves no work directory.
+  Expected<std::vector<CorpusModule>> Corpus =
+      loadTrainingCorpus(Options.CorpusDir);
+  if (!Corpus)
+    return Corpus.takeError();
+  Expected<CorpusSplit> Split =
+      splitCorpus(std::move(*Corpus), Recipe, Options.CorpusDir);
+  if (!Split)
+    return Split.takeError();
   if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
     return makeError(Options.WorkDir + ": " + EC.message());
   WorkerPoolOptions PO;
@@ -262,14 +271,6 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
           RecipeFile,
           arrayRefFromStringRef(formatv("{0:2}\n", Recipe.toJSON()).str())))
     return E;
-  Expected<std::vector<CorpusModule>> Corpus =
-      loadTrainingCorpus(Options.CorpusDir);
-  if (!Corpus)
-    return Corpus.takeError();
-  Expected<CorpusSplit> Split =
-      splitCorpus(std::move(*Corpus), Recipe, Options.CorpusDir);
-  if (!Split)
-    return Split.takeError();
   std::vector<std::string> Packages = Split->Packages;
   Trainer T(Recipe, Options, **Pool, std::move(*Split));
   if (Error E = T.Service.openCache(T.workFile("compiles.tsv")))

@@ -25,6 +25,10 @@ namespace mlgo {
 Expected<CorpusSplit> splitCorpus(std::vector<CorpusModule> All,
                                   const TrainRecipe &Recipe,
                                   StringRef CorpusDir) {
+  if (All.empty())
+    return makeError("the corpus at '" + CorpusDir +
+                     "' has no modules: its corpus_description.json lists "
+                     "none");
   CorpusSplit S;
   S.Fingerprint = getCorpusFingerprint(All);
   StringSet<> Val(Recipe.ValidationPackages), Excl(Recipe.ExcludedPackages),

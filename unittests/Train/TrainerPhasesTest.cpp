@@ -279,3 +279,13 @@ TEST(TrainerPhasesTest, PlansFlipCandidates) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(TrainerPhasesTest, AnEmptyCorpusSaysSo) {
+  EXPECT_EQ(errorOf(splitCorpus({}, TrainRecipe(), "/c")),
+            "the corpus at '/c' has no modules: its corpus_description.json "
+            "lists none");
+}
+
+} // namespace
