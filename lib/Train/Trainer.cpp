@@ -126,6 +126,10 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
       consumeError(Key.takeError());
     }
   }
+  // One progress line for the epochs; each epoch's numbers are in the
+  // imitation curve (imitation-curve.csv).
+  Progress Shown("mlgo train: imitate", "epochs");
+  std::string Last;
   while (!(*T)->isDone()) {
     learn::EpochStats S = (*T)->runEpoch();
     double Hit = 0, Total = 0;
@@ -141,11 +145,13 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
     double Recall = Total ? 100.0 * Hit / Total : 0;
     EpochCurve.addPoint(EpochOffset + S.Epoch,
                         {S.Loss, 100 * S.Accuracy, Recall});
-    log(formatv("imitate: epoch {0}: loss {1:F4}, accuracy {2:F2}%, {3} "
-                "recalled {4:F1}%",
-                S.Epoch, S.Loss, 100 * S.Accuracy,
-                Counterfactual ? "shrinking inversions" : "departures", Recall)
-            .str());
+    Last = formatv(" (loss {0:F4}, accuracy {1:F2}%, {2} recalled {3:F1}%)",
+                   S.Loss, 100 * S.Accuracy,
+                   Counterfactual ? "shrinking inversions" : "departures",
+                   Recall)
+               .str();
+    if (Options.Verbose)
+      Shown.update(S.Epoch, Recipe.Epochs);
     learn::Checkpoint C;
     (*T)->saveState(C);
     EpochCurve.saveState(C);
@@ -153,6 +159,7 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
     if (Error E = C.save(Ckpt))
       return E;
   }
+  Shown.end(Last);
   return (*T)->exportModel();
 }
 

@@ -121,8 +121,9 @@ Error Trainer::writeReport(StringRef ChosenLabel, const Outcome &O,
   for (auto [Curve, Stem] : Curves)
     if (Error E = Curve->save(workFile(Stem)))
       return E;
-  if (Options.Verbose)
-    errs() << R;
+  // The run's outcome is its output, --quiet or not.
+  outs() << R;
+  outs().flush();
   return Error::success();
 }
 
