@@ -41,6 +41,13 @@ std::string CompilePolicy::getKey() const {
   Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Seed), 8));
   Hash.update(ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(&ExploreTemperature), 4));
+  // Only policies with fixed decisions hash more, so that every other key
+  // keeps its bytes.
+  if (Fixed) {
+    ModuleDecisions Sorted = *Fixed;
+    Sorted.sort();
+    Hash.update("fixed\n" + Sorted.Module + "\n" + Sorted.printSites());
+  }
   MD5::MD5Result R;
   Hash.final(R);
   return std::string(R.digest());
@@ -72,6 +79,12 @@ CompilePolicy::getCC1Args(StringRef PluginPath) const {
                        "compiler in another process; load it from a file");
     AddOption("-mlgo-model=" + ModelPath);
     break;
+  }
+  if (Fixed) {
+    if (DecisionsPath.empty())
+      return makeError("decisions held only in memory cannot be passed to a "
+                       "compiler in another process; write them to a file");
+    AddOption("-mlgo-decisions=" + DecisionsPath);
   }
   if (!Flips.empty()) {
     std::string List;

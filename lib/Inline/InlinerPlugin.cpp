@@ -102,6 +102,12 @@ cl::list<uint32_t> Flip(
              "in the order the inliner asks, per module; the 'decision' "
              "column of a training run's counterfactuals.csv) and apply the "
              "others as the policy decides"));
+cl::opt<std::string> DecisionsPath(
+    "mlgo-decisions", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("file"),
+    cl::desc("Apply the inlining decisions in this file (written by `mlgo "
+             "tune`) at the call sites it lists; the policy decides every "
+             "other site"));
 cl::opt<bool> UseLLVMAdvisor(
     "mlgo-use-llvm-advisor", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Use LLVM's own DefaultInlineAdvisor, exactly as if the plugin "
@@ -202,6 +208,10 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
     fatal("the inline advisor was requested before mlgo's analysis was "
           "registered");
   MLGOInlineAdvisorOptions Options = C.Options;
+  if (C.Decisions) {
+    Options.Fixed = C.Decisions->find(M.getSourceFileName());
+    Options.FixedFileName = C.DecisionsPath;
+  }
   if (Options.Source == InlineDecisionSource::Model) {
     // A model that reads the heuristic's decision gets it, taken with the
     // model's own heuristic settings.
@@ -335,6 +345,17 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
       return makeError("-mlgo-flip inverts decisions of mlgo's advisor; it "
                        "cannot be combined with -mlgo-use-llvm-advisor");
     O.OverrideDecision = invertDecisionsAt({Flip.begin(), Flip.end()});
+  }
+  if (!DecisionsPath.empty()) {
+    if (UseLLVMAdvisor)
+      return makeError("-mlgo-decisions applies decisions through mlgo's "
+                       "advisor; it cannot be combined with "
+                       "-mlgo-use-llvm-advisor");
+    Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
+    if (!F)
+      return F.takeError();
+    C.Decisions = std::make_shared<const DecisionsFile>(std::move(*F));
+    C.DecisionsPath = DecisionsPath;
   }
   C.ModelPath = ModelPath;
   C.ChannelBase = ChannelBase;

@@ -159,6 +159,8 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
       ExtraFeatureBuffers.push_back(Runner.getTensor<int64_t>(I));
   if (this->Log)
     this->Log->switchContext("");
+  if (Options.Fixed)
+    Table.emplace(Options.Fixed);
 }
 
 TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
@@ -166,6 +168,8 @@ TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
 }
 
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
+  if (Table && !Options.FixedFileName.empty())
+    reportStaleEntries();
   if (!Log)
     return;
   // LLVM discards the advisor when its inliner run ends, so this is the
@@ -178,6 +182,41 @@ MLGOInlineAdvisor::~MLGOInlineAdvisor() {
     Log->logReward(Size);
   }
   Log->flush();
+}
+
+void MLGOInlineAdvisor::reportStaleEntries() {
+  std::vector<SiteDecision> Stale = Table->getUnused();
+  if (Stale.empty())
+    return;
+  // A remark per entry, on its caller when the module defines it (else on
+  // the module's first function), for -Rpass-missed=mlgo-inline.
+  const Function *First = nullptr;
+  for (const Function &F : M)
+    if (!F.isDeclaration()) {
+      First = &F;
+      break;
+    }
+  for (const SiteDecision &S : Stale) {
+    const Function *On = S.isGroup() ? nullptr : M.getFunction(S.Caller);
+    if (!On || On->isDeclaration())
+      On = First;
+    if (!On)
+      break;
+    OptimizationRemarkMissed R(DEBUG_TYPE, "StaleDecision", On);
+    if (!R.isEnabled())
+      break;
+    R << "decision '" << StringRef(S.Inline ? "inline" : "no-inline") << " "
+      << (S.isGroup() ? StringRef("*") : StringRef(S.Caller)) << " "
+      << S.Callee << " "
+      << (S.isGroup() ? std::string("*") : std::to_string(S.Ordinal))
+      << "' in " << Options.FixedFileName
+      << " matches no call site (stale)";
+    M.getContext().diagnose(R);
+  }
+  errs() << "mlgo: " << M.getSourceFileName() << ": " << Stale.size()
+         << " of " << Table->size() << " entries of module '"
+         << Table->getEntries().Module << "' in " << Options.FixedFileName
+         << " match no call site (stale; `mlgo tune check` lists them)\n";
 }
 
 bool MLGOInlineAdvisor::getDefaultDecision(CallBase &CB) {
@@ -246,12 +285,33 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     break;
   }
   }
+  bool FixedHere = false;
+  const int64_t SourceDecision = Decision;
+  if (Table || Options.SiteRecord) {
+    StringRef Caller = CB.getCaller()->getName(),
+              Callee = CB.getCalledFunction()->getName();
+    std::string Pair = (Caller + Twine('\0') + Callee).str();
+    uint32_t Ordinal = Ordinals[Pair]++;
+    if (Table)
+      if (std::optional<bool> D = Table->lookup(Caller, Callee, Ordinal)) {
+        Decision = *D;
+        FixedHere = true;
+      }
+    if (Options.SiteRecord) {
+      DecidedSite &R = Options.SiteRecord->emplace_back();
+      R.Site = {Caller.str(), Callee.str(), Ordinal, false};
+      R.Logit = Logit ? float(*Logit) : std::nanf("");
+      R.Fixed = FixedHere;
+    }
+  }
   bool Overridden = false;
   if (Options.OverrideDecision) {
     int64_t Applied = Options.OverrideDecision(Decisions, Decision != 0, Default);
     Overridden = Applied != Decision;
     Decision = Applied;
   }
+  if (Options.SiteRecord)
+    Options.SiteRecord->back().Site.Inline = Decision != 0;
   ++Decisions;
   if (Options.DecisionCounter)
     ++*Options.DecisionCounter;
@@ -287,6 +347,10 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
         R << " (p(inline) " << formatNumber(*Probability) << ")";
       break;
     }
+    if (FixedHere)
+      R << "; fixed by the decisions for module '"
+        << Table->getEntries().Module << "' (the source proposed "
+        << (SourceDecision ? "inline" : "no inline") << ")";
     if (Overridden)
       R << "; inverted on request (-mlgo-flip, or a trainer's flips)";
     if (NeedDefault)

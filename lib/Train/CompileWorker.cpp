@@ -67,7 +67,7 @@ static Expected<std::shared_ptr<const Model>> getModel(StringRef JSON) {
 
 static Expected<std::shared_ptr<InlinerConfig>>
 getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
-                 uint64_t *DecisionCounter) {
+                 std::vector<DecidedSite> *Sites, uint64_t *DecisionCounter) {
   const CompilePolicy &P = Job.ThePolicy;
   auto C = std::make_shared<InlinerConfig>();
   switch (P.Kind) {
@@ -96,8 +96,11 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
   }
   if (!P.Flips.empty())
     C->Options.OverrideDecision = invertDecisionsAt(P.Flips);
+  C->Options.Fixed = P.Fixed;
   if (Job.WantLog)
     C->LogBuffer = LogBuffer;
+  if (Job.WantSites)
+    C->Options.SiteRecord = Sites;
   C->Options.DecisionCounter = DecisionCounter;
   return C;
 }
@@ -112,6 +115,9 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
     InitializeAllAsmPrinters();
     InitializeAllAsmParsers();
   });
+  if (Job.WantSites && Job.ThePolicy.Kind == PolicyKind::Stock)
+    return makeError(Job.Module + ": the stock policy does not record its "
+                                  "call sites; use the heuristic policy");
   if (Job.WantLog && Job.ThePolicy.Kind == PolicyKind::Stock)
     return makeError(Job.Module +
                      ": the stock policy has no decision log; use the "
@@ -119,7 +125,7 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   CompileResult Result;
   uint64_t Decisions = 0;
   Expected<std::shared_ptr<InlinerConfig>> Config =
-      getInlinerConfig(Job, &Result.Log, &Decisions);
+      getInlinerConfig(Job, &Result.Log, &Result.Sites, &Decisions);
   if (!Config)
     return makeError(Job.Module + ": " + toString(Config.takeError()));
 

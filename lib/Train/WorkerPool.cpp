@@ -49,6 +49,12 @@ std::string encodeJob(const CompileJob &Job) {
   W.putU64(P.ExploreSeed.value_or(0));
   W.putF32(P.ExploreTemperature);
   W.putU8(Job.WantLog);
+  W.putU8(Job.WantSites);
+  W.putU8(P.Fixed != nullptr);
+  if (P.Fixed) {
+    W.putString(P.Fixed->Module);
+    W.putString(P.Fixed->printSites());
+  }
   return toStringRef(W.Bytes).str();
 }
 
@@ -82,14 +88,30 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   for (uint32_t I = 0; I < NumFlips; ++I)
     if (!R.getU32(P.Flips.emplace_back()))
       return Malformed();
-  uint8_t HasSeed = 0, WantLog = 0;
+  uint8_t HasSeed = 0, WantLog = 0, WantSites = 0, HasFixed = 0;
   uint64_t Seed = 0;
   if (!R.getU8(HasSeed) || !R.getU64(Seed) || !R.getF32(P.ExploreTemperature) ||
-      !R.getU8(WantLog) || R.remaining())
+      !R.getU8(WantLog) || !R.getU8(WantSites) || !R.getU8(HasFixed))
+    return Malformed();
+  if (HasFixed) {
+    std::string Module, Sites;
+    if (!R.getString(Module) || !R.getString(Sites))
+      return Malformed();
+    Expected<DecisionsFile> F = DecisionsFile::parse(
+        "mlgo-decisions 1\nmodule " + encodeName(Module) + "\n" + Sites,
+        "compile job decisions");
+    if (!F)
+      return F.takeError();
+    if (F->Modules.size() != 1)
+      return Malformed();
+    P.Fixed = F->Modules.front();
+  }
+  if (R.remaining())
     return Malformed();
   if (HasSeed)
     P.ExploreSeed = Seed;
   Job.WantLog = WantLog;
+  Job.WantSites = WantSites;
   return Job;
 }
 
@@ -170,6 +192,14 @@ static void onFatalError(void *, const char *Reason, bool) {
       for (const auto &[Hash, Bytes] : R->Grouped) {
         W.putU64(Hash);
         W.putU64(Bytes);
+      }
+      W.putU32(R->Sites.size());
+      for (const DecidedSite &S : R->Sites) {
+        W.putString(S.Site.Caller);
+        W.putString(S.Site.Callee);
+        W.putU32(S.Site.Ordinal);
+        W.putU8(S.Site.Inline | S.Fixed << 1);
+        W.putF32(S.Logit);
       }
     } else {
       W.putU8(1);
@@ -423,6 +453,17 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         for (uint32_t I = 0; Ok && I < NumGrouped; ++I) {
           GroupedSection &G = Result.Grouped.emplace_back();
           Ok = R.getU64(G.first) && R.getU64(G.second);
+        }
+        uint32_t NumSites = 0;
+        Ok = Ok && R.getU32(NumSites) && NumSites <= R.remaining();
+        for (uint32_t I = 0; Ok && I < NumSites; ++I) {
+          DecidedSite &S = Result.Sites.emplace_back();
+          uint8_t Flags = 0;
+          Ok = R.getString(S.Site.Caller) && R.getString(S.Site.Callee) &&
+               R.getU32(S.Site.Ordinal) && R.getU8(Flags) &&
+               R.getF32(S.Logit);
+          S.Site.Inline = Flags & 1;
+          S.Fixed = Flags & 2;
         }
         if (Ok)
           Outcomes[J].Result = std::move(Result);

@@ -83,11 +83,43 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
                                    "\x01"
                                    "\x08\x07\x06\x05\x04\x03\x02\x01"
                                    "\x00\x00\x00\x3F"
-                                   "\x01";
+                                   "\x01"
+                                   "\x00"
+                                   "\x00";
   EXPECT_EQ(encodeJob(J), std::string(Documented, sizeof(Documented) - 1));
   Expected<CompileJob> Back = decodeJob(encodeJob(J));
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
   EXPECT_EQ(Back->ThePolicy.ExploreTemperature, 0.5f);
+}
+
+TEST(WorkerPoolTest, FixedDecisionsAndSiteRequestsTravel) {
+  CompileJob J = sampleJob();
+  J.WantSites = true;
+  auto Fixed = std::make_shared<ModuleDecisions>();
+  Fixed->Module = "src/a b.c";
+  Fixed->Sites = {{"main", "helper", 1, true}, {"", "log", 0, false}};
+  J.ThePolicy.Fixed = Fixed;
+  std::string Frame = encodeJob(J);
+  // want sites, has fixed, the key, the entries as a decisions file writes
+  // them.
+  static const char Tail[] = "\x01\x01"
+                             "\x09\x00\x00\x00"
+                             "src/a b.c"
+                             "\x27\x00\x00\x00"
+                             "inline main helper 1\n"
+                             "no-inline * log *\n";
+  EXPECT_TRUE(StringRef(Frame).ends_with(StringRef(Tail, sizeof(Tail) - 1)));
+  Expected<CompileJob> Back = decodeJob(Frame);
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_TRUE(Back->WantSites);
+  ASSERT_TRUE(Back->ThePolicy.Fixed);
+  EXPECT_EQ(Back->ThePolicy.Fixed->Module, "src/a b.c");
+  EXPECT_EQ(Back->ThePolicy.Fixed->Sites, Fixed->Sites);
+  EXPECT_EQ(Back->ThePolicy.getKey(), J.ThePolicy.getKey());
+  // Fixed decisions are part of the key; the other keys keep their bytes.
+  CompilePolicy Plain = J.ThePolicy;
+  Plain.Fixed = nullptr;
+  EXPECT_NE(Plain.getKey(), J.ThePolicy.getKey());
 }
 
 TEST(WorkerPoolTest, PolicyKeysDifferByFlips) {

@@ -21,6 +21,8 @@
 #ifndef MLGO_INLINE_COMPILEPOLICY_H
 #define MLGO_INLINE_COMPILEPOLICY_H
 
+#include "mlgo/Inline/Decisions.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -60,6 +62,12 @@ struct CompilePolicy {
   /// Decision indices (in the module, from 0) whose proposed decision is
   /// inverted; sorted, unique. Not for PolicyKind::Stock.
   std::vector<uint32_t> Flips;
+  /// Decisions fixed per call site (mlgo/Inline/Decisions.h): a tuning
+  /// try's, applied before the flips. Shared between copies.
+  std::shared_ptr<const ModuleDecisions> Fixed;
+  /// A decisions file holding Fixed for this module, for compilers in other
+  /// processes (-mlgo-decisions=FILE). Not part of the key: Fixed is.
+  std::string DecisionsPath;
   /// Sample decisions from sigmoid(logit / T) with this seed (Model only).
   std::optional<uint64_t> ExploreSeed;
   float ExploreTemperature = 1.0f;

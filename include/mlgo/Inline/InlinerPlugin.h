@@ -43,6 +43,10 @@ struct InlinerConfig {
   std::string ChannelBase;
   /// Use LLVM's own DefaultInlineAdvisor (no mlgo advisor at all).
   bool UseLLVMAdvisor = false;
+  /// A decisions file (-mlgo-decisions) and its path: each module's
+  /// entries, found by its source path, become Options.Fixed.
+  std::shared_ptr<const DecisionsFile> Decisions;
+  std::string DecisionsPath;
   /// When set, the training log is appended to this string (owned by the
   /// caller, alive until the compilation ends) instead of written to
   /// Options.TrainingLogPath.

@@ -21,6 +21,7 @@
 #ifndef MLGO_INLINE_MLGOINLINEADVISOR_H
 #define MLGO_INLINE_MLGOINLINEADVISOR_H
 
+#include "mlgo/Inline/Decisions.h"
 #include "mlgo/Inline/InlineFeatures.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
@@ -74,6 +75,18 @@ struct MLGOInlineAdvisorOptions {
   /// When set, incremented for every policy decision (the in-process
   /// compile worker reports how many decisions a module has).
   uint64_t *DecisionCounter = nullptr;
+  /// Decisions fixed per call site (mlgo/Inline/Decisions.h): a decisions
+  /// file's entries for this module (-mlgo-decisions), or a tuning try's.
+  /// Where an entry names the site, its decision replaces the source's;
+  /// OverrideDecision then applies to the result.
+  std::shared_ptr<const ModuleDecisions> Fixed;
+  /// The file Fixed came from. When set, entries that fixed no decision by
+  /// the end of the module are reported: a remark each ("StaleDecision")
+  /// and a one-line summary on stderr.
+  std::string FixedFileName;
+  /// When set, every policy decision is appended: its call site, the
+  /// applied decision, the model's logit and whether Fixed decided it.
+  std::vector<DecidedSite> *SiteRecord = nullptr;
 };
 
 /// An OverrideDecision that inverts the decisions at \p Indices (any
@@ -110,6 +123,7 @@ protected:
 
 private:
   bool getDefaultDecision(llvm::CallBase &CB);
+  void reportStaleEntries();
   void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
 
   mlgo::ModelRunner &Runner; // Owned by the base class, through an adapter.
@@ -120,6 +134,11 @@ private:
   /// Set when getAdviceFromModel ran for the current call site.
   bool DecidedByPolicy = false;
   uint64_t Decisions = 0;
+  /// Options.Fixed, indexed.
+  std::optional<DecisionTable> Table;
+  /// Policy decisions so far per caller and callee ("caller\0callee"): the
+  /// next call site's ordinal.
+  llvm::StringMap<uint32_t> Ordinals;
 };
 
 /// Builds the runner for InlineDecisionSource::Model: the interpreted model

@@ -48,6 +48,9 @@ struct CompileJob {
   /// Return the training log (features, heuristic and applied decision per
   /// policy decision). Not available for PolicyKind::Stock.
   bool WantLog = false;
+  /// Return every policy decision's call site (CompileResult::Sites). Not
+  /// available for PolicyKind::Stock.
+  bool WantSites = false;
 };
 
 /// An executable section in a COMDAT group (mlgo/Corpus/CodeSize.h): the
@@ -68,6 +71,9 @@ struct CompileResult {
   uint32_t NumDecisions = 0;
   /// The training log in LLVM's format, when requested.
   std::string Log;
+  /// Every policy decision's call site and applied decision, in order, when
+  /// requested.
+  std::vector<DecidedSite> Sites;
   /// Wall-clock seconds of the compile.
   double Seconds = 0;
 };

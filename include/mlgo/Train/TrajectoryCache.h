@@ -61,7 +61,8 @@ public:
 
   /// Whether a compile under \p P can be answered by replay.
   static bool isReplayable(const CompilePolicy &P) {
-    return P.Kind == PolicyKind::Heuristic || P.Kind == PolicyKind::Model;
+    return (P.Kind == PolicyKind::Heuristic || P.Kind == PolicyKind::Model) &&
+           !P.Fixed;
   }
 
   /// The result of compiling the module whose content hash is \p ModuleKey

@@ -12,10 +12,17 @@
 //   frame    := u32 length (little-endian) , payload[length]
 //   request  := str module , str bitcode , u32 nargs , str arg * nargs ,
 //               u8 policy kind , str model json , u32 nflips , u32 flip * n ,
-//               u8 has seed , u64 seed , f32 temperature , u8 want log
+//               u8 has seed , u64 seed , f32 temperature , u8 want log ,
+//               u8 want sites , u8 has fixed ,
+//               [has fixed: str module key , str entries (decisions-file
+//               lines, docs/decisions.md)]
 //   response := u8 status (0 ok, 1 error, 2 fatal error: the worker exits) ,
-//               ok:    u64 text size , u32 decisions , f64 seconds , str log
+//               ok:    u64 text size , u32 decisions , f64 seconds , str log ,
+//                      u32 ngrouped , (u64 name hash , u64 bytes) * n ,
+//                      u32 nsites , site * n
 //               error: str message
+//   site     := str caller , str callee , u32 ordinal ,
+//               u8 flags (1: inlined, 2: fixed) , f32 logit
 //   str      := u32 length , bytes
 //
 // The pool must be created before the process starts any thread (fork

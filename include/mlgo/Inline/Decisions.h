@@ -1,0 +1,143 @@
+//===- mlgo/Inline/Decisions.h - Inlining decisions per call site -*- C++ -*-===//
+//
+// A decisions file fixes inlining decisions at named call sites: what
+// `mlgo tune` writes and what the plugin applies with -mlgo-decisions=FILE.
+// The format is documented byte by byte in docs/decisions.md; in short, a
+// text file of lines:
+//
+//   mlgo-decisions 1                      the first line (after comments)
+//   meta <key> <value...>                 metadata, before the first module
+//   module <source path>                  starts a module's entries
+//   inline <caller> <callee> <ordinal>    fixes one call site
+//   no-inline <caller> <callee> <ordinal>
+//   inline * <callee> *                   fixes every call of <callee> in
+//   no-inline * <callee> *                the module that no site entry fixes
+//
+// A call site is named by its caller, its callee and its ordinal: the
+// number of policy decisions the inliner asked before it for the same
+// caller and callee in that module, from 0. Names are LLVM symbol names
+// (mangled for C++); a byte that is a space, a control character, '%', '*'
+// or not ASCII is written as %XX. Blank lines and lines starting with '#'
+// are comments.
+//
+// A module's key is its source path as the compiler records it (the IR's
+// source_filename), shortened by `mlgo tune` so that it does not depend on
+// the directory the program was built in; a compile of source S uses the
+// entries of the longest key that is S or a trailing part of S made of
+// whole path components.
+//
+// This header and Decisions.cpp need LLVM Support only.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_INLINE_DECISIONS_H
+#define MLGO_INLINE_DECISIONS_H
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlgo {
+
+/// One entry: a call site's decision, or (Caller empty) the decision for
+/// every call of Callee that no site entry fixes.
+struct SiteDecision {
+  std::string Caller;
+  std::string Callee;
+  uint32_t Ordinal = 0;
+  bool Inline = false;
+
+  bool isGroup() const { return Caller.empty(); }
+  bool operator==(const SiteDecision &O) const {
+    return Caller == O.Caller && Callee == O.Callee && Ordinal == O.Ordinal &&
+           Inline == O.Inline;
+  }
+};
+
+/// The entries of one module.
+struct ModuleDecisions {
+  std::string Module;
+  std::vector<SiteDecision> Sites;
+
+  /// Sorts the entries (group entries first, then by caller, callee and
+  /// ordinal), the order print() writes them in.
+  void sort();
+  /// Adds \p D, replacing an entry for the same site (or the same callee's
+  /// group).
+  void set(const SiteDecision &D);
+  /// The entries in the file's syntax, without the module line.
+  std::string printSites() const;
+};
+
+/// A decision as a compile took it: the site, the applied decision, the
+/// model's logit (NaN when the source has none) and whether an entry of
+/// the decisions in force fixed it.
+struct DecidedSite {
+  SiteDecision Site;
+  float Logit = 0;
+  bool Fixed = false;
+};
+
+/// Looks entries up by call site; what the advisor holds for one compile.
+class DecisionTable {
+public:
+  explicit DecisionTable(std::shared_ptr<const ModuleDecisions> Entries);
+  /// The fixed decision for the site, if an entry fixes it: a site entry,
+  /// else the callee's group entry. Marks the entry used.
+  std::optional<bool> lookup(llvm::StringRef Caller, llvm::StringRef Callee,
+                             uint32_t Ordinal);
+  /// Entries that fixed no decision so far.
+  std::vector<SiteDecision> getUnused() const;
+  size_t size() const { return Entries->Sites.size(); }
+  const ModuleDecisions &getEntries() const { return *Entries; }
+
+private:
+  std::shared_ptr<const ModuleDecisions> Entries;
+  llvm::StringMap<size_t> Index;
+  std::vector<bool> Used;
+};
+
+class DecisionsFile {
+public:
+  /// (key, value) in file order.
+  std::vector<std::pair<std::string, std::string>> Meta;
+  /// Sorted by key; keys unique.
+  std::vector<std::shared_ptr<ModuleDecisions>> Modules;
+
+  /// Parses \p Text; errors are "NAME:LINE: what is wrong".
+  static llvm::Expected<DecisionsFile> parse(llvm::StringRef Text,
+                                             llvm::StringRef Name);
+  /// Reads and parses the file at \p Path.
+  static llvm::Expected<DecisionsFile> load(llvm::StringRef Path);
+  /// The file's text: a comment line, the header, the metadata, then the
+  /// modules in key order with their entries sorted.
+  std::string print() const;
+  /// The value of metadata \p Key, or "".
+  llvm::StringRef getMeta(llvm::StringRef Key) const;
+  void setMeta(llvm::StringRef Key, llvm::StringRef Value);
+  /// The entries for a compile of source \p SourcePath, or null.
+  std::shared_ptr<const ModuleDecisions> find(llvm::StringRef SourcePath) const;
+  /// Adds a module (replacing one with the same key) and keeps the order.
+  void addModule(ModuleDecisions M);
+};
+
+/// \p Path with "." and ".." components resolved lexically and separators
+/// made single; the form keys are compared in.
+std::string normalizeSourcePath(llvm::StringRef Path);
+/// Whether key \p Key names source \p SourcePath (both normalized): equal,
+/// or a trailing part of it made of whole components.
+bool sourceMatchesKey(llvm::StringRef SourcePath, llvm::StringRef Key);
+/// A name written the file's way (%XX for the bytes listed in the file
+/// comment), and back.
+std::string encodeName(llvm::StringRef Name);
+
+} // namespace mlgo
+
+#endif // MLGO_INLINE_DECISIONS_H

@@ -1,0 +1,322 @@
+//===- lib/Inline/Decisions.cpp - Inlining decisions per call site --------===//
+//
+// Reading, writing and looking up decisions files (mlgo/Inline/Decisions.h,
+// docs/decisions.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Inline/Decisions.h"
+
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Path.h"
+
+using namespace llvm;
+
+namespace mlgo {
+
+//===-- Names and paths ---------------------------------------------------===//
+
+static bool needsEscape(unsigned char C) {
+  return C <= ' ' || C >= 0x7f || C == '%' || C == '*';
+}
+
+std::string encodeName(StringRef Name) {
+  std::string Out;
+  for (unsigned char C : Name) {
+    if (!needsEscape(C)) {
+      Out += C;
+      continue;
+    }
+    Out += '%';
+    Out += hexdigit(C >> 4, /*LowerCase=*/false);
+    Out += hexdigit(C & 15, /*LowerCase=*/false);
+  }
+  return Out;
+}
+
+/// The name \p Field stands for, or why it stands for none.
+static Expected<std::string> decodeName(StringRef Field) {
+  std::string Out;
+  for (size_t I = 0; I < Field.size(); ++I) {
+    if (Field[I] != '%') {
+      Out += Field[I];
+      continue;
+    }
+    unsigned Hi = -1U, Lo = -1U;
+    if (I + 2 < Field.size()) {
+      Hi = hexDigitValue(Field[I + 1]);
+      Lo = hexDigitValue(Field[I + 2]);
+    }
+    if (Hi == -1U || Lo == -1U)
+      return makeError("'%' must be followed by two hex digits in '" + Field +
+                       "'");
+    Out += char(Hi << 4 | Lo);
+    I += 2;
+  }
+  return Out;
+}
+
+std::string normalizeSourcePath(StringRef Path) {
+  SmallString<256> P(Path);
+  sys::path::remove_dots(P, /*remove_dot_dot=*/true, sys::path::Style::posix);
+  return std::string(P);
+}
+
+bool sourceMatchesKey(StringRef SourcePath, StringRef Key) {
+  if (Key.empty() || !SourcePath.ends_with(Key))
+    return false;
+  if (SourcePath.size() == Key.size())
+    return true;
+  return SourcePath[SourcePath.size() - Key.size() - 1] == '/';
+}
+
+//===-- Entries -----------------------------------------------------------===//
+
+static bool entryBefore(const SiteDecision &A, const SiteDecision &B) {
+  return std::make_tuple(!A.isGroup(), StringRef(A.Caller), StringRef(A.Callee),
+                         A.Ordinal) < std::make_tuple(!B.isGroup(),
+                                                      StringRef(B.Caller),
+                                                      StringRef(B.Callee),
+                                                      B.Ordinal);
+}
+
+static bool sameSite(const SiteDecision &A, const SiteDecision &B) {
+  return A.Caller == B.Caller && A.Callee == B.Callee &&
+         (A.isGroup() || A.Ordinal == B.Ordinal);
+}
+
+void ModuleDecisions::sort() { llvm::stable_sort(Sites, entryBefore); }
+
+void ModuleDecisions::set(const SiteDecision &D) {
+  for (SiteDecision &S : Sites)
+    if (sameSite(S, D)) {
+      S.Inline = D.Inline;
+      return;
+    }
+  Sites.push_back(D);
+}
+
+std::string ModuleDecisions::printSites() const {
+  std::string Out;
+  for (const SiteDecision &S : Sites) {
+    Out += S.Inline ? "inline " : "no-inline ";
+    if (S.isGroup()) {
+      Out += "* " + encodeName(S.Callee) + " *\n";
+      continue;
+    }
+    Out += encodeName(S.Caller) + " " + encodeName(S.Callee) + " " +
+           std::to_string(S.Ordinal) + "\n";
+  }
+  return Out;
+}
+
+/// The lookup key of a site (\p Caller empty: a callee's group entry).
+static std::string siteKey(StringRef Caller, StringRef Callee,
+                           uint32_t Ordinal) {
+  std::string K;
+  K.reserve(Caller.size() + Callee.size() + 12);
+  K += Caller;
+  K += '\0';
+  K += Callee;
+  K += '\0';
+  if (!Caller.empty())
+    K += std::to_string(Ordinal);
+  return K;
+}
+
+DecisionTable::DecisionTable(std::shared_ptr<const ModuleDecisions> E)
+    : Entries(std::move(E)), Used(Entries->Sites.size()) {
+  for (size_t I = 0; I < Entries->Sites.size(); ++I) {
+    const SiteDecision &S = Entries->Sites[I];
+    Index.try_emplace(siteKey(S.Caller, S.Callee, S.Ordinal), I);
+  }
+}
+
+std::optional<bool> DecisionTable::lookup(StringRef Caller, StringRef Callee,
+                                          uint32_t Ordinal) {
+  if (Caller.empty() || Callee.empty())
+    return std::nullopt;
+  auto It = Index.find(siteKey(Caller, Callee, Ordinal));
+  if (It == Index.end())
+    It = Index.find(siteKey("", Callee, 0));
+  if (It == Index.end())
+    return std::nullopt;
+  Used[It->second] = true;
+  return Entries->Sites[It->second].Inline;
+}
+
+std::vector<SiteDecision> DecisionTable::getUnused() const {
+  std::vector<SiteDecision> Out;
+  for (size_t I = 0; I < Used.size(); ++I)
+    if (!Used[I])
+      Out.push_back(Entries->Sites[I]);
+  return Out;
+}
+
+//===-- Files -------------------------------------------------------------===//
+
+Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
+  DecisionsFile F;
+  bool SawHeader = false;
+  ModuleDecisions *Cur = nullptr;
+  StringMap<unsigned> ModuleLines;
+  StringMap<unsigned> SiteLines;
+  unsigned LineNo = 0;
+  auto Fail = [&](const Twine &Message) {
+    return makeError(Name + ":" + Twine(LineNo) + ": " + Message);
+  };
+  while (!Text.empty()) {
+    StringRef Line;
+    std::tie(Line, Text) = Text.split('\n');
+    ++LineNo;
+    if (Line.empty() || Line.starts_with("#"))
+      continue;
+    SmallVector<StringRef, 4> Fields;
+    Line.split(Fields, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
+    if (!SawHeader) {
+      if (Fields.size() != 2 || Fields[0] != "mlgo-decisions")
+        return Fail("expected 'mlgo-decisions 1' (the first line of a "
+                    "decisions file), found '" +
+                    Line + "'");
+      if (Fields[1] != "1")
+        return Fail("format version '" + Fields[1] +
+                    "' is not supported (this mlgo reads version 1)");
+      SawHeader = true;
+      continue;
+    }
+    StringRef Kind = Fields[0];
+    if (Kind == "meta") {
+      if (Cur)
+        return Fail("metadata must come before the first 'module' line");
+      if (Fields.size() < 3 || Fields[1].empty())
+        return Fail("expected 'meta <key> <value>'");
+      StringRef Value = Line.drop_front(Kind.size() + Fields[1].size() + 2);
+      F.Meta.push_back({Fields[1].str(), Value.str()});
+      continue;
+    }
+    if (Kind == "module") {
+      if (Fields.size() != 2 || Fields[1].empty())
+        return Fail("expected 'module <source path>'");
+      Expected<std::string> Key = decodeName(Fields[1]);
+      if (!Key)
+        return Fail(toString(Key.takeError()));
+      auto [It, New] = ModuleLines.try_emplace(*Key, LineNo);
+      if (!New)
+        return Fail("module '" + *Key + "' is listed twice (first on line " +
+                    Twine(It->second) + ")");
+      F.Modules.push_back(std::make_shared<ModuleDecisions>());
+      Cur = F.Modules.back().get();
+      Cur->Module = std::move(*Key);
+      SiteLines.clear();
+      continue;
+    }
+    if (Kind != "inline" && Kind != "no-inline")
+      return Fail("unknown line '" + Kind +
+                  "'; expected meta, module, inline or no-inline");
+    if (!Cur)
+      return Fail("a decision before the first 'module' line");
+    if (Fields.size() != 4 || Fields[1].empty() || Fields[2].empty() ||
+        Fields[3].empty())
+      return Fail("expected '" + Kind + " <caller> <callee> <ordinal>' or '" +
+                  Kind + " * <callee> *'");
+    SiteDecision D;
+    D.Inline = Kind == "inline";
+    bool Group = Fields[1] == "*";
+    if (Group != (Fields[3] == "*"))
+      return Fail("a group entry has '*' as both caller and ordinal");
+    Expected<std::string> Callee = decodeName(Fields[2]);
+    if (!Callee)
+      return Fail(toString(Callee.takeError()));
+    D.Callee = std::move(*Callee);
+    if (!Group) {
+      Expected<std::string> Caller = decodeName(Fields[1]);
+      if (!Caller)
+        return Fail(toString(Caller.takeError()));
+      D.Caller = std::move(*Caller);
+      if (Fields[3].getAsInteger(10, D.Ordinal))
+        return Fail("ordinal '" + Fields[3] +
+                    "' is not a number from 0 to 4294967295");
+    }
+    auto [It, New] =
+        SiteLines.try_emplace(siteKey(D.Caller, D.Callee, D.Ordinal), LineNo);
+    if (!New)
+      return Fail(Twine(Group ? "the group of callee '" + D.Callee + "'"
+                              : "call site '" + D.Caller + "' -> '" + D.Callee +
+                                    "' #" + Twine(D.Ordinal)) +
+                  " is decided twice (first on line " + Twine(It->second) +
+                  ")");
+    Cur->Sites.push_back(std::move(D));
+  }
+  if (!SawHeader)
+    return makeError(Name + ": empty; expected 'mlgo-decisions 1'");
+  llvm::sort(F.Modules, [](const auto &A, const auto &B) {
+    return A->Module < B->Module;
+  });
+  return F;
+}
+
+Expected<DecisionsFile> DecisionsFile::load(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  return parse((*Buf)->getBuffer(), Path);
+}
+
+std::string DecisionsFile::print() const {
+  std::string Out = "# mlgo inlining decisions (format: docs/decisions.md)\n"
+                    "mlgo-decisions 1\n";
+  for (const auto &[Key, Value] : Meta)
+    Out += "meta " + Key + " " + Value + "\n";
+  for (const auto &M : Modules) {
+    ModuleDecisions Sorted = *M;
+    Sorted.sort();
+    Out += "\nmodule " + encodeName(M->Module) + "\n" + Sorted.printSites();
+  }
+  return Out;
+}
+
+StringRef DecisionsFile::getMeta(StringRef Key) const {
+  for (const auto &[K, V] : Meta)
+    if (K == Key)
+      return V;
+  return "";
+}
+
+void DecisionsFile::setMeta(StringRef Key, StringRef Value) {
+  for (auto &[K, V] : Meta)
+    if (K == Key) {
+      V = Value.str();
+      return;
+    }
+  Meta.push_back({Key.str(), Value.str()});
+}
+
+std::shared_ptr<const ModuleDecisions>
+DecisionsFile::find(StringRef SourcePath) const {
+  std::string Source = normalizeSourcePath(SourcePath);
+  std::shared_ptr<const ModuleDecisions> Best;
+  for (const auto &M : Modules)
+    if (sourceMatchesKey(Source, M->Module) &&
+        (!Best || M->Module.size() > Best->Module.size()))
+      Best = M;
+  return Best;
+}
+
+void DecisionsFile::addModule(ModuleDecisions M) {
+  auto It = llvm::lower_bound(Modules, M.Module, [](const auto &A, StringRef K) {
+    return StringRef(A->Module) < K;
+  });
+  if (It != Modules.end() && (*It)->Module == M.Module) {
+    **It = std::move(M);
+    return;
+  }
+  Modules.insert(It, std::make_shared<ModuleDecisions>(std::move(M)));
+}
+
+} // namespace mlgo
