@@ -53,6 +53,7 @@ void Progress::print(size_t Done, size_t Total, std::optional<double> At) {
       double Rate = Done / Elapsed;
       OS << format(", %.1f/s, ", Rate) << formatTimeLeft((Total - Done) / Rate);
     }
+    OS << Detail;
     if (!InPlace)
       OS << '\n';
   }

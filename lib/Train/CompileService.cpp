@@ -74,7 +74,7 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
     Out[Where[J]] = E;
   };
   uint64_t HitsBefore = Replay.getStats().Hits;
-  Progress Shown(("mlgo train: " + What).str());
+  Progress Shown((Label + ": " + What).str());
   Replay.run(
       Pool, Jobs, JobModules,
       [&](size_t Done, size_t Total) {
@@ -95,6 +95,64 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   return Out;
 }
 
+std::vector<CompileService::SitesResult>
+CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
+                                 StringRef What) {
+  std::vector<SitesResult> Out(Requests.size());
+  std::vector<CompileJob> Jobs;
+  std::vector<size_t> Where;
+  std::vector<std::string> Keys(Requests.size());
+  StringMap<size_t> FirstOfKey;
+  for (size_t I = 0; I < Requests.size(); ++I) {
+    const auto &[M, P] = Requests[I];
+    Keys[I] = cacheKey(Modules[M], P);
+    const CompileCache::Entry *E = Cache.lookup(Keys[I]);
+    const std::vector<DecidedSite> *S = SiteRecords.lookup(Keys[I]);
+    if (E && E->Ok && S && (E->GroupedKnown || !NeedGrouped)) {
+      Out[I] = {*E, *S};
+      continue;
+    }
+    if (FirstOfKey.count(Keys[I]))
+      continue;
+    FirstOfKey[Keys[I]] = I;
+    CompileJob J = Modules[M].makeJob(P);
+    J.WantSites = true;
+    Jobs.push_back(std::move(J));
+    Where.push_back(I);
+  }
+  if (Jobs.empty())
+    return Out;
+  Progress Shown((Label + ": " + What).str());
+  Pool.run(
+      Jobs,
+      [&](size_t Done, size_t Total) {
+        if (Verbose)
+          Shown.update(Done, Total);
+      },
+      [&](size_t J, JobOutcome &O) {
+        SitesResult &R = Out[Where[J]];
+        if (O.ok()) {
+          R.Entry.Ok = true;
+          R.Entry.TextSize = O.Result->TextSize;
+          R.Entry.Grouped = O.Result->Grouped;
+          R.Entry.Decisions = O.Result->NumDecisions;
+          R.Entry.Seconds = O.Result->Seconds;
+          R.Sites = O.Result->Sites;
+          SiteRecords.insert(Keys[Where[J]], R.Sites);
+        } else {
+          R.Entry.Error = O.Error;
+          R.Entry.Transient = O.Transient;
+        }
+        Cache.insert(Keys[Where[J]], R.Entry);
+      });
+  Shown.end();
+  // Duplicates of a request compiled in this batch.
+  for (size_t I = 0; I < Requests.size(); ++I)
+    if (!Out[I].Entry.Ok && Out[I].Entry.Error.empty())
+      Out[I] = Out[FirstOfKey.lookup(Keys[I])];
+  return Out;
+}
+
 Error CompileService::logTrajectories(
     ArrayRef<size_t> Mods, ArrayRef<CompilePolicy> Policies,
     function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
@@ -104,7 +162,7 @@ Error CompileService::logTrajectories(
     Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
     JobModules.push_back(Modules[Mods[K]].ContentHash);
   }
-  Progress Shown("mlgo train: logging");
+  Progress Shown(Label + ": logging");
   std::vector<JobOutcome> R =
       Replay.run(Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
         if (Verbose)

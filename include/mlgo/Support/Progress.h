@@ -40,6 +40,8 @@ public:
   /// \p Done of \p Total are finished. Calls may skip values; Done only
   /// grows. A total of 0 shows nothing.
   void update(size_t Done, size_t Total);
+  /// Text shown after the count on every later line (e.g. "; gain -1.2%").
+  void setDetail(llvm::StringRef Text) { Detail = Text.str(); }
   /// Ends the line of the last update with \p Suffix (e.g. " (12.0 s)").
   /// Nothing is written if nothing was shown.
   void end(llvm::StringRef Suffix = "");
@@ -52,7 +54,7 @@ private:
   /// absence marks the last line.
   void print(size_t Done, size_t Total, std::optional<double> At);
 
-  std::string Label, Unit;
+  std::string Label, Unit, Detail;
   llvm::raw_ostream &OS;
   bool InPlace;
   Clock Now;

@@ -74,6 +74,26 @@ private:
   std::unique_ptr<llvm::raw_fd_ostream> OS;
 };
 
+/// The call sites of compiles (CompileResult::Sites) kept on disk, as
+/// <work>/sites.tsv, so that a rerun of a search that needs them (tuning)
+/// compiles nothing it has compiled before. Keys are CompileCache's. One
+/// line per compile:
+///   <32 hex key> '\t' <n> ('\t' <site>) * n '\n'
+///   <site> := <caller> ' ' <callee> ' ' <ordinal> ' ' <flags> ' ' <logit>
+/// with names written as in decisions files (docs/decisions.md), flags 1
+/// (inlined) + 2 (fixed), and the logit as C's "%a" (exact; "nan" for
+/// none). Torn last lines are cut off as in CompileCache.
+class SiteCache {
+public:
+  llvm::Error open(llvm::StringRef Path);
+  const std::vector<DecidedSite> *lookup(llvm::StringRef Key) const;
+  void insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
+
+private:
+  llvm::StringMap<std::vector<DecidedSite>> Map;
+  std::unique_ptr<llvm::raw_fd_ostream> OS;
+};
+
 } // namespace mlgo
 
 #endif // MLGO_TRAIN_COMPILECACHE_H

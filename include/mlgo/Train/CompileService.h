@@ -46,6 +46,10 @@ public:
 
   /// Reads the results already in \p Path and appends new ones to it.
   llvm::Error openCache(llvm::StringRef Path) { return Cache.open(Path); }
+  /// Same for the call sites compileWithSites() records (SiteCache).
+  llvm::Error openSiteCache(llvm::StringRef Path) {
+    return SiteRecords.open(Path);
+  }
 
   /// Compiles must carry their grouped sections (a size measure that is
   /// not "module", or linked totals): a cached result of an earlier version
@@ -53,12 +57,27 @@ public:
   void setNeedGrouped(bool Need) { NeedGrouped = Need; }
 
   const std::vector<CorpusModule> &modules() const { return Modules; }
+  /// Progress lines start with \p Label (default "mlgo train"); \p Verbose
+  /// shows them.
+  void setProgress(llvm::StringRef Label, bool Verbose) {
+    this->Label = Label.str();
+    this->Verbose = Verbose;
+  }
 
   /// The result of each request (failed ones have Ok false and the error,
   /// naming the module). \p What names the batch on the progress line.
   std::vector<CompileCache::Entry> compile(llvm::ArrayRef<CompileRequest> Reqs,
                                            llvm::StringRef What);
 
+  /// A compile's result and the call site of each of its decisions.
+  struct SitesResult {
+    CompileCache::Entry Entry;
+    std::vector<DecidedSite> Sites;
+  };
+  /// Like compile(), also giving every decision's call site (from the site
+  /// cache, or compiled again; never by trajectory replay).
+  std::vector<SitesResult> compileWithSites(llvm::ArrayRef<CompileRequest> Reqs,
+                                            llvm::StringRef What);
   /// Compiles module \p Mods[K] under \p Policies[K] with logging and calls
   /// \p OnRow(K, features, applied decision, heuristic's decision) for
   /// every decision, in order. The first log's feature names (the decision
@@ -79,7 +98,9 @@ private:
   WorkerPool &Pool;
   bool Verbose;
   bool NeedGrouped = false;
+  std::string Label = "mlgo train";
   CompileCache Cache;
+  SiteCache SiteRecords;
   TrajectoryCache Replay;
   std::vector<std::string> FeatureNames;
   size_t DefaultColumn = 0;

@@ -1,0 +1,80 @@
+//===- mlgo/Tune/Tuner.h - mlgo tune: per-program inlining search -*- C++ -*-===//
+//
+// `mlgo tune` (docs/tune.md): on a corpus of a program's modules, search
+// for the inlining decisions that make the linked program smallest, guided
+// by the model, and write them as a decisions file (docs/decisions.md) that
+// the plugin applies in any build (-mlgo-decisions=FILE).
+//
+// The objective is the program's linked .text: its modules' objects linked
+// together, each C++ inline or template function counted once (the
+// "package" size measure of mlgo/Train/SizeMeasure.h). A move is kept only
+// if it makes its program strictly smaller, so no program grows against
+// the model's build; the first move offered to each module is LLVM's own
+// heuristic, so tuning starts from the better of the model and -Oz.
+//
+// Every compile is kept in the work directory (compiles.tsv, sites.tsv) as
+// soon as it is known: a rerun after kill -9, or after a source change,
+// compiles only what it has not compiled before and writes the same file
+// as an uninterrupted run (given --max-compiles, the search is a function
+// of the corpus, the model, the seed and the budget).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TUNE_TUNER_H
+#define MLGO_TUNE_TUNER_H
+
+#include "mlgo/Tune/TuneSearch.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlgo {
+
+struct TuneOptions {
+  std::string CorpusDir;
+  std::string WorkDir;
+  /// The decisions file; with PerPackage, a directory that receives one
+  /// file per package, <package>.decisions.
+  std::string Output;
+  /// Each top-level directory of the corpus is its own program (a corpus
+  /// of Debian packages); otherwise the whole corpus is one program.
+  bool PerPackage = false;
+  /// The search's compiles (after the baseline's two per module); 0: no
+  /// limit.
+  uint64_t MaxCompiles = 0;
+  /// Wall-clock minutes for the search; 0: no limit. A run stopped by time
+  /// is not reproducible by a rerun; one stopped by MaxCompiles is.
+  double BudgetMinutes = 0;
+  uint64_t Seed = 1;
+  TuneOrder Order = TuneOrder::Guided;
+  /// Also search in the other order with the same budget, and plot both
+  /// (gain against compiles) in <work>/guided-vs-unguided.svg. The
+  /// decisions file is Order's.
+  bool Compare = false;
+  /// The model that decides untuned sites and guides the search: a text
+  /// model file, or the plugin's embedded model if empty.
+  std::string ModelPath;
+  unsigned Workers = 0;
+  unsigned TimeoutSeconds = 300;
+  bool Verbose = true;
+};
+
+/// Runs the search and writes the decisions file(s), <work>/report.md,
+/// <work>/curve-<order>.csv and (Compare) the plot.
+llvm::Error runTuning(const TuneOptions &Options);
+
+/// `mlgo tune check`: compiles each corpus module a decisions file names
+/// with its entries and lists the entries that match no call site, and
+/// the file's modules that match no corpus module. Returns the number of
+/// stale entries and modules.
+llvm::Expected<size_t> checkDecisions(llvm::StringRef CorpusDir,
+                                      llvm::StringRef DecisionsPath,
+                                      llvm::StringRef ModelPath,
+                                      llvm::raw_ostream &OS);
+
+} // namespace mlgo
+
+#endif // MLGO_TUNE_TUNER_H

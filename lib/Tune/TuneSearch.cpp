@@ -1,0 +1,169 @@
+//===- lib/Tune/TuneSearch.cpp - The moves of per-program tuning ----------===//
+//
+// See mlgo/Tune/TuneSearch.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Tune/TuneSearch.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/Path.h"
+
+#include <cmath>
+#include <limits>
+#include <map>
+
+using namespace llvm;
+
+namespace mlgo {
+
+StringRef getName(TuneOrder O) {
+  return O == TuneOrder::Guided ? "guided" : "unguided";
+}
+
+std::string TuneMove::getKey() const {
+  if (Heuristic)
+    return "heuristic";
+  const char *D = Entry.Inline ? "inline" : "no-inline";
+  if (Entry.isGroup())
+    return "group " + encodeName(Entry.Callee) + " " + D;
+  return "site " + encodeName(Entry.Caller) + " " + encodeName(Entry.Callee) +
+         " " + std::to_string(Entry.Ordinal) + " " + D;
+}
+
+std::string TuneMove::describe() const {
+  if (Heuristic)
+    return "LLVM's heuristic";
+  if (Entry.isGroup())
+    return (Entry.Inline ? "inline every call of " : "inline no call of ") +
+           Entry.Callee;
+  return (Entry.Inline ? "inline " : "do not inline ") + Entry.Callee +
+         " into " + Entry.Caller + " #" + std::to_string(Entry.Ordinal);
+}
+
+/// The tie-breaker of move \p Key under \p Seed.
+static uint64_t tieBreak(StringRef Key, uint64_t Seed) {
+  MD5 Hash;
+  Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Seed), 8));
+  Hash.update(Key);
+  MD5::MD5Result R;
+  Hash.final(R);
+  return R.low();
+}
+
+static double certainty(const DecidedSite &S) {
+  return std::isnan(S.Logit) ? std::numeric_limits<double>::infinity()
+                             : std::fabs(double(S.Logit));
+}
+
+std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
+                                uint64_t Seed, const StringSet<> &Tried,
+                                bool OfferHeuristic) {
+  struct Ranked {
+    double Rank;
+    uint64_t Tie;
+    TuneMove Move;
+  };
+  std::vector<Ranked> Moves;
+  auto Add = [&](TuneMove M, double Guided, double Unguided) {
+    std::string Key = M.getKey();
+    if (Tried.contains(Key))
+      return;
+    double Rank = Order == TuneOrder::Guided ? Guided : Unguided;
+    Moves.push_back({Rank, tieBreak(Key, Seed), std::move(M)});
+  };
+  if (OfferHeuristic) {
+    TuneMove H;
+    H.Heuristic = true;
+    Add(H, -1, -1);
+  }
+  // Each callee's sites, in trajectory order.
+  std::map<std::string, std::vector<size_t>> ByCallee;
+  for (size_t I = 0; I < T.size(); ++I) {
+    TuneMove M;
+    M.Entry = T[I].Site;
+    M.Entry.Inline = !M.Entry.Inline;
+    Add(M, certainty(T[I]), double(I));
+    ByCallee[T[I].Site.Callee].push_back(I);
+  }
+  for (const auto &[Callee, Sites] : ByCallee) {
+    if (Sites.size() < 2)
+      continue;
+    for (bool Inline : {true, false}) {
+      double Sum = 0;
+      size_t Changed = 0;
+      for (size_t I : Sites)
+        if (T[I].Site.Inline != Inline) {
+          Sum += certainty(T[I]);
+          ++Changed;
+        }
+      if (Changed == 0)
+        continue;
+      TuneMove M;
+      M.Entry.Callee = Callee;
+      M.Entry.Inline = Inline;
+      // Unguided: right after the callee's first site's own move.
+      Add(M, Sum / Changed, double(Sites.front()) + 0.5);
+    }
+  }
+  llvm::stable_sort(Moves, [](const Ranked &A, const Ranked &B) {
+    return std::tie(A.Rank, A.Tie) < std::tie(B.Rank, B.Tie);
+  });
+  std::vector<TuneMove> Out;
+  for (Ranked &R : Moves)
+    Out.push_back(std::move(R.Move));
+  return Out;
+}
+
+ModuleDecisions applyMove(const ModuleDecisions &Fixed, const TuneMove &M) {
+  ModuleDecisions Out = Fixed;
+  if (M.Entry.isGroup())
+    llvm::erase_if(Out.Sites, [&](const SiteDecision &S) {
+      return !S.isGroup() && S.Callee == M.Entry.Callee;
+    });
+  Out.set(M.Entry);
+  Out.sort();
+  return Out;
+}
+
+ModuleDecisions fixAll(StringRef Module, ArrayRef<DecidedSite> T) {
+  ModuleDecisions Out;
+  Out.Module = Module.str();
+  for (const DecidedSite &S : T)
+    Out.Sites.push_back(S.Site);
+  Out.sort();
+  return Out;
+}
+
+std::vector<std::string> getSourceKeys(ArrayRef<std::string> Sources) {
+  std::vector<std::string> Keys;
+  std::optional<std::string> Common; // with a trailing '/'
+  for (const std::string &S : Sources) {
+    Keys.push_back(normalizeSourcePath(S));
+    StringRef K = Keys.back();
+    if (!K.starts_with("/"))
+      continue;
+    StringRef Dir = K.substr(0, K.rfind('/') + 1);
+    if (!Common) {
+      Common = Dir.str();
+      continue;
+    }
+    // The longest common prefix that ends with '/'.
+    size_t N = 0;
+    while (N < Common->size() && N < Dir.size() && (*Common)[N] == Dir[N])
+      ++N;
+    while (N > 0 && (*Common)[N - 1] != '/')
+      --N;
+    Common->resize(N);
+  }
+  if (Common)
+    for (std::string &K : Keys)
+      if (StringRef(K).starts_with(*Common))
+        K = K.substr(Common->size());
+  return Keys;
+}
+
+} // namespace mlgo

@@ -1,0 +1,831 @@
+//===- lib/Tune/Tuner.cpp - mlgo tune: per-program inlining search --------===//
+//
+// See mlgo/Tune/Tuner.h and docs/tune.md. The search runs in lockstep over
+// the program's modules - one try per module per step, a step's compiles
+// in parallel - and judges a step's tries one after the other, each
+// against the program as the tries before it left it, so that every kept
+// move is measured exactly.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Tune/Tuner.h"
+
+#include "mlgo/Corpus/CodeSize.h"
+#include "mlgo/Corpus/Package.h"
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+#include "mlgo/Support/Percent.h"
+#include "mlgo/Support/Progress.h"
+#include "mlgo/Train/CompileService.h"
+#include "mlgo/Train/TrainingCorpus.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <map>
+
+using namespace llvm;
+
+namespace mlgo {
+
+namespace {
+
+/// A program's objects linked together, kept up to date as its modules'
+/// compiles change: each object's code outside COMDAT groups, plus each
+/// grouped section once, the first object's copy (getCodeOnce's rule).
+class LinkedProgram {
+public:
+  /// Adds an object; returns its slot.
+  size_t add(const CompileCache::Entry &E) {
+    size_t Slot = Objs.size();
+    Objs.push_back({});
+    apply(Change{Slot, &E});
+    return Slot;
+  }
+  uint64_t size() const { return Size; }
+  using Change = std::pair<size_t, const CompileCache::Entry *>;
+  /// How the size changes if each slot's object becomes the given one.
+  int64_t delta(ArrayRef<Change> Changes) const {
+    int64_t D = 0;
+    std::map<uint64_t, std::map<size_t, uint64_t>> Touched;
+    auto Holders = [&](uint64_t Hash) -> std::map<size_t, uint64_t> & {
+      auto It = Touched.find(Hash);
+      if (It != Touched.end())
+        return It->second;
+      auto Old = Held.find(Hash);
+      return Touched[Hash] =
+                 Old == Held.end() ? std::map<size_t, uint64_t>() : Old->second;
+    };
+    for (const auto &[Slot, E] : Changes) {
+      D -= int64_t(Objs[Slot].Ungrouped);
+      for (const GroupedSection &G : Objs[Slot].Grouped)
+        Holders(G.first).erase(Slot);
+    }
+    for (const auto &[Slot, E] : Changes) {
+      D += int64_t(ungrouped(*E));
+      for (const GroupedSection &G : E->Grouped)
+        Holders(G.first)[Slot] = G.second;
+    }
+    for (const auto &[Hash, After] : Touched) {
+      auto Old = Held.find(Hash);
+      D += int64_t(first(After)) -
+           int64_t(Old == Held.end() ? 0 : first(Old->second));
+    }
+    return D;
+  }
+  void apply(ArrayRef<Change> Changes) {
+    Size += delta(Changes);
+    for (const auto &[Slot, E] : Changes) {
+      for (const GroupedSection &G : Objs[Slot].Grouped) {
+        auto It = Held.find(G.first);
+        It->second.erase(Slot);
+        if (It->second.empty())
+          Held.erase(It);
+      }
+      Objs[Slot] = {ungrouped(*E), E->Grouped};
+      for (const GroupedSection &G : E->Grouped)
+        Held[G.first][Slot] = G.second;
+    }
+  }
+
+private:
+  struct Object {
+    uint64_t Ungrouped = 0;
+    std::vector<GroupedSection> Grouped;
+  };
+  static uint64_t ungrouped(const CompileCache::Entry &E) {
+    uint64_t G = 0;
+    for (const GroupedSection &S : E.Grouped)
+      G += S.second;
+    return E.TextSize - G;
+  }
+  static uint64_t first(const std::map<size_t, uint64_t> &M) {
+    return M.empty() ? 0 : M.begin()->second;
+  }
+  std::vector<Object> Objs;
+  DenseMap<uint64_t, std::map<size_t, uint64_t>> Held;
+  uint64_t Size = 0;
+};
+
+/// The modules of one program that share a source key: tuned as one, with
+/// the same fixed decisions.
+struct Unit {
+  size_t Program;
+  std::string Key;
+  std::vector<size_t> Mods;
+  std::vector<size_t> Slots;
+};
+
+/// A unit's search state.
+struct UnitState {
+  ModuleDecisions Fixed;
+  std::vector<DecidedSite> Trajectory;
+  std::vector<CompileCache::Entry> Current;
+  StringSet<> Tried;
+  std::vector<TuneMove> Moves;
+  size_t Next = 0;
+  std::vector<std::string> Kept;
+};
+
+struct Program {
+  std::string Name;
+  uint64_t Stock = 0, Model = 0, Tuned = 0;
+  LinkedProgram Linked;
+  std::vector<size_t> Units;
+};
+
+/// Tries per step the search aims at (see search()).
+constexpr size_t TriesPerStep = 8;
+
+/// What one search found.
+struct SearchResult {
+  std::vector<UnitState> States;
+  /// (search compiles, total linked size) after each step.
+  std::vector<std::pair<uint64_t, uint64_t>> Curve;
+  uint64_t Compiles = 0;
+  bool StoppedByBudget = false;
+  double Seconds = 0;
+};
+
+Expected<std::string> getSourceFileName(const CorpusModule &M) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
+  if (!Buf)
+    return Buf.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod =
+      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
+  if (!Mod)
+    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+  return (*Mod)->getSourceFileName();
+}
+
+class Tuner {
+public:
+  Tuner(const TuneOptions &O, std::vector<CorpusModule> Mods, WorkerPool &Pool)
+      : O(O), S(std::move(Mods), Pool, O.Verbose) {}
+  Error run();
+
+private:
+  const std::vector<CorpusModule> &modules() const { return S.modules(); }
+  std::string workFile(StringRef Name) const {
+    SmallString<256> P(O.WorkDir);
+    sys::path::append(P, Name);
+    return std::string(P);
+  }
+  void log(const Twine &Message) const {
+    if (O.Verbose)
+      errs() << "mlgo tune: " << Message << "\n";
+  }
+  CompilePolicy policyFor(const ModuleDecisions &Fixed) const {
+    CompilePolicy P = Base;
+    if (!Fixed.Sites.empty())
+      P.Fixed = std::make_shared<const ModuleDecisions>(Fixed);
+    return P;
+  }
+  Error setUp();
+  Expected<SearchResult> search(TuneOrder Order);
+  /// The decisions file entries of unit U in \p R.
+  ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
+  Error verifyAndWrite(const SearchResult &R);
+  Error writeCurves(ArrayRef<std::pair<TuneOrder, const SearchResult *>> Rs);
+
+  const TuneOptions &O;
+  CompileService S;
+  CompilePolicy Base;
+  std::string ModelDescription;
+  std::vector<Program> Programs;
+  std::vector<Unit> Units;
+  /// Per module: -Oz, and the model's compile with its sites.
+  std::vector<CompileCache::Entry> Stock;
+  std::vector<CompileService::SitesResult> Start;
+  std::vector<std::string> Failures;
+};
+
+Error Tuner::setUp() {
+  if (O.ModelPath.empty()) {
+    Base = CompilePolicy::embedded();
+    ModelDescription = "embedded";
+  } else {
+    Expected<CompilePolicy> P = CompilePolicy::loadModel(O.ModelPath);
+    if (!P)
+      return P.takeError();
+    Base = std::move(*P);
+    ModelDescription = "file " + O.ModelPath;
+  }
+  if (Error E = S.openCache(workFile("compiles.tsv")))
+    return E;
+  if (Error E = S.openSiteCache(workFile("sites.tsv")))
+    return E;
+  S.setNeedGrouped(true);
+  S.setProgress("mlgo tune", O.Verbose);
+
+  // Source keys, programs and units.
+  std::vector<std::string> Sources;
+  for (const CorpusModule &M : modules()) {
+    Expected<std::string> Src = getSourceFileName(M);
+    if (!Src)
+      return Src.takeError();
+    Sources.push_back(std::move(*Src));
+  }
+  std::map<std::string, size_t> ProgramOf;
+  std::map<std::pair<size_t, std::string>, size_t> UnitOf;
+  std::vector<std::vector<std::string>> KeysByProgram;
+  // Keys are computed per program, so that each program's keys are
+  // relative to its own directory.
+  std::vector<size_t> ProgramOfModule;
+  for (const CorpusModule &M : modules()) {
+    std::string Name = O.PerPackage ? M.Package : "";
+    auto [It, New] = ProgramOf.try_emplace(Name, Programs.size());
+    if (New) {
+      Programs.emplace_back();
+      Programs.back().Name = Name;
+    }
+    ProgramOfModule.push_back(It->second);
+  }
+  std::vector<std::vector<size_t>> ModsOf(Programs.size());
+  for (size_t M = 0; M < modules().size(); ++M)
+    ModsOf[ProgramOfModule[M]].push_back(M);
+  std::vector<std::string> KeyOf(modules().size());
+  for (const std::vector<size_t> &Mods : ModsOf) {
+    std::vector<std::string> Srcs;
+    for (size_t M : Mods)
+      Srcs.push_back(Sources[M]);
+    std::vector<std::string> Keys = getSourceKeys(Srcs);
+    for (size_t K = 0; K < Mods.size(); ++K)
+      KeyOf[Mods[K]] = Keys[K];
+  }
+
+  // Baselines: -Oz, and the model with its call sites.
+  std::vector<CompileRequest> Req;
+  for (size_t M = 0; M < modules().size(); ++M)
+    Req.push_back({M, CompilePolicy::stock()});
+  Stock = S.compile(Req, "-Oz");
+  for (CompileRequest &R : Req)
+    R.second = Base;
+  Start = S.compileWithSites(Req, "the model");
+  for (size_t M = 0; M < modules().size(); ++M) {
+    const CompileCache::Entry &E = !Stock[M].Ok ? Stock[M] : Start[M].Entry;
+    if (!E.Ok) {
+      Failures.push_back(E.Error);
+      continue;
+    }
+    size_t P = ProgramOfModule[M];
+    auto [It, New] = UnitOf.try_emplace({P, KeyOf[M]}, Units.size());
+    if (New) {
+      Units.push_back({P, KeyOf[M], {}, {}});
+      Programs[P].Units.push_back(It->second);
+    }
+    Unit &U = Units[It->second];
+    U.Mods.push_back(M);
+    U.Slots.push_back(Programs[P].Linked.add(Start[M].Entry));
+  }
+  for (Program &P : Programs) {
+    std::vector<std::pair<uint64_t, const std::vector<GroupedSection> *>> Objs;
+    for (size_t U : P.Units)
+      for (size_t M : Units[U].Mods)
+        Objs.push_back({Stock[M].TextSize, &Stock[M].Grouped});
+    P.Stock = getCodeOnce<uint64_t>(Objs);
+    P.Model = P.Linked.size();
+  }
+  if (Units.empty())
+    return makeError("no module of " + O.CorpusDir + " compiled (" +
+                     Twine(Failures.size()) + " failed); first: " +
+                     (Failures.empty() ? "none" : Failures.front()));
+  log(formatv("{0} modules in {1} program{2}; {3} failed to compile and "
+              "are left out",
+              modules().size(), Programs.size(),
+              Programs.size() == 1 ? "" : "s", Failures.size()));
+  return Error::success();
+}
+
+Expected<SearchResult> Tuner::search(TuneOrder Order) {
+  using Clock = std::chrono::steady_clock;
+  auto Begin = Clock::now();
+  SearchResult R;
+  std::vector<LinkedProgram> Linked;
+  for (const Program &P : Programs)
+    Linked.push_back(P.Linked);
+  uint64_t ModelTotal = 0, Total = 0;
+  for (const Program &P : Programs)
+    ModelTotal += P.Model;
+  Total = ModelTotal;
+  R.States.resize(Units.size());
+  for (size_t U = 0; U < Units.size(); ++U) {
+    UnitState &St = R.States[U];
+    St.Fixed.Module = Units[U].Key;
+    St.Trajectory = Start[Units[U].Mods.front()].Sites;
+    for (size_t M : Units[U].Mods)
+      St.Current.push_back(Start[M].Entry);
+    // LLVM's heuristic is offered to single-module units only: a complete
+    // list of one module's decisions reproduces only that module.
+    St.Moves = planMoves(St.Trajectory, Order, O.Seed, St.Tried,
+                         /*OfferHeuristic=*/Units[U].Mods.size() == 1);
+  }
+  R.Curve.push_back({0, Total});
+  // The search shows one progress line of its own.
+  S.setProgress("mlgo tune", false);
+  Progress Shown(("mlgo tune: search (" + getName(Order) + ")").str(),
+                 "compiles");
+  auto Remaining = [&] {
+    uint64_t N = 0;
+    for (size_t U = 0; U < Units.size(); ++U)
+      N += (R.States[U].Moves.size() - R.States[U].Next) * Units[U].Mods.size();
+    return N;
+  };
+  auto Show = [&] {
+    if (!O.Verbose)
+      return;
+    double Elapsed =
+        std::chrono::duration<double>(Clock::now() - Begin).count();
+    Shown.setDetail(formatv("; {0:F0} s elapsed; linked .text {1:F2}% vs the "
+                            "model ({2} bytes)",
+                            Elapsed, percentChange(ModelTotal, Total),
+                            int64_t(Total) - int64_t(ModelTotal))
+                        .str());
+    uint64_t Goal = O.MaxCompiles ? O.MaxCompiles : R.Compiles + Remaining();
+    Shown.update(R.Compiles, std::max<uint64_t>(Goal, R.Compiles));
+  };
+  for (unsigned Step = 0;; ++Step) {
+    if (O.BudgetMinutes > 0 &&
+        std::chrono::duration<double>(Clock::now() - Begin).count() >=
+            O.BudgetMinutes * 60) {
+      R.StoppedByBudget = true;
+      break;
+    }
+    // Each unit with moves left tries its next ones, as many as the budget
+    // allows: one each when many units are left, more when few are (so
+    // that the workers stay busy), judged in order - once one is kept,
+    // the unit's later tries were made against a state that is gone and
+    // are set aside, to be planned again. The count per unit depends on
+    // the number of units left only, never on the machine.
+    size_t Active = 0;
+    for (size_t U = 0; U < Units.size(); ++U)
+      Active += R.States[U].Next < R.States[U].Moves.size();
+    const size_t PerUnit =
+        Active ? std::max<size_t>(1, (TriesPerStep + Active - 1) / Active) : 1;
+    std::vector<CompileRequest> Req;
+    struct Try {
+      size_t Unit, First, Move;
+    };
+    std::vector<Try> Tries;
+    bool Full = false;
+    for (size_t U = 0; U < Units.size() && !Full; ++U) {
+      UnitState &St = R.States[U];
+      size_t N = Units[U].Mods.size();
+      for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + PerUnit;
+           ++K) {
+        if (O.MaxCompiles && R.Compiles + Req.size() + N > O.MaxCompiles) {
+          Full = true;
+          break;
+        }
+        const TuneMove &M = St.Moves[K];
+        CompilePolicy P = M.Heuristic ? CompilePolicy::heuristic()
+                                      : policyFor(applyMove(St.Fixed, M));
+        Tries.push_back({U, Req.size(), K});
+        for (size_t Mod : Units[U].Mods)
+          Req.push_back({Mod, P});
+      }
+    }
+    if (Tries.empty()) {
+      R.StoppedByBudget = Full;
+      break;
+    }
+    std::vector<CompileCache::Entry> Res =
+        S.compile(Req, ("step " + Twine(Step)).str());
+    R.Compiles += Req.size();
+    // Judge the tries in order, each against the programs as the tries
+    // before it left them.
+    std::vector<size_t> Kept, KeptHeuristic;
+    std::vector<bool> Moved(Units.size());
+    for (const Try &Tr : Tries) {
+      size_t U = Tr.Unit, First = Tr.First;
+      UnitState &St = R.States[U];
+      if (Moved[U])
+        continue;
+      const TuneMove Move = St.Moves[Tr.Move];
+      St.Tried.insert(Move.getKey());
+      std::vector<LinkedProgram::Change> Changes;
+      bool Ok = true;
+      for (size_t K = 0; K < Units[U].Mods.size(); ++K) {
+        Ok &= Res[First + K].Ok;
+        Changes.push_back({Units[U].Slots[K], &Res[First + K]});
+      }
+      LinkedProgram &L = Linked[Units[U].Program];
+      int64_t D = Ok ? L.delta(Changes) : 0;
+      if (!Ok || D >= 0) {
+        St.Next = Tr.Move + 1;
+        continue;
+      }
+      Moved[U] = true;
+      L.apply(Changes);
+      Total += D;
+      for (size_t K = 0; K < Units[U].Mods.size(); ++K)
+        St.Current[K] = Res[First + K];
+      St.Kept.push_back(Move.describe() + formatv(" ({0} bytes)", D).str());
+      if (Move.Heuristic)
+        KeptHeuristic.push_back(U);
+      else
+        St.Fixed = applyMove(St.Fixed, Move);
+      Kept.push_back(U);
+    }
+    // A kept heuristic becomes its complete list of decisions.
+    if (!KeptHeuristic.empty()) {
+      std::vector<CompileRequest> HR;
+      for (size_t U : KeptHeuristic)
+        HR.push_back({Units[U].Mods.front(), CompilePolicy::heuristic()});
+      std::vector<CompileService::SitesResult> H =
+          S.compileWithSites(HR, "heuristic sites");
+      R.Compiles += HR.size();
+      for (size_t K = 0; K < KeptHeuristic.size(); ++K) {
+        if (!H[K].Entry.Ok)
+          return makeError("a compile that succeeded failed when repeated: " +
+                           H[K].Entry.Error);
+        R.States[KeptHeuristic[K]].Fixed =
+            fixAll(Units[KeptHeuristic[K]].Key, H[K].Sites);
+      }
+    }
+    // Kept moves change the trajectory: learn it, plan again.
+    if (!Kept.empty()) {
+      std::vector<CompileRequest> TR;
+      for (size_t U : Kept)
+        TR.push_back({Units[U].Mods.front(), policyFor(R.States[U].Fixed)});
+      std::vector<CompileService::SitesResult> T =
+          S.compileWithSites(TR, "new trajectories");
+      R.Compiles += TR.size();
+      for (size_t K = 0; K < Kept.size(); ++K) {
+        if (!T[K].Entry.Ok)
+          return makeError("a compile that succeeded failed when repeated: " +
+                           T[K].Entry.Error);
+        UnitState &St = R.States[Kept[K]];
+        St.Trajectory = std::move(T[K].Sites);
+        St.Moves = planMoves(St.Trajectory, Order, O.Seed, St.Tried,
+                             /*OfferHeuristic=*/false);
+        St.Next = 0;
+      }
+    }
+    R.Curve.push_back({R.Compiles, Total});
+    Show();
+  }
+  Shown.end();
+  S.setProgress("mlgo tune", O.Verbose);
+  R.Seconds = std::chrono::duration<double>(Clock::now() - Begin).count();
+  log(formatv("search ({0}): {1} compiles in {2:F1} s{3}; linked .text "
+              "{4:F2}% vs the model",
+              getName(Order), R.Compiles, R.Seconds,
+              R.StoppedByBudget ? ", stopped by the budget" : "",
+              percentChange(ModelTotal, Total)));
+  return R;
+}
+
+ModuleDecisions Tuner::finalEntries(size_t U, const SearchResult &R) const {
+  const UnitState &St = R.States[U];
+  if (St.Fixed.Sites.empty())
+    return St.Fixed;
+  // A single module's complete trajectory, so that the file reproduces its
+  // decisions whatever the model proposes; several modules share their
+  // fixed decisions as searched.
+  if (Units[U].Mods.size() == 1)
+    return fixAll(Units[U].Key, St.Trajectory);
+  return St.Fixed;
+}
+
+Error Tuner::verifyAndWrite(const SearchResult &R) {
+  // The decisions as the file gives them, compiled once more: the sizes
+  // the report and the file state are the ones a build gets.
+  std::vector<CompileRequest> Req;
+  std::vector<std::pair<size_t, size_t>> Tuned; // (unit, first request)
+  std::vector<ModuleDecisions> Entries(Units.size());
+  for (size_t U = 0; U < Units.size(); ++U) {
+    Entries[U] = finalEntries(U, R);
+    if (Entries[U].Sites.empty())
+      continue;
+    Tuned.push_back({U, Req.size()});
+    for (size_t M : Units[U].Mods)
+      Req.push_back({M, policyFor(Entries[U])});
+  }
+  std::vector<CompileCache::Entry> Res = S.compile(Req, "check");
+  size_t Differ = 0;
+  std::vector<LinkedProgram> Linked;
+  for (const Program &P : Programs)
+    Linked.push_back(P.Linked);
+  for (auto [U, First] : Tuned) {
+    std::vector<LinkedProgram::Change> Changes;
+    for (size_t K = 0; K < Units[U].Mods.size(); ++K) {
+      if (!Res[First + K].Ok)
+        return makeError("the tuned decisions do not compile: " +
+                         Res[First + K].Error);
+      Differ += Res[First + K].TextSize != R.States[U].Current[K].TextSize;
+      Changes.push_back({Units[U].Slots[K], &Res[First + K]});
+    }
+    Linked[Units[U].Program].apply(Changes);
+  }
+  for (size_t P = 0; P < Programs.size(); ++P)
+    Programs[P].Tuned = Linked[P].size();
+  if (Differ)
+    log(formatv("{0} tuned modules compile to another size from their "
+                "decisions file entries than in the search",
+                Differ));
+
+  // The decisions files.
+  std::string Fingerprint = getCorpusFingerprint(modules());
+  std::string Budget =
+      O.MaxCompiles ? formatv("{0} compiles", O.MaxCompiles).str()
+      : O.BudgetMinutes > 0 ? formatv("{0} minutes", O.BudgetMinutes).str()
+                            : std::string("none");
+  if (O.PerPackage)
+    if (std::error_code EC = sys::fs::create_directories(O.Output))
+      return makeError(O.Output + ": " + EC.message());
+  for (size_t P = 0; P < Programs.size(); ++P) {
+    const Program &Prog = Programs[P];
+    DecisionsFile F;
+    F.setMeta("llvm", LLVM_VERSION_STRING);
+    F.setMeta("corpus", Fingerprint);
+    if (O.PerPackage)
+      F.setMeta("package", Prog.Name);
+    F.setMeta("model", ModelDescription);
+    F.setMeta("order", getName(O.Order));
+    F.setMeta("seed", std::to_string(O.Seed));
+    F.setMeta("budget", Budget);
+    F.setMeta("compiles", std::to_string(R.Compiles));
+    F.setMeta("measured",
+              formatv("linked .text: -Oz {0}, model {1}, tuned {2} bytes "
+                      "({3:F2}% vs -Oz, {4:F2}% vs the model)",
+                      Prog.Stock, Prog.Model, Prog.Tuned,
+                      percentChange(Prog.Stock, Prog.Tuned),
+                      percentChange(Prog.Model, Prog.Tuned))
+                  .str());
+    for (size_t U : Prog.Units)
+      if (!Entries[U].Sites.empty())
+        F.addModule(Entries[U]);
+    SmallString<256> Path(O.Output);
+    if (O.PerPackage)
+      sys::path::append(Path, (Prog.Name.empty() ? "_" : Prog.Name) +
+                                  std::string(".decisions"));
+    // Written whole or not at all.
+    std::string Temp = (Path + ".tmp").str();
+    {
+      std::error_code EC;
+      raw_fd_ostream OS(Temp, EC);
+      if (EC)
+        return makeError(Temp + ": " + EC.message());
+      OS << F.print();
+      OS.close();
+      if (OS.has_error())
+        return makeError(Temp + ": " + OS.error().message());
+    }
+    if (std::error_code EC = sys::fs::rename(Temp, Path))
+      return makeError(Path + ": " + EC.message());
+  }
+
+  // The report.
+  std::string Md = "# mlgo tune report\n\n";
+  Md += formatv("- Corpus: {0} ({1} modules, fingerprint {2}); {3} failed "
+                "to compile and are left out.\n",
+                O.CorpusDir, modules().size(), Fingerprint, Failures.size());
+  Md += formatv("- Model: {0}; order {1}; seed {2}; budget {3}.\n",
+                ModelDescription, getName(O.Order), O.Seed, Budget);
+  Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
+                R.StoppedByBudget ? ", stopped by the budget" : "");
+  Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
+        "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
+  uint64_t TS = 0, TM = 0, TT = 0;
+  for (const Program &P : Programs) {
+    size_t N = 0;
+    for (size_t U : P.Units)
+      N += !Entries[U].Sites.empty();
+    Md += formatv("| {0} | {1} | {2} | {3} | {4:F2}% | {5:F2}% | {6} of {7} "
+                  "|\n",
+                  describePackage(P.Name), P.Stock, P.Model, P.Tuned,
+                  percentChange(P.Stock, P.Tuned),
+                  percentChange(P.Model, P.Tuned), N, P.Units.size());
+    TS += P.Stock;
+    TM += P.Model;
+    TT += P.Tuned;
+  }
+  if (Programs.size() > 1)
+    Md += formatv("| total | {0} | {1} | {2} | {3:F2}% | {4:F2}% | |\n", TS,
+                  TM, TT, percentChange(TS, TT), percentChange(TM, TT));
+  for (const Program &P : Programs) {
+    std::string Section = "\n## " + describePackage(P.Name) + "\n\n";
+    for (size_t U : P.Units)
+      if (!R.States[U].Kept.empty())
+        Section += "- " + Units[U].Key + ": " +
+                   join(R.States[U].Kept, "; ") + "\n";
+    Md += Section;
+  }
+  std::error_code EC;
+  raw_fd_ostream OS(workFile("report.md"), EC);
+  if (EC)
+    return makeError(workFile("report.md") + ": " + EC.message());
+  OS << Md;
+  if (O.Verbose)
+    outs() << Md;
+  return Error::success();
+}
+
+Error Tuner::writeCurves(
+    ArrayRef<std::pair<TuneOrder, const SearchResult *>> Rs) {
+  uint64_t ModelTotal = 0;
+  for (const Program &P : Programs)
+    ModelTotal += P.Model;
+  for (auto [Order, R] : Rs) {
+    std::string Path = workFile(("curve-" + getName(Order) + ".csv").str());
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (EC)
+      return makeError(Path + ": " + EC.message());
+    OS << "compiles,linked bytes,% vs the model\n";
+    for (auto [C, Size] : R->Curve)
+      OS << C << ',' << Size << ','
+         << formatv("{0:F3}", percentChange(ModelTotal, Size)) << '\n';
+  }
+  if (Rs.size() < 2)
+    return Error::success();
+  // Gain (bytes saved against the model) over compiles, one line each.
+  double MaxX = 1, MaxY = 1;
+  for (auto [Order, R] : Rs)
+    for (auto [C, Size] : R->Curve) {
+      MaxX = std::max(MaxX, double(C));
+      MaxY = std::max(MaxY, double(int64_t(ModelTotal) - int64_t(Size)));
+    }
+  const double W = 640, H = 360, L = 70, B = 40, T = 30, Rt = 20;
+  std::string Svg = formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                            "width=\"{0}\" height=\"{1}\" font-family=\"sans-"
+                            "serif\" font-size=\"12\">\n",
+                            W, H)
+                        .str();
+  Svg += formatv("<text x=\"{0}\" y=\"18\">mlgo tune: bytes saved against "
+                 "the model, by compiles</text>\n",
+                 L)
+             .str();
+  Svg += formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
+                 "stroke=\"black\"/>\n<line x1=\"{0}\" y1=\"{3}\" x2=\"{0}\" "
+                 "y2=\"{1}\" stroke=\"black\"/>\n",
+                 L, H - B, W - Rt, T)
+             .str();
+  Svg += formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"end\">{2}</text>\n"
+                 "<text x=\"{0}\" y=\"{3}\" text-anchor=\"end\">0</text>\n"
+                 "<text x=\"{4}\" y=\"{5}\" text-anchor=\"end\">{6} "
+                 "compiles</text>\n",
+                 L - 4, T + 4, uint64_t(MaxY), H - B + 4, W - Rt, H - B + 18,
+                 uint64_t(MaxX))
+             .str();
+  const char *Colors[] = {"#1f77b4", "#d62728"};
+  for (size_t K = 0; K < Rs.size(); ++K) {
+    std::string Points;
+    for (auto [C, Size] : Rs[K].second->Curve) {
+      double X = L + (W - L - Rt) * double(C) / MaxX;
+      double Y = (H - B) - (H - B - T) *
+                               double(int64_t(ModelTotal) - int64_t(Size)) /
+                               MaxY;
+      Points += formatv("{0:F1},{1:F1} ", X, Y).str();
+    }
+    Svg += formatv("<polyline fill=\"none\" stroke=\"{0}\" stroke-width=\"2\" "
+                   "points=\"{1}\"/>\n<text x=\"{2}\" y=\"{3}\" "
+                   "fill=\"{0}\">{4}</text>\n",
+                   Colors[K % 2], StringRef(Points).rtrim(), L + 10,
+                   T + 16 + 14 * K, getName(Rs[K].first))
+               .str();
+  }
+  Svg += "</svg>\n";
+  std::string Path = workFile("guided-vs-unguided.svg");
+  std::error_code EC;
+  raw_fd_ostream OS(Path, EC);
+  if (EC)
+    return makeError(Path + ": " + EC.message());
+  OS << Svg;
+  return Error::success();
+}
+
+Error Tuner::run() {
+  if (Error E = setUp())
+    return E;
+  Expected<SearchResult> R = search(O.Order);
+  if (!R)
+    return R.takeError();
+  std::vector<std::pair<TuneOrder, const SearchResult *>> Curves = {
+      {O.Order, &*R}};
+  std::optional<SearchResult> Other;
+  if (O.Compare) {
+    TuneOrder OtherOrder =
+        O.Order == TuneOrder::Guided ? TuneOrder::Unguided : TuneOrder::Guided;
+    Expected<SearchResult> R2 = search(OtherOrder);
+    if (!R2)
+      return R2.takeError();
+    Other = std::move(*R2);
+    Curves.push_back({OtherOrder, &*Other});
+  }
+  if (Error E = writeCurves(Curves))
+    return E;
+  return verifyAndWrite(*R);
+}
+
+} // namespace
+
+Error runTuning(const TuneOptions &Options) {
+  // The pool forks its workers before anything starts a thread.
+  WorkerPoolOptions PO;
+  PO.Workers = Options.Workers;
+  PO.TimeoutSeconds = Options.TimeoutSeconds;
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
+  if (!Pool)
+    return Pool.takeError();
+  Expected<std::vector<CorpusModule>> Mods =
+      loadTrainingCorpus(Options.CorpusDir);
+  if (!Mods)
+    return Mods.takeError();
+  if (Mods->empty())
+    return makeError(Options.CorpusDir + ": the corpus has no modules");
+  if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
+    return makeError(Options.WorkDir + ": " + EC.message());
+  Tuner T(Options, std::move(*Mods), **Pool);
+  return T.run();
+}
+
+Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
+                                StringRef ModelPath, raw_ostream &OS) {
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create({});
+  if (!Pool)
+    return Pool.takeError();
+  Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
+  if (!F)
+    return F.takeError();
+  Expected<std::vector<CorpusModule>> Mods = loadTrainingCorpus(CorpusDir);
+  if (!Mods)
+    return Mods.takeError();
+  CompilePolicy Base = CompilePolicy::embedded();
+  if (!ModelPath.empty()) {
+    Expected<CompilePolicy> P = CompilePolicy::loadModel(ModelPath);
+    if (!P)
+      return P.takeError();
+    Base = std::move(*P);
+  }
+  // Each corpus module with the file's entries for it.
+  std::vector<CompileJob> Jobs;
+  std::vector<std::shared_ptr<const ModuleDecisions>> For;
+  std::map<const ModuleDecisions *, size_t> Matched;
+  for (const CorpusModule &M : *Mods) {
+    Expected<std::string> Src = getSourceFileName(M);
+    if (!Src)
+      return Src.takeError();
+    std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
+    if (!E)
+      continue;
+    CompilePolicy P = Base;
+    P.Fixed = E;
+    CompileJob J = M.makeJob(P);
+    J.WantSites = true;
+    Jobs.push_back(std::move(J));
+    For.push_back(E);
+    Matched[E.get()] += 1;
+  }
+  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
+  // An entry is stale if it fixed no decision in any module it applies to.
+  std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Tables;
+  for (size_t K = 0; K < Jobs.size(); ++K) {
+    if (!R[K].ok())
+      return makeError(R[K].Error);
+    auto &T = Tables[For[K].get()];
+    if (!T)
+      T = std::make_unique<DecisionTable>(For[K]);
+    for (const DecidedSite &S : R[K].Result->Sites)
+      if (S.Fixed)
+        T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
+  }
+  size_t Stale = 0, Entries = 0;
+  for (const auto &M : F->Modules) {
+    Entries += M->Sites.size();
+    auto It = Tables.find(M.get());
+    if (It == Tables.end()) {
+      OS << DecisionsPath << ": module '" << M->Module
+         << "' matches no module of the corpus (" << M->Sites.size()
+         << " entries)\n";
+      Stale += M->Sites.size();
+      continue;
+    }
+    ModuleDecisions Unused;
+    Unused.Sites = It->second->getUnused();
+    if (Unused.Sites.empty())
+      continue;
+    Stale += Unused.Sites.size();
+    OS << DecisionsPath << ": module '" << M->Module << "': "
+       << Unused.Sites.size() << " stale entries:\n";
+    Unused.sort();
+    for (StringRef Line : split(StringRef(Unused.printSites()).rtrim(), '\n'))
+      OS << "  " << Line << "\n";
+  }
+  OS << DecisionsPath << ": " << Stale << " of " << Entries
+     << " entries match no call site\n";
+  return Stale;
+}
+
+} // namespace mlgo

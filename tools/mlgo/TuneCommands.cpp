@@ -1,0 +1,119 @@
+//===- tools/mlgo/TuneCommands.cpp - mlgo tune, mlgo tune check -----------===//
+//
+//   mlgo tune --corpus DIR --work-dir W -o decisions [--max-compiles N]
+//   mlgo tune check --corpus DIR decisions
+//
+// Per-program inlining search (mlgo/Tune/Tuner.h, docs/tune.md). Rerunning
+// the same command after an interruption resumes from W.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Tune/Tuner.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlgo;
+using tool::fail;
+
+namespace {
+
+cl::OptionCategory &Cat = tool::getToolCategory();
+
+cl::SubCommand TuneCmd("tune", "Search the inlining decisions that make a "
+                               "program smallest; write a decisions file");
+cl::opt<std::string> Corpus("corpus", cl::desc("the program's corpus"),
+                            cl::value_desc("dir"), cl::Required,
+                            cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string> WorkDir("work-dir",
+                             cl::desc("where compiles, curves and the report "
+                                      "go (resumable; reruns are incremental)"),
+                             cl::value_desc("dir"), cl::Required,
+                             cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string> Output("o",
+                            cl::desc("the decisions file (with "
+                                     "--per-package: a directory)"),
+                            cl::value_desc("file"), cl::Required,
+                            cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<uint64_t> MaxCompiles("max-compiles",
+                              cl::desc("the search's compiles (after two "
+                                       "per module for the baseline)"),
+                              cl::init(0), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<double> Budget("budget",
+                       cl::desc("the search's wall-clock minutes (not "
+                                "reproducible; --max-compiles is)"),
+                       cl::value_desc("minutes"), cl::init(0),
+                       cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<uint64_t> Seed("seed", cl::desc("breaks ties in the order of moves"),
+                       cl::init(1), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> Unguided("unguided",
+                       cl::desc("try moves in trajectory order, not in the "
+                                "order the model ranks them"),
+                       cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> Compare("compare",
+                      cl::desc("also search in the other order, same budget; "
+                               "plot both in W/guided-vs-unguided.svg"),
+                      cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> PerPackage("per-package",
+                         cl::desc("each top-level directory of the corpus is "
+                                  "its own program (Debian package corpora)"),
+                         cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string> ModelPath("model",
+                               cl::desc("a text model instead of the plugin's "
+                                        "embedded one"),
+                               cl::value_desc("file"), cl::sub(TuneCmd),
+                               cl::cat(Cat));
+cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
+                          cl::sub(TuneCmd), cl::cat(Cat));
+cl::alias WorkersShort("j", cl::aliasopt(Workers));
+cl::opt<bool> Quiet("quiet", cl::desc("no progress, no report on stdout"),
+                    cl::sub(TuneCmd), cl::cat(Cat));
+
+int runTune() {
+  TuneOptions O;
+  O.CorpusDir = Corpus;
+  O.WorkDir = WorkDir;
+  O.Output = Output;
+  O.PerPackage = PerPackage;
+  O.MaxCompiles = MaxCompiles;
+  O.BudgetMinutes = Budget;
+  O.Seed = Seed;
+  O.Order = Unguided ? TuneOrder::Unguided : TuneOrder::Guided;
+  O.Compare = Compare;
+  O.ModelPath = ModelPath;
+  O.Workers = Workers;
+  O.Verbose = !Quiet;
+  if (Error E = runTuning(O))
+    return fail(std::move(E));
+  return 0;
+}
+
+tool::RegisterSubcommand RegTune(TuneCmd, runTune);
+
+cl::SubCommand CheckCmd("tune check",
+                        "List the entries of a decisions file that match no "
+                        "call site of a corpus");
+cl::opt<std::string> CheckCorpus("corpus", cl::desc("the program's corpus"),
+                                 cl::value_desc("dir"), cl::Required,
+                                 cl::sub(CheckCmd), cl::cat(Cat));
+cl::opt<std::string> CheckFile(cl::Positional, cl::desc("<decisions file>"),
+                               cl::Required, cl::sub(CheckCmd), cl::cat(Cat));
+cl::opt<std::string> CheckModel("model",
+                                cl::desc("the model the build uses, if not "
+                                         "the embedded one"),
+                                cl::value_desc("file"), cl::sub(CheckCmd),
+                                cl::cat(Cat));
+
+int runCheck() {
+  Expected<size_t> Stale =
+      checkDecisions(CheckCorpus, CheckFile, CheckModel, outs());
+  if (!Stale)
+    return fail(Stale.takeError());
+  return *Stale ? 1 : 0;
+}
+
+tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
+
+} // namespace
