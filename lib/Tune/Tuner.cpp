@@ -820,7 +820,8 @@ Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
     OS << DecisionsPath << ": module '" << M->Module << "': "
        << Unused.Sites.size() << " stale entries:\n";
     Unused.sort();
-    for (StringRef Line : split(StringRef(Unused.printSites()).rtrim(), '\n'))
+    std::string Lines = Unused.printSites();
+    for (StringRef Line : split(StringRef(Lines).rtrim(), '\n'))
       OS << "  " << Line << "\n";
   }
   OS << DecisionsPath << ": " << Stale << " of " << Entries

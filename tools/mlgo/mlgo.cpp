@@ -80,13 +80,18 @@ static std::vector<HelpEntry> getHelpEntries(StringRef Group) {
       Entries.push_back({G.getKey(), G.getValue()});
   for (const auto &C : getCommands()) {
     auto [First, Action] = C.getKey().split(' ');
-    assert((Action.empty() || getGroups().count(First)) &&
-           "a two-word command's group needs a RegisterGroup");
+    assert((Action.empty() || getGroups().count(First) ||
+            getCommands().count(First)) &&
+           "a two-word command's first word needs a RegisterGroup or a "
+           "command");
     assert((!Action.empty() || !getGroups().count(First)) &&
            "a one-word command cannot also name a group");
     StringRef Description = C.getValue().Cmd->getDescription();
     if (Group.empty() && Action.empty())
       Entries.push_back({First, Description});
+    else if (Group.empty() && !getGroups().count(First))
+      // An action of a one-word command ("tune check").
+      Entries.push_back({C.getKey(), Description});
     else if (!Group.empty() && First == Group)
       Entries.push_back({Action, Description});
   }
@@ -170,6 +175,10 @@ int main(int argc, char **argv) {
                           First);
     }
     Storage[1] += " " + Second;
+    Storage.erase(Storage.begin() + 2);
+  } else if (Storage.size() >= 3 && Commands.count(First + " " + Storage[2])) {
+    // A one-word command's action ("tune check").
+    Storage[1] += " " + Storage[2];
     Storage.erase(Storage.begin() + 2);
   } else if (!StringRef(First).starts_with("-") && !Commands.count(First)) {
     return failWithList("unknown command '" + First + "'", "");

@@ -1,0 +1,95 @@
+//===- unittests/Tune/TuneSearchTest.cpp - The moves of tuning ------------===//
+
+#include "mlgo/Tune/TuneSearch.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+
+using namespace llvm;
+using namespace mlgo;
+
+namespace {
+
+DecidedSite site(const char *Caller, const char *Callee, uint32_t Ordinal,
+                 bool Inline, float Logit) {
+  DecidedSite S;
+  S.Site = {Caller, Callee, Ordinal, Inline};
+  S.Logit = Logit;
+  return S;
+}
+
+std::vector<std::string> keys(const std::vector<TuneMove> &Moves) {
+  std::vector<std::string> Out;
+  for (const TuneMove &M : Moves)
+    Out.push_back(M.getKey());
+  return Out;
+}
+
+// f calls g twice (inlined, not inlined) and h once (not inlined).
+const std::vector<DecidedSite> Trajectory = {
+    site("f", "g", 0, true, 3.0f), site("f", "h", 0, false, -0.5f),
+    site("f", "g", 1, false, -1.0f)};
+
+TEST(TuneSearchTest, UnguidedFollowsTheTrajectory) {
+  StringSet<> Tried;
+  EXPECT_EQ(keys(planMoves(Trajectory, TuneOrder::Unguided, 1, Tried, true)),
+            (std::vector<std::string>{
+                "heuristic", "site f g 0 no-inline", "group g inline",
+                "group g no-inline", "site f h 0 inline",
+                "site f g 1 inline"}));
+}
+
+TEST(TuneSearchTest, GuidedTriesTheLeastCertainFirst) {
+  StringSet<> Tried;
+  Tried.insert("group g no-inline");
+  // |logit|: h 0.5, g#1 1.0, group g inline (changes g#1 only) 1.0, g#0 3.
+  // The tie between g#1 and the group is broken by the seed.
+  std::vector<std::string> K =
+      keys(planMoves(Trajectory, TuneOrder::Guided, 1, Tried, false));
+  ASSERT_EQ(K.size(), 4u);
+  EXPECT_EQ(K[0], "site f h 0 inline");
+  EXPECT_EQ(K[3], "site f g 0 no-inline");
+  std::vector<std::string> Mid = {K[1], K[2]};
+  llvm::sort(Mid);
+  EXPECT_EQ(Mid, (std::vector<std::string>{"group g inline",
+                                           "site f g 1 inline"}));
+  // The same seed, the same order.
+  EXPECT_EQ(K, keys(planMoves(Trajectory, TuneOrder::Guided, 1, Tried, false)));
+}
+
+TEST(TuneSearchTest, SitesWithoutALogitComeLast) {
+  std::vector<DecidedSite> T = {site("f", "a", 0, true, std::nanf("")),
+                                site("f", "b", 0, true, 8.0f)};
+  StringSet<> Tried;
+  EXPECT_EQ(keys(planMoves(T, TuneOrder::Guided, 1, Tried, false)),
+            (std::vector<std::string>{"site f b 0 no-inline",
+                                      "site f a 0 no-inline"}));
+}
+
+TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {
+  ModuleDecisions Fixed;
+  Fixed.Module = "m.c";
+  Fixed.Sites = {{"f", "g", 0, true}, {"f", "h", 0, false}};
+  TuneMove Group;
+  Group.Entry = {"", "g", 0, false};
+  ModuleDecisions After = applyMove(Fixed, Group);
+  EXPECT_EQ(After.printSites(), "no-inline * g *\nno-inline f h 0\n");
+  TuneMove Site;
+  Site.Entry = {"f", "h", 0, true};
+  EXPECT_EQ(applyMove(After, Site).printSites(),
+            "no-inline * g *\ninline f h 0\n");
+  EXPECT_EQ(fixAll("m.c", Trajectory).printSites(),
+            "inline f g 0\nno-inline f g 1\nno-inline f h 0\n");
+}
+
+TEST(TuneSearchTest, KeysDoNotDependOnTheBuildDirectory) {
+  EXPECT_EQ(getSourceKeys({"/home/u/p/src/a.c", "/home/u/p/lib/b.c",
+                           "/home/u/p/src/./c.c"}),
+            (std::vector<std::string>{"src/a.c", "lib/b.c", "src/c.c"}));
+  EXPECT_EQ(getSourceKeys({"/x/p/a.c"}), (std::vector<std::string>{"a.c"}));
+  EXPECT_EQ(getSourceKeys({"a.c", "../x/b.c", "/abs/c.c"}),
+            (std::vector<std::string>{"a.c", "../x/b.c", "c.c"}));
+}
+
+} // namespace
