@@ -23,7 +23,8 @@ namespace {
 cl::OptionCategory &Cat = tool::getToolCategory();
 
 cl::SubCommand TuneCmd("tune", "Search the inlining decisions that make a "
-                               "program smallest; write a decisions file");
+                               "program smallest; write a decisions file "
+                               "('mlgo tune check' lists stale entries)");
 cl::opt<std::string> Corpus("corpus", cl::desc("the program's corpus"),
                             cl::value_desc("dir"), cl::Required,
                             cl::sub(TuneCmd), cl::cat(Cat));

@@ -89,9 +89,6 @@ static std::vector<HelpEntry> getHelpEntries(StringRef Group) {
     StringRef Description = C.getValue().Cmd->getDescription();
     if (Group.empty() && Action.empty())
       Entries.push_back({First, Description});
-    else if (Group.empty() && !getGroups().count(First))
-      // An action of a one-word command ("tune check").
-      Entries.push_back({C.getKey(), Description});
     else if (!Group.empty() && First == Group)
       Entries.push_back({Action, Description});
   }
