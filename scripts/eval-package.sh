@@ -11,10 +11,11 @@
 #                                                (roles eval, eval-optional of
 #                                                scripts/packages/list.tsv)
 #   eval-package.sh fetch PKG CACHE              unpacked Debian source dir
-#   eval-package.sh build PKG SRC OUT JOBS [PLUGIN [MODEL]]
+#   eval-package.sh build PKG SRC OUT JOBS [PLUGIN [MODEL [DECISIONS]]]
 #       copies SRC to OUT/src (unpacks it there without the recipe's
 #       drop_patches) and builds it there with clang-19 -Oz (plus the plugin,
-#       and -mlgo-model=MODEL, when given), then what its tests need. The
+#       -mlgo-model=MODEL when MODEL is given and not empty, and
+#       -mlgo-decisions=DECISIONS when given), then what its tests need. The
 #       compilers are wrappers in OUT/bin that append "-Oz" (so a Makefile's
 #       own -O2 cannot override it) and the plugin flags, and record each
 #       run's peak RSS (KiB, GNU time's %M) in OUT/rss.log.
@@ -52,6 +53,7 @@ build)
   if [[ -n ${5:-} ]]; then
     extra+=("-fplugin=$5" "-fpass-plugin=$5")
     [[ -z ${6:-} ]] || extra+=(-mllvm "-mlgo-model=$6")
+    [[ -z ${7:-} ]] || extra+=(-mllvm "-mlgo-decisions=$7")
   fi
   recipes_eval_setup "$out" "$4" "${extra[@]}"
   drops=$(recipe_get "$pkg" drop_patches)

@@ -15,9 +15,12 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
+
+#include <set>
 #include "llvm/Support/Path.h"
 
 #include <chrono>
@@ -138,24 +141,27 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     BuildStats *Stats;
     std::map<std::string, uint64_t> Sizes;
   };
-  Config Configs[2] = {{"-Oz", "", &Report.Baseline, {}},
-                       {Opts.Model.Name, "", &Report.Model, {}}};
-  Configs[0].Dir = (Opts.WorkDir + "/oz");
-  Configs[1].Dir = (Opts.WorkDir + "/model");
+  Report.HasTuned = !Opts.DecisionsPath.empty();
+  std::vector<Config> Configs = {{"-Oz", "", &Report.Baseline, {}},
+                                 {Opts.Model.Name, "", &Report.Model, {}}};
+  if (Report.HasTuned)
+    Configs.push_back({Report.TunedName, "", &Report.Tuned, {}});
+  const char *DirNames[] = {"oz", "model", "tuned"};
+  for (size_t C = 0; C < Configs.size(); ++C)
+    Configs[C].Dir = Opts.WorkDir + "/" + DirNames[C];
 
-  for (size_t C = 0; C < 2; ++C) {
+  for (size_t C = 0; C < Configs.size(); ++C) {
     Config &Cfg = Configs[C];
     std::vector<std::string> Argv = {
         "bash",  Opts.RecipeScript,        "build", Pkg, Src,
         Cfg.Dir, std::to_string(Opts.Jobs)};
-    if (C == 1) {
+    if (C >= 1) {
       Argv.push_back(Opts.PluginPath);
-      if (!Opts.Model.Policy.ModelPath.empty())
-        Argv.push_back(Opts.Model.Policy.ModelPath);
+      Argv.push_back(Opts.Model.Policy.ModelPath);
     }
-    std::string BuildLog = Opts.WorkDir + "/build-" +
-                           (C ? std::string("model") : std::string("oz")) +
-                           ".log";
+    if (C == 2)
+      Argv.push_back(Opts.DecisionsPath);
+    std::string BuildLog = Opts.WorkDir + "/build-" + DirNames[C] + ".log";
     Log("building " + Pkg + " with " + Cfg.Name);
     auto Start = std::chrono::steady_clock::now();
     ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
@@ -188,19 +194,34 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     }
   }
 
+  // Artifacts every build has, paired by path; the others are listed.
   for (const auto &[Path, Size] : Configs[0].Sizes) {
-    auto It = Configs[1].Sizes.find(Path);
-    if (It == Configs[1].Sizes.end()) {
-      Report.UnpairedArtifacts.push_back(Path + " (" + Configs[0].Name.str() +
-                                         " only)");
-      continue;
+    ArtifactSizes A{Path, Size, 0, 0};
+    bool All = true;
+    for (size_t C = 1; C < Configs.size(); ++C) {
+      auto It = Configs[C].Sizes.find(Path);
+      if (It == Configs[C].Sizes.end()) {
+        All = false;
+        break;
+      }
+      (C == 1 ? A.Model : A.Tuned) = It->second;
     }
-    Report.Artifacts.push_back({Path, Size, It->second});
+    if (All)
+      Report.Artifacts.push_back(A);
   }
-  for (const auto &[Path, Size] : Configs[1].Sizes)
-    if (!Configs[0].Sizes.count(Path))
-      Report.UnpairedArtifacts.push_back(Path + " (" + Configs[1].Name.str() +
+  std::set<std::string> Paths;
+  for (const Config &C : Configs)
+    for (const auto &Entry : C.Sizes)
+      Paths.insert(Entry.first);
+  for (const std::string &Path : Paths) {
+    std::vector<std::string> With;
+    for (const Config &C : Configs)
+      if (C.Sizes.count(Path))
+        With.push_back(C.Name.str());
+    if (With.size() < Configs.size())
+      Report.UnpairedArtifacts.push_back(Path + " (" + join(With, ", ") +
                                          " only)");
+  }
   if (Report.Artifacts.empty())
     return makeError(Pkg +
                      ": the builds produced no linked binary or library "
@@ -210,7 +231,7 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   for (const std::string &Name : TestNames) {
     TestOutcome T;
     T.Name = Name;
-    for (size_t C = 0; C < 2; ++C) {
+    for (size_t C = 0; C < Configs.size(); ++C) {
       std::string Dir = Configs[C].Dir + "/tests";
       sys::fs::create_directories(Dir);
       std::string TestLog = Dir + "/" + Name + ".log";
@@ -218,9 +239,10 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
       ProcessResult R = runLogged(
           {"bash", Opts.RecipeScript, "test", Pkg, Configs[C].Dir, Name},
           TestLog, Opts.TestTimeoutSeconds);
-      (C ? T.ModelPassed : T.BaselinePassed) = R.succeeded();
-      if (C == 1 && !R.succeeded())
-        T.ModelLog =
+      (C == 0 ? T.BaselinePassed : C == 1 ? T.ModelPassed : T.TunedPassed) =
+          R.succeeded();
+      if (C >= 1 && !R.succeeded())
+        (C == 1 ? T.ModelLog : T.TunedLog) =
             TestLog + " (" + R.describe() + "):\n" + readTail(TestLog, 10);
     }
     Report.Tests.push_back(std::move(T));

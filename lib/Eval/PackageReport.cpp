@@ -36,7 +36,7 @@ uint64_t parsePeakRSS(StringRef TimeLog, size_t *Runs) {
 std::vector<const TestOutcome *> PackageReport::getPossibleMiscompiles() const {
   std::vector<const TestOutcome *> Out;
   for (const TestOutcome &T : Tests)
-    if (T.BaselinePassed && !T.ModelPassed)
+    if (T.BaselinePassed && (!T.ModelPassed || (HasTuned && !T.TunedPassed)))
       Out.push_back(&T);
   return Out;
 }
@@ -52,42 +52,79 @@ std::vector<const TestOutcome *> PackageReport::getBaselineFailures() const {
 Table PackageReport::getSizeTable() const {
   Table T;
   T.Header = {Package + " artifact", BaselineName, ModelName, "delta"};
+  if (HasTuned) {
+    T.Header.push_back(TunedName);
+    T.Header.push_back(TunedName + " delta");
+  }
+  auto Row = [&](std::string Name, uint64_t Base, uint64_t Model,
+                 uint64_t Tuned) {
+    std::vector<std::string> R = {std::move(Name), std::to_string(Base),
+                                  std::to_string(Model),
+                                  formatDeltaPercent(Base, Model)};
+    if (HasTuned) {
+      R.push_back(std::to_string(Tuned));
+      R.push_back(formatDeltaPercent(Base, Tuned));
+    }
+    T.addRow(std::move(R));
+  };
   for (const ArtifactSizes &A : Artifacts)
-    T.addRow({A.Path, std::to_string(A.Baseline), std::to_string(A.Model),
-              formatDeltaPercent(A.Baseline, A.Model)});
-  uint64_t TotalBase = getTotal(&ArtifactSizes::Baseline),
-           TotalModel = getTotal(&ArtifactSizes::Model);
+    Row(A.Path, A.Baseline, A.Model, A.Tuned);
   T.addRuleBeforeNextRow();
-  T.addRow({"TOTAL (" + std::to_string(Artifacts.size()) + " artifacts)",
-            std::to_string(TotalBase), std::to_string(TotalModel),
-            formatDeltaPercent(TotalBase, TotalModel)});
+  Row("TOTAL (" + std::to_string(Artifacts.size()) + " artifacts)",
+      getTotal(&ArtifactSizes::Baseline), getTotal(&ArtifactSizes::Model),
+      getTotal(&ArtifactSizes::Tuned));
   return T;
 }
 
 Table PackageReport::getBuildTable() const {
   Table T;
   T.Header = {Package + " build", BaselineName, ModelName, "ratio"};
+  if (HasTuned) {
+    T.Header.push_back(TunedName);
+    T.Header.push_back(TunedName + " ratio");
+  }
   auto Ratio = [](double A, double B) {
     return A > 0 ? formatv("{0:f3}", B / A).str() : std::string("n/a");
   };
-  T.addRow({"wall-clock seconds", formatv("{0:f2}", Baseline.WallSeconds),
-            formatv("{0:f2}", Model.WallSeconds),
-            Ratio(Baseline.WallSeconds, Model.WallSeconds)});
-  T.addRow({"peak compiler RSS (MiB)",
-            formatv("{0:f1}", Baseline.PeakRSSKiB / 1024.0),
-            formatv("{0:f1}", Model.PeakRSSKiB / 1024.0),
-            Ratio(double(Baseline.PeakRSSKiB), double(Model.PeakRSSKiB))});
-  T.addRow({"compiler runs", std::to_string(Baseline.CompilerRuns),
-            std::to_string(Model.CompilerRuns), ""});
+  auto Row = [&](std::string Name, auto Get, auto Show, bool WithRatio) {
+    std::vector<std::string> R = {std::move(Name), Show(Get(Baseline)),
+                                  Show(Get(Model)),
+                                  WithRatio ? Ratio(double(Get(Baseline)),
+                                                    double(Get(Model)))
+                                            : std::string()};
+    if (HasTuned) {
+      R.push_back(Show(Get(Tuned)));
+      R.push_back(WithRatio
+                      ? Ratio(double(Get(Baseline)), double(Get(Tuned)))
+                      : std::string());
+    }
+    T.addRow(std::move(R));
+  };
+  Row(
+      "wall-clock seconds", [](const BuildStats &B) { return B.WallSeconds; },
+      [](double V) { return formatv("{0:f2}", V).str(); }, true);
+  Row(
+      "peak compiler RSS (MiB)",
+      [](const BuildStats &B) { return B.PeakRSSKiB; },
+      [](uint64_t V) { return formatv("{0:f1}", V / 1024.0).str(); }, true);
+  Row(
+      "compiler runs", [](const BuildStats &B) { return B.CompilerRuns; },
+      [](size_t V) { return std::to_string(V); }, false);
   return T;
 }
 
 Table PackageReport::getTestTable() const {
   Table T;
   T.Header = {Package + " test", BaselineName, ModelName};
-  for (const TestOutcome &O : Tests)
-    T.addRow({O.Name, O.BaselinePassed ? "pass" : "FAIL",
-              O.ModelPassed ? "pass" : "FAIL"});
+  if (HasTuned)
+    T.Header.push_back(TunedName);
+  for (const TestOutcome &O : Tests) {
+    std::vector<std::string> R = {O.Name, O.BaselinePassed ? "pass" : "FAIL",
+                                  O.ModelPassed ? "pass" : "FAIL"};
+    if (HasTuned)
+      R.push_back(O.TunedPassed ? "pass" : "FAIL");
+    T.addRow(std::move(R));
+  }
   return T;
 }
 
@@ -106,40 +143,69 @@ Table getPackageSummaryTable(
     ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
     StringRef BaselineName, StringRef ModelName) {
   Table T;
+  bool Tuned = llvm::any_of(Packages, [](const auto &P) {
+    return P.second && P.second->HasTuned;
+  });
   T.Header = {"package",
               (BaselineName + " .text").str(),
               (ModelName + " .text").str(),
-              "delta",
-              ("tests passed " + BaselineName).str(),
-              ("tests passed " + ModelName).str()};
-  uint64_t TotalBase = 0, TotalModel = 0;
+              "delta"};
+  if (Tuned) {
+    T.Header.push_back("tuned .text");
+    T.Header.push_back("tuned delta");
+  }
+  T.Header.push_back(("tests passed " + BaselineName).str());
+  T.Header.push_back(("tests passed " + ModelName).str());
+  if (Tuned)
+    T.Header.push_back("tests passed tuned");
+  uint64_t TotalBase = 0, TotalModel = 0, TotalTuned = 0;
   size_t Reported = 0;
   for (const auto &[Name, R] : Packages) {
     if (!R) {
-      T.addRow({Name, "failed", "failed", "n/a", "n/a", "n/a"});
+      std::vector<std::string> Row(T.Header.size(), "n/a");
+      Row[0] = Name;
+      Row[1] = Row[2] = "failed";
+      T.addRow(std::move(Row));
       continue;
     }
     ++Reported;
     uint64_t Base = R->getTotal(&ArtifactSizes::Baseline),
-             Mod = R->getTotal(&ArtifactSizes::Model);
+             Mod = R->getTotal(&ArtifactSizes::Model),
+             Tun = R->HasTuned ? R->getTotal(&ArtifactSizes::Tuned) : Mod;
     TotalBase += Base;
     TotalModel += Mod;
+    TotalTuned += Tun;
     auto Passed = [&](bool TestOutcome::*Build) {
       if (R->Tests.empty())
         return std::string("no tests");
       return std::to_string(R->countPassed(Build)) + "/" +
              std::to_string(R->Tests.size());
     };
-    T.addRow({Name, std::to_string(Base), std::to_string(Mod),
-              formatDeltaPercent(Base, Mod),
-              Passed(&TestOutcome::BaselinePassed),
-              Passed(&TestOutcome::ModelPassed)});
+    std::vector<std::string> Row = {Name, std::to_string(Base),
+                                    std::to_string(Mod),
+                                    formatDeltaPercent(Base, Mod)};
+    if (Tuned) {
+      Row.push_back(R->HasTuned ? std::to_string(Tun) : "n/a");
+      Row.push_back(R->HasTuned ? formatDeltaPercent(Base, Tun) : "n/a");
+    }
+    Row.push_back(Passed(&TestOutcome::BaselinePassed));
+    Row.push_back(Passed(&TestOutcome::ModelPassed));
+    if (Tuned)
+      Row.push_back(R->HasTuned ? Passed(&TestOutcome::TunedPassed) : "n/a");
+    T.addRow(std::move(Row));
   }
   T.addRuleBeforeNextRow();
-  T.addRow({"TOTAL (" + std::to_string(Reported) +
-                (Reported == 1 ? " package)" : " packages)"),
-            std::to_string(TotalBase), std::to_string(TotalModel),
-            formatDeltaPercent(TotalBase, TotalModel), "", ""});
+  std::vector<std::string> Total = {
+      "TOTAL (" + std::to_string(Reported) +
+          (Reported == 1 ? " package)" : " packages)"),
+      std::to_string(TotalBase), std::to_string(TotalModel),
+      formatDeltaPercent(TotalBase, TotalModel)};
+  if (Tuned) {
+    Total.push_back(std::to_string(TotalTuned));
+    Total.push_back(formatDeltaPercent(TotalBase, TotalTuned));
+  }
+  Total.resize(T.Header.size());
+  T.addRow(std::move(Total));
   return T;
 }
 
@@ -167,7 +233,11 @@ void PackageReport::print(raw_ostream &OS, ReportFormat Format) const {
                           : std::string(" too"))
        << '\n';
   OS << Package << ": " << countPassed(&TestOutcome::ModelPassed) << " of "
-     << Tests.size() << " tests pass with " << ModelName << '\n';
+     << Tests.size() << " tests pass with " << ModelName;
+  if (HasTuned)
+    OS << ", " << countPassed(&TestOutcome::TunedPassed) << " with "
+       << TunedName;
+  OS << '\n';
 }
 
 } // namespace mlgo

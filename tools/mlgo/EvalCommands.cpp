@@ -111,6 +111,11 @@ cl::opt<std::string>
     PackageModel("model",
                  cl::desc("the text model to build with (default: embedded)"),
                  cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageDecisions(
+    "decisions",
+    cl::desc("also build with the model and this decisions file (mlgo tune); "
+             "a directory: <dir>/<package>.decisions for each package"),
+    cl::value_desc("file|dir"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -365,6 +370,20 @@ int runEvalPackage() {
       sys::path::append(Work, Opts.Package);
     sys::fs::make_absolute(Work);
     Opts.WorkDir = std::string(Work);
+    Opts.DecisionsPath.clear();
+    if (!PackageDecisions.empty()) {
+      SmallString<256> D(PackageDecisions);
+      if (sys::fs::is_directory(D))
+        sys::path::append(D, Opts.Package + ".decisions");
+      sys::fs::make_absolute(D);
+      if (!sys::fs::exists(D)) {
+        WithColor::error(errs(), "mlgo")
+            << Opts.Package << ": no decisions file " << D << '\n';
+        AllOK = false;
+        continue;
+      }
+      Opts.DecisionsPath = std::string(D);
+    }
     if (Printed)
       outs() << '\n';
     AllOK &= evalOnePackage(Opts, *Format, Reports[I]);

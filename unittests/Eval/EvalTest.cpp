@@ -393,6 +393,57 @@ TEST(PackageReportTest, SummaryOfSeveralPackages) {
                "TOTAL (2 packages)       6000            6020  +0.33%\n");
 }
 
+TEST(PackageReportTest, ATunedBuildGetsItsColumns) {
+  PackageReport R;
+  R.Package = "zlib";
+  R.ModelName = "embedded";
+  R.HasTuned = true;
+  R.Artifacts = {{"libz.a", 1000, 990, 950}};
+  R.Baseline = {10.0, 102400, 40};
+  R.Model = {11.5, 106496, 40};
+  R.Tuned = {12.0, 102400, 40};
+  R.Tests = {{"teststatic", true, true, "", true},
+             {"testshared", true, true, "", false, "log"}};
+  std::string S;
+  raw_string_ostream OS(S);
+  R.print(OS, ReportFormat::Table);
+  EXPECT_EQ(S, "zlib artifact         -Oz  embedded   delta  tuned  tuned delta\n"
+               "---------------------------------------------------------------\n"
+               "libz.a               1000       990  -1.00%    950       -5.00%\n"
+               "---------------------------------------------------------------\n"
+               "TOTAL (1 artifacts)  1000       990  -1.00%    950       -5.00%\n"
+               "\n"
+               "zlib build                 -Oz  embedded  ratio  tuned  tuned ratio\n"
+               "-------------------------------------------------------------------\n"
+               "wall-clock seconds       10.00     11.50  1.150  12.00        1.200\n"
+               "peak compiler RSS (MiB)  100.0     104.0  1.040  100.0        1.000\n"
+               "compiler runs               40        40            40\n"
+               "\n"
+               "zlib test    -Oz  embedded  tuned\n"
+               "---------------------------------\n"
+               "teststatic  pass      pass   pass\n"
+               "testshared  pass      pass   FAIL\n"
+               "\n"
+               "possible miscompile: zlib: test 'testshared' fails with "
+               "embedded and passes with -Oz\n"
+               "zlib: 2 of 2 tests pass with embedded, 1 with tuned\n");
+  std::string Sum;
+  raw_string_ostream SOS(Sum);
+  getPackageSummaryTable({{"zlib", &R}}, "-Oz", "embedded")
+      .print(SOS, ReportFormat::Table);
+  const std::string Rule(139, '-');
+  EXPECT_EQ(Sum, "package            -Oz .text  embedded .text   delta  "
+                 "tuned .text  tuned delta  tests passed -Oz  "
+                 "tests passed embedded  tests passed tuned\n" +
+                     Rule +
+                     "\nzlib                    1000             990  "
+                     "-1.00%          950       -5.00%               2/2  "
+                     "                  2/2                 1/2\n" +
+                     Rule +
+                     "\nTOTAL (1 package)       1000             990  "
+                     "-1.00%          950       -5.00%\n");
+}
+
 /// Sizes from a table; "fail" entries fail. Records the calls.
 class FakeCompiler : public ModuleCompiler {
 public:

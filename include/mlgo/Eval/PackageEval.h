@@ -13,6 +13,7 @@
 //   WORK/oz/    src/ (the build tree), bin/ (compiler wrappers), rss.log,
 //               build.log, tests/<name>.log
 //   WORK/model/ the same with the plugin
+//   WORK/tuned/ the same with the plugin and a decisions file (when given)
 //
 // Nothing is silently skipped: a failed build or fetch is an error naming
 // the package, the step and its log; a failed test is a TestOutcome.
@@ -43,6 +44,9 @@ struct PackageEvalOptions {
   std::string WorkDir;
   /// The plugin's policy (embedded model or a model file).
   NamedPolicy Model = {"embedded", CompilePolicy::embedded()};
+  /// A decisions file (`mlgo tune`): a third build, with the model and the
+  /// file, whose column every table gets.
+  std::string DecisionsPath;
   std::string PluginPath;
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;

@@ -38,6 +38,8 @@ struct ArtifactSizes {
   std::string Path;
   uint64_t Baseline = 0;
   uint64_t Model = 0;
+  /// With a decisions file (PackageReport::HasTuned).
+  uint64_t Tuned = 0;
 };
 
 /// One build.
@@ -56,6 +58,8 @@ struct TestOutcome {
   bool ModelPassed = false;
   /// The model build's test log, for the report of a failure.
   std::string ModelLog;
+  bool TunedPassed = false;
+  std::string TunedLog = "";
 };
 
 struct PackageReport {
@@ -67,9 +71,15 @@ struct PackageReport {
   std::vector<std::string> UnpairedArtifacts;
   BuildStats Baseline;
   BuildStats Model;
+  /// A third build, with the model and a decisions file (`mlgo eval
+  /// package --decisions`): every table gets its column.
+  bool HasTuned = false;
+  std::string TunedName = "tuned";
+  BuildStats Tuned;
   std::vector<TestOutcome> Tests;
 
-  /// Tests that pass with the baseline and fail with the model.
+  /// Tests that pass with the baseline and fail with the model (or, with
+  /// a tuned build, fail with it).
   std::vector<const TestOutcome *> getPossibleMiscompiles() const;
   /// Tests that fail with the baseline build.
   std::vector<const TestOutcome *> getBaselineFailures() const;
