@@ -19,6 +19,10 @@
 #       compilers are wrappers in OUT/bin that append "-Oz" (so a Makefile's
 #       own -O2 cannot override it) and the plugin flags, and record each
 #       run's peak RSS (KiB, GNU time's %M) in OUT/rss.log.
+#   eval-package.sh corpus-build PKG SRC OUT JOBS
+#       the same build with stock clang-19 -Oz and -Xclang
+#       -fembed-bitcode=all, for `mlgo tune --package` to extract a corpus
+#       from (its objects carry their bitcode and cc1 command)
 #   eval-package.sh tests PKG                    the package's test names
 #   eval-package.sh test PKG OUT NAME            runs one test in OUT/src;
 #       exit status 0 means it passed
@@ -43,19 +47,28 @@ fetch)
   known "$1"
   exec "$repo/scripts/fetch-source.sh" "$1" "$2"
   ;;
-build)
+build | corpus-build)
   pkg=$1 src=$2 out=$3
   known "$pkg"
   rm -rf "$out"
   mkdir -p "$out/bin"
   : >"$out/rss.log"
   extra=(-Wno-unused-command-line-argument)
-  if [[ -n ${5:-} ]]; then
+  [[ $cmd != corpus-build ]] || extra+=(-Xclang -fembed-bitcode=all)
+  if [[ $cmd == build && -n ${5:-} ]]; then
     extra+=("-fplugin=$5" "-fpass-plugin=$5")
     [[ -z ${6:-} ]] || extra+=(-mllvm "-mlgo-model=$6")
     [[ -z ${7:-} ]] || extra+=(-mllvm "-mlgo-decisions=$7")
   fi
   recipes_eval_setup "$out" "$4" "${extra[@]}"
+  if [[ $cmd == corpus-build ]]; then
+    # Objects with .llvmbc need LLVM's ar, nm and ranlib (see the corpus
+    # flavour in package-recipes.sh).
+    for tool in ar nm ranlib; do
+      ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/$tool"
+    done
+    export PATH="$out/bin:$PATH"
+  fi
   drops=$(recipe_get "$pkg" drop_patches)
   if [[ -n $drops ]]; then
     dsc=$(ls "$(dirname "$src")"/*.dsc | head -1)

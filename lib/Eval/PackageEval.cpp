@@ -8,6 +8,7 @@
 
 #include "mlgo/Eval/PackageEval.h"
 
+#include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
@@ -88,20 +89,16 @@ Expected<std::vector<std::string>> findLinkedArtifacts(StringRef BuildDir) {
   return Out;
 }
 
-Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
-  auto Log = [&](const Twine &Message) {
-    if (Opts.Log)
-      Opts.Log(Message.str());
-  };
+/// Fetches Opts.Package's source (WORK/fetch.log); returns its directory.
+static Expected<std::string> fetchSource(const PackageEvalOptions &Opts) {
   const std::string &Pkg = Opts.Package;
   if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
     return makeError(Opts.WorkDir + ": " + EC.message());
-
-  // The source.
   SmallString<128> SrcFile(Opts.WorkDir), FetchLog(Opts.WorkDir);
   sys::path::append(SrcFile, "source-dir.txt");
   sys::path::append(FetchLog, "fetch.log");
-  Log("fetching the Debian source of " + Pkg);
+  if (Opts.Log)
+    Opts.Log("fetching the Debian source of " + Pkg);
   ProcessResult Fetch =
       runLogged({"bash", Opts.RecipeScript, "fetch", Pkg, Opts.SourceCache},
                 FetchLog, Opts.BuildTimeoutSeconds, SrcFile);
@@ -112,6 +109,58 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   if (Src.empty() || !sys::fs::is_directory(Src))
     return makeError(Pkg + ": the recipe gave no source directory (see " +
                      FetchLog + ")");
+  return Src;
+}
+
+Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir) {
+  const std::string &Pkg = Opts.Package;
+  Expected<std::string> Src = fetchSource(Opts);
+  if (!Src)
+    return Src.takeError();
+  std::string Out = Opts.WorkDir + "/corpus-build";
+  std::string BuildLog = Opts.WorkDir + "/build-corpus.log";
+  if (Opts.Log)
+    Opts.Log("building " + Pkg + " with -Oz and embedded bitcode");
+  ProcessResult R = runLogged({"bash", Opts.RecipeScript, "corpus-build", Pkg,
+                               *Src, Out, std::to_string(Opts.Jobs)},
+                              BuildLog, Opts.BuildTimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Pkg + ": the corpus build " + R.describe() +
+                     "; last lines of " + BuildLog + ":\n" +
+                     readTail(BuildLog, 15));
+  Expected<std::vector<ObjectInput>> Objects = findObjects(Out + "/src");
+  if (!Objects)
+    return Objects.takeError();
+  if (Opts.Log)
+    Opts.Log(("extracting " + Twine(Objects->size()) + " objects of " + Pkg).str());
+  ExtractOptions EO;
+  EO.OutputDir = CorpusDir.str();
+  EO.Threads = Opts.Jobs;
+  Expected<ExtractResult> E = extractCorpus(*Objects, EO);
+  if (!E)
+    return E.takeError();
+  if (E->Modules.empty())
+    return makeError(Pkg + ": the corpus build left no object with embedded "
+                           "bitcode in " +
+                     Out + "/src");
+  return Error::success();
+}
+
+Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+  auto Log = [&](const Twine &Message) {
+    if (Opts.Log)
+      Opts.Log(Message.str());
+  };
+  const std::string &Pkg = Opts.Package;
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+
+  SmallString<128> FetchLog(Opts.WorkDir);
+  sys::path::append(FetchLog, "fetch.log");
+  Expected<std::string> Source = fetchSource(Opts);
+  if (!Source)
+    return Source.takeError();
+  const std::string &Src = *Source;
 
   // The test list, before building, so a recipe error shows early.
   std::vector<std::string> TestNames;

@@ -196,6 +196,8 @@ private:
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
   Error verifyAndWrite(const SearchResult &R);
+  /// A program's name in the report.
+  std::string showProgram(StringRef Name) const;
   Error writeCurves(ArrayRef<std::pair<TuneOrder, const SearchResult *>> Rs);
 
   const TuneOptions &O;
@@ -243,7 +245,7 @@ Error Tuner::setUp() {
   // relative to its own directory.
   std::vector<size_t> ProgramOfModule;
   for (const CorpusModule &M : modules()) {
-    std::string Name = O.PerPackage ? M.Package : "";
+    std::string Name = O.PerPackage ? M.Package : O.ProgramName;
     auto [It, New] = ProgramOf.try_emplace(Name, Programs.size());
     if (New) {
       Programs.emplace_back();
@@ -498,6 +500,12 @@ ModuleDecisions Tuner::finalEntries(size_t U, const SearchResult &R) const {
   return St.Fixed;
 }
 
+std::string Tuner::showProgram(StringRef Name) const {
+  if (O.PerPackage)
+    return describePackage(Name);
+  return Name.empty() ? std::string("the corpus") : Name.str();
+}
+
 Error Tuner::verifyAndWrite(const SearchResult &R) {
   // The decisions as the file gives them, compiled once more: the sizes
   // the report and the file state are the ones a build gets.
@@ -604,7 +612,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
       N += !Entries[U].Sites.empty();
     Md += formatv("| {0} | {1} | {2} | {3} | {4:F2}% | {5:F2}% | {6} of {7} "
                   "|\n",
-                  describePackage(P.Name), P.Stock, P.Model, P.Tuned,
+                  showProgram(P.Name), P.Stock, P.Model, P.Tuned,
                   percentChange(P.Stock, P.Tuned),
                   percentChange(P.Model, P.Tuned), N, P.Units.size());
     TS += P.Stock;
@@ -615,7 +623,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     Md += formatv("| total | {0} | {1} | {2} | {3:F2}% | {4:F2}% | |\n", TS,
                   TM, TT, percentChange(TS, TT), percentChange(TM, TT));
   for (const Program &P : Programs) {
-    std::string Section = "\n## " + describePackage(P.Name) + "\n\n";
+    std::string Section = "\n## " + showProgram(P.Name) + "\n\n";
     for (size_t U : P.Units)
       if (!R.States[U].Kept.empty())
         Section += "- " + Units[U].Key + ": " +

@@ -114,7 +114,8 @@ cl::opt<std::string>
 cl::opt<std::string> PackageDecisions(
     "decisions",
     cl::desc("also build with the model and this decisions file (mlgo tune); "
-             "a directory: <dir>/<package>.decisions for each package"),
+             "a directory: <dir>/<package>.decisions for each package that "
+             "has one"),
     cl::value_desc("file|dir"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
@@ -373,16 +374,20 @@ int runEvalPackage() {
     Opts.DecisionsPath.clear();
     if (!PackageDecisions.empty()) {
       SmallString<256> D(PackageDecisions);
-      if (sys::fs::is_directory(D))
+      bool InDir = sys::fs::is_directory(D);
+      if (InDir)
         sys::path::append(D, Opts.Package + ".decisions");
       sys::fs::make_absolute(D);
-      if (!sys::fs::exists(D)) {
+      if (sys::fs::exists(D)) {
+        Opts.DecisionsPath = std::string(D);
+      } else if (!InDir) {
         WithColor::error(errs(), "mlgo")
             << Opts.Package << ": no decisions file " << D << '\n';
         AllOK = false;
         continue;
       }
-      Opts.DecisionsPath = std::string(D);
+      // A package without a file in the directory was not tuned: it is
+      // built twice, as without the option.
     }
     if (Printed)
       outs() << '\n';

@@ -1,6 +1,7 @@
 //===- tools/mlgo/TuneCommands.cpp - mlgo tune, mlgo tune check -----------===//
 //
 //   mlgo tune --corpus DIR --work-dir W -o decisions [--max-compiles N]
+//   mlgo tune --package PKG --work-dir W -o decisions ...
 //   mlgo tune check --corpus DIR decisions
 //
 // Per-program inlining search (mlgo/Tune/Tuner.h, docs/tune.md). Rerunning
@@ -10,8 +11,13 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Config.h"
+#include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Tune/Tuner.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 using namespace llvm;
@@ -26,8 +32,14 @@ cl::SubCommand TuneCmd("tune", "Search the inlining decisions that make a "
                                "program smallest; write a decisions file "
                                "('mlgo tune check' lists stale entries)");
 cl::opt<std::string> Corpus("corpus", cl::desc("the program's corpus"),
-                            cl::value_desc("dir"), cl::Required,
-                            cl::sub(TuneCmd), cl::cat(Cat));
+                            cl::value_desc("dir"), cl::sub(TuneCmd),
+                            cl::cat(Cat));
+cl::opt<std::string>
+    Package("package",
+            cl::desc("a Debian package instead of a corpus: built with its "
+                     "eval recipe and embedded bitcode into W/package, its "
+                     "corpus extracted to W/corpus (reused by reruns)"),
+            cl::value_desc("name"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> WorkDir("work-dir",
                              cl::desc("where compiles, curves and the report "
                                       "go (resumable; reruns are incremental)"),
@@ -72,9 +84,38 @@ cl::alias WorkersShort("j", cl::aliasopt(Workers));
 cl::opt<bool> Quiet("quiet", cl::desc("no progress, no report on stdout"),
                     cl::sub(TuneCmd), cl::cat(Cat));
 
+/// Builds --package's corpus into W/corpus, unless a run before did.
+Expected<std::string> getPackageCorpus() {
+  SmallString<256> Work(WorkDir);
+  sys::fs::make_absolute(Work);
+  std::string CorpusDir = (Work + "/corpus").str();
+  if (sys::fs::exists(CorpusDir + "/corpus_description.json"))
+    return CorpusDir;
+  PackageEvalOptions P;
+  P.Package = Package;
+  P.RecipeScript = std::string(config::SourceDir) + "/scripts/eval-package.sh";
+  P.SourceCache = std::string(config::BuildDir) + "/src";
+  P.WorkDir = (Work + "/package").str();
+  P.Jobs = 2;
+  if (!Quiet)
+    P.Log = [](StringRef Line) { errs() << "mlgo tune: " << Line << '\n'; };
+  if (Error E = buildPackageCorpus(P, CorpusDir))
+    return E;
+  return CorpusDir;
+}
+
 int runTune() {
+  if (Corpus.empty() == Package.empty())
+    return fail("give one of --corpus and --package");
   TuneOptions O;
   O.CorpusDir = Corpus;
+  if (!Package.empty()) {
+    Expected<std::string> Dir = getPackageCorpus();
+    if (!Dir)
+      return fail(Dir.takeError());
+    O.CorpusDir = *Dir;
+    O.ProgramName = Package;
+  }
   O.WorkDir = WorkDir;
   O.Output = Output;
   O.PerPackage = PerPackage;

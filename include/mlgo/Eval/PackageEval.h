@@ -58,6 +58,13 @@ struct PackageEvalOptions {
 
 llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
 
+/// Builds Opts.Package once with stock clang-19 -Oz and embedded bitcode
+/// (its recipe, as evaluatePackage builds it: WORK/corpus-build/) and
+/// extracts its objects as a corpus into \p CorpusDir, for `mlgo tune
+/// --package`. Errors name the package, the step and its log.
+llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
+                               llvm::StringRef CorpusDir);
+
 /// The linked artifacts under \p BuildDir (relative paths, sorted): regular
 /// files, not symlinks, that are ELF executables, ELF shared objects or
 /// archives.

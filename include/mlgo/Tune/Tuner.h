@@ -42,6 +42,9 @@ struct TuneOptions {
   /// Each top-level directory of the corpus is its own program (a corpus
   /// of Debian packages); otherwise the whole corpus is one program.
   bool PerPackage = false;
+  /// The program's name in reports when the corpus is one program (e.g.
+  /// the package of --package); empty: "the corpus".
+  std::string ProgramName;
   /// The search's compiles (after the baseline's two per module); 0: no
   /// limit.
   uint64_t MaxCompiles = 0;
