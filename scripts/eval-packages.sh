@@ -16,6 +16,12 @@
 # all (docs/eval.md).
 # ./run.sh's main job runs the default; test.sh checks the test suites of
 # all but zlib (whose is a lit test, test/Eval/zlib-test-suite.test).
+#
+# One program is also tuned (`mlgo tune --package`, docs/tune.md) with a
+# small fixed budget, and built a third time with its decisions file: its
+# rows get a tuned column, and its test suite runs against that build too.
+# MLGO_TUNE_PACKAGE (default tinyxml2, which the model has never seen;
+# empty: none) and MLGO_TUNE_COMPILES (default 150) choose them.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
@@ -27,10 +33,27 @@ fi
 mlgo="$root/$build/bin/mlgo"
 [[ -x "$mlgo" ]] || { echo "eval-packages: $mlgo not built; run scripts/build.sh" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)
+status=0
+tune_pkg=${MLGO_TUNE_PACKAGE-tinyxml2}
+tune_compiles=${MLGO_TUNE_COMPILES:-150}
+decisions=()
+if [[ -n $tune_pkg && " ${pkgs[*]} " == *" $tune_pkg "* ]]; then
+  tune_dir="$root/$build/tune"
+  echo "=== $tune_pkg: mlgo tune --package $tune_pkg --max-compiles $tune_compiles"
+  echo
+  if "$mlgo" tune --package "$tune_pkg" --work-dir "$tune_dir/$tune_pkg" \
+    -o "$tune_dir/decisions/$tune_pkg.decisions" \
+    --max-compiles "$tune_compiles" --quiet; then
+    cat "$tune_dir/$tune_pkg/report.md"
+    decisions=(--decisions "$tune_dir/decisions")
+  else
+    status=1
+  fi
+  echo
+fi
 echo "=== ${pkgs[*]}: clang-19 -Oz vs clang-19 -Oz + mlgo (embedded model)"
 echo
-status=0
-"$mlgo" eval package "${pkgs[@]}" -j "$jobs" || status=1
+"$mlgo" eval package "${pkgs[@]}" -j "$jobs" "${decisions[@]}" || status=1
 model=$(sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' "$root/models/inline-oz/model.json" | head -1)
 echo
 echo "model: embedded '$model' (models/inline-oz/model.json); logs and build trees in $build/eval/"

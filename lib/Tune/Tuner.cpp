@@ -579,6 +579,10 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
       sys::path::append(Path, (Prog.Name.empty() ? "_" : Prog.Name) +
                                   std::string(".decisions"));
     // Written whole or not at all.
+    StringRef Parent = sys::path::parent_path(Path);
+    if (!Parent.empty())
+      if (std::error_code EC = sys::fs::create_directories(Parent))
+        return makeError(Parent + ": " + EC.message());
     std::string Temp = (Path + ".tmp").str();
     {
       std::error_code EC;
