@@ -380,15 +380,25 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     };
     std::vector<Try> Tries;
     bool Full = false;
+    // The budget holds the compiles that learn kept moves' trajectories
+    // too: one per unit that tries something (two for the heuristic).
+    size_t Reserve = 0;
     for (size_t U = 0; U < Units.size() && !Full; ++U) {
       UnitState &St = R.States[U];
       size_t N = Units[U].Mods.size();
+      size_t UnitReserve = 0;
       for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + PerUnit;
            ++K) {
-        if (O.MaxCompiles && R.Compiles + Req.size() + N > O.MaxCompiles) {
+        size_t NewReserve = St.Moves[K].Heuristic ? 2 : 1;
+        NewReserve = std::max(UnitReserve, NewReserve);
+        if (O.MaxCompiles && R.Compiles + Req.size() + N + Reserve -
+                                     UnitReserve + NewReserve >
+                                 O.MaxCompiles) {
           Full = true;
           break;
         }
+        Reserve += NewReserve - UnitReserve;
+        UnitReserve = NewReserve;
         const TuneMove &M = St.Moves[K];
         CompilePolicy P = M.Heuristic ? CompilePolicy::heuristic()
                                       : policyFor(applyMove(St.Fixed, M));
