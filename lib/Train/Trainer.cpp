@@ -18,6 +18,7 @@
 #include "mlgo/Learn/Checkpoint.h"
 #include "mlgo/Learn/Classifier.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -262,6 +263,44 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       splitCorpus(std::move(*Corpus), Recipe, Options.CorpusDir);
   if (!Split)
     return Split.takeError();
+  // The recipe as run, every key explicit (defaults and --jobs filled in),
+  // so that the run can be repeated from the work directory alone.
+  SmallString<256> RecipeFile(Options.WorkDir);
+  sys::path::append(RecipeFile, "recipe.json");
+  json::Value RecipeJSON = Recipe.toJSON();
+  // A work directory holds one recipe's run: another recipe would replace
+  // its report, model and candidates. The keys that do not change the
+  // result (workers, timeout) may differ.
+  if (sys::fs::exists(RecipeFile)) {
+    Expected<json::Value> Old = readJSONFile(RecipeFile);
+    if (!Old)
+      return Old.takeError();
+    std::vector<std::string> Differ;
+    const json::Object *A = Old->getAsObject(), *B = RecipeJSON.getAsObject();
+    if (!A)
+      return makeError(RecipeFile + ": not a JSON object");
+    StringSet<> Keys;
+    for (const auto &KV : *A)
+      Keys.insert(KV.first.str());
+    for (const auto &KV : *B)
+      Keys.insert(KV.first.str());
+    for (const auto &K : Keys) {
+      StringRef Key = K.getKey();
+      if (Key == "workers" || Key == "timeout_seconds")
+        continue;
+      const json::Value *VA = A->get(Key), *VB = B->get(Key);
+      if (!VA || !VB || *VA != *VB)
+        Differ.push_back(Key.str());
+    }
+    llvm::sort(Differ);
+    if (!Differ.empty())
+      return makeError(Options.WorkDir +
+                       " holds a run of another recipe (its recipe.json "
+                       "differs in " +
+                       join(Differ, ", ") +
+                       "); give another --work-dir, or remove this one to "
+                       "start over");
+  }
   if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
     return makeError(Options.WorkDir + ": " + EC.message());
   WorkerPoolOptions PO;
@@ -270,13 +309,9 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
   if (!Pool)
     return Pool.takeError();
-  // The recipe as run, every key explicit (defaults and --jobs filled in),
-  // so that the run can be repeated from the work directory alone.
-  SmallString<256> RecipeFile(Options.WorkDir);
-  sys::path::append(RecipeFile, "recipe.json");
   if (Error E = learn::writeFileAtomically(
           RecipeFile,
-          arrayRefFromStringRef(formatv("{0:2}\n", Recipe.toJSON()).str())))
+          arrayRefFromStringRef(formatv("{0:2}\n", RecipeJSON).str())))
     return E;
   std::vector<std::string> Packages = Split->Packages;
   Trainer T(Recipe, Options, **Pool, std::move(*Split));

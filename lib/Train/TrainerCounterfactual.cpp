@@ -42,8 +42,7 @@ Expected<learn::Dataset> Trainer::counterfactual() {
     }
   if (Mods.empty())
     return makeError("no training module is within the search budget");
-  log("counterfactual: " + Twine(Mods.size()) + " of " + Twine(Train.size()) +
-      " training modules within the budget");
+  log("counterfactual: " + describeSearched(Mods.size()));
   std::vector<CompilePolicy> Heur(Mods.size(), CompilePolicy::heuristic());
   if (Error E = logTrajectories(
           Mods, Heur, [&](size_t K, ArrayRef<float> Row, bool, bool) {

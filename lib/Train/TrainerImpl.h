@@ -219,6 +219,25 @@ struct Trainer {
                               HeuristicDecisions[M]);
   }
 
+  /// "N of M training modules are searched" and why the others are not.
+  std::string describeSearched(size_t Searched) const {
+    size_t NoDecision = 0;
+    for (size_t M : Train)
+      NoDecision += HeuristicDecisions[M] == 0;
+    size_t Over = Train.size() - Searched - NoDecision;
+    std::string S = (llvm::Twine(Searched) + " of " + llvm::Twine(Train.size()) +
+                     " training modules are searched")
+                        .str();
+    if (NoDecision || Over)
+      S += (llvm::Twine(" (") + llvm::Twine(NoDecision) +
+            " make no inlining decision, " + llvm::Twine(Over) +
+            " exceed the budget of " + llvm::Twine(Recipe.SearchMaxDecisions) +
+            " decisions or " + llvm::Twine(Recipe.SearchMaxModuleBytes) +
+            " bytes of bitcode)")
+               .str();
+    return S;
+  }
+
   /// How many decisions of module \p M the search may try.
   uint32_t searchBudget(size_t M) const {
     return getSearchBudget(Recipe, Modules[M].BitcodeSize);

@@ -35,8 +35,7 @@ void Trainer::search() {
     Search.addModule(M, candidates(M), HeuristicSize[M], HeuristicDecisions[M]);
     SearchedBaseline += Baseline[M];
   }
-  log("search: " + Twine(Search.size()) + " of " + Twine(Train.size()) +
-      " training modules within the budget");
+  log("search: " + describeSearched(Search.size()));
   for (unsigned Step = 0;; ++Step) {
     std::vector<GreedySearch::Try> Tries = Search.nextStep();
     if (Tries.empty())
