@@ -337,6 +337,9 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   O.IncludeDefault = IncludeDefault;
   O.ExtraFeatures = ExtraFeatures;
   O.TrainingLogPath = TrainingLog;
+  // Names beside the log, for `mlgo log dump`.
+  if (!TrainingLog.empty() && TrainingLog != "-")
+    O.SitesPath = TrainingLog + ".sites";
   if (TrainingLogScore && TrainingLog.empty())
     return makeError("-mlgo-training-log-score needs -mlgo-training-log");
   O.LogModuleScore = TrainingLogScore;

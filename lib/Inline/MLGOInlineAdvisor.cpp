@@ -161,6 +161,9 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     this->Log->switchContext("");
   if (Options.Fixed)
     Table.emplace(Options.Fixed);
+  Record = Options.SiteRecord
+               ? Options.SiteRecord
+               : Options.SitesPath.empty() ? nullptr : &OwnSites;
 }
 
 TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
@@ -170,6 +173,17 @@ TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
   if (Table && !Options.FixedFileName.empty())
     reportStaleEntries();
+  if (!Options.SitesPath.empty()) {
+    std::error_code EC;
+    raw_fd_ostream OS(Options.SitesPath, EC);
+    if (EC)
+      M.getContext().emitError("mlgo: cannot write '" + Options.SitesPath +
+                               "': " + EC.message());
+    else
+      for (const DecidedSite &S : OwnSites)
+        OS << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
+           << ' ' << S.Site.Ordinal << '\n';
+  }
   if (!Log)
     return;
   // LLVM discards the advisor when its inliner run ends, so this is the
@@ -287,7 +301,7 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   }
   bool FixedHere = false;
   const int64_t SourceDecision = Decision;
-  if (Table || Options.SiteRecord) {
+  if (Table || Record) {
     StringRef Caller = CB.getCaller()->getName(),
               Callee = CB.getCalledFunction()->getName();
     std::string Pair = (Caller + Twine('\0') + Callee).str();
@@ -297,8 +311,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
         Decision = *D;
         FixedHere = true;
       }
-    if (Options.SiteRecord) {
-      DecidedSite &R = Options.SiteRecord->emplace_back();
+    if (Record) {
+      DecidedSite &R = Record->emplace_back();
       R.Site = {Caller.str(), Callee.str(), Ordinal, false};
       R.Logit = Logit ? float(*Logit) : std::nanf("");
       R.Fixed = FixedHere;
@@ -310,8 +324,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     Overridden = Applied != Decision;
     Decision = Applied;
   }
-  if (Options.SiteRecord)
-    Options.SiteRecord->back().Site.Inline = Decision != 0;
+  if (Record)
+    Record->back().Site.Inline = Decision != 0;
   ++Decisions;
   if (Options.DecisionCounter)
     ++*Options.DecisionCounter;

@@ -11,6 +11,10 @@
 
 #include "mlgo/Log/TrainingLog.h"
 
+#include "mlgo/Support/Files.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -46,6 +50,24 @@ int runDump() {
   LogReader &R = **Reader;
   const LogHeader &H = R.getHeader();
   raw_ostream &OS = outs();
+  // The plugin writes each decision's call site beside a log it writes
+  // (<log>.sites, one line per decision: caller callee ordinal).
+  std::vector<std::string> Sites;
+  if (DumpFile != "-" && sys::fs::exists(DumpFile + ".sites")) {
+    Expected<std::unique_ptr<MemoryBuffer>> Buf =
+        readWholeFile(DumpFile + ".sites");
+    if (!Buf)
+      return fail(Buf.takeError());
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef L : Lines) {
+      SmallVector<StringRef, 3> F;
+      L.split(F, ' ');
+      if (F.size() != 3)
+        return fail(DumpFile + ".sites: malformed line '" + L + "'");
+      Sites.push_back((F[0] + " -> " + F[1] + " #" + F[2]).str());
+    }
+  }
   OS << "features:";
   for (const TensorSpec &S : H.Features)
     OS << ' ' << S.name();
@@ -68,6 +90,8 @@ int runDump() {
       break;
     case LogRecord::Kind::Observation:
       OS << "observation: " << Rec->Index << '\n';
+      if (Rec->Index < Sites.size())
+        OS << "site: " << Sites[Rec->Index] << '\n';
       for (size_t I = 0; I < H.Features.size(); ++I)
         OS << H.Features[I].name() << ": "
            << tensorValueToString(R.getFeatureData(I), H.Features[I]) << '\n';

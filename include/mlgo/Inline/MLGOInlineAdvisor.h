@@ -87,6 +87,12 @@ struct MLGOInlineAdvisorOptions {
   /// When set, every policy decision is appended: its call site, the
   /// applied decision, the model's logit and whether Fixed decided it.
   std::vector<DecidedSite> *SiteRecord = nullptr;
+  /// When set, the call site of every policy decision is written to this
+  /// file when the module ends, one line per decision in order (beside a
+  /// training log, <log>.sites, for `mlgo log dump`):
+  ///   <caller> ' ' <callee> ' ' <ordinal> '\n'
+  /// with names escaped as in decisions files (docs/decisions.md).
+  std::string SitesPath;
 };
 
 /// An OverrideDecision that inverts the decisions at \p Indices (any
@@ -136,6 +142,10 @@ private:
   uint64_t Decisions = 0;
   /// Options.Fixed, indexed.
   std::optional<DecisionTable> Table;
+  /// Where decisions' sites are recorded: Options.SiteRecord, or OwnSites
+  /// for Options.SitesPath, or nowhere.
+  std::vector<DecidedSite> *Record = nullptr;
+  std::vector<DecidedSite> OwnSites;
   /// Policy decisions so far per caller and callee ("caller\0callee"): the
   /// next call site's ordinal.
   llvm::StringMap<uint32_t> Ordinals;
