@@ -21,6 +21,8 @@ inline constexpr const char BuildDir[] = "@PROJECT_BINARY_DIR@";
 inline constexpr const char SourceDir[] = "@PROJECT_SOURCE_DIR@";
 /// The pass plugin this build makes (<build>/lib/MLGOInliner.so).
 inline constexpr const char PluginPath[] = "@MLGO_PLUGIN_PATH@";
+/// The MD5 of the model file embedded in the plugin (MLGO_EMBEDDED_MODEL).
+inline constexpr const char EmbeddedModelMD5[] = "@MLGO_EMBEDDED_MODEL_MD5@";
 
 } // namespace mlgo::config
 

@@ -10,6 +10,7 @@
 
 #include "mlgo/Tune/Tuner.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/Package.h"
 #include "mlgo/Support/Error.h"
@@ -28,6 +29,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/Path.h"
 
 #include <chrono>
@@ -215,13 +217,18 @@ private:
 Error Tuner::setUp() {
   if (O.ModelPath.empty()) {
     Base = CompilePolicy::embedded();
-    ModelDescription = "embedded";
+    ModelDescription =
+        std::string("embedded (model.json md5 ") + config::EmbeddedModelMD5 + ")";
   } else {
     Expected<CompilePolicy> P = CompilePolicy::loadModel(O.ModelPath);
     if (!P)
       return P.takeError();
     Base = std::move(*P);
-    ModelDescription = "file " + O.ModelPath;
+    ModelDescription = "file " + O.ModelPath + " (md5 " +
+                       toHex(MD5::hash(arrayRefFromStringRef(
+                                 Base.getModelJSON())),
+                             /*LowerCase=*/true) +
+                       ")";
   }
   if (Error E = S.openCache(workFile("compiles.tsv")))
     return E;
@@ -636,13 +643,33 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   if (Programs.size() > 1)
     Md += formatv("| total | {0} | {1} | {2} | {3:F2}% | {4:F2}% | |\n", TS,
                   TM, TT, percentChange(TS, TT), percentChange(TM, TT));
+  // Per program: the moves kept, in the report and (with several
+  // programs) in W/reports/<program>.md.
   for (const Program &P : Programs) {
     std::string Section = "\n## " + showProgram(P.Name) + "\n\n";
+    Section += formatv("Linked .text: -Oz {0}, model {1}, tuned {2} bytes "
+                       "({3:F2}% vs -Oz, {4:F2}% vs the model).\n\n",
+                       P.Stock, P.Model, P.Tuned,
+                       percentChange(P.Stock, P.Tuned),
+                       percentChange(P.Model, P.Tuned))
+                   .str();
     for (size_t U : P.Units)
       if (!R.States[U].Kept.empty())
         Section += "- " + Units[U].Key + ": " +
                    join(R.States[U].Kept, "; ") + "\n";
     Md += Section;
+    if (Programs.size() < 2)
+      continue;
+    std::string Dir = workFile("reports");
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return makeError(Dir + ": " + EC.message());
+    std::string Path =
+        Dir + "/" + (P.Name.empty() ? std::string("_") : P.Name) + ".md";
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    if (EC)
+      return makeError(Path + ": " + EC.message());
+    OS << "# mlgo tune report:" << Section.substr(3);
   }
   std::error_code EC;
   raw_fd_ostream OS(workFile("report.md"), EC);
