@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# The tuning benchmark of docs/tune.md: `mlgo tune` on the shipped recipe's
+# validation packages (models/inline-oz/recipe.json), each package its own
+# program, guided and unguided with the same budget in one run. Prints the
+# tune report (linked .text per package: -Oz, model, tuned) and, from the
+# two curves, how many compiles the guided search needs to reach 90% of
+# the unguided search's final gain, as a fraction of the unguided search's
+# compiles.
+#
+#   bench/tune-validation.sh CORPUS WORK [MAX_COMPILES]
+#
+# CORPUS is a corpus of scripts/corpus-debian.sh --all (or one holding at
+# least the validation packages); WORK receives WORK/corpus (links to the
+# validation packages), the work directory WORK/tune and the decisions
+# files WORK/decisions/<package>.decisions. MAX_COMPILES (default 12000)
+# is each order's budget. Rerunning resumes from WORK/tune.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=$(cd "$1" && pwd)
+work=$2
+max=${3:-12000}
+mlgo=${MLGO:-$root/build/bin/mlgo}
+mkdir -p "$work/corpus"
+work=$(cd "$work" && pwd)
+mapfile -t pkgs < <(python3 -c '
+import json, sys
+print("\n".join(json.load(open(sys.argv[1]))["validation_packages"]))' \
+  "$root/models/inline-oz/recipe.json")
+for p in "${pkgs[@]}"; do
+  [[ -d $corpus/$p ]] || { echo "tune-validation: $corpus has no package $p" >&2; exit 1; }
+  ln -sfn "$corpus/$p" "$work/corpus/$p"
+done
+python3 - "$corpus/corpus_description.json" "$work/corpus/corpus_description.json" "${pkgs[@]}" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+keep = set(sys.argv[3:])
+mods = [m for m in d["modules"] if m.split("/")[0] in keep]
+json.dump({"has_thinlto": False, "modules": mods}, open(sys.argv[2], "w"), indent=1)
+PY
+start=$(date +%s)
+"$mlgo" tune --per-package --compare --max-compiles "$max" \
+  --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
+echo "wall clock: $(( $(date +%s) - start )) s for both orders"
+# Compiles to 90% of the unguided search's final gain, against the compiles
+# the unguided search took to reach that final gain.
+awk -F, '
+  FNR == 1 { next }
+  FILENAME ~ /unguided/ { if (!ub) ub = $2; uc[++m] = $1; ug[m] = ub - $2; next }
+  { if (!gb) gb = $2; gc[++n] = $1; gg[n] = gb - $2 }
+  END {
+    final = ug[m]
+    for (i = 1; i <= m; ++i) if (ug[i] >= final) { ufinal = uc[i]; break }
+    for (i = 1; i <= n; ++i) if (gg[i] >= 0.9 * final) { at = gc[i]; break }
+    printf "unguided: %d bytes saved, reached after %d compiles\n", final, ufinal
+    printf "guided: %d bytes saved in %d compiles\n", gg[n], gc[n]
+    if (at && ufinal)
+      printf "guided reaches 90%% of the unguided gain after %d compiles: %.1f%% of unguided'"'"'s\n", at, 100 * at / ufinal
+    else
+      print "guided never reaches 90% of the unguided gain"
+  }' "$work/tune/curve-unguided.csv" "$work/tune/curve-guided.csv"
