@@ -81,9 +81,29 @@ static std::string normalize(StringRef Path) {
   return std::string(P);
 }
 
+/// A CMake object's name by its target: "[DIR/]CMakeFiles/T.dir/REST" (what
+/// CMake names every object, relative to the target's build directory)
+/// becomes "T/REST", so that the target - a library, a tool, the tests - is
+/// the module's package (mlgo/Corpus/Package.h). Other names are kept.
+static std::string nameByCMakeTarget(std::string Name) {
+  SmallVector<StringRef, 8> Parts;
+  StringRef(Name).split(Parts, '/');
+  for (size_t I = 0; I + 2 < Parts.size(); ++I) {
+    if (Parts[I] != "CMakeFiles" || !Parts[I + 1].ends_with(".dir") ||
+        Parts[I + 1] == ".dir")
+      continue;
+    std::string Out = Parts[I + 1].drop_back(4).str();
+    for (size_t J = I + 2; J < Parts.size(); ++J)
+      Out += "/" + Parts[J].str();
+    return Out;
+  }
+  return Name;
+}
+
 /// The module name of an object: its path relative to \p BaseDir if it lies
-/// below it, else relative to the build directory, or, outside it, its
-/// absolute path without the leading '/'.
+/// below it; else relative to the build directory, or, outside it, its
+/// absolute path without the leading '/', with CMake's objects named by
+/// their target (nameByCMakeTarget).
 static std::string moduleNameFor(StringRef BaseDir, StringRef Directory,
                                  StringRef Output) {
   if (!BaseDir.empty()) {
@@ -97,11 +117,11 @@ static std::string moduleNameFor(StringRef BaseDir, StringRef Directory,
       return Abs.substr(Base.size() + 1);
   }
   if (!sys::path::is_absolute(Output))
-    return normalize(Output);
+    return nameByCMakeTarget(normalize(Output));
   std::string Abs = normalize(Output);
   std::string Dir = normalize(Directory);
   if (!Dir.empty() && StringRef(Abs).starts_with(Dir + "/"))
-    return Abs.substr(Dir.size() + 1);
+    return nameByCMakeTarget(Abs.substr(Dir.size() + 1));
   return StringRef(Abs).ltrim('/').str();
 }
 
