@@ -43,9 +43,50 @@ static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
   return true;
 }
 
+Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
+  uint64_t CompleteBytes = 0; // up to the last '\n'
+  for (size_t LineNo = 1; !Text.empty(); ++LineNo) {
+    auto [Line, Rest] = Text.split('\n');
+    bool Complete = Text.size() > Line.size();
+    Text = Rest;
+    if (!Complete)
+      break;
+    const uint64_t LineStart = CompleteBytes;
+    CompleteBytes += Line.size() + 1;
+    auto Malformed = [&, Line = Line] {
+      std::string Shown = Line.take_front(80).str();
+      if (Line.size() > 80)
+        Shown += "...";
+      return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
+                       Twine(LineStart) + "): malformed line '" + Shown +
+                       "'");
+    };
+    SmallVector<StringRef, 4> F;
+    Line.split(F, '\t');
+    if (!isKey(F[0]))
+      return Malformed();
+    if (F.size() == 3 && F[1] == "error") {
+      Entry E;
+      E.Error = F[2].str();
+      Map[F[0]] = E;
+      continue;
+    }
+    Entry E;
+    if ((F.size() != 4 && F.size() != 5) ||
+        F[1].getAsInteger(10, E.TextSize) ||
+        F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds) ||
+        (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
+      return Malformed();
+    E.GroupedKnown = F.size() == 5;
+    E.Ok = true;
+    Map[F[0]] = E;
+  }
+  return CompleteBytes;
+}
+
 Error CompileCache::open(StringRef Path) {
   this->Path = Path.str();
-  uint64_t CompleteBytes = 0; // up to the last '\n'
+  uint64_t CompleteBytes = 0;
   bool Torn = false;
   if (sys::fs::exists(Path)) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
@@ -53,33 +94,10 @@ Error CompileCache::open(StringRef Path) {
       return Buf.takeError();
     StringRef Text = (*Buf)->getBuffer();
     Torn = !Text.empty() && !Text.ends_with("\n");
-    while (!Text.empty()) {
-      auto [Line, Rest] = Text.split('\n');
-      bool Complete = Text.size() > Line.size();
-      Text = Rest;
-      if (!Complete)
-        break;
-      CompleteBytes += Line.size() + 1;
-      SmallVector<StringRef, 4> F;
-      Line.split(F, '\t');
-      if (!isKey(F[0]))
-        return makeError(Path + ": malformed line '" + Line + "'");
-      if (F.size() == 3 && F[1] == "error") {
-        Entry E;
-        E.Error = F[2].str();
-        Map[F[0]] = E;
-        continue;
-      }
-      Entry E;
-      if ((F.size() != 4 && F.size() != 5) ||
-          F[1].getAsInteger(10, E.TextSize) ||
-          F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds) ||
-          (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
-        return makeError(Path + ": malformed line '" + Line + "'");
-      E.GroupedKnown = F.size() == 5;
-      E.Ok = true;
-      Map[F[0]] = E;
-    }
+    Expected<uint64_t> Complete = read(Text, Path);
+    if (!Complete)
+      return Complete.takeError();
+    CompleteBytes = *Complete;
   }
   int FD;
   if (std::error_code EC = sys::fs::openFileForWrite(

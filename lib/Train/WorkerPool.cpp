@@ -93,6 +93,65 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   return Job;
 }
 
+std::string encodeResponse(const WorkerResponse &Response) {
+  ByteWriter W;
+  W.putU8(static_cast<uint8_t>(Response.TheStatus));
+  if (Response.TheStatus != WorkerResponse::Status::Ok) {
+    W.putString(Response.Error);
+    return toStringRef(W.Bytes).str();
+  }
+  const CompileResult &R = Response.Result;
+  W.putU64(R.TextSize);
+  W.putU32(R.NumDecisions);
+  W.putF64(R.Seconds);
+  W.putString(R.Log);
+  W.putU32(R.Grouped.size());
+  for (const auto &[Hash, Bytes] : R.Grouped) {
+    W.putU64(Hash);
+    W.putU64(Bytes);
+  }
+  return toStringRef(W.Bytes).str();
+}
+
+Expected<WorkerResponse> decodeResponse(StringRef Payload) {
+  ByteReader R(Payload);
+  auto Malformed = [&](const Twine &What) {
+    return makeError("worker response: malformed frame of " +
+                     Twine(Payload.size()) + " bytes: " + What +
+                     " at byte " + Twine(R.getPos()));
+  };
+  WorkerResponse Response;
+  uint8_t Status = 0;
+  if (!R.getU8(Status))
+    return Malformed("no status");
+  if (Status > static_cast<uint8_t>(WorkerResponse::Status::Fatal))
+    return makeError("worker response: unknown status " + Twine(Status));
+  Response.TheStatus = static_cast<WorkerResponse::Status>(Status);
+  if (Response.TheStatus != WorkerResponse::Status::Ok) {
+    if (!R.getString(Response.Error))
+      return Malformed("truncated error message");
+  } else {
+    CompileResult &Result = Response.Result;
+    uint32_t NumGrouped = 0;
+    if (!R.getU64(Result.TextSize) || !R.getU32(Result.NumDecisions) ||
+        !R.getF64(Result.Seconds) || !R.getString(Result.Log) ||
+        !R.getU32(NumGrouped))
+      return Malformed("truncated result");
+    // Each grouped section takes 16 bytes: a count the frame cannot hold
+    // is malformed, and never sizes an allocation.
+    if (NumGrouped > R.remaining() / 16)
+      return Malformed(Twine(NumGrouped) + " grouped sections in " +
+                       Twine(R.remaining()) + " bytes");
+    Result.Grouped.resize(NumGrouped);
+    for (GroupedSection &G : Result.Grouped)
+      if (!R.getU64(G.first) || !R.getU64(G.second))
+        return Malformed("truncated grouped sections");
+  }
+  if (R.remaining())
+    return Malformed(Twine(R.remaining()) + " bytes after the response");
+  return Response;
+}
+
 //===-- Pipes -------------------------------------------------------------===//
 
 static bool writeAll(int Fd, StringRef Data) {
@@ -155,27 +214,18 @@ static void onFatalError(void *, const char *Reason, bool) {
   install_fatal_error_handler(onFatalError);
   std::string Payload;
   while (readFrame(RequestFd, Payload)) {
-    ByteWriter W;
+    WorkerResponse Response;
     Expected<CompileJob> Job = decodeJob(Payload);
     if (!Job) {
-      W.putU8(1);
-      W.putString(toString(Job.takeError()));
+      Response.TheStatus = WorkerResponse::Status::Error;
+      Response.Error = toString(Job.takeError());
     } else if (Expected<CompileResult> R = compileModule(*Job)) {
-      W.putU8(0);
-      W.putU64(R->TextSize);
-      W.putU32(R->NumDecisions);
-      W.putF64(R->Seconds);
-      W.putString(R->Log);
-      W.putU32(R->Grouped.size());
-      for (const auto &[Hash, Bytes] : R->Grouped) {
-        W.putU64(Hash);
-        W.putU64(Bytes);
-      }
+      Response.Result = std::move(*R);
     } else {
-      W.putU8(1);
-      W.putString(toString(R.takeError()));
+      Response.TheStatus = WorkerResponse::Status::Error;
+      Response.Error = toString(R.takeError());
     }
-    if (!writeFrame(ResponseFd, toStringRef(W.Bytes)))
+    if (!writeFrame(ResponseFd, encodeResponse(Response)))
       break;
   }
   ::_exit(0);
@@ -411,26 +461,15 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         Respawn(WI);
         continue;
       }
-      ByteReader R(Payload);
-      uint8_t Status = 0;
-      R.getU8(Status);
-      if (Status == 0) {
-        CompileResult Result;
-        uint32_t NumGrouped = 0;
-        bool Ok = R.getU64(Result.TextSize) && R.getU32(Result.NumDecisions) &&
-                  R.getF64(Result.Seconds) && R.getString(Result.Log) &&
-                  R.getU32(NumGrouped);
-        for (uint32_t I = 0; Ok && I < NumGrouped; ++I) {
-          GroupedSection &G = Result.Grouped.emplace_back();
-          Ok = R.getU64(G.first) && R.getU64(G.second);
-        }
-        if (Ok)
-          Outcomes[J].Result = std::move(Result);
-        else
-          Outcomes[J].Error = Jobs[J].Module + ": malformed worker response";
+      Expected<WorkerResponse> Response = decodeResponse(Payload);
+      if (!Response) {
+        Outcomes[J].Error =
+            Jobs[J].Module + ": " + toString(Response.takeError());
+      } else if (Response->TheStatus == WorkerResponse::Status::Ok) {
+        Outcomes[J].Result = std::move(Response->Result);
       } else {
-        R.getString(Outcomes[J].Error);
-        if (Status == 2) {
+        Outcomes[J].Error = std::move(Response->Error);
+        if (Response->TheStatus == WorkerResponse::Status::Fatal) {
           // The worker reported a fatal error and exits.
           Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;
           bool Ignored;

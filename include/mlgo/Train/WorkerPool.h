@@ -14,7 +14,8 @@
 //               u8 policy kind , str model json , u32 nflips , u32 flip * n ,
 //               u8 has seed , u64 seed , f32 temperature , u8 want log
 //   response := u8 status (0 ok, 1 error, 2 fatal error: the worker exits) ,
-//               ok:    u64 text size , u32 decisions , f64 seconds , str log
+//               ok:    u64 text size , u32 decisions , f64 seconds , str log ,
+//                      u32 ngrouped , (u64 name hash , u64 bytes) * ngrouped
 //               error: str message
 //   str      := u32 length , bytes
 //
@@ -119,9 +120,23 @@ private:
   unsigned Respawns = 0;
 };
 
-/// Encoding of jobs and results in frames (exposed for tests).
+/// A worker's answer to one job.
+struct WorkerResponse {
+  enum class Status : uint8_t { Ok = 0, Error = 1, Fatal = 2 };
+  Status TheStatus = Status::Ok;
+  /// Status::Ok.
+  CompileResult Result;
+  /// Status::Error and Status::Fatal (the worker exits after a fatal one).
+  std::string Error;
+};
+
+/// Encoding of jobs and responses in frames (exposed for tests and the
+/// fuzz target fuzz/worker-frames.cpp). Decoding errors say which frame
+/// and where it went wrong.
 std::string encodeJob(const CompileJob &Job);
 llvm::Expected<CompileJob> decodeJob(llvm::StringRef Payload);
+std::string encodeResponse(const WorkerResponse &R);
+llvm::Expected<WorkerResponse> decodeResponse(llvm::StringRef Payload);
 
 } // namespace mlgo
 
