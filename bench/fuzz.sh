@@ -50,7 +50,7 @@ configure() {
 # deliberate end-of-process leaks are not findings.
 build_targets() {
   configure
-  ASAN_OPTIONS=detect_leaks=0 ninja -C "$build" "$@" >/dev/null
+  ASAN_OPTIONS=detect_leaks=0 ninja -C "$build" -j "$(nproc)" "$@" >/dev/null
 }
 
 # libFuzzer flags every run shares: a hang is an input taking 10 s; 2 GiB

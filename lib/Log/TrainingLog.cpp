@@ -124,6 +124,10 @@ void LogWriter::logObservation(ArrayRef<const void *> Buffers) {
 // name); a cap keeps a corrupt binary file from being slurped as one line.
 static constexpr size_t MaxHeaderLine = 64 << 20;
 static constexpr size_t MaxRecordLine = 1 << 20;
+// The tensor data of one observation (or outcome): LLVM's inliner sends a
+// few hundred bytes, its register allocator a few KiB. A header declaring
+// more is rejected rather than believed.
+static constexpr size_t MaxRecordData = 64 << 20;
 
 Expected<std::unique_ptr<LogReader>>
 LogReader::create(std::unique_ptr<ByteSource> Source, StringRef Name) {
@@ -243,20 +247,36 @@ Error LogReader::readHeader() {
   for (const TensorSpec &S : Header.Features) {
     FeatureOffsets.push_back(Offset);
     Offset += S.getTotalTensorBufferSize();
+    if (Offset > MaxRecordData)
+      return makeError(0, "bad header: an observation would hold more than " +
+                              Twine(MaxRecordData) +
+                              " bytes of tensor data (feature '" + S.name() +
+                              "' ends at byte " + Twine(Offset) + ")");
   }
+  if (Header.Score && Header.Score->getTotalTensorBufferSize() > MaxRecordData)
+    return makeError(0, "bad header: the score tensor would hold " +
+                            Twine(Header.Score->getTotalTensorBufferSize()) +
+                            " bytes, more than " + Twine(MaxRecordData));
   return Error::success();
 }
 
 Error LogReader::readPayload(const Twine &What, size_t Size,
                              std::vector<char> &Out) {
   uint64_t Start = Consumed;
-  Out.resize(Size);
-  auto Got = readExact(Out.data(), Size);
-  if (!Got)
-    return Got.takeError();
-  if (*Got < Size)
-    return makeError(Start, "truncated " + What + ": expected " + Twine(Size) +
-                                " bytes of tensor data, got " + Twine(*Got));
+  // Grow with the bytes that arrive, not with the size the header
+  // promises: a truncated stream costs what it holds.
+  Out.clear();
+  while (Out.size() < Size) {
+    size_t Have = Out.size();
+    Out.resize(Have + std::min<size_t>(Size - Have, 1 << 16));
+    auto Got = readExact(Out.data() + Have, Out.size() - Have);
+    if (!Got)
+      return Got.takeError();
+    if (Have + *Got < Out.size())
+      return makeError(Start, "truncated " + What + ": expected " +
+                                  Twine(Size) + " bytes of tensor data, got " +
+                                  Twine(Have + *Got));
+  }
   char NL;
   auto GotNL = readExact(&NL, 1);
   if (!GotNL)

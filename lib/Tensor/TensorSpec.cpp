@@ -108,6 +108,8 @@ Expected<TensorSpec> TensorSpec::fromJSON(const json::Value &Value) {
   std::optional<int64_t> Port = Obj->getInteger("port");
   if (!Port)
     return Fail("missing integer key 'port'");
+  if (*Port < INT32_MIN || *Port > INT32_MAX)
+    return Fail("'port' must be a 32-bit integer");
   const json::Array *ShapeArray = Obj->getArray("shape");
   if (!ShapeArray)
     return Fail("missing array key 'shape'");
@@ -118,6 +120,16 @@ Expected<TensorSpec> TensorSpec::fromJSON(const json::Value &Value) {
       return Fail("'shape' must hold non-negative integers");
     Shape.push_back(*D);
   }
+  // Sizes computed from the shape must not wrap around: a tensor is at
+  // most MaxTensorBytes.
+  uint64_t Bytes = mlgo::getElementByteSize(*Type);
+  if (!llvm::is_contained(Shape, 0))
+    for (int64_t D : Shape) {
+      if (Bytes > MaxTensorBytes / static_cast<uint64_t>(D))
+        return Fail("'shape' describes more than " + Twine(MaxTensorBytes) +
+                    " bytes");
+      Bytes *= static_cast<uint64_t>(D);
+    }
   return TensorSpec(Name->str(), static_cast<int>(*Port), *Type, Shape);
 }
 
