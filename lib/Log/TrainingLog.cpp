@@ -9,6 +9,7 @@
 #include "mlgo/Log/TrainingLog.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Casting.h"
@@ -330,7 +331,7 @@ Expected<const LogRecord &> LogReader::next() {
     return Current;
   }
   if (const json::Value *Obs = Obj->get("observation")) {
-    std::optional<int64_t> N = Obs->getAsInteger();
+    std::optional<int64_t> N = getAsInt64(*Obs);
     if (!N)
       return makeError(Start, "'observation' must be an integer");
     if (!HaveContext)
@@ -352,7 +353,7 @@ Expected<const LogRecord &> LogReader::next() {
     return Current;
   }
   if (const json::Value *Out = Obj->get("outcome")) {
-    std::optional<int64_t> N = Out->getAsInteger();
+    std::optional<int64_t> N = getAsInt64(*Out);
     if (!N)
       return makeError(Start, "'outcome' must be an integer");
     if (!Header.Score)

@@ -8,6 +8,7 @@
 #include "mlgo/Tensor/TensorSpec.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,7 +106,7 @@ Expected<TensorSpec> TensorSpec::fromJSON(const json::Value &Value) {
     return Fail("unknown type '" + *TypeName +
                 "' (expected one of float, double, int8_t, uint8_t, int16_t, "
                 "uint16_t, int32_t, uint32_t, int64_t, uint64_t)");
-  std::optional<int64_t> Port = Obj->getInteger("port");
+  std::optional<int64_t> Port = getInt64(*Obj, "port");
   if (!Port)
     return Fail("missing integer key 'port'");
   if (*Port < INT32_MIN || *Port > INT32_MAX)
@@ -115,7 +116,7 @@ Expected<TensorSpec> TensorSpec::fromJSON(const json::Value &Value) {
     return Fail("missing array key 'shape'");
   std::vector<int64_t> Shape;
   for (const json::Value &Dim : *ShapeArray) {
-    std::optional<int64_t> D = Dim.getAsInteger();
+    std::optional<int64_t> D = getAsInt64(Dim);
     if (!D || *D < 0)
       return Fail("'shape' must hold non-negative integers");
     Shape.push_back(*D);

@@ -4,6 +4,7 @@
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -192,7 +193,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   // must not be silently cut to its low bits.
   auto Int = [&](StringRef K, auto &Out, int64_t Min) -> Error {
     if (const json::Value *X = O->get(K)) {
-      auto I = X->getAsInteger();
+      auto I = getAsInt64(*X);
       if (!I || *I < Min)
         return makeError(FileName + ": '" + K +
                          "' must be an integer >= " + Twine(Min));
@@ -299,7 +300,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                        ": 'hidden' must be an array of layer widths");
     R.Hidden.clear();
     for (const json::Value &E : *A) {
-      auto I = E.getAsInteger();
+      auto I = getAsInt64(E);
       if (!I || *I < 1)
         return makeError(FileName +
                          ": 'hidden' must be an array of layer widths");
