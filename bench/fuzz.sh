@@ -22,7 +22,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MLGO_FUZZ_BUILD:-$root/build-fuzz}
 targets=(log log-stream tensor-spec model corpus-description compile-command
-         recipe serve-host worker-frames compile-cache)
+         recipe serve-host worker-frames compile-cache checkpoint)
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
