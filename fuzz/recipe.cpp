@@ -1,12 +1,13 @@
 //===- fuzz/recipe.cpp - Fuzz the training recipe reader ------------------===//
 //
-// Feeds the input to llvm::json::parse and the result to
+// Feeds the input to parseJSON (mlgo/Support/Files.h) and the result to
 // TrainRecipe::fromJSON, as `mlgo train --recipe` does. A recipe that is
 // read must write (toJSON) to JSON that reads back to a recipe writing the
 // same JSON; errors must name the file.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlgo/Support/Files.h"
 #include "mlgo/Train/Recipe.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -23,7 +24,7 @@ static std::string render(const llvm::json::Value &V) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Input(reinterpret_cast<const char *>(Data), Size);
-  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Input);
+  llvm::Expected<llvm::json::Value> V = parseJSON(Input);
   if (!V) {
     llvm::consumeError(V.takeError());
     return 0;

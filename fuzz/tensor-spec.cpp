@@ -1,11 +1,12 @@
 //===- fuzz/tensor-spec.cpp - Fuzz TensorSpec's JSON reader ---------------===//
 //
-// Feeds the input to llvm::json::parse and the result to
+// Feeds the input to parseJSON (mlgo/Support/Files.h) and the result to
 // TensorSpec::fromJSON. A spec that parses must write back
 // (toJSONString) to JSON that parses to an equal spec.
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlgo/Support/Files.h"
 #include "mlgo/Tensor/TensorSpec.h"
 
 #include <cstdlib>
@@ -14,7 +15,7 @@ using namespace mlgo;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   llvm::StringRef Input(reinterpret_cast<const char *>(Data), Size);
-  llvm::Expected<llvm::json::Value> V = llvm::json::parse(Input);
+  llvm::Expected<llvm::json::Value> V = parseJSON(Input);
   if (!V) {
     llvm::consumeError(V.takeError());
     return 0;

@@ -39,7 +39,7 @@ static bool isModuleName(StringRef Module) {
 
 Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                                                      StringRef Name) {
-  Expected<json::Value> Parsed = json::parse(Text);
+  Expected<json::Value> Parsed = parseJSON(Text);
   if (!Parsed)
     return makeError(Name + ": invalid JSON: " + toString(Parsed.takeError()));
   json::Object *Obj = Parsed->getAsObject();

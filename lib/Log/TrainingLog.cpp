@@ -9,6 +9,7 @@
 #include "mlgo/Log/TrainingLog.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -217,7 +218,7 @@ Error LogReader::readHeader() {
     return E;
   if (AtEnd)
     return makeError(0, "empty input: expected a JSON header line");
-  Expected<json::Value> Parsed = json::parse(Line);
+  Expected<json::Value> Parsed = parseJSON(Line);
   if (!Parsed)
     return makeError(0, "bad header: " + toString(Parsed.takeError()));
   const json::Object *Obj = Parsed->getAsObject();
@@ -307,7 +308,7 @@ Expected<const LogRecord &> LogReader::next() {
     Current.TheKind = LogRecord::Kind::End;
     return Current;
   }
-  Expected<json::Value> Parsed = json::parse(Line);
+  Expected<json::Value> Parsed = parseJSON(Line);
   if (!Parsed) {
     consumeError(Parsed.takeError());
     return makeError(Start, "expected a JSON line ({\"context\":...}, "

@@ -15,6 +15,7 @@
 #include "mlgo/Model/InlineFeatureNames.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -537,7 +538,7 @@ Error ModelParser::parseModel(const json::Value &Root, Model &M) {
 } // namespace
 
 Expected<Model> Model::parse(StringRef JSONText, StringRef FileName) {
-  Expected<json::Value> Root = json::parse(JSONText);
+  Expected<json::Value> Root = parseJSON(JSONText);
   if (!Root)
     return makeError(FileName +
                      ": invalid JSON: " + toString(Root.takeError()));
