@@ -71,7 +71,8 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   if (!R.getU8(Kind))
     return Malformed();
   if (Kind > static_cast<uint8_t>(PolicyKind::Embedded))
-    return makeError("compile job: unknown policy kind " + Twine(Kind));
+    return makeError("compile job: unknown policy kind " +
+                     Twine(unsigned(Kind)));
   P.Kind = static_cast<PolicyKind>(Kind);
   uint32_t NumFlips = 0;
   std::string JSON;
@@ -117,15 +118,16 @@ Expected<WorkerResponse> decodeResponse(StringRef Payload) {
   ByteReader R(Payload);
   auto Malformed = [&](const Twine &What) {
     return makeError("worker response: malformed frame of " +
-                     Twine(Payload.size()) + " bytes: " + What +
-                     " at byte " + Twine(R.getPos()));
+                     Twine(Payload.size()) + " bytes: " + What + " at byte " +
+                     Twine(R.getPos()));
   };
   WorkerResponse Response;
   uint8_t Status = 0;
   if (!R.getU8(Status))
     return Malformed("no status");
   if (Status > static_cast<uint8_t>(WorkerResponse::Status::Fatal))
-    return makeError("worker response: unknown status " + Twine(Status));
+    return makeError("worker response: unknown status " +
+                     Twine(unsigned(Status)));
   Response.TheStatus = static_cast<WorkerResponse::Status>(Status);
   if (Response.TheStatus != WorkerResponse::Status::Ok) {
     if (!R.getString(Response.Error))
@@ -148,7 +150,7 @@ Expected<WorkerResponse> decodeResponse(StringRef Payload) {
         return Malformed("truncated grouped sections");
   }
   if (R.remaining())
-    return Malformed(Twine(R.remaining()) + " bytes after the response");
+    return Malformed(Twine(R.remaining()) + " trailing bytes");
   return Response;
 }
 
