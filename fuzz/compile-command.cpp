@@ -19,7 +19,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   std::vector<std::string> Args = splitCommandSection(Input);
   std::string Joined = joinCommandSection(Args);
   if ((Input.empty() || Input.back() == '\0') ? Joined != Input
-                                            : Joined != Input.str() + '\0')
+                                              : Joined != Input.str() + '\0')
     std::abort();
   if (splitCommandSection(Joined) != Args)
     std::abort();

@@ -32,8 +32,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   }
   std::string Text = render(D->toJSON());
   auto Again = CorpusDescription::parse(Text, "written.json");
-  if (!Again || render(Again->toJSON()) != Text ||
-      Again->Modules != D->Modules)
+  if (!Again || render(Again->toJSON()) != Text || Again->Modules != D->Modules)
     std::abort();
   (void)render(D->settings());
   return 0;

@@ -40,8 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
       return 0;
     if (Rec->TheKind == LogRecord::Kind::Observation)
       for (size_t I = 0; I < H.Features.size(); ++I)
-        (void)tensorValueToString((*Reader)->getFeatureData(I),
-                                  H.Features[I]);
+        (void)tensorValueToString((*Reader)->getFeatureData(I), H.Features[I]);
     if (Rec->TheKind == LogRecord::Kind::Outcome && H.Score)
       (void)tensorValueToString(Rec->Data.data(), *H.Score);
   }

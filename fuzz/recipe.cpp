@@ -7,8 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Support/Files.h"
 #include "mlgo/Train/Recipe.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/raw_ostream.h"
 

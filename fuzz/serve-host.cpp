@@ -42,9 +42,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
   if (!P)
     std::abort();
   CountingIO IO;
-  if (llvm::Error E =
-          serveStream(std::make_unique<ChunkedSource>(Stream, Pieces),
-                      "fuzz.out", **P, IO))
+  if (llvm::Error E = serveStream(
+          std::make_unique<ChunkedSource>(Stream, Pieces), "fuzz.out", **P, IO))
     llvm::consumeError(std::move(E));
   return 0;
 }
