@@ -27,11 +27,10 @@ namespace mlgo {
 /// Whether \p Module names a file inside a corpus directory: not empty,
 /// relative, no ".." component, no NUL.
 static bool isModuleName(StringRef Module) {
-  if (Module.empty() || sys::path::is_absolute(Module) ||
-      Module.contains('\0'))
+  if (Module.empty() || sys::path::is_absolute(Module) || Module.contains('\0'))
     return false;
-  for (StringRef Component : llvm::make_range(sys::path::begin(Module),
-                                              sys::path::end(Module)))
+  for (StringRef Component :
+       llvm::make_range(sys::path::begin(Module), sys::path::end(Module)))
     if (Component == "..")
       return false;
   return true;

@@ -587,8 +587,7 @@ void Server::switchContext(StringRef Name) {
 }
 
 Error Server::advise(const LogHeader &H, const LogRecord &Obs,
-                     const LogReader &Reader, const char *Advice,
-                     size_t Size) {
+                     const LogReader &Reader, const char *Advice, size_t Size) {
   // EPIPE and friends: find out what happened to the compiler.
   if (Error E = writeAdvice(InFD, Advice, Size))
     return explainBrokenStream(std::move(E), /*Closed=*/true);

@@ -58,8 +58,7 @@ Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
       if (Line.size() > 80)
         Shown += "...";
       return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
-                       Twine(LineStart) + "): malformed line '" + Shown +
-                       "'");
+                       Twine(LineStart) + "): malformed line '" + Shown + "'");
     };
     SmallVector<StringRef, 4> F;
     Line.split(F, '\t');
@@ -72,8 +71,7 @@ Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
       continue;
     }
     Entry E;
-    if ((F.size() != 4 && F.size() != 5) ||
-        F[1].getAsInteger(10, E.TextSize) ||
+    if ((F.size() != 4 && F.size() != 5) || F[1].getAsInteger(10, E.TextSize) ||
         F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds) ||
         (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
       return Malformed();

@@ -309,12 +309,11 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
   }
   // Thresholds are floats: a number beyond float range would become an
   // infinite threshold.
-  if (Error E = NumList("thresholds", R.Thresholds, "finite float numbers",
-                        [](double D) {
-                          return std::isfinite(D) &&
-                                 std::fabs(D) <=
-                                     std::numeric_limits<float>::max();
-                        }))
+  if (Error E = NumList(
+          "thresholds", R.Thresholds, "finite float numbers", [](double D) {
+            return std::isfinite(D) &&
+                   std::fabs(D) <= std::numeric_limits<float>::max();
+          }))
     return E;
   return R;
 }
