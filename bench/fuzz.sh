@@ -91,9 +91,10 @@ if [[ $1 == --check ]]; then
       status=1
       continue
     fi
-    echo "fuzz: $t ok ($(grep -c . <(ls "$root/fuzz/corpus/$t")) seeds," \
-      "$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$scratch/$t.fuzz.log" |
-         grep -o '[0-9]*$') runs)"
+    replayed=$(find "${inputs[@]}" -type f | wc -l)
+    runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' \
+      "$scratch/$t.fuzz.log" | grep -o '[0-9]*$')
+    echo "fuzz: $t ok: $replayed inputs replayed, $runs runs of fuzzing"
   done
   exit $status
 fi
