@@ -8,6 +8,11 @@ scripts/build.sh
 status=0
 ctest --test-dir build --output-on-failure -j2 || status=1
 ninja -C build check-lit || status=1
+# Every reader of outside input under libFuzzer (fuzz/, a second, clang-19
+# build in build-fuzz/ with ASan and UBSan): each seed and each input that
+# once crashed a reader, then 2 s of fuzzing per target (~20 s plus the
+# build; docs/hardening.md).
+bench/fuzz.sh --check 2 || status=1
 # The one-definition rule across every area: bin/mlgo and the plugin built
 # with LTO, where GCC reports two different definitions of one type
 # (~5 min).

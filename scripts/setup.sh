@@ -2,7 +2,9 @@
 # Installs what mlgo needs on Debian 12 (bookworm), and nothing that is
 # already there. Idempotent; safe to run on every ./run.sh and ./test.sh.
 #
-#   scripts/setup.sh            build + test dependencies
+#   scripts/setup.sh            build + test dependencies (libclang-rt-19-dev:
+#                               libFuzzer and the sanitizer runtimes of
+#                               clang-19, for bench/fuzz.sh)
 #   scripts/setup.sh --sources  also a deb-src entry for bookworm main, so
 #                               `apt-get source PKG` works (corpus, eval),
 #                               and the autotools that packages without a
@@ -17,6 +19,7 @@ want_sources=0
 packages=(
   cmake ninja-build g++ make python3
   llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev libclang-cpp19-dev
+  libclang-rt-19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   bear dpkg-dev time
 )

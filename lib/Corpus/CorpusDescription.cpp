@@ -24,9 +24,21 @@ using namespace llvm;
 
 namespace mlgo {
 
+/// Whether \p Module names a file inside a corpus directory: not empty,
+/// relative, no ".." component, no NUL.
+static bool isModuleName(StringRef Module) {
+  if (Module.empty() || sys::path::is_absolute(Module) || Module.contains('\0'))
+    return false;
+  for (StringRef Component :
+       llvm::make_range(sys::path::begin(Module), sys::path::end(Module)))
+    if (Component == "..")
+      return false;
+  return true;
+}
+
 Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                                                      StringRef Name) {
-  Expected<json::Value> Parsed = json::parse(Text);
+  Expected<json::Value> Parsed = parseJSON(Text);
   if (!Parsed)
     return makeError(Name + ": invalid JSON: " + toString(Parsed.takeError()));
   json::Object *Obj = Parsed->getAsObject();
@@ -38,10 +50,16 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
       const json::Array *Modules = Value.getAsArray();
       if (!Modules)
         return makeError(Name + ": 'modules' is not an array");
-      for (const json::Value &M : *Modules) {
-        std::optional<StringRef> S = M.getAsString();
+      for (size_t I = 0; I < Modules->size(); ++I) {
+        std::optional<StringRef> S = (*Modules)[I].getAsString();
         if (!S)
-          return makeError(Name + ": 'modules' holds a non-string");
+          return makeError(Name + ": modules[" + Twine(I) +
+                           "]: expected a string");
+        // A module is a file of this corpus: a name that leads out of it
+        // would make mlgo read - and `corpus combine` write - elsewhere.
+        if (!isModuleName(*S))
+          return makeError(Name + ": modules[" + Twine(I) + "]: '" + *S +
+                           "' is not a relative path inside the corpus");
         D.Modules.push_back(S->str());
       }
     } else if (Key == "has_thinlto") {
@@ -54,11 +72,11 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
       if (!Args)
         return makeError(Name + ": 'global_command_override' is not an array");
       D.GlobalCommandOverride.emplace();
-      for (const json::Value &A : *Args) {
-        std::optional<StringRef> S = A.getAsString();
+      for (size_t I = 0; I < Args->size(); ++I) {
+        std::optional<StringRef> S = (*Args)[I].getAsString();
         if (!S)
-          return makeError(Name +
-                           ": 'global_command_override' holds a non-string");
+          return makeError(Name + ": global_command_override[" + Twine(I) +
+                           "]: expected a string");
         D.GlobalCommandOverride->push_back(S->str());
       }
     } else {

@@ -15,6 +15,7 @@
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
@@ -478,13 +479,13 @@ Expected<std::vector<ExtractedModule>> readExtractionReport(StringRef Dir) {
   std::vector<ExtractedModule> Out;
   for (const json::Value &V : *Ms) {
     const json::Object *M = V.getAsObject();
-    if (!M || !M->getString("module") || !M->getInteger("text_size"))
+    if (!M || !M->getString("module") || !getInt64(*M, "text_size"))
       return makeError(Path + ": malformed module entry");
     ExtractedModule E;
     E.Module = M->getString("module")->str();
     E.ObjectPath = M->getString("object").value_or("").str();
-    E.TextSize = *M->getInteger("text_size");
-    E.BitcodeSize = M->getInteger("bitcode_size").value_or(0);
+    E.TextSize = *getInt64(*M, "text_size");
+    E.BitcodeSize = getInt64(*M, "bitcode_size").value_or(0);
     E.SourcePath = M->getString("source").value_or("").str();
     Out.push_back(std::move(E));
   }

@@ -209,7 +209,7 @@ Expected<Checkpoint> Checkpoint::parse(ArrayRef<uint8_t> Bytes,
       return Fail("truncated entry " + Twine(I));
     Entry E;
     if (K < 1 || K > 3)
-      return Fail("entry '" + Key + "' has unknown kind " + Twine(K));
+      return Fail("entry '" + Key + "' has unknown kind " + Twine(unsigned(K)));
     E.TheKind = static_cast<Kind>(K);
     if (E.TheKind == Kind::Bytes) {
       if (!R.getRaw(Count, E.Bytes))

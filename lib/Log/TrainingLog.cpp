@@ -9,6 +9,8 @@
 #include "mlgo/Log/TrainingLog.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/Casting.h"
@@ -124,6 +126,10 @@ void LogWriter::logObservation(ArrayRef<const void *> Buffers) {
 // name); a cap keeps a corrupt binary file from being slurped as one line.
 static constexpr size_t MaxHeaderLine = 64 << 20;
 static constexpr size_t MaxRecordLine = 1 << 20;
+// The tensor data of one observation (or outcome): LLVM's inliner sends a
+// few hundred bytes, its register allocator a few KiB. A header declaring
+// more is rejected rather than believed.
+static constexpr size_t MaxRecordData = 64 << 20;
 
 Expected<std::unique_ptr<LogReader>>
 LogReader::create(std::unique_ptr<ByteSource> Source, StringRef Name) {
@@ -212,7 +218,7 @@ Error LogReader::readHeader() {
     return E;
   if (AtEnd)
     return makeError(0, "empty input: expected a JSON header line");
-  Expected<json::Value> Parsed = json::parse(Line);
+  Expected<json::Value> Parsed = parseJSON(Line);
   if (!Parsed)
     return makeError(0, "bad header: " + toString(Parsed.takeError()));
   const json::Object *Obj = Parsed->getAsObject();
@@ -243,20 +249,36 @@ Error LogReader::readHeader() {
   for (const TensorSpec &S : Header.Features) {
     FeatureOffsets.push_back(Offset);
     Offset += S.getTotalTensorBufferSize();
+    if (Offset > MaxRecordData)
+      return makeError(0, "bad header: an observation would hold more than " +
+                              Twine(MaxRecordData) +
+                              " bytes of tensor data (feature '" + S.name() +
+                              "' ends at byte " + Twine(Offset) + ")");
   }
+  if (Header.Score && Header.Score->getTotalTensorBufferSize() > MaxRecordData)
+    return makeError(0, "bad header: the score tensor would hold " +
+                            Twine(Header.Score->getTotalTensorBufferSize()) +
+                            " bytes, more than " + Twine(MaxRecordData));
   return Error::success();
 }
 
 Error LogReader::readPayload(const Twine &What, size_t Size,
                              std::vector<char> &Out) {
   uint64_t Start = Consumed;
-  Out.resize(Size);
-  auto Got = readExact(Out.data(), Size);
-  if (!Got)
-    return Got.takeError();
-  if (*Got < Size)
-    return makeError(Start, "truncated " + What + ": expected " + Twine(Size) +
-                                " bytes of tensor data, got " + Twine(*Got));
+  // Grow with the bytes that arrive, not with the size the header
+  // promises: a truncated stream costs what it holds.
+  Out.clear();
+  while (Out.size() < Size) {
+    size_t Have = Out.size();
+    Out.resize(Have + std::min<size_t>(Size - Have, 1 << 16));
+    auto Got = readExact(Out.data() + Have, Out.size() - Have);
+    if (!Got)
+      return Got.takeError();
+    if (Have + *Got < Out.size())
+      return makeError(Start, "truncated " + What + ": expected " +
+                                  Twine(Size) + " bytes of tensor data, got " +
+                                  Twine(Have + *Got));
+  }
   char NL;
   auto GotNL = readExact(&NL, 1);
   if (!GotNL)
@@ -286,7 +308,7 @@ Expected<const LogRecord &> LogReader::next() {
     Current.TheKind = LogRecord::Kind::End;
     return Current;
   }
-  Expected<json::Value> Parsed = json::parse(Line);
+  Expected<json::Value> Parsed = parseJSON(Line);
   if (!Parsed) {
     consumeError(Parsed.takeError());
     return makeError(Start, "expected a JSON line ({\"context\":...}, "
@@ -310,7 +332,7 @@ Expected<const LogRecord &> LogReader::next() {
     return Current;
   }
   if (const json::Value *Obs = Obj->get("observation")) {
-    std::optional<int64_t> N = Obs->getAsInteger();
+    std::optional<int64_t> N = getAsInt64(*Obs);
     if (!N)
       return makeError(Start, "'observation' must be an integer");
     if (!HaveContext)
@@ -332,7 +354,7 @@ Expected<const LogRecord &> LogReader::next() {
     return Current;
   }
   if (const json::Value *Out = Obj->get("outcome")) {
-    std::optional<int64_t> N = Out->getAsInteger();
+    std::optional<int64_t> N = getAsInt64(*Out);
     if (!N)
       return makeError(Start, "'outcome' must be an integer");
     if (!Header.Score)

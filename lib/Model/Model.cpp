@@ -15,6 +15,8 @@
 #include "mlgo/Model/InlineFeatureNames.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -256,7 +258,7 @@ private:
 
   Error getSize(const json::Object &O, StringRef Key, const Twine &Path,
                 size_t &Out) const {
-    std::optional<int64_t> I = O.getInteger(Key);
+    std::optional<int64_t> I = getInt64(O, Key);
     if (!I || *I <= 0)
       return fail(key(Path, Key), "expected a positive integer");
     Out = static_cast<size_t>(*I);
@@ -291,7 +293,7 @@ Error ModelParser::parseHeuristic(const json::Value &V,
   if (Error E = checkKeys(*O, "heuristic", {}, {"inline_threshold"}))
     return E;
   if (const json::Value *T = O->get("inline_threshold")) {
-    std::optional<int64_t> I = T->getAsInteger();
+    std::optional<int64_t> I = getAsInt64(*T);
     if (!I || *I < INT32_MIN || *I > INT32_MAX)
       return fail("heuristic.inline_threshold", "expected a 32-bit integer");
     H.InlineThreshold = static_cast<int32_t>(*I);
@@ -318,7 +320,7 @@ Error ModelParser::parseMetadata(const json::Value &V,
     if (Error E = getString(*O, Key, "metadata", *Field))
       return E;
   if (const json::Value *Seed = O->get("seed")) {
-    std::optional<int64_t> S = Seed->getAsInteger();
+    std::optional<int64_t> S = getAsInt64(*Seed);
     std::optional<uint64_t> U = Seed->getAsUINT64();
     if ((!S || *S < 0) && !U)
       return fail("metadata.seed", "expected a non-negative integer");
@@ -500,7 +502,7 @@ Error ModelParser::parseModel(const json::Value &Root, Model &M) {
   std::optional<StringRef> Format = O->getString("format");
   if (!Format || *Format != "mlgo-model")
     return fail("format", "expected \"mlgo-model\"");
-  std::optional<int64_t> Version = O->getInteger("version");
+  std::optional<int64_t> Version = getInt64(*O, "version");
   if (!Version)
     return fail("version", "expected an integer");
   if (*Version != ModelFormatVersion)
@@ -536,7 +538,7 @@ Error ModelParser::parseModel(const json::Value &Root, Model &M) {
 } // namespace
 
 Expected<Model> Model::parse(StringRef JSONText, StringRef FileName) {
-  Expected<json::Value> Root = json::parse(JSONText);
+  Expected<json::Value> Root = parseJSON(JSONText);
   if (!Root)
     return makeError(FileName +
                      ": invalid JSON: " + toString(Root.takeError()));

@@ -266,7 +266,7 @@ private:
 
 /// Everything one run of the host knows; shared by the serving loop and the
 /// ByteSource reading the compiler's stream.
-class Server {
+class Server final : public SessionIO {
 public:
   Server(Channel &Chan, ChildProcess Compiler, ServePolicy &P,
          const ServeOptions &Opts)
@@ -320,12 +320,20 @@ public:
   raw_fd_ostream *LogStream = nullptr;
   std::unique_ptr<LogWriter> Log;
   std::optional<LogHeader> FirstHeader;
+  /// BASE.in of the current session.
+  int InFD = -1;
 
 private:
   /// Opens the channel as the compiler connects: BASE.in for writing, then
   /// BASE.out for reading. Returns false if the child exited first.
   Expected<bool> connect(FileDescriptor &In, FileDescriptor &Out);
   Error serveSession(FileDescriptor &In, FileDescriptor &Out);
+  Error start(const LogHeader &H) override;
+  void switchContext(StringRef Name) override;
+  Error advise(const LogHeader &H, const LogRecord &Obs,
+               const LogReader &Reader, const char *Advice,
+               size_t Size) override;
+  Error streamBroken(Error E) override;
   Error writeAdvice(int FD, const char *Data, size_t Size);
   Error record(const LogHeader &H, const LogRecord &Rec,
                const LogReader &Reader, const char *Advice);
@@ -565,52 +573,30 @@ Error Server::explainBrokenStream(Error E, bool Closed) {
 
 Error Server::serveSession(FileDescriptor &In, FileDescriptor &Out) {
   StreamClosed = false;
-  auto ReaderOrErr = LogReader::create(
-      std::make_unique<CompilerSource>(*this, Out.get()),
-      Chan.getOutboundPath());
-  if (!ReaderOrErr)
-    return explainBrokenStream(ReaderOrErr.takeError(), StreamClosed);
-  LogReader &Reader = **ReaderOrErr;
-  const LogHeader &H = Reader.getHeader();
-  if (Error E = ThePolicy.begin(H))
-    return E;
-  if (Error E = startLog(H))
-    return E;
-  std::vector<uint64_t> AdviceStorage(
-      (H.Advice->getTotalTensorBufferSize() + 7) / 8 + 1, 0);
-  char *Advice = reinterpret_cast<char *>(AdviceStorage.data());
-  const size_t AdviceSize = H.Advice->getTotalTensorBufferSize();
-  while (true) {
-    auto Rec = Reader.next();
-    if (!Rec)
-      return explainBrokenStream(Rec.takeError(), StreamClosed);
-    switch (Rec->TheKind) {
-    case LogRecord::Kind::End:
-      return Error::success();
-    case LogRecord::Kind::Context:
-      ++Stats.Contexts;
-      ThePolicy.switchContext(Rec->Context);
-      if (Log)
-        Log->switchContext(Rec->Context);
-      break;
-    case LogRecord::Kind::Outcome:
-      return makeError(Chan.getOutboundPath() + ": byte " +
-                       Twine(Rec->Offset) +
-                       ": unexpected outcome record in an interactive stream");
-    case LogRecord::Kind::Observation:
-      std::memset(Advice, 0, AdviceSize);
-      if (Error E = ThePolicy.decide(H, *Rec, Reader, Advice))
-        return E;
-      if (Error E = writeAdvice(In.get(), Advice, AdviceSize)) {
-        // EPIPE and friends: find out what happened to the compiler.
-        return explainBrokenStream(std::move(E), /*Closed=*/true);
-      }
-      ++Stats.Decisions;
-      if (Error E = record(H, *Rec, Reader, Advice))
-        return E;
-      break;
-    }
-  }
+  InFD = In.get();
+  return serveStream(std::make_unique<CompilerSource>(*this, Out.get()),
+                     Chan.getOutboundPath(), ThePolicy, *this);
+}
+
+Error Server::start(const LogHeader &H) { return startLog(H); }
+
+void Server::switchContext(StringRef Name) {
+  ++Stats.Contexts;
+  if (Log)
+    Log->switchContext(Name);
+}
+
+Error Server::advise(const LogHeader &H, const LogRecord &Obs,
+                     const LogReader &Reader, const char *Advice, size_t Size) {
+  // EPIPE and friends: find out what happened to the compiler.
+  if (Error E = writeAdvice(InFD, Advice, Size))
+    return explainBrokenStream(std::move(E), /*Closed=*/true);
+  ++Stats.Decisions;
+  return record(H, Obs, Reader, Advice);
+}
+
+Error Server::streamBroken(Error E) {
+  return explainBrokenStream(std::move(E), StreamClosed);
 }
 
 Expected<ServeStats> Server::run() {
@@ -661,6 +647,55 @@ Expected<ServeStats> Server::run() {
 }
 
 } // namespace
+
+SessionIO::~SessionIO() = default;
+
+Error serveStream(std::unique_ptr<ByteSource> Stream, StringRef Name,
+                  ServePolicy &P, SessionIO &IO) {
+  auto ReaderOrErr = LogReader::create(std::move(Stream), Name);
+  if (!ReaderOrErr)
+    return IO.streamBroken(ReaderOrErr.takeError());
+  LogReader &Reader = **ReaderOrErr;
+  const LogHeader &H = Reader.getHeader();
+  if (Error E = P.begin(H))
+    return E;
+  if (!H.Advice)
+    return makeError(Name + ": the header declares no 'advice' tensor; is "
+                            "this an interactive stream?");
+  const size_t AdviceSize = H.Advice->getTotalTensorBufferSize();
+  if (AdviceSize > MaxAdviceBytes)
+    return makeError(Name + ": the header's advice tensor '" +
+                     H.Advice->name() + "' has " + Twine(AdviceSize) +
+                     " bytes, more than the " + Twine(MaxAdviceBytes) +
+                     " a host accepts");
+  if (Error E = IO.start(H))
+    return E;
+  std::vector<uint64_t> AdviceStorage((AdviceSize + 7) / 8 + 1, 0);
+  char *Advice = reinterpret_cast<char *>(AdviceStorage.data());
+  while (true) {
+    auto Rec = Reader.next();
+    if (!Rec)
+      return IO.streamBroken(Rec.takeError());
+    switch (Rec->TheKind) {
+    case LogRecord::Kind::End:
+      return Error::success();
+    case LogRecord::Kind::Context:
+      P.switchContext(Rec->Context);
+      IO.switchContext(Rec->Context);
+      break;
+    case LogRecord::Kind::Outcome:
+      return makeError(Name + ": byte " + Twine(Rec->Offset) +
+                       ": unexpected outcome record in an interactive stream");
+    case LogRecord::Kind::Observation:
+      std::memset(Advice, 0, AdviceSize);
+      if (Error E = P.decide(H, *Rec, Reader, Advice))
+        return E;
+      if (Error E = IO.advise(H, *Rec, Reader, Advice, AdviceSize))
+        return E;
+      break;
+    }
+  }
+}
 
 Expected<ServeStats> serveProcess(Channel &Chan, ChildProcess Compiler,
                                   ServePolicy &P, const ServeOptions &Opts) {

@@ -8,6 +8,7 @@
 #include "mlgo/Tensor/TensorSpec.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,19 +106,31 @@ Expected<TensorSpec> TensorSpec::fromJSON(const json::Value &Value) {
     return Fail("unknown type '" + *TypeName +
                 "' (expected one of float, double, int8_t, uint8_t, int16_t, "
                 "uint16_t, int32_t, uint32_t, int64_t, uint64_t)");
-  std::optional<int64_t> Port = Obj->getInteger("port");
+  std::optional<int64_t> Port = getInt64(*Obj, "port");
   if (!Port)
     return Fail("missing integer key 'port'");
+  if (*Port < INT32_MIN || *Port > INT32_MAX)
+    return Fail("'port' must be a 32-bit integer");
   const json::Array *ShapeArray = Obj->getArray("shape");
   if (!ShapeArray)
     return Fail("missing array key 'shape'");
   std::vector<int64_t> Shape;
   for (const json::Value &Dim : *ShapeArray) {
-    std::optional<int64_t> D = Dim.getAsInteger();
+    std::optional<int64_t> D = getAsInt64(Dim);
     if (!D || *D < 0)
       return Fail("'shape' must hold non-negative integers");
     Shape.push_back(*D);
   }
+  // Sizes computed from the shape must not wrap around: a tensor is at
+  // most MaxTensorBytes.
+  uint64_t Bytes = mlgo::getElementByteSize(*Type);
+  if (!llvm::is_contained(Shape, 0))
+    for (int64_t D : Shape) {
+      if (Bytes > MaxTensorBytes / static_cast<uint64_t>(D))
+        return Fail("'shape' describes more than " + Twine(MaxTensorBytes) +
+                    " bytes");
+      Bytes *= static_cast<uint64_t>(D);
+    }
   return TensorSpec(Name->str(), static_cast<int>(*Port), *Type, Shape);
 }
 

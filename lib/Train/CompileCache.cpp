@@ -45,13 +45,53 @@ static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
   return true;
 }
 
-/// Opens \p Path for appending, after passing each complete line already
-/// in it to \p OnLine; a torn last line (no '\n', from kill -9) is cut off,
-/// or the next line would be appended to it and make one malformed line of
-/// the two.
-static Expected<std::unique_ptr<raw_fd_ostream>>
-openLineFile(StringRef Path, function_ref<Error(StringRef Line)> OnLine) {
+Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
   uint64_t CompleteBytes = 0; // up to the last '\n'
+  for (size_t LineNo = 1; !Text.empty(); ++LineNo) {
+    auto [Line, Rest] = Text.split('\n');
+    bool Complete = Text.size() > Line.size();
+    Text = Rest;
+    if (!Complete)
+      break;
+    const uint64_t LineStart = CompleteBytes;
+    CompleteBytes += Line.size() + 1;
+    auto Malformed = [&, Line = Line] {
+      std::string Shown = Line.take_front(80).str();
+      if (Line.size() > 80)
+        Shown += "...";
+      return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
+                       Twine(LineStart) + "): malformed line '" + Shown + "'");
+    };
+    SmallVector<StringRef, 4> F;
+    Line.split(F, '\t');
+    if (!isKey(F[0]))
+      return Malformed();
+    if (F.size() == 3 && F[1] == "error") {
+      Entry E;
+      E.Error = F[2].str();
+      Map[F[0]] = E;
+      continue;
+    }
+    Entry E;
+    if ((F.size() != 4 && F.size() != 5) || F[1].getAsInteger(10, E.TextSize) ||
+        F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds) ||
+        (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
+      return Malformed();
+    E.GroupedKnown = F.size() == 5;
+    E.Ok = true;
+    Map[F[0]] = E;
+  }
+  return CompleteBytes;
+}
+
+/// Opens \p Path for appending, after \p Read has parsed the text already in
+/// it (returning how many bytes its complete lines take); a torn last line
+/// (no '\n', from kill -9) is cut off, or the next line would be appended to
+/// it and make one malformed line of the two.
+static Expected<std::unique_ptr<raw_fd_ostream>>
+openLineFile(StringRef Path,
+             function_ref<Expected<uint64_t>(StringRef Text)> Read) {
+  uint64_t CompleteBytes = 0;
   bool Torn = false;
   if (sys::fs::exists(Path)) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
@@ -59,16 +99,10 @@ openLineFile(StringRef Path, function_ref<Error(StringRef Line)> OnLine) {
       return Buf.takeError();
     StringRef Text = (*Buf)->getBuffer();
     Torn = !Text.empty() && !Text.ends_with("\n");
-    while (!Text.empty()) {
-      auto [Line, Rest] = Text.split('\n');
-      bool Complete = Text.size() > Line.size();
-      Text = Rest;
-      if (!Complete)
-        break;
-      CompleteBytes += Line.size() + 1;
-      if (Error E = OnLine(Line))
-        return E;
-    }
+    Expected<uint64_t> Complete = Read(Text);
+    if (!Complete)
+      return Complete.takeError();
+    CompleteBytes = *Complete;
   }
   int FD;
   if (std::error_code EC = sys::fs::openFileForWrite(
@@ -84,104 +118,12 @@ openLineFile(StringRef Path, function_ref<Error(StringRef Line)> OnLine) {
 
 Error CompileCache::open(StringRef Path) {
   this->Path = Path.str();
-  auto Malformed = [&](StringRef Line) {
-    return makeError(Path + ": malformed line '" + Line + "'");
-  };
-  Expected<std::unique_ptr<raw_fd_ostream>> File =
-      openLineFile(Path, [&](StringRef Line) -> Error {
-        SmallVector<StringRef, 4> F;
-        Line.split(F, '\t');
-        if (!isKey(F[0]))
-          return Malformed(Line);
-        if (F.size() == 3 && F[1] == "error") {
-          Entry E;
-          E.Error = F[2].str();
-          Map[F[0]] = E;
-          return Error::success();
-        }
-        Entry E;
-        if ((F.size() != 4 && F.size() != 5) ||
-            F[1].getAsInteger(10, E.TextSize) ||
-            F[2].getAsInteger(10, E.Decisions) ||
-            F[3].getAsDouble(E.Seconds) ||
-            (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
-          return Malformed(Line);
-        E.GroupedKnown = F.size() == 5;
-        E.Ok = true;
-        Map[F[0]] = E;
-        return Error::success();
-      });
+  Expected<std::unique_ptr<raw_fd_ostream>> File = openLineFile(
+      Path, [&](StringRef Text) { return read(Text, Path); });
   if (!File)
     return File.takeError();
   OS = std::move(*File);
   return Error::success();
-}
-
-Error SiteCache::open(StringRef Path) {
-  Expected<std::unique_ptr<raw_fd_ostream>> File =
-      openLineFile(Path, [&](StringRef Line) -> Error {
-        auto Malformed = [&] {
-          return makeError(Path + ": malformed line '" + Line + "'");
-        };
-        SmallVector<StringRef, 16> F;
-        Line.split(F, '\t');
-        uint32_t N = 0;
-        if (F.size() < 2 || !isKey(F[0]) || F[1].getAsInteger(10, N) ||
-            F.size() != N + 2)
-          return Malformed();
-        std::vector<DecidedSite> Sites(N);
-        for (uint32_t I = 0; I < N; ++I) {
-          SmallVector<StringRef, 5> G;
-          F[I + 2].split(G, ' ');
-          unsigned Flags = 0;
-          Expected<DecisionsFile> Names =
-              G.size() == 5 ? DecisionsFile::parse(
-                                  ("mlgo-decisions 1\nmodule m\ninline " +
-                                   G[0] + " " + G[1] + " 0\n")
-                                      .str(),
-                                  Path)
-                            : Expected<DecisionsFile>(Malformed());
-          if (!Names) {
-            consumeError(Names.takeError());
-            return Malformed();
-          }
-          if (Names->Modules.empty() || Names->Modules[0]->Sites.size() != 1 ||
-              G[2].getAsInteger(10, Sites[I].Site.Ordinal) ||
-              G[3].getAsInteger(10, Flags) || Flags > 3)
-            return Malformed();
-          Sites[I].Site.Caller = Names->Modules[0]->Sites[0].Caller;
-          Sites[I].Site.Callee = Names->Modules[0]->Sites[0].Callee;
-          Sites[I].Site.Inline = Flags & 1;
-          Sites[I].Fixed = Flags & 2;
-          char *End = nullptr;
-          std::string Logit = G[4].str();
-          Sites[I].Logit = std::strtof(Logit.c_str(), &End);
-          if (End != Logit.c_str() + Logit.size())
-            return Malformed();
-        }
-        Map[F[0]] = std::move(Sites);
-        return Error::success();
-      });
-  if (!File)
-    return File.takeError();
-  OS = std::move(*File);
-  return Error::success();
-}
-
-const std::vector<DecidedSite> *SiteCache::lookup(StringRef Key) const {
-  auto It = Map.find(Key);
-  return It == Map.end() ? nullptr : &It->second;
-}
-
-void SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
-  *OS << Key << '\t' << Sites.size();
-  for (const DecidedSite &S : Sites)
-    *OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
-        << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1)
-        << ' ' << format("%a", double(S.Logit));
-  *OS << '\n';
-  OS->flush();
-  Map[Key] = std::move(Sites);
 }
 
 const CompileCache::Entry *CompileCache::lookup(StringRef Key) const {
@@ -210,6 +152,88 @@ void CompileCache::insert(StringRef Key, const Entry &E) {
     *OS << Key << '\t' << "error" << '\t' << Msg << '\n';
   }
   OS->flush();
+}
+
+Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
+  uint64_t CompleteBytes = 0;
+  for (size_t LineNo = 1; !Text.empty(); ++LineNo) {
+    auto [Line, Rest] = Text.split('\n');
+    bool Complete = Text.size() > Line.size();
+    Text = Rest;
+    if (!Complete)
+      break;
+    const uint64_t LineStart = CompleteBytes;
+    CompleteBytes += Line.size() + 1;
+    auto Malformed = [&, Line = Line] {
+      std::string Shown = Line.take_front(80).str();
+      if (Line.size() > 80)
+        Shown += "...";
+      return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
+                       Twine(LineStart) + "): malformed line '" + Shown + "'");
+    };
+    SmallVector<StringRef, 16> F;
+    Line.split(F, '\t');
+    uint32_t N = 0;
+    if (F.size() < 2 || !isKey(F[0]) || F[1].getAsInteger(10, N) ||
+        F.size() != size_t(N) + 2)
+      return Malformed();
+    std::vector<DecidedSite> Sites(N);
+    for (uint32_t I = 0; I < N; ++I) {
+      SmallVector<StringRef, 5> G;
+      F[I + 2].split(G, ' ');
+      if (G.size() != 5)
+        return Malformed();
+      Expected<DecisionsFile> Names = DecisionsFile::parse(
+          ("mlgo-decisions 1\nmodule m\ninline " + G[0] + " " + G[1] + " 0\n")
+              .str(),
+          Name);
+      if (!Names) {
+        consumeError(Names.takeError());
+        return Malformed();
+      }
+      unsigned Flags = 0;
+      if (Names->Modules.size() != 1 || Names->Modules[0]->Sites.size() != 1 ||
+          G[2].getAsInteger(10, Sites[I].Site.Ordinal) ||
+          G[3].getAsInteger(10, Flags) || Flags > 3)
+        return Malformed();
+      Sites[I].Site.Caller = Names->Modules[0]->Sites[0].Caller;
+      Sites[I].Site.Callee = Names->Modules[0]->Sites[0].Callee;
+      Sites[I].Site.Inline = Flags & 1;
+      Sites[I].Fixed = Flags & 2;
+      std::string Logit = G[4].str();
+      char *End = nullptr;
+      Sites[I].Logit = std::strtof(Logit.c_str(), &End);
+      if (End != Logit.c_str() + Logit.size())
+        return Malformed();
+    }
+    Map[F[0]] = std::move(Sites);
+  }
+  return CompleteBytes;
+}
+
+Error SiteCache::open(StringRef Path) {
+  Expected<std::unique_ptr<raw_fd_ostream>> File = openLineFile(
+      Path, [&](StringRef Text) { return read(Text, Path); });
+  if (!File)
+    return File.takeError();
+  OS = std::move(*File);
+  return Error::success();
+}
+
+const std::vector<DecidedSite> *SiteCache::lookup(StringRef Key) const {
+  auto It = Map.find(Key);
+  return It == Map.end() ? nullptr : &It->second;
+}
+
+void SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
+  *OS << Key << '\t' << Sites.size();
+  for (const DecidedSite &S : Sites)
+    *OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
+        << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1)
+        << ' ' << format("%a", double(S.Logit));
+  *OS << '\n';
+  OS->flush();
+  Map[Key] = std::move(Sites);
 }
 
 } // namespace mlgo

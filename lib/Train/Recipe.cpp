@@ -4,6 +4,7 @@
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/JSONInteger.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
@@ -12,6 +13,7 @@
 
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <optional>
 
 using namespace llvm;
@@ -187,13 +189,19 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     }
     return Error::success();
   };
+  // An integer in [Min, the largest value of Out's type]: a larger one
+  // must not be silently cut to its low bits.
   auto Int = [&](StringRef K, auto &Out, int64_t Min) -> Error {
     if (const json::Value *X = O->get(K)) {
-      auto I = X->getAsInteger();
+      auto I = getAsInt64(*X);
       if (!I || *I < Min)
         return makeError(FileName + ": '" + K +
                          "' must be an integer >= " + Twine(Min));
-      Out = *I;
+      using T = std::remove_reference_t<decltype(Out)>;
+      if (static_cast<uint64_t>(*I) > std::numeric_limits<T>::max())
+        return makeError(FileName + ": '" + K + "' must be an integer <= " +
+                         Twine(uint64_t(std::numeric_limits<T>::max())));
+      Out = static_cast<T>(*I);
     }
     return Error::success();
   };
@@ -292,15 +300,20 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                        ": 'hidden' must be an array of layer widths");
     R.Hidden.clear();
     for (const json::Value &E : *A) {
-      auto I = E.getAsInteger();
+      auto I = getAsInt64(E);
       if (!I || *I < 1)
         return makeError(FileName +
                          ": 'hidden' must be an array of layer widths");
       R.Hidden.push_back(*I);
     }
   }
-  if (Error E = NumList("thresholds", R.Thresholds, "numbers",
-                        [](double D) { return std::isfinite(D); }))
+  // Thresholds are floats: a number beyond float range would become an
+  // infinite threshold.
+  if (Error E = NumList(
+          "thresholds", R.Thresholds, "finite float numbers", [](double D) {
+            return std::isfinite(D) &&
+                   std::fabs(D) <= std::numeric_limits<float>::max();
+          }))
     return E;
   return R;
 }

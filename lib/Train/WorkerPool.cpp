@@ -77,7 +77,8 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   if (!R.getU8(Kind))
     return Malformed();
   if (Kind > static_cast<uint8_t>(PolicyKind::Embedded))
-    return makeError("compile job: unknown policy kind " + Twine(Kind));
+    return makeError("compile job: unknown policy kind " +
+                     Twine(unsigned(Kind)));
   P.Kind = static_cast<PolicyKind>(Kind);
   uint32_t NumFlips = 0;
   std::string JSON;
@@ -113,6 +114,93 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   Job.WantLog = WantLog;
   Job.WantSites = WantSites;
   return Job;
+}
+
+std::string encodeResponse(const WorkerResponse &Response) {
+  ByteWriter W;
+  W.putU8(static_cast<uint8_t>(Response.TheStatus));
+  if (Response.TheStatus != WorkerResponse::Status::Ok) {
+    W.putString(Response.Error);
+    return toStringRef(W.Bytes).str();
+  }
+  const CompileResult &R = Response.Result;
+  W.putU64(R.TextSize);
+  W.putU32(R.NumDecisions);
+  W.putF64(R.Seconds);
+  W.putString(R.Log);
+  W.putU32(R.Grouped.size());
+  for (const auto &[Hash, Bytes] : R.Grouped) {
+    W.putU64(Hash);
+    W.putU64(Bytes);
+  }
+  W.putU32(R.Sites.size());
+  for (const DecidedSite &S : R.Sites) {
+    W.putString(S.Site.Caller);
+    W.putString(S.Site.Callee);
+    W.putU32(S.Site.Ordinal);
+    W.putU8(S.Site.Inline | S.Fixed << 1);
+    W.putF32(S.Logit);
+  }
+  return toStringRef(W.Bytes).str();
+}
+
+Expected<WorkerResponse> decodeResponse(StringRef Payload) {
+  ByteReader R(Payload);
+  auto Malformed = [&](const Twine &What) {
+    return makeError("worker response: malformed frame of " +
+                     Twine(Payload.size()) + " bytes: " + What + " at byte " +
+                     Twine(R.getPos()));
+  };
+  WorkerResponse Response;
+  uint8_t Status = 0;
+  if (!R.getU8(Status))
+    return Malformed("no status");
+  if (Status > static_cast<uint8_t>(WorkerResponse::Status::Fatal))
+    return makeError("worker response: unknown status " +
+                     Twine(unsigned(Status)));
+  Response.TheStatus = static_cast<WorkerResponse::Status>(Status);
+  if (Response.TheStatus != WorkerResponse::Status::Ok) {
+    if (!R.getString(Response.Error))
+      return Malformed("truncated error message");
+  } else {
+    CompileResult &Result = Response.Result;
+    uint32_t NumGrouped = 0;
+    if (!R.getU64(Result.TextSize) || !R.getU32(Result.NumDecisions) ||
+        !R.getF64(Result.Seconds) || !R.getString(Result.Log) ||
+        !R.getU32(NumGrouped))
+      return Malformed("truncated result");
+    // Each grouped section takes 16 bytes: a count the frame cannot hold
+    // is malformed, and never sizes an allocation.
+    if (NumGrouped > R.remaining() / 16)
+      return Malformed(Twine(NumGrouped) + " grouped sections in " +
+                       Twine(R.remaining()) + " bytes");
+    Result.Grouped.resize(NumGrouped);
+    for (GroupedSection &G : Result.Grouped)
+      if (!R.getU64(G.first) || !R.getU64(G.second))
+        return Malformed("truncated grouped sections");
+    uint32_t NumSites = 0;
+    if (!R.getU32(NumSites))
+      return Malformed("truncated result");
+    // Each site takes at least 17 bytes (two empty strings, ordinal, flags,
+    // logit).
+    if (NumSites > R.remaining() / 17)
+      return Malformed(Twine(NumSites) + " call sites in " +
+                       Twine(R.remaining()) + " bytes");
+    Result.Sites.resize(NumSites);
+    for (DecidedSite &S : Result.Sites) {
+      uint8_t Flags = 0;
+      if (!R.getString(S.Site.Caller) || !R.getString(S.Site.Callee) ||
+          !R.getU32(S.Site.Ordinal) || !R.getU8(Flags) || !R.getF32(S.Logit))
+        return Malformed("truncated call sites");
+      if (Flags > 3)
+        return Malformed("call site flags " + Twine(unsigned(Flags)));
+      S.Site.Inline = Flags & 1;
+      S.Fixed = Flags & 2;
+    }
+  }
+  if (R.remaining())
+    return Malformed(Twine(R.remaining()) + " trailing bytes");
+  return Response;
 }
 
 //===-- Pipes -------------------------------------------------------------===//
@@ -177,35 +265,18 @@ static void onFatalError(void *, const char *Reason, bool) {
   install_fatal_error_handler(onFatalError);
   std::string Payload;
   while (readFrame(RequestFd, Payload)) {
-    ByteWriter W;
+    WorkerResponse Response;
     Expected<CompileJob> Job = decodeJob(Payload);
     if (!Job) {
-      W.putU8(1);
-      W.putString(toString(Job.takeError()));
+      Response.TheStatus = WorkerResponse::Status::Error;
+      Response.Error = toString(Job.takeError());
     } else if (Expected<CompileResult> R = compileModule(*Job)) {
-      W.putU8(0);
-      W.putU64(R->TextSize);
-      W.putU32(R->NumDecisions);
-      W.putF64(R->Seconds);
-      W.putString(R->Log);
-      W.putU32(R->Grouped.size());
-      for (const auto &[Hash, Bytes] : R->Grouped) {
-        W.putU64(Hash);
-        W.putU64(Bytes);
-      }
-      W.putU32(R->Sites.size());
-      for (const DecidedSite &S : R->Sites) {
-        W.putString(S.Site.Caller);
-        W.putString(S.Site.Callee);
-        W.putU32(S.Site.Ordinal);
-        W.putU8(S.Site.Inline | S.Fixed << 1);
-        W.putF32(S.Logit);
-      }
+      Response.Result = std::move(*R);
     } else {
-      W.putU8(1);
-      W.putString(toString(R.takeError()));
+      Response.TheStatus = WorkerResponse::Status::Error;
+      Response.Error = toString(R.takeError());
     }
-    if (!writeFrame(ResponseFd, toStringRef(W.Bytes)))
+    if (!writeFrame(ResponseFd, encodeResponse(Response)))
       break;
   }
   ::_exit(0);
@@ -441,37 +512,15 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         Respawn(WI);
         continue;
       }
-      ByteReader R(Payload);
-      uint8_t Status = 0;
-      R.getU8(Status);
-      if (Status == 0) {
-        CompileResult Result;
-        uint32_t NumGrouped = 0;
-        bool Ok = R.getU64(Result.TextSize) && R.getU32(Result.NumDecisions) &&
-                  R.getF64(Result.Seconds) && R.getString(Result.Log) &&
-                  R.getU32(NumGrouped);
-        for (uint32_t I = 0; Ok && I < NumGrouped; ++I) {
-          GroupedSection &G = Result.Grouped.emplace_back();
-          Ok = R.getU64(G.first) && R.getU64(G.second);
-        }
-        uint32_t NumSites = 0;
-        Ok = Ok && R.getU32(NumSites) && NumSites <= R.remaining();
-        for (uint32_t I = 0; Ok && I < NumSites; ++I) {
-          DecidedSite &S = Result.Sites.emplace_back();
-          uint8_t Flags = 0;
-          Ok = R.getString(S.Site.Caller) && R.getString(S.Site.Callee) &&
-               R.getU32(S.Site.Ordinal) && R.getU8(Flags) &&
-               R.getF32(S.Logit);
-          S.Site.Inline = Flags & 1;
-          S.Fixed = Flags & 2;
-        }
-        if (Ok)
-          Outcomes[J].Result = std::move(Result);
-        else
-          Outcomes[J].Error = Jobs[J].Module + ": malformed worker response";
+      Expected<WorkerResponse> Response = decodeResponse(Payload);
+      if (!Response) {
+        Outcomes[J].Error =
+            Jobs[J].Module + ": " + toString(Response.takeError());
+      } else if (Response->TheStatus == WorkerResponse::Status::Ok) {
+        Outcomes[J].Result = std::move(Response->Result);
       } else {
-        R.getString(Outcomes[J].Error);
-        if (Status == 2) {
+        Outcomes[J].Error = std::move(Response->Error);
+        if (Response->TheStatus == WorkerResponse::Status::Fatal) {
           // The worker reported a fatal error and exits.
           Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;
           bool Ignored;

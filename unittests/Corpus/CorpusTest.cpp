@@ -186,6 +186,26 @@ TEST(CorpusDescriptionTest, RejectsMalformedDescriptions) {
             "t.json: 'has_thinlto' is not a boolean");
   EXPECT_EQ(errorMessage(CorpusDescription::parse("{}", "t.json")),
             "t.json: no 'modules' array");
+  EXPECT_EQ(errorMessage(CorpusDescription::parse(R"({"modules": ["a.o", 3]})",
+                                                  "t.json")),
+            "t.json: modules[1]: expected a string");
+  EXPECT_EQ(errorMessage(CorpusDescription::parse(
+                R"({"modules": [], "global_command_override": ["-Oz", {}]})",
+                "t.json")),
+            "t.json: global_command_override[1]: expected a string");
+}
+
+TEST(CorpusDescriptionTest, ModulesStayInsideTheCorpus) {
+  for (const char *Bad : {"", "/etc/passwd", "../x.o", "a/../../x.o"})
+    EXPECT_EQ(
+        errorMessage(CorpusDescription::parse(
+            (R"({"modules": ["a.o", ")" + std::string(Bad) + "\"]}").c_str(),
+            "t.json")),
+        "t.json: modules[1]: '" + std::string(Bad) +
+            "' is not a relative path inside the corpus");
+  // ".." inside a name is not a component.
+  EXPECT_TRUE(bool(CorpusDescription::parse(
+      R"({"modules": ["a..b.o", "x/..y/z.o", "./a.o"]})", "t.json")));
 }
 
 TEST(CombineTest, PrefixesModulesAndCopiesOutsideCorpora) {

@@ -13,6 +13,8 @@
 #include "mlgo/Learn/EvolutionStrategies.h"
 #include "mlgo/Learn/LearningCurve.h"
 
+#include "llvm/Support/CRC.h"
+#include "llvm/Support/Endian.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
@@ -96,6 +98,14 @@ TEST(CheckpointTest, ErrorsNameTheProblem) {
             "c.ckpt: checksum mismatch (file corrupt)");
   EXPECT_EQ(errorMessage(Checkpoint::parse({1, 2, 3}, "c.ckpt")),
             "c.ckpt: not an mlgo checkpoint (bad magic)");
+  // An unknown kind (byte 21: after the magic, version, count, the key's
+  // length and "u") is named as a number, with a valid checksum.
+  B = C.serialize();
+  B[21] = 7;
+  support::endian::write32le(B.data() + B.size() - 4,
+                             crc32(ArrayRef<uint8_t>(B).drop_back(4)));
+  EXPECT_EQ(errorMessage(Checkpoint::parse(B, "c.ckpt")),
+            "c.ckpt: entry 'u' has unknown kind 7");
 }
 
 //===----------------------------------------------------------------------===//

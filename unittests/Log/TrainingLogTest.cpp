@@ -243,6 +243,34 @@ TEST(TrainingLogTest, BadHeader) {
             "before the terminating newline");
 }
 
+TEST(TrainingLogTest, HeaderSizesAreCapped) {
+  // A header may not promise more tensor data per observation than 64 MiB
+  // (fuzz/regressions/log/): the reader would allocate what it promises.
+  EXPECT_EQ(firstError("{\"features\":[{\"name\":\"x\",\"type\":"
+                       "\"int64_t\",\"port\":0,\"shape\":[4194304]},"
+                       "{\"name\":\"y\",\"type\":\"int64_t\",\"port\":0,"
+                       "\"shape\":[4194304]},{\"name\":\"z\",\"type\":"
+                       "\"int8_t\",\"port\":0,\"shape\":[1]}]}\n"),
+            "t.log: byte 0: bad header: an observation would hold more than "
+            "67108864 bytes of tensor data (feature 'z' ends at byte "
+            "67108865)");
+  EXPECT_EQ(firstError("{\"features\":[],\"score\":{\"name\":\"r\","
+                       "\"type\":\"float\",\"port\":0,\"shape\":"
+                       "[16777217]}}\n"),
+            "t.log: byte 0: bad header: the score tensor would hold 67108868 "
+            "bytes, more than 67108864");
+  // A large tensor that is not there is an error about the bytes that are.
+  std::string Big = "{\"features\":[{\"name\":\"x\",\"type\":\"int64_t\","
+                    "\"port\":0,\"shape\":[8000000]}]}\n";
+  EXPECT_EQ(firstError(Big + "{\"context\":\"m\"}\n{\"observation\":0}\n" +
+                       std::string(70000, 'z')),
+            "t.log: byte " +
+                std::to_string(Big.size() + strlen("{\"context\":\"m\"}\n") +
+                               strlen("{\"observation\":0}\n")) +
+                ": truncated observation 0: expected 64000000 bytes of tensor "
+                "data, got 70000");
+}
+
 TEST(TrainingLogTest, ObservationOutOfOrder) {
   std::string Zeros(16, '\0');
   std::string Log = std::string(Header1) + "{\"context\":\"m\"}\n" +

@@ -66,4 +66,22 @@ TEST(FilesTest, BadJSONIsLocated) {
                    "object key");
 }
 
+TEST(FilesTest, DeepJSONIsAnErrorNotAStackOverflow) {
+  // llvm::json::parse recurses per level: 40000 levels overflowed the
+  // stack of an ASan build (fuzz/regressions/model/), a million that of
+  // `mlgo model check`.
+  Expected<json::Value> V = parseJSON("{\"a\":\n" + std::string(1000000, '['));
+  ASSERT_FALSE(bool(V));
+  EXPECT_EQ(toString(V.takeError()),
+            "[2:999, byte=1005]: nested deeper than 1000 levels");
+  // 1000 levels are fine; brackets in strings, escaped quotes included,
+  // are not levels.
+  std::string Deep = std::string(1000, '[') + std::string(1000, ']');
+  EXPECT_TRUE(bool(parseJSON(Deep)));
+  V = parseJSON("[\"" + std::string(2000, '[') + "\\\"" +
+                std::string(2000, '{') + "\"]");
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_EQ(V->getAsArray()->size(), 1u);
+}
+
 } // namespace

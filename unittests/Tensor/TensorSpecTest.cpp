@@ -92,6 +92,33 @@ TEST(TensorSpecTest, RejectsUnknownTypeAndBadShape) {
             "\"type\":\"float\"}: 'shape' must hold non-negative integers");
 }
 
+TEST(TensorSpecTest, RejectsShapesBeyondTheSizeLimitAndWidePorts) {
+  // 2^62 * 4 elements would wrap a 64-bit size to 0 (fuzz/regressions/
+  // tensor-spec/); 2^30 int64s are 8 GiB.
+  EXPECT_EQ(parseError(R"({"name":"a","type":"int8_t","port":0,)"
+                       R"("shape":[4611686018427387904,4]})"),
+            "invalid tensor spec {\"name\":\"a\",\"port\":0,\"shape\":"
+            "[4611686018427387904,4],\"type\":\"int8_t\"}: 'shape' describes "
+            "more than 4294967296 bytes");
+  EXPECT_EQ(parseError(R"({"name":"a","type":"int64_t","port":0,)"
+                       R"("shape":[1073741824]})"),
+            "invalid tensor spec {\"name\":\"a\",\"port\":0,\"shape\":"
+            "[1073741824],\"type\":\"int64_t\"}: 'shape' describes more "
+            "than 4294967296 bytes");
+  // Exactly at the limit, and a zero dimension beside a huge one: fine.
+  EXPECT_EQ(parseError(R"({"name":"a","type":"int8_t","port":0,)"
+                       R"("shape":[4294967296]})"),
+            "no error");
+  EXPECT_EQ(parseError(R"({"name":"a","type":"int8_t","port":0,)"
+                       R"("shape":[0,9223372036854775807]})"),
+            "no error");
+  EXPECT_EQ(parseError(R"({"name":"a","type":"int8_t","port":4294967296,)"
+                       R"("shape":[1]})"),
+            "invalid tensor spec {\"name\":\"a\",\"port\":4294967296,"
+            "\"shape\":[1],\"type\":\"int8_t\"}: 'port' must be a 32-bit "
+            "integer");
+}
+
 TEST(TensorSpecTest, ScalarShapeHasOneElement) {
   auto S = mlgo::TensorSpec::createSpec<int64_t>("s", {});
   EXPECT_EQ(S.getElementCount(), 1u);

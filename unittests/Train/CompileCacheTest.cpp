@@ -124,14 +124,24 @@ TEST_F(CompileCacheTest, MalformedLineIsAnErrorNamingFileAndLine) {
     Error E = C.open(File);
     return E ? toString(std::move(E)) : "<no error>";
   };
+  auto Expect = [&](const std::string &Where, const std::string &Shown) {
+    return File + ": " + Where + ": malformed line '" + Shown + "'";
+  };
   std::string Bad = std::string(KeyA) + "\t10\tmany\t0.1000\t-";
-  EXPECT_EQ(OpenError(Bad), File + ": malformed line '" + Bad + "'");
+  EXPECT_EQ(OpenError(Bad), Expect("line 1 (byte 0)", Bad));
   // A key that is not an MD5: what a torn line with the next result
   // appended to it would look like.
   Bad = std::string("0123") + KeyA + "\t10\t1\t0.1000\t-";
-  EXPECT_EQ(OpenError(Bad), File + ": malformed line '" + Bad + "'");
+  EXPECT_EQ(OpenError(Bad), Expect("line 1 (byte 0)", Bad));
   Bad = std::string(KeyA) + "\t10\t1\t0.1000\tzz:4";
-  EXPECT_EQ(OpenError(Bad), File + ": malformed line '" + Bad + "'");
+  EXPECT_EQ(OpenError(Bad), Expect("line 1 (byte 0)", Bad));
+  // The line and byte of a malformed line after good ones; a long line is
+  // shown by its first 80 bytes.
+  std::string Good = std::string(KeyA) + "\t10\t1\t0.1000\t-";
+  Bad = std::string(KeyA) + "\t" + std::string(100, '9');
+  EXPECT_EQ(OpenError(Good + "\n" + Bad),
+            Expect("line 2 (byte " + std::to_string(Good.size() + 1) + ")",
+                   Bad.substr(0, 80) + "..."));
 }
 
 } // namespace

@@ -137,11 +137,79 @@ TEST(WorkerPoolTest, TruncatedJobIsAnError) {
   EXPECT_EQ(toString(Back.takeError()),
             "compile job: malformed frame of " +
                 std::to_string(Frame.size() - 3) + " bytes");
+  std::string BadKind = Frame;
+  // The policy kind follows the module, the bitcode path and the arguments.
+  size_t KindAt =
+      4 + sampleJob().Module.size() + 4 + sampleJob().BitcodePath.size() + 4;
+  for (const std::string &A : sampleJob().CC1Args)
+    KindAt += 4 + A.size();
+  BadKind[KindAt] = 9;
+  Back = decodeJob(BadKind);
+  ASSERT_FALSE(bool(Back));
+  EXPECT_EQ(toString(Back.takeError()), "compile job: unknown policy kind 9");
   Back = decodeJob(Frame + "x");
   ASSERT_FALSE(bool(Back));
   EXPECT_EQ(toString(Back.takeError()),
             "compile job: malformed frame of " +
                 std::to_string(Frame.size() + 1) + " bytes");
+}
+
+TEST(WorkerPoolTest, ResponsesRoundTripAndMalformedOnesAreErrors) {
+  WorkerResponse R;
+  R.Result.TextSize = 2118;
+  R.Result.NumDecisions = 3;
+  R.Result.Seconds = 0.25;
+  R.Result.Log = "log bytes";
+  R.Result.Grouped = {{0x1ace75513940f516, 45}, {7, 28}};
+  DecidedSite Site;
+  Site.Site = {"f", "g", 2, true};
+  Site.Logit = -1.5f;
+  Site.Fixed = true;
+  R.Result.Sites = {Site};
+  // The sites: a count, then "f", "g", ordinal 2, flags 3, logit.
+  const size_t SitesBytes = 4 + 5 + 5 + 4 + 1 + 4;
+  std::string Frame = encodeResponse(R);
+  Expected<WorkerResponse> Back = decodeResponse(Frame);
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->TheStatus, WorkerResponse::Status::Ok);
+  EXPECT_EQ(Back->Result.TextSize, 2118u);
+  EXPECT_EQ(Back->Result.Log, "log bytes");
+  EXPECT_EQ(Back->Result.Grouped, R.Result.Grouped);
+  ASSERT_EQ(Back->Result.Sites.size(), 1u);
+  EXPECT_EQ(Back->Result.Sites[0].Site, Site.Site);
+  EXPECT_EQ(Back->Result.Sites[0].Logit, -1.5f);
+  EXPECT_TRUE(Back->Result.Sites[0].Fixed);
+  EXPECT_EQ(encodeResponse(*Back), Frame);
+
+  WorkerResponse Fatal;
+  Fatal.TheStatus = WorkerResponse::Status::Fatal;
+  Fatal.Error = "LLVM fatal error: x";
+  Back = decodeResponse(encodeResponse(Fatal));
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->TheStatus, WorkerResponse::Status::Fatal);
+  EXPECT_EQ(Back->Error, "LLVM fatal error: x");
+
+  auto Error = [](StringRef Payload) {
+    Expected<WorkerResponse> R = decodeResponse(Payload);
+    return R ? std::string("no error") : toString(R.takeError());
+  };
+  EXPECT_EQ(Error(""), "worker response: malformed frame of 0 bytes: no "
+                       "status at byte 0");
+  EXPECT_EQ(Error("\x03"), "worker response: unknown status 3");
+  EXPECT_EQ(Error(StringRef(Frame).drop_back(SitesBytes + 1)),
+            "worker response: malformed frame of " +
+                std::to_string(Frame.size() - SitesBytes - 1) +
+                " bytes: 2 grouped sections in 31 bytes at byte " +
+                std::to_string(Frame.size() - SitesBytes - 32));
+  EXPECT_EQ(Error(StringRef(Frame).drop_back(1)),
+            "worker response: malformed frame of " +
+                std::to_string(Frame.size() - 1) +
+                " bytes: truncated call sites at byte " +
+                std::to_string(Frame.size() - 4));
+  EXPECT_EQ(Error(Frame + "x"), "worker response: malformed frame of " +
+                                    std::to_string(Frame.size() + 1) +
+                                    " bytes: 1 trailing bytes at byte " +
+                                    std::to_string(Frame.size()));
 }
 
 class PoolTest : public ::testing::Test {

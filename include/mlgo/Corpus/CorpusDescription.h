@@ -13,7 +13,9 @@
 //
 //   "modules"                  array of module names (paths relative to DIR,
 //                              without the .bc/.cmd suffix), e.g.
-//                              "CMakeFiles/z.dir/adler32.c.o"
+//                              "CMakeFiles/z.dir/adler32.c.o"; an empty or
+//                              absolute name, or one with a ".." component,
+//                              is an error
 //   "has_thinlto"              bool; true when modules come with ThinLTO
 //                              index files (<module>.thinlto.bc)
 //   "global_command_override"  optional array of cc1 arguments used for every

@@ -58,6 +58,7 @@
 #ifndef MLGO_PROTOCOL_HOST_H
 #define MLGO_PROTOCOL_HOST_H
 
+#include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Protocol/ServePolicy.h"
 #include "mlgo/Support/Process.h"
 
@@ -138,6 +139,39 @@ struct ServeStats {
   double HostSeconds = 0;
   ProcessResult Compiler = ProcessResult::exited(0);
 };
+
+/// What the host does around one session's stream, apart from the policy:
+/// serveProcess implements it with the FIFOs and the compiler process;
+/// serveStream drives it. Exposed so that the session logic can be run from
+/// memory (the fuzz target fuzz/serve-host.cpp, tests).
+class SessionIO {
+public:
+  virtual ~SessionIO();
+  /// The header has been read and the policy has accepted it.
+  virtual llvm::Error start(const LogHeader &Header) {
+    return llvm::Error::success();
+  }
+  /// A {"context":...} record (after the policy has seen it).
+  virtual void switchContext(llvm::StringRef Name) {}
+  /// Sends \p Size bytes of advice for observation \p Obs to the compiler.
+  virtual llvm::Error advise(const LogHeader &Header, const LogRecord &Obs,
+                             const LogReader &Reader, const char *Advice,
+                             size_t Size) = 0;
+  /// The error to report when reading the stream failed with \p E.
+  virtual llvm::Error streamBroken(llvm::Error E) { return E; }
+};
+
+/// The largest advice tensor a host accepts (LLVM's are 8 bytes); a header
+/// that declares more is an error, not an allocation.
+inline constexpr size_t MaxAdviceBytes = 1 << 20;
+
+/// Serves one session: reads the compiler's log from \p Stream (called
+/// \p Name in errors), lets \p P decide every observation and hands the
+/// advice to \p IO, until the stream ends. Errors of the stream name it and
+/// the byte offset; an outcome record is an error (interactive streams have
+/// no score).
+llvm::Error serveStream(std::unique_ptr<ByteSource> Stream,
+                        llvm::StringRef Name, ServePolicy &P, SessionIO &IO);
 
 /// Replaces every "{channel}" in \p Arg with \p Base.
 std::string substituteChannel(llvm::StringRef Arg, llvm::StringRef Base);

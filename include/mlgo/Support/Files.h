@@ -9,6 +9,8 @@
 //   PATH: No such file or directory
 //   PATH: invalid JSON: [LINE:COLUMN, byte=OFFSET]: <llvm::json's message>
 //
+// JSON from outside is parsed with parseJSON, which refuses nesting deeper
+// than MaxJSONDepth before llvm::json::parse can overflow the stack on it.
 // What the parsed JSON must contain stays with each reader.
 //
 //===----------------------------------------------------------------------===//
@@ -29,8 +31,17 @@ namespace mlgo {
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 readWholeFile(const llvm::Twine &Path);
 
-/// The file at \p Path parsed as one JSON value; errors are readWholeFile's
-/// or "PATH: invalid JSON: <where and why>".
+/// How deeply JSON read by mlgo may nest (mlgo's formats nest a few levels).
+inline constexpr size_t MaxJSONDepth = 1000;
+
+/// llvm::json::parse for text from outside: llvm::json::parse recurses once
+/// per nesting level, so a file of a million '[' would overflow the stack;
+/// text nested deeper than MaxJSONDepth is an error
+/// "[LINE:COLUMN, byte=OFFSET]: nested deeper than 1000 levels" instead.
+llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text);
+
+/// The file at \p Path parsed as one JSON value (parseJSON); errors are
+/// readWholeFile's or "PATH: invalid JSON: <where and why>".
 llvm::Expected<llvm::json::Value> readJSONFile(const llvm::Twine &Path);
 
 } // namespace mlgo

@@ -68,6 +68,10 @@ template <typename T> constexpr TensorType tensorTypeOf();
 MLGO_TENSOR_TYPES(MLGO_TENSOR_TYPE_OF)
 #undef MLGO_TENSOR_TYPE_OF
 
+/// The largest tensor fromJSON accepts, in bytes (a shape beyond it is an
+/// error, so that no size computed from a shape read from a file wraps).
+inline constexpr uint64_t MaxTensorBytes = uint64_t(1) << 32;
+
 /// Describes one tensor: name, port, scalar type and shape.
 class TensorSpec final {
 public:
@@ -112,7 +116,8 @@ public:
   std::string toJSONString() const;
 
   /// Parses a spec from JSON. Every key (name, type, port, shape) is
-  /// required; unknown scalar types and negative dimensions are rejected.
+  /// required; unknown scalar types, negative dimensions and shapes of more
+  /// than MaxTensorBytes are rejected.
   static llvm::Expected<TensorSpec> fromJSON(const llvm::json::Value &Value);
 
 private:

@@ -19,7 +19,8 @@
 // A torn last line (no '\n', from kill -9) is ignored and cut off when the
 // file is opened, so that the next line starts clean; any other malformed
 // line (a key that is not 32 lowercase hex digits, a field that does not
-// parse) is an error naming the file and the line. Transient failures (a
+// parse) is an error naming the file, the line number and the line's byte
+// offset. Transient failures (a
 // timeout, a worker killed by the out-of-memory killer) are remembered for this
 // run only: a rerun over the same work directory compiles them again.
 //
@@ -59,6 +60,12 @@ public:
   /// appending.
   llvm::Error open(llvm::StringRef Path);
 
+  /// Reads the results in \p Text, the contents of a compiles.tsv called
+  /// \p Name in errors, without opening anything (open() uses it; so does
+  /// the fuzz target fuzz/compile-cache.cpp). Returns the length of the
+  /// complete lines: a torn last line is ignored.
+  llvm::Expected<uint64_t> read(llvm::StringRef Text, llvm::StringRef Name);
+
   /// The result for \p Key, or null.
   const Entry *lookup(llvm::StringRef Key) const;
 
@@ -86,6 +93,10 @@ private:
 class SiteCache {
 public:
   llvm::Error open(llvm::StringRef Path);
+  /// Parses \p Text (the file's contents; \p Name in errors) into the
+  /// cache; returns the bytes its complete lines take. Errors name the line
+  /// and byte offset.
+  llvm::Expected<uint64_t> read(llvm::StringRef Text, llvm::StringRef Name);
   const std::vector<DecidedSite> *lookup(llvm::StringRef Key) const;
   void insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
 

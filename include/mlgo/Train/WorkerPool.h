@@ -18,8 +18,8 @@
 //               lines, docs/decisions.md)]
 //   response := u8 status (0 ok, 1 error, 2 fatal error: the worker exits) ,
 //               ok:    u64 text size , u32 decisions , f64 seconds , str log ,
-//                      u32 ngrouped , (u64 name hash , u64 bytes) * n ,
-//                      u32 nsites , site * n
+//                      u32 ngrouped , (u64 name hash , u64 bytes) * ngrouped ,
+//                      u32 nsites , site * nsites
 //               error: str message
 //   site     := str caller , str callee , u32 ordinal ,
 //               u8 flags (1: inlined, 2: fixed) , f32 logit
@@ -126,9 +126,23 @@ private:
   unsigned Respawns = 0;
 };
 
-/// Encoding of jobs and results in frames (exposed for tests).
+/// A worker's answer to one job.
+struct WorkerResponse {
+  enum class Status : uint8_t { Ok = 0, Error = 1, Fatal = 2 };
+  Status TheStatus = Status::Ok;
+  /// Status::Ok.
+  CompileResult Result;
+  /// Status::Error and Status::Fatal (the worker exits after a fatal one).
+  std::string Error;
+};
+
+/// Encoding of jobs and responses in frames (exposed for tests and the
+/// fuzz target fuzz/worker-frames.cpp). Decoding errors say which frame
+/// and where it went wrong.
 std::string encodeJob(const CompileJob &Job);
 llvm::Expected<CompileJob> decodeJob(llvm::StringRef Payload);
+std::string encodeResponse(const WorkerResponse &R);
+llvm::Expected<WorkerResponse> decodeResponse(llvm::StringRef Payload);
 
 } // namespace mlgo
 
