@@ -21,7 +21,9 @@ scripts/check-odr.sh build-odr || status=1
 # the default eval packages of scripts/packages/list.tsv - bzip2, lua5.4,
 # ninja-build (C++), and xz-utils, tinyxml2 (C++), yaml-cpp (C++), cmark,
 # lzip (C++), uchardet (C++) and cjson, which are not in the training
-# corpus - against plugin-built binaries (~8 min).
+# corpus - against plugin-built binaries, and tinyxml2's also against a
+# build with the decisions file `mlgo tune --package tinyxml2` writes first
+# (~12 min).
 scripts/eval-packages.sh build $(scripts/package-recipes.sh list eval | grep -vx zlib) ||
   status=1
 # The corpus script builds the same corpus (same fingerprint) whatever its
