@@ -13,6 +13,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 
@@ -125,6 +126,21 @@ float getFlipWeight(const TrainRecipe &Recipe, int64_t Delta,
   if (Recipe.FlipWeight == FlipWeighting::ModuleRelative)
     W *= MeanTrainingText / double(std::max<uint64_t>(ModuleBaseline, 1));
   return float(std::min(W, Recipe.FlipWeightCap));
+}
+
+std::vector<std::string> describeEmptyFlipFractions(const TrainRecipe &Recipe,
+                                                    size_t NumDecisions) {
+  std::vector<std::string> Out;
+  for (double F : Recipe.FlipFractions)
+    if (size_t(F * NumDecisions) == 0)
+      Out.push_back(formatv("flip fraction {0} of {1} training decisions is "
+                            "no decision, so it yields no candidate of its "
+                            "own; {2} or more inverts at least one",
+                            format("%g", F), NumDecisions,
+                            format("%.3g", NumDecisions ? 1.0 / NumDecisions
+                                                        : 1.0))
+                        .str());
+  return Out;
 }
 
 std::vector<FlipCandidatePlan>

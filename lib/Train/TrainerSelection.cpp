@@ -17,6 +17,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Support/WithColor.h"
 
 #include <algorithm>
 
@@ -160,6 +161,9 @@ Error Trainer::addCandidates() {
     InlineScores = scoreTrajectories(G, /*HeuristicInlines=*/true);
   if (!InlineScores)
     return InlineScores.takeError();
+  for (const std::string &Why : describeEmptyFlipFractions(Recipe,
+                                                          Scores->size()))
+    WithColor::warning(errs(), "mlgo train") << Why << "\n";
   for (const FlipCandidatePlan &Plan :
        planFlipCandidates(Recipe, Round, *Scores, *InlineScores)) {
     Expected<Model> P =

@@ -265,6 +265,11 @@ TEST(TrainerPhasesTest, PlansFlipCandidates) {
   EXPECT_EQ(P[2].Tau, learn::NeverFlip);
   EXPECT_EQ(P[2].TauInline, 1.0f);
   EXPECT_EQ(P[3].Tau, learn::NeverFlip) << "0.1% of ten is no decision";
+  EXPECT_EQ(describeEmptyFlipFractions(R, Scores.size()),
+            (std::vector<std::string>{
+                "flip fraction 0.001 of 10 training decisions is no "
+                "decision, so it yields no candidate of its own; 0.1 or more "
+                "inverts at least one"}));
   EXPECT_EQ(P[0].RecipeNote, ", inverting the heuristic where the scorer "
                              "exceeds 7.00 (top 20.00% of training decisions)");
   // A second round names itself.

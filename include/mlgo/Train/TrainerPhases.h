@@ -130,6 +130,13 @@ struct FlipCandidatePlan {
   std::string RecipeNote;
 };
 
+/// Why some of the recipe's flip_fractions yield no candidate of their own:
+/// a fraction of \p NumDecisions training decisions that is less than one
+/// decision inverts none (the heuristic, already a candidate). One message
+/// per such fraction, naming the smallest fraction that would.
+std::vector<std::string> describeEmptyFlipFractions(const TrainRecipe &Recipe,
+                                                    size_t NumDecisions);
+
 /// The flip candidates of counterfactual round \p Round: each of the
 /// recipe's flip_fractions that is at least one decision, then the grid of
 /// every flip fraction (and none) with every refuse fraction. \p Scores
