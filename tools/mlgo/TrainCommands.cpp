@@ -23,7 +23,11 @@ namespace {
 cl::OptionCategory &Cat = tool::getToolCategory();
 cl::SubCommand TrainCmd("train",
                         "Train an inlining-for-size policy from a recipe");
-cl::opt<std::string> RecipePath("recipe", cl::desc("recipe JSON"),
+cl::opt<std::string> RecipePath("recipe",
+                                cl::desc("the training recipe, JSON (every "
+                                         "key: docs/training.md, 'Recipe "
+                                         "keys'; the shipped model's: "
+                                         "models/inline-oz/recipe.json)"),
                                 cl::value_desc("file"), cl::Required,
                                 cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<std::string> Corpus("corpus", cl::desc("corpus directory"),
