@@ -40,12 +40,11 @@ std::string encodeName(StringRef Name) {
   return Out;
 }
 
-/// The name \p Field stands for, or why it stands for none.
-static Expected<std::string> decodeName(StringRef Field) {
-  std::string Out;
+bool decodeName(StringRef Field, std::string &Name) {
+  Name.clear();
   for (size_t I = 0; I < Field.size(); ++I) {
     if (Field[I] != '%') {
-      Out += Field[I];
+      Name += Field[I];
       continue;
     }
     unsigned Hi = -1U, Lo = -1U;
@@ -54,12 +53,20 @@ static Expected<std::string> decodeName(StringRef Field) {
       Lo = hexDigitValue(Field[I + 2]);
     }
     if (Hi == -1U || Lo == -1U)
-      return makeError("'%' must be followed by two hex digits in '" + Field +
-                       "'");
-    Out += char(Hi << 4 | Lo);
+      return false;
+    Name += char(Hi << 4 | Lo);
     I += 2;
   }
-  return Out;
+  return true;
+}
+
+/// The name \p Field stands for, or why it stands for none.
+static Expected<std::string> decodeField(StringRef Field) {
+  std::string Name;
+  if (!decodeName(Field, Name))
+    return makeError("'%' must be followed by two hex digits in '" + Field +
+                     "'");
+  return Name;
 }
 
 std::string normalizeSourcePath(StringRef Path) {
@@ -203,7 +210,7 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     if (Kind == "module") {
       if (Fields.size() != 2 || Fields[1].empty())
         return Fail("expected 'module <source path>'");
-      Expected<std::string> Key = decodeName(Fields[1]);
+      Expected<std::string> Key = decodeField(Fields[1]);
       if (!Key)
         return Fail(toString(Key.takeError()));
       auto [It, New] = ModuleLines.try_emplace(*Key, LineNo);
@@ -230,12 +237,12 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     bool Group = Fields[1] == "*";
     if (Group != (Fields[3] == "*"))
       return Fail("a group entry has '*' as both caller and ordinal");
-    Expected<std::string> Callee = decodeName(Fields[2]);
+    Expected<std::string> Callee = decodeField(Fields[2]);
     if (!Callee)
       return Fail(toString(Callee.takeError()));
     D.Callee = std::move(*Callee);
     if (!Group) {
-      Expected<std::string> Caller = decodeName(Fields[1]);
+      Expected<std::string> Caller = decodeField(Fields[1]);
       if (!Caller)
         return Fail(toString(Caller.takeError()));
       D.Caller = std::move(*Caller);

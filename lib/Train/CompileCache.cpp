@@ -45,7 +45,14 @@ static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
   return true;
 }
 
-Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
+/// Passes each complete line of \p Text (a torn last line is left out) to
+/// \p OnLine with the error a malformed line is reported as ("NAME: line
+/// N (byte B): malformed line '...'", at most 80 bytes of it shown); returns
+/// the bytes the complete lines take, or the first error.
+static Expected<uint64_t>
+forEachLine(StringRef Text, StringRef Name,
+            function_ref<Error(StringRef Line, function_ref<Error()> Malformed)>
+                OnLine) {
   uint64_t CompleteBytes = 0; // up to the last '\n'
   for (size_t LineNo = 1; !Text.empty(); ++LineNo) {
     auto [Line, Rest] = Text.split('\n');
@@ -55,33 +62,43 @@ Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
       break;
     const uint64_t LineStart = CompleteBytes;
     CompleteBytes += Line.size() + 1;
-    auto Malformed = [&, Line = Line] {
+    auto Malformed = [&, Line = Line]() -> Error {
       std::string Shown = Line.take_front(80).str();
       if (Line.size() > 80)
         Shown += "...";
       return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
                        Twine(LineStart) + "): malformed line '" + Shown + "'");
     };
-    SmallVector<StringRef, 4> F;
-    Line.split(F, '\t');
-    if (!isKey(F[0]))
-      return Malformed();
-    if (F.size() == 3 && F[1] == "error") {
-      Entry E;
-      E.Error = F[2].str();
-      Map[F[0]] = E;
-      continue;
-    }
-    Entry E;
-    if ((F.size() != 4 && F.size() != 5) || F[1].getAsInteger(10, E.TextSize) ||
-        F[2].getAsInteger(10, E.Decisions) || F[3].getAsDouble(E.Seconds) ||
-        (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
-      return Malformed();
-    E.GroupedKnown = F.size() == 5;
-    E.Ok = true;
-    Map[F[0]] = E;
+    if (Error E = OnLine(Line, Malformed))
+      return E;
   }
   return CompleteBytes;
+}
+
+Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
+  return forEachLine(
+      Text, Name, [&](StringRef Line, function_ref<Error()> Malformed) -> Error {
+        SmallVector<StringRef, 4> F;
+        Line.split(F, '\t');
+        if (!isKey(F[0]))
+          return Malformed();
+        Entry E;
+        if (F.size() == 3 && F[1] == "error") {
+          E.Error = F[2].str();
+          Map[F[0]] = E;
+          return Error::success();
+        }
+        if ((F.size() != 4 && F.size() != 5) ||
+            F[1].getAsInteger(10, E.TextSize) ||
+            F[2].getAsInteger(10, E.Decisions) ||
+            F[3].getAsDouble(E.Seconds) ||
+            (F.size() == 5 && !parseGrouped(F[4], E.Grouped)))
+          return Malformed();
+        E.GroupedKnown = F.size() == 5;
+        E.Ok = true;
+        Map[F[0]] = E;
+        return Error::success();
+      });
 }
 
 /// Opens \p Path for appending, after \p Read has parsed the text already in
@@ -155,60 +172,36 @@ void CompileCache::insert(StringRef Key, const Entry &E) {
 }
 
 Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
-  uint64_t CompleteBytes = 0;
-  for (size_t LineNo = 1; !Text.empty(); ++LineNo) {
-    auto [Line, Rest] = Text.split('\n');
-    bool Complete = Text.size() > Line.size();
-    Text = Rest;
-    if (!Complete)
-      break;
-    const uint64_t LineStart = CompleteBytes;
-    CompleteBytes += Line.size() + 1;
-    auto Malformed = [&, Line = Line] {
-      std::string Shown = Line.take_front(80).str();
-      if (Line.size() > 80)
-        Shown += "...";
-      return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
-                       Twine(LineStart) + "): malformed line '" + Shown + "'");
-    };
-    SmallVector<StringRef, 16> F;
-    Line.split(F, '\t');
-    uint32_t N = 0;
-    if (F.size() < 2 || !isKey(F[0]) || F[1].getAsInteger(10, N) ||
-        F.size() != size_t(N) + 2)
-      return Malformed();
-    std::vector<DecidedSite> Sites(N);
-    for (uint32_t I = 0; I < N; ++I) {
-      SmallVector<StringRef, 5> G;
-      F[I + 2].split(G, ' ');
-      if (G.size() != 5)
-        return Malformed();
-      Expected<DecisionsFile> Names = DecisionsFile::parse(
-          ("mlgo-decisions 1\nmodule m\ninline " + G[0] + " " + G[1] + " 0\n")
-              .str(),
-          Name);
-      if (!Names) {
-        consumeError(Names.takeError());
-        return Malformed();
-      }
-      unsigned Flags = 0;
-      if (Names->Modules.size() != 1 || Names->Modules[0]->Sites.size() != 1 ||
-          G[2].getAsInteger(10, Sites[I].Site.Ordinal) ||
-          G[3].getAsInteger(10, Flags) || Flags > 3)
-        return Malformed();
-      Sites[I].Site.Caller = Names->Modules[0]->Sites[0].Caller;
-      Sites[I].Site.Callee = Names->Modules[0]->Sites[0].Callee;
-      Sites[I].Site.Inline = Flags & 1;
-      Sites[I].Fixed = Flags & 2;
-      std::string Logit = G[4].str();
-      char *End = nullptr;
-      Sites[I].Logit = std::strtof(Logit.c_str(), &End);
-      if (End != Logit.c_str() + Logit.size())
-        return Malformed();
-    }
-    Map[F[0]] = std::move(Sites);
-  }
-  return CompleteBytes;
+  return forEachLine(
+      Text, Name, [&](StringRef Line, function_ref<Error()> Malformed) -> Error {
+        SmallVector<StringRef, 16> F;
+        Line.split(F, '\t');
+        uint32_t N = 0;
+        if (F.size() < 2 || !isKey(F[0]) || F[1].getAsInteger(10, N) ||
+            F.size() != size_t(N) + 2)
+          return Malformed();
+        std::vector<DecidedSite> Sites(N);
+        for (uint32_t I = 0; I < N; ++I) {
+          SmallVector<StringRef, 5> G;
+          F[I + 2].split(G, ' ');
+          DecidedSite &S = Sites[I];
+          unsigned Flags = 0;
+          if (G.size() != 5 || !decodeName(G[0], S.Site.Caller) ||
+              !decodeName(G[1], S.Site.Callee) ||
+              G[2].getAsInteger(10, S.Site.Ordinal) ||
+              G[3].getAsInteger(10, Flags) || Flags > 3)
+            return Malformed();
+          S.Site.Inline = Flags & 1;
+          S.Fixed = Flags & 2;
+          std::string Logit = G[4].str();
+          char *End = nullptr;
+          S.Logit = std::strtof(Logit.c_str(), &End);
+          if (End != Logit.c_str() + Logit.size())
+            return Malformed();
+        }
+        Map[F[0]] = std::move(Sites);
+        return Error::success();
+      });
 }
 
 Error SiteCache::open(StringRef Path) {

@@ -135,8 +135,10 @@ std::string normalizeSourcePath(llvm::StringRef Path);
 /// or a trailing part of it made of whole components.
 bool sourceMatchesKey(llvm::StringRef SourcePath, llvm::StringRef Key);
 /// A name written the file's way (%XX for the bytes listed in the file
-/// comment), and back.
+/// comment), and back: decodeName sets \p Name and returns true, or returns
+/// false for a '%' not followed by two hex digits.
 std::string encodeName(llvm::StringRef Name);
+bool decodeName(llvm::StringRef Field, std::string &Name);
 
 } // namespace mlgo
 
