@@ -51,6 +51,8 @@ StringRef toString(PreprocessStep::Op Op) {
     return "square";
   case PreprocessStep::Op::Clamp:
     return "clamp";
+  case PreprocessStep::Op::NanTo:
+    return "nan_to";
   }
   return "?";
 }
@@ -58,7 +60,8 @@ StringRef toString(PreprocessStep::Op Op) {
 static std::optional<PreprocessStep::Op> parseOp(StringRef S) {
   for (auto Op : {PreprocessStep::Op::Log1p, PreprocessStep::Op::Standardize,
                   PreprocessStep::Op::Quantile, PreprocessStep::Op::Sqrt,
-                  PreprocessStep::Op::Square, PreprocessStep::Op::Clamp})
+                  PreprocessStep::Op::Square, PreprocessStep::Op::Clamp,
+                  PreprocessStep::Op::NanTo})
     if (toString(Op) == S)
       return Op;
   return std::nullopt;
@@ -101,6 +104,8 @@ bool PreprocessStep::operator==(const PreprocessStep &O) const {
                       O.Boundaries.begin(), Same);
   case Op::Clamp:
     return Same(Min, O.Min) && Same(Max, O.Max);
+  case Op::NanTo:
+    return Same(Value, O.Value);
   default:
     return true;
   }
@@ -342,7 +347,7 @@ Error ModelParser::parseStep(const json::Value &V, const Twine &Path,
     return fail(key(Path, "op"),
                 "unknown preprocessing '" + *OpName +
                     "' (expected one of log1p, standardize, quantile, sqrt, "
-                    "square, clamp)");
+                    "square, clamp, nan_to)");
   S.TheOp = *Op;
   switch (*Op) {
   case PreprocessStep::Op::Standardize:
@@ -372,6 +377,10 @@ Error ModelParser::parseStep(const json::Value &V, const Twine &Path,
     if (Error E = getDouble(*O->get("min"), key(Path, "min"), S.Min))
       return E;
     return getDouble(*O->get("max"), key(Path, "max"), S.Max);
+  case PreprocessStep::Op::NanTo:
+    if (Error E = checkKeys(*O, Path, {"op", "value"}, {}))
+      return E;
+    return getDouble(*O->get("value"), key(Path, "value"), S.Value);
   default:
     return checkKeys(*O, Path, {"op"}, {});
   }
@@ -485,9 +494,25 @@ Error ModelParser::parseOutput(const json::Value &V, Model &M) const {
     return getFloat(*D->get("temperature"), "output.decision.temperature",
                     M.Decision.Temperature);
   }
+  if (Rule && *Rule == "masked_argmax") {
+    M.Decision.TheKind = DecisionRule::Kind::MaskedArgmax;
+    if (Error E =
+            checkKeys(*D, "output.decision", {"rule", "columns", "mask"}, {}))
+      return E;
+    std::optional<int64_t> C = getAsInt64(*D->get("columns"));
+    if (!C || *C < 1 || *C > 4096)
+      return fail("output.decision.columns",
+                  "expected an integer from 1 to 4096");
+    M.Decision.Columns = static_cast<size_t>(*C);
+    std::optional<StringRef> Mask = D->getString("mask");
+    if (!Mask)
+      return fail("output.decision.mask", "expected the name of an input");
+    M.Decision.MaskName = Mask->str();
+    return Error::success();
+  }
   return fail("output.decision.rule",
               "unknown decision rule" + (Rule ? " '" + *Rule + "'" : Twine()) +
-                  " (expected threshold or sample)");
+                  " (expected threshold, sample or masked_argmax)");
 }
 
 Error ModelParser::parseModel(const json::Value &Root, Model &M) {
@@ -636,10 +661,39 @@ Error Model::validate(StringRef FileName) const {
                                    " exceeds max " +
                                    formatModelDouble(Step.Max));
           break;
+        case PreprocessStep::Op::NanTo:
+          if (!std::isfinite(Step.Value))
+            return Fail(SPath + ".value", Twine(describeNonFinite(Step.Value)) +
+                                              " replacement value");
+          break;
         default:
           break;
         }
       }
+  }
+  if (Decision.isPerColumn()) {
+    for (size_t I = 0; I < Inputs.size(); ++I) {
+      size_t N = Inputs[I].Spec.getElementCount();
+      if (N != 1 && N != Decision.Columns)
+        return Fail("inputs[" + Twine(I) + "].spec.shape",
+                    "input '" + Inputs[I].Spec.name() + "' has " + Twine(N) +
+                        " elements; a model with " + Twine(Decision.Columns) +
+                        " columns reads inputs of " + Twine(Decision.Columns) +
+                        " elements or 1");
+    }
+    int Mask = getMaskInputIndex();
+    if (Mask < 0)
+      return Fail("output.decision.mask",
+                  "no input is called '" + Decision.MaskName + "'");
+    const TensorSpec &MS = Inputs[Mask].Spec;
+    if (MS.type() != TensorType::Int64 ||
+        MS.getElementCount() != Decision.Columns)
+      return Fail("output.decision.mask",
+                  "the mask '" + Decision.MaskName + "' must be int64_t with " +
+                      Twine(Decision.Columns) + " elements");
+    if (OutputSpec.type() != TensorType::Int64)
+      return Fail("output.spec.type",
+                  "a masked_argmax decision is an index: int64_t");
   }
   if (Layers.empty())
     return Fail("layers", "a model needs at least one layer");
@@ -691,8 +745,17 @@ Error Model::validate(StringRef FileName) const {
 size_t Model::getNumMLPInputs() const {
   size_t N = 0;
   for (const ModelInput &In : Inputs)
-    N += In.getNumValues();
+    N += In.getNumValues(Decision.isPerColumn());
   return N;
+}
+
+int Model::getMaskInputIndex() const {
+  if (!Decision.isPerColumn())
+    return -1;
+  for (size_t I = 0; I < Inputs.size(); ++I)
+    if (Inputs[I].Spec.name() == Decision.MaskName)
+      return static_cast<int>(I);
+  return -1;
 }
 
 size_t Model::getNumParameters() const {
@@ -733,6 +796,9 @@ static void writeStep(raw_ostream &OS, const PreprocessStep &S) {
   case PreprocessStep::Op::Clamp:
     OS << ", \"min\": " << formatModelDouble(S.Min)
        << ", \"max\": " << formatModelDouble(S.Max);
+    break;
+  case PreprocessStep::Op::NanTo:
+    OS << ", \"value\": " << formatModelDouble(S.Value);
     break;
   default:
     break;
@@ -799,6 +865,9 @@ void Model::write(raw_ostream &OS) const {
   if (Decision.TheKind == DecisionRule::Kind::Threshold)
     OS << "{\"rule\": \"threshold\", \"threshold\": "
        << formatModelFloat(Decision.Threshold) << '}';
+  else if (Decision.isPerColumn())
+    OS << "{\"rule\": \"masked_argmax\", \"columns\": " << Decision.Columns
+       << ", \"mask\": " << json::Value(Decision.MaskName) << '}';
   else
     OS << "{\"rule\": \"sample\", \"temperature\": "
        << formatModelFloat(Decision.Temperature) << '}';

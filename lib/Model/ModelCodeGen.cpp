@@ -84,7 +84,8 @@ static void writeFloatArray(raw_ostream &OS, StringRef Name,
   OS << "\n};\n";
 }
 
-static const char *const Kernels = R"(// On x86-64 ELF targets the evaluation is compiled for AVX-512, AVX2 and
+static const char *const Kernels =
+    R"(// On x86-64 ELF targets the evaluation is compiled for AVX-512, AVX2 and
 // the baseline, and the loader picks one. Without FMA (neither implies
 // it, and -ffp-contract=off forbids it) all compute the same bits.
 #if defined(__x86_64__) && defined(__ELF__) && defined(__has_attribute)
@@ -111,6 +112,9 @@ static const char *const Kernels = R"(// On x86-64 ELF targets the evaluation is
 }
 [[maybe_unused]] inline double clampTo(double V, double L, double H) {
   return V < L ? L : (V > H ? H : V);
+}
+[[maybe_unused]] inline double nanTo(double V, double X) {
+  return std::isnan(V) ? X : V;
 }
 /// Y = Bias + X * W, accumulating over the inputs in order; WeightsT is
 /// [In][Out].
@@ -164,9 +168,20 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
        << "  static constexpr const char *OutputSpec =\n      "
        << quote(M.OutputSpec.toJSONString()) << ";\n"
        << "  /// 0: decide 1 iff logit > DecisionThreshold; 1: sample with\n"
-       << "  /// P(1) = sigmoid(logit / Temperature).\n"
+       << "  /// P(1) = sigmoid(logit / Temperature); 2: the column with the\n"
+       << "  /// largest logit among those the input MaskName allows.\n"
        << "  static constexpr int DecisionRule = "
-       << (M.Decision.TheKind == DecisionRule::Kind::Sample ? 1 : 0) << ";\n"
+       << (M.Decision.isPerColumn()                           ? 2
+           : M.Decision.TheKind == DecisionRule::Kind::Sample ? 1
+                                                              : 0)
+       << ";\n"
+       << "  /// Rule 2: the number of columns, and the mask input.\n"
+       << "  static constexpr std::size_t Columns = " << M.Decision.Columns
+       << ";\n"
+       << "  static constexpr const char *MaskName = "
+       << (M.Decision.isPerColumn() ? quote(M.Decision.MaskName)
+                                    : std::string("nullptr"))
+       << ";\n"
        << "  static constexpr float DecisionThreshold = "
        << hexFloat(M.Decision.Threshold) << ";\n"
        << "  static constexpr float Temperature = "
@@ -183,6 +198,9 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
        << "  /// The logit. Inputs[K] points at input K's elements, typed and\n"
        << "  /// laid out as InputSpecs[K] says.\n"
        << "  static float evaluate(const void *const *Inputs);\n"
+       << "  /// The logit of one column (rule 2); other rules ignore Column.\n"
+       << "  static float evaluateColumn(const void *const *Inputs,\n"
+       << "                              std::size_t Column);\n"
        << "};\n\n"
        << "} // namespace mlgo::embedded::" << Id << "\n\n"
        << "#endif // " << Guard << "\n";
@@ -239,8 +257,9 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
   OS << "};\n\n";
 
   // evaluate(): preprocessing, then the layers.
+  const bool PerColumn = M.Decision.isPerColumn();
   OS << "namespace {\nMLGO_TARGET_CLONES float evaluateImpl(const void *const "
-        "*Inputs) {\n"
+        "*Inputs, [[maybe_unused]] std::size_t Column) {\n"
      << "  float X0[" << M.getNumMLPInputs() << "];\n";
   size_t K = 0;
   for (size_t I = 0; I < M.Inputs.size(); ++I) {
@@ -256,8 +275,14 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
        << "    const " << T << " *In = static_cast<const " << T
        << " *>(Inputs[" << I << "]);\n";
     for (size_t P = 0; P < In.Pipelines.size(); ++P) {
-      OS << "    for (std::size_t E = 0; E < " << N << "; ++E) {\n"
-         << "      double V = static_cast<double>(In[E]);\n";
+      // A per-column model reads one element per column: element Column,
+      // or the only one.
+      if (PerColumn)
+        OS << "    {\n      const std::size_t E = " << (N == 1 ? "0" : "Column")
+           << ";\n";
+      else
+        OS << "    for (std::size_t E = 0; E < " << N << "; ++E) {\n";
+      OS << "      double V = static_cast<double>(In[E]);\n";
       for (size_t S = 0; S < In.Pipelines[P].size(); ++S) {
         const PreprocessStep &Step = In.Pipelines[P][S];
         OS << "      V = ";
@@ -283,11 +308,19 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
           OS << "clampTo(V, " << hexDouble(Step.Min) << ", "
              << hexDouble(Step.Max) << ")";
           break;
+        case PreprocessStep::Op::NanTo:
+          OS << "nanTo(V, " << hexDouble(Step.Value) << ")";
+          break;
         }
         OS << ";\n";
       }
-      OS << "      X0[" << K << " + E] = static_cast<float>(V);\n    }\n";
-      K += N;
+      if (PerColumn) {
+        OS << "      X0[" << K << "] = static_cast<float>(V);\n    }\n";
+        K += 1;
+      } else {
+        OS << "      X0[" << K << " + E] = static_cast<float>(V);\n    }\n";
+        K += N;
+      }
     }
     OS << "  }\n";
   }
@@ -317,7 +350,10 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
   }
   OS << "  return X" << M.Layers.size() << "[0];\n}\n} // namespace\n\n"
      << "float Model::evaluate(const void *const *Inputs) {\n"
-     << "  return evaluateImpl(Inputs);\n}\n\n"
+     << "  return evaluateImpl(Inputs, 0);\n}\n\n"
+     << "float Model::evaluateColumn(const void *const *Inputs,\n"
+     << "                            std::size_t Column) {\n"
+     << "  return evaluateImpl(Inputs, Column);\n}\n\n"
      << "} // namespace mlgo::embedded::" << Id << "\n";
   OS.flush();
   return Code;

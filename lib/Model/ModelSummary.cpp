@@ -41,6 +41,8 @@ static std::string describeStep(const PreprocessStep &S) {
   case PreprocessStep::Op::Clamp:
     return Out + "(" + formatModelDouble(S.Min) + ", " +
            formatModelDouble(S.Max) + ")";
+  case PreprocessStep::Op::NanTo:
+    return Out + "(" + formatModelDouble(S.Value) + ")";
   default:
     return Out;
   }
@@ -63,6 +65,9 @@ static std::string describePipelines(const std::vector<Pipeline> &Ps) {
 static std::string describeDecision(const DecisionRule &D) {
   if (D.TheKind == DecisionRule::Kind::Threshold)
     return "1 if logit > " + formatModelFloat(D.Threshold);
+  if (D.isPerColumn())
+    return "the column of " + std::to_string(D.Columns) +
+           " with the largest logit among those '" + D.MaskName + "' allows";
   return "sample with P(1) = sigmoid(logit / " +
          formatModelFloat(D.Temperature) + ")";
 }

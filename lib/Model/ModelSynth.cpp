@@ -41,6 +41,14 @@ std::vector<TensorSpec> getMixedTestInputs() {
           TensorSpec::createSpec<uint8_t>("u8", {1})};
 }
 
+std::vector<TensorSpec> getColumnsTestInputs() {
+  const int64_t C = static_cast<int64_t>(ColumnsTestCount);
+  return {TensorSpec::createSpec<int64_t>("mask", {C}),
+          TensorSpec::createSpec<float>("weight", {C}),
+          TensorSpec::createSpec<int64_t>("stage", {C}),
+          TensorSpec::createSpec<float>("progress", {1})};
+}
+
 /// Quantile boundaries like those of a heavy-tailed integer feature:
 /// repeated small values, then geometric growth.
 static std::vector<double> makeBoundaries(Rng &R, size_t N) {
@@ -69,6 +77,9 @@ static PreprocessStep makeStep(Rng &R, PreprocessStep::Op Op) {
     S.Min = R.uniform(-1000, 0);
     S.Max = R.uniform(0, 1000);
     break;
+  case PreprocessStep::Op::NanTo:
+    S.Value = R.uniform(-2, 2);
+    break;
   default:
     break;
   }
@@ -77,7 +88,8 @@ static PreprocessStep makeStep(Rng &R, PreprocessStep::Op Op) {
 
 Model synthesizeModel(const ModelSynthOptions &Options) {
   Rng R(Options.Seed);
-  bool Mixed = Options.TheStyle == ModelSynthOptions::Style::Mixed;
+  bool Columns = Options.TheStyle == ModelSynthOptions::Style::Columns;
+  bool Mixed = Columns || Options.TheStyle == ModelSynthOptions::Style::Mixed;
   Model M;
   M.Metadata.Name = Options.Name;
   M.Metadata.Description =
@@ -89,12 +101,25 @@ Model synthesizeModel(const ModelSynthOptions &Options) {
   for (size_t H : Options.Hidden)
     Hidden += (Hidden.empty() ? "" : ",") + std::to_string(H);
   M.Metadata.Recipe = std::string("mlgo-codegen --synthesize=") +
-                      (Mixed ? "mixed" : "benchmark") + " --hidden=" + Hidden +
+                      (Columns ? "columns"
+                       : Mixed ? "mixed"
+                               : "benchmark") +
+                      " --hidden=" + Hidden +
                       " --seed=" + std::to_string(Options.Seed);
   M.Metadata.Seed = Options.Seed;
   for (size_t I = 0; I < Options.Inputs.size(); ++I) {
     ModelInput In{Options.Inputs[I], {}};
-    if (!Mixed) {
+    if (Columns) {
+      // The mask is read by the decision only.
+      if (In.Spec.name() != "mask")
+        for (size_t P = 0, E = 1 + R.below(2); P < E; ++P) {
+          Pipeline Pipe{makeStep(R, PreprocessStep::Op::NanTo)};
+          for (size_t S = 0, N = R.below(3); S < N; ++S)
+            Pipe.push_back(
+                makeStep(R, static_cast<PreprocessStep::Op>(R.below(6))));
+          In.Pipelines.push_back(std::move(Pipe));
+        }
+    } else if (!Mixed) {
       if (I % 2 == 0)
         In.Pipelines.push_back(
             {makeStep(R, PreprocessStep::Op::Quantile)});
@@ -112,6 +137,12 @@ Model synthesizeModel(const ModelSynthOptions &Options) {
       }
     }
     M.Inputs.push_back(std::move(In));
+  }
+  if (Columns) {
+    M.OutputSpec = TensorSpec::createSpec<int64_t>("index", {1});
+    M.Decision.TheKind = DecisionRule::Kind::MaskedArgmax;
+    M.Decision.Columns = ColumnsTestCount;
+    M.Decision.MaskName = "mask";
   }
   std::vector<size_t> Sizes = Options.Hidden;
   Sizes.push_back(1);

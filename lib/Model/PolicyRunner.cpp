@@ -30,7 +30,8 @@ namespace mlgo {
 // ModelEvaluator
 //===----------------------------------------------------------------------===//
 
-ModelEvaluator::ModelEvaluator(const Model &M) : Inputs(M.Inputs) {
+ModelEvaluator::ModelEvaluator(const Model &M)
+    : Inputs(M.Inputs), PerColumn(M.Decision.isPerColumn()) {
   size_t Widest = M.getNumMLPInputs();
   for (const DenseLayer &L : M.Layers) {
     Layer T{L.In, L.Out, L.Act, std::vector<float>(L.In * L.Out), L.Bias};
@@ -75,6 +76,8 @@ static double applyStep(const PreprocessStep &S, double V) {
     return V * V;
   case PreprocessStep::Op::Clamp:
     return V < S.Min ? S.Min : (V > S.Max ? S.Max : V);
+  case PreprocessStep::Op::NanTo:
+    return std::isnan(V) ? S.Value : V;
   }
   return V;
 }
@@ -142,14 +145,20 @@ static void activate(Activation A, float *Y, size_t N) {
   }
 }
 
-float ModelEvaluator::evaluate(const void *const *InputBuffers) {
+float ModelEvaluator::evaluate(const void *const *InputBuffers, size_t Column) {
   float *X = BufA.data();
   size_t K = 0;
   for (size_t In = 0; In < Inputs.size(); ++In) {
     const ModelInput &MI = Inputs[In];
     size_t N = MI.Spec.getElementCount();
+    // A per-column model reads element Column (or the only one).
+    size_t First = 0;
+    if (PerColumn) {
+      First = N == 1 ? 0 : Column;
+      N = 1;
+    }
     for (const Pipeline &P : MI.Pipelines)
-      for (size_t E = 0; E < N; ++E) {
+      for (size_t E = First; E < First + N; ++E) {
         double V = loadElement(InputBuffers[In], MI.Spec.type(), E);
         for (const PreprocessStep &S : P)
           V = applyStep(S, V);
@@ -180,9 +189,10 @@ PolicyRunner::PolicyRunner(Kind K, std::vector<TensorSpec> CompilerInputs,
                            TensorSpec OutputSpec, DecisionRule Rule,
                            const PolicyRunnerOptions &Options)
     : ModelRunner(K, std::move(CompilerInputs), Options.OnError),
-      OutputSpec(std::move(OutputSpec)), Rule(Rule),
-      RandomState(Options.Seed) {
-  if (Options.ExplorationTemperature) {
+      OutputSpec(std::move(OutputSpec)), Rule(std::move(Rule)),
+      RandomState(Options.Seed),
+      Explore(Options.ExplorationTemperature.has_value()) {
+  if (Options.ExplorationTemperature && !this->Rule.isPerColumn()) {
     this->Rule.TheKind = DecisionRule::Kind::Sample;
     this->Rule.Temperature = *Options.ExplorationTemperature;
   }
@@ -194,6 +204,10 @@ Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
       !(Rule.Temperature > 0 && std::isfinite(Rule.Temperature)))
     return makeError("exploration temperature must be positive and "
                      "finite");
+  if (Rule.isPerColumn() && Explore)
+    return makeError("model '" + ModelName +
+                     "' chooses among columns; exploration by sampling is "
+                     "for one-logit models");
   if (OutputSpec.getElementCount() != 1 ||
       OutputSpec.getTotalTensorBufferSize() > sizeof(Output))
     return makeError("model '" + ModelName +
@@ -222,12 +236,18 @@ Error PolicyRunner::bindInputs(ArrayRef<TensorSpec> ModelInputs,
     setUpBufferForTensor(I, Offered, Storage.back().get());
     ModelInputBuffers[K] = Storage.back().get();
   }
-  for (size_t K = 0; K < ModelInputs.size(); ++K)
+  for (size_t K = 0; K < ModelInputs.size(); ++K) {
     if (!ModelInputBuffers[K])
       return makeError("model '" + ModelName + "' needs input '" +
                        ModelInputs[K].name() + "' (" +
                        describe(ModelInputs[K]) +
                        "), which the compiler does not offer");
+    if (Rule.isPerColumn() && ModelInputs[K].name() == Rule.MaskName)
+      Mask = static_cast<const int64_t *>(ModelInputBuffers[K]);
+  }
+  if (Rule.isPerColumn() && !Mask)
+    return makeError("model '" + ModelName + "' has no mask input '" +
+                     Rule.MaskName + "'");
   return Error::success();
 }
 
@@ -240,8 +260,36 @@ template <typename T> static void storeDecision(void *Buffer, bool Decision) {
   std::memcpy(Buffer, &V, sizeof(V));
 }
 
+size_t PolicyRunner::chooseColumn() {
+  const size_t Columns = Rule.Columns;
+  size_t Best = Columns;
+  float BestLogit = 0;
+  for (size_t C = 0; C < Columns; ++C) {
+    if (!Mask[C])
+      continue;
+    float L = computeLogit(ModelInputBuffers.data(), C);
+    // The first allowed column, then only a strictly larger number: ties
+    // and NaNs keep the lowest index, and a NaN never wins over a number.
+    if (Best == Columns ||
+        (!std::isnan(L) && (std::isnan(BestLogit) || L > BestLogit))) {
+      Best = C;
+      BestLogit = L;
+    }
+  }
+  if (Best == Columns)
+    return Columns - 1;
+  LastLogit = BestLogit;
+  return Best;
+}
+
 void *PolicyRunner::evaluateUntyped() {
-  LastLogit = computeLogit(ModelInputBuffers.data());
+  if (Rule.isPerColumn()) {
+    int64_t Index = static_cast<int64_t>(chooseColumn());
+    std::memcpy(Output, &Index, sizeof(Index));
+    LastProbability = 1;
+    return Output;
+  }
+  LastLogit = computeLogit(ModelInputBuffers.data(), 0);
   bool Decision;
   if (Rule.TheKind == DecisionRule::Kind::Sample) {
     LastProbability = 1.0f / (1.0f + std::exp(-LastLogit / Rule.Temperature));
@@ -298,8 +346,21 @@ InterpretedRunner::create(StringRef Path,
                 std::move(CompilerInputs), Options);
 }
 
-float InterpretedRunner::computeLogit(const void *const *ModelInputs) {
-  return Evaluator.evaluate(ModelInputs);
+float InterpretedRunner::computeLogit(const void *const *ModelInputs,
+                                      size_t Column) {
+  return Evaluator.evaluate(ModelInputs, Column);
+}
+
+static DecisionRule getEmbeddedDecisionRule(const EmbeddedModelInfo &Info) {
+  DecisionRule R;
+  R.TheKind = Info.DecisionRuleKind == 2   ? DecisionRule::Kind::MaskedArgmax
+              : Info.DecisionRuleKind == 1 ? DecisionRule::Kind::Sample
+                                           : DecisionRule::Kind::Threshold;
+  R.Threshold = Info.DecisionThreshold;
+  R.Temperature = Info.Temperature;
+  R.Columns = Info.Columns;
+  R.MaskName = Info.MaskName ? Info.MaskName : "";
+  return R;
 }
 
 EmbeddedRunner::EmbeddedRunner(const EmbeddedModelInfo &Info,
@@ -307,11 +368,7 @@ EmbeddedRunner::EmbeddedRunner(const EmbeddedModelInfo &Info,
                                std::vector<TensorSpec> CompilerInputs,
                                const PolicyRunnerOptions &Options)
     : PolicyRunner(Kind::Embedded, std::move(CompilerInputs),
-                   std::move(OutputSpec),
-                   DecisionRule{Info.DecisionRuleKind == 1
-                                    ? DecisionRule::Kind::Sample
-                                    : DecisionRule::Kind::Threshold,
-                                Info.DecisionThreshold, Info.Temperature},
+                   std::move(OutputSpec), getEmbeddedDecisionRule(Info),
                    Options),
       Info(Info) {}
 

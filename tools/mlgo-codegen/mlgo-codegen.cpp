@@ -4,7 +4,8 @@
 // writes the deterministic synthetic models the tests and benchmarks embed:
 //
 //   mlgo-codegen MODEL.json -o DIR [--id ID] [--header-include PATH]
-//   mlgo-codegen --synthesize=benchmark|mixed [--hidden=64,64] [--seed=N]
+//   mlgo-codegen --synthesize=benchmark|mixed|columns [--hidden=64,64]
+//   [--seed=N]
 //                [--name=NAME] -o FILE.json
 //
 // The benchmark style reads LLVM 19's 38 inlining features (the X-macros of
@@ -46,8 +47,9 @@ static cl::opt<std::string>
 static cl::opt<std::string>
     Synthesize("synthesize",
                cl::desc("write a synthetic model instead: 'benchmark' (the "
-                        "38 LLVM inlining features) or 'mixed' (test inputs "
-                        "of several types, every preprocessing step)"),
+                        "38 LLVM inlining features), 'mixed' (test inputs "
+                        "of several types, every preprocessing step) or "
+                        "'columns' (a per-column masked_argmax model)"),
                cl::cat(Category));
 static cl::list<unsigned> Hidden("hidden", cl::CommaSeparated,
                                  cl::desc("hidden layer sizes (default 64,64)"),
@@ -87,9 +89,12 @@ int main(int argc, char **argv) {
     } else if (Synthesize == "mixed") {
       Opts.TheStyle = ModelSynthOptions::Style::Mixed;
       Opts.Inputs = getMixedTestInputs();
+    } else if (Synthesize == "columns") {
+      Opts.TheStyle = ModelSynthOptions::Style::Columns;
+      Opts.Inputs = getColumnsTestInputs();
     } else {
       return fail(makeError("unknown --synthesize style '" + Synthesize +
-                            "' (expected benchmark or mixed)"));
+                            "' (expected benchmark, mixed or columns)"));
     }
     if (!Hidden.empty())
       Opts.Hidden.assign(Hidden.begin(), Hidden.end());

@@ -279,7 +279,7 @@ TEST(ModelTest, LocatedErrors) {
                            }),
             "m.json: inputs[0].preprocess[1][0].op: unknown preprocessing "
             "'log2' (expected one of log1p, standardize, quantile, sqrt, "
-            "square, clamp)");
+            "square, clamp, nan_to)");
   EXPECT_EQ(errorAfterEdit(M,
                            [](json::Object &Root) {
                              input(Root, 0).getArray("preprocess")->push_back(

@@ -12,6 +12,7 @@
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Model/PolicyRunner.h"
 
+#include "mlgo/embedded/columns_test.h"
 #include "mlgo/embedded/inline_oz.h"
 #include "mlgo/embedded/mixed_test.h"
 
@@ -385,3 +386,120 @@ TEST(PolicyRunnerTest, ExplorationSamplesReproducibly) {
 }
 
 } // namespace
+
+namespace {
+
+using ColumnsModel = mlgo::embedded::columns_test::Model;
+
+/// Per-column inputs (getColumnsTestInputs) as typed vectors.
+struct ColumnValues {
+  std::vector<int64_t> Mask, Stage;
+  std::vector<float> Weight;
+  float Progress = 0;
+
+  void fill(ModelRunner &R) const {
+    for (size_t I = 0; I < R.getNumInputs(); ++I) {
+      llvm::StringRef Name = R.getInputSpecs()[I].name();
+      void *To = R.getTensorUntyped(I);
+      if (Name == "mask")
+        std::memcpy(To, Mask.data(), Mask.size() * 8);
+      else if (Name == "stage")
+        std::memcpy(To, Stage.data(), Stage.size() * 8);
+      else if (Name == "weight")
+        std::memcpy(To, Weight.data(), Weight.size() * 4);
+      else if (Name == "progress")
+        std::memcpy(To, &Progress, 4);
+    }
+  }
+};
+
+ColumnValues makeColumns(ValueGen &Gen) {
+  ColumnValues V;
+  for (size_t C = 0; C < ColumnsTestCount; ++C) {
+    V.Mask.push_back(Gen.next() % 2 ? static_cast<int64_t>(Gen.next() % 3) : 0);
+    V.Stage.push_back(Gen.integer());
+    V.Weight.push_back(static_cast<float>(Gen.real()));
+  }
+  V.Progress = static_cast<float>(Gen.real());
+  return V;
+}
+
+std::shared_ptr<const Model> loadColumns() {
+  Expected<Model> M = Model::load(MLGO_COLUMNS_TEST_MODEL);
+  EXPECT_TRUE(static_cast<bool>(M)) << toString(M.takeError());
+  return std::make_shared<const Model>(std::move(*M));
+}
+
+} // namespace
+
+TEST(PolicyRunnerTest, PerColumnModelsAgreeToTheBitAndObeyTheMask) {
+  std::shared_ptr<const Model> M = loadColumns();
+  ASSERT_TRUE(M->Decision.isPerColumn());
+  EXPECT_EQ(ColumnsModel::DecisionRule, 2);
+  EXPECT_EQ(ColumnsModel::Columns, ColumnsTestCount);
+  EXPECT_STREQ(ColumnsModel::MaskName, "mask");
+  std::vector<TensorSpec> Specs = getColumnsTestInputs();
+  std::reverse(Specs.begin(), Specs.end());
+  auto Interpreted = unwrap(InterpretedRunner::create(M, Specs));
+  auto Embedded = unwrap(EmbeddedRunner::create<ColumnsModel>(Specs));
+  ASSERT_TRUE(Interpreted && Embedded);
+  ModelEvaluator Evaluator(*M);
+
+  ValueGen Gen(33);
+  size_t NoneAllowed = 0, NaNLogits = 0;
+  std::vector<size_t> Chosen(ColumnsTestCount, 0);
+  const size_t N = 40000;
+  for (size_t Iter = 0; Iter < N; ++Iter) {
+    ColumnValues V = makeColumns(Gen);
+    V.fill(*Interpreted);
+    V.fill(*Embedded);
+    int64_t A = Interpreted->evaluate<int64_t>();
+    int64_t B = Embedded->evaluate<int64_t>();
+    ASSERT_EQ(A, B) << "vector " << Iter;
+    ASSERT_EQ(bitsOf(Interpreted->getLastLogit()),
+              bitsOf(Embedded->getLastLogit()));
+    ASSERT_GE(A, 0);
+    ASSERT_LT(A, static_cast<int64_t>(ColumnsTestCount));
+    ++Chosen[A];
+
+    // The rule, spelled out again on the evaluator's per-column logits.
+    const void *Inputs[] = {V.Mask.data(), V.Weight.data(), V.Stage.data(),
+                            &V.Progress};
+    int64_t Expected = -1;
+    float Best = 0;
+    for (size_t C = 0; C < ColumnsTestCount; ++C) {
+      float L = Evaluator.evaluate(Inputs, C);
+      NaNLogits += std::isnan(L);
+      if (!V.Mask[C])
+        continue;
+      if (Expected < 0 || (!std::isnan(L) && (std::isnan(Best) || L > Best))) {
+        Expected = static_cast<int64_t>(C);
+        Best = L;
+      }
+    }
+    if (Expected < 0) {
+      ++NoneAllowed;
+      Expected = static_cast<int64_t>(ColumnsTestCount) - 1;
+    } else {
+      ASSERT_NE(V.Mask[A], 0) << "a masked column was chosen at " << Iter;
+    }
+    ASSERT_EQ(A, Expected) << "vector " << Iter;
+  }
+  // Every column wins sometimes; some vectors allow nothing; nan_to keeps
+  // most logits numbers even though a quarter of the weights are NaN/inf.
+  for (size_t C = 0; C < ColumnsTestCount; ++C)
+    EXPECT_GT(Chosen[C], N / 100) << "column " << C;
+  EXPECT_GT(NoneAllowed, 0u);
+  EXPECT_LT(NaNLogits, N * ColumnsTestCount / 4);
+}
+
+TEST(PolicyRunnerTest, PerColumnModelsRefuseExploration) {
+  PolicyRunnerOptions Opts;
+  Opts.ExplorationTemperature = 1.0f;
+  auto R =
+      InterpretedRunner::create(loadColumns(), getColumnsTestInputs(), Opts);
+  ASSERT_FALSE(static_cast<bool>(R));
+  EXPECT_EQ(toString(R.takeError()),
+            "model 'columns-test' chooses among columns; exploration by "
+            "sampling is for one-logit models");
+}

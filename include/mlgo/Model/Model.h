@@ -44,7 +44,9 @@
 //     "output": {                      required
 //       "spec": <TensorSpec JSON>,     one element, e.g. inlining_decision
 //       "decision": {"rule": "threshold", "threshold": 0}
-//                or {"rule": "sample", "temperature": 1} }
+//                or {"rule": "sample", "temperature": 1}
+//                or {"rule": "masked_argmax", "columns": 33,
+//                    "mask": "mask"} }
 //   }
 //
 // Inputs are bound to the compiler's features by spec name, so a compiler may
@@ -64,7 +66,10 @@
 //   {"op":"sqrt"}                     V = V > 0 ? sqrt(V) : 0
 //   {"op":"square"}                   V = V * V
 //   {"op":"clamp","min":L,"max":H}    V = V < L ? L : (V > H ? H : V)
-// An empty pipeline passes the value through.
+//   {"op":"nan_to","value":X}         V = V is NaN ? X : V (X finite)
+// An empty pipeline passes the value through. Other steps carry a NaN
+// through (clamp and sqrt turn it into H and 0), so a model whose inputs may
+// be NaN (regalloc's use_def_density) starts those pipelines with nan_to.
 //
 // The MLP computes in float. A layer computes, for each output o,
 //   Y[o] = B[o]; then for i = 0..in-1 in order: Y[o] = Y[o] + W[o][i] * X[i]
@@ -73,6 +78,18 @@
 // layer has one output, the logit L. The decision written to the output
 // tensor is 1 or 0: "threshold" gives L > threshold; "sample" draws 1 with
 // probability sigmoid(L / temperature).
+//
+// Per-column models ("masked_argmax", for choices among C candidates such as
+// regalloc eviction's 33 columns): every input has C elements (one per
+// column) or 1 (the same value for every column). The MLP, with its one set
+// of weights, is run once per column c on that column's values: input
+// elements c (or 0), through every pipeline, in the order above, giving the
+// logit L[c]. The decision is the index c that maximizes L[c] among the
+// columns whose element of the "mask" input (an int64 input with C elements,
+// usually read with no pipeline) is non-zero; ties and NaN logits go to the
+// lowest such index (a NaN never beats a number). If the mask allows no
+// column, the decision is C - 1. A masked column is never the decision when
+// another is allowed, whatever the weights.
 //
 // Numbers: preprocessing constants are doubles, weights and biases floats;
 // both are written with the fewest decimal digits that read back to the same
@@ -104,11 +121,12 @@ constexpr int64_t ModelFormatVersion = 1;
 
 /// One preprocessing step (see the file comment for the exact semantics).
 struct PreprocessStep {
-  enum class Op { Log1p, Standardize, Quantile, Sqrt, Square, Clamp };
+  enum class Op { Log1p, Standardize, Quantile, Sqrt, Square, Clamp, NanTo };
   Op TheOp = Op::Log1p;
   double Mean = 0, StdDev = 1;     ///< Standardize.
   std::vector<double> Boundaries;  ///< Quantile, sorted ascending.
   double Min = 0, Max = 0;         ///< Clamp.
+  double Value = 0;                ///< NanTo.
 
   bool operator==(const PreprocessStep &O) const;
   bool operator!=(const PreprocessStep &O) const { return !(*this == O); }
@@ -123,9 +141,10 @@ using Pipeline = std::vector<PreprocessStep>;
 struct ModelInput {
   TensorSpec Spec;
   std::vector<Pipeline> Pipelines;
-  /// Number of MLP input values this feature yields.
-  size_t getNumValues() const {
-    return Spec.getElementCount() * Pipelines.size();
+  /// Number of MLP input values this feature yields; in a per-column model,
+  /// per column (each column reads one element).
+  size_t getNumValues(bool PerColumn = false) const {
+    return (PerColumn ? 1 : Spec.getElementCount()) * Pipelines.size();
   }
 };
 
@@ -141,12 +160,16 @@ struct DenseLayer {
   float weight(size_t O, size_t I) const { return Weights[O * In + I]; }
 };
 
-/// How the decision is taken from the logit.
+/// How the decision is taken from the logit(s).
 struct DecisionRule {
-  enum class Kind { Threshold, Sample };
+  enum class Kind { Threshold, Sample, MaskedArgmax };
   Kind TheKind = Kind::Threshold;
   float Threshold = 0;   ///< Threshold: decide 1 iff logit > Threshold.
   float Temperature = 1; ///< Sample: P(1) = sigmoid(logit / Temperature).
+  size_t Columns = 0;    ///< MaskedArgmax: the number of candidates.
+  std::string MaskName;  ///< MaskedArgmax: the input that allows columns.
+
+  bool isPerColumn() const { return TheKind == Kind::MaskedArgmax; }
 };
 
 struct ModelMetadata {
@@ -204,8 +227,11 @@ public:
   /// Writes the model to \p Path.
   llvm::Error save(llvm::StringRef Path) const;
 
-  /// Length of the MLP input vector (the sum of getNumValues()).
+  /// Length of the MLP input vector (the sum of getNumValues(); per column in
+  /// a per-column model).
   size_t getNumMLPInputs() const;
+  /// The index of the mask input of a per-column model (-1 otherwise).
+  int getMaskInputIndex() const;
   /// Number of weights and biases.
   size_t getNumParameters() const;
   /// The model's input specs, in model order.

@@ -27,6 +27,10 @@ struct ModelSynthOptions {
     /// kind) and a random activation per layer. The bit-identity test's
     /// model.
     Mixed,
+    /// A per-column "masked_argmax" model over getColumnsTestInputs():
+    /// every pipeline starts with nan_to, then random steps. The
+    /// bit-identity test's per-column model.
+    Columns,
   };
   Style TheStyle = Style::Benchmark;
   std::string Name = "synthetic";
@@ -41,6 +45,11 @@ Model synthesizeModel(const ModelSynthOptions &Options);
 /// The input specs of the "Mixed" test model: several scalar types, a
 /// multi-element input.
 std::vector<TensorSpec> getMixedTestInputs();
+
+/// The input specs of the "Columns" test model: an int64 "mask" and two
+/// other per-column inputs of ColumnsTestCount elements, and one scalar.
+constexpr size_t ColumnsTestCount = 9;
+std::vector<TensorSpec> getColumnsTestInputs();
 
 } // namespace mlgo
 

@@ -15,7 +15,9 @@
 // Both compute bit-identical logits and take the decision the same way, in
 // the PolicyRunner base: 1/0 into the model's one-element output tensor,
 // either "logit > threshold" or, when exploring, a draw with probability
-// sigmoid(logit / temperature) from a seeded generator.
+// sigmoid(logit / temperature) from a seeded generator; for a per-column
+// model (regalloc eviction), the index of the allowed column with the
+// largest logit (Model.h, "masked_argmax").
 //
 //===----------------------------------------------------------------------===//
 
@@ -40,8 +42,9 @@ class ModelEvaluator {
 public:
   explicit ModelEvaluator(const Model &M);
   /// \p Inputs[K] points at the buffer of the model's input K (model order),
-  /// laid out as that input's spec says.
-  float evaluate(const void *const *Inputs);
+  /// laid out as that input's spec says. A per-column model computes the
+  /// logit of \p Column; other models ignore it.
+  float evaluate(const void *const *Inputs, size_t Column = 0);
 
 private:
   struct Layer {
@@ -51,6 +54,7 @@ private:
     std::vector<float> Bias;
   };
   std::vector<ModelInput> Inputs;
+  bool PerColumn;
   std::vector<Layer> Layers;
   std::vector<float> BufA, BufB;
 };
@@ -71,7 +75,8 @@ class PolicyRunner : public ModelRunner {
 public:
   void *evaluateUntyped() override;
 
-  /// The logit of the last evaluation.
+  /// The logit of the last evaluation (per-column models: of the chosen
+  /// column).
   float getLastLogit() const { return LastLogit; }
   /// P(decision = 1) at the last evaluation: sigmoid(logit / T) when
   /// sampling, and 0 or 1 for a threshold rule.
@@ -92,14 +97,21 @@ protected:
   llvm::Error bindInputs(llvm::ArrayRef<TensorSpec> ModelInputs,
                          llvm::StringRef ModelName);
 
-  /// Computes the logit from the model-ordered input buffers.
-  virtual float computeLogit(const void *const *ModelInputs) = 0;
+  /// Computes the logit (of \p Column, for per-column models) from the
+  /// model-ordered input buffers.
+  virtual float computeLogit(const void *const *ModelInputs, size_t Column) = 0;
 
 private:
+  /// The masked argmax of a per-column model.
+  size_t chooseColumn();
+
   TensorSpec OutputSpec;
   DecisionRule Rule;
   uint64_t RandomState;
+  bool Explore;
   std::vector<const void *> ModelInputBuffers;
+  /// The mask input of a per-column model.
+  const int64_t *Mask = nullptr;
   std::vector<std::unique_ptr<uint64_t[]>> Storage;
   uint64_t Output[1] = {0};
   float LastLogit = 0;
@@ -128,7 +140,7 @@ private:
   InterpretedRunner(std::shared_ptr<const Model> M,
                     std::vector<TensorSpec> CompilerInputs,
                     const PolicyRunnerOptions &Options);
-  float computeLogit(const void *const *ModelInputs) override;
+  float computeLogit(const void *const *ModelInputs, size_t Column) override;
 
   std::shared_ptr<const Model> TheModel;
   ModelEvaluator Evaluator;
@@ -141,10 +153,13 @@ struct EmbeddedModelInfo {
   size_t NumInputs;
   const char *const *InputSpecs; ///< TensorSpec JSON, model order.
   const char *OutputSpec;        ///< TensorSpec JSON.
-  int DecisionRuleKind;          ///< 0: threshold, 1: sample.
+  int DecisionRuleKind;          ///< 0: threshold, 1: sample, 2: masked argmax.
   float DecisionThreshold;
   float Temperature;
-  float (*Evaluate)(const void *const *Inputs);
+  size_t Columns;       ///< Masked argmax: the number of columns.
+  const char *MaskName; ///< Masked argmax: the mask input.
+  /// The logit (of \p Column, for a per-column model).
+  float (*Evaluate)(const void *const *Inputs, size_t Column);
   /// The model's HeuristicSettings (Model.h).
   bool HasInlineThreshold;
   int InlineThreshold;
@@ -158,7 +173,9 @@ template <typename GeneratedModel> EmbeddedModelInfo getEmbeddedModelInfo() {
           GeneratedModel::DecisionRule,
           GeneratedModel::DecisionThreshold,
           GeneratedModel::Temperature,
-          &GeneratedModel::evaluate,
+          GeneratedModel::Columns,
+          GeneratedModel::MaskName,
+          &GeneratedModel::evaluateColumn,
           GeneratedModel::HasInlineThreshold != 0,
           GeneratedModel::InlineThreshold};
 }
@@ -187,8 +204,8 @@ private:
   EmbeddedRunner(const EmbeddedModelInfo &Info, TensorSpec OutputSpec,
                  std::vector<TensorSpec> CompilerInputs,
                  const PolicyRunnerOptions &Options);
-  float computeLogit(const void *const *ModelInputs) override {
-    return Info.Evaluate(ModelInputs);
+  float computeLogit(const void *const *ModelInputs, size_t Column) override {
+    return Info.Evaluate(ModelInputs, Column);
   }
 
   EmbeddedModelInfo Info;
