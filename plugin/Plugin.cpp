@@ -1,11 +1,14 @@
 //===- plugin/Plugin.cpp - mlgo's pass plugin entry point -----------------===//
 //
-// The only thing a pass plugin must export. Everything else lives in
-// lib/Inline (see mlgo/Inline/InlinerPlugin.h).
+// The only thing a pass plugin must export, and the eviction hook installed
+// when the plugin is loaded (llc-19 -load has no other entry point).
+// Everything else lives in lib/Inline (mlgo/Inline/InlinerPlugin.h) and
+// lib/RegAlloc (mlgo/RegAlloc/EvictionPlugin.h).
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Inline/InlinerPlugin.h"
+#include "mlgo/RegAlloc/EvictionPlugin.h"
 
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Passes/PassPlugin.h"
@@ -15,3 +18,15 @@ llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "mlgo-inliner", LLVM_VERSION_STRING,
           [](llvm::PassBuilder &PB) { mlgo::registerInliner(PB); }};
 }
+
+namespace {
+/// Runs when the plugin is loaded, before code generation builds a pipeline;
+/// where an optimization pipeline runs first (clang, opt), a bad eviction
+/// model is reported there, as an error of the compilation.
+struct InstallEvictionHook {
+  InstallEvictionHook() {
+    mlgo::installEvictionHook();
+    mlgo::registerSetupCheck(mlgo::checkEvictionOptions);
+  }
+} Installed;
+} // namespace

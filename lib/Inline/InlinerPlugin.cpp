@@ -283,9 +283,18 @@ const OptionsConfig &getOptionsConfig() {
   return Config;
 }
 
+/// The other areas' checks (registerSetupCheck).
+std::vector<std::function<Error()>> &getSetupChecks() {
+  static std::vector<std::function<Error()>> Checks;
+  return Checks;
+}
+
 /// Why the -mlgo-* options cannot configure a compilation, if they cannot:
 /// conflicting options, or a model that does not load.
 Error checkOptions() {
+  for (const std::function<Error()> &Check : getSetupChecks())
+    if (Error E = Check())
+      return E;
   const OptionsConfig &O = getOptionsConfig();
   if (!O.Config)
     return makeError(O.Error);
@@ -383,6 +392,10 @@ void registerInliner(PassBuilder &PB,
               });
         });
       });
+}
+
+void registerSetupCheck(std::function<Error()> Check) {
+  getSetupChecks().push_back(std::move(Check));
 }
 
 void registerInliner(PassBuilder &PB) {

@@ -12,17 +12,17 @@ using namespace llvm;
 namespace mlgo {
 namespace {
 
-class ModelPolicy final : public ServePolicy {
+class RunnerPolicy final : public ServePolicy {
 public:
-  ModelPolicy(std::shared_ptr<const Model> M, std::string Path)
-      : TheModel(std::move(M)), Path(std::move(Path)) {}
+  RunnerPolicy(PolicyRunnerFactory Make, std::string What)
+      : Make(std::move(Make)), What(std::move(What)) {}
 
   Error begin(const LogHeader &Header) override {
     if (!Header.Advice)
       return makeError("the compiler's stream declares no advice "
                        "tensor; model '" +
-                       Path + "' cannot answer it");
-    auto R = InterpretedRunner::create(TheModel, Header.Features);
+                       What + "' cannot answer it");
+    auto R = Make(Header.Features);
     if (!R)
       return R.takeError();
     Runner = std::move(*R);
@@ -39,12 +39,17 @@ public:
   }
 
 private:
-  std::shared_ptr<const Model> TheModel;
-  std::string Path;
-  std::unique_ptr<InterpretedRunner> Runner;
+  PolicyRunnerFactory Make;
+  std::string What;
+  std::unique_ptr<PolicyRunner> Runner;
 };
 
 } // namespace
+
+std::unique_ptr<ServePolicy> createRunnerPolicy(PolicyRunnerFactory Make,
+                                                std::string What) {
+  return std::make_unique<RunnerPolicy>(std::move(Make), std::move(What));
+}
 
 Expected<std::unique_ptr<ServePolicy>> createModelPolicy(StringRef Path) {
   if (Path.empty())
@@ -52,8 +57,16 @@ Expected<std::unique_ptr<ServePolicy>> createModelPolicy(StringRef Path) {
   Expected<Model> M = Model::load(Path);
   if (!M)
     return M.takeError();
-  return std::make_unique<ModelPolicy>(
-      std::make_shared<const Model>(std::move(*M)), Path.str());
+  auto Shared = std::make_shared<const Model>(std::move(*M));
+  return createRunnerPolicy(
+      [Shared](std::vector<TensorSpec> Features)
+          -> Expected<std::unique_ptr<PolicyRunner>> {
+        auto R = InterpretedRunner::create(Shared, std::move(Features));
+        if (!R)
+          return R.takeError();
+        return std::move(*R);
+      },
+      Path.str());
 }
 
 void registerModelPolicy() { registerPolicyKind("model", createModelPolicy); }

@@ -18,6 +18,7 @@
 
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -61,6 +62,12 @@ llvm::Expected<InlinerConfig> getInlinerConfigFromOptions();
 /// configured by the -mlgo-* options (read when the advisor is built, so a
 /// configuration error stops the compilation with report_fatal_error).
 void registerInliner(llvm::PassBuilder &PB);
+
+/// Adds a check of the plugin's other options (the eviction model's) to
+/// the one registerInliner(PB) runs at the start of every pipeline: an
+/// error it returns is reported as an error of the compilation, like the
+/// inliner's own setup errors (no crash banner, no output).
+void registerSetupCheck(std::function<llvm::Error()> Check);
 
 /// Same, with an explicit configuration. \p Config must outlive every
 /// compilation run with \p PB.

@@ -15,9 +15,24 @@
 #ifndef MLGO_MODEL_MODELPOLICY_H
 #define MLGO_MODEL_MODELPOLICY_H
 
+#include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Protocol/ServePolicy.h"
 
+#include <functional>
+#include <string>
+
 namespace mlgo {
+
+/// Makes a runner for the features a compiler's stream offers.
+using PolicyRunnerFactory =
+    std::function<llvm::Expected<std::unique_ptr<PolicyRunner>>(
+        std::vector<TensorSpec> Features)>;
+
+/// A policy that answers every observation with a runner \p Make creates
+/// when the compiler connects (its header names the features). \p What
+/// names the model in errors.
+std::unique_ptr<ServePolicy> createRunnerPolicy(PolicyRunnerFactory Make,
+                                                std::string What);
 
 /// Loads the model in \p Path and returns a policy deciding with it.
 llvm::Expected<std::unique_ptr<ServePolicy>>

@@ -1,0 +1,384 @@
+//===- EvictionPlugin.cpp - Serving LLVM's eviction channel in-process ----===//
+//
+// See mlgo/RegAlloc/EvictionPlugin.h for what this does and promises. The
+// pieces: the -mlgo-evict-* options, the policy (an embedded or interpreted
+// per-column model behind the same ServePolicy `mlgo serve` uses), one
+// channel session per code generation pipeline, and the hook that LLVM's
+// pass registry calls to construct the eviction analysis.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/RegAlloc/EvictionPlugin.h"
+
+#include "mlgo/Log/ByteSource.h"
+#include "mlgo/Model/Model.h"
+#include "mlgo/Model/ModelPolicy.h"
+#include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Protocol/Host.h"
+#include "mlgo/Support/Error.h"
+#include "mlgo/embedded/regalloc_evict.h"
+
+#include "llvm/InitializePasses.h"
+#include "llvm/PassInfo.h"
+#include "llvm/PassRegistry.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Signals.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <mutex>
+#include <sys/syscall.h>
+#include <thread>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace mlgo {
+
+std::vector<TensorSpec> getEvictionFeatureSpecs() {
+  // One row of 33 columns.
+  const std::vector<int64_t> Row{1, EvictionColumns};
+  std::vector<TensorSpec> Specs;
+  auto Int = [&](const char *Name) {
+    Specs.push_back(TensorSpec::createSpec<int64_t>(Name, Row));
+  };
+  auto Float = [&](const char *Name) {
+    Specs.push_back(TensorSpec::createSpec<float>(Name, Row));
+  };
+  // LLVM 19's RA_EVICT_FEATURES_LIST, in order.
+  Int("mask");
+  Int("is_free");
+  Float("nr_urgent");
+  Float("nr_broken_hints");
+  Int("is_hint");
+  Int("is_local");
+  Float("nr_rematerializable");
+  Float("nr_defs_and_uses");
+  Float("weighed_reads_by_max");
+  Float("weighed_writes_by_max");
+  Float("weighed_read_writes_by_max");
+  Float("weighed_indvars_by_max");
+  Float("hint_weights_by_max");
+  Float("start_bb_freq_by_max");
+  Float("end_bb_freq_by_max");
+  Float("hottest_bb_freq_by_max");
+  Float("liverange_size");
+  Float("use_def_density");
+  Int("max_stage");
+  Int("min_stage");
+  Specs.push_back(TensorSpec::createSpec<float>("progress", {1}));
+  return Specs;
+}
+
+TensorSpec getEvictionAdviceSpec() {
+  return TensorSpec::createSpec<int64_t>("index_to_evict", {1});
+}
+
+/// Why \p M cannot answer LLVM's eviction questions, if it cannot.
+static Error checkEvictionModel(const Model &M, StringRef What) {
+  if (!M.Decision.isPerColumn() ||
+      M.Decision.Columns != static_cast<size_t>(EvictionColumns))
+    return makeError("model '" + What +
+                     "' is not an eviction model: it must choose among " +
+                     Twine(EvictionColumns) +
+                     " columns (\"rule\": \"masked_argmax\", \"columns\": " +
+                     Twine(EvictionColumns) + ")");
+  if (M.Decision.MaskName != "mask")
+    return makeError("model '" + What + "' takes its mask from '" +
+                     M.Decision.MaskName +
+                     "'; an eviction model must obey LLVM's 'mask'");
+  // Binding against LLVM 19's features finds missing or mistyped inputs.
+  auto R = InterpretedRunner::create(std::make_shared<const Model>(M),
+                                     getEvictionFeatureSpecs());
+  if (!R)
+    return R.takeError();
+  return Error::success();
+}
+
+using EmbeddedEvictModel = embedded::regalloc_evict::Model;
+
+Expected<std::unique_ptr<ServePolicy>> createEvictionPolicy(StringRef Path) {
+  if (Path.empty()) {
+    // Checked at build time (the model file) and here (the binding).
+    auto R =
+        EmbeddedRunner::create<EmbeddedEvictModel>(getEvictionFeatureSpecs());
+    if (!R)
+      return R.takeError();
+    return createRunnerPolicy(
+        [](std::vector<TensorSpec> Features)
+            -> Expected<std::unique_ptr<PolicyRunner>> {
+          auto R =
+              EmbeddedRunner::create<EmbeddedEvictModel>(std::move(Features));
+          if (!R)
+            return R.takeError();
+          return std::move(*R);
+        },
+        EmbeddedEvictModel::Name);
+  }
+  Expected<Model> M = Model::load(Path);
+  if (!M)
+    return M.takeError();
+  if (Error E = checkEvictionModel(*M, Path))
+    return E;
+  auto Shared = std::make_shared<const Model>(std::move(*M));
+  return createRunnerPolicy(
+      [Shared](std::vector<TensorSpec> Features)
+          -> Expected<std::unique_ptr<PolicyRunner>> {
+        auto R = InterpretedRunner::create(Shared, std::move(Features));
+        if (!R)
+          return R.takeError();
+        return std::move(*R);
+      },
+      Path.str());
+}
+
+namespace {
+
+cl::OptionCategory EvictCategory("mlgo register allocation options");
+
+cl::opt<std::string> EvictModelPath(
+    "mlgo-evict-model", cl::Hidden, cl::cat(EvictCategory),
+    cl::value_desc("file"),
+    cl::desc("Decide register-allocation evictions with the model in this "
+             "file (interpreted) instead of the model embedded in the "
+             "plugin"));
+cl::opt<bool> EvictUseLLVMAdvisor(
+    "mlgo-evict-use-llvm-advisor", cl::Hidden, cl::cat(EvictCategory),
+    cl::desc("Leave register-allocation eviction to LLVM's own advisor, "
+             "exactly as if the plugin were not loaded"));
+
+constexpr const char *ModeOptionName = "regalloc-enable-advisor";
+constexpr const char *ChannelOptionName =
+    "regalloc-evict-interactive-channel-base";
+
+[[noreturn]] void fatal(const Twine &Message) {
+  report_fatal_error("mlgo: " + Message, /*gen_crash_diag=*/false);
+}
+
+cl::Option &getOption(StringRef Name) {
+  StringMap<cl::Option *> &Opts = cl::getRegisteredOptions();
+  auto It = Opts.find(Name);
+  if (It == Opts.end())
+    fatal("this LLVM has no -" + Name +
+          " option; the eviction model needs LLVM 19's ML eviction advisor");
+  return *It->second;
+}
+
+/// Writes all of \p Size bytes to \p FD.
+Error writeAll(int FD, const char *Data, size_t Size) {
+  while (Size) {
+    ssize_t N = ::write(FD, Data, Size);
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0)
+      return makeError(Twine("cannot send advice to the register allocator: ") +
+                       std::strerror(errno));
+    Data += N;
+    Size -= static_cast<size_t>(N);
+  }
+  return Error::success();
+}
+
+/// One channel: LLVM's runner writes its log into LogPipe and reads advice
+/// from AdvicePipe. Owned jointly by the serving thread and the list of
+/// sessions (which closes the plugin's copy of the log pipe's write end
+/// when the next pipeline starts, so a finished session's thread sees the
+/// end of its stream).
+struct Session {
+  int LogRead = -1, LogWrite = -1, AdviceRead = -1, AdviceWrite = -1;
+  std::string Directory, Base;
+  std::unique_ptr<ServePolicy> Policy;
+  std::atomic<bool> DirectoryRemoved{false};
+
+  ~Session() {
+    for (int FD : {LogRead, AdviceRead, AdviceWrite})
+      if (FD >= 0)
+        ::close(FD);
+    closeLogWrite();
+  }
+  void closeLogWrite() {
+    if (LogWrite >= 0)
+      ::close(LogWrite);
+    LogWrite = -1;
+  }
+  /// The links are needed only until LLVM has opened both ends.
+  void removeDirectory() {
+    if (DirectoryRemoved.exchange(true) || Directory.empty())
+      return;
+    sys::fs::remove(Base + ".in");
+    sys::fs::remove(Base + ".out");
+    sys::fs::remove(Directory);
+  }
+};
+
+class SessionServer final : public SessionIO {
+public:
+  explicit SessionServer(Session &S) : S(S) {}
+  Error start(const LogHeader &) override {
+    S.removeDirectory();
+    return Error::success();
+  }
+  Error advise(const LogHeader &, const LogRecord &, const LogReader &,
+               const char *Advice, size_t Size) override {
+    return writeAll(S.AdviceWrite, Advice, Size);
+  }
+
+private:
+  Session &S;
+};
+
+void serveSession(std::shared_ptr<Session> S) {
+  SessionServer IO(*S);
+  Error E = serveStream(createFDSource(S->LogRead, /*TakeOwnership=*/false),
+                        S->Base + ".out", *S->Policy, IO);
+  if (!E)
+    return;
+  // The compiler waits for advice that will not come: stop it cleanly.
+  S->removeDirectory();
+  errs() << "mlgo: error: register allocation eviction: "
+         << toString(std::move(E)) << "\n";
+  errs().flush();
+  sys::RunInterruptHandlers();
+  ::_exit(1);
+}
+
+Expected<std::shared_ptr<Session>>
+startSession(std::unique_ptr<ServePolicy> Policy) {
+  auto S = std::make_shared<Session>();
+  S->Policy = std::move(Policy);
+  int Log[2], Advice[2];
+  if (::pipe2(Log, O_CLOEXEC) != 0 || ::pipe2(Advice, O_CLOEXEC) != 0)
+    return makeError(Twine("cannot create the eviction channel's pipes: ") +
+                     std::strerror(errno));
+  S->LogRead = Log[0];
+  S->LogWrite = Log[1];
+  S->AdviceRead = Advice[0];
+  S->AdviceWrite = Advice[1];
+  SmallString<128> Dir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-evict", Dir))
+    return makeError("cannot create the eviction channel's directory: " +
+                     EC.message());
+  S->Directory = Dir.str().str();
+  S->Base = S->Directory + "/channel";
+  auto Link = [&](int FD, StringRef Suffix) -> Error {
+    std::string Target = "/proc/self/fd/" + std::to_string(FD);
+    if (std::error_code EC =
+            sys::fs::create_link(Target, S->Base + Suffix.str()))
+      return makeError("cannot create '" + S->Base + Suffix +
+                       "': " + EC.message());
+    return Error::success();
+  };
+  if (Error E = Link(S->AdviceRead, ".in"))
+    return E;
+  if (Error E = Link(S->LogWrite, ".out"))
+    return E;
+  std::thread(serveSession, S).detach();
+  return S;
+}
+
+/// checkEvictionOptions()'s verdict: empty if the options are good.
+const std::string &getOptionsError() {
+  static const std::string Error = [] {
+    Expected<std::unique_ptr<ServePolicy>> P =
+        createEvictionPolicy(EvictModelPath);
+    return P ? std::string() : toString(P.takeError());
+  }();
+  return Error;
+}
+/// Whether checkEvictionOptions() has handed the error to the compiler.
+std::atomic<bool> OptionsErrorReported{false};
+
+std::mutex HookMutex;
+PassInfo::NormalCtor_t LLVMConstructor = nullptr;
+/// How many times this plugin set LLVM's advisor mode option.
+int OwnModeOccurrences = 0;
+/// The sessions whose pipelines may still exist.
+std::vector<std::shared_ptr<Session>> Sessions;
+
+/// Removes the channels' directories when the process exits (the serving
+/// threads may still be blocked reading; they end with the process).
+struct SessionsCleanup {
+  ~SessionsCleanup() {
+    for (auto &S : Sessions)
+      S->removeDirectory();
+  }
+} Cleanup;
+
+void setAdvisorMode(StringRef Value) {
+  cl::Option &Mode = getOption(ModeOptionName);
+  if (Mode.addOccurrence(0, Mode.ArgStr, Value))
+    fatal("LLVM refused -" + Twine(ModeOptionName) + "=" + Value);
+  ++OwnModeOccurrences;
+}
+
+bool onMainThread() {
+  return static_cast<pid_t>(::syscall(SYS_gettid)) == ::getpid();
+}
+
+/// The eviction analysis constructor LLVM's pass registry calls.
+Pass *createEvictionAnalysis() {
+  std::lock_guard<std::mutex> Lock(HookMutex);
+  // A new pipeline starts: the earlier ones on this thread are gone, so
+  // their sessions' streams can end.
+  for (auto &S : Sessions)
+    S->closeLogWrite();
+  bool UserChoice =
+      getOption(ModeOptionName).getNumOccurrences() > OwnModeOccurrences ||
+      getOption(ChannelOptionName).getNumOccurrences() > 0;
+  if (EvictUseLLVMAdvisor || UserChoice)
+    return LLVMConstructor();
+  if (!onMainThread()) {
+    setAdvisorMode("default");
+    return LLVMConstructor();
+  }
+  if (!getOptionsError().empty()) {
+    // Reported already: the compilation fails; let it end cleanly.
+    if (OptionsErrorReported)
+      return LLVMConstructor();
+    fatal(getOptionsError());
+  }
+  Expected<std::unique_ptr<ServePolicy>> Policy =
+      createEvictionPolicy(EvictModelPath);
+  if (!Policy)
+    fatal(toString(Policy.takeError()));
+  Expected<std::shared_ptr<Session>> S = startSession(std::move(*Policy));
+  if (!S)
+    fatal(toString(S.takeError()));
+  Sessions.push_back(*S);
+  // LLVM's own option, whose type (cl::opt<std::string>) is public.
+  static_cast<cl::opt<std::string> &>(getOption(ChannelOptionName))
+      .setValue((*S)->Base);
+  setAdvisorMode("release");
+  return LLVMConstructor();
+}
+
+} // namespace
+
+Error checkEvictionOptions() {
+  if (EvictUseLLVMAdvisor || getOptionsError().empty())
+    return Error::success();
+  OptionsErrorReported = true;
+  return makeError(getOptionsError());
+}
+
+void installEvictionHook() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    PassRegistry &Registry = *PassRegistry::getPassRegistry();
+    initializeRegAllocEvictionAdvisorAnalysisPass(Registry);
+    const PassInfo *Info = Registry.getPassInfo(StringRef("regalloc-evict"));
+    if (!Info || !Info->getNormalCtor())
+      fatal("this LLVM has no 'regalloc-evict' analysis to serve");
+    LLVMConstructor = Info->getNormalCtor();
+    // The registry hands out const PassInfo; the object itself is not.
+    const_cast<PassInfo *>(Info)->setNormalCtor(createEvictionAnalysis);
+  });
+}
+
+} // namespace mlgo
