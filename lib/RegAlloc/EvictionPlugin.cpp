@@ -11,6 +11,7 @@
 #include "mlgo/RegAlloc/EvictionPlugin.h"
 
 #include "mlgo/Log/ByteSource.h"
+#include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/ModelPolicy.h"
 #include "mlgo/Model/PolicyRunner.h"
@@ -33,6 +34,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
+#include <optional>
 #include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
@@ -148,6 +150,12 @@ cl::opt<std::string> EvictModelPath(
     cl::desc("Decide register-allocation evictions with the model in this "
              "file (interpreted) instead of the model embedded in the "
              "plugin"));
+cl::opt<std::string> EvictTrainingLog(
+    "mlgo-evict-training-log", cl::Hidden, cl::cat(EvictCategory),
+    cl::value_desc("file"),
+    cl::desc("Write every eviction decision to this file in LLVM's training "
+             "log format: the features LLVM sent, then index_to_evict; one "
+             "context per function"));
 cl::opt<bool> EvictUseLLVMAdvisor(
     "mlgo-evict-use-llvm-advisor", cl::Hidden, cl::cat(EvictCategory),
     cl::desc("Leave register-allocation eviction to LLVM's own advisor, "
@@ -185,6 +193,19 @@ Error writeAll(int FD, const char *Data, size_t Size) {
   return Error::success();
 }
 
+/// The -mlgo-evict-training-log writer, shared by the process's sessions
+/// (which run one after another, on the main thread's pipelines).
+struct TrainingLogState {
+  std::mutex Mutex;
+  std::unique_ptr<LogWriter> Writer;
+  raw_fd_ostream *Stream = nullptr;
+  std::optional<LogHeader> Header;
+};
+TrainingLogState &getTrainingLog() {
+  static TrainingLogState State;
+  return State;
+}
+
 /// One channel: LLVM's runner writes its log into LogPipe and reads advice
 /// from AdvicePipe. Owned jointly by the serving thread and the list of
 /// sessions (which closes the plugin's copy of the log pipe's write end
@@ -220,12 +241,58 @@ struct Session {
 class SessionServer final : public SessionIO {
 public:
   explicit SessionServer(Session &S) : S(S) {}
-  Error start(const LogHeader &) override {
+
+  Error start(const LogHeader &H) override {
     S.removeDirectory();
+    if (EvictTrainingLog.empty())
+      return Error::success();
+    TrainingLogState &L = getTrainingLog();
+    std::lock_guard<std::mutex> Lock(L.Mutex);
+    if (L.Header) {
+      if (H.Features != L.Header->Features || H.Advice != L.Header->Advice)
+        return makeError("the register allocator sent another header than "
+                         "before; cannot record both in '" +
+                         EvictTrainingLog + "'");
+      return Error::success();
+    }
+    std::error_code EC;
+    auto OS = std::make_unique<raw_fd_ostream>(EvictTrainingLog, EC);
+    if (EC)
+      return makeError("cannot open training log '" + EvictTrainingLog +
+                       "': " + EC.message());
+    L.Stream = OS.get();
+    std::vector<TensorSpec> Features = H.Features;
+    Features.push_back(*H.Advice);
+    L.Writer = std::make_unique<LogWriter>(std::move(OS), std::move(Features));
+    L.Header = H;
     return Error::success();
   }
-  Error advise(const LogHeader &, const LogRecord &, const LogReader &,
+
+  void switchContext(StringRef Name) override {
+    if (EvictTrainingLog.empty())
+      return;
+    TrainingLogState &L = getTrainingLog();
+    std::lock_guard<std::mutex> Lock(L.Mutex);
+    L.Writer->switchContext(Name);
+  }
+
+  Error advise(const LogHeader &H, const LogRecord &, const LogReader &Reader,
                const char *Advice, size_t Size) override {
+    if (!EvictTrainingLog.empty()) {
+      TrainingLogState &L = getTrainingLog();
+      std::lock_guard<std::mutex> Lock(L.Mutex);
+      L.Writer->startObservation();
+      for (size_t I = 0; I < H.Features.size(); ++I)
+        L.Writer->logTensorValue(I, Reader.getFeatureData(I));
+      L.Writer->logTensorValue(H.Features.size(), Advice);
+      L.Writer->endObservation();
+      // Flushed with each decision: the compiler may end the process
+      // without destroying anything.
+      L.Writer->flush();
+      if (L.Stream->has_error())
+        return makeError("cannot write training log '" + EvictTrainingLog +
+                         "': " + L.Stream->error().message());
+    }
     return writeAll(S.AdviceWrite, Advice, Size);
   }
 
