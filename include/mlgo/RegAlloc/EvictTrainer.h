@@ -1,0 +1,98 @@
+//===- mlgo/RegAlloc/EvictTrainer.h - Training the eviction model -*- C++
+//-*-===//
+//
+// `mlgo regalloc train`: improves a per-column eviction model (Model.h,
+// "masked_argmax") on LLVM's static register-allocation score (Score.h)
+// of corpus modules, by evolution strategies over the weights of its one
+// linear layer. The objective of a model is the mean, over the training
+// modules, of its score divided by stock llc-19's (LLVM's default eviction
+// advisor) on the same module: below 1 is better than LLVM.
+//
+// The loop (docs/regalloc.md, "Training"):
+//   1. modules: the corpus's modules, outside the validation packages,
+//      shuffled with the seed; the first TrainModules whose default score
+//      is not 0 (functions that never spill have nothing to learn). Each
+//      is optimized once, `opt-19 -O2`, into WORK/ir/.
+//   2. every generation: the center, and Pairs antithetic perturbations
+//      center +- Sigma * eps (eps standard normal from splitmix64 seeded by
+//      seed, generation and pair). Each candidate model is written to
+//      WORK/candidates/<id>.json and scored on every module with `llc-19
+//      -load=<plugin> -mlgo-evict-model=<file> -stop-after=virtregrewriter`.
+//      The center moves by Step times the estimated descent direction,
+//      normalized by the spread of the pair objectives.
+//   3. the best model evaluated (lowest training objective, the earliest
+//      on ties) is written to the output and scored, with the starting
+//      model and LLVM's default, on the validation packages' modules.
+//
+// Determinism and resumption: everything random comes from the seed; a
+// candidate's id is the MD5 of its model text; every score is appended to
+// WORK/scores.tsv as soon as it is known, and a rerun with the same options
+// reads it back instead of compiling again. A run killed at any point
+// resumes to the same bytes. WORK/curve.csv and WORK/report.md describe
+// the run.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_REGALLOC_EVICTTRAINER_H
+#define MLGO_REGALLOC_EVICTTRAINER_H
+
+#include "mlgo/Model/Model.h"
+
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlgo::regalloc {
+
+struct EvictTrainOptions {
+  std::string CorpusDir;
+  std::string WorkDir;
+  /// Where the trained model goes.
+  std::string OutputPath;
+  /// The starting model (a per-column eviction model with one linear
+  /// layer).
+  std::string InitModelPath;
+  /// Packages held out for validation.
+  std::vector<std::string> ValidationPackages;
+  size_t TrainModules = 40;
+  size_t ValidationModules = 40;
+  unsigned Generations = 10;
+  unsigned Pairs = 4;
+  double Sigma = 0.3;
+  double Step = 0.3;
+  uint64_t Seed = 1;
+  unsigned Jobs = 2;
+  /// The plugin llc loads to evaluate candidates.
+  std::string PluginPath;
+  bool Quiet = false;
+};
+
+/// One evaluated set: the summed scores per package, and the mean ratio.
+struct EvictSetResult {
+  struct Package {
+    std::string Name;
+    double Default = 0, Start = 0, Trained = 0;
+  };
+  std::vector<Package> Packages;
+  size_t Modules = 0;
+  double StartRatio = 1, TrainedRatio = 1;
+};
+
+struct EvictTrainResult {
+  Model Trained;
+  /// Training objective per generation: center and best so far.
+  std::vector<std::pair<double, double>> Curve;
+  double StartObjective = 1, BestObjective = 1;
+  EvictSetResult Validation;
+};
+
+/// Runs the loop above; progress and a summary go to \p Log.
+llvm::Expected<EvictTrainResult>
+trainEvictionModel(const EvictTrainOptions &Options, llvm::raw_ostream &Log);
+
+} // namespace mlgo::regalloc
+
+#endif // MLGO_REGALLOC_EVICTTRAINER_H

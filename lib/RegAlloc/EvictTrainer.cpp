@@ -1,0 +1,458 @@
+//===- EvictTrainer.cpp - Evolution strategies on the regalloc score ------===//
+//
+// See mlgo/RegAlloc/EvictTrainer.h for the loop and its guarantees.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/RegAlloc/EvictTrainer.h"
+
+#include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/Package.h"
+#include "mlgo/Model/SplitMix64.h"
+#include "mlgo/RegAlloc/Score.h"
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Parallel.h"
+#include "mlgo/Support/Process.h"
+#include "mlgo/Support/Progress.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <mutex>
+
+using namespace llvm;
+
+namespace mlgo::regalloc {
+namespace {
+
+/// A standard normal value from \p State (Box-Muller on two 53-bit
+/// uniforms), the same on every platform.
+double normal(uint64_t &State) {
+  auto Unit = [&] {
+    return (static_cast<double>(splitMix64(State) >> 11) + 0.5) * 0x1p-53;
+  };
+  double U1 = Unit(), U2 = Unit();
+  return std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
+}
+
+std::string md5Hex(StringRef Text) {
+  MD5 H;
+  H.update(Text);
+  MD5::MD5Result R;
+  H.final(R);
+  return R.digest().str().str();
+}
+
+Error writeAtomically(StringRef Path, StringRef Contents) {
+  std::string Tmp = (Path + ".tmp").str();
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Tmp, EC);
+    if (EC)
+      return makeError("cannot write '" + Tmp + "': " + EC.message());
+    OS << Contents;
+    OS.close();
+    if (OS.has_error())
+      return makeError("cannot write '" + Tmp + "': " + OS.error().message());
+  }
+  if (std::error_code EC = sys::fs::rename(Tmp, Path))
+    return makeError("cannot rename '" + Tmp + "' to '" + Path +
+                     "': " + EC.message());
+  return Error::success();
+}
+
+/// WORK/scores.tsv: "<candidate id>\t<module>\t<score>" lines, appended as
+/// scores become known. A torn last line (a killed run) is ignored.
+class ScoreCache {
+public:
+  Error open(StringRef Path) {
+    this->Path = Path.str();
+    if (auto Buf = MemoryBuffer::getFile(Path)) {
+      SmallVector<StringRef, 0> Lines;
+      (*Buf)->getBuffer().split(Lines, '\n');
+      for (StringRef L : Lines) {
+        SmallVector<StringRef, 3> F;
+        L.split(F, '\t');
+        double V;
+        if (F.size() != 3 || F[2].getAsDouble(V))
+          continue;
+        Scores[(F[0] + "\t" + F[1]).str()] = V;
+      }
+    }
+    std::error_code EC;
+    OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_Append);
+    if (EC)
+      return makeError("cannot open '" + Path + "': " + EC.message());
+    return Error::success();
+  }
+  std::optional<double> find(StringRef Id, StringRef Module) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    auto It = Scores.find((Id + "\t" + Module).str());
+    if (It == Scores.end())
+      return std::nullopt;
+    return It->second;
+  }
+  Error add(StringRef Id, StringRef Module, double V) {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Scores[(Id + "\t" + Module).str()] = V;
+    *OS << Id << '\t' << Module << '\t' << formatv("{0:e17}", V) << '\n';
+    OS->flush();
+    if (OS->has_error())
+      return makeError("cannot write '" + Path + "': " + OS->error().message());
+    return Error::success();
+  }
+
+private:
+  std::string Path;
+  std::mutex Mutex;
+  std::map<std::string, double> Scores;
+  std::unique_ptr<raw_fd_ostream> OS;
+};
+
+struct TrainModule {
+  std::string Name;   ///< The corpus name.
+  std::string IRPath; ///< WORK/ir/..., optimized.
+  double Default = 0; ///< Stock llc's score.
+};
+
+class Trainer {
+public:
+  Trainer(const EvictTrainOptions &O, raw_ostream &Log) : O(O), Log(Log) {}
+  Expected<EvictTrainResult> run();
+
+private:
+  Error prepare(ArrayRef<std::string> Candidates, size_t Want,
+                std::vector<TrainModule> &Out, StringRef What);
+  Expected<double> score(StringRef Id, StringRef ModelPath,
+                         const TrainModule &M);
+  /// Scores of one model on \p Set (all modules, in parallel).
+  Expected<std::vector<double>> evaluate(const Model &Candidate,
+                                         ArrayRef<TrainModule> Set,
+                                         std::string &IdOut);
+  Model withWeights(ArrayRef<float> W) const;
+
+  const EvictTrainOptions &O;
+  raw_ostream &Log;
+  ScoreCache Cache;
+  Model Start;
+};
+
+Model Trainer::withWeights(ArrayRef<float> W) const {
+  Model M = Start;
+  M.Layers[0].Weights.assign(W.begin(), W.end());
+  return M;
+}
+
+Expected<double> Trainer::score(StringRef Id, StringRef ModelPath,
+                                const TrainModule &M) {
+  if (std::optional<double> S = Cache.find(Id, M.Name))
+    return *S;
+  LLCOptions LO;
+  if (!ModelPath.empty()) {
+    LO.ExtraArgs.push_back("-load=" + O.PluginPath);
+    LO.ExtraArgs.push_back(("-mlgo-evict-model=" + ModelPath).str());
+  }
+  Expected<ModuleScore> S = compileAndScore(M.IRPath, LO);
+  if (!S)
+    return S.takeError();
+  if (Error E = Cache.add(Id, M.Name, S->Score))
+    return E;
+  return S->Score;
+}
+
+Error Trainer::prepare(ArrayRef<std::string> Candidates, size_t Want,
+                       std::vector<TrainModule> &Out, StringRef What) {
+  // Optimize and score candidates in batches until Want have a non-zero
+  // default score.
+  size_t Next = 0;
+  while (Out.size() < Want && Next < Candidates.size()) {
+    size_t N = std::min(Candidates.size() - Next, Want - Out.size() + 4);
+    std::vector<TrainModule> Batch(N);
+    std::vector<std::string> Errors(N), Skipped(N);
+    runJobs(N, O.Jobs, [&](size_t I) {
+      TrainModule &M = Batch[I];
+      M.Name = Candidates[Next + I];
+      std::string Flat = M.Name;
+      std::replace(Flat.begin(), Flat.end(), '/', '@');
+      M.IRPath = O.WorkDir + "/ir/" + Flat + ".bc";
+      if (!sys::fs::exists(M.IRPath)) {
+        std::string Tmp = M.IRPath + ".tmp";
+        RunOptions RO;
+        RO.TimeoutSeconds = 300;
+        RO.Stderr = std::string("/dev/null");
+        ProcessResult R =
+            runProcess({"opt-19", "-O2",
+                        getModuleFile(O.CorpusDir, M.Name, ".bc"), "-o", Tmp},
+                       RO);
+        if (!R.succeeded()) {
+          Errors[I] = M.Name + ": opt-19 -O2 " + R.describe();
+          return;
+        }
+        if (std::error_code EC = sys::fs::rename(Tmp, M.IRPath)) {
+          Errors[I] = "cannot rename '" + Tmp + "': " + EC.message();
+          return;
+        }
+      }
+      Expected<double> S = score("llvm-default", "", M);
+      if (!S) {
+        // Not every module's MIR reads back (LLVM's MIR printer and parser
+        // do not round-trip every construct): such a module cannot be
+        // scored and is left out, which the log says.
+        Skipped[I] = toString(S.takeError());
+        return;
+      }
+      M.Default = *S;
+    });
+    for (size_t I = 0; I < N; ++I) {
+      if (!Errors[I].empty())
+        return makeError(Errors[I]);
+      if (!Skipped[I].empty()) {
+        if (!O.Quiet)
+          Log << "  left out " << Batch[I].Name << ": " << Skipped[I] << "\n";
+        continue;
+      }
+      if (Batch[I].Default > 0 && Out.size() < Want)
+        Out.push_back(std::move(Batch[I]));
+    }
+    Next += N;
+  }
+  if (Out.empty())
+    return makeError("no " + What + " module of '" + O.CorpusDir +
+                     "' has register-allocation cost to learn from");
+  return Error::success();
+}
+
+Expected<std::vector<double>> Trainer::evaluate(const Model &Candidate,
+                                                ArrayRef<TrainModule> Set,
+                                                std::string &IdOut) {
+  std::string Text = Candidate.toJSONString();
+  std::string Id = md5Hex(Text).substr(0, 16);
+  IdOut = Id;
+  std::string Path = O.WorkDir + "/candidates/" + Id + ".json";
+  if (!sys::fs::exists(Path))
+    if (Error E = writeAtomically(Path, Text))
+      return E;
+  std::vector<double> Scores(Set.size());
+  std::vector<std::string> Errors(Set.size());
+  runJobs(Set.size(), O.Jobs, [&](size_t I) {
+    Expected<double> S = score(Id, Path, Set[I]);
+    if (S)
+      Scores[I] = *S;
+    else
+      Errors[I] = toString(S.takeError());
+  });
+  for (const std::string &E : Errors)
+    if (!E.empty())
+      return makeError(E);
+  return Scores;
+}
+
+/// The mean of Scores[i] / Default[i].
+double objective(ArrayRef<double> Scores, ArrayRef<TrainModule> Set) {
+  double Sum = 0;
+  for (size_t I = 0; I < Set.size(); ++I)
+    Sum += Scores[I] / Set[I].Default;
+  return Sum / static_cast<double>(Set.size());
+}
+
+Expected<EvictTrainResult> Trainer::run() {
+  Expected<Model> M = Model::load(O.InitModelPath);
+  if (!M)
+    return M.takeError();
+  Start = std::move(*M);
+  if (!Start.Decision.isPerColumn() || Start.Layers.size() != 1 ||
+      Start.Layers[0].Out != 1)
+    return makeError("'" + O.InitModelPath +
+                     "': the trainer improves per-column models with one "
+                     "linear layer");
+  for (StringRef Dir : {"", "/ir", "/candidates"})
+    if (std::error_code EC = sys::fs::create_directories(O.WorkDir + Dir))
+      return makeError("cannot create '" + O.WorkDir + Dir +
+                       "': " + EC.message());
+  if (Error E = Cache.open(O.WorkDir + "/scores.tsv"))
+    return E;
+
+  Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
+  if (!D)
+    return D.takeError();
+  StringSet<> Held(O.ValidationPackages);
+  std::vector<std::string> TrainNames, ValNames;
+  for (const std::string &Name : D->Modules)
+    (Held.contains(getModulePackage(Name)) ? ValNames : TrainNames)
+        .push_back(Name);
+  auto Shuffle = [&](std::vector<std::string> &V, uint64_t Salt) {
+    std::sort(V.begin(), V.end());
+    uint64_t S = O.Seed ^ Salt;
+    for (size_t I = V.size(); I > 1; --I)
+      std::swap(V[I - 1], V[splitMix64(S) % I]);
+  };
+  Shuffle(TrainNames, 0x7261696e);
+  Shuffle(ValNames, 0x76616c);
+
+  std::vector<TrainModule> Train, Val;
+  if (!O.Quiet)
+    Log << "mlgo regalloc train: preparing modules (opt-19 -O2, stock "
+           "llc-19 scores)\n";
+  if (Error E = prepare(TrainNames, O.TrainModules, Train, "training"))
+    return E;
+  if (!ValNames.empty() && O.ValidationModules)
+    if (Error E = prepare(ValNames, O.ValidationModules, Val, "validation"))
+      return E;
+
+  EvictTrainResult Result;
+  std::vector<float> Center = Start.Layers[0].Weights;
+  const size_t Dim = Center.size();
+  std::string Id;
+  Expected<std::vector<double>> StartScores = evaluate(Start, Train, Id);
+  if (!StartScores)
+    return StartScores.takeError();
+  Result.StartObjective = objective(*StartScores, Train);
+  double Best = Result.StartObjective;
+  std::vector<float> BestW = Center;
+  if (!O.Quiet)
+    Log << formatv("modules: {0} training, {1} validation; start objective "
+                   "{2:f5} (score / LLVM default)\n",
+                   Train.size(), Val.size(), Result.StartObjective);
+
+  Progress Bar("training", "generations");
+  for (unsigned G = 0; G < O.Generations; ++G) {
+    std::vector<std::vector<double>> Eps(O.Pairs, std::vector<double>(Dim));
+    uint64_t S = O.Seed * 0x9e3779b97f4a7c15ULL + G + 1;
+    for (auto &E : Eps)
+      for (double &X : E)
+        X = normal(S);
+    std::vector<double> Plus(O.Pairs), Minus(O.Pairs);
+    for (unsigned P = 0; P < O.Pairs; ++P)
+      for (int Sign : {1, -1}) {
+        std::vector<float> W(Dim);
+        for (size_t K = 0; K < Dim; ++K)
+          W[K] = static_cast<float>(Center[K] + Sign * O.Sigma * Eps[P][K]);
+        Expected<std::vector<double>> Sc = evaluate(withWeights(W), Train, Id);
+        if (!Sc)
+          return Sc.takeError();
+        double F = objective(*Sc, Train);
+        (Sign > 0 ? Plus : Minus)[P] = F;
+        if (F < Best) {
+          Best = F;
+          BestW = W;
+        }
+      }
+    // Descent direction, normalized by the spread of the objectives.
+    double Mean = 0, Var = 0;
+    for (unsigned P = 0; P < O.Pairs; ++P)
+      Mean += Plus[P] + Minus[P];
+    Mean /= 2.0 * O.Pairs;
+    for (unsigned P = 0; P < O.Pairs; ++P)
+      Var += (Plus[P] - Mean) * (Plus[P] - Mean) +
+             (Minus[P] - Mean) * (Minus[P] - Mean);
+    double Spread = std::sqrt(Var / (2.0 * O.Pairs)) + 1e-12;
+    for (size_t K = 0; K < Dim; ++K) {
+      double Grad = 0;
+      for (unsigned P = 0; P < O.Pairs; ++P)
+        Grad += (Minus[P] - Plus[P]) * Eps[P][K];
+      Center[K] = static_cast<float>(Center[K] +
+                                     O.Step * Grad / (2.0 * O.Pairs * Spread));
+    }
+    Expected<std::vector<double>> Sc = evaluate(withWeights(Center), Train, Id);
+    if (!Sc)
+      return Sc.takeError();
+    double F = objective(*Sc, Train);
+    if (F < Best) {
+      Best = F;
+      BestW = Center;
+    }
+    Result.Curve.push_back({F, Best});
+    if (!O.Quiet) {
+      Bar.setDetail(formatv("; objective {0:f5}, best {1:f5}", F, Best).str());
+      Bar.update(G + 1, O.Generations);
+    }
+  }
+  if (!O.Quiet)
+    Bar.end();
+  Result.BestObjective = Best;
+  Result.Trained = withWeights(BestW);
+  Result.Trained.Metadata.Recipe =
+      formatv("mlgo regalloc train --seed {0} --generations {1} --pairs {2} "
+              "--sigma {3} --step {4} --train-modules {5}",
+              O.Seed, O.Generations, O.Pairs, O.Sigma, O.Step, O.TrainModules)
+          .str();
+  Result.Trained.Metadata.Seed = O.Seed;
+
+  // Validation: LLVM's default, the start and the trained model.
+  EvictSetResult &V = Result.Validation;
+  V.Modules = Val.size();
+  if (!Val.empty()) {
+    Expected<std::vector<double>> A = evaluate(Start, Val, Id);
+    if (!A)
+      return A.takeError();
+    Expected<std::vector<double>> B = evaluate(Result.Trained, Val, Id);
+    if (!B)
+      return B.takeError();
+    V.StartRatio = objective(*A, Val);
+    V.TrainedRatio = objective(*B, Val);
+    std::map<std::string, EvictSetResult::Package> ByPkg;
+    for (size_t I = 0; I < Val.size(); ++I) {
+      auto &P = ByPkg[getModulePackage(Val[I].Name).str()];
+      P.Default += Val[I].Default;
+      P.Start += (*A)[I];
+      P.Trained += (*B)[I];
+    }
+    for (auto &[Name, P] : ByPkg) {
+      P.Name = Name;
+      V.Packages.push_back(P);
+    }
+  }
+
+  // The model, the curve and the report.
+  if (Error E = writeAtomically(O.OutputPath, Result.Trained.toJSONString()))
+    return E;
+  std::string Curve = "generation,center_objective,best_objective\n";
+  for (size_t G = 0; G < Result.Curve.size(); ++G)
+    Curve += formatv("{0},{1:f6},{2:f6}\n", G + 1, Result.Curve[G].first,
+                     Result.Curve[G].second)
+                 .str();
+  if (Error E = writeAtomically(O.WorkDir + "/curve.csv", Curve))
+    return E;
+  std::string R;
+  raw_string_ostream RS(R);
+  RS << "# Eviction training\n\n"
+     << formatv("- training modules: {0}; objective (score / LLVM default, "
+                "mean): start {1:f5}, trained {2:f5}\n",
+                Train.size(), Result.StartObjective, Best);
+  RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n\n",
+                V.Modules, V.StartRatio, V.TrainedRatio);
+  if (!V.Packages.empty()) {
+    RS << "| package | LLVM default | start | trained | trained / default |\n"
+       << "|---|---:|---:|---:|---:|\n";
+    for (const auto &P : V.Packages)
+      RS << formatv("| {0} | {1:f1} | {2:f1} | {3:f1} | {4:f4} |\n", P.Name,
+                    P.Default, P.Start, P.Trained, P.Trained / P.Default);
+  }
+  RS << "\n| generation | center | best |\n|---:|---:|---:|\n";
+  for (size_t G = 0; G < Result.Curve.size(); ++G)
+    RS << formatv("| {0} | {1:f5} | {2:f5} |\n", G + 1, Result.Curve[G].first,
+                  Result.Curve[G].second);
+  RS.flush();
+  if (Error E = writeAtomically(O.WorkDir + "/report.md", R))
+    return E;
+  if (!O.Quiet)
+    Log << R;
+  return Result;
+}
+
+} // namespace
+
+Expected<EvictTrainResult> trainEvictionModel(const EvictTrainOptions &O,
+                                              raw_ostream &Log) {
+  return Trainer(O, Log).run();
+}
+
+} // namespace mlgo::regalloc

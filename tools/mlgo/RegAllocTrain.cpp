@@ -1,0 +1,107 @@
+//===- tools/mlgo/RegAllocTrain.cpp - mlgo regalloc train -----------------===//
+//
+//   mlgo regalloc train --corpus DIR --work-dir W -o model.json
+//       [--init MODEL] [--validation-packages a,b] [--train-modules N]
+//       [--validation-modules N] [--generations G] [--pairs P]
+//       [--sigma S] [--step S] [--seed N] [-j N] [--quiet]
+//
+// Improves a per-column eviction model on LLVM's static regalloc score of
+// corpus modules (mlgo/RegAlloc/EvictTrainer.h, docs/regalloc.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Config.h"
+#include "mlgo/RegAlloc/EvictTrainer.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlgo;
+using tool::fail;
+
+namespace {
+
+cl::OptionCategory &Cat = tool::getToolCategory();
+cl::SubCommand TrainCmd("regalloc train",
+                        "Improve an eviction model on the static regalloc "
+                        "score of a corpus (evolution strategies)");
+cl::opt<std::string> Corpus("corpus", cl::Required,
+                            cl::desc("the corpus (mlgo corpus extract)"),
+                            cl::value_desc("dir"), cl::sub(TrainCmd),
+                            cl::cat(Cat));
+cl::opt<std::string> WorkDir("work-dir", cl::Required,
+                             cl::desc("optimized modules, candidates, the "
+                                      "score cache, curve.csv, report.md"),
+                             cl::value_desc("dir"), cl::sub(TrainCmd),
+                             cl::cat(Cat));
+cl::opt<std::string> Output("o", cl::Required,
+                            cl::desc("where the trained model goes"),
+                            cl::value_desc("model.json"), cl::sub(TrainCmd),
+                            cl::cat(Cat));
+cl::opt<std::string> Init("init",
+                          cl::desc("the starting model (default: the shipped "
+                                   "models/regalloc-evict/model.json)"),
+                          cl::value_desc("model.json"), cl::sub(TrainCmd),
+                          cl::cat(Cat));
+cl::list<std::string> Validation("validation-packages", cl::CommaSeparated,
+                                 cl::desc("packages held out for validation"),
+                                 cl::value_desc("a,b"), cl::sub(TrainCmd),
+                                 cl::cat(Cat));
+cl::opt<unsigned> TrainModules("train-modules",
+                               cl::desc("training modules (default 40)"),
+                               cl::init(40), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<unsigned> ValidationModules("validation-modules",
+                                    cl::desc("validation modules (default 40)"),
+                                    cl::init(40), cl::sub(TrainCmd),
+                                    cl::cat(Cat));
+cl::opt<unsigned> Generations("generations",
+                              cl::desc("generations (default 10)"),
+                              cl::init(10), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<unsigned> Pairs("pairs",
+                        cl::desc("antithetic pairs per generation (default 4)"),
+                        cl::init(4), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<double> Sigma("sigma",
+                      cl::desc("perturbation scale of the weights (0.3)"),
+                      cl::init(0.3), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<double> Step("step", cl::desc("step size (0.3)"), cl::init(0.3),
+                     cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<uint64_t> Seed("seed", cl::desc("random seed (1)"), cl::init(1),
+                       cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<unsigned> Jobs("j", cl::desc("parallel compiles (default 2)"),
+                       cl::init(2), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<bool> Quiet("quiet", cl::desc("print nothing but errors"),
+                    cl::sub(TrainCmd), cl::cat(Cat));
+
+int runTrain() {
+  regalloc::EvictTrainOptions O;
+  O.CorpusDir = Corpus;
+  O.WorkDir = WorkDir;
+  O.OutputPath = Output;
+  O.InitModelPath = Init.empty() ? std::string(config::SourceDir) +
+                                       "/models/regalloc-evict/model.json"
+                                 : Init.getValue();
+  O.ValidationPackages.assign(Validation.begin(), Validation.end());
+  O.TrainModules = TrainModules;
+  O.ValidationModules = ValidationModules;
+  O.Generations = Generations;
+  O.Pairs = Pairs;
+  O.Sigma = Sigma;
+  O.Step = Step;
+  O.Seed = Seed;
+  O.Jobs = Jobs ? Jobs : 1;
+  O.PluginPath = config::PluginPath;
+  O.Quiet = Quiet;
+  if (O.Pairs == 0)
+    return fail("--pairs must be at least 1");
+  Expected<regalloc::EvictTrainResult> R =
+      regalloc::trainEvictionModel(O, outs());
+  if (!R)
+    return fail(R.takeError());
+  return 0;
+}
+
+tool::RegisterSubcommand RegisterTrain(TrainCmd, runTrain);
+
+} // namespace
