@@ -11,12 +11,20 @@
 #include "mlgo/RegAlloc/EvictionPlugin.h"
 
 #include "llvm/Config/llvm-config.h"
+#include "llvm/Passes/PassBuilder.h"
 #include "llvm/Passes/PassPlugin.h"
 
 extern "C" LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
   return {LLVM_PLUGIN_API_VERSION, "mlgo-inliner", LLVM_VERSION_STRING,
-          [](llvm::PassBuilder &PB) { mlgo::registerInliner(PB); }};
+          [](llvm::PassBuilder &PB) {
+            mlgo::registerInliner(PB);
+            // -Os/-Oz code keeps LLVM's eviction (EvictionPlugin.h).
+            PB.registerPipelineStartEPCallback(
+                [](llvm::ModulePassManager &, llvm::OptimizationLevel Level) {
+                  mlgo::noteOptimizationLevel(Level.getSizeLevel() > 0);
+                });
+          }};
 }
 
 namespace {

@@ -361,6 +361,9 @@ const std::string &getOptionsError() {
 /// Whether checkEvictionOptions() has handed the error to the compiler.
 std::atomic<bool> OptionsErrorReported{false};
 
+/// noteOptimizationLevel()'s record for this thread's pipeline.
+thread_local bool SizePipeline = false;
+
 std::mutex HookMutex;
 PassInfo::NormalCtor_t LLVMConstructor = nullptr;
 /// How many times this plugin set LLVM's advisor mode option.
@@ -400,6 +403,10 @@ Pass *createEvictionAnalysis() {
       getOption(ChannelOptionName).getNumOccurrences() > 0;
   if (EvictUseLLVMAdvisor || UserChoice)
     return LLVMConstructor();
+  if (SizePipeline) {
+    setAdvisorMode("default");
+    return LLVMConstructor();
+  }
   if (!onMainThread()) {
     setAdvisorMode("default");
     return LLVMConstructor();
@@ -426,6 +433,10 @@ Pass *createEvictionAnalysis() {
 }
 
 } // namespace
+
+void noteOptimizationLevel(bool OptimizesForSize) {
+  SizePipeline = OptimizesForSize;
+}
 
 Error checkEvictionOptions() {
   if (EvictUseLLVMAdvisor || getOptionsError().empty())

@@ -42,6 +42,12 @@
 //    advisor, because LLVM reads the channel name from one global option
 //    and two sessions would share it. The choice depends only on where code
 //    generation runs, never on timing, so the output stays deterministic.
+//  * Size-optimized code keeps LLVM's eviction: the model is trained for
+//    speed (the static regalloc score), and -Os/-Oz builds are the
+//    inliner's, whose sizes must not move with it. The plugin notes the
+//    optimization level when a pipeline starts (noteOptimizationLevel) and
+//    the hook, on the same thread, leaves eviction to LLVM after an -Os or
+//    -Oz pipeline. llc runs no such pipeline: its code is for speed.
 //  * The user's own choice wins: with -regalloc-enable-advisor or
 //    -regalloc-evict-interactive-channel-base on the command line (e.g.
 //    under `mlgo serve`), or -mlgo-evict-use-llvm-advisor, the plugin
@@ -89,6 +95,11 @@ createEvictionPolicy(llvm::StringRef Path);
 /// default advisor. Where no pipeline runs first (llc), the hook reports it
 /// as a fatal error.
 llvm::Error checkEvictionOptions();
+
+/// Records that the optimization pipeline starting on this thread optimizes
+/// for size (-Os, -Oz) or not; code generation that follows on this thread
+/// uses the eviction model only if not.
+void noteOptimizationLevel(bool OptimizesForSize);
 
 /// Installs the hook described above. Called once, when the plugin is
 /// loaded; a second call does nothing.
