@@ -388,3 +388,46 @@ TEST(ModelTest, Diff) {
 }
 
 } // namespace
+
+TEST(ModelTest, PerColumnModelsRoundTripAndAreChecked) {
+  Expected<Model> M =
+      Model::load(MLGO_SOURCE_DIR "/models/regalloc-evict/model.json");
+  ASSERT_TRUE(static_cast<bool>(M)) << toString(M.takeError());
+  EXPECT_TRUE(M->Decision.isPerColumn());
+  EXPECT_EQ(M->Decision.Columns, 33u);
+  EXPECT_EQ(M->Decision.MaskName, "mask");
+  EXPECT_EQ(M->getMaskInputIndex(), 0);
+  // One value per pipeline and column, not per element.
+  EXPECT_EQ(M->getNumMLPInputs(), M->Layers[0].In);
+  Expected<Model> Again = Model::parse(M->toJSONString(), "again.json");
+  ASSERT_TRUE(static_cast<bool>(Again)) << toString(Again.takeError());
+  EXPECT_EQ(Again->toJSONString(), M->toJSONString());
+
+  auto ErrorOf = [&](auto Edit) {
+    Model Copy = *M;
+    Edit(Copy);
+    Error E = Copy.validate("e.json");
+    return E ? toString(std::move(E)) : std::string("valid");
+  };
+  EXPECT_EQ(ErrorOf([](Model &C) { C.Decision.MaskName = "masks"; }),
+            "e.json: output.decision.mask: no input is called 'masks'");
+  EXPECT_EQ(ErrorOf([](Model &C) { C.Decision.MaskName = "is_local"; }),
+            "valid");
+  EXPECT_EQ(ErrorOf([](Model &C) { C.Decision.MaskName = "liverange_size"; }),
+            "e.json: output.decision.mask: the mask 'liverange_size' must be "
+            "int64_t with 33 elements");
+  EXPECT_EQ(ErrorOf([](Model &C) { C.Decision.Columns = 32; }),
+            "e.json: inputs[0].spec.shape: input 'mask' has 33 elements; a "
+            "model with 32 columns reads inputs of 32 elements or 1");
+  EXPECT_EQ(ErrorOf([](Model &C) {
+              C.OutputSpec = TensorSpec::createSpec<float>("index", {1});
+            }),
+            "e.json: output.spec.type: a masked_argmax decision is an index: "
+            "int64_t");
+  EXPECT_EQ(ErrorOf([](Model &C) {
+              C.Inputs[1].Pipelines[0][0].Value =
+                  std::numeric_limits<double>::infinity();
+            }),
+            "e.json: inputs[1].preprocess[0][0].value: infinite replacement "
+            "value");
+}
