@@ -9,6 +9,7 @@
 #   loaded    + the plugin, both advisors LLVM's own (-mlgo-use-llvm-advisor
 #             -mlgo-evict-use-llvm-advisor): the cost of loading it
 #   evict     + the plugin, LLVM's inliner, mlgo's embedded eviction model
+#             (-mlgo-evict)
 #
 #   bench/evict-compile-time.sh [ROUNDS] [PKG...]
 set -euo pipefail
@@ -36,7 +37,7 @@ flags() {
   case $1 in
     plain) ;;
     loaded) echo "-fplugin=$plugin -fpass-plugin=$plugin -mllvm -mlgo-use-llvm-advisor -mllvm -mlgo-evict-use-llvm-advisor" ;;
-    evict) echo "-fplugin=$plugin -fpass-plugin=$plugin -mllvm -mlgo-use-llvm-advisor" ;;
+    evict) echo "-fplugin=$plugin -fpass-plugin=$plugin -mllvm -mlgo-use-llvm-advisor -mllvm -mlgo-evict" ;;
   esac
 }
 

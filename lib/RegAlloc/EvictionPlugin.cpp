@@ -144,12 +144,18 @@ namespace {
 
 cl::OptionCategory EvictCategory("mlgo register allocation options");
 
+cl::opt<bool> EvictEnabled(
+    "mlgo-evict", cl::Hidden, cl::cat(EvictCategory),
+    cl::desc("Let mlgo's eviction model (the embedded one, or "
+             "-mlgo-evict-model) decide LLVM's register-allocation "
+             "evictions in code for speed; off by default until a trained "
+             "model beats LLVM's advisor (docs/regalloc.md)"));
 cl::opt<std::string> EvictModelPath(
     "mlgo-evict-model", cl::Hidden, cl::cat(EvictCategory),
     cl::value_desc("file"),
     cl::desc("Decide register-allocation evictions with the model in this "
              "file (interpreted) instead of the model embedded in the "
-             "plugin"));
+             "plugin; implies -mlgo-evict"));
 cl::opt<std::string> EvictTrainingLog(
     "mlgo-evict-training-log", cl::Hidden, cl::cat(EvictCategory),
     cl::value_desc("file"),
@@ -159,7 +165,8 @@ cl::opt<std::string> EvictTrainingLog(
 cl::opt<bool> EvictUseLLVMAdvisor(
     "mlgo-evict-use-llvm-advisor", cl::Hidden, cl::cat(EvictCategory),
     cl::desc("Leave register-allocation eviction to LLVM's own advisor, "
-             "exactly as if the plugin were not loaded"));
+             "exactly as if the plugin were not loaded, even with "
+             "-mlgo-evict"));
 
 constexpr const char *ModeOptionName = "regalloc-enable-advisor";
 constexpr const char *ChannelOptionName =
@@ -391,6 +398,11 @@ bool onMainThread() {
   return static_cast<pid_t>(::syscall(SYS_gettid)) == ::getpid();
 }
 
+/// Whether the options ask for mlgo's eviction model at all.
+bool evictionRequested() {
+  return !EvictUseLLVMAdvisor && (EvictEnabled || !EvictModelPath.empty());
+}
+
 /// The eviction analysis constructor LLVM's pass registry calls.
 Pass *createEvictionAnalysis() {
   std::lock_guard<std::mutex> Lock(HookMutex);
@@ -401,7 +413,7 @@ Pass *createEvictionAnalysis() {
   bool UserChoice =
       getOption(ModeOptionName).getNumOccurrences() > OwnModeOccurrences ||
       getOption(ChannelOptionName).getNumOccurrences() > 0;
-  if (EvictUseLLVMAdvisor || UserChoice)
+  if (!evictionRequested() || UserChoice)
     return LLVMConstructor();
   if (SizePipeline) {
     setAdvisorMode("default");
@@ -439,7 +451,7 @@ void noteOptimizationLevel(bool OptimizesForSize) {
 }
 
 Error checkEvictionOptions() {
-  if (EvictUseLLVMAdvisor || getOptionsError().empty())
+  if (!evictionRequested() || getOptionsError().empty())
     return Error::success();
   OptionsErrorReported = true;
   return makeError(getOptionsError());

@@ -9,6 +9,9 @@
 // advisor in release mode with an interactive channel
 // (-regalloc-enable-advisor=release
 // -regalloc-evict-interactive-channel-base=B), but no compiled-in model.
+// Opt-in: with -mlgo-evict (or -mlgo-evict-model=FILE) the model decides;
+// without, the plugin leaves eviction to LLVM (the shipped model does not
+// yet beat LLVM's advisor on the static score; docs/regalloc.md).
 // When the plugin is loaded (llc-19 -load, clang-19 -fpass-plugin or
 // -fplugin, mlgo-clang), installEvictionHook() replaces the constructor
 // that the legacy pass registry keeps for the "regalloc-evict" analysis
@@ -50,8 +53,8 @@
 //    -Oz pipeline. llc runs no such pipeline: its code is for speed.
 //  * The user's own choice wins: with -regalloc-enable-advisor or
 //    -regalloc-evict-interactive-channel-base on the command line (e.g.
-//    under `mlgo serve`), or -mlgo-evict-use-llvm-advisor, the plugin
-//    leaves eviction alone.
+//    under `mlgo serve`), or -mlgo-evict-use-llvm-advisor, or without
+//    -mlgo-evict, the plugin leaves eviction alone.
 //
 //===----------------------------------------------------------------------===//
 
