@@ -1,0 +1,354 @@
+//===- lib/RegAlloc/Score.cpp - LLVM's static register-allocation score ---===//
+//
+// The counting follows LLVM 19's RegAllocScore.cpp (see the header for the
+// classes and the summation order); the rest is the plumbing around it:
+// parsing MIR with the public MIRParser into a MachineModuleInfo of the
+// module's target, computing block frequencies the way the
+// MachineBlockFrequencyInfo pass does (dominators, loops, branch
+// probabilities from the MIR's successor lists), and running llc-19 through
+// mlgo's subprocess layer to get the MIR in the first place.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/RegAlloc/Score.h"
+
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+#include "mlgo/Support/Process.h"
+
+#include "llvm/CodeGen/MIRParser/MIRParser.h"
+#include "llvm/CodeGen/MachineBasicBlock.h"
+#include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
+#include "llvm/CodeGen/MachineBranchProbabilityInfo.h"
+#include "llvm/CodeGen/MachineDominators.h"
+#include "llvm/CodeGen/MachineFunction.h"
+#include "llvm/CodeGen/MachineInstr.h"
+#include "llvm/CodeGen/MachineLoopInfo.h"
+#include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/CodeGen/TargetInstrInfo.h"
+#include "llvm/CodeGen/TargetSubtargetInfo.h"
+#include "llvm/IR/DiagnosticHandler.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Target/TargetMachine.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+
+using namespace llvm;
+
+namespace mlgo::regalloc {
+
+//===-- Counting ----------------------------------------------------------===//
+
+ScoreCounts &ScoreCounts::operator+=(const ScoreCounts &Other) {
+  Copies += Other.Copies;
+  Loads += Other.Loads;
+  Stores += Other.Stores;
+  LoadStores += Other.LoadStores;
+  CheapRemats += Other.CheapRemats;
+  ExpensiveRemats += Other.ExpensiveRemats;
+  return *this;
+}
+
+bool ScoreCounts::operator==(const ScoreCounts &Other) const {
+  return Copies == Other.Copies && Loads == Other.Loads &&
+         Stores == Other.Stores && LoadStores == Other.LoadStores &&
+         CheapRemats == Other.CheapRemats &&
+         ExpensiveRemats == Other.ExpensiveRemats;
+}
+
+double ScoreCounts::weighted() const {
+  double Sum = 0.0;
+  Sum += CopyWeight * Copies;
+  Sum += LoadWeight * Loads;
+  Sum += StoreWeight * Stores;
+  Sum += LoadStoreWeight * LoadStores;
+  Sum += CheapRematWeight * CheapRemats;
+  Sum += ExpensiveRematWeight * ExpensiveRemats;
+  return Sum;
+}
+
+namespace {
+
+/// Adds \p MI, in a block of relative frequency \p Freq, to \p Counts.
+void countInstruction(const MachineInstr &MI, const TargetInstrInfo &TII,
+                      double Freq, ScoreCounts &Counts) {
+  if (MI.isDebugInstr() || MI.isKill() || MI.isInlineAsm())
+    return;
+  if (MI.isCopy()) {
+    Counts.Copies += Freq;
+    return;
+  }
+  if (TII.isTriviallyReMaterializable(MI)) {
+    // The static flag of the opcode, as upstream asks, not the target hook
+    // TargetInstrInfo::isAsCheapAsAMove(MI).
+    if (MI.getDesc().isAsCheapAsAMove())
+      Counts.CheapRemats += Freq;
+    else
+      Counts.ExpensiveRemats += Freq;
+    return;
+  }
+  bool Loads = MI.mayLoad(), Stores = MI.mayStore();
+  if (Loads && Stores)
+    Counts.LoadStores += Freq;
+  else if (Loads)
+    Counts.Loads += Freq;
+  else if (Stores)
+    Counts.Stores += Freq;
+}
+
+} // namespace
+
+ScoreCounts countInstructions(const MachineFunction &MF,
+                              const MachineBlockFrequencyInfo &MBFI) {
+  const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
+  ScoreCounts Total;
+  for (const MachineBasicBlock &MBB : MF) {
+    double Freq = MBFI.getBlockFreqRelativeToEntryBlock(&MBB);
+    ScoreCounts Block;
+    // MachineBasicBlock's iterator visits a bundle once, at its header.
+    for (const MachineInstr &MI : MBB)
+      countInstruction(MI, TII, Freq, Block);
+    Total += Block;
+  }
+  return Total;
+}
+
+FunctionScore scoreMachineFunction(MachineFunction &MF) {
+  FunctionScore S;
+  S.Name = MF.getName().str();
+  if (MF.empty())
+    return S;
+  MachineDominatorTree DomTree(MF);
+  MachineLoopInfo Loops(DomTree);
+  MachineBranchProbabilityInfo Probabilities;
+  MachineBlockFrequencyInfo Frequencies(MF, Probabilities, Loops);
+  S.Counts = countInstructions(MF, Frequencies);
+  S.Score = S.Counts.weighted();
+  return S;
+}
+
+//===-- Reading MIR -------------------------------------------------------===//
+
+namespace {
+
+/// Keeps the first error the IR or MIR parser reports, and silences the
+/// rest (LLVMContext's default handler would print it and exit).
+class FirstErrorHandler : public DiagnosticHandler {
+public:
+  explicit FirstErrorHandler(std::string &FirstError)
+      : FirstError(FirstError) {}
+
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error || !FirstError.empty())
+      return true;
+    if (const auto *MIR = dyn_cast<DiagnosticInfoMIRParser>(&DI)) {
+      const SMDiagnostic &D = MIR->getDiagnostic();
+      FirstError = D.getFilename().str();
+      if (D.getLineNo() > 0)
+        FirstError += formatv(":{0}:{1}", D.getLineNo(), D.getColumnNo() + 1);
+      FirstError += ": " + D.getMessage().str();
+      return true;
+    }
+    raw_string_ostream OS(FirstError);
+    DiagnosticPrinterRawOStream Printer(OS);
+    DI.print(Printer);
+    return true;
+  }
+
+private:
+  std::string &FirstError;
+};
+
+void initializeTargets() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargets();
+    InitializeAllTargetMCs();
+  });
+}
+
+/// The target machine llc -O2 would use for \p TripleName with no -mcpu or
+/// -mattr: the functions' own "target-cpu"/"target-features" attributes
+/// select their subtargets.
+Expected<std::unique_ptr<TargetMachine>>
+createTargetMachine(StringRef File, StringRef TripleName) {
+  if (TripleName.empty())
+    return makeError(File + ": no target triple (the MIR has no LLVM IR "
+                            "module naming its target)");
+  Triple TheTriple(Triple::normalize(TripleName));
+  std::string Problem;
+  const Target *T = TargetRegistry::lookupTarget(TheTriple.str(), Problem);
+  if (!T)
+    return makeError(File + ": unknown target '" + TripleName +
+                     "': " + Problem);
+  std::unique_ptr<TargetMachine> TM(T->createTargetMachine(
+      TheTriple.str(), /*CPU=*/"", /*Features=*/"", TargetOptions(),
+      /*RM=*/std::nullopt, /*CM=*/std::nullopt, CodeGenOptLevel::Default));
+  if (!TM)
+    return makeError(File + ": cannot create a target machine for '" +
+                     TripleName + "'");
+  return TM;
+}
+
+} // namespace
+
+Expected<ModuleScore> scoreMIR(MemoryBufferRef MIR) {
+  initializeTargets();
+  StringRef File = MIR.getBufferIdentifier();
+  LLVMContext Context;
+  std::string FirstError;
+  Context.setDiagnosticHandler(std::make_unique<FirstErrorHandler>(FirstError));
+  auto parseError = [&]() {
+    return makeError(FirstError.empty() ? File + ": cannot parse the MIR"
+                                        : Twine(FirstError));
+  };
+
+  // The target is known once the IR module's triple is: the parser asks
+  // for the data layout then, as llc sets it.
+  std::unique_ptr<TargetMachine> TM;
+  std::optional<Error> TargetError;
+  auto SetDataLayout = [&](StringRef TripleName,
+                           StringRef) -> std::optional<std::string> {
+    Expected<std::unique_ptr<TargetMachine>> Created =
+        createTargetMachine(File, TripleName);
+    if (!Created) {
+      TargetError = Created.takeError();
+      return std::nullopt;
+    }
+    TM = std::move(*Created);
+    return TM->createDataLayout().getStringRepresentation();
+  };
+  std::unique_ptr<MIRParser> Parser =
+      createMIRParser(MemoryBuffer::getMemBuffer(MIR), Context);
+  if (!Parser)
+    return parseError();
+  std::unique_ptr<Module> M = Parser->parseIRModule(SetDataLayout);
+  // The IR parser asks for the data layout before it has read the
+  // functions: a module that does not parse is that error, whatever its
+  // triple.
+  if (!M) {
+    if (TargetError)
+      consumeError(std::move(*TargetError));
+    return parseError();
+  }
+  if (TargetError)
+    return std::move(*TargetError);
+  if (!TM)
+    return makeError(File + ": no target triple (the MIR has no LLVM IR "
+                            "module naming its target)");
+
+  MachineModuleInfo MMI(static_cast<const LLVMTargetMachine *>(TM.get()));
+  if (Parser->parseMachineFunctions(*M, MMI) || !FirstError.empty())
+    return parseError();
+
+  ModuleScore Out;
+  Out.File = File.str();
+  for (const Function &F : *M) {
+    MachineFunction *MF = MMI.getMachineFunction(F);
+    if (!MF)
+      continue;
+    FunctionScore S = scoreMachineFunction(*MF);
+    Out.Counts += S.Counts;
+    Out.Score += S.Score;
+    Out.Functions.push_back(std::move(S));
+  }
+  return Out;
+}
+
+Expected<ModuleScore> scoreMIRFile(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  return scoreMIR((*Buf)->getMemBufferRef());
+}
+
+//===-- Running llc -------------------------------------------------------===//
+
+namespace {
+
+/// The first non-blank line of the file at \p Path, trimmed; empty if none.
+std::string firstLineOf(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  StringRef Rest = (*Buf)->getBuffer();
+  while (!Rest.empty()) {
+    auto [Line, Tail] = Rest.split('\n');
+    if (!Line.trim().empty())
+      return Line.trim().str();
+    Rest = Tail;
+  }
+  return "";
+}
+
+} // namespace
+
+Expected<std::string> compileToMIR(StringRef IRPath,
+                                   const LLCOptions &Options) {
+  sys::fs::file_status Status;
+  if (std::error_code EC = sys::fs::status(IRPath, Status))
+    return makeError(IRPath + ": " + EC.message());
+  if (sys::fs::is_directory(Status))
+    return makeError(IRPath + ": is a directory, not a .ll or .bc file");
+
+  SmallString<128> OutPath, ErrPath;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-regalloc", "mir", OutPath))
+    return makeError("cannot create a temporary file: " + EC.message());
+  FileRemover RemoveOut(OutPath);
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-regalloc", "err", ErrPath))
+    return makeError("cannot create a temporary file: " + EC.message());
+  FileRemover RemoveErr(ErrPath);
+
+  std::vector<std::string> Argv = {Options.LLC, "-O2",
+                                   "-stop-after=virtregrewriter"};
+  Argv.insert(Argv.end(), Options.ExtraArgs.begin(), Options.ExtraArgs.end());
+  Argv.insert(Argv.end(), {IRPath.str(), "-o", OutPath.str().str()});
+  RunOptions Run;
+  Run.Stdin = "/dev/null";
+  Run.Stdout = "/dev/null";
+  Run.Stderr = ErrPath.str().str();
+  Run.TimeoutSeconds = Options.TimeoutSeconds;
+  ProcessResult R = runProcess(Argv, Run);
+  if (!R.hasStarted())
+    return makeError(IRPath + ": " + R.describe());
+  if (!R.succeeded()) {
+    std::string Line = firstLineOf(ErrPath);
+    return makeError(IRPath + ": " + Options.LLC + " " + R.describe() +
+                     (Line.empty() ? "" : ": " + Line));
+  }
+  Expected<std::unique_ptr<MemoryBuffer>> MIR = readWholeFile(OutPath);
+  if (!MIR)
+    return MIR.takeError();
+  return (*MIR)->getBuffer().str();
+}
+
+Expected<ModuleScore> compileAndScore(StringRef IRPath,
+                                      const LLCOptions &Options) {
+  Expected<std::string> MIR = compileToMIR(IRPath, Options);
+  if (!MIR)
+    return MIR.takeError();
+  // Errors in llc's MIR name the input and say the lines are the MIR's.
+  std::string Name = (IRPath + " (" + Options.LLC + "'s MIR)").str();
+  Expected<ModuleScore> Score = scoreMIR(MemoryBufferRef(*MIR, Name));
+  if (Score)
+    Score->File = IRPath.str();
+  return Score;
+}
+
+} // namespace mlgo::regalloc
