@@ -5,8 +5,9 @@
 // parsing MIR with the public MIRParser into a MachineModuleInfo of the
 // module's target, computing block frequencies the way the
 // MachineBlockFrequencyInfo pass does (dominators, loops, branch
-// probabilities from the MIR's successor lists), and running llc-19 through
-// mlgo's subprocess layer to get the MIR in the first place.
+// probabilities from the MIR's successor lists), making readable the MIR
+// that LLVM 19 prints but cannot parse (repairPrintedMIR), and running
+// llc-19 through mlgo's subprocess layer to get the MIR in the first place.
 //
 //===----------------------------------------------------------------------===//
 
