@@ -112,13 +112,19 @@ uint64_t bitsOf(double D) {
   return Bits;
 }
 
+/// Every test may run alone (ctest runs each in its own process), so each
+/// helper that looks up a target registers them first.
+void initializeTargets() {
+  InitializeAllTargetInfos();
+  InitializeAllTargets();
+  InitializeAllTargetMCs();
+}
+
 /// libLLVM's score of every function of \p MIR, by name: the MIR parsed
 /// into a MachineModuleInfo of its target, block frequencies from
 /// MachineBlockFrequencyAnalysis.
 std::map<std::string, RegAllocScore> referenceScores(StringRef MIR) {
-  InitializeAllTargetInfos();
-  InitializeAllTargets();
-  InitializeAllTargetMCs();
+  initializeTargets();
   LLVMContext Context;
   std::unique_ptr<TargetMachine> TM;
   auto SetDataLayout = [&](StringRef Triple,
@@ -219,6 +225,7 @@ TEST(RegAllocScoreTest, EqualsLibLLVMToTheBit) {
 
 /// Whether libLLVM's MIR parser reads \p MIR (its errors silenced).
 bool libLLVMParses(StringRef MIR) {
+  initializeTargets();
   LLVMContext Context;
   Context.setDiagnosticHandlerCallBack([](const DiagnosticInfo *, void *) {},
                                        nullptr);
