@@ -267,7 +267,7 @@ declare double @llvm.fmuladd.f64(double, double, double) #4
 ; Function Attrs: nounwind uwtable
 define dso_local i32 @with_asm(i32 noundef %0) local_unnamed_addr #0 !dbg !156 {
     #dbg_value(i32 %0, !158, !DIExpression(), !160)
-  %2 = tail call i32 asm "leal 1($1), $0", "=r,r,~{dirflag},~{fpsr},~{flags}"(i32 %0) #7, !dbg !161, !srcloc !162
+  %2 = tail call i32 asm sideeffect "leal 1($1), $0", "=r,r,~{memory},~{dirflag},~{fpsr},~{flags}"(i32 %0) #6, !dbg !161, !srcloc !162
     #dbg_value(i32 %2, !159, !DIExpression(), !160)
   %3 = tail call i32 @mix(i32 noundef %2) #6, !dbg !163
   %4 = add nsw i32 %3, %2, !dbg !164
@@ -289,14 +289,13 @@ attributes #3 = { mustprogress nocallback nofree nounwind willreturn memory(argm
 attributes #4 = { mustprogress nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 attributes #5 = { mustprogress nofree norecurse nosync nounwind willreturn memory(none) uwtable "min-legal-vector-width"="0" "no-trapping-math"="true" "stack-protector-buffer-size"="8" "target-cpu"="x86-64" "target-features"="+cmov,+cx8,+fxsr,+mmx,+sse,+sse2,+x87" "tune-cpu"="generic" }
 attributes #6 = { nounwind }
-attributes #7 = { nounwind memory(none) }
 
 !llvm.dbg.cu = !{!0}
 !llvm.module.flags = !{!2, !3, !4, !5, !6, !7, !8}
 !llvm.ident = !{!9}
 
 !0 = distinct !DICompileUnit(language: DW_LANG_C11, file: !1, producer: "Debian clang version 19.1.7 (3~deb12u1)", isOptimized: true, runtimeVersion: 0, emissionKind: FullDebug, splitDebugInlining: false, nameTableKind: None)
-!1 = !DIFile(filename: "spills.c", directory: ".", checksumkind: CSK_MD5, checksum: "4a13f9b3c8d216ff537e01aad83b5ae0")
+!1 = !DIFile(filename: "spills.c", directory: ".", checksumkind: CSK_MD5, checksum: "e4bca4d8710130785f2e1e1fe0f6a1cc")
 !2 = !{i32 7, !"Dwarf Version", i32 5}
 !3 = !{i32 2, !"Debug Info Version", i32 3}
 !4 = !{i32 1, !"wchar_size", i32 4}
@@ -451,20 +450,20 @@ attributes #7 = { nounwind memory(none) }
 !153 = !DISubprogram(name: "weigh", scope: !1, file: !1, line: 10, type: !154, flags: DIFlagPrototyped, spFlags: DISPFlagOptimized)
 !154 = !DISubroutineType(types: !155)
 !155 = !{!125, !125}
-!156 = distinct !DISubprogram(name: "with_asm", scope: !1, file: !1, line: 59, type: !75, scopeLine: 59, flags: DIFlagPrototyped | DIFlagAllCallsDescribed, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !157)
+!156 = distinct !DISubprogram(name: "with_asm", scope: !1, file: !1, line: 60, type: !75, scopeLine: 60, flags: DIFlagPrototyped | DIFlagAllCallsDescribed, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !157)
 !157 = !{!158, !159}
-!158 = !DILocalVariable(name: "x", arg: 1, scope: !156, file: !1, line: 59, type: !13)
-!159 = !DILocalVariable(name: "y", scope: !156, file: !1, line: 60, type: !13)
+!158 = !DILocalVariable(name: "x", arg: 1, scope: !156, file: !1, line: 60, type: !13)
+!159 = !DILocalVariable(name: "y", scope: !156, file: !1, line: 61, type: !13)
 !160 = !DILocation(line: 0, scope: !156)
-!161 = !DILocation(line: 61, column: 3, scope: !156)
-!162 = !{i64 1832}
-!163 = !DILocation(line: 62, column: 14, scope: !156)
-!164 = !DILocation(line: 62, column: 12, scope: !156)
-!165 = !DILocation(line: 62, column: 3, scope: !156)
-!166 = distinct !DISubprogram(name: "leaf", scope: !1, file: !1, line: 65, type: !75, scopeLine: 65, flags: DIFlagPrototyped | DIFlagAllCallsDescribed, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !167)
+!161 = !DILocation(line: 62, column: 3, scope: !156)
+!162 = !{i64 1915}
+!163 = !DILocation(line: 63, column: 14, scope: !156)
+!164 = !DILocation(line: 63, column: 12, scope: !156)
+!165 = !DILocation(line: 63, column: 3, scope: !156)
+!166 = distinct !DISubprogram(name: "leaf", scope: !1, file: !1, line: 66, type: !75, scopeLine: 66, flags: DIFlagPrototyped | DIFlagAllCallsDescribed, spFlags: DISPFlagDefinition | DISPFlagOptimized, unit: !0, retainedNodes: !167)
 !167 = !{!168}
-!168 = !DILocalVariable(name: "x", arg: 1, scope: !166, file: !1, line: 65, type: !13)
+!168 = !DILocalVariable(name: "x", arg: 1, scope: !166, file: !1, line: 66, type: !13)
 !169 = !DILocation(line: 0, scope: !166)
-!170 = !DILocation(line: 65, column: 28, scope: !166)
-!171 = !DILocation(line: 65, column: 32, scope: !166)
-!172 = !DILocation(line: 65, column: 19, scope: !166)
+!170 = !DILocation(line: 66, column: 28, scope: !166)
+!171 = !DILocation(line: 66, column: 32, scope: !166)
+!172 = !DILocation(line: 66, column: 19, scope: !166)
