@@ -66,8 +66,14 @@ std::string formatNumber(double D) {
 
 Expected<ModuleScore> scoreFile(StringRef File) {
   StringRef Ext = sys::path::extension(File);
-  if (Ext == ".mir")
+  if (Ext == ".mir") {
+    // No silent no-op: the arguments were meant for a compile that a .mir
+    // file does not get.
+    if (!LLCArgs.empty())
+      return makeError(File + ": --llc-arg applies to .ll and .bc files; a "
+                              ".mir file is scored as it is");
     return scoreMIRFile(File);
+  }
   if (Ext == ".ll" || Ext == ".bc") {
     LLCOptions Options;
     Options.ExtraArgs.assign(LLCArgs.begin(), LLCArgs.end());
