@@ -39,6 +39,8 @@
 #include <algorithm>
 #include <cstring>
 #include <map>
+#include <optional>
+#include <thread>
 
 // LLVM's RegAllocScore lives in a private header of lib/CodeGen
 // (RegAllocScore.h, LLVM 19.1.7) that Debian does not ship, while
@@ -324,6 +326,29 @@ TEST(RegAllocScoreTest, ModuleSumsFunctionsInOrder) {
   EXPECT_TRUE(Counts == M.Counts);
   EXPECT_EQ(bitsOf(Score), bitsOf(M.Score));
   EXPECT_EQ(M.File, "spills.mir");
+}
+
+// `mlgo regalloc score --jobs` scores files on several threads: each call
+// has its own LLVMContext and target machine, and gets the same bits.
+TEST(RegAllocScoreTest, ThreadsScoreAlike) {
+  const std::string &MIR = getSpillsMIR();
+  ModuleScore Alone = unwrap(scoreMIR(MemoryBufferRef(MIR, "spills.mir")));
+  std::vector<std::optional<ModuleScore>> Results(4);
+  std::vector<std::thread> Threads;
+  for (std::optional<ModuleScore> &R : Results)
+    Threads.emplace_back(
+        [&] { R = unwrap(scoreMIR(MemoryBufferRef(MIR, "spills.mir"))); });
+  for (std::thread &T : Threads)
+    T.join();
+  for (const std::optional<ModuleScore> &R : Results) {
+    ASSERT_TRUE(R);
+    ASSERT_EQ(R->Functions.size(), Alone.Functions.size());
+    for (size_t I = 0; I < Alone.Functions.size(); ++I) {
+      EXPECT_TRUE(R->Functions[I].Counts == Alone.Functions[I].Counts);
+      EXPECT_EQ(bitsOf(R->Functions[I].Score),
+                bitsOf(Alone.Functions[I].Score));
+    }
+  }
 }
 
 TEST(RegAllocScoreTest, WeightsAreUpstreams) {
