@@ -24,10 +24,12 @@
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineBranchProbabilityInfo.h"
 #include "llvm/CodeGen/MachineDominators.h"
+#include "llvm/CodeGen/MachineFrameInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DiagnosticHandler.h"
@@ -205,6 +207,29 @@ createTargetMachine(StringRef File, StringRef TripleName) {
     return makeError(File + ": cannot create a target machine for '" +
                      TripleName + "'");
   return TM;
+}
+
+/// Refuses MIR from a point where the score means something else: before
+/// register allocation (virtual registers, COPYs that are not moves yet),
+/// or after prologue/epilogue insertion (callee-saved spills and reloads
+/// counted). The latter is what llc prints when asked to stop after a
+/// virtregrewriter its pipeline does not have (-O0, -regalloc=fast): it
+/// runs to the end.
+Error checkRightAfterRegisterAllocation(const MachineFunction &MF,
+                                        StringRef File) {
+  if (MF.getRegInfo().getNumVirtRegs() != 0)
+    return makeError(File + ": function '" + MF.getName() +
+                     "' has virtual registers: the MIR is from before "
+                     "register allocation, and the score is taken right "
+                     "after it (llc-19 -stop-after=virtregrewriter)");
+  if (MF.getFrameInfo().isCalleeSavedInfoValid())
+    return makeError(File + ": function '" + MF.getName() +
+                     "' is past prologue/epilogue insertion, and the score "
+                     "is taken right after register allocation "
+                     "(llc-19 -stop-after=virtregrewriter; with -O0 or "
+                     "-regalloc=fast llc-19 has no virtregrewriter and runs "
+                     "to the end)");
+  return Error::success();
 }
 
 } // namespace
@@ -395,6 +420,8 @@ Expected<ModuleScore> scoreMIR(MemoryBufferRef MIR) {
     MachineFunction *MF = MMI.getMachineFunction(F);
     if (!MF)
       continue;
+    if (Error E = checkRightAfterRegisterAllocation(*MF, File))
+      return E;
     FunctionScore S = scoreMachineFunction(*MF);
     Out.Counts += S.Counts;
     Out.Score += S.Score;

@@ -432,6 +432,29 @@ TEST(RegAllocScoreTest, ErrorsNameTheFile) {
             "naming its target)");
 }
 
+// The score is taken right after register allocation; MIR from before it
+// or from the end of the pipeline would give another number, silently.
+TEST(RegAllocScoreTest, MIRFromElsewhereRefused) {
+  LLCOptions ISel;
+  ISel.ExtraArgs = {"-stop-after=finalize-isel"};
+  std::string BeforeRA = unwrap(compileToMIR(SpillsLL, ISel));
+  EXPECT_EQ(errorOf(scoreMIR(MemoryBufferRef(BeforeRA, "isel.mir"))),
+            "isel.mir: function 'pressure' has virtual registers: the MIR is "
+            "from before register allocation, and the score is taken right "
+            "after it (llc-19 -stop-after=virtregrewriter)");
+
+  // -O0 has no virtregrewriter: llc-19 runs to the end and prints that.
+  LLCOptions O0;
+  O0.ExtraArgs = {"-O0"};
+  EXPECT_EQ(errorOf(compileAndScore(SpillsLL, O0)),
+            std::string(SpillsLL) +
+                " (llc-19's MIR): function 'pressure' is past "
+                "prologue/epilogue insertion, and the score is taken right "
+                "after register allocation (llc-19 "
+                "-stop-after=virtregrewriter; with -O0 or -regalloc=fast "
+                "llc-19 has no virtregrewriter and runs to the end)");
+}
+
 TEST(RegAllocScoreTest, LLCFailuresNameTheFileAndStatus) {
   LLCOptions Bogus;
   Bogus.ExtraArgs = {"-no-such-llc-option"};

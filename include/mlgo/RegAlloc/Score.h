@@ -129,7 +129,11 @@ std::string repairPrintedMIR(llvm::StringRef MIR);
 /// the file in errors) and scores each of its machine functions. The target
 /// comes from the embedded LLVM IR module's triple. Errors: "FILE:LINE:COL:
 /// <the MIR parser's message>", "FILE: no target triple ...", "FILE: unknown
-/// target '<triple>': ...".
+/// target '<triple>': ...", and MIR from the wrong point of the pipeline:
+/// "FILE: function 'f' has virtual registers: ..." (before register
+/// allocation), "FILE: function 'f' is past prologue/epilogue insertion..."
+/// (what llc prints for -O0 or -regalloc=fast, which have no
+/// virtregrewriter to stop after).
 llvm::Expected<ModuleScore> scoreMIR(llvm::MemoryBufferRef MIR);
 
 /// scoreMIR() of the file at \p Path; "PATH: No such file or directory"...
