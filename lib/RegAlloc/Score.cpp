@@ -5,8 +5,9 @@
 // parsing MIR with the public MIRParser into a MachineModuleInfo of the
 // module's target, computing block frequencies the way the
 // MachineBlockFrequencyInfo pass does (dominators, loops, branch
-// probabilities from the MIR's successor lists), and running llc-19 through
-// mlgo's subprocess layer to get the MIR in the first place.
+// probabilities from the MIR's successor lists), making readable the MIR
+// that LLVM 19 prints but cannot parse (repairPrintedMIR), and running
+// llc-19 through mlgo's subprocess layer to get the MIR in the first place.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,15 +17,19 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/CodeGen/MIRParser/MIRParser.h"
 #include "llvm/CodeGen/MachineBasicBlock.h"
 #include "llvm/CodeGen/MachineBlockFrequencyInfo.h"
 #include "llvm/CodeGen/MachineBranchProbabilityInfo.h"
 #include "llvm/CodeGen/MachineDominators.h"
+#include "llvm/CodeGen/MachineFrameInfo.h"
 #include "llvm/CodeGen/MachineFunction.h"
 #include "llvm/CodeGen/MachineInstr.h"
 #include "llvm/CodeGen/MachineLoopInfo.h"
 #include "llvm/CodeGen/MachineModuleInfo.h"
+#include "llvm/CodeGen/MachineRegisterInfo.h"
 #include "llvm/CodeGen/TargetInstrInfo.h"
 #include "llvm/CodeGen/TargetSubtargetInfo.h"
 #include "llvm/IR/DiagnosticHandler.h"
@@ -204,7 +209,158 @@ createTargetMachine(StringRef File, StringRef TripleName) {
   return TM;
 }
 
+/// Refuses MIR from a point where the score means something else: before
+/// register allocation (virtual registers, COPYs that are not moves yet),
+/// or after prologue/epilogue insertion (callee-saved spills and reloads
+/// counted). The latter is what llc prints when asked to stop after a
+/// virtregrewriter its pipeline does not have (-O0, -regalloc=fast): it
+/// runs to the end.
+Error checkRightAfterRegisterAllocation(const MachineFunction &MF,
+                                        StringRef File) {
+  if (MF.getRegInfo().getNumVirtRegs() != 0)
+    return makeError(File + ": function '" + MF.getName() +
+                     "' has virtual registers: the MIR is from before "
+                     "register allocation, and the score is taken right "
+                     "after it (llc-19 -stop-after=virtregrewriter)");
+  if (MF.getFrameInfo().isCalleeSavedInfoValid())
+    return makeError(File + ": function '" + MF.getName() +
+                     "' is past prologue/epilogue insertion, and the score "
+                     "is taken right after register allocation "
+                     "(llc-19 -stop-after=virtregrewriter; with -O0 or "
+                     "-regalloc=fast llc-19 has no virtregrewriter and runs "
+                     "to the end)");
+  return Error::success();
+}
+
 } // namespace
+
+//===-- What LLVM 19 prints but cannot read back --------------------------===//
+
+namespace {
+
+/// How many metadata nodes \p Value holds side by side ("!4!7" holds two;
+/// "!DILocation(line: 3, scope: !5)" one).
+unsigned countMetadataNodes(StringRef Value) {
+  unsigned Nodes = 0, Depth = 0;
+  for (char C : Value) {
+    if (C == '(')
+      ++Depth;
+    else if (C == ')' && Depth > 0)
+      --Depth;
+    else if (C == '!' && Depth == 0)
+      ++Nodes;
+  }
+  return Nodes;
+}
+
+/// Empties the debug-info fields of stack objects that hold several
+/// variables' ("debug-info-variable: '!43!50', debug-info-expression:
+/// '!DIExpression()!DIExpression()', debug-info-location: '!135!158'").
+/// Everything else, line breaks included, is kept.
+std::string emptyMergedStackDebugInfo(StringRef MIR) {
+  static constexpr StringLiteral Keys[] = {"debug-info-variable: '",
+                                           "debug-info-expression: '",
+                                           "debug-info-location: '"};
+  std::string Out;
+  Out.reserve(MIR.size());
+  while (true) {
+    size_t Start = MIR.find(Keys[0]);
+    if (Start == StringRef::npos)
+      break;
+    // The three quoted values and what separates them.
+    StringRef Rest = MIR.substr(Start);
+    SmallVector<StringRef, 3> Values, Separators;
+    bool WellFormed = true;
+    for (StringLiteral Key : Keys) {
+      size_t KeyAt = Rest.find(Key);
+      // The next key within this flow mapping: after a comma and spaces.
+      if (KeyAt == StringRef::npos ||
+          !Rest.take_front(KeyAt).ltrim(", \n").empty()) {
+        WellFormed = false;
+        break;
+      }
+      Separators.push_back(Rest.take_front(KeyAt + Key.size()));
+      Rest = Rest.drop_front(KeyAt + Key.size());
+      size_t Quote = Rest.find('\'');
+      if (Quote == StringRef::npos) {
+        WellFormed = false;
+        break;
+      }
+      Values.push_back(Rest.take_front(Quote));
+      Rest = Rest.drop_front(Quote + 1);
+    }
+    bool Merged = WellFormed && llvm::any_of(Values, [](StringRef V) {
+                    return countMetadataNodes(V) > 1;
+                  });
+    if (!Merged) {
+      size_t Next = Start + Keys[0].size();
+      Out += MIR.take_front(Next);
+      MIR = MIR.drop_front(Next);
+      continue;
+    }
+    Out += MIR.take_front(Start);
+    for (StringRef Separator : Separators)
+      (Out += Separator) += "'";
+    MIR = Rest;
+  }
+  Out += MIR;
+  return Out;
+}
+
+/// The zero of \p ElementType as the IR parser reads it, or none.
+std::optional<StringRef> zeroLiteral(StringRef ElementType) {
+  if (ElementType.starts_with("ptr"))
+    return StringRef("null");
+  if (ElementType.size() > 1 && ElementType[0] == 'i' &&
+      llvm::all_of(ElementType.drop_front(), isDigit))
+    return StringRef("0");
+  if (is_contained({"half", "bfloat", "float", "double", "x86_fp80", "fp128",
+                    "ppc_fp128"},
+                   ElementType))
+    return StringRef("0.0");
+  return std::nullopt;
+}
+
+/// Rewrites constant-pool values "'<4 x i32> zeroinitializer'" as
+/// "'<4 x i32> splat (i32 0)'", line by line.
+std::string spellZeroVectorsAsSplats(StringRef MIR) {
+  std::string Out;
+  Out.reserve(MIR.size());
+  while (!MIR.empty()) {
+    auto [Line, Rest] = MIR.split('\n');
+    bool LastLine = Line.size() == MIR.size();
+    MIR = Rest;
+    StringRef Value = Line.ltrim();
+    std::optional<StringRef> Zero;
+    StringRef Type;
+    if (Value.consume_front("value:")) {
+      Value = Value.ltrim();
+      if (Value.consume_front("'<") &&
+          Value.consume_back("> zeroinitializer'")) {
+        Type = Value;
+        size_t X = Type.rfind(" x ");
+        if (X != StringRef::npos)
+          Zero = zeroLiteral(Type.drop_front(X + 3));
+      }
+    }
+    if (!Zero) {
+      Out += Line;
+    } else {
+      StringRef Element = Type.drop_front(Type.rfind(" x ") + 3);
+      Out += Line.take_front(Line.find('\''));
+      Out += ("'<" + Type + "> splat (" + Element + " " + *Zero + ")'").str();
+    }
+    if (!LastLine)
+      Out += '\n';
+  }
+  return Out;
+}
+
+} // namespace
+
+std::string repairPrintedMIR(StringRef MIR) {
+  return spellZeroVectorsAsSplats(emptyMergedStackDebugInfo(MIR));
+}
 
 Expected<ModuleScore> scoreMIR(MemoryBufferRef MIR) {
   initializeTargets();
@@ -232,8 +388,11 @@ Expected<ModuleScore> scoreMIR(MemoryBufferRef MIR) {
     TM = std::move(*Created);
     return TM->createDataLayout().getStringRepresentation();
   };
+  std::string Repaired = repairPrintedMIR(MIR.getBuffer());
   std::unique_ptr<MIRParser> Parser =
-      createMIRParser(MemoryBuffer::getMemBuffer(MIR), Context);
+      createMIRParser(MemoryBuffer::getMemBuffer(
+                          Repaired, File, /*RequiresNullTerminator=*/true),
+                      Context);
   if (!Parser)
     return parseError();
   std::unique_ptr<Module> M = Parser->parseIRModule(SetDataLayout);
@@ -261,6 +420,8 @@ Expected<ModuleScore> scoreMIR(MemoryBufferRef MIR) {
     MachineFunction *MF = MMI.getMachineFunction(F);
     if (!MF)
       continue;
+    if (Error E = checkRightAfterRegisterAllocation(*MF, File))
+      return E;
     FunctionScore S = scoreMachineFunction(*MF);
     Out.Counts += S.Counts;
     Out.Score += S.Score;

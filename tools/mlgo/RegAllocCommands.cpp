@@ -1,6 +1,7 @@
 //===- tools/mlgo/RegAllocCommands.cpp - mlgo regalloc score --------------===//
 //
-//   mlgo regalloc score FILE...   [--llc-arg=ARG]... [--json] [--timeout=S]
+//   mlgo regalloc score FILE...  [--llc-arg=ARG]... [--json] [--jobs=N]
+//                                [--timeout=S]
 //
 // LLVM's static register-allocation score (mlgo/RegAlloc/Score.h) of each
 // function of each file, with the six frequency-weighted counts it is made
@@ -8,9 +9,10 @@
 // `llc-19 -stop-after=virtregrewriter` writes it) is scored as it is; a .ll
 // or .bc file is compiled with `llc-19 -O2 -stop-after=virtregrewriter`
 // first, with the --llc-arg arguments (e.g. another eviction advisor).
-// Functions are listed in module order, files in command-line order. The
-// first file that cannot be scored stops the command with its error and
-// nothing on stdout.
+// Functions are listed in module order, files in command-line order;
+// `--jobs` scores several files at once. Every file that cannot be scored
+// is an error line naming it, and then nothing is printed on stdout: a
+// total that leaves files out would pass for the whole.
 //
 // The tables round to two decimals; --json prints every number in the
 // shortest form that reads back as the same double.
@@ -23,6 +25,7 @@
 #include "mlgo/RegAlloc/Score.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Parallel.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -52,6 +55,11 @@ cl::list<std::string>
             cl::value_desc("arg"), cl::sub(ScoreCmd), cl::cat(Cat));
 cl::opt<bool> JSON("json", cl::desc("print JSON instead of tables"),
                    cl::sub(ScoreCmd), cl::cat(Cat));
+cl::opt<unsigned> Jobs("jobs",
+                       cl::desc("files scored at once (0: one per hardware "
+                                "thread)"),
+                       cl::init(1), cl::sub(ScoreCmd), cl::cat(Cat));
+cl::alias JobsShort("j", cl::aliasopt(Jobs));
 cl::opt<unsigned> Timeout("timeout",
                           cl::desc("seconds per llc-19 run (0: no limit)"),
                           cl::init(300), cl::sub(ScoreCmd), cl::cat(Cat));
@@ -66,8 +74,14 @@ std::string formatNumber(double D) {
 
 Expected<ModuleScore> scoreFile(StringRef File) {
   StringRef Ext = sys::path::extension(File);
-  if (Ext == ".mir")
+  if (Ext == ".mir") {
+    // No silent no-op: the arguments were meant for a compile that a .mir
+    // file does not get.
+    if (!LLCArgs.empty())
+      return makeError(File + ": --llc-arg applies to .ll and .bc files; a "
+                              ".mir file is scored as it is");
     return scoreMIRFile(File);
+  }
   if (Ext == ".ll" || Ext == ".bc") {
     LLCOptions Options;
     Options.ExtraArgs.assign(LLCArgs.begin(), LLCArgs.end());
@@ -158,17 +172,26 @@ void printJSON(raw_ostream &OS, ArrayRef<ModuleScore> Modules,
 }
 
 int runScore() {
+  // Each file is parsed in an LLVMContext of its own, so files can be
+  // scored on several threads; results come back in command-line order.
+  std::vector<Expected<ModuleScore>> Results = runJobs<Expected<ModuleScore>>(
+      Files.size(), Jobs, [](size_t I) { return scoreFile(Files[I]); });
   std::vector<ModuleScore> Modules;
   ScoreCounts Counts;
   double Score = 0.0;
-  for (const std::string &File : Files) {
-    Expected<ModuleScore> M = scoreFile(File);
-    if (!M)
-      return fail(M.takeError());
+  int Status = 0;
+  for (Expected<ModuleScore> &M : Results) {
+    if (!M) {
+      Status = fail(M.takeError());
+      continue;
+    }
     Counts += M->Counts;
     Score += M->Score;
     Modules.push_back(std::move(*M));
   }
+  // A total that leaves files out would pass for the whole.
+  if (Status)
+    return Status;
   if (JSON)
     printJSON(outs(), Modules, Counts, Score);
   else
@@ -177,9 +200,9 @@ int runScore() {
 }
 
 tool::RegisterGroup RegisterRegAlloc("regalloc",
-                                     "Measure register allocation: LLVM's "
-                                     "static score of MIR or of modules "
-                                     "compiled with llc-19");
+                                     "Register allocation: LLVM's static "
+                                     "score of MIR or modules, and training "
+                                     "eviction models on it");
 tool::RegisterSubcommand RegisterScore(ScoreCmd, runScore);
 
 } // namespace

@@ -112,11 +112,28 @@ ScoreCounts countInstructions(const llvm::MachineFunction &MF,
 /// without blocks scores 0.
 FunctionScore scoreMachineFunction(llvm::MachineFunction &MF);
 
+/// \p MIR with what LLVM 19.1.7's MIR printer writes but its parser rejects
+/// made readable, leaving the score unchanged; scoreMIR() applies it:
+///  * a stack slot that stack coloring shared between variables prints
+///    their debug-info variables, expressions and locations run together
+///    ("debug-info-variable: '!43!50'"; llvm-project issue #87817): the
+///    three fields of that stack object are emptied (the score does not
+///    read them);
+///  * a constant-pool vector of zeros prints as "'<4 x i32>
+///    zeroinitializer'", which the MIR parser's constant parser does not
+///    accept: it is spelled "'<4 x i32> splat (i32 0)'", the same constant.
+/// Line breaks are kept, so the parser's line numbers stay those of \p MIR.
+std::string repairPrintedMIR(llvm::StringRef MIR);
+
 /// Parses \p MIR (a module in LLVM's MIR format; its buffer identifier names
 /// the file in errors) and scores each of its machine functions. The target
 /// comes from the embedded LLVM IR module's triple. Errors: "FILE:LINE:COL:
 /// <the MIR parser's message>", "FILE: no target triple ...", "FILE: unknown
-/// target '<triple>': ...".
+/// target '<triple>': ...", and MIR from the wrong point of the pipeline:
+/// "FILE: function 'f' has virtual registers: ..." (before register
+/// allocation), "FILE: function 'f' is past prologue/epilogue insertion..."
+/// (what llc prints for -O0 or -regalloc=fast, which have no
+/// virtregrewriter to stop after).
 llvm::Expected<ModuleScore> scoreMIR(llvm::MemoryBufferRef MIR);
 
 /// scoreMIR() of the file at \p Path; "PATH: No such file or directory"...
