@@ -1,8 +1,9 @@
-//===- lib/Eval/PackageEval.cpp - Build a package twice, test it ----------===//
+//===- lib/Eval/PackageEval.cpp - Build a program twice, test it ----------===//
 //
 // Runs the package steps of scripts/eval-package.sh (the recipes of
-// scripts/packages/) with timeouts and logs, and measures what they built
-// (see mlgo/Eval/PackageEval.h).
+// scripts/packages/) or the build steps of scripts/eval-build.sh (a source
+// tree) with timeouts and logs, and measures what they built (see
+// mlgo/Eval/PackageEval.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
@@ -18,14 +20,15 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
-
-#include <set>
 #include "llvm/Support/Path.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
+#include <set>
 
 using namespace llvm;
 
@@ -146,41 +149,46 @@ Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir) {
   return Error::success();
 }
 
-Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+namespace {
+
+/// One test, as runBuilds runs it.
+struct TestCase {
+  std::string Name;
+  /// Its log in each build's tests/ directory.
+  std::string LogName;
+};
+
+/// How to build and test one program: what differs between a Debian
+/// package (its recipe) and a source tree.
+struct BuildPlan {
+  std::string Name;
+  /// The command that builds into \p Dir with the policy \p PolicyArgs:
+  /// none for -Oz; the plugin and the model file ("" for the embedded one);
+  /// those and the decisions file.
+  std::function<std::vector<std::string>(const std::string &Dir,
+                                         ArrayRef<std::string> PolicyArgs)>
+      BuildArgv;
+  /// The build tree below a build's directory, where its artifacts are and
+  /// its tests run: "src" or "build".
+  std::string Tree;
+  std::vector<TestCase> Tests;
+  /// The command that runs one test against the build in \p Dir.
+  std::function<std::vector<std::string>(const std::string &Dir,
+                                         const std::string &Test)>
+      TestArgv;
+};
+
+} // namespace
+
+/// Builds \p Plan with -Oz, the model and (with a decisions file) tuned,
+/// measures each build and runs every test against each.
+static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
+                                         const BuildPlan &Plan) {
   auto Log = [&](const Twine &Message) {
     if (Opts.Log)
       Opts.Log(Message.str());
   };
-  const std::string &Pkg = Opts.Package;
-  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
-    return makeError(Opts.WorkDir + ": " + EC.message());
-
-  SmallString<128> FetchLog(Opts.WorkDir);
-  sys::path::append(FetchLog, "fetch.log");
-  Expected<std::string> Source = fetchSource(Opts);
-  if (!Source)
-    return Source.takeError();
-  const std::string &Src = *Source;
-
-  // The test list, before building, so a recipe error shows early.
-  std::vector<std::string> TestNames;
-  if (Opts.RunTests) {
-    SmallString<128> List(Opts.WorkDir);
-    sys::path::append(List, "tests.txt");
-    ProcessResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
-                                FetchLog, 60, List);
-    if (!R.succeeded())
-      return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
-                       readTail(FetchLog, 10));
-    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(List);
-    if (!Buf)
-      return Buf.takeError();
-    SmallVector<StringRef> Lines;
-    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef L : Lines)
-      TestNames.push_back(L.trim().str());
-  }
-
+  const std::string &Pkg = Plan.Name;
   PackageReport Report;
   Report.Package = Pkg;
   Report.ModelName = Opts.Model.Name;
@@ -191,6 +199,12 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     std::map<std::string, uint64_t> Sizes;
   };
   Report.HasTuned = !Opts.DecisionsPath.empty();
+  // A file the plugin would reject fails now, not after two builds.
+  if (Report.HasTuned) {
+    Expected<DecisionsFile> F = DecisionsFile::load(Opts.DecisionsPath);
+    if (!F)
+      return F.takeError();
+  }
   std::vector<Config> Configs = {{"-Oz", "", &Report.Baseline, {}},
                                  {Opts.Model.Name, "", &Report.Model, {}}};
   if (Report.HasTuned)
@@ -201,19 +215,18 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
 
   for (size_t C = 0; C < Configs.size(); ++C) {
     Config &Cfg = Configs[C];
-    std::vector<std::string> Argv = {
-        "bash",  Opts.RecipeScript,        "build", Pkg, Src,
-        Cfg.Dir, std::to_string(Opts.Jobs)};
+    std::vector<std::string> PolicyArgs;
     if (C >= 1) {
-      Argv.push_back(Opts.PluginPath);
-      Argv.push_back(Opts.Model.Policy.ModelPath);
+      PolicyArgs.push_back(Opts.PluginPath);
+      PolicyArgs.push_back(Opts.Model.Policy.ModelPath);
     }
     if (C == 2)
-      Argv.push_back(Opts.DecisionsPath);
+      PolicyArgs.push_back(Opts.DecisionsPath);
     std::string BuildLog = Opts.WorkDir + "/build-" + DirNames[C] + ".log";
     Log("building " + Pkg + " with " + Cfg.Name);
     auto Start = std::chrono::steady_clock::now();
-    ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+    ProcessResult R = runLogged(Plan.BuildArgv(Cfg.Dir, PolicyArgs), BuildLog,
+                                Opts.BuildTimeoutSeconds);
     Cfg.Stats->WallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
@@ -229,9 +242,10 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
         parsePeakRSS((*RSS)->getBuffer(), &Cfg.Stats->CompilerRuns);
     if (Cfg.Stats->CompilerRuns == 0)
       return makeError(Pkg + ": the build with " + Cfg.Name +
-                       " ran no compiler (" + RSSLog + " is empty)");
+                       " ran no compiler (" + RSSLog + " is empty; see " +
+                       BuildLog + ")");
 
-    std::string Tree = Cfg.Dir + "/src";
+    std::string Tree = Cfg.Dir + "/" + Plan.Tree;
     Expected<std::vector<std::string>> Artifacts = findLinkedArtifacts(Tree);
     if (!Artifacts)
       return Artifacts.takeError();
@@ -275,19 +289,19 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     return makeError(Pkg +
                      ": the builds produced no linked binary or library "
                      "(looked in " +
-                     Configs[0].Dir + "/src)");
+                     Configs[0].Dir + "/" + Plan.Tree + ")");
 
-  for (const std::string &Name : TestNames) {
+  for (const TestCase &Case : Plan.Tests) {
     TestOutcome T;
-    T.Name = Name;
+    T.Name = Case.Name;
     for (size_t C = 0; C < Configs.size(); ++C) {
       std::string Dir = Configs[C].Dir + "/tests";
       sys::fs::create_directories(Dir);
-      std::string TestLog = Dir + "/" + Name + ".log";
-      Log("testing " + Pkg + " built with " + Configs[C].Name + ": " + Name);
-      ProcessResult R = runLogged(
-          {"bash", Opts.RecipeScript, "test", Pkg, Configs[C].Dir, Name},
-          TestLog, Opts.TestTimeoutSeconds);
+      std::string TestLog = Dir + "/" + Case.LogName;
+      Log("testing " + Pkg + " built with " + Configs[C].Name + ": " +
+          Case.Name);
+      ProcessResult R = runLogged(Plan.TestArgv(Configs[C].Dir, Case.Name),
+                                  TestLog, Opts.TestTimeoutSeconds);
       (C == 0 ? T.BaselinePassed : C == 1 ? T.ModelPassed : T.TunedPassed) =
           R.succeeded();
       if (C >= 1 && !R.succeeded())
@@ -297,6 +311,178 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     Report.Tests.push_back(std::move(T));
   }
   return Report;
+}
+
+Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+  const std::string &Pkg = Opts.Package;
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+
+  SmallString<128> FetchLog(Opts.WorkDir);
+  sys::path::append(FetchLog, "fetch.log");
+  Expected<std::string> Source = fetchSource(Opts);
+  if (!Source)
+    return Source.takeError();
+  const std::string &Src = *Source;
+
+  BuildPlan Plan;
+  Plan.Name = Pkg;
+  Plan.Tree = "src";
+  // The test list, before building, so a recipe error shows early.
+  if (Opts.RunTests) {
+    SmallString<128> List(Opts.WorkDir);
+    sys::path::append(List, "tests.txt");
+    ProcessResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
+                                FetchLog, 60, List);
+    if (!R.succeeded())
+      return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
+                       readTail(FetchLog, 10));
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(List);
+    if (!Buf)
+      return Buf.takeError();
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef L : Lines)
+      Plan.Tests.push_back({L.trim().str(), L.trim().str() + ".log"});
+  }
+  Plan.BuildArgv = [&](const std::string &Dir, ArrayRef<std::string> Policy) {
+    std::vector<std::string> Argv = {
+        "bash", Opts.RecipeScript,        "build", Pkg, Src,
+        Dir,    std::to_string(Opts.Jobs)};
+    llvm::append_range(Argv, Policy);
+    return Argv;
+  };
+  Plan.TestArgv = [&](const std::string &Dir, const std::string &Test) {
+    return std::vector<std::string>{"bash", Opts.RecipeScript, "test", Pkg, Dir,
+                                    Test};
+  };
+  return runBuilds(Opts, Plan);
+}
+
+StringRef getBuildSystemName(BuildSystem System) {
+  switch (System) {
+  case BuildSystem::Configure:
+    return "configure";
+  case BuildSystem::CMake:
+    return "cmake";
+  case BuildSystem::Make:
+    return "make";
+  }
+  llvm_unreachable("unknown build system");
+}
+
+Expected<BuildSystem> parseBuildSystem(StringRef Name) {
+  if (Name == "configure" || Name == "autotools")
+    return BuildSystem::Configure;
+  if (Name == "cmake")
+    return BuildSystem::CMake;
+  if (Name == "make")
+    return BuildSystem::Make;
+  return makeError("unknown build system '" + Name +
+                   "'; expected configure (or autotools), cmake or make");
+}
+
+Expected<BuildSystem> detectBuildSystem(StringRef SourceDir) {
+  auto Has = [&](StringRef File) {
+    SmallString<256> P(SourceDir);
+    sys::path::append(P, File);
+    return sys::fs::is_regular_file(P);
+  };
+  if (!sys::fs::is_directory(SourceDir))
+    return makeError(SourceDir + ": no such directory");
+  if (Has("configure") || Has("configure.ac") || Has("configure.in"))
+    return BuildSystem::Configure;
+  if (Has("CMakeLists.txt"))
+    return BuildSystem::CMake;
+  if (Has("Makefile") || Has("makefile") || Has("GNUmakefile"))
+    return BuildSystem::Make;
+  return makeError(SourceDir +
+                   ": no build system found (no configure, configure.ac, "
+                   "CMakeLists.txt or Makefile); pass --build-system");
+}
+
+/// The first object file (ELF relocatable) under \p Dir, but not under
+/// \p Skip: a build made in the tree before, whose objects a copy would
+/// keep and make would not rebuild.
+static std::string findStaleObject(StringRef Dir, StringRef Skip) {
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC,
+                                                /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    if (It->type() == sys::fs::file_type::directory_file) {
+      if (It->path() == Skip || sys::path::filename(It->path()) == ".git")
+        It.no_push();
+      continue;
+    }
+    if (It->type() != sys::fs::file_type::regular_file)
+      continue;
+    file_magic Magic;
+    if (!identify_magic(It->path(), Magic) &&
+        Magic == file_magic::elf_relocatable)
+      return It->path();
+  }
+  return "";
+}
+
+Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
+  if (!sys::fs::is_directory(Opts.SourceDir))
+    return makeError(Opts.SourceDir + ": no such directory");
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+
+  bool InPlace = Opts.System != BuildSystem::CMake;
+  // The work directory, relative to the sources when it lies inside them:
+  // a copy leaves it out.
+  std::string Exclude;
+  StringRef Src = Opts.SourceDir;
+  StringRef Work = Opts.WorkDir;
+  if (Work.starts_with(Src) && Work.size() > Src.size() &&
+      Work[Src.size()] == '/')
+    Exclude = Work.drop_front(Src.size() + 1).str();
+  if (InPlace) {
+    std::string Stale = findStaleObject(Src, Work);
+    if (!Stale.empty())
+      return makeError(Src + ": holds an object file of an earlier build (" +
+                       Stale +
+                       "); a copy of the tree would keep it unrebuilt: "
+                       "clean the tree (make distclean) or give a fresh "
+                       "checkout");
+  }
+
+  BuildPlan Plan;
+  Plan.Name = Opts.Name;
+  Plan.Tree = InPlace ? "src" : "build";
+  for (size_t I = 0; I < Opts.TestCommands.size(); ++I)
+    Plan.Tests.push_back(
+        {Opts.TestCommands[I], "test-" + std::to_string(I + 1) + ".log"});
+  Plan.BuildArgv = [&](const std::string &Dir, ArrayRef<std::string> Policy) {
+    std::vector<std::string> Argv = {"bash",
+                                     Opts.BuildScript,
+                                     "build",
+                                     getBuildSystemName(Opts.System).str(),
+                                     Src.str(),
+                                     Dir,
+                                     std::to_string(Opts.Jobs),
+                                     Exclude};
+    llvm::append_range(Argv, Policy);
+    Argv.resize(Argv.size() + 3 - Policy.size());
+    for (const std::string &A : Opts.ConfigureArgs) {
+      Argv.push_back("configure");
+      Argv.push_back(A);
+    }
+    for (const std::string &A : Opts.MakeArgs) {
+      Argv.push_back("make");
+      Argv.push_back(A);
+    }
+    return Argv;
+  };
+  Plan.TestArgv = [&](const std::string &Dir, const std::string &Test) {
+    std::string Tree = Dir + "/" + Plan.Tree;
+    return std::vector<std::string>{"bash", Opts.BuildScript,           "test",
+                                    Tree,   InPlace ? Tree : Src.str(), Test};
+  };
+  return runBuilds(Opts, Plan);
 }
 
 } // namespace mlgo

@@ -425,7 +425,7 @@ TEST(PackageReportTest, ATunedBuildGetsItsColumns) {
                "testshared  pass      pass   FAIL\n"
                "\n"
                "possible miscompile: zlib: test 'testshared' fails with "
-               "embedded and passes with -Oz\n"
+               "tuned and passes with -Oz\n"
                "zlib: 2 of 2 tests pass with embedded, 1 with tuned\n");
   std::string Sum;
   raw_string_ostream SOS(Sum);
