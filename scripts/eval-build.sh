@@ -5,7 +5,7 @@
 # package (the same compiler wrappers and build systems, from
 # package-recipes.sh), without a recipe.
 #
-#   eval-build.sh build SYSTEM SRC OUT JOBS EXCLUDE PLUGIN MODEL DECISIONS
+#   eval-build.sh build SYSTEM SRC OUT JOBS PLUGIN MODEL DECISIONS
 #                 [configure ARG | make ARG]...
 #       builds the source tree SRC with SYSTEM (configure, cmake or make)
 #       into OUT (replaced) with clang-19 -Oz, plus the plugin when PLUGIN
@@ -14,8 +14,9 @@
 #       append the flags (so a Makefile's own -O2 cannot override -Oz) and
 #       record each run's peak RSS in OUT/rss.log. CMake builds out of the
 #       tree, in OUT/build (MinSizeRel, BUILD_TESTING=ON, as for packages);
-#       configure and make build in a copy, OUT/src, which leaves out
-#       EXCLUDE (the work directory's path relative to SRC, when inside it).
+#       configure and make build in a copy, OUT/src, which leaves out every
+#       directory holding a .mlgo-eval-work file (mlgo eval build's work
+#       directories, this one and earlier ones, when they lie inside SRC).
 #       Each "configure ARG" goes to ./configure or cmake, each "make ARG"
 #       to make.
 #   eval-build.sh test TREE SRC CMD
@@ -32,9 +33,9 @@ cmd=${1:-}
 shift || true
 case $cmd in
 build)
-  (($# >= 8)) || die "usage: eval-build.sh build SYSTEM SRC OUT JOBS EXCLUDE PLUGIN MODEL DECISIONS [configure ARG | make ARG]..."
-  sys=$1 src=$2 out=$3 jobs=$4 exclude=$5 plugin=$6 model=$7 decisions=$8
-  shift 8
+  (($# >= 7)) || die "usage: eval-build.sh build SYSTEM SRC OUT JOBS PLUGIN MODEL DECISIONS [configure ARG | make ARG]..."
+  sys=$1 src=$2 out=$3 jobs=$4 plugin=$5 model=$6 decisions=$7
+  shift 7
   user_configure=() user_make=()
   while (($#)); do
     (($# >= 2)) || die "'$1' without its argument"
@@ -64,10 +65,9 @@ build)
     make_args=("${user_make[@]}")
     ;;
   configure | make)
-    excl=()
-    [[ -z $exclude ]] || excl=("--exclude=./$exclude")
     mkdir -p "$out/src"
-    tar -C "$src" "${excl[@]}" -cf - . | tar -C "$out/src" -xf -
+    tar -C "$src" --exclude-tag-all=.mlgo-eval-work -cf - . |
+      tar -C "$out/src" -xf -
     src=$out/src build_dir=$out/src
     configure_args=("${user_configure[@]}")
     if [[ $sys == make ]]; then

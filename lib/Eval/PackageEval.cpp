@@ -24,6 +24,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
 #include <functional>
@@ -401,17 +402,28 @@ Expected<BuildSystem> detectBuildSystem(StringRef SourceDir) {
                    "CMakeLists.txt or Makefile); pass --build-system");
 }
 
-/// The first object file (ELF relocatable) under \p Dir, but not under
-/// \p Skip: a build made in the tree before, whose objects a copy would
-/// keep and make would not rebuild.
-static std::string findStaleObject(StringRef Dir, StringRef Skip) {
+/// The file that marks a work directory of `mlgo eval build`: a copy of a
+/// source tree leaves out every directory holding it (the current work
+/// directory and earlier ones), and so does the search for stale objects.
+static constexpr const char *WorkMarker = ".mlgo-eval-work";
+
+static bool isWorkDir(StringRef Dir) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, WorkMarker);
+  return sys::fs::exists(P);
+}
+
+/// The first object file (ELF relocatable) under \p Dir, outside work
+/// directories and .git: a build made in the tree before, whose objects a
+/// copy would keep and make would not rebuild.
+static std::string findStaleObject(StringRef Dir) {
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Dir, EC,
                                                 /*follow_symlinks=*/false),
        End;
        It != End && !EC; It.increment(EC)) {
     if (It->type() == sys::fs::file_type::directory_file) {
-      if (It->path() == Skip || sys::path::filename(It->path()) == ".git")
+      if (sys::path::filename(It->path()) == ".git" || isWorkDir(It->path()))
         It.no_push();
       continue;
     }
@@ -431,17 +443,20 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
   if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
     return makeError(Opts.WorkDir + ": " + EC.message());
 
+  SmallString<256> Marker(Opts.WorkDir);
+  sys::path::append(Marker, WorkMarker);
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Marker, EC);
+    if (EC)
+      return makeError(Marker + ": " + EC.message());
+    OS << "a work directory of mlgo eval build\n";
+  }
+
   bool InPlace = Opts.System != BuildSystem::CMake;
-  // The work directory, relative to the sources when it lies inside them:
-  // a copy leaves it out.
-  std::string Exclude;
   StringRef Src = Opts.SourceDir;
-  StringRef Work = Opts.WorkDir;
-  if (Work.starts_with(Src) && Work.size() > Src.size() &&
-      Work[Src.size()] == '/')
-    Exclude = Work.drop_front(Src.size() + 1).str();
   if (InPlace) {
-    std::string Stale = findStaleObject(Src, Work);
+    std::string Stale = findStaleObject(Src);
     if (!Stale.empty())
       return makeError(Src + ": holds an object file of an earlier build (" +
                        Stale +
@@ -463,8 +478,7 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
                                      getBuildSystemName(Opts.System).str(),
                                      Src.str(),
                                      Dir,
-                                     std::to_string(Opts.Jobs),
-                                     Exclude};
+                                     std::to_string(Opts.Jobs)};
     llvm::append_range(Argv, Policy);
     Argv.resize(Argv.size() + 3 - Policy.size());
     for (const std::string &A : Opts.ConfigureArgs) {
