@@ -22,6 +22,7 @@
 #include "llvm/BinaryFormat/Magic.h"
 #include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
@@ -29,6 +30,7 @@
 #include <chrono>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -157,6 +159,9 @@ struct TestCase {
   std::string Name;
   /// Its log in each build's tests/ directory.
   std::string LogName;
+  /// A test the CMake build registers: its number in `ctest -N` (from 1);
+  /// 0 for any other.
+  unsigned CtestNumber = 0;
 };
 
 /// How to build and test one program: what differs between a Debian
@@ -175,8 +180,12 @@ struct BuildPlan {
   std::vector<TestCase> Tests;
   /// The command that runs one test against the build in \p Dir.
   std::function<std::vector<std::string>(const std::string &Dir,
-                                         const std::string &Test)>
+                                         const TestCase &Test)>
       TestArgv;
+  /// When set, adds to Tests once the first build (-Oz) is done, given its
+  /// directory: tests that only a build can list.
+  std::function<Error(const std::string &Dir, std::vector<TestCase> &Tests)>
+      ListBuiltTests;
 };
 
 } // namespace
@@ -213,6 +222,7 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
   const char *DirNames[] = {"oz", "model", "tuned"};
   for (size_t C = 0; C < Configs.size(); ++C)
     Configs[C].Dir = Opts.WorkDir + "/" + DirNames[C];
+  std::vector<TestCase> Tests = Plan.Tests;
 
   for (size_t C = 0; C < Configs.size(); ++C) {
     Config &Cfg = Configs[C];
@@ -245,6 +255,9 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
       return makeError(Pkg + ": the build with " + Cfg.Name +
                        " ran no compiler (" + RSSLog + " is empty; see " +
                        BuildLog + ")");
+    if (C == 0 && Plan.ListBuiltTests)
+      if (Error E = Plan.ListBuiltTests(Cfg.Dir, Tests))
+        return E;
 
     std::string Tree = Cfg.Dir + "/" + Plan.Tree;
     Expected<std::vector<std::string>> Artifacts = findLinkedArtifacts(Tree);
@@ -292,7 +305,7 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
                      "(looked in " +
                      Configs[0].Dir + "/" + Plan.Tree + ")");
 
-  for (const TestCase &Case : Plan.Tests) {
+  for (const TestCase &Case : Tests) {
     TestOutcome T;
     T.Name = Case.Name;
     for (size_t C = 0; C < Configs.size(); ++C) {
@@ -301,8 +314,8 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
       std::string TestLog = Dir + "/" + Case.LogName;
       Log("testing " + Pkg + " built with " + Configs[C].Name + ": " +
           Case.Name);
-      ProcessResult R = runLogged(Plan.TestArgv(Configs[C].Dir, Case.Name),
-                                  TestLog, Opts.TestTimeoutSeconds);
+      ProcessResult R = runLogged(Plan.TestArgv(Configs[C].Dir, Case), TestLog,
+                                  Opts.TestTimeoutSeconds);
       (C == 0 ? T.BaselinePassed : C == 1 ? T.ModelPassed : T.TunedPassed) =
           R.succeeded();
       if (C >= 1 && !R.succeeded())
@@ -353,9 +366,9 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     llvm::append_range(Argv, Policy);
     return Argv;
   };
-  Plan.TestArgv = [&](const std::string &Dir, const std::string &Test) {
-    return std::vector<std::string>{"bash", Opts.RecipeScript, "test", Pkg, Dir,
-                                    Test};
+  Plan.TestArgv = [&](const std::string &Dir, const TestCase &Test) {
+    return std::vector<std::string>{"bash", Opts.RecipeScript, "test", Pkg,
+                                    Dir,    Test.Name};
   };
   return runBuilds(Opts, Plan);
 }
@@ -437,6 +450,44 @@ static std::string findStaleObject(StringRef Dir) {
   return "";
 }
 
+/// Adds the tests that the CMake build in \p Tree registers to \p Tests,
+/// in ctest's order (`ctest --show-only=json-v1`, output and log in
+/// \p Dir); an error names the program and the build tree when there are
+/// none or ctest fails.
+static Error listCtests(StringRef Name, const std::string &Tree,
+                        const std::string &Dir, std::vector<TestCase> &Tests) {
+  std::string List = Dir + "/ctest-tests.json", Log = Dir + "/ctest-list.log";
+  ProcessResult R = runLogged(
+      {"ctest", "--test-dir", Tree, "--show-only=json-v1"}, Log, 60, List);
+  if (!R.succeeded())
+    return makeError(Name + ": --ctest: listing the tests of " + Tree + " " +
+                     R.describe() + ":\n" + readTail(Log, 10));
+  Expected<json::Value> V = readJSONFile(List);
+  if (!V)
+    return V.takeError();
+  const json::Object *O = V->getAsObject();
+  const json::Array *A = O ? O->getArray("tests") : nullptr;
+  if (!A)
+    return makeError(List + ": no 'tests' array (ctest --show-only=json-v1)");
+  unsigned N = 0;
+  for (const json::Value &T : *A) {
+    ++N;
+    const json::Object *TO = T.getAsObject();
+    std::optional<StringRef> TestName =
+        TO ? TO->getString("name") : std::nullopt;
+    if (!TestName)
+      return makeError(List + ": test " + Twine(N) + " has no name");
+    Tests.push_back(
+        {TestName->str(), "ctest-" + std::to_string(N) + ".log", N});
+  }
+  if (N == 0)
+    return makeError(Name +
+                     ": --ctest: the build registers no test (ctest "
+                     "lists none in " +
+                     Tree + ")");
+  return Error::success();
+}
+
 Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
   if (!sys::fs::is_directory(Opts.SourceDir))
     return makeError(Opts.SourceDir + ": no such directory");
@@ -454,6 +505,10 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
   }
 
   bool InPlace = Opts.System != BuildSystem::CMake;
+  if (Opts.Ctest && InPlace)
+    return makeError("--ctest: the tests ctest runs are a CMake build's, and "
+                     "this is a " +
+                     getBuildSystemName(Opts.System) + " build");
   StringRef Src = Opts.SourceDir;
   if (InPlace) {
     std::string Stale = findStaleObject(Src);
@@ -491,11 +546,23 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
     }
     return Argv;
   };
-  Plan.TestArgv = [&](const std::string &Dir, const std::string &Test) {
+  Plan.TestArgv = [&](const std::string &Dir, const TestCase &Test) {
     std::string Tree = Dir + "/" + Plan.Tree;
-    return std::vector<std::string>{"bash", Opts.BuildScript,           "test",
-                                    Tree,   InPlace ? Tree : Src.str(), Test};
+    if (Test.CtestNumber) {
+      std::string N = std::to_string(Test.CtestNumber);
+      return std::vector<std::string>{"ctest", "--test-dir",
+                                      Tree,    "--output-on-failure",
+                                      "-I",    N + "," + N + ",1"};
+    }
+    return std::vector<std::string>{
+        "bash", Opts.BuildScript,           "test",
+        Tree,   InPlace ? Tree : Src.str(), Test.Name};
   };
+  if (Opts.Ctest)
+    Plan.ListBuiltTests = [&](const std::string &Dir,
+                              std::vector<TestCase> &Tests) {
+      return listCtests(Opts.Name, Dir + "/" + Plan.Tree, Dir, Tests);
+    };
   return runBuilds(Opts, Plan);
 }
 

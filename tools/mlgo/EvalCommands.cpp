@@ -185,6 +185,11 @@ cl::list<std::string> BuildTests(
              "with $MLGO_BUILD_DIR and $MLGO_SOURCE_DIR set; exit status 0 "
              "passes (repeatable: one test each)"),
     cl::value_desc("command"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<bool> BuildCtest(
+    "ctest",
+    cl::desc("also run each test the CMake build registers (ctest) as a "
+             "test of its own"),
+    cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<std::string>
     BuildModel("model",
                cl::desc("the text model to build with (default: embedded)"),
@@ -541,6 +546,7 @@ int runEvalBuild() {
     return fail("--configure-arg: a plain Makefile build has no configure "
                 "step (pass make's arguments with --make-arg)");
   Opts.TestCommands = BuildTests;
+  Opts.Ctest = BuildCtest;
   Opts.BuildScript = std::string(config::SourceDir) + "/scripts/eval-build.sh";
   Opts.Jobs = std::max(1u, unsigned(BuildJobs));
   Opts.BuildTimeoutSeconds = BuildBuildTimeout;

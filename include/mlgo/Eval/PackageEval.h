@@ -110,6 +110,10 @@ struct SourceEvalOptions : BuildEvalOptions {
   /// with $MLGO_BUILD_DIR (the tree) and $MLGO_SOURCE_DIR (the sources it
   /// was built from) set; exit status 0 is a pass.
   std::vector<std::string> TestCommands;
+  /// Also run each test the CMake build registers, as a test of its own:
+  /// listed by ctest in the -Oz build, each run in every build with
+  /// `ctest --output-on-failure -I N,N,1` (N: its number).
+  bool Ctest = false;
   /// scripts/eval-build.sh.
   std::string BuildScript;
 };
