@@ -396,20 +396,40 @@ Expected<BuildSystem> parseBuildSystem(StringRef Name) {
                    "'; expected configure (or autotools), cmake or make");
 }
 
-Expected<BuildSystem> detectBuildSystem(StringRef SourceDir) {
-  auto Has = [&](StringRef File) {
+/// The files that make \p System's entry point, one of which a source tree
+/// needs (the build functions of scripts/package-recipes.sh look for the
+/// same).
+static ArrayRef<StringRef> getEntryPoints(BuildSystem System) {
+  static const StringRef Configure[] = {"configure", "configure.ac",
+                                        "configure.in"};
+  static const StringRef CMake[] = {"CMakeLists.txt"};
+  static const StringRef Make[] = {"Makefile", "makefile", "GNUmakefile"};
+  switch (System) {
+  case BuildSystem::Configure:
+    return Configure;
+  case BuildSystem::CMake:
+    return CMake;
+  case BuildSystem::Make:
+    return Make;
+  }
+  llvm_unreachable("unknown build system");
+}
+
+static bool hasEntryPoint(StringRef SourceDir, BuildSystem System) {
+  return llvm::any_of(getEntryPoints(System), [&](StringRef File) {
     SmallString<256> P(SourceDir);
     sys::path::append(P, File);
     return sys::fs::is_regular_file(P);
-  };
+  });
+}
+
+Expected<BuildSystem> detectBuildSystem(StringRef SourceDir) {
   if (!sys::fs::is_directory(SourceDir))
     return makeError(SourceDir + ": no such directory");
-  if (Has("configure") || Has("configure.ac") || Has("configure.in"))
-    return BuildSystem::Configure;
-  if (Has("CMakeLists.txt"))
-    return BuildSystem::CMake;
-  if (Has("Makefile") || Has("makefile") || Has("GNUmakefile"))
-    return BuildSystem::Make;
+  for (BuildSystem S :
+       {BuildSystem::Configure, BuildSystem::CMake, BuildSystem::Make})
+    if (hasEntryPoint(SourceDir, S))
+      return S;
   return makeError(SourceDir +
                    ": no build system found (no configure, configure.ac, "
                    "CMakeLists.txt or Makefile); pass --build-system");
@@ -491,6 +511,15 @@ static Error listCtests(StringRef Name, const std::string &Tree,
 Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
   if (!sys::fs::is_directory(Opts.SourceDir))
     return makeError(Opts.SourceDir + ": no such directory");
+  if (!hasEntryPoint(Opts.SourceDir, Opts.System))
+    return makeError(Opts.SourceDir + ": not a " +
+                     getBuildSystemName(Opts.System) + " build (no " +
+                     join(getEntryPoints(Opts.System), " or ") + ")");
+  bool InPlace = Opts.System != BuildSystem::CMake;
+  if (Opts.Ctest && InPlace)
+    return makeError("--ctest: the tests ctest runs are a CMake build's, and "
+                     "this is a " +
+                     getBuildSystemName(Opts.System) + " build");
   if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
     return makeError(Opts.WorkDir + ": " + EC.message());
 
@@ -504,11 +533,6 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
     OS << "a work directory of mlgo eval build\n";
   }
 
-  bool InPlace = Opts.System != BuildSystem::CMake;
-  if (Opts.Ctest && InPlace)
-    return makeError("--ctest: the tests ctest runs are a CMake build's, and "
-                     "this is a " +
-                     getBuildSystemName(Opts.System) + " build");
   StringRef Src = Opts.SourceDir;
   if (InPlace) {
     std::string Stale = findStaleObject(Src);
