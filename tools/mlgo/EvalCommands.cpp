@@ -560,9 +560,8 @@ int runEvalBuild() {
                  ? ", out of the source tree"
                  : ", in a copy of the source tree")
          << "; work directory " << Opts.WorkDir << '\n';
-  Expected<PackageReport> R = evaluateSourceTree(Opts);
-  if (!R)
-    return fail(R.takeError());
+  // The report file is opened first: a path that cannot be written fails
+  // now, not after the builds.
   std::optional<raw_fd_ostream> Copy;
   if (!BuildOutput.empty()) {
     std::error_code EC;
@@ -570,6 +569,9 @@ int runEvalBuild() {
     if (EC)
       return fail(BuildOutput + ": " + EC.message());
   }
+  Expected<PackageReport> R = evaluateSourceTree(Opts);
+  if (!R)
+    return fail(R.takeError());
   bool OK = printReport(*R, *Format, Copy ? &*Copy : nullptr);
   return OK ? 0 : 1;
 }
