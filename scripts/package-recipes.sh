@@ -223,6 +223,15 @@ recipes_eval_setup() {
   write_compiler_wrapper "$out/bin/cc" clang-19 "$out/rss.log" -Oz "$@" &&
     write_compiler_wrapper "$out/bin/c++" clang++-19 "$out/rss.log" -Oz "$@" ||
     return 1
+  # A plugin, model or decisions file the compiler rejects fails here with
+  # clang's own message, not in a configure probe ("C compiler cannot create
+  # executables") whose reason only config.log has.
+  local probe
+  if ! probe=$(clang-19 -x c -c -o /dev/null - -Oz "$@" 2>&1 <<<'int main(void) { return 0; }'); then
+    echo "$recipes_prog: clang-19 -Oz $* cannot compile an empty program:" >&2
+    echo "$probe" >&2
+    return 1
+  fi
   export -n CC CXX CFLAGS CXXFLAGS 2>/dev/null
   CC=$out/bin/cc CXX=$out/bin/c++ CFLAGS=-Oz CXXFLAGS=-Oz
 }
@@ -261,8 +270,10 @@ build_with_configure() {
     # Static and shared objects of one source are the same module twice.
     args=(--disable-static --disable-dependency-tracking)
   fi
-  (cd "$src" && CC=$CC CFLAGS=$CFLAGS ./configure "${args[@]}" \
-    "${configure_args[@]}") || return 1
+  # CXX too: the eval flavour exports neither, and a C++ program would
+  # otherwise be configured with the system's default C++ compiler.
+  (cd "$src" && CC=$CC CFLAGS=$CFLAGS CXX=$CXX CXXFLAGS=$CXXFLAGS \
+    ./configure "${args[@]}" "${configure_args[@]}") || return 1
   (cd "$src" && run_make "${make_args[@]}")
 }
 

@@ -1,8 +1,9 @@
-//===- lib/Eval/PackageEval.cpp - Build a package twice, test it ----------===//
+//===- lib/Eval/PackageEval.cpp - Build a program twice, test it ----------===//
 //
 // Runs the package steps of scripts/eval-package.sh (the recipes of
-// scripts/packages/) with timeouts and logs, and measures what they built
-// (see mlgo/Eval/PackageEval.h).
+// scripts/packages/) or the build steps of scripts/eval-build.sh (a source
+// tree) with timeouts and logs, and measures what they built (see
+// mlgo/Eval/PackageEval.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,6 +11,7 @@
 
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
@@ -18,14 +20,18 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/BinaryFormat/Magic.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
-
-#include <set>
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <functional>
 #include <map>
+#include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -146,41 +152,53 @@ Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir) {
   return Error::success();
 }
 
-Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+namespace {
+
+/// One test, as runBuilds runs it.
+struct TestCase {
+  std::string Name;
+  /// Its log in each build's tests/ directory.
+  std::string LogName;
+  /// A test the CMake build registers: its number in `ctest -N` (from 1);
+  /// 0 for any other.
+  unsigned CtestNumber = 0;
+};
+
+/// How to build and test one program: what differs between a Debian
+/// package (its recipe) and a source tree.
+struct BuildPlan {
+  std::string Name;
+  /// The command that builds into \p Dir with the policy \p PolicyArgs:
+  /// none for -Oz; the plugin and the model file ("" for the embedded one);
+  /// those and the decisions file.
+  std::function<std::vector<std::string>(const std::string &Dir,
+                                         ArrayRef<std::string> PolicyArgs)>
+      BuildArgv;
+  /// The build tree below a build's directory, where its artifacts are and
+  /// its tests run: "src" or "build".
+  std::string Tree;
+  std::vector<TestCase> Tests;
+  /// The command that runs one test against the build in \p Dir.
+  std::function<std::vector<std::string>(const std::string &Dir,
+                                         const TestCase &Test)>
+      TestArgv;
+  /// When set, adds to Tests once the first build (-Oz) is done, given its
+  /// directory: tests that only a build can list.
+  std::function<Error(const std::string &Dir, std::vector<TestCase> &Tests)>
+      ListBuiltTests;
+};
+
+} // namespace
+
+/// Builds \p Plan with -Oz, the model and (with a decisions file) tuned,
+/// measures each build and runs every test against each.
+static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
+                                         const BuildPlan &Plan) {
   auto Log = [&](const Twine &Message) {
     if (Opts.Log)
       Opts.Log(Message.str());
   };
-  const std::string &Pkg = Opts.Package;
-  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
-    return makeError(Opts.WorkDir + ": " + EC.message());
-
-  SmallString<128> FetchLog(Opts.WorkDir);
-  sys::path::append(FetchLog, "fetch.log");
-  Expected<std::string> Source = fetchSource(Opts);
-  if (!Source)
-    return Source.takeError();
-  const std::string &Src = *Source;
-
-  // The test list, before building, so a recipe error shows early.
-  std::vector<std::string> TestNames;
-  if (Opts.RunTests) {
-    SmallString<128> List(Opts.WorkDir);
-    sys::path::append(List, "tests.txt");
-    ProcessResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
-                                FetchLog, 60, List);
-    if (!R.succeeded())
-      return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
-                       readTail(FetchLog, 10));
-    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(List);
-    if (!Buf)
-      return Buf.takeError();
-    SmallVector<StringRef> Lines;
-    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
-    for (StringRef L : Lines)
-      TestNames.push_back(L.trim().str());
-  }
-
+  const std::string &Pkg = Plan.Name;
   PackageReport Report;
   Report.Package = Pkg;
   Report.ModelName = Opts.Model.Name;
@@ -191,6 +209,12 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     std::map<std::string, uint64_t> Sizes;
   };
   Report.HasTuned = !Opts.DecisionsPath.empty();
+  // A file the plugin would reject fails now, not after two builds.
+  if (Report.HasTuned) {
+    Expected<DecisionsFile> F = DecisionsFile::load(Opts.DecisionsPath);
+    if (!F)
+      return F.takeError();
+  }
   std::vector<Config> Configs = {{"-Oz", "", &Report.Baseline, {}},
                                  {Opts.Model.Name, "", &Report.Model, {}}};
   if (Report.HasTuned)
@@ -198,22 +222,22 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   const char *DirNames[] = {"oz", "model", "tuned"};
   for (size_t C = 0; C < Configs.size(); ++C)
     Configs[C].Dir = Opts.WorkDir + "/" + DirNames[C];
+  std::vector<TestCase> Tests = Plan.Tests;
 
   for (size_t C = 0; C < Configs.size(); ++C) {
     Config &Cfg = Configs[C];
-    std::vector<std::string> Argv = {
-        "bash",  Opts.RecipeScript,        "build", Pkg, Src,
-        Cfg.Dir, std::to_string(Opts.Jobs)};
+    std::vector<std::string> PolicyArgs;
     if (C >= 1) {
-      Argv.push_back(Opts.PluginPath);
-      Argv.push_back(Opts.Model.Policy.ModelPath);
+      PolicyArgs.push_back(Opts.PluginPath);
+      PolicyArgs.push_back(Opts.Model.Policy.ModelPath);
     }
     if (C == 2)
-      Argv.push_back(Opts.DecisionsPath);
+      PolicyArgs.push_back(Opts.DecisionsPath);
     std::string BuildLog = Opts.WorkDir + "/build-" + DirNames[C] + ".log";
     Log("building " + Pkg + " with " + Cfg.Name);
     auto Start = std::chrono::steady_clock::now();
-    ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+    ProcessResult R = runLogged(Plan.BuildArgv(Cfg.Dir, PolicyArgs), BuildLog,
+                                Opts.BuildTimeoutSeconds);
     Cfg.Stats->WallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
@@ -229,9 +253,13 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
         parsePeakRSS((*RSS)->getBuffer(), &Cfg.Stats->CompilerRuns);
     if (Cfg.Stats->CompilerRuns == 0)
       return makeError(Pkg + ": the build with " + Cfg.Name +
-                       " ran no compiler (" + RSSLog + " is empty)");
+                       " ran no compiler (" + RSSLog + " is empty; see " +
+                       BuildLog + ")");
+    if (C == 0 && Plan.ListBuiltTests)
+      if (Error E = Plan.ListBuiltTests(Cfg.Dir, Tests))
+        return E;
 
-    std::string Tree = Cfg.Dir + "/src";
+    std::string Tree = Cfg.Dir + "/" + Plan.Tree;
     Expected<std::vector<std::string>> Artifacts = findLinkedArtifacts(Tree);
     if (!Artifacts)
       return Artifacts.takeError();
@@ -275,19 +303,19 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     return makeError(Pkg +
                      ": the builds produced no linked binary or library "
                      "(looked in " +
-                     Configs[0].Dir + "/src)");
+                     Configs[0].Dir + "/" + Plan.Tree + ")");
 
-  for (const std::string &Name : TestNames) {
+  for (const TestCase &Case : Tests) {
     TestOutcome T;
-    T.Name = Name;
+    T.Name = Case.Name;
     for (size_t C = 0; C < Configs.size(); ++C) {
       std::string Dir = Configs[C].Dir + "/tests";
       sys::fs::create_directories(Dir);
-      std::string TestLog = Dir + "/" + Name + ".log";
-      Log("testing " + Pkg + " built with " + Configs[C].Name + ": " + Name);
-      ProcessResult R = runLogged(
-          {"bash", Opts.RecipeScript, "test", Pkg, Configs[C].Dir, Name},
-          TestLog, Opts.TestTimeoutSeconds);
+      std::string TestLog = Dir + "/" + Case.LogName;
+      Log("testing " + Pkg + " built with " + Configs[C].Name + ": " +
+          Case.Name);
+      ProcessResult R = runLogged(Plan.TestArgv(Configs[C].Dir, Case), TestLog,
+                                  Opts.TestTimeoutSeconds);
       (C == 0 ? T.BaselinePassed : C == 1 ? T.ModelPassed : T.TunedPassed) =
           R.succeeded();
       if (C >= 1 && !R.succeeded())
@@ -297,6 +325,269 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     Report.Tests.push_back(std::move(T));
   }
   return Report;
+}
+
+Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+  const std::string &Pkg = Opts.Package;
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+
+  SmallString<128> FetchLog(Opts.WorkDir);
+  sys::path::append(FetchLog, "fetch.log");
+  Expected<std::string> Source = fetchSource(Opts);
+  if (!Source)
+    return Source.takeError();
+  const std::string &Src = *Source;
+
+  BuildPlan Plan;
+  Plan.Name = Pkg;
+  Plan.Tree = "src";
+  // The test list, before building, so a recipe error shows early.
+  if (Opts.RunTests) {
+    SmallString<128> List(Opts.WorkDir);
+    sys::path::append(List, "tests.txt");
+    ProcessResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
+                                FetchLog, 60, List);
+    if (!R.succeeded())
+      return makeError(Pkg + ": listing the tests " + R.describe() + ":\n" +
+                       readTail(FetchLog, 10));
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(List);
+    if (!Buf)
+      return Buf.takeError();
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef L : Lines)
+      Plan.Tests.push_back({L.trim().str(), L.trim().str() + ".log"});
+  }
+  Plan.BuildArgv = [&](const std::string &Dir, ArrayRef<std::string> Policy) {
+    std::vector<std::string> Argv = {
+        "bash", Opts.RecipeScript,        "build", Pkg, Src,
+        Dir,    std::to_string(Opts.Jobs)};
+    llvm::append_range(Argv, Policy);
+    return Argv;
+  };
+  Plan.TestArgv = [&](const std::string &Dir, const TestCase &Test) {
+    return std::vector<std::string>{"bash", Opts.RecipeScript, "test", Pkg,
+                                    Dir,    Test.Name};
+  };
+  return runBuilds(Opts, Plan);
+}
+
+StringRef getBuildSystemName(BuildSystem System) {
+  switch (System) {
+  case BuildSystem::Configure:
+    return "configure";
+  case BuildSystem::CMake:
+    return "cmake";
+  case BuildSystem::Make:
+    return "make";
+  }
+  llvm_unreachable("unknown build system");
+}
+
+Expected<BuildSystem> parseBuildSystem(StringRef Name) {
+  if (Name == "configure" || Name == "autotools")
+    return BuildSystem::Configure;
+  if (Name == "cmake")
+    return BuildSystem::CMake;
+  if (Name == "make")
+    return BuildSystem::Make;
+  return makeError("unknown build system '" + Name +
+                   "'; expected configure (or autotools), cmake or make");
+}
+
+/// The files that make \p System's entry point, one of which a source tree
+/// needs (the build functions of scripts/package-recipes.sh look for the
+/// same).
+static ArrayRef<StringRef> getEntryPoints(BuildSystem System) {
+  static const StringRef Configure[] = {"configure", "configure.ac",
+                                        "configure.in"};
+  static const StringRef CMake[] = {"CMakeLists.txt"};
+  static const StringRef Make[] = {"Makefile", "makefile", "GNUmakefile"};
+  switch (System) {
+  case BuildSystem::Configure:
+    return Configure;
+  case BuildSystem::CMake:
+    return CMake;
+  case BuildSystem::Make:
+    return Make;
+  }
+  llvm_unreachable("unknown build system");
+}
+
+static bool hasEntryPoint(StringRef SourceDir, BuildSystem System) {
+  return llvm::any_of(getEntryPoints(System), [&](StringRef File) {
+    SmallString<256> P(SourceDir);
+    sys::path::append(P, File);
+    return sys::fs::is_regular_file(P);
+  });
+}
+
+Expected<BuildSystem> detectBuildSystem(StringRef SourceDir) {
+  if (!sys::fs::is_directory(SourceDir))
+    return makeError(SourceDir + ": no such directory");
+  for (BuildSystem S :
+       {BuildSystem::Configure, BuildSystem::CMake, BuildSystem::Make})
+    if (hasEntryPoint(SourceDir, S))
+      return S;
+  return makeError(SourceDir +
+                   ": no build system found (no configure, configure.ac, "
+                   "CMakeLists.txt or Makefile); pass --build-system");
+}
+
+/// The file that marks a work directory of `mlgo eval build`: a copy of a
+/// source tree leaves out every directory holding it (the current work
+/// directory and earlier ones), and so does the search for stale objects.
+static constexpr const char *WorkMarker = ".mlgo-eval-work";
+
+static bool isWorkDir(StringRef Dir) {
+  SmallString<256> P(Dir);
+  sys::path::append(P, WorkMarker);
+  return sys::fs::exists(P);
+}
+
+/// The first object file (ELF relocatable) under \p Dir, outside work
+/// directories and .git: a build made in the tree before, whose objects a
+/// copy would keep and make would not rebuild.
+static std::string findStaleObject(StringRef Dir) {
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC,
+                                                /*follow_symlinks=*/false),
+       End;
+       It != End && !EC; It.increment(EC)) {
+    if (It->type() == sys::fs::file_type::directory_file) {
+      if (sys::path::filename(It->path()) == ".git" || isWorkDir(It->path()))
+        It.no_push();
+      continue;
+    }
+    if (It->type() != sys::fs::file_type::regular_file)
+      continue;
+    file_magic Magic;
+    if (!identify_magic(It->path(), Magic) &&
+        Magic == file_magic::elf_relocatable)
+      return It->path();
+  }
+  return "";
+}
+
+/// Adds the tests that the CMake build in \p Tree registers to \p Tests,
+/// in ctest's order (`ctest --show-only=json-v1`, output and log in
+/// \p Dir); an error names the program and the build tree when there are
+/// none or ctest fails.
+static Error listCtests(StringRef Name, const std::string &Tree,
+                        const std::string &Dir, std::vector<TestCase> &Tests) {
+  std::string List = Dir + "/ctest-tests.json", Log = Dir + "/ctest-list.log";
+  ProcessResult R = runLogged(
+      {"ctest", "--test-dir", Tree, "--show-only=json-v1"}, Log, 60, List);
+  if (!R.succeeded())
+    return makeError(Name + ": --ctest: listing the tests of " + Tree + " " +
+                     R.describe() + ":\n" + readTail(Log, 10));
+  Expected<json::Value> V = readJSONFile(List);
+  if (!V)
+    return V.takeError();
+  const json::Object *O = V->getAsObject();
+  const json::Array *A = O ? O->getArray("tests") : nullptr;
+  if (!A)
+    return makeError(List + ": no 'tests' array (ctest --show-only=json-v1)");
+  unsigned N = 0;
+  for (const json::Value &T : *A) {
+    ++N;
+    const json::Object *TO = T.getAsObject();
+    std::optional<StringRef> TestName =
+        TO ? TO->getString("name") : std::nullopt;
+    if (!TestName)
+      return makeError(List + ": test " + Twine(N) + " has no name");
+    Tests.push_back(
+        {TestName->str(), "ctest-" + std::to_string(N) + ".log", N});
+  }
+  if (N == 0)
+    return makeError(Name +
+                     ": --ctest: the build registers no test (ctest "
+                     "lists none in " +
+                     Tree + ")");
+  return Error::success();
+}
+
+Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
+  if (!sys::fs::is_directory(Opts.SourceDir))
+    return makeError(Opts.SourceDir + ": no such directory");
+  if (!hasEntryPoint(Opts.SourceDir, Opts.System))
+    return makeError(Opts.SourceDir + ": not a " +
+                     getBuildSystemName(Opts.System) + " build (no " +
+                     join(getEntryPoints(Opts.System), " or ") + ")");
+  bool InPlace = Opts.System != BuildSystem::CMake;
+  if (Opts.Ctest && InPlace)
+    return makeError("--ctest: the tests ctest runs are a CMake build's, and "
+                     "this is a " +
+                     getBuildSystemName(Opts.System) + " build");
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+
+  SmallString<256> Marker(Opts.WorkDir);
+  sys::path::append(Marker, WorkMarker);
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Marker, EC);
+    if (EC)
+      return makeError(Marker + ": " + EC.message());
+    OS << "a work directory of mlgo eval build\n";
+  }
+
+  StringRef Src = Opts.SourceDir;
+  if (InPlace) {
+    std::string Stale = findStaleObject(Src);
+    if (!Stale.empty())
+      return makeError(Src + ": holds an object file of an earlier build (" +
+                       Stale +
+                       "); a copy of the tree would keep it unrebuilt: "
+                       "clean the tree (make distclean) or give a fresh "
+                       "checkout");
+  }
+
+  BuildPlan Plan;
+  Plan.Name = Opts.Name;
+  Plan.Tree = InPlace ? "src" : "build";
+  for (size_t I = 0; I < Opts.TestCommands.size(); ++I)
+    Plan.Tests.push_back(
+        {Opts.TestCommands[I], "test-" + std::to_string(I + 1) + ".log"});
+  Plan.BuildArgv = [&](const std::string &Dir, ArrayRef<std::string> Policy) {
+    std::vector<std::string> Argv = {"bash",
+                                     Opts.BuildScript,
+                                     "build",
+                                     getBuildSystemName(Opts.System).str(),
+                                     Src.str(),
+                                     Dir,
+                                     std::to_string(Opts.Jobs)};
+    llvm::append_range(Argv, Policy);
+    Argv.resize(Argv.size() + 3 - Policy.size());
+    for (const std::string &A : Opts.ConfigureArgs) {
+      Argv.push_back("configure");
+      Argv.push_back(A);
+    }
+    for (const std::string &A : Opts.MakeArgs) {
+      Argv.push_back("make");
+      Argv.push_back(A);
+    }
+    return Argv;
+  };
+  Plan.TestArgv = [&](const std::string &Dir, const TestCase &Test) {
+    std::string Tree = Dir + "/" + Plan.Tree;
+    if (Test.CtestNumber) {
+      std::string N = std::to_string(Test.CtestNumber);
+      return std::vector<std::string>{"ctest", "--test-dir",
+                                      Tree,    "--output-on-failure",
+                                      "-I",    N + "," + N + ",1"};
+    }
+    return std::vector<std::string>{
+        "bash", Opts.BuildScript,           "test",
+        Tree,   InPlace ? Tree : Src.str(), Test.Name};
+  };
+  if (Opts.Ctest)
+    Plan.ListBuiltTests = [&](const std::string &Dir,
+                              std::vector<TestCase> &Tests) {
+      return listCtests(Opts.Name, Dir + "/" + Plan.Tree, Dir, Tests);
+    };
+  return runBuilds(Opts, Plan);
 }
 
 } // namespace mlgo

@@ -222,10 +222,15 @@ void PackageReport::print(raw_ostream &OS, ReportFormat Format) const {
   }
   getTestTable().print(OS, Format);
   OS << '\n';
-  for (const TestOutcome *T : getPossibleMiscompiles())
+  for (const TestOutcome *T : getPossibleMiscompiles()) {
+    // The builds it fails with: the model's, the tuned one's, or both.
+    std::string With = T->ModelPassed ? TunedName : ModelName;
+    if (!T->ModelPassed && HasTuned && !T->TunedPassed)
+      With += " and " + TunedName;
     OS << "possible miscompile: " << Package << ": test '" << T->Name
-       << "' fails with " << ModelName << " and passes with " << BaselineName
+       << "' fails with " << With << " and passes with " << BaselineName
        << '\n';
+  }
   for (const TestOutcome *T : getBaselineFailures())
     OS << "not attributable to " << ModelName << ": " << Package << ": test '"
        << T->Name << "' fails with " << BaselineName

@@ -14,11 +14,15 @@
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <climits>
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
+#include <iterator>
+#include <mutex>
+#include <optional>
 #include <poll.h>
 #include <spawn.h>
 #include <sys/syscall.h>
@@ -341,11 +345,87 @@ void ChildProcess::kill() {
 
 //===-- Running to completion ---------------------------------------------===//
 
+//===-- Process groups that end with mlgo ---------------------------------===//
+//
+// A child in its own session gets no SIGINT from the terminal, and one that
+// outlives an interrupted mlgo goes on building: Ctrl-C on `mlgo eval
+// build` used to leave make running. So runProcess records the process
+// group of each such child while it waits for it, and the first SIGINT,
+// SIGTERM or SIGHUP kills every recorded group, restores the handler it
+// replaced (LLVM's, which removes its temporary files, or the default) and
+// raises the signal again. A signal this process ignores (SIGINT of a
+// background job, SIGHUP under nohup) stays ignored. The handler makes only
+// async-signal-safe calls, on a fixed table of atomics.
+
+namespace {
+
+constexpr int NumRecordedGroups = 64;
+std::atomic<int> RecordedGroups[NumRecordedGroups];
+const int GroupKillSignals[] = {SIGINT, SIGTERM, SIGHUP};
+struct sigaction ReplacedActions[std::size(GroupKillSignals)];
+std::once_flag GroupHandlersInstalled;
+
+void killRecordedGroups(int Sig) {
+  for (std::atomic<int> &G : RecordedGroups)
+    if (int Group = G.load(); Group > 0)
+      ::kill(-Group, SIGKILL);
+  for (size_t I = 0; I < std::size(GroupKillSignals); ++I)
+    if (GroupKillSignals[I] == Sig)
+      ::sigaction(Sig, &ReplacedActions[I], nullptr);
+  ::raise(Sig);
+}
+
+void installGroupHandlers() {
+  for (size_t I = 0; I < std::size(GroupKillSignals); ++I) {
+    struct sigaction Current;
+    if (::sigaction(GroupKillSignals[I], nullptr, &Current) != 0 ||
+        Current.sa_handler == SIG_IGN)
+      continue;
+    struct sigaction Action;
+    std::memset(&Action, 0, sizeof(Action));
+    Action.sa_handler = killRecordedGroups;
+    sigemptyset(&Action.sa_mask);
+    Action.sa_flags = SA_RESETHAND;
+    ::sigaction(GroupKillSignals[I], &Action, &ReplacedActions[I]);
+  }
+}
+
+/// Records a process group for the handler above while it lives (nothing
+/// when the table is full: the group is then only killed at its timeout).
+class RecordedGroup {
+public:
+  explicit RecordedGroup(int Group) {
+    std::call_once(GroupHandlersInstalled, installGroupHandlers);
+    for (int I = 0; I < NumRecordedGroups; ++I) {
+      int Free = 0;
+      if (RecordedGroups[I].compare_exchange_strong(Free, Group)) {
+        Slot = I;
+        return;
+      }
+    }
+  }
+  ~RecordedGroup() {
+    if (Slot >= 0)
+      RecordedGroups[Slot].store(0);
+  }
+  RecordedGroup(const RecordedGroup &) = delete;
+  RecordedGroup &operator=(const RecordedGroup &) = delete;
+
+private:
+  int Slot = -1;
+};
+
+} // namespace
+
 ProcessResult runProcess(ArrayRef<std::string> Argv,
                          const RunOptions &Options) {
   Expected<ChildProcess> Child = ChildProcess::spawn(Argv, Options);
   if (!Child)
     return ProcessResult::notStarted(toString(Child.takeError()));
+  // Its own session's leader: the group's id is its pid.
+  std::optional<RecordedGroup> Group;
+  if (Options.OwnProcessGroup)
+    Group.emplace(Child->getPid());
   if (!Options.TimeoutSeconds)
     return Child->wait();
   if (std::optional<ProcessResult> R =

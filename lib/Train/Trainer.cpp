@@ -233,9 +233,19 @@ Error Trainer::trainRounds(learn::Dataset &D) {
           (Recipe.DaggerFraction ? C.X == 10000 * Recipe.DaggerFraction
                                  : !Around || C.X > Around->X))
         Around = &C;
-    if (!Around)
-      return makeError("counterfactual round " + Twine(Round) +
-                       ": the previous round has no candidate policy");
+    // A small corpus can leave a round without a candidate (no flip
+    // fraction inverts one of its few decisions; the warnings above say
+    // which): there is nothing to search around, so the rounds end there
+    // and selection chooses among what there is.
+    if (!Around) {
+      std::string Why = ("counterfactual round " + Twine(Round) +
+                         " and later skipped: round " + Twine(Round - 1) +
+                         " has no candidate policy to search around")
+                            .str();
+      WithColor::warning(errs(), "mlgo train") << Why << "\n";
+      Report += "- Warning: " + Why + ".\n";
+      break;
+    }
     log("round " + Twine(Round) + ": counterfactuals around '" + Around->Label +
         "'");
     if (Error E = counterfactualAround(Around->M, Around->Label, Round, D))

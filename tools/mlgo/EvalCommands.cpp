@@ -7,6 +7,8 @@
 //   eval package PKG  a Debian source package built end to end twice; .text
 //                     of its binaries and libraries, build time, peak
 //                     compiler RSS, and its test suite against both builds
+//   eval build DIR    the same for any source tree (CMake, configure or a
+//                     Makefile) and the test commands the user gives
 // The work is in the MLGOEval library (and the package recipes in
 // scripts/packages/, run by scripts/eval-package.sh); this file parses
 // options and prints.
@@ -146,6 +148,83 @@ cl::opt<std::string>
     PackagePlugin("plugin",
                   cl::desc("MLGOInliner.so (default: next to this mlgo)"),
                   cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+
+//===-- eval build --------------------------------------------------------===//
+
+cl::SubCommand BuildCmd(
+    "eval build",
+    "Build your own source tree (CMake, configure or a Makefile) with -Oz and "
+    "with the plugin; compare .text, build time and RSS, and run your test "
+    "commands against both");
+cl::opt<std::string> BuildSource(cl::Positional, cl::Required,
+                                 cl::desc("<source dir>"), cl::sub(BuildCmd),
+                                 cl::cat(Cat));
+cl::opt<std::string> BuildSystemName(
+    "build-system",
+    cl::desc("configure (autotools), cmake or make (default: the first of "
+             "these whose entry point the source has)"),
+    cl::value_desc("name"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string>
+    BuildName("name",
+              cl::desc("what the report calls the program (default: the "
+                       "source directory's name)"),
+              cl::sub(BuildCmd), cl::cat(Cat));
+cl::list<std::string> BuildConfigureArgs(
+    "configure-arg",
+    cl::desc("an argument for ./configure or cmake (repeatable), e.g. "
+             "--configure-arg=-DBUILD_DOC=OFF"),
+    cl::value_desc("arg"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::list<std::string>
+    BuildMakeArgs("make-arg",
+                  cl::desc("an argument for make: a target or VAR=value "
+                           "(repeatable)"),
+                  cl::value_desc("arg"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::list<std::string> BuildTests(
+    "test",
+    cl::desc("a shell command that tests a build, run in each build tree "
+             "with $MLGO_BUILD_DIR and $MLGO_SOURCE_DIR set; exit status 0 "
+             "passes (repeatable: one test each)"),
+    cl::value_desc("command"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<bool> BuildCtest(
+    "ctest",
+    cl::desc("also run each test the CMake build registers (ctest) as a "
+             "test of its own"),
+    cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string>
+    BuildModel("model",
+               cl::desc("the text model to build with (default: embedded)"),
+               cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildDecisions(
+    "decisions",
+    cl::desc("also build with the model and this decisions file (mlgo tune)"),
+    cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildWork(
+    "work-dir",
+    cl::desc("build trees and logs (default: mlgo-eval-<name> in the current "
+             "directory)"),
+    cl::value_desc("dir"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildOutput("o",
+                                 cl::desc("also write the report to <file>"),
+                                 cl::value_desc("file"), cl::sub(BuildCmd),
+                                 cl::cat(Cat));
+cl::opt<unsigned> BuildJobs("jobs", cl::desc("make -j (default: 2)"),
+                            cl::init(2), cl::sub(BuildCmd), cl::cat(Cat));
+cl::alias BuildJobsShort("j", cl::aliasopt(BuildJobs));
+cl::opt<std::string> BuildFormat("format", cl::desc("table, markdown or csv"),
+                                 cl::init("table"), cl::sub(BuildCmd),
+                                 cl::cat(Cat));
+cl::opt<unsigned> BuildBuildTimeout("build-timeout",
+                                    cl::desc("seconds per build (0: no limit)"),
+                                    cl::init(3600), cl::sub(BuildCmd),
+                                    cl::cat(Cat));
+cl::opt<unsigned> BuildTestTimeout("test-timeout",
+                                   cl::desc("seconds per test (0: no limit)"),
+                                   cl::init(600), cl::sub(BuildCmd),
+                                   cl::cat(Cat));
+cl::opt<std::string>
+    BuildPlugin("plugin",
+                cl::desc("MLGOInliner.so (default: next to this mlgo)"),
+                cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
 
 /// \p Given, else the plugin this build makes; absolute.
 Expected<std::string> getPlugin(StringRef Given) {
@@ -303,27 +382,38 @@ int runEvalCorpus() {
   return 0;
 }
 
+/// Prints \p R and its warnings and verdicts (to \p Copy as well, when
+/// given); false if a test failed.
+bool printReport(const PackageReport &R, ReportFormat Format,
+                 raw_ostream *Copy = nullptr) {
+  R.print(outs(), Format);
+  outs().flush();
+  if (Copy)
+    R.print(*Copy, Format);
+  for (const std::string &A : R.UnpairedArtifacts)
+    WithColor::warning(errs(), "mlgo")
+        << R.Package << ": artifact built once only: " << A << '\n';
+  std::vector<const TestOutcome *> Bad = R.getPossibleMiscompiles();
+  for (const TestOutcome *T : Bad) {
+    bool ModelFailed = !T->ModelPassed;
+    WithColor::error(errs(), "mlgo")
+        << "possible miscompile: " << R.Package << ": test '" << T->Name
+        << "' fails with " << (ModelFailed ? R.ModelName : R.TunedName)
+        << "; log " << (ModelFailed ? T->ModelLog : T->TunedLog) << '\n';
+  }
+  return Bad.empty() && R.getBaselineFailures().empty();
+}
+
 /// Evaluates one package and prints its report; false if it could not be
 /// built or a test failed (the reason is printed).
 bool evalOnePackage(const PackageEvalOptions &Opts, ReportFormat Format,
                     std::optional<PackageReport> &Report) {
-  const std::string &Name = Opts.Package;
   Expected<PackageReport> R = evaluatePackage(Opts);
   if (!R) {
     WithColor::error(errs(), "mlgo") << toString(R.takeError()) << '\n';
     return false;
   }
-  R->print(outs(), Format);
-  outs().flush();
-  for (const std::string &A : R->UnpairedArtifacts)
-    WithColor::warning(errs(), "mlgo")
-        << Name << ": artifact built once only: " << A << '\n';
-  std::vector<const TestOutcome *> Bad = R->getPossibleMiscompiles();
-  for (const TestOutcome *T : Bad)
-    WithColor::error(errs(), "mlgo")
-        << "possible miscompile: " << Name << ": test '" << T->Name
-        << "' fails with " << R->ModelName << "; log " << T->ModelLog << '\n';
-  bool OK = Bad.empty() && R->getBaselineFailures().empty();
+  bool OK = printReport(*R, Format);
   Report = std::move(*R);
   return OK;
 }
@@ -406,10 +496,92 @@ int runEvalPackage() {
   return AllOK ? 0 : 1;
 }
 
+/// \p Path made absolute and free of "." and ".." components.
+std::string getAbsolutePath(StringRef Path) {
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
+int runEvalBuild() {
+  Expected<ReportFormat> Format = parseReportFormat(BuildFormat);
+  if (!Format)
+    return fail(Format.takeError());
+  SourceEvalOptions Opts;
+  Opts.SourceDir = getAbsolutePath(BuildSource);
+  if (!sys::fs::is_directory(Opts.SourceDir))
+    return fail(BuildSource + ": no such directory (the source tree)");
+  bool Detected = BuildSystemName.empty();
+  Expected<BuildSystem> System = Detected ? detectBuildSystem(Opts.SourceDir)
+                                          : parseBuildSystem(BuildSystemName);
+  if (!System)
+    return fail(System.takeError());
+  Opts.System = *System;
+  Opts.Name = BuildName.empty() ? sys::path::filename(Opts.SourceDir).str()
+                                : std::string(BuildName);
+  Opts.WorkDir = getAbsolutePath(BuildWork.empty() ? "mlgo-eval-" + Opts.Name
+                                                   : std::string(BuildWork));
+  if (Opts.WorkDir == Opts.SourceDir)
+    return fail(BuildWork + ": the work directory is the source tree; give "
+                            "another --work-dir");
+  Expected<std::string> Plugin = getPlugin(BuildPlugin);
+  if (!Plugin)
+    return fail(Plugin.takeError());
+  Opts.PluginPath = *Plugin;
+  if (!BuildModel.empty()) {
+    Expected<NamedPolicy> P = getModelPolicy(BuildModel);
+    if (!P)
+      return fail(P.takeError());
+    Opts.Model = *P;
+  }
+  if (!BuildDecisions.empty()) {
+    if (!sys::fs::is_regular_file(BuildDecisions))
+      return fail(BuildDecisions + ": no such file (the decisions file)");
+    Opts.DecisionsPath = getAbsolutePath(BuildDecisions);
+  }
+  Opts.ConfigureArgs = BuildConfigureArgs;
+  Opts.MakeArgs = BuildMakeArgs;
+  if (Opts.System == BuildSystem::Make && !Opts.ConfigureArgs.empty())
+    return fail("--configure-arg: a plain Makefile build has no configure "
+                "step (pass make's arguments with --make-arg)");
+  Opts.TestCommands = BuildTests;
+  Opts.Ctest = BuildCtest;
+  Opts.BuildScript = std::string(config::SourceDir) + "/scripts/eval-build.sh";
+  Opts.Jobs = std::max(1u, unsigned(BuildJobs));
+  Opts.BuildTimeoutSeconds = BuildBuildTimeout;
+  Opts.TestTimeoutSeconds = BuildTestTimeout;
+  Opts.Log = [](StringRef Line) { errs() << "eval: " << Line << '\n'; };
+
+  StringRef SystemName = getBuildSystemName(Opts.System);
+  errs() << "eval: " << Opts.Name << ": " << SystemName << " build"
+         << (Detected ? " (detected)" : "")
+         << (Opts.System == BuildSystem::CMake
+                 ? ", out of the source tree"
+                 : ", in a copy of the source tree")
+         << "; work directory " << Opts.WorkDir << '\n';
+  // The report file is opened first: a path that cannot be written fails
+  // now, not after the builds.
+  std::optional<raw_fd_ostream> Copy;
+  if (!BuildOutput.empty()) {
+    std::error_code EC;
+    Copy.emplace(BuildOutput, EC);
+    if (EC)
+      return fail(BuildOutput + ": " + EC.message());
+  }
+  Expected<PackageReport> R = evaluateSourceTree(Opts);
+  if (!R)
+    return fail(R.takeError());
+  bool OK = printReport(*R, *Format, Copy ? &*Copy : nullptr);
+  return OK ? 0 : 1;
+}
+
 tool::RegisterGroup
-    RegisterEval("eval", "Measure a model's code size on corpus modules or on "
-                         "Debian packages built end to end");
+    RegisterEval("eval", "Measure a model's code size on corpus modules, on "
+                         "Debian packages or on your own source tree built "
+                         "end to end");
 tool::RegisterSubcommand RegisterCorpus(CorpusCmd, runEvalCorpus);
 tool::RegisterSubcommand RegisterPackage(PackageCmd, runEvalPackage);
+tool::RegisterSubcommand RegisterBuild(BuildCmd, runEvalBuild);
 
 } // namespace

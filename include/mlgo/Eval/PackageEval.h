@@ -1,22 +1,28 @@
-//===- mlgo/Eval/PackageEval.h - Build a package twice, test it -*- C++ -*-===//
+//===- mlgo/Eval/PackageEval.h - Build a program twice, test it -*- C++ -*-===//
 //
-// The driver of `mlgo eval package`. The package steps (fetching the
-// Debian source, configuring and building it with given compilers, listing
-// and running its tests) are scripts/eval-package.sh, which runs each
-// package's recipe, scripts/packages/PKG.sh (the one the training corpus is
-// built with); this driver runs them with timeouts, times each build (wall
-// clock, same run), reads the compiler wrappers' RSS logs, finds the
+// The drivers of `mlgo eval package` (a Debian source package with a recipe)
+// and `mlgo eval build` (any source tree: CMake, configure or a Makefile).
+// Both build the program with stock clang-19 -Oz, with the plugin, and with
+// the plugin and a decisions file when one is given, through compiler
+// wrappers that append the flags and log each compiler run's peak RSS. The
+// build steps are shell: scripts/eval-package.sh runs each package's
+// recipe, scripts/packages/PKG.sh (the one the training corpus is built
+// with), and scripts/eval-build.sh runs the same build systems on a source
+// tree with no recipe. These drivers run them with timeouts, time each
+// build (wall clock, same run), read the wrappers' RSS logs, find the
 // linked artifacts (ELF executables, shared objects, archives) in each
-// build tree and measures their .text, then runs every test against both
-// builds:
+// build tree and measure their .text, then run every test against every
+// build:
 //
-//   WORK/oz/    src/ (the build tree), bin/ (compiler wrappers), rss.log,
-//               build.log, tests/<name>.log
+//   WORK/oz/    the build tree (src/, or build/ for a CMake source tree
+//               built out of it), bin/ (compiler wrappers), rss.log,
+//               tests/<name>.log
 //   WORK/model/ the same with the plugin
 //   WORK/tuned/ the same with the plugin and a decisions file (when given)
+//   WORK/build-{oz,model,tuned}.log   each build's output
 //
 // Nothing is silently skipped: a failed build or fetch is an error naming
-// the package, the step and its log; a failed test is a TestOutcome.
+// the program, the build and its log; a failed test is a TestOutcome.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,16 +37,13 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
-struct PackageEvalOptions {
-  std::string Package;
-  /// scripts/eval-package.sh (the recipes' eval steps).
-  std::string RecipeScript;
-  /// Where fetched sources are cached.
-  std::string SourceCache;
-  /// Build trees and logs (WORK above); replaced.
+/// What every evaluation (a package or a source tree) is given.
+struct BuildEvalOptions {
+  /// Build trees and logs (WORK above); each build's directory is replaced.
   std::string WorkDir;
   /// The plugin's policy (embedded model or a model file).
   NamedPolicy Model = {"embedded", CompilePolicy::embedded()};
@@ -51,9 +54,17 @@ struct PackageEvalOptions {
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;
   unsigned TestTimeoutSeconds = 600;
-  bool RunTests = true;
   /// Status lines ("building zlib with -Oz").
   std::function<void(llvm::StringRef)> Log;
+};
+
+struct PackageEvalOptions : BuildEvalOptions {
+  std::string Package;
+  /// scripts/eval-package.sh (the recipes' eval steps).
+  std::string RecipeScript;
+  /// Where fetched sources are cached.
+  std::string SourceCache;
+  bool RunTests = true;
 };
 
 llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
@@ -70,6 +81,48 @@ llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
 /// archives.
 llvm::Expected<std::vector<std::string>>
 findLinkedArtifacts(llvm::StringRef BuildDir);
+
+/// The build systems `mlgo eval build` knows, by the entry point a source
+/// tree has: `configure` (or `configure.ac`, run through autoreconf),
+/// `CMakeLists.txt`, a `Makefile`.
+enum class BuildSystem { Configure, CMake, Make };
+
+/// "configure", "cmake" or "make".
+llvm::StringRef getBuildSystemName(BuildSystem System);
+/// configure (also spelt autotools), cmake or make.
+llvm::Expected<BuildSystem> parseBuildSystem(llvm::StringRef Name);
+/// The first of configure, cmake and make whose entry point \p SourceDir
+/// has (the order the package recipes try them in); an error naming the
+/// directory and the files looked for when it has none.
+llvm::Expected<BuildSystem> detectBuildSystem(llvm::StringRef SourceDir);
+
+struct SourceEvalOptions : BuildEvalOptions {
+  /// What the report calls the program (the source directory's name).
+  std::string Name;
+  /// The source tree, absolute. A CMake tree is built out of it, in
+  /// WORK/<build>/build; any other is copied to WORK/<build>/src (without
+  /// the work directory, when it lies inside) and built in the copy.
+  std::string SourceDir;
+  BuildSystem System = BuildSystem::CMake;
+  /// Extra arguments to ./configure or to cmake, and to make.
+  std::vector<std::string> ConfigureArgs, MakeArgs;
+  /// Shell commands, each one test: run with `sh -c` in each build tree,
+  /// with $MLGO_BUILD_DIR (the tree) and $MLGO_SOURCE_DIR (the sources it
+  /// was built from) set; exit status 0 is a pass.
+  std::vector<std::string> TestCommands;
+  /// Also run each test the CMake build registers, as a test of its own:
+  /// listed by ctest in the -Oz build, each run in every build with
+  /// `ctest --output-on-failure -I N,N,1` (N: its number).
+  bool Ctest = false;
+  /// scripts/eval-build.sh.
+  std::string BuildScript;
+};
+
+/// Builds Opts.SourceDir two or three ways and runs its test commands
+/// against each build. Errors: a build that fails or times out (naming the
+/// build and its log), no linked artifact, or a tree to be copied that
+/// holds objects of an earlier in-tree build (they would not be rebuilt).
+llvm::Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts);
 
 } // namespace mlgo
 

@@ -206,7 +206,9 @@ struct RunOptions : SpawnOptions {
 
 /// Runs \p Argv to completion (see ChildProcess::spawn) and says how it
 /// ended: a program killed at the timeout is TimedOut, one that could not
-/// start is NotStarted. Safe to call from many threads at once.
+/// start is NotStarted. Safe to call from many threads at once. A child
+/// with OwnProcessGroup, which no terminal signal reaches, is killed with
+/// its whole group when SIGINT, SIGTERM or SIGHUP ends this process.
 ProcessResult runProcess(llvm::ArrayRef<std::string> Argv,
                          const RunOptions &Options = {});
 

@@ -7,7 +7,8 @@ code (fenced blocks and `inline` spans), every line that runs
 `mlgo COMMAND [ACTION]` (or `build/bin/mlgo ...`) must name a command and action that `mlgo --help` and `mlgo COMMAND --help` list,
 and every option written after it must be one that the action's
 `--help-hidden` lists (arguments that the command hands on to another
-program, after `--` for serve and after the module for corpus compile, are
+program, after `--` for serve and after the module for corpus compile, and
+quoted words, such as the shell command of `eval build --test '...'`, are
 not mlgo's and are skipped). Every -mlgo-* option must be one that
 PLUGIN_HELP_FILE, the output of `opt -load-pass-plugin=... --help-hidden`,
 lists. Prints one line per mismatch, "FILE: problem", then "N mismatches".
@@ -86,6 +87,9 @@ for path in files:
                     rest = rest.split(" -- ")[0]
                 if command == "corpus compile":
                     continue  # what follows the module goes to clang
+                # Quoted words are values (`--test 'ctest -V'`), not
+                # options of mlgo's.
+                rest = re.sub(r"'[^']*'|\"[^\"]*\"", "''", rest)
                 rest = rest.split("#")[0]  # a shell comment
                 for opt in re.findall(r"(?<![\w/.=-])(--?[a-z][\w-]*)", rest):
                     if opt not in options_of(command):
