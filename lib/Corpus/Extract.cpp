@@ -311,19 +311,13 @@ static Error writeFile(StringRef Path, StringRef Contents) {
     return makeError(Path + ": " + EC.message());
   OS << Contents;
   OS.close();
-  if (OS.has_error())
-    return makeError(Path + ": " + OS.error().message());
-  return Error::success();
-}
-
-/// Writes through a temporary file and a rename, so a reader of \p Path
-/// (a trainer reading a live corpus) sees the old file or the new one.
-static Error writeFileAtomically(StringRef Path, StringRef Contents) {
-  std::string Tmp = (Path + ".tmp").str();
-  if (Error E = writeFile(Tmp, Contents))
-    return E;
-  if (std::error_code EC = sys::fs::rename(Tmp, Path))
-    return makeError(Path + ": " + EC.message());
+  if (OS.has_error()) {
+    std::error_code Failed = OS.error();
+    // Or the stream's destructor stops the process with an unnamed "IO
+    // failure on output stream".
+    OS.clear_error();
+    return makeError(Path + ": " + Failed.message());
+  }
   return Error::success();
 }
 

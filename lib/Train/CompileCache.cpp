@@ -16,7 +16,10 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cerrno>
 #include <cstdlib>
+
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -105,9 +108,10 @@ Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
 /// it (returning how many bytes its complete lines take); a torn last line
 /// (no '\n', from kill -9) is cut off, or the next line would be appended to
 /// it and make one malformed line of the two.
-static Expected<std::unique_ptr<raw_fd_ostream>>
-openLineFile(StringRef Path,
-             function_ref<Expected<uint64_t>(StringRef Text)> Read) {
+Error LineFile::open(StringRef Path,
+                     function_ref<Expected<uint64_t>(StringRef Text)> Read) {
+  close();
+  this->Path = Path.str();
   uint64_t CompleteBytes = 0;
   bool Torn = false;
   if (sys::fs::exists(Path)) {
@@ -121,26 +125,48 @@ openLineFile(StringRef Path,
       return Complete.takeError();
     CompleteBytes = *Complete;
   }
-  int FD;
   if (std::error_code EC = sys::fs::openFileForWrite(
           Path, FD, sys::fs::CD_OpenAlways, sys::fs::OF_Append))
     return makeError(Path + ": " + EC.message());
-  auto OS = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
   if (Torn)
     if (std::error_code EC = sys::fs::resize_file(FD, CompleteBytes))
       return makeError(Path +
                        ": cannot cut the torn last line: " + EC.message());
-  return OS;
+  Size = CompleteBytes;
+  return Error::success();
+}
+
+Error LineFile::append(StringRef Line) {
+  assert(FD >= 0 && "append to a file that is not open");
+  StringRef Left = Line;
+  while (!Left.empty()) {
+    ssize_t N = ::write(FD, Left.data(), Left.size());
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      std::error_code EC(N < 0 ? errno : ENOSPC, std::generic_category());
+      // Leave no part of the line behind: a later append after it would
+      // make one malformed line of the two.
+      if (std::error_code Cut = sys::fs::resize_file(FD, Size))
+        return makeError(Path + ": cannot append a result: " + EC.message() +
+                         " (and cannot cut the partial line: " + Cut.message() +
+                         ")");
+      return makeError(Path + ": cannot append a result: " + EC.message());
+    }
+    Left = Left.drop_front(N);
+  }
+  Size += Line.size();
+  return Error::success();
+}
+
+void LineFile::close() {
+  if (FD >= 0)
+    ::close(FD);
+  FD = -1;
 }
 
 Error CompileCache::open(StringRef Path) {
-  this->Path = Path.str();
-  Expected<std::unique_ptr<raw_fd_ostream>> File = openLineFile(
-      Path, [&](StringRef Text) { return read(Text, Path); });
-  if (!File)
-    return File.takeError();
-  OS = std::move(*File);
-  return Error::success();
+  return File.open(Path, [&](StringRef Text) { return read(Text, Path); });
 }
 
 const CompileCache::Entry *CompileCache::lookup(StringRef Key) const {
@@ -148,27 +174,29 @@ const CompileCache::Entry *CompileCache::lookup(StringRef Key) const {
   return It == Map.end() ? nullptr : &It->second;
 }
 
-void CompileCache::insert(StringRef Key, const Entry &E) {
+Error CompileCache::insert(StringRef Key, const Entry &E) {
   Map[Key] = E;
   if (E.Transient)
-    return;
+    return Error::success();
+  std::string Line;
+  raw_string_ostream OS(Line);
   if (E.Ok) {
-    *OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
-        << format("%.4f", E.Seconds) << '\t';
+    OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
+       << format("%.4f", E.Seconds) << '\t';
     if (E.Grouped.empty())
-      *OS << '-';
+      OS << '-';
     for (size_t I = 0; I < E.Grouped.size(); ++I)
-      *OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
-          << ':' << E.Grouped[I].second;
-    *OS << '\n';
+      OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
+         << ':' << E.Grouped[I].second;
+    OS << '\n';
   } else {
     std::string Msg = E.Error;
     for (char &C : Msg)
       if (C == '\t' || C == '\n')
         C = ' ';
-    *OS << Key << '\t' << "error" << '\t' << Msg << '\n';
+    OS << Key << '\t' << "error" << '\t' << Msg << '\n';
   }
-  OS->flush();
+  return File.append(OS.str());
 }
 
 Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
@@ -205,12 +233,7 @@ Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
 }
 
 Error SiteCache::open(StringRef Path) {
-  Expected<std::unique_ptr<raw_fd_ostream>> File = openLineFile(
-      Path, [&](StringRef Text) { return read(Text, Path); });
-  if (!File)
-    return File.takeError();
-  OS = std::move(*File);
-  return Error::success();
+  return File.open(Path, [&](StringRef Text) { return read(Text, Path); });
 }
 
 const std::vector<DecidedSite> *SiteCache::lookup(StringRef Key) const {
@@ -218,15 +241,17 @@ const std::vector<DecidedSite> *SiteCache::lookup(StringRef Key) const {
   return It == Map.end() ? nullptr : &It->second;
 }
 
-void SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
-  *OS << Key << '\t' << Sites.size();
+Error SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
+  std::string Line;
+  raw_string_ostream OS(Line);
+  OS << Key << '\t' << Sites.size();
   for (const DecidedSite &S : Sites)
-    *OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
-        << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1)
-        << ' ' << format("%a", double(S.Logit));
-  *OS << '\n';
-  OS->flush();
+    OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
+       << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1) << ' '
+       << format("%a", double(S.Logit));
+  OS << '\n';
   Map[Key] = std::move(Sites);
+  return File.append(OS.str());
 }
 
 } // namespace mlgo

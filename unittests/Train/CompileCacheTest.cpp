@@ -48,14 +48,14 @@ TEST_F(CompileCacheTest, WritesEachResultAsOneLineAndReadsItBack) {
     Ok.Decisions = 17;
     Ok.Seconds = 0.25;
     Ok.Grouped = {{0x1f, 40}, {0xabcdef0123456789, 8}};
-    C.insert(KeyA, Ok);
+    ASSERT_FALSE(bool(C.insert(KeyA, Ok)));
     CompileCache::Entry Failed;
     Failed.Error = "fatal error:\tbad\ninput";
-    C.insert(KeyB, Failed);
+    ASSERT_FALSE(bool(C.insert(KeyB, Failed)));
     CompileCache::Entry Timeout;
     Timeout.Error = "timed out";
     Timeout.Transient = true;
-    C.insert(KeyC, Timeout);
+    ASSERT_FALSE(bool(C.insert(KeyC, Timeout)));
     EXPECT_EQ(C.size(), 3u);
     ASSERT_NE(C.lookup(KeyC), nullptr);
   }
@@ -98,7 +98,7 @@ TEST_F(CompileCacheTest, TornLastLineIsCutSoTheNextResultStartsClean) {
   CompileCache::Entry E;
   E.Ok = true;
   E.TextSize = 7;
-  C.insert(KeyC, E);
+  ASSERT_FALSE(bool(C.insert(KeyC, E)));
   EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
                         "\t7\t0\t0.0000\t-\n");
   CompileCache Again;

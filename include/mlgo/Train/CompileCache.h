@@ -20,7 +20,9 @@
 // file is opened, so that the next line starts clean; any other malformed
 // line (a key that is not 32 lowercase hex digits, a field that does not
 // parse) is an error naming the file, the line number and the line's byte
-// offset. Transient failures (a
+// offset. A line that cannot be appended (a full disk) is cut off again and
+// insert() fails with "PATH: cannot append a result: No space left on
+// device", so the file keeps complete lines only. Transient failures (a
 // timeout, a worker killed by the out-of-memory killer) are remembered for this
 // run only: a rerun over the same work directory compiles them again.
 //
@@ -31,6 +33,7 @@
 
 #include "mlgo/Train/CompileWorker.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,6 +43,34 @@
 #include <vector>
 
 namespace mlgo {
+
+/// A file of lines, appended one whole line at a time (the two caches
+/// below). The file holds complete lines only: a torn last line is cut off
+/// when it is opened, and a line that cannot be appended whole is cut off
+/// again.
+class LineFile {
+public:
+  LineFile() = default;
+  LineFile(const LineFile &) = delete;
+  LineFile &operator=(const LineFile &) = delete;
+  ~LineFile() { close(); }
+
+  /// Passes the text of \p Path (if it exists) to \p Read, which returns
+  /// the bytes its complete lines take, and opens it for appending.
+  llvm::Error
+  open(llvm::StringRef Path,
+       llvm::function_ref<llvm::Expected<uint64_t>(llvm::StringRef Text)> Read);
+  /// Appends \p Line (ending in '\n'); on failure "PATH: cannot append a
+  /// result: <reason>", and the file is as it was.
+  llvm::Error append(llvm::StringRef Line);
+
+private:
+  void close();
+  std::string Path;
+  int FD = -1;
+  /// The bytes of the complete lines in the file.
+  uint64_t Size = 0;
+};
 
 class CompileCache {
 public:
@@ -70,15 +101,15 @@ public:
   const Entry *lookup(llvm::StringRef Key) const;
 
   /// Records \p E under \p Key and, unless it is transient, appends it to
-  /// the file.
-  void insert(llvm::StringRef Key, const Entry &E);
+  /// the file (the error: the line could not be written; the result is
+  /// still recorded in memory).
+  llvm::Error insert(llvm::StringRef Key, const Entry &E);
 
   size_t size() const { return Map.size(); }
 
 private:
-  std::string Path;
   llvm::StringMap<Entry> Map;
-  std::unique_ptr<llvm::raw_fd_ostream> OS;
+  LineFile File;
 };
 
 /// The call sites of compiles (CompileResult::Sites) kept on disk, as
@@ -98,11 +129,13 @@ public:
   /// and byte offset.
   llvm::Expected<uint64_t> read(llvm::StringRef Text, llvm::StringRef Name);
   const std::vector<DecidedSite> *lookup(llvm::StringRef Key) const;
-  void insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
+  /// Records \p Sites under \p Key and appends them to the file (errors
+  /// as CompileCache::insert).
+  llvm::Error insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
 
 private:
   llvm::StringMap<std::vector<DecidedSite>> Map;
-  std::unique_ptr<llvm::raw_fd_ostream> OS;
+  LineFile File;
 };
 
 } // namespace mlgo
