@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include <sys/file.h>
 #include <unistd.h>
 
 using namespace llvm;
@@ -104,30 +105,39 @@ Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
       });
 }
 
-/// Opens \p Path for appending, after \p Read has parsed the text already in
-/// it (returning how many bytes its complete lines take); a torn last line
-/// (no '\n', from kill -9) is cut off, or the next line would be appended to
-/// it and make one malformed line of the two.
+/// Opens \p Path for appending, locks it (one run per work directory: two
+/// would append each other's results and cut each other's lines), and has
+/// \p Read parse the text already in it (returning how many bytes its
+/// complete lines take); a torn last line (no '\n', from kill -9) is cut
+/// off, or the next line would be appended to it and make one malformed
+/// line of the two.
 Error LineFile::open(StringRef Path,
                      function_ref<Expected<uint64_t>(StringRef Text)> Read) {
   close();
   this->Path = Path.str();
-  uint64_t CompleteBytes = 0;
-  bool Torn = false;
-  if (sys::fs::exists(Path)) {
-    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
-    if (!Buf)
-      return Buf.takeError();
-    StringRef Text = (*Buf)->getBuffer();
-    Torn = !Text.empty() && !Text.ends_with("\n");
-    Expected<uint64_t> Complete = Read(Text);
-    if (!Complete)
-      return Complete.takeError();
-    CompleteBytes = *Complete;
-  }
   if (std::error_code EC = sys::fs::openFileForWrite(
           Path, FD, sys::fs::CD_OpenAlways, sys::fs::OF_Append))
     return makeError(Path + ": " + EC.message());
+  // The lock goes with the descriptor: kill -9 releases it.
+  while (::flock(FD, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR)
+      continue;
+    std::error_code EC(errno, std::generic_category());
+    close();
+    if (EC == std::errc::operation_would_block)
+      return makeError(Path + ": in use by another mlgo process (one run "
+                              "per work directory at a time)");
+    return makeError(Path + ": cannot lock: " + EC.message());
+  }
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  StringRef Text = (*Buf)->getBuffer();
+  bool Torn = !Text.empty() && !Text.ends_with("\n");
+  Expected<uint64_t> Complete = Read(Text);
+  if (!Complete)
+    return Complete.takeError();
+  uint64_t CompleteBytes = *Complete;
   if (Torn)
     if (std::error_code EC = sys::fs::resize_file(FD, CompleteBytes))
       return makeError(Path +

@@ -87,20 +87,22 @@ TEST_F(CompileCacheTest, WritesEachResultAsOneLineAndReadsItBack) {
 
 TEST_F(CompileCacheTest, TornLastLineIsCutSoTheNextResultStartsClean) {
   write(std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyB + "\t2");
-  CompileCache C;
-  ASSERT_FALSE(bool(C.open(File)));
-  EXPECT_EQ(C.size(), 1u);
-  EXPECT_EQ(C.lookup(KeyB), nullptr);
-  ASSERT_NE(C.lookup(KeyA), nullptr);
-  EXPECT_TRUE(C.lookup(KeyA)->Grouped.empty());
-  // The next result replaces the torn line, so that a later run (resumed
-  // again) reads both.
-  CompileCache::Entry E;
-  E.Ok = true;
-  E.TextSize = 7;
-  ASSERT_FALSE(bool(C.insert(KeyC, E)));
-  EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
-                        "\t7\t0\t0.0000\t-\n");
+  {
+    CompileCache C;
+    ASSERT_FALSE(bool(C.open(File)));
+    EXPECT_EQ(C.size(), 1u);
+    EXPECT_EQ(C.lookup(KeyB), nullptr);
+    ASSERT_NE(C.lookup(KeyA), nullptr);
+    EXPECT_TRUE(C.lookup(KeyA)->Grouped.empty());
+    // The next result replaces the torn line, so that a later run (resumed
+    // again) reads both.
+    CompileCache::Entry E;
+    E.Ok = true;
+    E.TextSize = 7;
+    ASSERT_FALSE(bool(C.insert(KeyC, E)));
+    EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
+                          "\t7\t0\t0.0000\t-\n");
+  }
   CompileCache Again;
   ASSERT_FALSE(bool(Again.open(File)));
   EXPECT_EQ(Again.size(), 2u);
@@ -142,6 +144,25 @@ TEST_F(CompileCacheTest, MalformedLineIsAnErrorNamingFileAndLine) {
   EXPECT_EQ(OpenError(Good + "\n" + Bad),
             Expect("line 2 (byte " + std::to_string(Good.size() + 1) + ")",
                    Bad.substr(0, 80) + "..."));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(CompileCacheTest, OneRunPerWorkDirectory) {
+  {
+    CompileCache First;
+    ASSERT_FALSE(bool(First.open(File)));
+    CompileCache Second;
+    EXPECT_EQ(toString(Second.open(File)),
+              File + ": in use by another mlgo process (one run per work "
+                     "directory at a time)");
+  }
+  // Released with the first (as by kill -9: the lock goes with the
+  // descriptor).
+  CompileCache Third;
+  EXPECT_FALSE(bool(Third.open(File)));
 }
 
 } // namespace

@@ -55,8 +55,10 @@ public:
   LineFile &operator=(const LineFile &) = delete;
   ~LineFile() { close(); }
 
-  /// Passes the text of \p Path (if it exists) to \p Read, which returns
-  /// the bytes its complete lines take, and opens it for appending.
+  /// Opens \p Path for appending (creating it) and locks it: a second
+  /// process opening it fails with "PATH: in use by another mlgo process
+  /// (one run per work directory at a time)". Then passes its text to
+  /// \p Read, which returns the bytes its complete lines take.
   llvm::Error
   open(llvm::StringRef Path,
        llvm::function_ref<llvm::Expected<uint64_t>(llvm::StringRef Text)> Read);
