@@ -31,6 +31,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 
 #include <chrono>
 #include <map>
@@ -291,6 +292,9 @@ Error Tuner::setUp() {
   for (size_t M = 0; M < modules().size(); ++M) {
     const CompileCache::Entry &E = !Stock[M].Ok ? Stock[M] : Start[M].Entry;
     if (!E.Ok) {
+      // Named even with --quiet: the tuned program lacks this module.
+      WithColor::warning(errs(), "mlgo tune")
+          << "left out: " << E.Error << "\n";
       Failures.push_back(E.Error);
       continue;
     }
@@ -626,8 +630,10 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   // The report.
   std::string Md = "# mlgo tune report\n\n";
   Md += formatv("- Corpus: {0} ({1} modules, fingerprint {2}); {3} failed "
-                "to compile and are left out.\n",
-                O.CorpusDir, modules().size(), Fingerprint, Failures.size());
+                "to compile and {4} left out{5}.\n",
+                O.CorpusDir, modules().size(), Fingerprint, Failures.size(),
+                Failures.size() == 1 ? "is" : "are",
+                Failures.empty() ? "" : " (see Failed compiles)");
   Md += formatv("- Model: {0}; order {1}; seed {2}; budget {3}.\n",
                 ModelDescription, getName(O.Order), O.Seed, Budget);
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
@@ -676,6 +682,16 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     if (Error E = writeFileAtomically(Path, "# mlgo tune report:" +
                                                 Section.substr(3)))
       return E;
+  }
+  if (!Failures.empty()) {
+    if (!StringRef(Md).ends_with("\n\n"))
+      Md += "\n";
+    Md += "## Failed compiles\n\nThese modules are in no program above and "
+          "the decisions file has no entries for them. A timeout or a killed "
+          "worker is not cached: rerunning the same command compiles them "
+          "again.\n\n";
+    for (const std::string &F : Failures)
+      Md += "- " + F + "\n";
   }
   if (Error E = writeFileAtomically(workFile("report.md"), Md))
     return E;
