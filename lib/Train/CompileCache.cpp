@@ -12,6 +12,7 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CRC.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -49,10 +50,26 @@ static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
   return true;
 }
 
-/// Passes each complete line of \p Text (a torn last line is left out) to
-/// \p OnLine with the error a malformed line is reported as ("NAME: line
-/// N (byte B): malformed line '...'", at most 80 bytes of it shown); returns
-/// the bytes the complete lines take, or the first error.
+/// The length of a line's checksum field: '\t' '#' <8 hex digits>.
+static constexpr size_t ChecksumField = 10;
+
+/// \p Line (without its '\n') as written: with the CRC-32 of its bytes as a
+/// last field, and the '\n'.
+static std::string withChecksum(StringRef Line) {
+  std::string Out;
+  raw_string_ostream(Out) << Line << "\t#"
+                          << format_hex_no_prefix(
+                                 crc32(arrayRefFromStringRef(Line)), 8)
+                          << '\n';
+  return Out;
+}
+
+/// Passes each complete line of \p Text (a torn last line is left out),
+/// its checksum field checked and removed, to \p OnLine with the error a
+/// malformed line is reported as ("NAME: line N (byte B): malformed line
+/// '...'", at most 80 bytes of it shown); returns the bytes the complete
+/// lines take, or the first error. Lines of earlier versions have no
+/// checksum and are read as they are.
 static Expected<uint64_t>
 forEachLine(StringRef Text, StringRef Name,
             function_ref<Error(StringRef Line, function_ref<Error()> Malformed)>
@@ -73,6 +90,21 @@ forEachLine(StringRef Text, StringRef Name,
       return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
                        Twine(LineStart) + "): malformed line '" + Shown + "'");
     };
+    // A line whose bytes changed after it was written (the disk, an
+    // editor) would otherwise be read as a well-formed other result when
+    // the change leaves it well-formed, e.g. a digit for another.
+    if (Line.size() >= ChecksumField &&
+        Line.substr(Line.size() - ChecksumField, 2) == "\t#") {
+      StringRef Content = Line.drop_back(ChecksumField);
+      uint32_t Sum = 0;
+      if (Line.take_back(8).getAsInteger(16, Sum) ||
+          Sum != crc32(arrayRefFromStringRef(Content)))
+        return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
+                         Twine(LineStart) +
+                         "): checksum mismatch: the line changed after it "
+                         "was written; remove it to compile it again");
+      Line = Content;
+    }
     if (Error E = OnLine(Line, Malformed))
       return E;
   }
@@ -198,15 +230,14 @@ Error CompileCache::insert(StringRef Key, const Entry &E) {
     for (size_t I = 0; I < E.Grouped.size(); ++I)
       OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
          << ':' << E.Grouped[I].second;
-    OS << '\n';
   } else {
     std::string Msg = E.Error;
     for (char &C : Msg)
       if (C == '\t' || C == '\n')
         C = ' ';
-    OS << Key << '\t' << "error" << '\t' << Msg << '\n';
+    OS << Key << '\t' << "error" << '\t' << Msg;
   }
-  return File.append(OS.str());
+  return File.append(withChecksum(OS.str()));
 }
 
 Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
@@ -259,9 +290,8 @@ Error SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
     OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
        << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1) << ' '
        << format("%a", double(S.Logit));
-  OS << '\n';
   Map[Key] = std::move(Sites);
-  return File.append(OS.str());
+  return File.append(withChecksum(OS.str()));
 }
 
 } // namespace mlgo

@@ -60,11 +60,11 @@ TEST_F(CompileCacheTest, WritesEachResultAsOneLineAndReadsItBack) {
     ASSERT_NE(C.lookup(KeyC), nullptr);
   }
   // The transient result is not written; the message loses its tab and
-  // newline.
+  // newline. Each line ends with the CRC-32 of the rest (zlib's crc32).
   EXPECT_EQ(read(), std::string(KeyA) +
                         "\t1234\t17\t0.2500\t000000000000001f:40,"
-                        "abcdef0123456789:8\n" +
-                        KeyB + "\terror\tfatal error: bad input\n");
+                        "abcdef0123456789:8\t#dd36e900\n" +
+                        KeyB + "\terror\tfatal error: bad input\t#65fb59bf\n");
 
   CompileCache C;
   ASSERT_FALSE(bool(C.open(File)));
@@ -101,7 +101,7 @@ TEST_F(CompileCacheTest, TornLastLineIsCutSoTheNextResultStartsClean) {
     E.TextSize = 7;
     ASSERT_FALSE(bool(C.insert(KeyC, E)));
     EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
-                          "\t7\t0\t0.0000\t-\n");
+                          "\t7\t0\t0.0000\t-\t#f9f71704\n");
   }
   CompileCache Again;
   ASSERT_FALSE(bool(Again.open(File)));
@@ -163,6 +163,21 @@ TEST_F(CompileCacheTest, OneRunPerWorkDirectory) {
   // descriptor).
   CompileCache Third;
   EXPECT_FALSE(bool(Third.open(File)));
+}
+
+TEST_F(CompileCacheTest, AChangedLineIsAChecksumMismatch) {
+  // Written as a result of 1234 bytes; one digit changed on disk.
+  write(std::string(KeyA) +
+        "\t1234\t17\t0.2500\t000000000000001f:40,"
+        "abcdef0123456789:8\t#dd36e900\n" +
+        KeyB + "\t1\t0\t0.0000\t-\n" + KeyA +
+        "\t1235\t17\t0.2500\t000000000000001f:40,"
+        "abcdef0123456789:8\t#dd36e900\n");
+  CompileCache C;
+  EXPECT_EQ(toString(C.open(File)),
+            File + ": line 3 (byte 143): checksum mismatch: the line "
+                   "changed after it was written; remove it to compile it "
+                   "again");
 }
 
 } // namespace

@@ -16,6 +16,12 @@
 // run that measures sizes by package compiles them again. Or, for a failed
 // compile,
 //   <32 hex key> '\t' "error" '\t' <message, tabs and newlines as spaces> '\n'
+// Since 2026-11-24 every line written ends with one more field, '\t' '#'
+// and the CRC-32 (zlib's, 8 lowercase hex digits) of the bytes before that
+// '\t': a line that changed on disk but still parses (a digit for another)
+// is "line N (byte B): checksum mismatch: the line changed after it was
+// written; remove it to compile it again", not another result. Lines
+// without the field (earlier versions) are read as they are.
 // A torn last line (no '\n', from kill -9) is ignored and cut off when the
 // file is opened, so that the next line starts clean; any other malformed
 // line (a key that is not 32 lowercase hex digits, a field that does not
@@ -122,7 +128,8 @@ private:
 ///   <site> := <caller> ' ' <callee> ' ' <ordinal> ' ' <flags> ' ' <logit>
 /// with names written as in decisions files (docs/decisions.md), flags 1
 /// (inlined) + 2 (fixed), and the logit as C's "%a" (exact; "nan" for
-/// none). Torn last lines are cut off as in CompileCache.
+/// none), and the checksum field of CompileCache's lines. Torn last lines
+/// are cut off as in CompileCache.
 class SiteCache {
 public:
   llvm::Error open(llvm::StringRef Path);
