@@ -13,6 +13,14 @@ ninja -C build check-lit || status=1
 # once crashed a reader, then 2 s of fuzzing per target (~20 s plus the
 # build; docs/hardening.md).
 bench/fuzz.sh --check 2 || status=1
+# The crash sweep in small (docs/hardening.md): the three modules of
+# test/Train's corpus in every plugin mode and under
+# -llvm-verify-each (~15 s); bench/crash-sweep.sh alone sweeps the whole
+# training corpus.
+sweep=$(mktemp -d)
+{ PATH=$PWD/build/bin:$PATH sh test/Train/Inputs/make-corpus.sh "$sweep" >/dev/null 2>&1 &&
+  bench/crash-sweep.sh --corpus "$sweep/corpus" --verify-every 1; } || status=1
+rm -rf "$sweep"
 # The one-definition rule across every area: bin/mlgo and the plugin built
 # with LTO, where GCC reports two different definitions of one type
 # (~5 min).

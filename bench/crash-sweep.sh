@@ -187,7 +187,7 @@ done = [mods[int(l) - 1] for l in sys.stdin]
 print('%.1f%%' % (100.0 * sum(map(size, done)) / sum(map(size, mods))))")
 
 echo "crash sweep: $corpus, $done_n of $total modules ($bytes of the bitcode; $order order)," \
-  "-j$jobs, verifier on every ${verify_every}th module, $((end - start)) s wall"
+  "-j$jobs, -llvm-verify-each on 1 of every $verify_every modules, $((end - start)) s wall"
 awk -F'\t' -v modes="$modes" '
   { k = $1; n[k]++; s[k, $3]++; t[k] += $4
     if ($2 == 1) { vn[k]++; if ($3 == "verifier") vf[k]++ } }
