@@ -321,6 +321,16 @@ static Error writeFile(StringRef Path, StringRef Contents) {
   return Error::success();
 }
 
+/// writeFileAtomically (mlgo/Support/Files.h) into a directory it creates
+/// first if needed.
+static Error writeReportFile(StringRef Path, StringRef Contents) {
+  StringRef Parent = sys::path::parent_path(Path);
+  if (!Parent.empty())
+    if (std::error_code EC = sys::fs::create_directories(Parent))
+      return makeError(Parent + ": " + EC.message());
+  return writeFileAtomically(Path, Contents);
+}
+
 static json::Value droppedToJSON(const DroppedModule &D) {
   return json::Object{{"module", D.Module},
                       {"object", D.ObjectPath},
@@ -350,7 +360,7 @@ static Error writeReport(StringRef Dir, ArrayRef<ExtractedModule> Modules,
                                   {"dropped", std::move(Ds)}});
   SmallString<256> Path(Dir);
   sys::path::append(Path, ExtractionReportFileName);
-  return writeFileAtomically(Path, formatv("{0:2}\n", Report).str());
+  return writeReportFile(Path, formatv("{0:2}\n", Report).str());
 }
 
 /// Removes a dropped module's files, and the directories that leaves empty
@@ -533,7 +543,7 @@ Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
                                   {"dropped", std::move(Dropped)}});
   SmallString<256> Path(Output);
   sys::path::append(Path, ExtractionReportFileName);
-  if (Error E = writeFileAtomically(Path, formatv("{0:2}\n", Report).str()))
+  if (Error E = writeReportFile(Path, formatv("{0:2}\n", Report).str()))
     return E;
   return true;
 }
