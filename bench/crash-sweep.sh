@@ -22,7 +22,8 @@
 # Modules run smallest first (--order size, by bitcode bytes), so that a
 # run stopped by --time-limit has covered as many modules as it could, or in
 # corpus order (--order corpus). With --keep DIR a rerun over the same DIR
-# skips the modules already done (their results are in DIR/results/).
+# skips the modules already done (their results are in DIR/results/), and
+# --report prints the table of what DIR holds without compiling anything.
 #
 # A compile is a *crash* if clang died of a signal or printed a crash banner
 # ("PLEASE submit a bug report", "Stack dump"), a *verifier failure* if it
@@ -33,7 +34,7 @@
 #
 #   bench/crash-sweep.sh [--corpus DIR] [--jobs N] [--verify-every K]
 #     [--limit N] [--decisions FILE] [--timeout S] [--modes m1,m2,...]
-#     [--keep DIR] [--order size|corpus] [--time-limit S]
+#     [--keep DIR] [--order size|corpus] [--time-limit S] [--report]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=/work/corpus
@@ -46,6 +47,7 @@ modes=stock,embedded,model-file,logging,explore,decisions,llvm-advisor
 keep=
 order=size
 time_limit=0
+report_only=0
 while [[ $# -gt 0 ]]; do
   case $1 in
   --corpus) corpus=$2; shift 2 ;;
@@ -58,6 +60,7 @@ while [[ $# -gt 0 ]]; do
   --keep) keep=$2; shift 2 ;;
   --order) order=$2; shift 2 ;;
   --time-limit) time_limit=$2; shift 2 ;;
+  --report) report_only=1; shift ;;
   -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
   *) echo "crash-sweep.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
@@ -175,7 +178,8 @@ export -f mode_args compile_one sweep_module
 export root corpus work mlgo plugin model decisions timeout_s modes verify_every deadline
 
 start=$(date +%s)
-tr '\t' '\n' <"$work/modules" | xargs -d '\n' -n 2 -P "$jobs" bash -c 'sweep_module "$@"' _
+((report_only)) ||
+  tr '\t' '\n' <"$work/modules" | xargs -d '\n' -n 2 -P "$jobs" bash -c 'sweep_module "$@"' _
 end=$(date +%s)
 cat /dev/null "$work"/results/*.tsv >"$work/all.tsv"
 done_n=$(find "$work/results" -name '*.tsv' | wc -l)
