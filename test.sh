@@ -13,6 +13,24 @@ ninja -C build check-lit || status=1
 # once crashed a reader, then 2 s of fuzzing per target (~20 s plus the
 # build; docs/hardening.md).
 bench/fuzz.sh --check 2 || status=1
+# The crash sweep in small (docs/hardening.md): the three modules of
+# test/Train's corpus in every plugin mode and under
+# -llvm-verify-each (~15 s); bench/crash-sweep.sh alone sweeps the whole
+# training corpus.
+sweep=$(mktemp -d)
+{ PATH=$PWD/build/bin:$PATH sh test/Train/Inputs/make-corpus.sh "$sweep" >/dev/null 2>&1 &&
+  bench/crash-sweep.sh --corpus "$sweep/corpus" --verify-every 1; } || status=1
+rm -rf "$sweep"
+# The unit tests under AddressSanitizer and UBSan, leak checking on, in a
+# build of their own (build-asan/): 35 s to run, but about an hour to
+# build without ccache on two shared cores, so only on request:
+# MLGO_TEST_SANITIZE=1 ./test.sh (docs/hardening.md).
+if [[ ${MLGO_TEST_SANITIZE:-0} == 1 ]]; then
+  { cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+      -DMLGO_SANITIZE=ON -DMLGO_BUILD_BENCHMARKS=OFF >/dev/null &&
+    ninja -C build-asan mlgo-unittests >/dev/null &&
+    ctest --test-dir build-asan --output-on-failure -j2; } || status=1
+fi
 # The one-definition rule across every area: bin/mlgo and the plugin built
 # with LTO, where GCC reports two different definitions of one type
 # (~5 min).

@@ -29,6 +29,8 @@ if config.mlgo_preload:
     config.environment["LD_PRELOAD"] = config.mlgo_preload
     config.environment["ASAN_OPTIONS"] = "detect_leaks=0"
     config.environment["UBSAN_OPTIONS"] = "print_stacktrace=1"
+    # Tests of memory bounds state RSS limits for an uninstrumented mlgo.
+    config.available_features.add("asan")
 
 config.substitutions.append(("%mlgo_src", config.mlgo_src_root))
 config.substitutions.append(("%mlgo_obj", config.mlgo_obj_root))

@@ -311,20 +311,24 @@ static Error writeFile(StringRef Path, StringRef Contents) {
     return makeError(Path + ": " + EC.message());
   OS << Contents;
   OS.close();
-  if (OS.has_error())
-    return makeError(Path + ": " + OS.error().message());
+  if (OS.has_error()) {
+    std::error_code Failed = OS.error();
+    // Or the stream's destructor stops the process with an unnamed "IO
+    // failure on output stream".
+    OS.clear_error();
+    return makeError(Path + ": " + Failed.message());
+  }
   return Error::success();
 }
 
-/// Writes through a temporary file and a rename, so a reader of \p Path
-/// (a trainer reading a live corpus) sees the old file or the new one.
-static Error writeFileAtomically(StringRef Path, StringRef Contents) {
-  std::string Tmp = (Path + ".tmp").str();
-  if (Error E = writeFile(Tmp, Contents))
-    return E;
-  if (std::error_code EC = sys::fs::rename(Tmp, Path))
-    return makeError(Path + ": " + EC.message());
-  return Error::success();
+/// writeFileAtomically (mlgo/Support/Files.h) into a directory it creates
+/// first if needed.
+static Error writeReportFile(StringRef Path, StringRef Contents) {
+  StringRef Parent = sys::path::parent_path(Path);
+  if (!Parent.empty())
+    if (std::error_code EC = sys::fs::create_directories(Parent))
+      return makeError(Parent + ": " + EC.message());
+  return writeFileAtomically(Path, Contents);
 }
 
 static json::Value droppedToJSON(const DroppedModule &D) {
@@ -356,7 +360,7 @@ static Error writeReport(StringRef Dir, ArrayRef<ExtractedModule> Modules,
                                   {"dropped", std::move(Ds)}});
   SmallString<256> Path(Dir);
   sys::path::append(Path, ExtractionReportFileName);
-  return writeFileAtomically(Path, formatv("{0:2}\n", Report).str());
+  return writeReportFile(Path, formatv("{0:2}\n", Report).str());
 }
 
 /// Removes a dropped module's files, and the directories that leaves empty
@@ -539,7 +543,7 @@ Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
                                   {"dropped", std::move(Dropped)}});
   SmallString<256> Path(Output);
   sys::path::append(Path, ExtractionReportFileName);
-  if (Error E = writeFileAtomically(Path, formatv("{0:2}\n", Report).str()))
+  if (Error E = writeReportFile(Path, formatv("{0:2}\n", Report).str()))
     return E;
   return true;
 }

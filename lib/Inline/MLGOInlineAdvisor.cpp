@@ -195,7 +195,9 @@ MLGOInlineAdvisor::~MLGOInlineAdvisor() {
       Size += F.getInstructionCount();
     Log->logReward(Size);
   }
-  Log->flush();
+  if (std::error_code EC = Log->flushAndTakeError())
+    M.getContext().emitError("mlgo: cannot write training log '" +
+                             Options.TrainingLogPath + "': " + EC.message());
 }
 
 void MLGOInlineAdvisor::reportStaleEntries() {

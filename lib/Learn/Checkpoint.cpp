@@ -10,6 +10,8 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -27,40 +29,6 @@ namespace learn {
 static constexpr char CheckpointMagic[8] = {'M', 'L', 'G', 'O',
                                             'C', 'K', 'P', 'T'};
 static constexpr uint32_t CheckpointVersion = 1;
-
-Error writeFileAtomically(StringRef Path, ArrayRef<uint8_t> Bytes) {
-  std::string Tmp = (Path + ".tmp" + Twine(sys::Process::getProcessId())).str();
-  int FD;
-  if (std::error_code EC = sys::fs::openFileForWrite(Tmp, FD))
-    return makeError("cannot write '" + Path + "': " + EC.message());
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/false);
-    OS.write(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
-    OS.flush();
-    if (OS.has_error()) {
-      std::error_code EC = OS.error();
-      OS.clear_error();
-      ::close(FD);
-      sys::fs::remove(Tmp);
-      return makeError("cannot write '" + Path + "': " + EC.message());
-    }
-  }
-  // Survive a machine crash as well as a killed process: the data must be on
-  // disk before the rename makes it visible under Path.
-  bool SyncFailed = ::fsync(FD) != 0;
-  ::close(FD);
-  if (SyncFailed) {
-    sys::fs::remove(Tmp);
-    return makeError("cannot write '" + Path + "': fsync of '" + Tmp +
-                     "' failed");
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path)) {
-    sys::fs::remove(Tmp);
-    return makeError("cannot rename '" + Tmp + "' to '" + Path +
-                     "': " + EC.message());
-  }
-  return Error::success();
-}
 
 void Checkpoint::setU64s(StringRef Key, ArrayRef<uint64_t> V) {
   Entry &E = Entries[Key.str()];
@@ -230,7 +198,7 @@ Expected<Checkpoint> Checkpoint::parse(ArrayRef<uint8_t> Bytes,
 }
 
 Error Checkpoint::save(StringRef Path) const {
-  return writeFileAtomically(Path, serialize());
+  return writeFileAtomically(Path, toStringRef(serialize()));
 }
 
 Expected<Checkpoint> Checkpoint::load(StringRef Path) {

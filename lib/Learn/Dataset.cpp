@@ -10,6 +10,8 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
+#include "llvm/ADT/StringExtras.h"
+
 #include "llvm/Support/CRC.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -140,7 +142,7 @@ Expected<Dataset> Dataset::parse(ArrayRef<uint8_t> Bytes, StringRef Name) {
 }
 
 Error Dataset::save(StringRef Path) const {
-  return writeFileAtomically(Path, serialize());
+  return writeFileAtomically(Path, toStringRef(serialize()));
 }
 
 Expected<Dataset> Dataset::load(StringRef Path) {

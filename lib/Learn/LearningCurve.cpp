@@ -11,6 +11,7 @@
 #include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/Format.h"
 
@@ -252,9 +253,7 @@ void LearningCurve::writeSVG(raw_ostream &OS) const {
 }
 
 static Error saveText(StringRef Path, const std::string &S) {
-  return writeFileAtomically(
-      Path,
-      ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(S.data()), S.size()));
+  return writeFileAtomically(Path, S);
 }
 
 Error LearningCurve::saveCSV(StringRef Path) const {

@@ -883,17 +883,9 @@ std::string Model::toJSONString() const {
 }
 
 Error Model::save(StringRef Path) const {
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return createStringError(EC, "cannot write model '" + Path +
-                                     "': " + EC.message());
-  write(OS);
-  OS.close();
-  if (OS.has_error())
-    return createStringError(OS.error(), "cannot write model '" + Path +
-                                             "': " + OS.error().message());
-  return Error::success();
+  // Whole or not at all: a model cut short by a full disk or a kill would
+  // be read later as a malformed model.
+  return writeFileAtomically(Path, toJSONString());
 }
 
 } // namespace mlgo

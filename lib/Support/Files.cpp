@@ -4,6 +4,11 @@
 
 #include "mlgo/Support/Error.h"
 
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <unistd.h>
+
 using namespace llvm;
 
 namespace mlgo {
@@ -60,6 +65,43 @@ Expected<json::Value> readJSONFile(const Twine &Path) {
   if (!Parsed)
     return makeError(Path + ": invalid JSON: " + toString(Parsed.takeError()));
   return std::move(*Parsed);
+}
+
+Error writeFileAtomically(const Twine &Path, StringRef Bytes) {
+  std::string Target = Path.str();
+  std::string Tmp = Target + ".tmp";
+  auto Fail = [&](std::error_code EC) {
+    sys::fs::remove(Tmp);
+    return createStringError(EC,
+                             "cannot write '" + Target + "': " + EC.message());
+  };
+  int FD;
+  if (std::error_code EC = sys::fs::openFileForWrite(Tmp, FD))
+    return createStringError(EC,
+                             "cannot write '" + Target + "': " + EC.message());
+  std::error_code WriteEC;
+  {
+    raw_fd_ostream OS(FD, /*shouldClose=*/false);
+    OS << Bytes;
+    OS.flush();
+    if (OS.has_error()) {
+      WriteEC = OS.error();
+      // Or the stream's destructor stops the process with an unnamed "IO
+      // failure on output stream".
+      OS.clear_error();
+    }
+  }
+  // Survive a machine crash as well as a killed process: the data must be on
+  // disk before the rename makes it visible under Path.
+  if (!WriteEC && ::fsync(FD) != 0)
+    WriteEC = std::error_code(errno, std::generic_category());
+  if (::close(FD) != 0 && !WriteEC)
+    WriteEC = std::error_code(errno, std::generic_category());
+  if (WriteEC)
+    return Fail(WriteEC);
+  if (std::error_code EC = sys::fs::rename(Tmp, Target))
+    return Fail(EC);
+  return Error::success();
 }
 
 } // namespace mlgo

@@ -12,11 +12,16 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/CRC.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 
+#include <cerrno>
 #include <cstdlib>
+
+#include <sys/file.h>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -45,10 +50,26 @@ static bool parseGrouped(StringRef Field, std::vector<GroupedSection> &Out) {
   return true;
 }
 
-/// Passes each complete line of \p Text (a torn last line is left out) to
-/// \p OnLine with the error a malformed line is reported as ("NAME: line
-/// N (byte B): malformed line '...'", at most 80 bytes of it shown); returns
-/// the bytes the complete lines take, or the first error.
+/// The length of a line's checksum field: '\t' '#' <8 hex digits>.
+static constexpr size_t ChecksumField = 10;
+
+/// \p Line (without its '\n') as written: with the CRC-32 of its bytes as a
+/// last field, and the '\n'.
+static std::string withChecksum(StringRef Line) {
+  std::string Out;
+  raw_string_ostream(Out) << Line << "\t#"
+                          << format_hex_no_prefix(
+                                 crc32(arrayRefFromStringRef(Line)), 8)
+                          << '\n';
+  return Out;
+}
+
+/// Passes each complete line of \p Text (a torn last line is left out),
+/// its checksum field checked and removed, to \p OnLine with the error a
+/// malformed line is reported as ("NAME: line N (byte B): malformed line
+/// '...'", at most 80 bytes of it shown); returns the bytes the complete
+/// lines take, or the first error. Lines of earlier versions have no
+/// checksum and are read as they are.
 static Expected<uint64_t>
 forEachLine(StringRef Text, StringRef Name,
             function_ref<Error(StringRef Line, function_ref<Error()> Malformed)>
@@ -69,6 +90,21 @@ forEachLine(StringRef Text, StringRef Name,
       return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
                        Twine(LineStart) + "): malformed line '" + Shown + "'");
     };
+    // A line whose bytes changed after it was written (the disk, an
+    // editor) would otherwise be read as a well-formed other result when
+    // the change leaves it well-formed, e.g. a digit for another.
+    if (Line.size() >= ChecksumField &&
+        Line.substr(Line.size() - ChecksumField, 2) == "\t#") {
+      StringRef Content = Line.drop_back(ChecksumField);
+      uint32_t Sum = 0;
+      if (Line.take_back(8).getAsInteger(16, Sum) ||
+          Sum != crc32(arrayRefFromStringRef(Content)))
+        return makeError(Name + ": line " + Twine(LineNo) + " (byte " +
+                         Twine(LineStart) +
+                         "): checksum mismatch: the line changed after it "
+                         "was written; remove it to compile it again");
+      Line = Content;
+    }
     if (Error E = OnLine(Line, Malformed))
       return E;
   }
@@ -101,46 +137,78 @@ Expected<uint64_t> CompileCache::read(StringRef Text, StringRef Name) {
       });
 }
 
-/// Opens \p Path for appending, after \p Read has parsed the text already in
-/// it (returning how many bytes its complete lines take); a torn last line
-/// (no '\n', from kill -9) is cut off, or the next line would be appended to
-/// it and make one malformed line of the two.
-static Expected<std::unique_ptr<raw_fd_ostream>>
-openLineFile(StringRef Path,
-             function_ref<Expected<uint64_t>(StringRef Text)> Read) {
-  uint64_t CompleteBytes = 0;
-  bool Torn = false;
-  if (sys::fs::exists(Path)) {
-    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
-    if (!Buf)
-      return Buf.takeError();
-    StringRef Text = (*Buf)->getBuffer();
-    Torn = !Text.empty() && !Text.ends_with("\n");
-    Expected<uint64_t> Complete = Read(Text);
-    if (!Complete)
-      return Complete.takeError();
-    CompleteBytes = *Complete;
-  }
-  int FD;
+/// Opens \p Path for appending, locks it (one run per work directory: two
+/// would append each other's results and cut each other's lines), and has
+/// \p Read parse the text already in it (returning how many bytes its
+/// complete lines take); a torn last line (no '\n', from kill -9) is cut
+/// off, or the next line would be appended to it and make one malformed
+/// line of the two.
+Error LineFile::open(StringRef Path,
+                     function_ref<Expected<uint64_t>(StringRef Text)> Read) {
+  close();
+  this->Path = Path.str();
   if (std::error_code EC = sys::fs::openFileForWrite(
           Path, FD, sys::fs::CD_OpenAlways, sys::fs::OF_Append))
     return makeError(Path + ": " + EC.message());
-  auto OS = std::make_unique<raw_fd_ostream>(FD, /*shouldClose=*/true);
+  // The lock goes with the descriptor: kill -9 releases it.
+  while (::flock(FD, LOCK_EX | LOCK_NB) != 0) {
+    if (errno == EINTR)
+      continue;
+    std::error_code EC(errno, std::generic_category());
+    close();
+    if (EC == std::errc::operation_would_block)
+      return makeError(Path + ": in use by another mlgo process (one run "
+                              "per work directory at a time)");
+    return makeError(Path + ": cannot lock: " + EC.message());
+  }
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  StringRef Text = (*Buf)->getBuffer();
+  bool Torn = !Text.empty() && !Text.ends_with("\n");
+  Expected<uint64_t> Complete = Read(Text);
+  if (!Complete)
+    return Complete.takeError();
+  uint64_t CompleteBytes = *Complete;
   if (Torn)
     if (std::error_code EC = sys::fs::resize_file(FD, CompleteBytes))
       return makeError(Path +
                        ": cannot cut the torn last line: " + EC.message());
-  return OS;
+  Size = CompleteBytes;
+  return Error::success();
+}
+
+Error LineFile::append(StringRef Line) {
+  assert(FD >= 0 && "append to a file that is not open");
+  StringRef Left = Line;
+  while (!Left.empty()) {
+    ssize_t N = ::write(FD, Left.data(), Left.size());
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N <= 0) {
+      std::error_code EC(N < 0 ? errno : ENOSPC, std::generic_category());
+      // Leave no part of the line behind: a later append after it would
+      // make one malformed line of the two.
+      if (std::error_code Cut = sys::fs::resize_file(FD, Size))
+        return makeError(Path + ": cannot append a result: " + EC.message() +
+                         " (and cannot cut the partial line: " + Cut.message() +
+                         ")");
+      return makeError(Path + ": cannot append a result: " + EC.message());
+    }
+    Left = Left.drop_front(N);
+  }
+  Size += Line.size();
+  return Error::success();
+}
+
+void LineFile::close() {
+  if (FD >= 0)
+    ::close(FD);
+  FD = -1;
 }
 
 Error CompileCache::open(StringRef Path) {
-  this->Path = Path.str();
-  Expected<std::unique_ptr<raw_fd_ostream>> File = openLineFile(
-      Path, [&](StringRef Text) { return read(Text, Path); });
-  if (!File)
-    return File.takeError();
-  OS = std::move(*File);
-  return Error::success();
+  return File.open(Path, [&](StringRef Text) { return read(Text, Path); });
 }
 
 const CompileCache::Entry *CompileCache::lookup(StringRef Key) const {
@@ -148,27 +216,28 @@ const CompileCache::Entry *CompileCache::lookup(StringRef Key) const {
   return It == Map.end() ? nullptr : &It->second;
 }
 
-void CompileCache::insert(StringRef Key, const Entry &E) {
+Error CompileCache::insert(StringRef Key, const Entry &E) {
   Map[Key] = E;
   if (E.Transient)
-    return;
+    return Error::success();
+  std::string Line;
+  raw_string_ostream OS(Line);
   if (E.Ok) {
-    *OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
-        << format("%.4f", E.Seconds) << '\t';
+    OS << Key << '\t' << E.TextSize << '\t' << E.Decisions << '\t'
+       << format("%.4f", E.Seconds) << '\t';
     if (E.Grouped.empty())
-      *OS << '-';
+      OS << '-';
     for (size_t I = 0; I < E.Grouped.size(); ++I)
-      *OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
-          << ':' << E.Grouped[I].second;
-    *OS << '\n';
+      OS << (I ? "," : "") << format_hex_no_prefix(E.Grouped[I].first, 16)
+         << ':' << E.Grouped[I].second;
   } else {
     std::string Msg = E.Error;
     for (char &C : Msg)
       if (C == '\t' || C == '\n')
         C = ' ';
-    *OS << Key << '\t' << "error" << '\t' << Msg << '\n';
+    OS << Key << '\t' << "error" << '\t' << Msg;
   }
-  OS->flush();
+  return File.append(withChecksum(OS.str()));
 }
 
 Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
@@ -205,12 +274,7 @@ Expected<uint64_t> SiteCache::read(StringRef Text, StringRef Name) {
 }
 
 Error SiteCache::open(StringRef Path) {
-  Expected<std::unique_ptr<raw_fd_ostream>> File = openLineFile(
-      Path, [&](StringRef Text) { return read(Text, Path); });
-  if (!File)
-    return File.takeError();
-  OS = std::move(*File);
-  return Error::success();
+  return File.open(Path, [&](StringRef Text) { return read(Text, Path); });
 }
 
 const std::vector<DecidedSite> *SiteCache::lookup(StringRef Key) const {
@@ -218,15 +282,16 @@ const std::vector<DecidedSite> *SiteCache::lookup(StringRef Key) const {
   return It == Map.end() ? nullptr : &It->second;
 }
 
-void SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
-  *OS << Key << '\t' << Sites.size();
+Error SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
+  std::string Line;
+  raw_string_ostream OS(Line);
+  OS << Key << '\t' << Sites.size();
   for (const DecidedSite &S : Sites)
-    *OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
-        << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1)
-        << ' ' << format("%a", double(S.Logit));
-  *OS << '\n';
-  OS->flush();
+    OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
+       << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1) << ' '
+       << format("%a", double(S.Logit));
   Map[Key] = std::move(Sites);
+  return File.append(withChecksum(OS.str()));
 }
 
 } // namespace mlgo

@@ -31,7 +31,16 @@ static std::string cacheKey(const CorpusModule &M, const CompilePolicy &P) {
   return std::string(R.digest());
 }
 
-std::vector<CompileCache::Entry>
+/// Keeps the first of the errors \p E of appending results to a cache file.
+static void keepFirst(std::string &First, Error E) {
+  if (!E)
+    return;
+  std::string Message = toString(std::move(E));
+  if (First.empty())
+    First = std::move(Message);
+}
+
+Expected<std::vector<CompileCache::Entry>>
 CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   std::vector<CompileCache::Entry> Out(Requests.size());
   std::vector<CompileJob> Jobs;
@@ -57,7 +66,9 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   if (Jobs.empty())
     return Out;
   auto Start = std::chrono::steady_clock::now();
-  // Each result is appended to the cache file as soon as it is known.
+  // Each result is appended to the cache file as soon as it is known; a
+  // result that cannot be (a full disk) fails the batch once it is done.
+  std::string WriteError;
   auto Record = [&](size_t J, const JobOutcome &O) {
     CompileCache::Entry E;
     if (O.ok()) {
@@ -70,7 +81,7 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
       E.Error = O.Error;
       E.Transient = O.Transient;
     }
-    Cache.insert(Keys[Where[J]], E);
+    keepFirst(WriteError, Cache.insert(Keys[Where[J]], E));
     Out[Where[J]] = E;
   };
   uint64_t HitsBefore = Replay.getStats().Hits;
@@ -88,6 +99,8 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
                         std::chrono::steady_clock::now() - Start)
                         .count())
                 .str());
+  if (!WriteError.empty())
+    return makeError(WriteError);
   // Duplicates of a request compiled in this batch.
   for (size_t I = 0; I < Requests.size(); ++I)
     if (!Out[I].Ok && Out[I].Error.empty())
@@ -95,7 +108,7 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   return Out;
 }
 
-std::vector<CompileService::SitesResult>
+Expected<std::vector<CompileService::SitesResult>>
 CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
                                  StringRef What) {
   std::vector<SitesResult> Out(Requests.size());
@@ -123,6 +136,7 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   if (Jobs.empty())
     return Out;
   Progress Shown((Label + ": " + What).str());
+  std::string WriteError;
   Pool.run(
       Jobs,
       [&](size_t Done, size_t Total) {
@@ -138,14 +152,16 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
           R.Entry.Decisions = O.Result->NumDecisions;
           R.Entry.Seconds = O.Result->Seconds;
           R.Sites = O.Result->Sites;
-          SiteRecords.insert(Keys[Where[J]], R.Sites);
+          keepFirst(WriteError, SiteRecords.insert(Keys[Where[J]], R.Sites));
         } else {
           R.Entry.Error = O.Error;
           R.Entry.Transient = O.Transient;
         }
-        Cache.insert(Keys[Where[J]], R.Entry);
+        keepFirst(WriteError, Cache.insert(Keys[Where[J]], R.Entry));
       });
   Shown.end();
+  if (!WriteError.empty())
+    return makeError(WriteError);
   // Duplicates of a request compiled in this batch.
   for (size_t I = 0; I < Requests.size(); ++I)
     if (!Out[I].Entry.Ok && Out[I].Entry.Error.empty())

@@ -41,10 +41,12 @@ Error Trainer::baseline() {
     Req.push_back({I, CompilePolicy::stock()});
   for (size_t I = 0; I < Modules.size(); ++I)
     Req.push_back({I, CompilePolicy::heuristic()});
-  std::vector<CompileCache::Entry> R = compile(Req, "baseline");
+  Expected<std::vector<CompileCache::Entry>> R = compile(Req, "baseline");
+  if (!R)
+    return R.takeError();
   size_t N = Modules.size();
   BaselineResult B = measureBaseline(
-      Modules, ArrayRef(R).take_front(N), ArrayRef(R).drop_front(N),
+      Modules, ArrayRef(*R).take_front(N), ArrayRef(*R).drop_front(N),
       Recipe.SizeMeasure, Recipe.getSelectionMeasure());
   Measure = std::move(B.Measure);
   Baseline = std::move(B.Baseline);
@@ -75,8 +77,7 @@ Error Trainer::baseline() {
 }
 
 Error Trainer::writeWorkFile(StringRef Name, StringRef Text) const {
-  return learn::writeFileAtomically(workFile(Name),
-                                    arrayRefFromStringRef(Text));
+  return writeFileAtomically(workFile(Name), Text);
 }
 
 /// The MD5 of \p D's serialized rows: a checkpoint records the rows it was
@@ -164,28 +165,31 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
   return (*T)->exportModel();
 }
 
-Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
-                         StringRef What, PackageSizes *PerPackage) {
+Expected<Totals> Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
+                                   StringRef What, PackageSizes *PerPackage) {
   return evaluate(Set, P, What, PerPackage, Recipe.getSelectionMeasure());
 }
 
-Totals Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
-                         StringRef What, PackageSizes *PerPackage,
-                         TotalsKind Kind) {
+Expected<Totals> Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
+                                   StringRef What, PackageSizes *PerPackage,
+                                   TotalsKind Kind) {
   std::vector<CompileRequest> Req;
   for (size_t M : Set)
     Req.push_back({M, P});
-  std::vector<CompileCache::Entry> R = compile(Req, What);
-  for (const CompileCache::Entry &E : R)
+  Expected<std::vector<CompileCache::Entry>> R = compile(Req, What);
+  if (!R)
+    return R.takeError();
+  for (const CompileCache::Entry &E : *R)
     if (!E.Ok)
       log("evaluation compile failed: " + E.Error);
-  return totalSizes(Set, R, Measure, Baseline, Recipe.Delta, Kind, PerPackage);
+  return totalSizes(Set, *R, Measure, Baseline, Recipe.Delta, Kind, PerPackage);
 }
 
 Expected<learn::Dataset> Trainer::gatherRows() {
   if (isCounterfactual())
     return counterfactual();
-  search();
+  if (Error E = search())
+    return E;
   Expected<learn::Dataset> D = collect();
   if (!D)
     return D.takeError();
@@ -319,9 +323,8 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
   if (!Pool)
     return Pool.takeError();
-  if (Error E = learn::writeFileAtomically(
-          RecipeFile,
-          arrayRefFromStringRef(formatv("{0:2}\n", RecipeJSON).str())))
+  if (Error E =
+          writeFileAtomically(RecipeFile, formatv("{0:2}\n", RecipeJSON).str()))
     return E;
   std::vector<std::string> Packages = Split->Packages;
   Trainer T(Recipe, Options, **Pool, std::move(*Split));

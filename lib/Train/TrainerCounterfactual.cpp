@@ -60,7 +60,11 @@ Expected<learn::Dataset> Trainer::counterfactual() {
       Req.push_back({M, std::move(P)});
       At.push_back(I);
     }
-  std::vector<CompileCache::Entry> R = compile(Req, "counterfactual flips");
+  Expected<std::vector<CompileCache::Entry>> Compiled =
+      compile(Req, "counterfactual flips");
+  if (!Compiled)
+    return Compiled.takeError();
+  const std::vector<CompileCache::Entry> &R = *Compiled;
 
   learn::Dataset D(featureNames());
   // Every inversion, for whoever wants to study them: module, decision
@@ -138,8 +142,11 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
   std::vector<CompileRequest> Req;
   for (size_t M : Mods)
     Req.push_back({M, Pol});
-  std::vector<CompileCache::Entry> Own =
+  Expected<std::vector<CompileCache::Entry>> OwnCompiled =
       compile(Req, ("round " + Twine(Round) + ": policy").str());
+  if (!OwnCompiled)
+    return OwnCompiled.takeError();
+  const std::vector<CompileCache::Entry> &Own = *OwnCompiled;
 
   Req.clear();
   std::vector<size_t> Who; // Index into Mods.
@@ -175,8 +182,11 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
       At.push_back(I);
     }
   }
-  std::vector<CompileCache::Entry> R =
+  Expected<std::vector<CompileCache::Entry>> Compiled =
       compile(Req, ("round " + Twine(Round) + ": inversions").str());
+  if (!Compiled)
+    return Compiled.takeError();
+  const std::vector<CompileCache::Entry> &R = *Compiled;
 
   size_t Width = featureNames().size();
   size_t Departures = 0, BadDepartures = 0, Shrank = 0, Failed = 0;

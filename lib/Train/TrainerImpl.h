@@ -157,8 +157,9 @@ struct Trainer {
   /// Writes \p Text to workFile(\p Name), atomically.
   llvm::Error writeWorkFile(llvm::StringRef Name, llvm::StringRef Text) const;
 
-  /// Compiles (or looks up) module \p Modules[I] under each policy.
-  std::vector<CompileCache::Entry>
+  /// Compiles (or looks up) module \p Modules[I] under each policy; the
+  /// error: the compile cache could not be written.
+  llvm::Expected<std::vector<CompileCache::Entry>>
   compile(llvm::ArrayRef<CompileRequest> Requests, llvm::StringRef What) {
     return Service.compile(Requests, What);
   }
@@ -175,11 +176,12 @@ struct Trainer {
   /// Total .text of \p Set under \p P (\p Kind: each package's objects
   /// linked together, or summed; by default the recipe's selection
   /// measure), and the mean reward.
-  Totals evaluate(llvm::ArrayRef<size_t> Set, const CompilePolicy &P,
-                  llvm::StringRef What, PackageSizes *PerPackage = nullptr);
-  Totals evaluate(llvm::ArrayRef<size_t> Set, const CompilePolicy &P,
-                  llvm::StringRef What, PackageSizes *PerPackage,
-                  TotalsKind Kind);
+  llvm::Expected<Totals> evaluate(llvm::ArrayRef<size_t> Set,
+                                  const CompilePolicy &P, llvm::StringRef What,
+                                  PackageSizes *PerPackage = nullptr);
+  llvm::Expected<Totals> evaluate(llvm::ArrayRef<size_t> Set,
+                                  const CompilePolicy &P, llvm::StringRef What,
+                                  PackageSizes *PerPackage, TotalsKind Kind);
 
   //===--------------------------------------------------------------------===//
   // Trainer.cpp: the rows and the rounds of scorers
@@ -251,7 +253,7 @@ struct Trainer {
   /// Phase 2 of mode search-imitate: the greedy search on every searchable
   /// training module, in lockstep; sets BestFlips and BestSize (the
   /// heuristic's own for every other module and mode).
-  void search();
+  llvm::Error search();
 
   /// Feature names of the logs (inlining_decision left out) and the column
   /// of inlining_default among them, known after the first
@@ -372,7 +374,7 @@ struct Trainer {
   /// (named after its label, so that any candidate can be evaluated or
   /// shipped by hand), logs and reports it, and says whether the
   /// per-package limit allows it. Sets \p Tot to its totals.
-  bool judge(const Candidate &Cand, Totals &Tot);
+  llvm::Expected<bool> judge(const Candidate &Cand, Totals &Tot);
 
   /// Model selection: of the candidates that make no package of the
   /// selection set worse than -Oz by more than max_package_regression

@@ -21,12 +21,12 @@ using namespace llvm;
 
 namespace mlgo {
 
-void Trainer::search() {
+Error Trainer::search() {
   size_t N = Modules.size();
   BestFlips.assign(N, {});
   BestSize = HeuristicSize;
   if (Recipe.Mode != TrainMode::SearchImitate)
-    return;
+    return Error::success();
   GreedySearch Search;
   uint64_t SearchedBaseline = 0;
   for (size_t M : Train) {
@@ -46,8 +46,11 @@ void Trainer::search() {
       P.Flips = std::move(T.Flips);
       Req.push_back({T.Module, std::move(P)});
     }
-    std::vector<CompileCache::Entry> R =
+    Expected<std::vector<CompileCache::Entry>> Compiled =
         compile(Req, ("search step " + Twine(Step)).str());
+    if (!Compiled)
+      return Compiled.takeError();
+    const std::vector<CompileCache::Entry> &R = *Compiled;
     std::vector<std::optional<GreedySearch::Outcome>> Outcomes;
     for (size_t K = 0; K < Req.size(); ++K) {
       if (R[K].Ok)
@@ -89,6 +92,7 @@ void Trainer::search() {
     Report += formatv("  - {0}: {1} -> {2} bytes ({3:F2}%)\n", Pkg, V.first,
                       V.second, percentChange(V.first, V.second))
                   .str();
+  return Error::success();
 }
 
 Expected<learn::Dataset> Trainer::collect() {

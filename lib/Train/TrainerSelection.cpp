@@ -97,8 +97,11 @@ Expected<Candidate> Trainer::evolve(const Model &Base, const Candidate &Start) {
       for (size_t M : Batch)
         Req.push_back({M, CompilePolicy::model(JSON)});
     }
-    std::vector<CompileCache::Entry> R =
+    Expected<std::vector<CompileCache::Entry>> Compiled =
         compile(Req, ("es iteration " + Twine(It)).str());
+    if (!Compiled)
+      return Compiled.takeError();
+    const std::vector<CompileCache::Entry> &R = *Compiled;
     std::vector<double> Rewards(Thetas.size(), 0.0);
     for (size_t K = 0; K < Req.size(); ++K) {
       size_t M = Req[K].first;
@@ -180,7 +183,7 @@ Error Trainer::addCandidates() {
   return Error::success();
 }
 
-bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
+Expected<bool> Trainer::judge(const Candidate &Cand, Totals &Tot) {
   std::string File;
   for (char C : Cand.Label)
     File += isAlnum(C) || C == '.' ? C : '-';
@@ -189,8 +192,12 @@ bool Trainer::judge(const Candidate &Cand, Totals &Tot) {
         "': " + toString(std::move(E)));
   PackageSizes PerPkg;
   StringRef SelectName = selectionName();
-  Tot = evaluate(selectionSet(), CompilePolicy::model(Cand.M.toJSONString()),
-                 (SelectName + " " + Cand.Label).str(), &PerPkg);
+  Expected<Totals> Evaluated =
+      evaluate(selectionSet(), CompilePolicy::model(Cand.M.toJSONString()),
+               (SelectName + " " + Cand.Label).str(), &PerPkg);
+  if (!Evaluated)
+    return Evaluated.takeError();
+  Tot = std::move(*Evaluated);
   Verdict V = judgeTotals(Tot, PerPkg, Recipe.MaxPackageRegression);
   const std::string &WorstPkg = V.WorstPackage;
   double Worst = V.WorstPct;
@@ -219,14 +226,19 @@ Expected<size_t> Trainer::select() {
   // strategies start.
   std::vector<uint64_t> Sizes;
   std::vector<bool> Allowed, Learned;
-  auto Consider = [&](size_t C) {
+  auto Consider = [&](size_t C) -> Error {
     Totals Tot;
-    Allowed.push_back(judge(Candidates[C], Tot));
+    Expected<bool> Judged = judge(Candidates[C], Tot);
+    if (!Judged)
+      return Judged.takeError();
+    Allowed.push_back(*Judged);
     Sizes.push_back(Tot.Policy);
     Learned.push_back(Candidates[C].Param && !Candidates[C].RefuseFraction);
+    return Error::success();
   };
   for (size_t C = 0; C < Candidates.size(); ++C)
-    Consider(C);
+    if (Error E = Consider(C))
+      return E;
   std::optional<size_t> Smallest = chooseSmallest(Sizes, Learned);
   if (Recipe.ESIterations && Smallest) {
     Expected<Candidate> Tuned =
@@ -234,7 +246,8 @@ Expected<size_t> Trainer::select() {
     if (!Tuned)
       return Tuned.takeError();
     Candidates.push_back(std::move(*Tuned));
-    Consider(Candidates.size() - 1);
+    if (Error E = Consider(Candidates.size() - 1))
+      return E;
   }
   std::optional<size_t> Best = chooseSmallest(Sizes, Allowed);
   if (!Best)
@@ -246,13 +259,23 @@ Expected<size_t> Trainer::select() {
 Expected<Trainer::Outcome> Trainer::saveChosen(Model &M) {
   Outcome O;
   CompilePolicy Chosen = CompilePolicy::model(M.toJSONString());
-  O.Val = evaluate(Validation, Chosen, "validation", &O.ValPkg);
-  O.Train = evaluate(Train, Chosen, "training", &O.TrainPkg);
+  Expected<Totals> Val = evaluate(Validation, Chosen, "validation", &O.ValPkg);
+  if (!Val)
+    return Val.takeError();
+  O.Val = std::move(*Val);
+  Expected<Totals> Tr = evaluate(Train, Chosen, "training", &O.TrainPkg);
+  if (!Tr)
+    return Tr.takeError();
+  O.Train = std::move(*Tr);
   // Linked totals need the grouped sections: either measure "package".
-  if (needGrouped() && !Validation.empty())
-    O.ValOther =
+  if (needGrouped() && !Validation.empty()) {
+    Expected<Totals> Other =
         evaluate(Validation, Chosen, "validation", nullptr,
                  linkedTotals() ? TotalsKind::Objects : TotalsKind::Linked);
+    if (!Other)
+      return Other.takeError();
+    O.ValOther = std::move(*Other);
+  }
   // Recorded after the evaluations above, whose compile-cache keys
   // include the model text: the chosen model's compiles are already
   // cached.

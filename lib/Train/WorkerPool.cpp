@@ -18,6 +18,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
 #include <deque>
 #include <fcntl.h>
@@ -259,6 +260,30 @@ static void onFatalError(void *, const char *Reason, bool) {
   ::_exit(70);
 }
 
+/// MLGO_WORKER_FAULT=crash:MODULE or hang:MODULE makes the worker that gets
+/// a job of MODULE die of SIGSEGV, or stop answering, before it compiles:
+/// a compiler that crashes or hangs on one module, for the fault tests
+/// (bench/faults.sh, docs/hardening.md). Unset, it costs one getenv per
+/// worker.
+static void injectFault(StringRef Module) {
+  static const std::pair<std::string, std::string> Fault = [] {
+    const char *V = std::getenv("MLGO_WORKER_FAULT");
+    auto [Kind, Mod] = StringRef(V ? V : "").split(':');
+    return std::make_pair(Kind.str(), Mod.str());
+  }();
+  if (Fault.second.empty() || Fault.second != Module)
+    return;
+  if (Fault.first == "crash") {
+    // As a bad memory access does: LLVM's handler prints its stack dump and
+    // restores the default action, and the fault happens again.
+    ::raise(SIGSEGV);
+    ::raise(SIGSEGV);
+  }
+  if (Fault.first == "hang")
+    for (;;)
+      ::pause();
+}
+
 [[noreturn]] static void workerMain(int RequestFd, int ResponseFd) {
   WorkerResponseFd = ResponseFd;
   ::prctl(PR_SET_PDEATHSIG, SIGKILL);
@@ -270,11 +295,14 @@ static void onFatalError(void *, const char *Reason, bool) {
     if (!Job) {
       Response.TheStatus = WorkerResponse::Status::Error;
       Response.Error = toString(Job.takeError());
-    } else if (Expected<CompileResult> R = compileModule(*Job)) {
-      Response.Result = std::move(*R);
     } else {
-      Response.TheStatus = WorkerResponse::Status::Error;
-      Response.Error = toString(R.takeError());
+      injectFault(Job->Module);
+      if (Expected<CompileResult> R = compileModule(*Job)) {
+        Response.Result = std::move(*R);
+      } else {
+        Response.TheStatus = WorkerResponse::Status::Error;
+        Response.Error = toString(R.takeError());
+      }
     }
     if (!writeFrame(ResponseFd, encodeResponse(Response)))
       break;

@@ -31,6 +31,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
 
 #include <chrono>
 #include <map>
@@ -277,13 +278,23 @@ Error Tuner::setUp() {
   std::vector<CompileRequest> Req;
   for (size_t M = 0; M < modules().size(); ++M)
     Req.push_back({M, CompilePolicy::stock()});
-  Stock = S.compile(Req, "-Oz");
+  Expected<std::vector<CompileCache::Entry>> Oz = S.compile(Req, "-Oz");
+  if (!Oz)
+    return Oz.takeError();
+  Stock = std::move(*Oz);
   for (CompileRequest &R : Req)
     R.second = Base;
-  Start = S.compileWithSites(Req, "the model");
+  Expected<std::vector<CompileService::SitesResult>> Model =
+      S.compileWithSites(Req, "the model");
+  if (!Model)
+    return Model.takeError();
+  Start = std::move(*Model);
   for (size_t M = 0; M < modules().size(); ++M) {
     const CompileCache::Entry &E = !Stock[M].Ok ? Stock[M] : Start[M].Entry;
     if (!E.Ok) {
+      // Named even with --quiet: the tuned program lacks this module.
+      WithColor::warning(errs(), "mlgo tune")
+          << "left out: " << E.Error << "\n";
       Failures.push_back(E.Error);
       continue;
     }
@@ -418,8 +429,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       R.StoppedByBudget = Full;
       break;
     }
-    std::vector<CompileCache::Entry> Res =
+    Expected<std::vector<CompileCache::Entry>> Compiled =
         S.compile(Req, ("step " + Twine(Step)).str());
+    if (!Compiled)
+      return Compiled.takeError();
+    const std::vector<CompileCache::Entry> &Res = *Compiled;
     R.Compiles += Req.size();
     // Judge the tries in order, each against the programs as the tries
     // before it left them.
@@ -461,8 +475,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       std::vector<CompileRequest> HR;
       for (size_t U : KeptHeuristic)
         HR.push_back({Units[U].Mods.front(), CompilePolicy::heuristic()});
-      std::vector<CompileService::SitesResult> H =
+      Expected<std::vector<CompileService::SitesResult>> HCompiled =
           S.compileWithSites(HR, "heuristic sites");
+      if (!HCompiled)
+        return HCompiled.takeError();
+      std::vector<CompileService::SitesResult> &H = *HCompiled;
       R.Compiles += HR.size();
       for (size_t K = 0; K < KeptHeuristic.size(); ++K) {
         if (!H[K].Entry.Ok)
@@ -477,8 +494,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       std::vector<CompileRequest> TR;
       for (size_t U : Kept)
         TR.push_back({Units[U].Mods.front(), policyFor(R.States[U].Fixed)});
-      std::vector<CompileService::SitesResult> T =
+      Expected<std::vector<CompileService::SitesResult>> TCompiled =
           S.compileWithSites(TR, "new trajectories");
+      if (!TCompiled)
+        return TCompiled.takeError();
+      std::vector<CompileService::SitesResult> &T = *TCompiled;
       R.Compiles += TR.size();
       for (size_t K = 0; K < Kept.size(); ++K) {
         if (!T[K].Entry.Ok)
@@ -537,7 +557,10 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     for (size_t M : Units[U].Mods)
       Req.push_back({M, policyFor(Entries[U])});
   }
-  std::vector<CompileCache::Entry> Res = S.compile(Req, "check");
+  Expected<std::vector<CompileCache::Entry>> Compiled = S.compile(Req, "check");
+  if (!Compiled)
+    return Compiled.takeError();
+  const std::vector<CompileCache::Entry> &Res = *Compiled;
   size_t Differ = 0;
   std::vector<LinkedProgram> Linked;
   for (const Program &P : Programs)
@@ -600,26 +623,17 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     if (!Parent.empty())
       if (std::error_code EC = sys::fs::create_directories(Parent))
         return makeError(Parent + ": " + EC.message());
-    std::string Temp = (Path + ".tmp").str();
-    {
-      std::error_code EC;
-      raw_fd_ostream OS(Temp, EC);
-      if (EC)
-        return makeError(Temp + ": " + EC.message());
-      OS << F.print();
-      OS.close();
-      if (OS.has_error())
-        return makeError(Temp + ": " + OS.error().message());
-    }
-    if (std::error_code EC = sys::fs::rename(Temp, Path))
-      return makeError(Path + ": " + EC.message());
+    if (Error E = writeFileAtomically(Path, F.print()))
+      return E;
   }
 
   // The report.
   std::string Md = "# mlgo tune report\n\n";
   Md += formatv("- Corpus: {0} ({1} modules, fingerprint {2}); {3} failed "
-                "to compile and are left out.\n",
-                O.CorpusDir, modules().size(), Fingerprint, Failures.size());
+                "to compile and {4} left out{5}.\n",
+                O.CorpusDir, modules().size(), Fingerprint, Failures.size(),
+                Failures.size() == 1 ? "is" : "are",
+                Failures.empty() ? "" : " (see Failed compiles)");
   Md += formatv("- Model: {0}; order {1}; seed {2}; budget {3}.\n",
                 ModelDescription, getName(O.Order), O.Seed, Budget);
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
@@ -665,17 +679,22 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
       return makeError(Dir + ": " + EC.message());
     std::string Path =
         Dir + "/" + (P.Name.empty() ? std::string("_") : P.Name) + ".md";
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    if (EC)
-      return makeError(Path + ": " + EC.message());
-    OS << "# mlgo tune report:" << Section.substr(3);
+    if (Error E = writeFileAtomically(Path, "# mlgo tune report:" +
+                                                Section.substr(3)))
+      return E;
   }
-  std::error_code EC;
-  raw_fd_ostream OS(workFile("report.md"), EC);
-  if (EC)
-    return makeError(workFile("report.md") + ": " + EC.message());
-  OS << Md;
+  if (!Failures.empty()) {
+    if (!StringRef(Md).ends_with("\n\n"))
+      Md += "\n";
+    Md += "## Failed compiles\n\nThese modules are in no program above and "
+          "the decisions file has no entries for them. A timeout or a killed "
+          "worker is not cached: rerunning the same command compiles them "
+          "again.\n\n";
+    for (const std::string &F : Failures)
+      Md += "- " + F + "\n";
+  }
+  if (Error E = writeFileAtomically(workFile("report.md"), Md))
+    return E;
   if (O.Verbose)
     outs() << Md;
   return Error::success();
@@ -687,15 +706,14 @@ Error Tuner::writeCurves(
   for (const Program &P : Programs)
     ModelTotal += P.Model;
   for (auto [Order, R] : Rs) {
-    std::string Path = workFile(("curve-" + getName(Order) + ".csv").str());
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    if (EC)
-      return makeError(Path + ": " + EC.message());
-    OS << "compiles,linked bytes,% vs the model\n";
+    std::string Csv = "compiles,linked bytes,% vs the model\n";
     for (auto [C, Size] : R->Curve)
-      OS << C << ',' << Size << ','
-         << formatv("{0:F3}", percentChange(ModelTotal, Size)) << '\n';
+      Csv +=
+          formatv("{0},{1},{2:F3}\n", C, Size, percentChange(ModelTotal, Size))
+              .str();
+    if (Error E = writeFileAtomically(
+            workFile(("curve-" + getName(Order) + ".csv").str()), Csv))
+      return E;
   }
   if (Rs.size() < 2)
     return Error::success();
@@ -746,13 +764,7 @@ Error Tuner::writeCurves(
                .str();
   }
   Svg += "</svg>\n";
-  std::string Path = workFile("guided-vs-unguided.svg");
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return makeError(Path + ": " + EC.message());
-  OS << Svg;
-  return Error::success();
+  return writeFileAtomically(workFile("guided-vs-unguided.svg"), Svg);
 }
 
 Error Tuner::run() {

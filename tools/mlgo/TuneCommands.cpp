@@ -81,6 +81,11 @@ cl::opt<std::string> ModelPath("model",
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
+cl::opt<unsigned> Timeout(
+    "timeout",
+    cl::desc("seconds a compile may take before it is killed and reported "
+             "(0: no limit)"),
+    cl::init(300), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("no progress, no report on stdout"),
                     cl::sub(TuneCmd), cl::cat(Cat));
 
@@ -126,6 +131,7 @@ int runTune() {
   O.Compare = Compare;
   O.ModelPath = ModelPath;
   O.Workers = Workers;
+  O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
   if (Error E = runTuning(O))
     return fail(std::move(E));

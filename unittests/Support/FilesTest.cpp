@@ -7,6 +7,7 @@
 
 #include "mlgo/Support/Files.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Testing/Support/SupportHelpers.h"
 
@@ -82,6 +83,35 @@ TEST(FilesTest, DeepJSONIsAnErrorNotAStackOverflow) {
                 std::string(2000, '{') + "\"]");
   ASSERT_TRUE(bool(V)) << toString(V.takeError());
   EXPECT_EQ(V->getAsArray()->size(), 1u);
+}
+
+TEST(FilesTest, WritesAFileWholeAndReplacesIt) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string Path = Dir.path("m.json").str().str();
+  ASSERT_FALSE(bool(writeFileAtomically(Path, "old\n")));
+  ASSERT_FALSE(bool(writeFileAtomically(Path, "new\n")));
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  ASSERT_TRUE(bool(Buf)) << toString(Buf.takeError());
+  EXPECT_EQ((*Buf)->getBuffer(), "new\n");
+  EXPECT_FALSE(sys::fs::exists(Path + ".tmp"));
+}
+
+TEST(FilesTest, AFailedWriteNamesTheFileAndKeepsTheOldOne) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string Path = Dir.path("m.json").str().str();
+  ASSERT_FALSE(bool(writeFileAtomically(Path, "old\n")));
+  // The temporary file cannot be created.
+  ASSERT_FALSE(sys::fs::create_directory(Path + ".tmp"));
+  Error E = writeFileAtomically(Path, "new\n");
+  EXPECT_EQ(toString(std::move(E)),
+            "cannot write '" + Path + "': Is a directory");
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  ASSERT_TRUE(bool(Buf)) << toString(Buf.takeError());
+  EXPECT_EQ((*Buf)->getBuffer(), "old\n");
+
+  std::string Missing = Dir.path("no/such/dir/m.json").str().str();
+  EXPECT_EQ(toString(writeFileAtomically(Missing, "x")),
+            "cannot write '" + Missing + "': No such file or directory");
 }
 
 } // namespace

@@ -48,23 +48,23 @@ TEST_F(CompileCacheTest, WritesEachResultAsOneLineAndReadsItBack) {
     Ok.Decisions = 17;
     Ok.Seconds = 0.25;
     Ok.Grouped = {{0x1f, 40}, {0xabcdef0123456789, 8}};
-    C.insert(KeyA, Ok);
+    ASSERT_FALSE(bool(C.insert(KeyA, Ok)));
     CompileCache::Entry Failed;
     Failed.Error = "fatal error:\tbad\ninput";
-    C.insert(KeyB, Failed);
+    ASSERT_FALSE(bool(C.insert(KeyB, Failed)));
     CompileCache::Entry Timeout;
     Timeout.Error = "timed out";
     Timeout.Transient = true;
-    C.insert(KeyC, Timeout);
+    ASSERT_FALSE(bool(C.insert(KeyC, Timeout)));
     EXPECT_EQ(C.size(), 3u);
     ASSERT_NE(C.lookup(KeyC), nullptr);
   }
   // The transient result is not written; the message loses its tab and
-  // newline.
+  // newline. Each line ends with the CRC-32 of the rest (zlib's crc32).
   EXPECT_EQ(read(), std::string(KeyA) +
                         "\t1234\t17\t0.2500\t000000000000001f:40,"
-                        "abcdef0123456789:8\n" +
-                        KeyB + "\terror\tfatal error: bad input\n");
+                        "abcdef0123456789:8\t#dd36e900\n" +
+                        KeyB + "\terror\tfatal error: bad input\t#65fb59bf\n");
 
   CompileCache C;
   ASSERT_FALSE(bool(C.open(File)));
@@ -87,20 +87,22 @@ TEST_F(CompileCacheTest, WritesEachResultAsOneLineAndReadsItBack) {
 
 TEST_F(CompileCacheTest, TornLastLineIsCutSoTheNextResultStartsClean) {
   write(std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyB + "\t2");
-  CompileCache C;
-  ASSERT_FALSE(bool(C.open(File)));
-  EXPECT_EQ(C.size(), 1u);
-  EXPECT_EQ(C.lookup(KeyB), nullptr);
-  ASSERT_NE(C.lookup(KeyA), nullptr);
-  EXPECT_TRUE(C.lookup(KeyA)->Grouped.empty());
-  // The next result replaces the torn line, so that a later run (resumed
-  // again) reads both.
-  CompileCache::Entry E;
-  E.Ok = true;
-  E.TextSize = 7;
-  C.insert(KeyC, E);
-  EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
-                        "\t7\t0\t0.0000\t-\n");
+  {
+    CompileCache C;
+    ASSERT_FALSE(bool(C.open(File)));
+    EXPECT_EQ(C.size(), 1u);
+    EXPECT_EQ(C.lookup(KeyB), nullptr);
+    ASSERT_NE(C.lookup(KeyA), nullptr);
+    EXPECT_TRUE(C.lookup(KeyA)->Grouped.empty());
+    // The next result replaces the torn line, so that a later run (resumed
+    // again) reads both.
+    CompileCache::Entry E;
+    E.Ok = true;
+    E.TextSize = 7;
+    ASSERT_FALSE(bool(C.insert(KeyC, E)));
+    EXPECT_EQ(read(), std::string(KeyA) + "\t10\t1\t0.1000\t-\n" + KeyC +
+                          "\t7\t0\t0.0000\t-\t#f9f71704\n");
+  }
   CompileCache Again;
   ASSERT_FALSE(bool(Again.open(File)));
   EXPECT_EQ(Again.size(), 2u);
@@ -142,6 +144,40 @@ TEST_F(CompileCacheTest, MalformedLineIsAnErrorNamingFileAndLine) {
   EXPECT_EQ(OpenError(Good + "\n" + Bad),
             Expect("line 2 (byte " + std::to_string(Good.size() + 1) + ")",
                    Bad.substr(0, 80) + "..."));
+}
+
+} // namespace
+
+namespace {
+
+TEST_F(CompileCacheTest, OneRunPerWorkDirectory) {
+  {
+    CompileCache First;
+    ASSERT_FALSE(bool(First.open(File)));
+    CompileCache Second;
+    EXPECT_EQ(toString(Second.open(File)),
+              File + ": in use by another mlgo process (one run per work "
+                     "directory at a time)");
+  }
+  // Released with the first (as by kill -9: the lock goes with the
+  // descriptor).
+  CompileCache Third;
+  EXPECT_FALSE(bool(Third.open(File)));
+}
+
+TEST_F(CompileCacheTest, AChangedLineIsAChecksumMismatch) {
+  // Written as a result of 1234 bytes; one digit changed on disk.
+  write(std::string(KeyA) +
+        "\t1234\t17\t0.2500\t000000000000001f:40,"
+        "abcdef0123456789:8\t#dd36e900\n" +
+        KeyB + "\t1\t0\t0.0000\t-\n" + KeyA +
+        "\t1235\t17\t0.2500\t000000000000001f:40,"
+        "abcdef0123456789:8\t#dd36e900\n");
+  CompileCache C;
+  EXPECT_EQ(toString(C.open(File)),
+            File + ": line 3 (byte 143): checksum mismatch: the line "
+                   "changed after it was written; remove it to compile it "
+                   "again");
 }
 
 } // namespace

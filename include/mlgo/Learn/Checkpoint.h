@@ -47,10 +47,6 @@
 namespace mlgo {
 namespace learn {
 
-/// Writes \p Bytes to \p Path atomically (temporary file, fsync, rename).
-llvm::Error writeFileAtomically(llvm::StringRef Path,
-                                llvm::ArrayRef<uint8_t> Bytes);
-
 class Checkpoint {
 public:
   enum class Kind : uint8_t { U64 = 1, F64 = 2, Bytes = 3 };

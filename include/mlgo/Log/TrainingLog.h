@@ -76,6 +76,17 @@ public:
             std::vector<TensorSpec> FeatureSpecs,
             std::optional<TensorSpec> RewardSpec = std::nullopt,
             std::optional<TensorSpec> AdviceSpec = std::nullopt);
+  /// A log written to a file: flushAndTakeError() can then see and report
+  /// its write errors.
+  LogWriter(std::unique_ptr<llvm::raw_fd_ostream> File,
+            std::vector<TensorSpec> FeatureSpecs,
+            std::optional<TensorSpec> RewardSpec = std::nullopt,
+            std::optional<TensorSpec> AdviceSpec = std::nullopt)
+      : LogWriter(std::unique_ptr<llvm::raw_ostream>(File.release()),
+                  std::move(FeatureSpecs), std::move(RewardSpec),
+                  std::move(AdviceSpec)) {
+    this->File = static_cast<llvm::raw_fd_ostream *>(OS.get());
+  }
   ~LogWriter();
 
   void switchContext(llvm::StringRef Name);
@@ -101,9 +112,23 @@ public:
     return FeatureSpecs;
   }
   void flush() { OS->flush(); }
+  /// Flushes, and returns the error of a file stream that failed to write
+  /// (a full disk), clearing it: raw_fd_ostream's destructor would
+  /// otherwise stop the process with an "IO failure on output stream" that
+  /// names no file.
+  std::error_code flushAndTakeError() {
+    OS->flush();
+    if (!File || !File->has_error())
+      return {};
+    std::error_code EC = File->error();
+    File->clear_error();
+    return EC;
+  }
 
 private:
   std::unique_ptr<llvm::raw_ostream> OS;
+  /// OS, when it is a file.
+  llvm::raw_fd_ostream *File = nullptr;
   const std::vector<TensorSpec> FeatureSpecs;
   const std::optional<TensorSpec> RewardSpec;
   llvm::StringMap<size_t> ObservationIDs;

@@ -13,6 +13,12 @@
 // than MaxJSONDepth before llvm::json::parse can overflow the stack on it.
 // What the parsed JSON must contain stays with each reader.
 //
+// Every file mlgo writes whole (models, checkpoints, reports, decisions
+// files) goes through writeFileAtomically: a reader, a rerun after kill -9
+// or a full disk sees the old file or the new one, never a torn one, and a
+// failed write is an error naming the file rather than raw_fd_ostream's
+// unnamed "IO failure on output stream" abort.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_SUPPORT_FILES_H
@@ -43,6 +49,14 @@ llvm::Expected<llvm::json::Value> parseJSON(llvm::StringRef Text);
 /// The file at \p Path parsed as one JSON value (parseJSON); errors are
 /// readWholeFile's or "PATH: invalid JSON: <where and why>".
 llvm::Expected<llvm::json::Value> readJSONFile(const llvm::Twine &Path);
+
+/// Writes \p Bytes to \p Path whole or not at all: to PATH.tmp, flushed to
+/// disk (fsync), then renamed over \p Path. On failure the temporary file
+/// is removed and \p Path is left as it was; the error is "cannot write
+/// 'PATH': <the system's reason>" (e.g. "No space left on device"). A
+/// process killed during the write leaves at most PATH.tmp, which the next
+/// write of PATH replaces.
+llvm::Error writeFileAtomically(const llvm::Twine &Path, llvm::StringRef Bytes);
 
 } // namespace mlgo
 

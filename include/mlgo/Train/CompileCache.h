@@ -16,11 +16,19 @@
 // run that measures sizes by package compiles them again. Or, for a failed
 // compile,
 //   <32 hex key> '\t' "error" '\t' <message, tabs and newlines as spaces> '\n'
+// Since 2026-11-24 every line written ends with one more field, '\t' '#'
+// and the CRC-32 (zlib's, 8 lowercase hex digits) of the bytes before that
+// '\t': a line that changed on disk but still parses (a digit for another)
+// is "line N (byte B): checksum mismatch: the line changed after it was
+// written; remove it to compile it again", not another result. Lines
+// without the field (earlier versions) are read as they are.
 // A torn last line (no '\n', from kill -9) is ignored and cut off when the
 // file is opened, so that the next line starts clean; any other malformed
 // line (a key that is not 32 lowercase hex digits, a field that does not
 // parse) is an error naming the file, the line number and the line's byte
-// offset. Transient failures (a
+// offset. A line that cannot be appended (a full disk) is cut off again and
+// insert() fails with "PATH: cannot append a result: No space left on
+// device", so the file keeps complete lines only. Transient failures (a
 // timeout, a worker killed by the out-of-memory killer) are remembered for this
 // run only: a rerun over the same work directory compiles them again.
 //
@@ -31,6 +39,7 @@
 
 #include "mlgo/Train/CompileWorker.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -40,6 +49,36 @@
 #include <vector>
 
 namespace mlgo {
+
+/// A file of lines, appended one whole line at a time (the two caches
+/// below). The file holds complete lines only: a torn last line is cut off
+/// when it is opened, and a line that cannot be appended whole is cut off
+/// again.
+class LineFile {
+public:
+  LineFile() = default;
+  LineFile(const LineFile &) = delete;
+  LineFile &operator=(const LineFile &) = delete;
+  ~LineFile() { close(); }
+
+  /// Opens \p Path for appending (creating it) and locks it: a second
+  /// process opening it fails with "PATH: in use by another mlgo process
+  /// (one run per work directory at a time)". Then passes its text to
+  /// \p Read, which returns the bytes its complete lines take.
+  llvm::Error
+  open(llvm::StringRef Path,
+       llvm::function_ref<llvm::Expected<uint64_t>(llvm::StringRef Text)> Read);
+  /// Appends \p Line (ending in '\n'); on failure "PATH: cannot append a
+  /// result: <reason>", and the file is as it was.
+  llvm::Error append(llvm::StringRef Line);
+
+private:
+  void close();
+  std::string Path;
+  int FD = -1;
+  /// The bytes of the complete lines in the file.
+  uint64_t Size = 0;
+};
 
 class CompileCache {
 public:
@@ -70,15 +109,15 @@ public:
   const Entry *lookup(llvm::StringRef Key) const;
 
   /// Records \p E under \p Key and, unless it is transient, appends it to
-  /// the file.
-  void insert(llvm::StringRef Key, const Entry &E);
+  /// the file (the error: the line could not be written; the result is
+  /// still recorded in memory).
+  llvm::Error insert(llvm::StringRef Key, const Entry &E);
 
   size_t size() const { return Map.size(); }
 
 private:
-  std::string Path;
   llvm::StringMap<Entry> Map;
-  std::unique_ptr<llvm::raw_fd_ostream> OS;
+  LineFile File;
 };
 
 /// The call sites of compiles (CompileResult::Sites) kept on disk, as
@@ -89,7 +128,8 @@ private:
 ///   <site> := <caller> ' ' <callee> ' ' <ordinal> ' ' <flags> ' ' <logit>
 /// with names written as in decisions files (docs/decisions.md), flags 1
 /// (inlined) + 2 (fixed), and the logit as C's "%a" (exact; "nan" for
-/// none). Torn last lines are cut off as in CompileCache.
+/// none), and the checksum field of CompileCache's lines. Torn last lines
+/// are cut off as in CompileCache.
 class SiteCache {
 public:
   llvm::Error open(llvm::StringRef Path);
@@ -98,11 +138,13 @@ public:
   /// and byte offset.
   llvm::Expected<uint64_t> read(llvm::StringRef Text, llvm::StringRef Name);
   const std::vector<DecidedSite> *lookup(llvm::StringRef Key) const;
-  void insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
+  /// Records \p Sites under \p Key and appends them to the file (errors
+  /// as CompileCache::insert).
+  llvm::Error insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
 
 private:
   llvm::StringMap<std::vector<DecidedSite>> Map;
-  std::unique_ptr<llvm::raw_fd_ostream> OS;
+  LineFile File;
 };
 
 } // namespace mlgo

@@ -65,9 +65,11 @@ public:
   }
 
   /// The result of each request (failed ones have Ok false and the error,
-  /// naming the module). \p What names the batch on the progress line.
-  std::vector<CompileCache::Entry> compile(llvm::ArrayRef<CompileRequest> Reqs,
-                                           llvm::StringRef What);
+  /// naming the module). \p What names the batch on the progress line. The
+  /// error: a result could not be appended to the cache file (a full
+  /// disk); the batch is finished first, and the file keeps whole lines.
+  llvm::Expected<std::vector<CompileCache::Entry>>
+  compile(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
 
   /// A compile's result and the call site of each of its decisions.
   struct SitesResult {
@@ -76,8 +78,8 @@ public:
   };
   /// Like compile(), also giving every decision's call site (from the site
   /// cache, or compiled again; never by trajectory replay).
-  std::vector<SitesResult> compileWithSites(llvm::ArrayRef<CompileRequest> Reqs,
-                                            llvm::StringRef What);
+  llvm::Expected<std::vector<SitesResult>>
+  compileWithSites(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
   /// Compiles module \p Mods[K] under \p Policies[K] with logging and calls
   /// \p OnRow(K, features, applied decision, heuristic's decision) for
   /// every decision, in order. The first log's feature names (the decision
