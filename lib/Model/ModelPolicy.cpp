@@ -57,18 +57,26 @@ Expected<std::unique_ptr<ServePolicy>> createModelPolicy(StringRef Path) {
   Expected<Model> M = Model::load(Path);
   if (!M)
     return M.takeError();
-  auto Shared = std::make_shared<const Model>(std::move(*M));
+  return createModelPolicy(std::make_shared<const Model>(std::move(*M)),
+                           Path.str());
+}
+
+std::unique_ptr<ServePolicy> createModelPolicy(std::shared_ptr<const Model> M,
+                                               std::string What) {
   return createRunnerPolicy(
-      [Shared](std::vector<TensorSpec> Features)
+      [M](std::vector<TensorSpec> Features)
           -> Expected<std::unique_ptr<PolicyRunner>> {
-        auto R = InterpretedRunner::create(Shared, std::move(Features));
+        auto R = InterpretedRunner::create(M, std::move(Features));
         if (!R)
           return R.takeError();
         return std::move(*R);
       },
-      Path.str());
+      std::move(What));
 }
 
-void registerModelPolicy() { registerPolicyKind("model", createModelPolicy); }
+void registerModelPolicy() {
+  registerPolicyKind("model",
+                     [](StringRef Path) { return createModelPolicy(Path); });
+}
 
 } // namespace mlgo

@@ -11,6 +11,7 @@
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/RegAlloc/Score.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
@@ -49,24 +50,6 @@ std::string md5Hex(StringRef Text) {
   MD5::MD5Result R;
   H.final(R);
   return R.digest().str().str();
-}
-
-Error writeAtomically(StringRef Path, StringRef Contents) {
-  std::string Tmp = (Path + ".tmp").str();
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Tmp, EC);
-    if (EC)
-      return makeError("cannot write '" + Tmp + "': " + EC.message());
-    OS << Contents;
-    OS.close();
-    if (OS.has_error())
-      return makeError("cannot write '" + Tmp + "': " + OS.error().message());
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path))
-    return makeError("cannot rename '" + Tmp + "' to '" + Path +
-                     "': " + EC.message());
-  return Error::success();
 }
 
 /// WORK/scores.tsv: "<candidate id>\t<module>\t<score>" lines, appended as
@@ -238,7 +221,7 @@ Expected<std::vector<double>> Trainer::evaluate(const Model &Candidate,
   IdOut = Id;
   std::string Path = O.WorkDir + "/candidates/" + Id + ".json";
   if (!sys::fs::exists(Path))
-    if (Error E = writeAtomically(Path, Text))
+    if (Error E = writeFileAtomically(Path, Text))
       return E;
   std::vector<double> Scores(Set.size());
   std::vector<std::string> Errors(Set.size());
@@ -412,14 +395,15 @@ Expected<EvictTrainResult> Trainer::run() {
   }
 
   // The model, the curve and the report.
-  if (Error E = writeAtomically(O.OutputPath, Result.Trained.toJSONString()))
+  if (Error E =
+          writeFileAtomically(O.OutputPath, Result.Trained.toJSONString()))
     return E;
   std::string Curve = "generation,center_objective,best_objective\n";
   for (size_t G = 0; G < Result.Curve.size(); ++G)
     Curve += formatv("{0},{1:f6},{2:f6}\n", G + 1, Result.Curve[G].first,
                      Result.Curve[G].second)
                  .str();
-  if (Error E = writeAtomically(O.WorkDir + "/curve.csv", Curve))
+  if (Error E = writeFileAtomically(O.WorkDir + "/curve.csv", Curve))
     return E;
   std::string R;
   raw_string_ostream RS(R);
@@ -441,7 +425,7 @@ Expected<EvictTrainResult> Trainer::run() {
     RS << formatv("| {0} | {1:f5} | {2:f5} |\n", G + 1, Result.Curve[G].first,
                   Result.Curve[G].second);
   RS.flush();
-  if (Error E = writeAtomically(O.WorkDir + "/report.md", R))
+  if (Error E = writeFileAtomically(O.WorkDir + "/report.md", R))
     return E;
   if (!O.Quiet)
     Log << R;

@@ -128,16 +128,8 @@ Expected<std::unique_ptr<ServePolicy>> createEvictionPolicy(StringRef Path) {
     return M.takeError();
   if (Error E = checkEvictionModel(*M, Path))
     return E;
-  auto Shared = std::make_shared<const Model>(std::move(*M));
-  return createRunnerPolicy(
-      [Shared](std::vector<TensorSpec> Features)
-          -> Expected<std::unique_ptr<PolicyRunner>> {
-        auto R = InterpretedRunner::create(Shared, std::move(Features));
-        if (!R)
-          return R.takeError();
-        return std::move(*R);
-      },
-      Path.str());
+  return createModelPolicy(std::make_shared<const Model>(std::move(*M)),
+                           Path.str());
 }
 
 namespace {

@@ -34,6 +34,10 @@ using PolicyRunnerFactory =
 std::unique_ptr<ServePolicy> createRunnerPolicy(PolicyRunnerFactory Make,
                                                 std::string What);
 
+/// A policy deciding with \p M, interpreted; \p What names it in errors.
+std::unique_ptr<ServePolicy> createModelPolicy(std::shared_ptr<const Model> M,
+                                               std::string What);
+
 /// Loads the model in \p Path and returns a policy deciding with it.
 llvm::Expected<std::unique_ptr<ServePolicy>>
 createModelPolicy(llvm::StringRef Path);
