@@ -31,10 +31,12 @@
 
 #include <atomic>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <fcntl.h>
 #include <mutex>
 #include <optional>
+#include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <thread>
 #include <unistd.h>
@@ -200,9 +202,11 @@ struct TrainingLogState {
   raw_fd_ostream *Stream = nullptr;
   std::optional<LogHeader> Header;
 };
+/// Never destroyed: serving threads may write to it while the process
+/// exits; SessionsCleanup flushes it.
 TrainingLogState &getTrainingLog() {
-  static TrainingLogState State;
-  return State;
+  static TrainingLogState *State = new TrainingLogState;
+  return *State;
 }
 
 /// One channel: LLVM's runner writes its log into LogPipe and reads advice
@@ -215,6 +219,9 @@ struct Session {
   std::string Directory, Base;
   std::unique_ptr<ServePolicy> Policy;
   std::atomic<bool> DirectoryRemoved{false};
+  /// The serving thread waits for LLVM's next bytes (it has handled all
+  /// earlier ones), or has ended.
+  std::atomic<bool> Waiting{false}, Ended{false};
 
   ~Session() {
     for (int FD : {LogRead, AdviceRead, AdviceWrite})
@@ -264,6 +271,11 @@ public:
     Features.push_back(*H.Advice);
     L.Writer = std::make_unique<LogWriter>(std::move(OS), std::move(Features));
     L.Header = H;
+    // A compile with no decision still leaves a valid (empty) log.
+    L.Writer->flush();
+    if (L.Stream->has_error())
+      return makeError("cannot write training log '" + EvictTrainingLog +
+                       "': " + L.Stream->error().message());
     return Error::success();
   }
 
@@ -299,10 +311,28 @@ private:
   Session &S;
 };
 
+/// The session's log pipe, noting when the serving thread waits on it.
+class WatchedSource final : public ByteSource {
+public:
+  explicit WatchedSource(Session &S)
+      : S(S), Inner(createFDSource(S.LogRead, /*TakeOwnership=*/false)) {}
+  Expected<size_t> read(char *Buf, size_t Size) override {
+    S.Waiting = true;
+    Expected<size_t> N = Inner->read(Buf, Size);
+    S.Waiting = false;
+    return N;
+  }
+
+private:
+  Session &S;
+  std::unique_ptr<ByteSource> Inner;
+};
+
 void serveSession(std::shared_ptr<Session> S) {
   SessionServer IO(*S);
-  Error E = serveStream(createFDSource(S->LogRead, /*TakeOwnership=*/false),
-                        S->Base + ".out", *S->Policy, IO);
+  Error E = serveStream(std::make_unique<WatchedSource>(*S), S->Base + ".out",
+                        *S->Policy, IO);
+  S->Ended = true;
   if (!E)
     return;
   // The compiler waits for advice that will not come: stop it cleanly.
@@ -370,10 +400,31 @@ int OwnModeOccurrences = 0;
 /// The sessions whose pipelines may still exist.
 std::vector<std::shared_ptr<Session>> Sessions;
 
-/// Removes the channels' directories when the process exits (the serving
-/// threads may still be blocked reading; they end with the process).
+/// Whether \p S has handled every byte LLVM wrote to its stream.
+bool isDrained(Session &S) {
+  if (S.Ended)
+    return true;
+  int Pending = 0;
+  return S.Waiting && ::ioctl(S.LogRead, FIONREAD, &Pending) == 0 &&
+         Pending == 0;
+}
+
+/// When the process exits: the training log gets every record LLVM sent
+/// (the last context line and a decision-free compile's header arrive
+/// without a question, so the serving thread may not have handled them
+/// yet), and the channels' directories are removed. The serving threads may
+/// still be blocked reading; they end with the process.
 struct SessionsCleanup {
   ~SessionsCleanup() {
+    if (!EvictTrainingLog.empty()) {
+      for (auto &S : Sessions)
+        for (int Tick = 0; Tick < 10000 && !isDrained(*S); ++Tick)
+          std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      TrainingLogState &L = getTrainingLog();
+      std::lock_guard<std::mutex> Lock(L.Mutex);
+      if (L.Writer)
+        L.Writer->flush();
+    }
     for (auto &S : Sessions)
       S->removeDirectory();
   }
