@@ -3,6 +3,8 @@
 #include "mlgo/Corpus/Fingerprint.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Support/MD5.h"
 
@@ -31,6 +33,27 @@ std::string getCorpusFingerprint(ArrayRef<ModuleContent> Modules) {
   MD5::MD5Result R;
   Hash.final(R);
   return std::string(R.digest());
+}
+
+Expected<std::string>
+computeCorpusFingerprint(StringRef Dir, const CorpusDescription &Description) {
+  std::vector<std::string> Hashes;
+  Hashes.reserve(Description.Modules.size());
+  for (const std::string &Name : Description.Modules) {
+    Expected<std::vector<std::string>> Args =
+        readModuleCC1Args(Dir, Description, Name);
+    if (!Args)
+      return Args.takeError();
+    Expected<std::unique_ptr<MemoryBuffer>> Bc =
+        readWholeFile(getModuleFile(Dir, Name, ".bc"));
+    if (!Bc)
+      return Bc.takeError();
+    Hashes.push_back(getModuleContentHash((*Bc)->getBuffer(), *Args));
+  }
+  std::vector<ModuleContent> Contents;
+  for (size_t I = 0; I < Hashes.size(); ++I)
+    Contents.push_back({Description.Modules[I], Hashes[I]});
+  return getCorpusFingerprint(Contents);
 }
 
 } // namespace mlgo

@@ -7,9 +7,11 @@
 #include "mlgo/RegAlloc/EvictTrainer.h"
 
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/Fingerprint.h"
 #include "mlgo/Corpus/Package.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/RegAlloc/Score.h"
+#include "mlgo/RegAlloc/TieBreak.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Parallel.h"
@@ -19,6 +21,7 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -121,6 +124,11 @@ private:
                                          ArrayRef<TrainModule> Set,
                                          std::string &IdOut);
   Model withWeights(ArrayRef<float> W) const;
+  /// Start with the tie-breaker fitted on the start model's decisions on
+  /// \p Set (TieBreak.h).
+  Expected<TieBreakFit> fitTies(ArrayRef<TrainModule> Set);
+  /// Writes \p Candidate to WORK/candidates/<id>.json; returns the id.
+  Expected<std::string> writeCandidate(const Model &Candidate);
 
   const EvictTrainOptions &O;
   raw_ostream &Log;
@@ -216,13 +224,12 @@ Error Trainer::prepare(ArrayRef<std::string> Candidates, size_t Want,
 Expected<std::vector<double>> Trainer::evaluate(const Model &Candidate,
                                                 ArrayRef<TrainModule> Set,
                                                 std::string &IdOut) {
-  std::string Text = Candidate.toJSONString();
-  std::string Id = md5Hex(Text).substr(0, 16);
+  Expected<std::string> Written = writeCandidate(Candidate);
+  if (!Written)
+    return Written.takeError();
+  std::string Id = *Written;
   IdOut = Id;
   std::string Path = O.WorkDir + "/candidates/" + Id + ".json";
-  if (!sys::fs::exists(Path))
-    if (Error E = writeFileAtomically(Path, Text))
-      return E;
   std::vector<double> Scores(Set.size());
   std::vector<std::string> Errors(Set.size());
   runJobs(Set.size(), O.Jobs, [&](size_t I) {
@@ -236,6 +243,73 @@ Expected<std::vector<double>> Trainer::evaluate(const Model &Candidate,
     if (!E.empty())
       return makeError(E);
   return Scores;
+}
+
+Expected<std::string> Trainer::writeCandidate(const Model &Candidate) {
+  std::string Text = Candidate.toJSONString();
+  std::string Id = md5Hex(Text).substr(0, 16);
+  std::string Path = O.WorkDir + "/candidates/" + Id + ".json";
+  if (!sys::fs::exists(Path))
+    if (Error E = writeFileAtomically(Path, Text))
+      return E;
+  return Id;
+}
+
+Expected<TieBreakFit> Trainer::fitTies(ArrayRef<TrainModule> Set) {
+  Expected<std::string> Id = writeCandidate(Start);
+  if (!Id)
+    return Id.takeError();
+  std::string ModelPath = O.WorkDir + "/candidates/" + *Id + ".json";
+  std::string Dir = O.WorkDir + "/logs/" + *Id;
+  if (std::error_code EC = sys::fs::create_directories(Dir))
+    return makeError("cannot create '" + Dir + "': " + EC.message());
+  // One log per module, named by module and start model; written under a
+  // temporary name and renamed, so a killed run leaves none half-written.
+  std::vector<std::string> Logs(Set.size()), Errors(Set.size());
+  runJobs(Set.size(), O.Jobs, [&](size_t I) {
+    std::string Flat = Set[I].Name;
+    std::replace(Flat.begin(), Flat.end(), '/', '@');
+    Logs[I] = Dir + "/" + Flat + ".log";
+    if (sys::fs::exists(Logs[I]))
+      return;
+    std::string Tmp = Logs[I] + ".tmp";
+    LLCOptions LO;
+    LO.ExtraArgs = {"-load=" + O.PluginPath, "-mlgo-evict-model=" + ModelPath,
+                    "-mlgo-evict-training-log=" + Tmp};
+    Expected<std::string> MIR = compileToMIR(Set[I].IRPath, LO);
+    if (!MIR) {
+      Errors[I] = toString(MIR.takeError());
+      return;
+    }
+    // A module whose functions never reach the eviction advisor has no
+    // log; it has nothing to fit either.
+    if (!sys::fs::exists(Tmp)) {
+      if (Error E = writeFileAtomically(Logs[I], ""))
+        Errors[I] = toString(std::move(E));
+      return;
+    }
+    if (std::error_code EC = sys::fs::rename(Tmp, Logs[I]))
+      Errors[I] = "cannot rename '" + Tmp + "': " + EC.message();
+  });
+  for (const std::string &E : Errors)
+    if (!E.empty())
+      return makeError(E);
+  TieBreakFitter Fitter;
+  for (const std::string &L : Logs) {
+    uint64_t Size = 0;
+    if (!sys::fs::file_size(L, Size) && Size == 0)
+      continue;
+    if (Error E = Fitter.addLog(L))
+      return E;
+  }
+  Expected<TieBreakFit> Fit = Fitter.fit();
+  if (!Fit)
+    return Fit.takeError();
+  Expected<Model> With = addTieBreak(Start, *Fit);
+  if (!With)
+    return With.takeError();
+  Start = std::move(*With);
+  return Fit;
 }
 
 /// The mean of Scores[i] / Default[i].
@@ -266,6 +340,9 @@ Expected<EvictTrainResult> Trainer::run() {
   Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
   if (!D)
     return D.takeError();
+  Expected<std::string> Fingerprint = computeCorpusFingerprint(O.CorpusDir, *D);
+  if (!Fingerprint)
+    return Fingerprint.takeError();
   StringSet<> Held(O.ValidationPackages);
   std::vector<std::string> TrainNames, ValNames;
   for (const std::string &Name : D->Modules)
@@ -291,8 +368,23 @@ Expected<EvictTrainResult> Trainer::run() {
       return E;
 
   EvictTrainResult Result;
+  if (O.FitTies) {
+    if (!O.Quiet)
+      Log << "fitting the tie-breaker on the start model's decisions\n";
+    Expected<TieBreakFit> Fit = fitTies(Train);
+    if (!Fit)
+      return Fit.takeError();
+    Result.TieBreak = std::move(*Fit);
+  }
   std::vector<float> Center = Start.Layers[0].Weights;
   const size_t Dim = Center.size();
+  // Each weight moves on its own scale, fixed by the start: its magnitude,
+  // or SigmaFloor for the smaller ones. A model whose terms differ by orders
+  // of magnitude (a main rule and tie-breakers far below it) keeps its
+  // structure while every term is searched.
+  std::vector<double> Scale(Dim);
+  for (size_t K = 0; K < Dim; ++K)
+    Scale[K] = std::max<double>(std::fabs(Center[K]), O.SigmaFloor);
   std::string Id;
   Expected<std::vector<double>> StartScores = evaluate(Start, Train, Id);
   if (!StartScores)
@@ -317,7 +409,8 @@ Expected<EvictTrainResult> Trainer::run() {
       for (int Sign : {1, -1}) {
         std::vector<float> W(Dim);
         for (size_t K = 0; K < Dim; ++K)
-          W[K] = static_cast<float>(Center[K] + Sign * O.Sigma * Eps[P][K]);
+          W[K] = static_cast<float>(Center[K] +
+                                    Sign * O.Sigma * Scale[K] * Eps[P][K]);
         Expected<std::vector<double>> Sc = evaluate(withWeights(W), Train, Id);
         if (!Sc)
           return Sc.takeError();
@@ -341,8 +434,8 @@ Expected<EvictTrainResult> Trainer::run() {
       double Grad = 0;
       for (unsigned P = 0; P < O.Pairs; ++P)
         Grad += (Minus[P] - Plus[P]) * Eps[P][K];
-      Center[K] = static_cast<float>(Center[K] +
-                                     O.Step * Grad / (2.0 * O.Pairs * Spread));
+      Center[K] = static_cast<float>(Center[K] + O.Step * Scale[K] * Grad /
+                                                     (2.0 * O.Pairs * Spread));
     }
     Expected<std::vector<double>> Sc = evaluate(withWeights(Center), Train, Id);
     if (!Sc)
@@ -364,10 +457,24 @@ Expected<EvictTrainResult> Trainer::run() {
   Result.Trained = withWeights(BestW);
   Result.Trained.Metadata.Recipe =
       formatv("mlgo regalloc train --seed {0} --generations {1} --pairs {2} "
-              "--sigma {3} --step {4} --train-modules {5}",
-              O.Seed, O.Generations, O.Pairs, O.Sigma, O.Step, O.TrainModules)
-          .str();
+              "--sigma {3} --sigma-floor {4} --step {5} --train-modules {6}{7}",
+              O.Seed, O.Generations, O.Pairs, format("%g", O.Sigma),
+              format("%g", O.SigmaFloor), format("%g", O.Step), O.TrainModules,
+              O.FitTies ? " --fit-ties" : "")
+          .str() +
+      " --init " + sys::path::filename(O.InitModelPath).str();
   Result.Trained.Metadata.Seed = O.Seed;
+  Result.Trained.Metadata.CorpusHash = *Fingerprint;
+  if (O.FitTies) {
+    static constexpr const char *TieNote =
+        " Tie-breaker fitted by `mlgo regalloc train --fit-ties`: where "
+        "LLVM's normalization erases the densities (an unspillable "
+        "candidate), logarithms of the features that survive it estimate "
+        "which live ranges are lighter (docs/regalloc.md).";
+    std::string &Desc = Result.Trained.Metadata.Description;
+    if (Desc.find(TieNote) == std::string::npos)
+      Desc += TieNote;
+  }
 
   // Validation: LLVM's default, the start and the trained model.
   EvictSetResult &V = Result.Validation;
@@ -413,6 +520,17 @@ Expected<EvictTrainResult> Trainer::run() {
                 Train.size(), Result.StartObjective, Best);
   RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n\n",
                 V.Modules, V.StartRatio, V.TrainedRatio);
+  if (const std::optional<TieBreakFit> &T = Result.TieBreak) {
+    RS << formatv(
+              "Tie-breaker (fitted before training): {0} decisions, {1} "
+              "with the density erased; {2} pairs, {3:f4} fitted right.\n\n",
+              T->Observations, T->Erased, T->Pairs, T->Accuracy)
+       << "| feature | weight per log unit |\n|---|---:|\n";
+    for (size_t K = 0; K < T->Weights.size(); ++K)
+      RS << formatv("| {0} | {1:f4} |\n", getTieBreakFeatures()[K],
+                    T->Weights[K]);
+    RS << "\n";
+  }
   if (!V.Packages.empty()) {
     RS << "| package | LLVM default | start | trained | trained / default |\n"
        << "|---|---:|---:|---:|---:|\n";

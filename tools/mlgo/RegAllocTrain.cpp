@@ -3,7 +3,8 @@
 //   mlgo regalloc train --corpus DIR --work-dir W -o model.json
 //       [--init MODEL] [--validation-packages a,b] [--train-modules N]
 //       [--validation-modules N] [--generations G] [--pairs P]
-//       [--sigma S] [--step S] [--seed N] [-j N] [--quiet]
+//       [--fit-ties] [--sigma S] [--sigma-floor F] [--step S] [--seed N] [-j N]
+//       [--quiet]
 //
 // Improves a per-column eviction model on LLVM's static regalloc score of
 // corpus modules (mlgo/RegAlloc/EvictTrainer.h, docs/regalloc.md).
@@ -63,14 +64,23 @@ cl::opt<unsigned> Pairs("pairs",
                         cl::desc("antithetic pairs per generation (default 4)"),
                         cl::init(4), cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<double> Sigma("sigma",
-                      cl::desc("perturbation scale of the weights (0.3)"),
+                      cl::desc("perturbation of a weight, relative to its "
+                               "start magnitude (0.3)"),
                       cl::init(0.3), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<double> SigmaFloor("sigma-floor",
+                           cl::desc("the scale of weights smaller than this "
+                                    "at the start (1e-5)"),
+                           cl::init(1e-5), cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<double> Step("step", cl::desc("step size (0.3)"), cl::init(0.3),
                      cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<uint64_t> Seed("seed", cl::desc("random seed (1)"), cl::init(1),
                        cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<unsigned> Jobs("j", cl::desc("parallel compiles (default 2)"),
                        cl::init(2), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<bool> FitTies("fit-ties",
+                      cl::desc("first fit the tie-breaker on the start "
+                               "model's decisions (docs/regalloc.md)"),
+                      cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but errors"),
                     cl::sub(TrainCmd), cl::cat(Cat));
 
@@ -88,6 +98,8 @@ int runTrain() {
   O.Generations = Generations;
   O.Pairs = Pairs;
   O.Sigma = Sigma;
+  O.SigmaFloor = SigmaFloor;
+  O.FitTies = FitTies;
   O.Step = Step;
   O.Seed = Seed;
   O.Jobs = Jobs ? Jobs : 1;
@@ -95,6 +107,8 @@ int runTrain() {
   O.Quiet = Quiet;
   if (O.Pairs == 0)
     return fail("--pairs must be at least 1");
+  if (!(O.SigmaFloor > 0))
+    return fail("--sigma-floor must be greater than 0");
   Expected<regalloc::EvictTrainResult> R =
       regalloc::trainEvictionModel(O, outs());
   if (!R)

@@ -24,6 +24,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 
@@ -42,6 +43,13 @@ struct ModuleContent {
 
 /// The fingerprint of a corpus whose modules are \p Modules, in order.
 std::string getCorpusFingerprint(llvm::ArrayRef<ModuleContent> Modules);
+
+struct CorpusDescription;
+/// The fingerprint of the corpus at \p Dir described by \p Description:
+/// reads every module's bitcode and cc1 arguments. Errors name the file.
+llvm::Expected<std::string>
+computeCorpusFingerprint(llvm::StringRef Dir,
+                         const CorpusDescription &Description);
 
 } // namespace mlgo
 

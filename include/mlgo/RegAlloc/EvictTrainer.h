@@ -9,17 +9,21 @@
 // advisor) on the same module: below 1 is better than LLVM.
 //
 // The loop (docs/regalloc.md, "Training"):
+//   0. with FitTies, the tie-breaker (TieBreak.h) is fitted on the start
+//      model's decisions on the training modules and added to the start.
 //   1. modules: the corpus's modules, outside the validation packages,
 //      shuffled with the seed; the first TrainModules whose default score
 //      is not 0 (functions that never spill have nothing to learn). Each
 //      is optimized once, `opt-19 -O2`, into WORK/ir/.
 //   2. every generation: the center, and Pairs antithetic perturbations
-//      center +- Sigma * eps (eps standard normal from splitmix64 seeded by
-//      seed, generation and pair). Each candidate model is written to
-//      WORK/candidates/<id>.json and scored on every module with `llc-19
-//      -load=<plugin> -mlgo-evict-model=<file> -stop-after=virtregrewriter`.
-//      The center moves by Step times the estimated descent direction,
-//      normalized by the spread of the pair objectives.
+//      center +- Sigma * scale * eps (eps standard normal from splitmix64
+//      seeded by seed, generation and pair; the scale of a weight is its
+//      magnitude in the starting model, at least SigmaFloor). Each
+//      candidate model is written to WORK/candidates/<id>.json and scored
+//      on every module with `llc-19 -load=<plugin> -mlgo-evict-model=<file>
+//      -stop-after=virtregrewriter`. The center moves by Step times the
+//      estimated descent direction (on the same scales), normalized by the
+//      spread of the pair objectives.
 //   3. the best model evaluated (lowest training objective, the earliest
 //      on ties) is written to the output and scored, with the starting
 //      model and LLVM's default, on the validation packages' modules.
@@ -37,11 +41,13 @@
 #define MLGO_REGALLOC_EVICTTRAINER_H
 
 #include "mlgo/Model/Model.h"
+#include "mlgo/RegAlloc/TieBreak.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -61,7 +67,14 @@ struct EvictTrainOptions {
   size_t ValidationModules = 40;
   unsigned Generations = 10;
   unsigned Pairs = 4;
+  /// Perturbations and steps are relative: weight K moves on the scale
+  /// max(|start weight K|, SigmaFloor).
   double Sigma = 0.3;
+  double SigmaFloor = 1e-5;
+  /// Before the search, fit the tie-breaker (TieBreak.h) on the start
+  /// model's decisions on the training modules, and start from the model
+  /// with it. Logs go to WORK/logs/<start model id>/.
+  bool FitTies = false;
   double Step = 0.3;
   uint64_t Seed = 1;
   unsigned Jobs = 2;
@@ -87,6 +100,8 @@ struct EvictTrainResult {
   std::vector<std::pair<double, double>> Curve;
   double StartObjective = 1, BestObjective = 1;
   EvictSetResult Validation;
+  /// With FitTies: the fit the search started from.
+  std::optional<TieBreakFit> TieBreak;
 };
 
 /// Runs the loop above; progress and a summary go to \p Log.
