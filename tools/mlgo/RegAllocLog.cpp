@@ -1,0 +1,68 @@
+//===- tools/mlgo/RegAllocLog.cpp - mlgo regalloc log
+//----------------------===//
+//
+//   mlgo regalloc log IR -o OUT.log [--model M] [--llc-arg=A]... [--timeout S]
+//
+// The eviction decisions of a model (default: the embedded one) on one
+// module, in LLVM's training-log format with each function's static score
+// as its reward (mlgo/RegAlloc/RewardLog.h, docs/regalloc.md).
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Config.h"
+#include "mlgo/RegAlloc/RewardLog.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlgo;
+using tool::fail;
+
+namespace {
+
+cl::OptionCategory &Cat = tool::getToolCategory();
+cl::SubCommand LogCmd("regalloc log",
+                      "Log a model's eviction decisions on a module, with "
+                      "each function's static score as its reward");
+cl::opt<std::string> Input(cl::Positional, cl::Required,
+                           cl::desc("<.ll or .bc file>"), cl::sub(LogCmd),
+                           cl::cat(Cat));
+cl::opt<std::string> Output("o", cl::Required, cl::desc("where the log goes"),
+                            cl::value_desc("file"), cl::sub(LogCmd),
+                            cl::cat(Cat));
+cl::opt<std::string> ModelPath("model",
+                               cl::desc("the eviction model (default: the "
+                                        "embedded one)"),
+                               cl::value_desc("model.json"), cl::sub(LogCmd),
+                               cl::cat(Cat));
+cl::list<std::string> LLCArgs("llc-arg",
+                              cl::desc("pass <arg> to llc-19 (repeatable)"),
+                              cl::value_desc("arg"), cl::sub(LogCmd),
+                              cl::cat(Cat));
+cl::opt<unsigned> Timeout("timeout",
+                          cl::desc("seconds for llc-19 (0: no limit)"),
+                          cl::init(300), cl::sub(LogCmd), cl::cat(Cat));
+
+int runLog() {
+  regalloc::RewardLogOptions O;
+  O.PluginPath = config::PluginPath;
+  O.ModelPath = ModelPath;
+  O.LLC.ExtraArgs.assign(LLCArgs.begin(), LLCArgs.end());
+  O.LLC.TimeoutSeconds = Timeout;
+  Expected<regalloc::RewardLogSummary> S =
+      regalloc::writeRewardLog(Input, Output, O);
+  if (!S)
+    return fail(S.takeError());
+  outs() << formatv("{0}: {1} functions, {2} decisions, {3} rewards; "
+                    "module score {4:f2}\n",
+                    Output, S->Functions, S->Observations, S->Rewards,
+                    S->Score);
+  return 0;
+}
+
+tool::RegisterSubcommand RegisterLog(LogCmd, runLog);
+
+} // namespace
