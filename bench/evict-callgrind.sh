@@ -70,10 +70,13 @@ run() { # cfg program -> runs the workload once
 }
 
 instructions() { # cfg program -> total instructions of the workload
-  local total=0 n
-  for n in $(valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
-               bash -c "$(declare -f run); out=$out; run $1 $2" 2>&1 |
-             sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p'); do
+  # One valgrind log per process, in files: a program whose stderr the
+  # workload redirects (lz4's) must still be counted.
+  local total=0 n logs=$out/cg-logs
+  rm -rf "$logs"; mkdir "$logs"
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
+    --log-file="$logs/%p" bash -c "$(declare -f run); out=$out; run $1 $2"
+  for n in $(cat "$logs"/* | sed -n 's/^==[0-9]*== Collected : \([0-9]*\)$/\1/p'); do
     total=$((total + n))
   done
   echo "$total"

@@ -116,7 +116,8 @@ public:
 
 private:
   Error prepare(ArrayRef<std::string> Candidates, size_t Want,
-                std::vector<TrainModule> &Out, StringRef What);
+                std::vector<TrainModule> &Out, StringRef What,
+                bool KeepFree = false);
   Expected<double> score(StringRef Id, StringRef ModelPath,
                          const TrainModule &M);
   /// Scores of one model on \p Set (all modules, in parallel).
@@ -134,6 +135,12 @@ private:
   raw_ostream &Log;
   ScoreCache Cache;
   Model Start;
+  /// Modules prepare() left out (their MIR does not read back).
+  size_t LeftOut = 0;
+
+  friend Expected<EvictEvalResult>
+  mlgo::regalloc::evaluateEvictionModel(const EvictEvalOptions &,
+                                        raw_ostream &);
 };
 
 Model Trainer::withWeights(ArrayRef<float> W) const {
@@ -160,7 +167,8 @@ Expected<double> Trainer::score(StringRef Id, StringRef ModelPath,
 }
 
 Error Trainer::prepare(ArrayRef<std::string> Candidates, size_t Want,
-                       std::vector<TrainModule> &Out, StringRef What) {
+                       std::vector<TrainModule> &Out, StringRef What,
+                       bool KeepFree) {
   // Optimize and score candidates in batches until Want have a non-zero
   // default score.
   size_t Next = 0;
@@ -208,14 +216,15 @@ Error Trainer::prepare(ArrayRef<std::string> Candidates, size_t Want,
       if (!Skipped[I].empty()) {
         if (!O.Quiet)
           Log << "  left out " << Batch[I].Name << ": " << Skipped[I] << "\n";
+        ++LeftOut;
         continue;
       }
-      if (Batch[I].Default > 0 && Out.size() < Want)
+      if ((KeepFree || Batch[I].Default > 0) && Out.size() < Want)
         Out.push_back(std::move(Batch[I]));
     }
     Next += N;
   }
-  if (Out.empty())
+  if (Out.empty() && !KeepFree)
     return makeError("no " + What + " module of '" + O.CorpusDir +
                      "' has register-allocation cost to learn from");
   return Error::success();
@@ -555,6 +564,85 @@ Expected<EvictTrainResult> Trainer::run() {
 Expected<EvictTrainResult> trainEvictionModel(const EvictTrainOptions &O,
                                               raw_ostream &Log) {
   return Trainer(O, Log).run();
+}
+
+Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
+                                                raw_ostream &Log) {
+  EvictTrainOptions O;
+  O.CorpusDir = E.CorpusDir;
+  O.WorkDir = E.WorkDir;
+  O.InitModelPath = E.ModelPath;
+  O.Jobs = E.Jobs;
+  O.PluginPath = E.PluginPath;
+  O.Quiet = E.Quiet;
+  Trainer T(O, Log);
+  Expected<Model> M = Model::load(E.ModelPath);
+  if (!M)
+    return M.takeError();
+  if (!M->Decision.isPerColumn())
+    return makeError("'" + E.ModelPath +
+                     "': not an eviction model (a per-column model with a "
+                     "masked_argmax decision)");
+  for (StringRef Dir : {"", "/ir", "/candidates"})
+    if (std::error_code EC = sys::fs::create_directories(E.WorkDir + Dir))
+      return makeError("cannot create '" + E.WorkDir + Dir +
+                       "': " + EC.message());
+  if (Error Err = T.Cache.open(E.WorkDir + "/scores.tsv"))
+    return Err;
+  Expected<CorpusDescription> D = CorpusDescription::read(E.CorpusDir);
+  if (!D)
+    return D.takeError();
+  StringSet<> Wanted(E.Packages);
+  std::map<std::string, size_t> Taken;
+  std::vector<std::string> Names;
+  for (const std::string &Name : D->Modules) {
+    std::string Pkg = getModulePackage(Name).str();
+    if (!Wanted.empty() && !Wanted.contains(Pkg))
+      continue;
+    if (E.ModulesPerPackage && Taken[Pkg] >= E.ModulesPerPackage)
+      continue;
+    ++Taken[Pkg];
+    Names.push_back(Name);
+  }
+  for (const std::string &P : E.Packages)
+    if (!Taken.count(P))
+      return makeError("'" + E.CorpusDir + "' has no package '" + P + "'");
+  std::vector<TrainModule> Set;
+  if (!E.Quiet)
+    Log << "mlgo eval regalloc: " << Names.size()
+        << " modules (opt-19 -O2, stock llc-19 scores)\n";
+  if (Error Err = T.prepare(Names, Names.size(), Set, "evaluation",
+                            /*KeepFree=*/true))
+    return Err;
+  std::string Id;
+  Expected<std::vector<double>> Scores = T.evaluate(*M, Set, Id);
+  if (!Scores)
+    return Scores.takeError();
+  EvictEvalResult R;
+  R.Modules = Set.size();
+  R.LeftOut = T.LeftOut;
+  std::map<std::string, EvictEvalResult::Package> ByPkg;
+  double RatioSum = 0;
+  size_t RatioCount = 0;
+  for (size_t I = 0; I < Set.size(); ++I) {
+    auto &P = ByPkg[getModulePackage(Set[I].Name).str()];
+    ++P.Modules;
+    P.Default += Set[I].Default;
+    P.Model += (*Scores)[I];
+    R.Default += Set[I].Default;
+    R.Model += (*Scores)[I];
+    if (Set[I].Default > 0) {
+      RatioSum += (*Scores)[I] / Set[I].Default;
+      ++RatioCount;
+    }
+  }
+  for (auto &[Name, P] : ByPkg) {
+    P.Name = Name;
+    R.Packages.push_back(P);
+  }
+  if (RatioCount)
+    R.MeanRatio = RatioSum / static_cast<double>(RatioCount);
+  return R;
 }
 
 } // namespace mlgo::regalloc

@@ -108,6 +108,42 @@ struct EvictTrainResult {
 llvm::Expected<EvictTrainResult>
 trainEvictionModel(const EvictTrainOptions &Options, llvm::raw_ostream &Log);
 
+/// `mlgo eval regalloc`: a model against LLVM's default advisor on corpus
+/// modules, with the trainer's modules, scores and cache (WORK/ir,
+/// WORK/scores.tsv: a rerun compiles nothing). Every module of the chosen
+/// packages counts, also those LLVM allocates without cost (a model that
+/// adds cost there shows).
+struct EvictEvalOptions {
+  std::string CorpusDir;
+  std::string WorkDir;
+  /// The model; empty: the shipped models/regalloc-evict/model.json.
+  std::string ModelPath;
+  /// Packages to evaluate; empty: all.
+  std::vector<std::string> Packages;
+  /// At most this many modules per package, in corpus order; 0: all.
+  size_t ModulesPerPackage = 0;
+  unsigned Jobs = 2;
+  std::string PluginPath;
+  bool Quiet = false;
+};
+
+struct EvictEvalResult {
+  struct Package {
+    std::string Name;
+    size_t Modules = 0;
+    double Default = 0, Model = 0;
+  };
+  std::vector<Package> Packages;
+  /// Modules scored, and left out because their MIR does not read back.
+  size_t Modules = 0, LeftOut = 0;
+  double Default = 0, Model = 0;
+  /// The mean of model / default over modules whose default is not 0.
+  double MeanRatio = 1;
+};
+
+llvm::Expected<EvictEvalResult>
+evaluateEvictionModel(const EvictEvalOptions &Options, llvm::raw_ostream &Log);
+
 } // namespace mlgo::regalloc
 
 #endif // MLGO_REGALLOC_EVICTTRAINER_H
