@@ -5,7 +5,8 @@
 // A model that parses must write (Model::write) to text that parses to a
 // model writing the same bytes - the canonical form `mlgo model check
 // --canonical` compares against - and must evaluate (ModelEvaluator) on
-// zero inputs; errors must name the file.
+// zero inputs, a per-column model on every column; errors must name the
+// file.
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +46,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
         new uint64_t[In.Spec.getTotalTensorBufferSize() / 8 + 1]());
     Inputs.push_back(Buffers.back().get());
   }
-  ModelEvaluator(*M).evaluate(Inputs.data());
+  ModelEvaluator E(*M);
+  // A per-column model (eviction) is evaluated on every column.
+  size_t Columns = M->Decision.isPerColumn() ? M->Decision.Columns : 1;
+  for (size_t C = 0; C < Columns; ++C)
+    E.evaluate(Inputs.data(), C);
   return 0;
 }

@@ -66,7 +66,13 @@ Error TieBreakFitter::addLog(StringRef Path) {
   Expected<std::unique_ptr<LogReader>> R = LogReader::open(Path);
   if (!R)
     return R.takeError();
-  const LogHeader &H = (*R)->getHeader();
+  return addLog(**R);
+}
+
+Error TieBreakFitter::addLog(LogReader &Reader) {
+  LogReader *R = &Reader;
+  StringRef Path = Reader.getName();
+  const LogHeader &H = R->getHeader();
   auto Find = [&](StringRef Name, TensorType Type, size_t &Index) -> Error {
     std::optional<size_t> I = H.findFeature(Name);
     if (!I || H.Features[*I].type() != Type ||
@@ -87,11 +93,11 @@ Error TieBreakFitter::addLog(StringRef Path) {
 
   auto Floats = [&](size_t Feature) {
     float V[Columns];
-    std::memcpy(V, (*R)->getFeatureData(Feature), sizeof(V));
+    std::memcpy(V, R->getFeatureData(Feature), sizeof(V));
     return std::vector<float>(V, V + Columns);
   };
   while (true) {
-    Expected<const LogRecord &> Rec = (*R)->next();
+    Expected<const LogRecord &> Rec = R->next();
     if (!Rec)
       return Rec.takeError();
     if (Rec->TheKind == LogRecord::Kind::End)
@@ -100,7 +106,7 @@ Error TieBreakFitter::addLog(StringRef Path) {
       continue;
     ++Observations;
     int64_t M[Columns];
-    std::memcpy(M, (*R)->getFeatureData(Mask), sizeof(M));
+    std::memcpy(M, R->getFeatureData(Mask), sizeof(M));
     std::vector<float> D = Floats(Density);
     bool Intact = true;
     for (float V : D)
@@ -117,8 +123,17 @@ Error TieBreakFitter::addLog(StringRef Path) {
     for (size_t C = 0; C < LiveRange; ++C) {
       if (!M[C] || D[C] == D[LiveRange])
         continue;
-      for (size_t K = 0; K < NumFeatures; ++K)
-        Rows.push_back(transform(X[K][C]) - transform(X[K][LiveRange]));
+      double Row[NumFeatures];
+      bool Finite = true;
+      for (size_t K = 0; K < NumFeatures; ++K) {
+        Row[K] = transform(X[K][C]) - transform(X[K][LiveRange]);
+        Finite &= std::isfinite(Row[K]);
+      }
+      // LLVM's features are finite; a log that is not (written by hand)
+      // has nothing to teach.
+      if (!Finite)
+        continue;
+      Rows.insert(Rows.end(), Row, Row + NumFeatures);
       Signs.push_back(D[C] < D[LiveRange] ? 1.0 : -1.0);
     }
   }

@@ -39,6 +39,10 @@
 #include <string>
 #include <vector>
 
+namespace mlgo {
+class LogReader;
+}
+
 namespace mlgo::regalloc {
 
 /// The eviction features the tie-breaker reads, in weight order.
@@ -62,6 +66,8 @@ public:
   /// Reads one log (`-mlgo-evict-training-log`). Errors name the file and
   /// the byte, or the feature the log lacks.
   llvm::Error addLog(llvm::StringRef Path);
+  /// The same, on an opened log (its name in errors is the reader's).
+  llvm::Error addLog(LogReader &Reader);
   /// Least squares over the pairs collected so far; an error if there are
   /// none, or too few to determine every weight.
   llvm::Expected<TieBreakFit> fit() const;
