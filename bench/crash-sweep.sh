@@ -14,6 +14,11 @@
 #               stale entries only warn)
 #   llvm-advisor  -mlgo-use-llvm-advisor: the object must be byte-identical
 #               to stock's
+#   evict       -mlgo-evict -mlgo-evict-training-log=F at -O2 (the module's
+#               -Os/-Oz, where the eviction model stands aside, becomes
+#               -O2): the embedded register-allocation eviction model
+#               (issue 34) answers LLVM's greedy allocator; F, if the module
+#               had anything to allocate, must read back
 #
 # and, on every K-th module (a deterministic sample, in corpus order), each
 # plugin mode again with clang's -llvm-verify-each (the IR verifier after
@@ -43,7 +48,7 @@ verify_every=20
 limit=0
 decisions="$root/test/Eval/Inputs/zlib.decisions"
 timeout_s=600
-modes=stock,embedded,model-file,logging,explore,decisions,llvm-advisor
+modes=stock,embedded,model-file,logging,explore,decisions,llvm-advisor,evict
 keep=
 order=size
 time_limit=0
@@ -108,6 +113,7 @@ mode_args() {
   explore) printf '%s\n' "${p[@]}" -mllvm "-mlgo-explore-seed=$2" -mllvm -mlgo-explore-temperature=2 ;;
   decisions) printf '%s\n' "${p[@]}" -mllvm "-mlgo-decisions=$decisions" ;;
   llvm-advisor) printf '%s\n' "${p[@]}" -mllvm -mlgo-use-llvm-advisor ;;
+  evict) printf '%s\n' "${p[@]}" -mllvm -mlgo-evict -mllvm "-mlgo-evict-training-log=$3" ;;
   *) echo "crash-sweep.sh: unknown mode '$1'" >&2; return 1 ;;
   esac
 }
@@ -121,6 +127,7 @@ compile_one() {
   [[ $verify == 1 ]] && args+=(-llvm-verify-each)
   rm -f "$dir/out.o" "$dir/log"
   cmd=${base/@@MODE@@/${args[*]@Q}}
+  [[ $mode == evict ]] && cmd=${cmd/ -Oz / -O2 } && cmd=${cmd/ -Os / -O2 }
   start=$(date +%s.%N)
   rc=0
   eval "timeout -s KILL $timeout_s $cmd" </dev/null >/dev/null 2>"$dir/err" || rc=$?
@@ -134,6 +141,9 @@ compile_one() {
   elif ((rc != 0)); then
     status=error
   elif [[ $mode == logging ]] && ! "$mlgo" log stats "$dir/log" >/dev/null 2>"$dir/err"; then
+    status=error
+    rc=log
+  elif [[ $mode == evict && -f $dir/log ]] && ! "$mlgo" log stats "$dir/log" >/dev/null 2>"$dir/err"; then
     status=error
     rc=log
   elif [[ $mode == llvm-advisor && $verify == 0 ]] && ! cmp -s "$dir/out.o" "$dir/stock.o"; then
