@@ -20,8 +20,8 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-5}
 model=${2:-}
-plugin="${MLGO_PLUGIN:-$root/build/lib/MLGOInliner.so}"
-[[ -f "$plugin" ]] || { echo "build the plugin first (scripts/build.sh)" >&2; exit 1; }
+source "$root/bench/common.sh"
+plugin=$(bench_plugin)
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
 model_flags=(-fplugin="$plugin" -fpass-plugin="$plugin" -mllvm -mlgo-use-llvm-advisor -mllvm -mlgo-evict)
 [[ -z "$model" ]] || model_flags+=(-mllvm "-mlgo-evict-model=$model")

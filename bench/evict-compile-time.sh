@@ -18,20 +18,11 @@ rounds=${1:-3}
 shift || true
 pkgs=("$@")
 [[ ${#pkgs[@]} -gt 0 ]] || pkgs=(zlib bzip2)
-plugin="${MLGO_PLUGIN:-$root/build/lib/MLGOInliner.so}"
-[[ -f "$plugin" ]] || { echo "build the plugin first (scripts/build.sh)" >&2; exit 1; }
-files=()
-for pkg in "${pkgs[@]}"; do
-  src=$("$root/scripts/fetch-source.sh" "$pkg")
-  mapfile -t -O "${#files[@]}" files < <(find "$src" -maxdepth 2 -name '*.c' | sort)
-done
+source "$root/bench/common.sh"
+plugin=$(bench_plugin)
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-
-# Keep only the files that compile standalone with plain clang.
-ok=()
-for f in "${files[@]}"; do
-  clang-19 -O2 -w -c -I"$(dirname "$f")" "$f" -o "$out/probe.o" 2>/dev/null && ok+=("$f")
-done
+# Only the files that compile standalone with plain clang.
+bench_standalone_c_files -O2 "$out" "${pkgs[@]}"
 
 flags() {
   case $1 in
