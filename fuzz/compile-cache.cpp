@@ -9,22 +9,10 @@
 
 #include "mlgo/Train/CompileCache.h"
 
-#include <cstdlib>
+#include "LineCacheTarget.h"
 
 using namespace mlgo;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *Data, size_t Size) {
-  llvm::StringRef Text(reinterpret_cast<const char *>(Data), Size);
-  CompileCache C;
-  llvm::Expected<uint64_t> Complete = C.read(Text, "compiles.tsv");
-  if (!Complete) {
-    std::string Msg = llvm::toString(Complete.takeError());
-    if (!llvm::StringRef(Msg).starts_with("compiles.tsv: line "))
-      std::abort();
-    return 0;
-  }
-  if (*Complete > Size || (*Complete && Text[*Complete - 1] != '\n') ||
-      Text.substr(*Complete).contains('\n'))
-    std::abort();
-  return 0;
+  return fuzzLineCache<CompileCache>(Data, Size, "compiles.tsv");
 }
