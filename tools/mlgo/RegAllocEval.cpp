@@ -2,7 +2,7 @@
 //--------------------===//
 //
 //   mlgo eval regalloc CORPUS --work-dir W [--model M] [--packages a,b]
-//       [--modules-per-package N] [--format table|markdown|csv] [-j N]
+//       [--modules-per-package N] [--format table|markdown|csv] [--jobs N]
 //
 // LLVM's static regalloc score of corpus modules (opt-19 -O2, then llc-19)
 // with LLVM's default eviction advisor and with an eviction model, per
@@ -55,8 +55,9 @@ cl::opt<unsigned> PerPackage("modules-per-package",
                              cl::init(0), cl::sub(EvalCmd), cl::cat(Cat));
 cl::opt<std::string> Format("format", cl::desc("table, markdown or csv"),
                             cl::init("table"), cl::sub(EvalCmd), cl::cat(Cat));
-cl::opt<unsigned> Jobs("j", cl::desc("parallel compiles (default 2)"),
+cl::opt<unsigned> Jobs("jobs", cl::desc("parallel compiles (default 2)"),
                        cl::init(2), cl::sub(EvalCmd), cl::cat(Cat));
+cl::alias JobsShort("j", cl::aliasopt(Jobs));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but the table"),
                     cl::sub(EvalCmd), cl::cat(Cat));
 

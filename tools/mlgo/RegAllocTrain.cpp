@@ -3,7 +3,8 @@
 //   mlgo regalloc train --corpus DIR --work-dir W -o model.json
 //       [--init MODEL] [--validation-packages a,b] [--train-modules N]
 //       [--validation-modules N] [--generations G] [--pairs P]
-//       [--fit-ties] [--sigma S] [--sigma-floor F] [--step S] [--seed N] [-j N]
+//       [--fit-ties] [--sigma S] [--sigma-floor F] [--step S] [--seed N]
+//       [--jobs N]
 //       [--quiet]
 //
 // Improves a per-column eviction model on LLVM's static regalloc score of
@@ -75,8 +76,9 @@ cl::opt<double> Step("step", cl::desc("step size (0.3)"), cl::init(0.3),
                      cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<uint64_t> Seed("seed", cl::desc("random seed (1)"), cl::init(1),
                        cl::sub(TrainCmd), cl::cat(Cat));
-cl::opt<unsigned> Jobs("j", cl::desc("parallel compiles (default 2)"),
+cl::opt<unsigned> Jobs("jobs", cl::desc("parallel compiles (default 2)"),
                        cl::init(2), cl::sub(TrainCmd), cl::cat(Cat));
+cl::alias JobsShort("j", cl::aliasopt(Jobs));
 cl::opt<bool> FitTies("fit-ties",
                       cl::desc("first fit the tie-breaker on the start "
                                "model's decisions (docs/regalloc.md)"),
