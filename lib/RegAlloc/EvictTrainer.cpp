@@ -18,6 +18,7 @@
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
@@ -471,7 +472,11 @@ Expected<EvictTrainResult> Trainer::run() {
               format("%g", O.SigmaFloor), format("%g", O.Step), O.TrainModules,
               O.FitTies ? " --fit-ties" : "")
           .str() +
-      " --init " + sys::path::filename(O.InitModelPath).str();
+      " --init " + sys::path::filename(O.InitModelPath).str() +
+      // The held-out packages decide which modules train.
+      (O.ValidationPackages.empty()
+           ? std::string()
+           : " --validation-packages " + join(O.ValidationPackages, ","));
   Result.Trained.Metadata.Seed = O.Seed;
   Result.Trained.Metadata.CorpusHash = *Fingerprint;
   if (O.FitTies) {
