@@ -82,29 +82,36 @@ std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
   }
   // Each callee's sites, in trajectory order.
   std::map<std::string, std::vector<size_t>> ByCallee;
+  for (size_t I = 0; I < T.size(); ++I)
+    ByCallee[T[I].Site.Callee].push_back(I);
   for (size_t I = 0; I < T.size(); ++I) {
     TuneMove M;
     M.Entry = T[I].Site;
     M.Entry.Inline = !M.Entry.Inline;
+    M.Features = {T[I].Logit, 1, uint32_t(ByCallee[T[I].Site.Callee].size()),
+                  uint32_t(I)};
     Add(M, certainty(T[I]), double(I));
-    ByCallee[T[I].Site.Callee].push_back(I);
   }
   for (const auto &[Callee, Sites] : ByCallee) {
     if (Sites.size() < 2)
       continue;
     for (bool Inline : {true, false}) {
-      double Sum = 0;
-      size_t Changed = 0;
+      double Sum = 0, LogitSum = 0;
+      size_t Changed = 0, First = 0;
       for (size_t I : Sites)
         if (T[I].Site.Inline != Inline) {
           Sum += certainty(T[I]);
-          ++Changed;
+          LogitSum += T[I].Logit;
+          if (Changed++ == 0)
+            First = I;
         }
       if (Changed == 0)
         continue;
       TuneMove M;
       M.Entry.Callee = Callee;
       M.Entry.Inline = Inline;
+      M.Features = {LogitSum / double(Changed), uint32_t(Changed),
+                    uint32_t(Sites.size()), uint32_t(First)};
       // Unguided: right after the callee's first site's own move.
       Add(M, Sum / Changed, double(Sites.front()) + 0.5);
     }

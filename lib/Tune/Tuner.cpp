@@ -149,9 +149,25 @@ struct Program {
 /// Tries per step the search aims at (see search()).
 constexpr size_t TriesPerStep = 8;
 
+/// One judged try: the tries log's line (docs/tune.md).
+struct TryRecord {
+  unsigned Step;
+  /// The search's compiles before the step.
+  uint64_t Compiles;
+  size_t Unit;
+  TuneMove Move;
+  /// The unit's .text (its modules' sum) before the move.
+  uint64_t UnitText;
+  /// The program's linked .text change; 0 for a failed compile.
+  int64_t Delta;
+  bool Ok;
+  bool Kept;
+};
+
 /// What one search found.
 struct SearchResult {
   std::vector<UnitState> States;
+  std::vector<TryRecord> Tries;
   /// (search compiles, total linked size) after each step.
   std::vector<std::pair<uint64_t, uint64_t>> Curve;
   uint64_t Compiles = 0;
@@ -202,6 +218,7 @@ private:
   /// A program's name in the report.
   std::string showProgram(StringRef Name) const;
   Error writeCurves(ArrayRef<std::pair<TuneOrder, const SearchResult *>> Rs);
+  Error writeTries(TuneOrder Order, const SearchResult &R);
 
   const TuneOptions &O;
   CompileService S;
@@ -454,6 +471,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       }
       LinkedProgram &L = Linked[Units[U].Program];
       int64_t D = Ok ? L.delta(Changes) : 0;
+      uint64_t UnitText = 0;
+      for (const CompileCache::Entry &E : St.Current)
+        UnitText += E.TextSize;
+      R.Tries.push_back({Step, R.Compiles - Req.size(), U, Move, UnitText, D,
+                         Ok, Ok && D < 0});
       if (!Ok || D >= 0) {
         St.Next = Tr.Move + 1;
         continue;
@@ -700,6 +722,25 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   return Error::success();
 }
 
+Error Tuner::writeTries(TuneOrder Order, const SearchResult &R) {
+  std::string Tsv = "step\tcompiles\tprogram\tmodule\tmove\tlogit\tchanged\t"
+                    "callee_sites\tposition\tunit_text\tdelta\tok\tkept\n";
+  for (const TryRecord &T : R.Tries) {
+    const MoveFeatures &F = T.Move.Features;
+    Tsv +=
+        formatv("{0}\t{1}\t{2}\t{3}\t{4}\t{5}\t{6}\t{7}\t{8}\t{9}\t{10}\t{"
+                "11}\t{12}\n",
+                T.Step, T.Compiles,
+                showProgram(Programs[Units[T.Unit].Program].Name),
+                Units[T.Unit].Key, T.Move.getKey(), formatv("{0:F4}", F.Logit),
+                F.Changed, F.CalleeSites, F.Position, T.UnitText, T.Delta,
+                unsigned(T.Ok), unsigned(T.Kept))
+            .str();
+  }
+  return writeFileAtomically(
+      workFile(("tries-" + getName(Order) + ".tsv").str()), Tsv);
+}
+
 Error Tuner::writeCurves(
     ArrayRef<std::pair<TuneOrder, const SearchResult *>> Rs) {
   uint64_t ModelTotal = 0;
@@ -787,6 +828,9 @@ Error Tuner::run() {
   }
   if (Error E = writeCurves(Curves))
     return E;
+  for (auto [Order, Result] : Curves)
+    if (Error E = writeTries(Order, *Result))
+      return E;
   return verifyAndWrite(*R);
 }
 

@@ -58,6 +58,29 @@ TEST(TuneSearchTest, GuidedTriesTheLeastCertainFirst) {
   EXPECT_EQ(K, keys(planMoves(Trajectory, TuneOrder::Guided, 1, Tried, false)));
 }
 
+TEST(TuneSearchTest, MovesCarryWhatThePlannerKnew) {
+  StringSet<> Tried;
+  std::vector<TuneMove> M =
+      planMoves(Trajectory, TuneOrder::Unguided, 1, Tried, false);
+  ASSERT_EQ(keys(M),
+            (std::vector<std::string>{"site f g 0 no-inline", "group g inline",
+                                      "group g no-inline", "site f h 0 inline",
+                                      "site f g 1 inline"}));
+  auto Check = [](const MoveFeatures &F, double Logit, uint32_t Changed,
+                  uint32_t CalleeSites, uint32_t Position) {
+    EXPECT_EQ(F.Logit, Logit);
+    EXPECT_EQ(F.Changed, Changed);
+    EXPECT_EQ(F.CalleeSites, CalleeSites);
+    EXPECT_EQ(F.Position, Position);
+  };
+  Check(M[0].Features, 3.0, 1, 2, 0);
+  // Inline every call of g changes g#1 only; inline none changes g#0.
+  Check(M[1].Features, -1.0, 1, 2, 2);
+  Check(M[2].Features, 3.0, 1, 2, 0);
+  Check(M[3].Features, -0.5, 1, 1, 1);
+  Check(M[4].Features, -1.0, 1, 2, 2);
+}
+
 TEST(TuneSearchTest, SitesWithoutALogitComeLast) {
   std::vector<DecidedSite> T = {site("f", "a", 0, true, std::nanf("")),
                                 site("f", "b", 0, true, 8.0f)};

@@ -47,11 +47,26 @@ namespace mlgo {
 enum class TuneOrder : uint8_t { Guided, Unguided };
 llvm::StringRef getName(TuneOrder O);
 
+/// What the planner knows of a move when it ranks it: the tries log
+/// (<work>/tries-<order>.tsv) records it with the move's outcome.
+struct MoveFeatures {
+  /// The model's logit at the site, or the mean over the sites a group
+  /// move changes (0 for the heuristic; NaN where the model gave none).
+  double Logit = 0;
+  /// The sites the move changes (1 for a site move).
+  uint32_t Changed = 0;
+  /// The callee's sites in the trajectory.
+  uint32_t CalleeSites = 0;
+  /// The (first changed) site's index in the trajectory.
+  uint32_t Position = 0;
+};
+
 struct TuneMove {
   /// LLVM's heuristic everywhere (Entry unused).
   bool Heuristic = false;
   /// The site move, or (Entry.Caller empty) the group move.
   SiteDecision Entry;
+  MoveFeatures Features;
   /// A name unique among a module's moves ("site f g 0 inline").
   std::string getKey() const;
   /// For reports: "inline f -> g #0", "inline every call of g", "LLVM's
