@@ -14,11 +14,22 @@
 # validation packages), the work directory WORK/tune and the decisions
 # files WORK/decisions/<package>.decisions. MAX_COMPILES (default 12000)
 # is each order's budget. Rerunning resumes from WORK/tune.
+#
+#   bench/tune-validation.sh CORPUS WORK --minutes M
+#
+# is the timed target instead: the guided order alone, stopped after M
+# minutes of search (`mlgo tune --budget M`), with the whole run's wall
+# clock (baseline compiles included) printed at the end. Give it a WORK
+# of its own: compiles already in WORK/tune would make it look faster.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=$(cd "$1" && pwd)
 work=$2
 max=${3:-12000}
+minutes=
+if [[ $max == --minutes ]]; then
+  minutes=${4:?--minutes needs a number}
+fi
 mlgo=${MLGO:-$root/build/bin/mlgo}
 mkdir -p "$work/corpus"
 work=$(cd "$work" && pwd)
@@ -38,6 +49,12 @@ mods = [m for m in d["modules"] if m.split("/")[0] in keep]
 json.dump({"has_thinlto": False, "modules": mods}, open(sys.argv[2], "w"), indent=1)
 PY
 start=$(date +%s)
+if [[ -n $minutes ]]; then
+  "$mlgo" tune --per-package --budget "$minutes" \
+    --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
+  echo "wall clock: $(( $(date +%s) - start )) s (search budget $minutes min)"
+  exit 0
+fi
 "$mlgo" tune --per-package --compare --max-compiles "$max" \
   --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
 echo "wall clock: $(( $(date +%s) - start )) s for both orders"

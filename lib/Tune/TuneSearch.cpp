@@ -61,7 +61,7 @@ static double certainty(const DecidedSite &S) {
 
 std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
                                 uint64_t Seed, const StringSet<> &Tried,
-                                bool OfferHeuristic) {
+                                bool OfferHeuristic, MoveScore Score) {
   struct Ranked {
     double Rank;
     uint64_t Tie;
@@ -72,13 +72,17 @@ std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
     std::string Key = M.getKey();
     if (Tried.contains(Key))
       return;
-    double Rank = Order == TuneOrder::Guided ? Guided : Unguided;
+    double Rank = Order == TuneOrder::Unguided ? Unguided
+                  : M.Heuristic || !Score      ? Guided
+                                               : -Score(M);
+    if (std::isnan(Rank))
+      Rank = std::numeric_limits<double>::infinity();
     Moves.push_back({Rank, tieBreak(Key, Seed), std::move(M)});
   };
   if (OfferHeuristic) {
     TuneMove H;
     H.Heuristic = true;
-    Add(H, -1, -1);
+    Add(H, -std::numeric_limits<double>::infinity(), -1);
   }
   // Each callee's sites, in trajectory order.
   std::map<std::string, std::vector<size_t>> ByCallee;

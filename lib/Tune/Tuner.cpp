@@ -10,6 +10,8 @@
 
 #include "mlgo/Tune/Tuner.h"
 
+#include "mlgo/Tune/MoveRanker.h"
+
 #include "mlgo/Config.h"
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/Package.h"
@@ -220,10 +222,31 @@ private:
   Error writeCurves(ArrayRef<std::pair<TuneOrder, const SearchResult *>> Rs);
   Error writeTries(TuneOrder Order, const SearchResult &R);
 
+  /// "unguided", "guided by the ranker FILE|shipped (md5 …)", "guided by
+  /// |logit|".
+  std::string describeOrder() const {
+    if (O.Order == TuneOrder::Unguided)
+      return "unguided";
+    return Ranker ? "guided by the ranker " + RankerDescription
+                  : "guided by |logit|";
+  }
+  /// The moves of a unit in state \p St, in \p Order.
+  std::vector<TuneMove> plan(const UnitState &St, TuneOrder Order,
+                             bool OfferHeuristic) const {
+    uint64_t Text = 0;
+    for (const CompileCache::Entry &E : St.Current)
+      Text += E.TextSize;
+    auto Score = [&](const TuneMove &M) { return Ranker->score(M, Text); };
+    return planMoves(St.Trajectory, Order, O.Seed, St.Tried, OfferHeuristic,
+                     Ranker ? MoveScore(Score) : MoveScore());
+  }
+
   const TuneOptions &O;
   CompileService S;
   CompilePolicy Base;
   std::string ModelDescription;
+  std::optional<MoveRanker> Ranker;
+  std::string RankerDescription;
   std::vector<Program> Programs;
   std::vector<Unit> Units;
   /// Per module: -Oz, and the model's compile with its sites.
@@ -247,6 +270,22 @@ Error Tuner::setUp() {
                                  Base.getModelJSON())),
                              /*LowerCase=*/true) +
                        ")";
+  }
+  if (O.UseRanker) {
+    Expected<MoveRanker> R = O.RankerPath.empty()
+                                 ? MoveRanker::getShipped()
+                                 : MoveRanker::load(O.RankerPath);
+    if (!R)
+      return R.takeError();
+    Ranker.emplace(std::move(*R));
+    RankerDescription =
+        (O.RankerPath.empty() ? std::string("shipped")
+                              : "file " + O.RankerPath) +
+        " (md5 " +
+        toHex(
+            MD5::hash(arrayRefFromStringRef(Ranker->getModel().toJSONString())),
+            /*LowerCase=*/true) +
+        ")";
   }
   if (Error E = S.openCache(workFile("compiles.tsv")))
     return E;
@@ -364,8 +403,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       St.Current.push_back(Start[M].Entry);
     // LLVM's heuristic is offered to single-module units only: a complete
     // list of one module's decisions reproduces only that module.
-    St.Moves = planMoves(St.Trajectory, Order, O.Seed, St.Tried,
-                         /*OfferHeuristic=*/Units[U].Mods.size() == 1);
+    St.Moves = plan(St, Order, /*OfferHeuristic=*/Units[U].Mods.size() == 1);
   }
   R.Curve.push_back({0, Total});
   // The search shows one progress line of its own.
@@ -528,8 +566,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
                            T[K].Entry.Error);
         UnitState &St = R.States[Kept[K]];
         St.Trajectory = std::move(T[K].Sites);
-        St.Moves = planMoves(St.Trajectory, Order, O.Seed, St.Tried,
-                             /*OfferHeuristic=*/false);
+        St.Moves = plan(St, Order, /*OfferHeuristic=*/false);
         St.Next = 0;
       }
     }
@@ -622,7 +659,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     if (O.PerPackage)
       F.setMeta("package", Prog.Name);
     F.setMeta("model", ModelDescription);
-    F.setMeta("order", getName(O.Order));
+    F.setMeta("order", describeOrder());
     F.setMeta("seed", std::to_string(O.Seed));
     F.setMeta("budget", Budget);
     F.setMeta("compiles", std::to_string(R.Compiles));
@@ -657,7 +694,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                 Failures.size() == 1 ? "is" : "are",
                 Failures.empty() ? "" : " (see Failed compiles)");
   Md += formatv("- Model: {0}; order {1}; seed {2}; budget {3}.\n",
-                ModelDescription, getName(O.Order), O.Seed, Budget);
+                ModelDescription, describeOrder(), O.Seed, Budget);
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
                 R.StoppedByBudget ? ", stopped by the budget" : "");
   Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "

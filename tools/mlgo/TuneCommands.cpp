@@ -3,6 +3,7 @@
 //   mlgo tune --corpus DIR --work-dir W -o decisions [--max-compiles N]
 //   mlgo tune --package PKG --work-dir W -o decisions ...
 //   mlgo tune check --corpus DIR decisions
+//   mlgo tune fit-ranker TRIES... -o ranker.json
 //
 // Per-program inlining search (mlgo/Tune/Tuner.h, docs/tune.md). Rerunning
 // the same command after an interruption resumes from W.
@@ -13,12 +14,17 @@
 
 #include "mlgo/Config.h"
 #include "mlgo/Eval/PackageEval.h"
+#include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/Tuner.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <cmath>
+#include <set>
 
 using namespace llvm;
 using namespace mlgo;
@@ -78,6 +84,18 @@ cl::opt<std::string> ModelPath("model",
                                         "embedded one"),
                                cl::value_desc("file"), cl::sub(TuneCmd),
                                cl::cat(Cat));
+cl::opt<std::string>
+    Guide("guide",
+          cl::desc("how the guided order ranks moves: 'ranker' (expected "
+                   "bytes saved, the default) or 'logit' (the model's "
+                   "least certain decisions first)"),
+          cl::value_desc("ranker|logit"), cl::init("ranker"), cl::sub(TuneCmd),
+          cl::cat(Cat));
+cl::opt<std::string> RankerPath("ranker",
+                                cl::desc("a move ranker model instead of the "
+                                         "shipped one (mlgo tune fit-ranker)"),
+                                cl::value_desc("file"), cl::sub(TuneCmd),
+                                cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -130,6 +148,12 @@ int runTune() {
   O.Order = Unguided ? TuneOrder::Unguided : TuneOrder::Guided;
   O.Compare = Compare;
   O.ModelPath = ModelPath;
+  if (Guide != "ranker" && Guide != "logit")
+    return fail("--guide must be 'ranker' or 'logit', not '" + Guide + "'");
+  O.UseRanker = Guide == "ranker";
+  if (!RankerPath.empty() && !O.UseRanker)
+    return fail("--ranker is for --guide ranker");
+  O.RankerPath = RankerPath;
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
@@ -163,5 +187,57 @@ int runCheck() {
 }
 
 tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
+
+cl::SubCommand FitCmd("tune fit-ranker",
+                      "Fit the guided order's move ranker to tries logs "
+                      "(W/tries-<order>.tsv of earlier runs)");
+cl::list<std::string> FitTries(cl::Positional, cl::desc("<tries log>..."),
+                               cl::OneOrMore, cl::sub(FitCmd), cl::cat(Cat));
+cl::opt<std::string> FitOutput("o", cl::desc("the ranker model"),
+                               cl::value_desc("file"), cl::Required,
+                               cl::sub(FitCmd), cl::cat(Cat));
+cl::opt<double> FitClip("clip-bytes",
+                        cl::desc("a kept try counts at most this many bytes"),
+                        cl::init(200), cl::sub(FitCmd), cl::cat(Cat));
+
+int runFitRanker() {
+  std::vector<TriesRow> Rows;
+  std::set<std::string> Programs;
+  size_t Kept = 0;
+  for (const std::string &Path : FitTries) {
+    Expected<std::vector<TriesRow>> R = readTriesLog(Path);
+    if (!R)
+      return fail(R.takeError());
+    for (TriesRow &Row : *R) {
+      Programs.insert(Row.Program);
+      Kept += Row.Kept;
+      Rows.push_back(std::move(Row));
+    }
+  }
+  RankerFitOptions O;
+  O.ClipBytes = FitClip;
+  std::string Names;
+  for (const std::string &P : Programs)
+    Names += (Names.empty() ? "" : ", ") + P;
+  O.Description =
+      "The expected linked .text bytes one try of a tuning move saves "
+      "(mlgo tune's guided order tries the largest first), fitted by least "
+      "squares to the tries of earlier tuning runs.";
+  O.Recipe =
+      formatv("mlgo tune fit-ranker --clip-bytes {0}: {1} tries ({2} "
+              "kept) of the programs {3}",
+              FitClip == std::floor(FitClip) ? std::to_string(int64_t(FitClip))
+                                             : formatModelDouble(FitClip),
+              Rows.size(), Kept, Names)
+          .str();
+  Expected<Model> M = fitMoveRanker(Rows, O);
+  if (!M)
+    return fail(M.takeError());
+  if (Error E = M->save(FitOutput))
+    return fail(std::move(E));
+  return 0;
+}
+
+tool::RegisterSubcommand RegFit(FitCmd, runFitRanker);
 
 } // namespace

@@ -19,9 +19,11 @@
 // and the moves are planned again from it, leaving out every move tried
 // before.
 //
-// Order: guided tries the moves the model is least sure of first (the
-// smallest |logit|; a group move by the mean |logit| of the sites it
-// changes); unguided tries them in trajectory order. Ties are broken by a
+// Order: guided tries first the moves a learned ranker expects to save
+// the most bytes (mlgo/Tune/MoveRanker.h) or, without one, the moves the
+// model is least sure of (the smallest |logit|; a group move by the mean
+// |logit| of the sites it changes); unguided tries them in trajectory
+// order. Ties are broken by a
 // hash of the move and the seed, so a run is a function of its seed.
 //
 // These are functions over values, tested without compiling
@@ -35,6 +37,7 @@
 #include "mlgo/Inline/Decisions.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -74,12 +77,17 @@ struct TuneMove {
   std::string describe() const;
 };
 
+/// The expected bytes a try of a move saves (a MoveRanker's score).
+using MoveScore = llvm::function_ref<double(const TuneMove &)>;
+
 /// The moves to try from trajectory \p T (a compile's decided sites), in
 /// \p Order, leaving out those whose key is in \p Tried. \p OfferHeuristic
-/// puts the heuristic move first.
+/// puts the heuristic move first. Given \p Score, the guided order tries
+/// the highest score first (the heuristic, if offered, still comes first);
+/// without it, the smallest |logit|.
 std::vector<TuneMove> planMoves(llvm::ArrayRef<DecidedSite> T, TuneOrder Order,
                                 uint64_t Seed, const llvm::StringSet<> &Tried,
-                                bool OfferHeuristic);
+                                bool OfferHeuristic, MoveScore Score = nullptr);
 
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the

@@ -60,6 +60,11 @@ struct TuneOptions {
   /// The model that decides untuned sites and guides the search: a text
   /// model file, or the plugin's embedded model if empty.
   std::string ModelPath;
+  /// How the guided order ranks moves: by a move ranker
+  /// (mlgo/Tune/MoveRanker.h; RankerPath, or the shipped one if empty), or
+  /// (UseRanker false) by the model's |logit|, smallest first.
+  bool UseRanker = true;
+  std::string RankerPath;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
