@@ -426,7 +426,15 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
                             Elapsed, percentChange(ModelTotal, Total),
                             int64_t(Total) - int64_t(ModelTotal))
                         .str());
-    uint64_t Goal = O.MaxCompiles ? O.MaxCompiles : R.Compiles + Remaining();
+    // The compiles the search will make: its budget; or, with a time
+    // budget, as many as it makes at this rate until the time is up; at
+    // most, what is left to try.
+    uint64_t Goal = R.Compiles + Remaining();
+    if (O.MaxCompiles)
+      Goal = O.MaxCompiles;
+    else if (O.BudgetMinutes > 0 && Elapsed > 0)
+      Goal = std::min<uint64_t>(
+          Goal, uint64_t(double(R.Compiles) * O.BudgetMinutes * 60 / Elapsed));
     Shown.update(R.Compiles, std::max<uint64_t>(Goal, R.Compiles));
   };
   for (unsigned Step = 0;; ++Step) {
