@@ -37,17 +37,7 @@ mapfile -t pkgs < <(python3 -c '
 import json, sys
 print("\n".join(json.load(open(sys.argv[1]))["validation_packages"]))' \
   "$root/models/inline-oz/recipe.json")
-for p in "${pkgs[@]}"; do
-  [[ -d $corpus/$p ]] || { echo "tune-validation: $corpus has no package $p" >&2; exit 1; }
-  ln -sfn "$corpus/$p" "$work/corpus/$p"
-done
-python3 - "$corpus/corpus_description.json" "$work/corpus/corpus_description.json" "${pkgs[@]}" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-keep = set(sys.argv[3:])
-mods = [m for m in d["modules"] if m.split("/")[0] in keep]
-json.dump({"has_thinlto": False, "modules": mods}, open(sys.argv[2], "w"), indent=1)
-PY
+"$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
 start=$(date +%s)
 if [[ -n $minutes ]]; then
   "$mlgo" tune --per-package --budget "$minutes" \

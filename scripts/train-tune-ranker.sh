@@ -23,17 +23,7 @@ mlgo=${MLGO:-$root/build/bin/mlgo}
 recipe=$root/models/tune-ranker/recipe.json
 get() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print("\n".join(v) if isinstance(v, list) else v)' "$recipe" "$1"; }
 mapfile -t pkgs < <(get packages)
-for p in "${pkgs[@]}"; do
-  [[ -d $corpus/$p ]] || { echo "train-tune-ranker: $corpus has no package $p" >&2; exit 1; }
-  ln -sfn "$corpus/$p" "$work/corpus/$p"
-done
-python3 - "$corpus/corpus_description.json" "$work/corpus/corpus_description.json" "${pkgs[@]}" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-keep = set(sys.argv[3:])
-mods = [m for m in d["modules"] if m.split("/")[0] in keep]
-json.dump({"has_thinlto": False, "modules": mods}, open(sys.argv[2], "w"), indent=1)
-PY
+"$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
 "$mlgo" tune --per-package --guide logit --compare \
   --max-compiles "$(get max_compiles)" --seed "$(get seed)" \
   --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
