@@ -20,6 +20,16 @@
 #             "mlgo: error:" naming a file (never "LLVM ERROR" or a crash
 #             banner), and a rerun with room over the directory it left
 #             must give the reference bytes
+#   shm       /dev/shm, where compile workers write their objects, full (a
+#             tmpfs of N KiB mounted over it in a mount namespace; TMPDIR
+#             unset): the run must stop with "mlgo: error:" naming the
+#             object's path and "No space left on device", cache nothing
+#             for the failed compile, and a rerun with room must give the
+#             reference bytes
+#   fsize     a file size limit (ulimit -f N KiB): the run must stop with
+#             "mlgo: error:" naming a file and "File too large" (SIGXFSZ is
+#             ignored, never a silent death), and a rerun without the
+#             limit must give the reference bytes
 #   corrupt   one byte of a cache or checkpoint file changed (four bits, or
 #             the lowest bit) or the file cut short, after a complete run,
 #             then a rerun: it must either write the reference bytes or
@@ -29,11 +39,11 @@
 # Prints one line per trial and a summary per scenario; exits 1 if any
 # trial failed.
 #
-#   bench/faults.sh [--scenarios kill,compiler,enospc,corrupt] [--kills N]
+#   bench/faults.sh [--scenarios kill,compiler,enospc,shm,fsize,corrupt] [--kills N]
 #     [--seed S] [--keep DIR]
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-scenarios=kill,compiler,enospc,corrupt
+scenarios=kill,compiler,enospc,shm,fsize,corrupt
 kills=30
 seed=1
 keep=
@@ -187,6 +197,53 @@ if [[ ,$scenarios, == *,enospc,* ]]; then
   done
 fi
 
+# limited_result SCENARIO TOOL WHAT RC EXPECTED: judges a run that hit a
+# limit (its stderr in $t/err, its work directory $t/l-TOOL), then reruns
+# it without the limit.
+limited_result() {
+  local s=$1 tool=$2 what=$3 rc=$4 expected=$5 w=$t/l-$2 o=$t/l-$2.out
+  local msg ok=1
+  msg=$(head -1 "$t/err")
+  if ((rc == 0)); then
+    [[ -n $msg ]] && ok=0
+    same "$tool" "$w" "$o" >/dev/null || ok=0
+    result "$s" "$ok" "$tool, $what: finished (it fit) with the reference bytes"
+    return
+  fi
+  crashed "$t/err" && ok=0
+  [[ $msg == "mlgo: error: "*"$expected"* ]] || ok=0
+  run_$tool "$w" "$o" 2>"$t/err2" && same "$tool" "$w" "$o" >"$t/err2" || ok=0
+  result "$s" "$ok" "$tool, $what: exit $rc, \"${msg//$t/T}\"; rerun: $( ((ok)) && echo reference bytes || head -c 200 "$t/err2")"
+}
+
+if [[ ,$scenarios, == *,shm,* ]]; then
+  echo "/dev/shm full (where compile workers write objects):"
+  for tool in train tune; do
+    for kb in 0 4 16 64; do
+      w=$t/l-$tool; o=$t/l-$tool.out
+      rm -rf "$w" "$o"
+      # A 256 KiB tmpfs over /dev/shm with all but KB of it taken.
+      env -u TMPDIR unshare -rm sh -c "mount -t tmpfs -o size=256k tmpfs /dev/shm &&
+        head -c $((256 - kb))k /dev/zero >/dev/shm/filler 2>/dev/null
+        $(declare -f run_train run_tune); t='$t'; never='$never'
+        run_$tool '$w' '$o' 2>'$t/err'"
+      limited_result shm "$tool" "${kb} KiB free" $? "/dev/shm/mlgo-worker-"
+    done
+  done
+fi
+
+if [[ ,$scenarios, == *,fsize,* ]]; then
+  echo "a file size limit (ulimit -f):"
+  for tool in train tune; do
+    for kb in 1 4 16 64; do
+      w=$t/l-$tool; o=$t/l-$tool.out
+      rm -rf "$w" "$o"
+      (ulimit -f "$kb"; "run_$tool" "$w" "$o" 2>"$t/err")
+      limited_result fsize "$tool" "ulimit -f $kb" $? "File too large"
+    done
+  done
+fi
+
 if [[ ,$scenarios, == *,corrupt,* ]]; then
   echo "a corrupted cache or checkpoint file (after a complete run):"
   for tool in train tune; do
@@ -228,7 +285,7 @@ b = bytearray(open(p, 'rb').read()); b[off] ^= mask; open(p, 'wb').write(b)" "$w
 fi
 
 echo "summary:"
-for s in kill compiler enospc corrupt; do
+for s in kill compiler enospc shm fsize corrupt; do
   [[ ,$scenarios, == *,$s,* ]] && echo "  $s: ${pass[$s]:-0} passed, ${fail[$s]:-0} failed"
 done
 ((failures == 0))

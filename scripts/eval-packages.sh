@@ -17,11 +17,13 @@
 # ./run.sh's main job runs the default; test.sh checks the test suites of
 # all but zlib (whose is a lit test, test/Eval/zlib-test-suite.test).
 #
-# One program is also tuned (`mlgo tune --package`, docs/tune.md) with a
-# small fixed budget, and built a third time with its decisions file: its
-# rows get a tuned column, and its test suite runs against that build too.
-# MLGO_TUNE_PACKAGE (default tinyxml2, which the model has never seen;
-# empty: none) and MLGO_TUNE_COMPILES (default 150) choose them.
+# Programs can also be tuned (`mlgo tune --package`, docs/tune.md) with a
+# small fixed budget each, and built a third time with their decisions
+# files: their rows get a tuned column, and their test suites run against
+# that build too. MLGO_TUNE_PACKAGES (space-separated; default tinyxml2,
+# which the model has never seen; empty: none) and MLGO_TUNE_COMPILES (per
+# package, default 150) choose them. Only packages being evaluated are
+# tuned. bench/tune-never-seen.sh tunes all seven never-seen programs.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
@@ -34,11 +36,16 @@ mlgo="$root/$build/bin/mlgo"
 [[ -x "$mlgo" ]] || { echo "eval-packages: $mlgo not built; run scripts/build.sh" >&2; exit 1; }
 jobs=$(nproc 2>/dev/null || echo 2)
 status=0
-tune_pkg=${MLGO_TUNE_PACKAGE-tinyxml2}
+# shellcheck disable=SC2206 # package names are words
+tune_pkgs=(${MLGO_TUNE_PACKAGES-tinyxml2})
 tune_compiles=${MLGO_TUNE_COMPILES:-150}
+tune_dir="$root/$build/tune"
 decisions=()
-if [[ -n $tune_pkg && " ${pkgs[*]} " == *" $tune_pkg "* ]]; then
-  tune_dir="$root/$build/tune"
+# Work directories stay (a rerun resumes); decisions files of an earlier
+# run for other packages must not be applied in this one.
+rm -rf "$tune_dir/decisions"
+for tune_pkg in "${tune_pkgs[@]}"; do
+  [[ " ${pkgs[*]} " == *" $tune_pkg "* ]] || continue
   echo "=== $tune_pkg: mlgo tune --package $tune_pkg --max-compiles $tune_compiles"
   echo
   if "$mlgo" tune --package "$tune_pkg" --work-dir "$tune_dir/$tune_pkg" \
@@ -50,7 +57,7 @@ if [[ -n $tune_pkg && " ${pkgs[*]} " == *" $tune_pkg "* ]]; then
     status=1
   fi
   echo
-fi
+done
 echo "=== ${pkgs[*]}: clang-19 -Oz vs clang-19 -Oz + mlgo (embedded model)"
 echo
 "$mlgo" eval package "${pkgs[@]}" -j "$jobs" "${decisions[@]}" || status=1

@@ -40,6 +40,15 @@ static void keepFirst(std::string &First, Error E) {
     First = std::move(Message);
 }
 
+/// The error that stops a run when a compile could not write its object:
+/// every compile after it would fail alike, and none of them is the
+/// module's result.
+static Error environmentError(StringRef First) {
+  return makeError(First + " (the machine's fault, not the module's: "
+                           "nothing was cached for it, and a rerun resumes "
+                           "once the object can be written)");
+}
+
 Expected<std::vector<CompileCache::Entry>>
 CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   std::vector<CompileCache::Entry> Out(Requests.size());
@@ -68,7 +77,7 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   auto Start = std::chrono::steady_clock::now();
   // Each result is appended to the cache file as soon as it is known; a
   // result that cannot be (a full disk) fails the batch once it is done.
-  std::string WriteError;
+  std::string WriteError, EnvironmentError;
   auto Record = [&](size_t J, const JobOutcome &O) {
     CompileCache::Entry E;
     if (O.ok()) {
@@ -80,6 +89,8 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
     } else {
       E.Error = O.Error;
       E.Transient = O.Transient;
+      if (O.Environment && EnvironmentError.empty())
+        EnvironmentError = O.Error;
     }
     keepFirst(WriteError, Cache.insert(Keys[Where[J]], E));
     Out[Where[J]] = E;
@@ -101,6 +112,8 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
                 .str());
   if (!WriteError.empty())
     return makeError(WriteError);
+  if (!EnvironmentError.empty())
+    return environmentError(EnvironmentError);
   // Duplicates of a request compiled in this batch.
   for (size_t I = 0; I < Requests.size(); ++I)
     if (!Out[I].Ok && Out[I].Error.empty())
@@ -136,7 +149,7 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   if (Jobs.empty())
     return Out;
   Progress Shown((Label + ": " + What).str());
-  std::string WriteError;
+  std::string WriteError, EnvironmentError;
   Pool.run(
       Jobs,
       [&](size_t Done, size_t Total) {
@@ -156,12 +169,16 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
         } else {
           R.Entry.Error = O.Error;
           R.Entry.Transient = O.Transient;
+          if (O.Environment && EnvironmentError.empty())
+            EnvironmentError = O.Error;
         }
         keepFirst(WriteError, Cache.insert(Keys[Where[J]], R.Entry));
       });
   Shown.end();
   if (!WriteError.empty())
     return makeError(WriteError);
+  if (!EnvironmentError.empty())
+    return environmentError(EnvironmentError);
   // Duplicates of a request compiled in this batch.
   for (size_t I = 0; I < Requests.size(); ++I)
     if (!Out[I].Entry.Ok && Out[I].Entry.Error.empty())

@@ -38,6 +38,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <cstdlib>
 #include <mutex>
 
 using namespace llvm;
@@ -105,6 +106,28 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
   return C;
 }
 
+char OutputWriteError::ID = 0;
+
+StringRef getScratchObjectPath() {
+  // clang writes the object of an IR input to a file, whatever output
+  // stream is set; use one per process, on a RAM disk when there is one.
+  static const std::string ObjectPath = [] {
+    SmallString<128> Path;
+    const char *TmpDir = std::getenv("TMPDIR");
+    if (TmpDir && *TmpDir)
+      Path = TmpDir;
+    else if (sys::fs::is_directory("/dev/shm"))
+      Path = "/dev/shm";
+    else
+      sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Path);
+    sys::path::append(Path, "mlgo-worker-%%%%%%%%.o");
+    SmallString<128> Unique;
+    sys::fs::createUniquePath(Path, Unique, /*MakeAbsolute=*/false);
+    return std::string(Unique);
+  }();
+  return ObjectPath;
+}
+
 Expected<CompileResult> compileModule(const CompileJob &Job) {
   auto Start = std::chrono::steady_clock::now();
   // What cc1_main does before compiling.
@@ -130,21 +153,8 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
     return makeError(Job.Module + ": " + toString(Config.takeError()));
 
   // The arguments clang -cc1 would get (CompileCommand.h), minus argv[0]
-  // and "-cc1"; the output goes to memory.
-  // clang writes the object of an IR input to a file, whatever output
-  // stream is set; use one per process on a RAM disk when there is one.
-  static std::string ObjectPath = [] {
-    SmallString<128> Path;
-    SmallString<64> Model("mlgo-worker-%%%%%%%%.o");
-    if (sys::fs::is_directory("/dev/shm"))
-      Path = "/dev/shm";
-    else
-      sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Path);
-    sys::path::append(Path, Model);
-    SmallString<128> Unique;
-    sys::fs::createUniquePath(Path, Unique, /*MakeAbsolute=*/false);
-    return std::string(Unique);
-  }();
+  // and "-cc1".
+  std::string ObjectPath = getScratchObjectPath().str();
   CompileRequest Request;
   Request.CC1Args = Job.CC1Args;
   Request.BitcodePath = Job.BitcodePath;
@@ -195,6 +205,12 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   bool Compiled = CI.ExecuteAction(Action);
   if (!Compiled) {
     sys::fs::remove(ObjectPath);
+    // clang names the output file only when it cannot open or write it.
+    if (StringRef(DiagText).contains(ObjectPath))
+      return make_error<OutputWriteError>(
+          (Job.Module +
+           ": cannot write the compiled object: " + StringRef(DiagText).trim())
+              .str());
     return makeError(Job.Module + ": compilation failed: " +
                      StringRef(DiagText).trim());
   }

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Threading.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -156,7 +157,7 @@ Expected<WorkerResponse> decodeResponse(StringRef Payload) {
   uint8_t Status = 0;
   if (!R.getU8(Status))
     return Malformed("no status");
-  if (Status > static_cast<uint8_t>(WorkerResponse::Status::Fatal))
+  if (Status > static_cast<uint8_t>(WorkerResponse::Status::Environment))
     return makeError("worker response: unknown status " +
                      Twine(unsigned(Status)));
   Response.TheStatus = static_cast<WorkerResponse::Status>(Status);
@@ -253,10 +254,22 @@ static bool readFrame(int Fd, std::string &Payload) {
 static int WorkerResponseFd = -1;
 
 static void onFatalError(void *, const char *Reason, bool) {
-  ByteWriter W;
-  W.putU8(2);
-  W.putString(std::string("LLVM fatal error: ") + Reason);
-  writeFrame(WorkerResponseFd, toStringRef(W.Bytes));
+  WorkerResponse Response;
+  // What raw_fd_ostream reports when the object it wrote cannot be
+  // flushed: a full disk, or a file size limit.
+  StringRef IOFailure = "IO failure on output stream: ";
+  if (StringRef(Reason).starts_with(IOFailure)) {
+    Response.TheStatus = WorkerResponse::Status::Environment;
+    Response.Error =
+        ("cannot write the compiled object " + getScratchObjectPath() + ": " +
+         StringRef(Reason).drop_front(IOFailure.size()))
+            .str();
+    sys::fs::remove(getScratchObjectPath());
+  } else {
+    Response.TheStatus = WorkerResponse::Status::Fatal;
+    Response.Error = std::string("LLVM fatal error: ") + Reason;
+  }
+  writeFrame(WorkerResponseFd, encodeResponse(Response));
   ::_exit(70);
 }
 
@@ -300,11 +313,15 @@ static void injectFault(StringRef Module) {
       if (Expected<CompileResult> R = compileModule(*Job)) {
         Response.Result = std::move(*R);
       } else {
-        Response.TheStatus = WorkerResponse::Status::Error;
-        Response.Error = toString(R.takeError());
+        Error E = R.takeError();
+        Response.TheStatus = E.isA<OutputWriteError>()
+                                 ? WorkerResponse::Status::Environment
+                                 : WorkerResponse::Status::Error;
+        Response.Error = toString(std::move(E));
       }
     }
-    if (!writeFrame(ResponseFd, encodeResponse(Response)))
+    if (!writeFrame(ResponseFd, encodeResponse(Response)) ||
+        Response.TheStatus == WorkerResponse::Status::Environment)
       break;
   }
   ::_exit(0);
@@ -548,9 +565,15 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         Outcomes[J].Result = std::move(Response->Result);
       } else {
         Outcomes[J].Error = std::move(Response->Error);
-        if (Response->TheStatus == WorkerResponse::Status::Fatal) {
-          // The worker reported a fatal error and exits.
-          Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;
+        if (Response->TheStatus == WorkerResponse::Status::Environment) {
+          Outcomes[J].Environment = true;
+          Outcomes[J].Transient = true;
+        }
+        if (Response->TheStatus == WorkerResponse::Status::Fatal ||
+            Response->TheStatus == WorkerResponse::Status::Environment) {
+          // The worker exits after either.
+          if (!StringRef(Outcomes[J].Error).starts_with(Jobs[J].Module + ": "))
+            Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;
           bool Ignored;
           reap(Workers[WI], Ignored);
           Respawn(WI);

@@ -18,6 +18,7 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csignal>
 #include <string>
 #include <vector>
 
@@ -145,6 +146,11 @@ using namespace mlgo::tool;
 
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
+  // Under a file size limit (ulimit -f), a write past it raises SIGXFSZ,
+  // which kills the process without a word. Ignored (here and in every
+  // child: compile workers, compilers), the write fails with EFBIG instead,
+  // and the error names the file.
+  ::signal(SIGXFSZ, SIG_IGN);
   auto &Commands = getCommands();
 
   std::vector<std::string> Storage(argv, argv + argc);

@@ -189,13 +189,21 @@ TEST(WorkerPoolTest, ResponsesRoundTripAndMalformedOnesAreErrors) {
   EXPECT_EQ(Back->TheStatus, WorkerResponse::Status::Fatal);
   EXPECT_EQ(Back->Error, "LLVM fatal error: x");
 
+  WorkerResponse Full;
+  Full.TheStatus = WorkerResponse::Status::Environment;
+  Full.Error = "cannot write the compiled object /dev/shm/o.o: No space";
+  Back = decodeResponse(encodeResponse(Full));
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->TheStatus, WorkerResponse::Status::Environment);
+  EXPECT_EQ(Back->Error, Full.Error);
+
   auto Error = [](StringRef Payload) {
     Expected<WorkerResponse> R = decodeResponse(Payload);
     return R ? std::string("no error") : toString(R.takeError());
   };
   EXPECT_EQ(Error(""), "worker response: malformed frame of 0 bytes: no "
                        "status at byte 0");
-  EXPECT_EQ(Error("\x03"), "worker response: unknown status 3");
+  EXPECT_EQ(Error("\x04"), "worker response: unknown status 4");
   EXPECT_EQ(Error(StringRef(Frame).drop_back(SitesBytes + 1)),
             "worker response: malformed frame of " +
                 std::to_string(Frame.size() - SitesBytes - 1) +

@@ -79,8 +79,31 @@ struct CompileResult {
 };
 
 /// Compiles \p Job in this process. Errors name the module and carry
-/// clang's diagnostics.
+/// clang's diagnostics; an OutputWriteError when the object could not be
+/// written.
 llvm::Expected<CompileResult> compileModule(const CompileJob &Job);
+
+/// Where compileModule() has clang write objects in this process: a file
+/// of its own in $TMPDIR when set, else in /dev/shm when it exists, else in
+/// /tmp (each compile removes it).
+llvm::StringRef getScratchObjectPath();
+
+/// A compile that could not write its object to the scratch file (a full
+/// disk, a file size limit): the machine's fault, not the module's, so its
+/// failure is not the module's result and must not be cached as one.
+class OutputWriteError : public llvm::ErrorInfo<OutputWriteError> {
+public:
+  static char ID;
+  explicit OutputWriteError(std::string Message)
+      : Message(std::move(Message)) {}
+  void log(llvm::raw_ostream &OS) const override { OS << Message; }
+  std::error_code convertToErrorCode() const override {
+    return std::make_error_code(std::errc::io_error);
+  }
+
+private:
+  std::string Message;
+};
 
 } // namespace mlgo
 

@@ -64,6 +64,10 @@ struct JobOutcome {
   /// outside (the kernel's out-of-memory killer), or no worker was left.
   /// Callers should not cache such failures as the module's result.
   bool Transient = false;
+  /// The compile could not write its output (OutputWriteError: a full disk,
+  /// a file size limit): transient too, and every compile after it would
+  /// fail alike, so callers stop the run with this error.
+  bool Environment = false;
   bool ok() const { return Result.has_value(); }
 };
 
@@ -128,11 +132,14 @@ private:
 
 /// A worker's answer to one job.
 struct WorkerResponse {
-  enum class Status : uint8_t { Ok = 0, Error = 1, Fatal = 2 };
+  /// Fatal: LLVM's fatal error handler ran. Environment: the compile could
+  /// not write its object (JobOutcome::Environment). The worker exits after
+  /// either.
+  enum class Status : uint8_t { Ok = 0, Error = 1, Fatal = 2, Environment = 3 };
   Status TheStatus = Status::Ok;
   /// Status::Ok.
   CompileResult Result;
-  /// Status::Error and Status::Fatal (the worker exits after a fatal one).
+  /// Every other status.
   std::string Error;
 };
 
