@@ -23,7 +23,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${MLGO_FUZZ_BUILD:-$root/build-fuzz}
 targets=(log log-stream tensor-spec model corpus-description compile-command
          recipe serve-host worker-frames compile-cache checkpoint decisions
-         site-cache eviction-log)
+         site-cache eviction-log mir-repair)
 
 usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 1 ]] || usage

@@ -282,7 +282,9 @@ std::string emptyMergedStackDebugInfo(StringRef MIR) {
       Separators.push_back(Rest.take_front(KeyAt + Key.size()));
       Rest = Rest.drop_front(KeyAt + Key.size());
       size_t Quote = Rest.find('\'');
-      if (Quote == StringRef::npos) {
+      // The printer writes each value on one line; a value that is not is
+      // not its output, and emptying it would move the line breaks.
+      if (Quote == StringRef::npos || Rest.take_front(Quote).contains('\n')) {
         WellFormed = false;
         break;
       }

@@ -313,6 +313,16 @@ TEST(RegAllocScoreTest, RepairTouchesOnlyWhatDoesNotParse) {
             "    value:           'i32 7'");
 }
 
+// A merged value the printer would write on one line, spread over two, is
+// not its output: emptying it would take the line break with it and move
+// every later line (fuzz/regressions/mir-repair).
+TEST(RegAllocScoreTest, RepairKeepsValuesThatSpanLines) {
+  StringRef Spread = "  - { id: 1, debug-info-variable: '!43!50', "
+                     "debug-info-expression: '!DIExpression()\n"
+                     "!DIExpression()', debug-info-location: '!135!158' }\n";
+  EXPECT_EQ(repairPrintedMIR(Spread), Spread);
+}
+
 TEST(RegAllocScoreTest, ModuleSumsFunctionsInOrder) {
   ModuleScore M =
       unwrap(scoreMIR(MemoryBufferRef(getSpillsMIR(), "spills.mir")));
