@@ -214,26 +214,36 @@ recipes_corpus_setup() {
 # recipes_eval_setup OUT JOBS FLAG...: the eval flavour, for one build into
 # OUT: the compilers OUT/bin/cc and c++, appending -Oz and FLAG... and
 # logging their peak RSS to OUT/rss.log. Nothing is exported: builds see
-# the compilers only where a recipe passes them.
+# the compilers only where a recipe passes them. From `mlgo eval package
+# --evict`: MLGO_EVAL_OPT_LEVEL replaces -Oz (with -O2), and
+# MLGO_EVAL_EVICT, when FLAG... load the plugin, turns on its eviction
+# model with LLVM's own inliner deciding: "embedded", or a model file.
 recipes_eval_setup() {
-  local out=$1
+  local out=$1 opt=${MLGO_EVAL_OPT_LEVEL:--Oz}
   flavour=eval jobs=$2
   shift 2
-  OPT_FLAGS="-Oz" EMBED_FLAGS=""
-  write_compiler_wrapper "$out/bin/cc" clang-19 "$out/rss.log" -Oz "$@" &&
-    write_compiler_wrapper "$out/bin/c++" clang++-19 "$out/rss.log" -Oz "$@" ||
+  local flags=("$@")
+  if [[ -n ${MLGO_EVAL_EVICT:-} && " ${flags[*]}" == *" -fpass-plugin="* ]]; then
+    flags+=(-mllvm -mlgo-use-llvm-advisor -mllvm -mlgo-evict)
+    [[ $MLGO_EVAL_EVICT == embedded ]] ||
+      flags+=(-mllvm "-mlgo-evict-model=$MLGO_EVAL_EVICT")
+  fi
+  set -- "${flags[@]}"
+  OPT_FLAGS=$opt EMBED_FLAGS=""
+  write_compiler_wrapper "$out/bin/cc" clang-19 "$out/rss.log" "$opt" "$@" &&
+    write_compiler_wrapper "$out/bin/c++" clang++-19 "$out/rss.log" "$opt" "$@" ||
     return 1
   # A plugin, model or decisions file the compiler rejects fails here with
   # clang's own message, not in a configure probe ("C compiler cannot create
   # executables") whose reason only config.log has.
   local probe
-  if ! probe=$(clang-19 -x c -c -o /dev/null - -Oz "$@" 2>&1 <<<'int main(void) { return 0; }'); then
-    echo "$recipes_prog: clang-19 -Oz $* cannot compile an empty program:" >&2
+  if ! probe=$(clang-19 -x c -c -o /dev/null - "$opt" "$@" 2>&1 <<<'int main(void) { return 0; }'); then
+    echo "$recipes_prog: clang-19 $opt $* cannot compile an empty program:" >&2
     echo "$probe" >&2
     return 1
   fi
   export -n CC CXX CFLAGS CXXFLAGS 2>/dev/null
-  CC=$out/bin/cc CXX=$out/bin/c++ CFLAGS=-Oz CXXFLAGS=-Oz
+  CC=$out/bin/cc CXX=$out/bin/c++ CFLAGS=$opt CXXFLAGS=$opt
 }
 
 #===-- Building -----------------------------------------------------------===#

@@ -202,6 +202,10 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
   PackageReport Report;
   Report.Package = Pkg;
   Report.ModelName = Opts.Model.Name;
+  Report.BaselineName = Opts.OptLevel;
+  if (Opts.Evict && !Opts.DecisionsPath.empty())
+    return makeError(Pkg + ": a decisions file is for the inlining model; "
+                           "the eviction model's build has none");
   struct Config {
     StringRef Name;
     std::string Dir;
@@ -215,7 +219,7 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     if (!F)
       return F.takeError();
   }
-  std::vector<Config> Configs = {{"-Oz", "", &Report.Baseline, {}},
+  std::vector<Config> Configs = {{Opts.OptLevel, "", &Report.Baseline, {}},
                                  {Opts.Model.Name, "", &Report.Model, {}}};
   if (Report.HasTuned)
     Configs.push_back({Report.TunedName, "", &Report.Tuned, {}});
@@ -229,15 +233,24 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     std::vector<std::string> PolicyArgs;
     if (C >= 1) {
       PolicyArgs.push_back(Opts.PluginPath);
-      PolicyArgs.push_back(Opts.Model.Policy.ModelPath);
+      PolicyArgs.push_back(Opts.Evict ? "" : Opts.Model.Policy.ModelPath);
     }
     if (C == 2)
       PolicyArgs.push_back(Opts.DecisionsPath);
+    // The recipes' compiler wrappers (package-recipes.sh,
+    // recipes_eval_setup) read the level and the eviction model from the
+    // environment.
+    std::vector<std::string> Argv = {
+        "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel,
+        "MLGO_EVAL_EVICT=" + (!Opts.Evict ? std::string()
+                              : Opts.EvictModelPath.empty()
+                                  ? std::string("embedded")
+                                  : Opts.EvictModelPath)};
+    llvm::append_range(Argv, Plan.BuildArgv(Cfg.Dir, PolicyArgs));
     std::string BuildLog = Opts.WorkDir + "/build-" + DirNames[C] + ".log";
     Log("building " + Pkg + " with " + Cfg.Name);
     auto Start = std::chrono::steady_clock::now();
-    ProcessResult R = runLogged(Plan.BuildArgv(Cfg.Dir, PolicyArgs), BuildLog,
-                                Opts.BuildTimeoutSeconds);
+    ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
     Cfg.Stats->WallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();

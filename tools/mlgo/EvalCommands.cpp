@@ -119,6 +119,15 @@ cl::opt<std::string> PackageDecisions(
              "a directory: <dir>/<package>.decisions for each package that "
              "has one"),
     cl::value_desc("file|dir"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<bool> PackageEvict(
+    "evict",
+    cl::desc("evaluate the eviction model instead: build with -O2, and with "
+             "-O2 and the plugin's eviction model (LLVM's inliner deciding)"),
+    cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageEvictModel(
+    "evict-model",
+    cl::desc("with --evict: the eviction model file (default: embedded)"),
+    cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -404,6 +413,14 @@ bool printReport(const PackageReport &R, ReportFormat Format,
   return Bad.empty() && R.getBaselineFailures().empty();
 }
 
+/// \p Path made absolute and free of "." and ".." components.
+std::string getAbsolutePath(StringRef Path) {
+  SmallString<256> Abs(Path);
+  sys::fs::make_absolute(Abs);
+  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
+  return std::string(Abs);
+}
+
 /// Evaluates one package and prints its report; false if it could not be
 /// built or a test failed (the reason is printed).
 bool evalOnePackage(const PackageEvalOptions &Opts, ReportFormat Format,
@@ -442,6 +459,22 @@ int runEvalPackage() {
     if (!P)
       return fail(P.takeError());
     Opts.Model = *P;
+  }
+  if (!PackageEvictModel.empty() && !PackageEvict)
+    return fail("--evict-model is for --evict");
+  if (PackageEvict) {
+    if (!PackageModel.empty() || !PackageDecisions.empty())
+      return fail("--evict evaluates the eviction model; --model and "
+                  "--decisions are for the inlining model");
+    Opts.Evict = true;
+    Opts.OptLevel = "-O2";
+    Opts.Model.Name = "evict";
+    if (!PackageEvictModel.empty()) {
+      if (!sys::fs::is_regular_file(PackageEvictModel))
+        return fail(PackageEvictModel + ": no such file (the eviction model)");
+      Opts.EvictModelPath = getAbsolutePath(PackageEvictModel);
+      Opts.Model.Name = "evict " + sys::path::filename(PackageEvictModel).str();
+    }
   }
   Opts.Jobs = std::max(1u, unsigned(PackageJobs));
   Opts.BuildTimeoutSeconds = PackageBuildTimeout;
@@ -490,18 +523,11 @@ int runEvalPackage() {
       Rows.push_back({PackageNames[I], Reports[I] ? &*Reports[I] : nullptr});
     if (Printed)
       outs() << '\n';
-    getPackageSummaryTable(Rows, "-Oz", Opts.Model.Name).print(outs(), *Format);
+    getPackageSummaryTable(Rows, Opts.OptLevel, Opts.Model.Name)
+        .print(outs(), *Format);
     outs().flush();
   }
   return AllOK ? 0 : 1;
-}
-
-/// \p Path made absolute and free of "." and ".." components.
-std::string getAbsolutePath(StringRef Path) {
-  SmallString<256> Abs(Path);
-  sys::fs::make_absolute(Abs);
-  sys::path::remove_dots(Abs, /*remove_dot_dot=*/true);
-  return std::string(Abs);
 }
 
 int runEvalBuild() {

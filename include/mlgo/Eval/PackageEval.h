@@ -51,6 +51,15 @@ struct BuildEvalOptions {
   /// file, whose column every table gets.
   std::string DecisionsPath;
   std::string PluginPath;
+  /// The optimization level every build appends (-Oz for inlining for
+  /// size; -O2 for the eviction model, which stands aside at size levels).
+  std::string OptLevel = "-Oz";
+  /// Evaluate the eviction model instead of the inlining one: the second
+  /// build loads the plugin with -mlgo-evict and LLVM's own inliner
+  /// deciding (-mlgo-use-llvm-advisor); Model names the column only.
+  bool Evict = false;
+  /// The eviction model file (-mlgo-evict-model); empty: the embedded one.
+  std::string EvictModelPath;
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;
   unsigned TestTimeoutSeconds = 600;
