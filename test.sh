@@ -21,16 +21,13 @@ sweep=$(mktemp -d)
 { PATH=$PWD/build/bin:$PATH sh test/Train/Inputs/make-corpus.sh "$sweep" >/dev/null 2>&1 &&
   bench/crash-sweep.sh --corpus "$sweep/corpus" --verify-every 1; } || status=1
 rm -rf "$sweep"
-# The unit tests under AddressSanitizer and UBSan, leak checking on, in a
-# build of their own (build-asan/): 35 s to run, but about an hour to
-# build without ccache on two shared cores, so only on request:
-# MLGO_TEST_SANITIZE=1 ./test.sh (docs/hardening.md).
-if [[ ${MLGO_TEST_SANITIZE:-0} == 1 ]]; then
-  { cmake -S . -B build-asan -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-      -DMLGO_SANITIZE=ON -DMLGO_BUILD_BENCHMARKS=OFF >/dev/null &&
-    ninja -C build-asan mlgo-unittests >/dev/null &&
-    ctest --test-dir build-asan --output-on-failure -j2; } || status=1
-fi
+# The unit tests under AddressSanitizer and UBSan, leak checking on, in
+# the fuzz build above (build-fuzz/: clang-19 -O1, every library already
+# compiled with ASan, UBSan and coverage for the fuzz targets, so only the
+# tests themselves are compiled here; docs/hardening.md).
+{ ASAN_OPTIONS=detect_leaks=0 ninja -C build-fuzz mlgo-unittests >/dev/null &&
+  ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-fuzz --output-on-failure -j2; } ||
+  status=1
 # The one-definition rule across every area: bin/mlgo and the plugin built
 # with LTO, where GCC reports two different definitions of one type
 # (~5 min).

@@ -370,7 +370,13 @@ TEST(PolicyRunnerTest, ExplorationSamplesReproducibly) {
     int64_t D2 = Embedded->evaluate<int64_t>();
     ASSERT_EQ(D1, D2);
     float P = 1.0f / (1.0f + std::exp(-Interp->getLastLogit() / 2.0f));
-    EXPECT_EQ(bitsOf(Interp->getLastProbability()), bitsOf(P));
+    // A NaN logit (NaN features) gives a NaN probability, and so never
+    // inlines; the NaN's sign bit differs between compilers (the GCC build
+    // and the clang-19 -O1 sanitizer build of this test disagree).
+    if (std::isnan(P))
+      EXPECT_TRUE(std::isnan(Interp->getLastProbability()));
+    else
+      EXPECT_EQ(bitsOf(Interp->getLastProbability()), bitsOf(P));
     float U = PolicyRunner::uniformFromState(State);
     EXPECT_EQ(D1, U < P ? 1 : 0);
     Ones += D1;
