@@ -149,13 +149,22 @@ ModuleDecisions fixAll(StringRef Module, ArrayRef<DecidedSite> T) {
   return Out;
 }
 
+/// Whether \p Path is a system source (Debian's googletest sources in
+/// /usr/src, say): the same path in every build on the machine.
+static bool isSystemSource(StringRef Path) { return Path.starts_with("/usr/"); }
+
 std::vector<std::string> getSourceKeys(ArrayRef<std::string> Sources) {
   std::vector<std::string> Keys;
-  std::optional<std::string> Common; // with a trailing '/'
-  for (const std::string &S : Sources) {
+  for (const std::string &S : Sources)
     Keys.push_back(normalizeSourcePath(S));
-    StringRef K = Keys.back();
-    if (!K.starts_with("/"))
+  // The program's own sources decide the common directory; system ones
+  // would shorten it to "/" and leave the build directory in every key.
+  bool AllSystem = llvm::all_of(Keys, [](StringRef K) {
+    return !K.starts_with("/") || isSystemSource(K);
+  });
+  std::optional<std::string> Common; // with a trailing '/'
+  for (StringRef K : Keys) {
+    if (!K.starts_with("/") || (!AllSystem && isSystemSource(K)))
       continue;
     StringRef Dir = K.substr(0, K.rfind('/') + 1);
     if (!Common) {
@@ -170,10 +179,12 @@ std::vector<std::string> getSourceKeys(ArrayRef<std::string> Sources) {
       --N;
     Common->resize(N);
   }
-  if (Common)
-    for (std::string &K : Keys)
-      if (StringRef(K).starts_with(*Common))
-        K = K.substr(Common->size());
+  for (std::string &K : Keys) {
+    if (Common && StringRef(K).starts_with(*Common))
+      K = K.substr(Common->size());
+    else if (StringRef(K).starts_with("/"))
+      K = K.substr(1); // a system source: its whole path
+  }
   return Keys;
 }
 

@@ -113,6 +113,17 @@ TEST(TuneSearchTest, KeysDoNotDependOnTheBuildDirectory) {
   EXPECT_EQ(getSourceKeys({"/x/p/a.c"}), (std::vector<std::string>{"a.c"}));
   EXPECT_EQ(getSourceKeys({"a.c", "../x/b.c", "/abs/c.c"}),
             (std::vector<std::string>{"a.c", "../x/b.c", "c.c"}));
+  // A test suite's googletest compiled from Debian's /usr/src: the
+  // program's own sources still lose their build directory (yaml-cpp's
+  // keys once began with the tuning work directory's path).
+  EXPECT_EQ(getSourceKeys({"/usr/src/googletest/googletest/src/gtest-all.cc",
+                           "/w/build/src/src/binary.cpp",
+                           "/w/build/src/test/node_test.cpp"}),
+            (std::vector<std::string>{
+                "usr/src/googletest/googletest/src/gtest-all.cc",
+                "src/binary.cpp", "test/node_test.cpp"}));
+  EXPECT_EQ(getSourceKeys({"/usr/src/a/x.c", "/usr/src/b/y.c"}),
+            (std::vector<std::string>{"a/x.c", "b/y.c"}));
 }
 
 } // namespace

@@ -101,7 +101,8 @@ ModuleDecisions fixAll(llvm::StringRef Module, llvm::ArrayRef<DecidedSite> T);
 /// The module keys of source paths \p Sources (IR source_filename):
 /// normalized; absolute paths made relative to the deepest directory
 /// that holds all of them, so that a key does not depend on where the
-/// program was built.
+/// program was built. System sources (under /usr/, the same in every
+/// build) do not count towards that directory unless all are.
 std::vector<std::string> getSourceKeys(llvm::ArrayRef<std::string> Sources);
 
 } // namespace mlgo
