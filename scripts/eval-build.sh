@@ -52,8 +52,8 @@ build)
   extra=(-Wno-unused-command-line-argument)
   if [[ -n $plugin ]]; then
     extra+=("-fplugin=$plugin" "-fpass-plugin=$plugin")
-    [[ -z $model ]] || extra+=(-mllvm "-mlgo-model=$model")
-    [[ -z $decisions ]] || extra+=(-mllvm "-mlgo-decisions=$decisions")
+    [[ -z $model ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-model=$model")
+    [[ -z $decisions ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-decisions=$decisions")
   fi
   recipes_eval_setup "$out" "$jobs" "${extra[@]}"
   # What a recipe would set; there is none.

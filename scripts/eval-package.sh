@@ -57,8 +57,8 @@ build | corpus-build)
   [[ $cmd != corpus-build ]] || extra+=(-Xclang -fembed-bitcode=all)
   if [[ $cmd == build && -n ${5:-} ]]; then
     extra+=("-fplugin=$5" "-fpass-plugin=$5")
-    [[ -z ${6:-} ]] || extra+=(-mllvm "-mlgo-model=$6")
-    [[ -z ${7:-} ]] || extra+=(-mllvm "-mlgo-decisions=$7")
+    [[ -z ${6:-} ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-model=$6")
+    [[ -z ${7:-} ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-decisions=$7")
   fi
   recipes_eval_setup "$out" "$4" "${extra[@]}"
   if [[ $cmd == corpus-build ]]; then

@@ -224,9 +224,10 @@ recipes_eval_setup() {
   shift 2
   local flags=("$@")
   if [[ -n ${MLGO_EVAL_EVICT:-} && " ${flags[*]}" == *" -fpass-plugin="* ]]; then
-    flags+=(-mllvm -mlgo-use-llvm-advisor -mllvm -mlgo-evict)
+    flags+=(-Xclang -mllvm -Xclang -mlgo-use-llvm-advisor
+            -Xclang -mllvm -Xclang -mlgo-evict)
     [[ $MLGO_EVAL_EVICT == embedded ]] ||
-      flags+=(-mllvm "-mlgo-evict-model=$MLGO_EVAL_EVICT")
+      flags+=(-Xclang -mllvm -Xclang "-mlgo-evict-model=$MLGO_EVAL_EVICT")
   fi
   set -- "${flags[@]}"
   OPT_FLAGS=$opt EMBED_FLAGS=""
