@@ -75,6 +75,15 @@ std::string normalizeSourcePath(StringRef Path) {
   return std::string(P);
 }
 
+std::string resolveSourcePath(StringRef SourcePath, StringRef CompileDir) {
+  if (sys::path::is_absolute(SourcePath, sys::path::Style::posix) ||
+      CompileDir.empty())
+    return normalizeSourcePath(SourcePath);
+  SmallString<256> P(CompileDir);
+  sys::path::append(P, sys::path::Style::posix, SourcePath);
+  return normalizeSourcePath(P);
+}
+
 bool sourceMatchesKey(StringRef SourcePath, StringRef Key) {
   if (Key.empty() || !SourcePath.ends_with(Key))
     return false;

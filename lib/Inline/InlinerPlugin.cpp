@@ -209,7 +209,12 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
           "registered");
   MLGOInlineAdvisorOptions Options = C.Options;
   if (C.Decisions) {
-    Options.Fixed = C.Decisions->find(M.getSourceFileName());
+    // clang runs in the directory the build compiled the source in.
+    SmallString<256> Cwd;
+    if (sys::fs::current_path(Cwd))
+      Cwd.clear();
+    Options.Fixed =
+        C.Decisions->find(resolveSourcePath(M.getSourceFileName(), Cwd));
     Options.FixedFileName = C.DecisionsPath;
   }
   if (Options.Source == InlineDecisionSource::Model) {

@@ -177,6 +177,27 @@ struct SearchResult {
   double Seconds = 0;
 };
 
+/// The directory the compiler ran in, as clang's driver records it in
+/// the cc1 command (-fdebug-compilation-dir, which it always passes, or
+/// -fcoverage-compilation-dir); empty if neither is there.
+std::string getCompileDir(ArrayRef<std::string> CC1Args) {
+  for (StringRef Flag :
+       {"-fdebug-compilation-dir", "-fcoverage-compilation-dir"})
+    for (size_t I = 0; I < CC1Args.size(); ++I) {
+      StringRef A = CC1Args[I];
+      if (A.consume_front(Flag)) {
+        if (A.consume_front("="))
+          return A.str();
+        if (A.empty() && I + 1 < CC1Args.size())
+          return CC1Args[I + 1];
+      }
+    }
+  return "";
+}
+
+/// The module's source as the plugin resolves it in the build
+/// (resolveSourcePath): its source_filename joined to the directory it was
+/// compiled in.
 Expected<std::string> getSourceFileName(const CorpusModule &M) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
   if (!Buf)
@@ -186,7 +207,8 @@ Expected<std::string> getSourceFileName(const CorpusModule &M) {
       getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
   if (!Mod)
     return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
-  return (*Mod)->getSourceFileName();
+  return resolveSourcePath((*Mod)->getSourceFileName(),
+                           getCompileDir(M.CC1Args));
 }
 
 class Tuner {

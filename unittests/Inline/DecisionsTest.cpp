@@ -69,6 +69,26 @@ TEST(DecisionsTest, ModulesAreFoundByTheirPathsTail) {
   EXPECT_EQ(F->find("b.c"), nullptr);
 }
 
+// zstd compiles lib/compress/x.c as "compress/x.c" in lib/ and as
+// "../lib/compress/x.c" in programs/: joined to the directory each compile
+// ran in, both are the one source the key names.
+TEST(DecisionsTest, RelativeSourcesResolveAgainstTheCompileDirectory) {
+  EXPECT_EQ(resolveSourcePath("compress/x.c", "/p/lib"), "/p/lib/compress/x.c");
+  EXPECT_EQ(resolveSourcePath("../lib/compress/x.c", "/p/programs"),
+            "/p/lib/compress/x.c");
+  EXPECT_EQ(resolveSourcePath("/abs/./y.c", "/p/lib"), "/abs/y.c");
+  EXPECT_EQ(resolveSourcePath("../y.c", ""), "../y.c");
+  Expected<DecisionsFile> F = DecisionsFile::parse(
+      "mlgo-decisions 1\nmodule lib/compress/x.c\n", "d.txt");
+  ASSERT_TRUE(bool(F)) << toString(F.takeError());
+  EXPECT_EQ(F->find("compress/x.c"), nullptr);
+  for (auto [Source, Dir] :
+       {std::pair<StringRef, StringRef>{"compress/x.c", "/q/lib"},
+        {"../lib/compress/x.c", "/q/programs"}})
+    EXPECT_EQ(F->find(resolveSourcePath(Source, Dir))->Module,
+              "lib/compress/x.c");
+}
+
 TEST(DecisionsTest, SiteEntriesWinOverGroupsAndUseIsTracked) {
   auto M = std::make_shared<ModuleDecisions>();
   M->Sites = {{"", "g", 0, true}, {"f", "g", 1, false}, {"f", "h", 0, true}};

@@ -131,6 +131,14 @@ public:
 /// \p Path with "." and ".." components resolved lexically and separators
 /// made single; the form keys are compared in.
 std::string normalizeSourcePath(llvm::StringRef Path);
+/// The source path of a compile as the decisions file is searched with: a
+/// relative \p SourcePath (the IR's source_filename, as the build passed
+/// it) joined to the directory the compiler ran in, \p CompileDir (unless
+/// empty), then normalized. So "compress/x.c" compiled in /p/lib and
+/// "../lib/compress/x.c" compiled in /p/programs are one source,
+/// /p/lib/compress/x.c, and one key.
+std::string resolveSourcePath(llvm::StringRef SourcePath,
+                              llvm::StringRef CompileDir);
 /// Whether key \p Key names source \p SourcePath (both normalized): equal,
 /// or a trailing part of it made of whole components.
 bool sourceMatchesKey(llvm::StringRef SourcePath, llvm::StringRef Key);
