@@ -198,10 +198,10 @@ if [[ ,$scenarios, == *,enospc,* ]]; then
 fi
 
 # limited_result SCENARIO TOOL WHAT RC EXPECTED: judges a run that hit a
-# limit (its stderr in $t/err, its work directory $t/l-TOOL), then reruns
-# it without the limit.
+# limit (its stderr in $t/err, its work directory and output the caller's
+# $w and $o), then reruns it without the limit.
 limited_result() {
-  local s=$1 tool=$2 what=$3 rc=$4 expected=$5 w=$t/l-$2 o=$t/l-$2.out
+  local s=$1 tool=$2 what=$3 rc=$4 expected=$5
   local msg ok=1
   msg=$(head -1 "$t/err")
   if ((rc == 0)); then

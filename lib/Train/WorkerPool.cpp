@@ -252,6 +252,9 @@ static bool readFrame(int Fd, std::string &Payload) {
 //===-- The worker process ------------------------------------------------===//
 
 static int WorkerResponseFd = -1;
+/// The module of the job being compiled: every error a worker answers
+/// with names it, fatal ones too.
+static std::string WorkerModule;
 
 static void onFatalError(void *, const char *Reason, bool) {
   WorkerResponse Response;
@@ -260,14 +263,14 @@ static void onFatalError(void *, const char *Reason, bool) {
   StringRef IOFailure = "IO failure on output stream: ";
   if (StringRef(Reason).starts_with(IOFailure)) {
     Response.TheStatus = WorkerResponse::Status::Environment;
-    Response.Error =
-        ("cannot write the compiled object " + getScratchObjectPath() + ": " +
-         StringRef(Reason).drop_front(IOFailure.size()))
-            .str();
+    Response.Error = (WorkerModule + ": cannot write the compiled object " +
+                      getScratchObjectPath() + ": " +
+                      StringRef(Reason).drop_front(IOFailure.size()))
+                         .str();
     sys::fs::remove(getScratchObjectPath());
   } else {
     Response.TheStatus = WorkerResponse::Status::Fatal;
-    Response.Error = std::string("LLVM fatal error: ") + Reason;
+    Response.Error = WorkerModule + ": LLVM fatal error: " + Reason;
   }
   writeFrame(WorkerResponseFd, encodeResponse(Response));
   ::_exit(70);
@@ -309,6 +312,7 @@ static void injectFault(StringRef Module) {
       Response.TheStatus = WorkerResponse::Status::Error;
       Response.Error = toString(Job.takeError());
     } else {
+      WorkerModule = Job->Module;
       injectFault(Job->Module);
       if (Expected<CompileResult> R = compileModule(*Job)) {
         Response.Result = std::move(*R);
@@ -572,8 +576,6 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         if (Response->TheStatus == WorkerResponse::Status::Fatal ||
             Response->TheStatus == WorkerResponse::Status::Environment) {
           // The worker exits after either.
-          if (!StringRef(Outcomes[J].Error).starts_with(Jobs[J].Module + ": "))
-            Outcomes[J].Error = Jobs[J].Module + ": " + Outcomes[J].Error;
           bool Ignored;
           reap(Workers[WI], Ignored);
           Respawn(WI);

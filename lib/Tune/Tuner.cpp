@@ -178,20 +178,12 @@ struct SearchResult {
 };
 
 /// The directory the compiler ran in, as clang's driver records it in
-/// the cc1 command (-fdebug-compilation-dir, which it always passes, or
-/// -fcoverage-compilation-dir); empty if neither is there.
+/// the cc1 command (-fdebug-compilation-dir=DIR, which it always passes);
+/// empty if it is not there.
 std::string getCompileDir(ArrayRef<std::string> CC1Args) {
-  for (StringRef Flag :
-       {"-fdebug-compilation-dir", "-fcoverage-compilation-dir"})
-    for (size_t I = 0; I < CC1Args.size(); ++I) {
-      StringRef A = CC1Args[I];
-      if (A.consume_front(Flag)) {
-        if (A.consume_front("="))
-          return A.str();
-        if (A.empty() && I + 1 < CC1Args.size())
-          return CC1Args[I + 1];
-      }
-    }
+  for (StringRef A : CC1Args)
+    if (A.consume_front("-fdebug-compilation-dir="))
+      return A.str();
   return "";
 }
 
