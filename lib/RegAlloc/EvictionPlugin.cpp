@@ -36,6 +36,7 @@
 #include <fcntl.h>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sys/ioctl.h>
 #include <sys/syscall.h>
 #include <thread>
@@ -82,6 +83,16 @@ std::vector<TensorSpec> getEvictionFeatureSpecs() {
 
 TensorSpec getEvictionAdviceSpec() {
   return TensorSpec::createSpec<int64_t>("index_to_evict", {1});
+}
+
+int64_t invertEviction(const int64_t *Mask, int64_t Choice) {
+  const int64_t Nothing = EvictionColumns - 1;
+  if (Choice != Nothing && Mask[Nothing])
+    return Nothing;
+  for (int64_t I = 0; I < Nothing; ++I)
+    if (Mask[I] && I != Choice)
+      return I;
+  return Choice;
 }
 
 /// Why \p M cannot answer LLVM's eviction questions, if it cannot.
@@ -156,6 +167,13 @@ cl::opt<std::string> EvictTrainingLog(
     cl::desc("Write every eviction decision to this file in LLVM's training "
              "log format: the features LLVM sent, then index_to_evict; one "
              "context per function"));
+cl::list<uint64_t> EvictFlips(
+    "mlgo-evict-flips", cl::Hidden, cl::cat(EvictCategory), cl::CommaSeparated,
+    cl::value_desc("n,m,..."),
+    cl::desc("Research: invert the model's eviction decisions with these "
+             "indices (counted from 0 over the process): an eviction becomes "
+             "\"evict nothing\" where LLVM allows it, and otherwise the first "
+             "other allowed column (docs/regalloc.md, \"Headroom\")"));
 cl::opt<bool> EvictUseLLVMAdvisor(
     "mlgo-evict-use-llvm-advisor", cl::Hidden, cl::cat(EvictCategory),
     cl::desc("Leave register-allocation eviction to LLVM's own advisor, "
@@ -309,6 +327,50 @@ public:
 
 private:
   Session &S;
+};
+
+/// -mlgo-evict-flips: a policy that answers as \p Inner does, except at the
+/// listed decisions, which it inverts (invertEviction).
+class FlippingPolicy final : public ServePolicy {
+public:
+  explicit FlippingPolicy(std::unique_ptr<ServePolicy> Inner)
+      : Inner(std::move(Inner)), Flips(EvictFlips.begin(), EvictFlips.end()) {}
+
+  Error begin(const LogHeader &H) override {
+    MaskIndex = H.Features.size();
+    for (size_t I = 0; I < H.Features.size(); ++I)
+      if (H.Features[I].name() == "mask" &&
+          H.Features[I].isElementType<int64_t>() &&
+          H.Features[I].getElementCount() == EvictionColumns)
+        MaskIndex = I;
+    if (MaskIndex == H.Features.size() || !H.Advice ||
+        !H.Advice->isElementType<int64_t>())
+      return makeError("-mlgo-evict-flips needs LLVM's int64 'mask' of " +
+                       Twine(EvictionColumns) + " columns and an int64 advice");
+    return Inner->begin(H);
+  }
+  void switchContext(StringRef Name) override { Inner->switchContext(Name); }
+  Error decide(const LogHeader &H, const LogRecord &Obs, const LogReader &R,
+               char *AdviceOut) override {
+    if (Error E = Inner->decide(H, Obs, R, AdviceOut))
+      return E;
+    // Decisions are counted over the whole process: its sessions run one
+    // after another.
+    static std::atomic<uint64_t> Next{0};
+    if (!Flips.count(Next++))
+      return Error::success();
+    int64_t Mask[EvictionColumns], Choice;
+    std::memcpy(Mask, R.getFeatureData(MaskIndex), sizeof(Mask));
+    std::memcpy(&Choice, AdviceOut, sizeof(Choice));
+    Choice = invertEviction(Mask, Choice);
+    std::memcpy(AdviceOut, &Choice, sizeof(Choice));
+    return Error::success();
+  }
+
+private:
+  std::unique_ptr<ServePolicy> Inner;
+  std::set<uint64_t> Flips;
+  size_t MaskIndex = 0;
 };
 
 /// The session's log pipe, noting when the serving thread waits on it.
@@ -476,6 +538,8 @@ Pass *createEvictionAnalysis() {
       createEvictionPolicy(EvictModelPath);
   if (!Policy)
     fatal(toString(Policy.takeError()));
+  if (!EvictFlips.empty())
+    *Policy = std::make_unique<FlippingPolicy>(std::move(*Policy));
   Expected<std::shared_ptr<Session>> S = startSession(std::move(*Policy));
   if (!S)
     fatal(toString(S.takeError()));

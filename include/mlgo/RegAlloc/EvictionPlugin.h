@@ -82,6 +82,14 @@ std::vector<TensorSpec> getEvictionFeatureSpecs();
 /// The advice tensor: "index_to_evict", int64 [1].
 TensorSpec getEvictionAdviceSpec();
 
+/// The other answer to an eviction question whose allowed columns are
+/// \p Mask (33 elements, LLVM's "mask") and whose answer was \p Choice:
+/// "evict nothing" (column 32) for an eviction where LLVM allows it, and
+/// otherwise the first allowed register column other than \p Choice;
+/// \p Choice itself when no other column is allowed. Never a masked
+/// column. The -mlgo-evict-flips research option answers with it.
+int64_t invertEviction(const int64_t *Mask, int64_t Choice);
+
 /// A policy answering eviction observations with the model in \p Path
 /// (interpreted), or with the model compiled into the plugin when \p Path
 /// is empty. Fails if the model cannot serve LLVM 19's eviction features:
