@@ -636,6 +636,7 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
     P.Model += (*Scores)[I];
     R.Default += Set[I].Default;
     R.Model += (*Scores)[I];
+    R.SameScore += (*Scores)[I] == Set[I].Default;
     if (Set[I].Default > 0) {
       RatioSum += (*Scores)[I] / Set[I].Default;
       ++RatioCount;

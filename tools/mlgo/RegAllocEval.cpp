@@ -101,7 +101,11 @@ int runEval() {
     outs() << formatv("\nmean per module of model / default: {0:f4} (over "
                       "modules LLVM allocates with a cost); {1} module(s) "
                       "left out (MIR that does not read back)\n",
-                      R->MeanRatio, R->LeftOut);
+                      R->MeanRatio, R->LeftOut)
+           << formatv("{0} of {1} module(s) score exactly as with LLVM's "
+                      "advisor (their allocations agree, or differ only "
+                      "where the cost is the same)\n",
+                      R->SameScore, R->Modules);
   return 0;
 }
 

@@ -139,6 +139,10 @@ struct EvictEvalResult {
   double Default = 0, Model = 0;
   /// The mean of model / default over modules whose default is not 0.
   double MeanRatio = 1;
+  /// Modules the model scores exactly as LLVM's advisor: with equal scores
+  /// the allocations agree (or differ only where they cost the same). The
+  /// agreement of the model with LLVM's eviction.
+  size_t SameScore = 0;
 };
 
 llvm::Expected<EvictEvalResult>
