@@ -1,50 +1,59 @@
 #!/usr/bin/env bash
 # Executed instructions (valgrind --tool=callgrind, deterministic) and paired
-# wall-clock time of real programs built with clang-19 -O2 and LLVM's own
-# eviction advisor ("default") or mlgo's eviction model ("model": the plugin
-# with -mlgo-evict, LLVM's inliner in both). Programs, built from Debian's
-# sources by their own source lists, each run on a fixed input:
+# wall-clock time of real programs built at clang-19 -O2 with LLVM's own
+# eviction advisor ("default") and with mlgo's eviction model ("model": the
+# plugin with -mlgo-evict, LLVM's inliner in both). The programs are built
+# by `mlgo eval package --evict`: each package by its own build system, its
+# own test suite run against both builds (a test failing only with the
+# model is a possible miscompile, and stops the benchmark). xz-utils and
+# lzip are programs no model has seen in training. Each runs a fixed input:
 #
-#   bzip2    compress, then decompress, INPUT
-#   lz4      compress, then decompress, INPUT (level 9)
-#   zlib     minigzip compress, then decompress, INPUT
-#   lua5.4   the interpreter running a fixed script (string, table and
-#            arithmetic work)
+#   bzip2     compress, then decompress, INPUT
+#   minigzip  (zlib) compress, then decompress, INPUT
+#   xz        compress (-6), then decompress, INPUT
+#   lzip      compress, then decompress, INPUT
+#   lua       (lua5.4) the interpreter running a fixed script (string,
+#             table and arithmetic work)
 #
 # INPUT is the program sources concatenated (deterministic, ~2 MB).
-# Prints one line per program: instructions default, model, ratio; wall
-# median default, model, ratio (ROUNDS paired runs, alternating).
+# Prints eval's tables (tests, .text, build time), then one line per
+# program: instructions default, model, ratio; wall median default, model,
+# ratio (ROUNDS paired runs, alternating).
 #
 #   bench/evict-callgrind.sh [ROUNDS] [MODEL.json]
+#
+# The builds stay in $EVICT_WORK when it is set (default: a temporary
+# directory, removed at the end).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 rounds=${1:-5}
 model=${2:-}
 source "$root/bench/common.sh"
 plugin=$(bench_plugin)
+mlgo=${MLGO:-$root/build/bin/mlgo}
 out=$(mktemp -d); trap 'rm -rf "$out"' EXIT
-model_flags=(-fplugin="$plugin" -fpass-plugin="$plugin" -mllvm -mlgo-use-llvm-advisor -mllvm -mlgo-evict)
-[[ -z "$model" ]] || model_flags+=(-mllvm "-mlgo-evict-model=$model")
+work=${EVICT_WORK:-$out/eval}
+pkgs=(bzip2 zlib xz-utils lzip lua5.4)
 
-bz=$("$root/scripts/fetch-source.sh" bzip2)
-lz=$("$root/scripts/fetch-source.sh" lz4)
-zl=$("$root/scripts/fetch-source.sh" zlib)
-lu=$("$root/scripts/fetch-source.sh" lua5.4)
-# Debian's lua5.4 patches read module paths from a header debian/rules writes.
-mkdir -p "$out/inc"
-echo '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"' > "$out/inc/lua5.4-deb-multiarch.h"
-cat "$bz"/*.c "$lz"/lib/*.c "$zl"/*.c "$lu"/src/*.c "$bz"/*.c "$lz"/lib/*.c > "$out/input"
+eval_args=(--evict --work-dir "$work")
+[[ -z "$model" ]] || eval_args+=(--evict-model "$model")
+"$mlgo" eval package "${pkgs[@]}" "${eval_args[@]}"
 
-build() { # cfg -> binaries in $out/$cfg
-  local cfg=$1 d=$out/$1 flags=()
-  mkdir -p "$d"
-  [[ $cfg == model ]] && flags=("${model_flags[@]}")
-  local cc=(clang-19 -O2 -w "${flags[@]}")
-  "${cc[@]}" -D_FILE_OFFSET_BITS=64 "$bz"/{blocksort,huffman,crctable,randtable,compress,decompress,bzlib,bzip2}.c -o "$d/bzip2"
-  "${cc[@]}" -I"$lz/lib" "$lz"/lib/{lz4,lz4hc,lz4frame,xxhash}.c "$lz"/programs/{bench,datagen,lz4cli,lz4io}.c -o "$d/lz4"
-  "${cc[@]}" -DHAVE_UNISTD_H -I"$zl" "$zl"/{adler32,compress,crc32,deflate,gzclose,gzlib,gzread,gzwrite,infback,inffast,inflate,inftrees,trees,uncompr,zutil}.c "$zl/test/minigzip.c" -o "$d/minigzip"
-  "${cc[@]}" -DLUA_USE_LINUX -I"$out/inc" $(ls "$lu"/src/*.c | grep -v luac.c) -o "$d/lua" -lm -ldl
-}
+# The builds' programs: eval names LLVM's build "oz" (its -Oz column when
+# evaluating the inliner) and the model's "model".
+for cfg in default model; do
+  dir=$cfg; [[ $cfg == default ]] && dir=oz
+  mkdir -p "$out/$cfg"
+  cp "$work/bzip2/$dir/src/bzip2" "$work/zlib/$dir/src/minigzip" \
+     "$work/lzip/$dir/src/lzip" "$work/lua5.4/$dir/src/src/lua" "$out/$cfg/"
+  # xz links liblzma's shared library; its libtool wrapper is a shell
+  # script, so run the real program against the build's own library.
+  cp "$work/xz-utils/$dir/src/src/xz/.libs/xz" "$out/$cfg/xz"
+  mkdir -p "$out/$cfg/lib"
+  cp -L "$work/xz-utils/$dir/src/src/liblzma/.libs/liblzma.so.5" "$out/$cfg/lib/"
+done
+src() { cat "$(cat "$work/$1/source-dir.txt")"/$2; }
+{ src bzip2 '*.c'; src zlib '*.c'; src lua5.4 'src/*.c'; src bzip2 '*.c'; src zlib '*.c'; src lua5.4 'src/*.c'; } > "$out/input"
 
 cat > "$out/bench.lua" <<'LUA'
 local t, s = {}, 0
@@ -63,15 +72,16 @@ run() { # cfg program -> runs the workload once
   local d=$out/$1
   case $2 in
     bzip2) "$d/bzip2" -c < "$out/input" > "$out/$1.bz2" && "$d/bzip2" -dc < "$out/$1.bz2" > "$out/$1.out" ;;
-    lz4) "$d/lz4" -9 -c < "$out/input" > "$out/$1.lz4" 2>/dev/null && "$d/lz4" -dc < "$out/$1.lz4" > "$out/$1.out" 2>/dev/null ;;
     minigzip) "$d/minigzip" < "$out/input" > "$out/$1.gz" && "$d/minigzip" -d < "$out/$1.gz" > "$out/$1.out" ;;
+    xz) LD_LIBRARY_PATH=$d/lib "$d/xz" -6 -c < "$out/input" > "$out/$1.xz" && LD_LIBRARY_PATH=$d/lib "$d/xz" -dc < "$out/$1.xz" > "$out/$1.out" ;;
+    lzip) "$d/lzip" -c < "$out/input" > "$out/$1.lz" && "$d/lzip" -dc < "$out/$1.lz" > "$out/$1.out" ;;
     lua) "$d/lua" "$out/bench.lua" > "$out/$1.out" ;;
   esac
 }
 
 instructions() { # cfg program -> total instructions of the workload
   # One valgrind log per process, in files: a program whose stderr the
-  # workload redirects (lz4's) must still be counted.
+  # workload redirects must still be counted.
   local total=0 n logs=$out/cg-logs
   rm -rf "$logs"; mkdir "$logs"
   valgrind --tool=callgrind --callgrind-out-file=/dev/null --trace-children=yes \
@@ -82,10 +92,8 @@ instructions() { # cfg program -> total instructions of the workload
   echo "$total"
 }
 
-build default
-build model
 printf '%-9s %14s %14s %8s %9s %9s %8s\n' program instr-default instr-model ratio wall-def wall-model ratio
-for p in bzip2 lz4 minigzip lua; do
+for p in bzip2 minigzip xz lzip lua; do
   # The outputs must be right: a miscompile shows here first.
   run default $p; run model $p
   if [[ $p == lua ]]; then
