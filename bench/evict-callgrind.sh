@@ -112,5 +112,5 @@ for p in bzip2 minigzip xz lzip lua; do
   md=$(printf '%s\n' "${td[@]}" | sort -n | sed -n "$(( (rounds + 1) / 2 ))p")
   mm=$(printf '%s\n' "${tm[@]}" | sort -n | sed -n "$(( (rounds + 1) / 2 ))p")
   awk -v p=$p -v a=$id -v b=$im -v c=$md -v d=$mm 'BEGIN {
-    printf "%-9s %14d %14d %8.4f %8.3fs %8.3fs %8.4f\n", p, a, b, b / a, c / 1e6, d / 1e6, d / c }'
+    printf "%-9s %14.0f %14.0f %8.4f %8.3fs %8.3fs %8.4f\n", p, a, b, b / a, c / 1e6, d / 1e6, d / c }'
 done
