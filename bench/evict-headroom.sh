@@ -16,7 +16,8 @@
 # One line per module: decisions, LLVM's and the model's scores, the
 # inversions tried, how many lowered the score, the best one and the sum of
 # those that helped (percent of the model's score), and the score with all
-# of them at once. The last line totals the modules.
+# of them at once. The last line totals the modules. With DETAIL=FILE, every
+# inversion is appended to FILE: module, decision, score.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 source "$root/bench/common.sh"
@@ -51,6 +52,7 @@ for m in "$@"; do
   # One line per inversion: decision, score.
   xargs -P "$jobs" -I{} bash -c 'echo {} $(score "$0" -load="$plugin" -mlgo-evict -mlgo-evict-flips={})' "$m" \
     < "$tmp/tries" | sort -n > "$tmp/scores"
+  [[ -z ${DETAIL:-} ]] || sed "s|^|$name |" "$tmp/scores" >> "$DETAIL"
   helped=$(awk -v b="$model" '$2 < b { printf "%s%s", s, $1; s = "," }' "$tmp/scores")
   together=$model
   [[ -z $helped ]] || together=$(score "$m" -load="$plugin" -mlgo-evict -mlgo-evict-flips="$helped")
