@@ -337,16 +337,13 @@ public:
       : Inner(std::move(Inner)), Flips(EvictFlips.begin(), EvictFlips.end()) {}
 
   Error begin(const LogHeader &H) override {
-    MaskIndex = H.Features.size();
-    for (size_t I = 0; I < H.Features.size(); ++I)
-      if (H.Features[I].name() == "mask" &&
-          H.Features[I].isElementType<int64_t>() &&
-          H.Features[I].getElementCount() == EvictionColumns)
-        MaskIndex = I;
-    if (MaskIndex == H.Features.size() || !H.Advice ||
+    std::optional<size_t> Mask = H.findFeature("mask");
+    if (!Mask || !H.Features[*Mask].isElementType<int64_t>() ||
+        H.Features[*Mask].getElementCount() != EvictionColumns || !H.Advice ||
         !H.Advice->isElementType<int64_t>())
       return makeError("-mlgo-evict-flips needs LLVM's int64 'mask' of " +
                        Twine(EvictionColumns) + " columns and an int64 advice");
+    MaskIndex = *Mask;
     return Inner->begin(H);
   }
   void switchContext(StringRef Name) override { Inner->switchContext(Name); }
