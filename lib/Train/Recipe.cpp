@@ -82,6 +82,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                                     "flip_fractions",
                                     "flip_weight_cap",
                                     "max_package_regression",
+                                    "limit_training_packages",
                                     "hidden",
                                     "epochs",
                                     "learning_rate",
@@ -152,6 +153,15 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                            "' must be an array of strings");
         Out.push_back(S->str());
       }
+    }
+    return Error::success();
+  };
+  auto Bool = [&](StringRef K, bool &Out) -> Error {
+    if (const json::Value *X = O->get(K)) {
+      std::optional<bool> B = X->getAsBoolean();
+      if (!B)
+        return makeError(FileName + ": '" + K + "' must be true or false");
+      Out = *B;
     }
     return Error::success();
   };
@@ -254,6 +264,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = Num("max_package_regression", R.MaxPackageRegression, 0))
     return E;
+  if (Error E = Bool("limit_training_packages", R.LimitTrainingPackages))
+    return E;
   if (Error E = NumList("flip_fractions", R.FlipFractions, "numbers in [0, 1]",
                         [](double D) { return D >= 0 && D <= 1; }))
     return E;
@@ -355,6 +367,7 @@ json::Value TrainRecipe::toJSON() const {
       {"flip_weight", getName(FlipWeight).str()},
       {"flip_weight_cap", FlipWeightCap},
       {"max_package_regression", MaxPackageRegression},
+      {"limit_training_packages", LimitTrainingPackages},
       {"es_iterations", int64_t(ESIterations)},
       {"es_directions", int64_t(ESDirections)},
       {"es_sigma", ESSigma},

@@ -380,9 +380,15 @@ struct Trainer {
   /// selection set worse than -Oz by more than max_package_regression
   /// percent, the one with the smallest total .text. With es_iterations,
   /// evolution strategies first tune the learned candidate with the
-  /// smallest .text (allowed or not), and the result competes too. Returns
-  /// the index of the chosen candidate.
+  /// smallest .text (allowed or not), and the result competes too. With
+  /// limit_training_packages, the winner must also pass fitsTraining, or
+  /// the next one is tried. Returns the index of the chosen candidate.
   llvm::Expected<size_t> select();
+
+  /// limit_training_packages: compiles \p Cand on the training packages,
+  /// logs and reports it, and says whether it compiles every module and
+  /// grows no package by more than max_package_regression percent.
+  llvm::Expected<bool> fitsTraining(const Candidate &Cand);
 
   /// The chosen model on the validation and the training packages.
   using Outcome = ChosenOutcome;

@@ -227,4 +227,18 @@ std::optional<size_t> chooseSmallest(ArrayRef<uint64_t> Sizes,
   return Best;
 }
 
+Expected<std::optional<size_t>>
+chooseSmallestPassing(ArrayRef<uint64_t> Sizes, std::vector<bool> Allowed,
+                      function_ref<Expected<bool>(size_t)> Check) {
+  while (std::optional<size_t> Best = chooseSmallest(Sizes, Allowed)) {
+    Expected<bool> Passes = Check(*Best);
+    if (!Passes)
+      return Passes.takeError();
+    if (*Passes)
+      return Best;
+    Allowed[*Best] = false;
+  }
+  return std::nullopt;
+}
+
 } // namespace mlgo

@@ -44,7 +44,10 @@ std::string renderReport(const TrainRecipe &Recipe, const RunSummary &S) {
                   "function (COMDAT group) once, as a linker keeps it.\n"
                 : "")
      << S.PhaseLines
-     << formatv("- Chosen: {0} (on {1}).\n", S.ChosenLabel, S.SelectionName)
+     << formatv("- Chosen: {0} (on {1}{2}).\n", S.ChosenLabel, S.SelectionName,
+                Recipe.LimitTrainingPackages && S.SelectionName == "validation"
+                    ? ", no training package over the limit"
+                    : "")
      << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
                 O.Val.Policy, O.Val.Baseline, O.Val.pct(), O.Val.failedClause())
      << (O.ValOther

@@ -249,11 +249,43 @@ Expected<size_t> Trainer::select() {
     if (Error E = Consider(Candidates.size() - 1))
       return E;
   }
-  std::optional<size_t> Best = chooseSmallest(Sizes, Allowed);
+  bool GuardTraining = Recipe.LimitTrainingPackages && !Validation.empty();
+  Expected<std::optional<size_t>> Best =
+      chooseSmallestPassing(Sizes, Allowed, [&](size_t C) -> Expected<bool> {
+        if (!GuardTraining)
+          return true;
+        return fitsTraining(Candidates[C]);
+      });
   if (!Best)
+    return Best.takeError();
+  if (!*Best)
     return makeError("no candidate model compiles every " + selectionName() +
-                     " module within the per-package limit");
-  return *Best;
+                     " module within the per-package limit" +
+                     (GuardTraining ? " on validation and training" : ""));
+  return **Best;
+}
+
+Expected<bool> Trainer::fitsTraining(const Candidate &Cand) {
+  PackageSizes PerPkg;
+  Expected<Totals> Tot =
+      evaluate(Train, CompilePolicy::model(Cand.M.toJSONString()),
+               "training " + Cand.Label, &PerPkg);
+  if (!Tot)
+    return Tot.takeError();
+  Verdict V = judgeTotals(*Tot, PerPkg, Recipe.MaxPackageRegression);
+  std::string Over = packagesOverLimit(PerPkg, Recipe.MaxPackageRegression);
+  std::string Why = !Over.empty() ? "grows " + Over
+                    : !V.Allowed  ? std::string("fails to compile a module")
+                                  : "";
+  log(formatv("select: {0}: training .text {1:F3}% vs -Oz{2}", Cand.Label,
+              Tot->pct(), Why.empty() ? "" : "; " + Why + " - passed over")
+          .str());
+  Report += formatv("- {0} on the training packages: .text {1} bytes vs -Oz "
+                    "{2} ({3:F3}%){4}.\n",
+                    Cand.Label, Tot->Policy, Tot->Baseline, Tot->pct(),
+                    Why.empty() ? "" : "; " + Why + ", passed over")
+                .str();
+  return V.Allowed && Over.empty();
 }
 
 Expected<Trainer::Outcome> Trainer::saveChosen(Model &M) {

@@ -9,6 +9,7 @@
 
 #include "gtest/gtest.h"
 
+using namespace llvm;
 using namespace mlgo;
 
 namespace {
@@ -145,6 +146,38 @@ TEST(TrainerPhasesTest, ChoosesTheSmallestAllowedFirstOfEquals) {
             std::optional<size_t>(1));
   EXPECT_EQ(chooseSmallest({30, 10}, {false, false}), std::nullopt);
   EXPECT_EQ(chooseSmallest({}, {}), std::nullopt);
+}
+
+TEST(TrainerPhasesTest, PassesOverWinnersThatFailTheCheck) {
+  // Sizes 30, 10, 20, 5 (the last not allowed): 10 is checked first and
+  // fails, then 20, which passes; 30 is never checked.
+  std::vector<size_t> Checked;
+  auto FailsOne = [&](size_t C) -> Expected<bool> {
+    Checked.push_back(C);
+    return C != 1;
+  };
+  Expected<std::optional<size_t>> Best = chooseSmallestPassing(
+      {30, 10, 20, 5}, {true, true, true, false}, FailsOne);
+  ASSERT_TRUE(bool(Best)) << toString(Best.takeError());
+  EXPECT_EQ(*Best, std::optional<size_t>(2));
+  EXPECT_EQ(Checked, (std::vector<size_t>{1, 2}));
+
+  Checked.clear();
+  auto FailsAll = [&](size_t C) -> Expected<bool> {
+    Checked.push_back(C);
+    return false;
+  };
+  Best = chooseSmallestPassing({30, 10}, {true, true}, FailsAll);
+  ASSERT_TRUE(bool(Best)) << toString(Best.takeError());
+  EXPECT_EQ(*Best, std::nullopt);
+  EXPECT_EQ(Checked, (std::vector<size_t>{1, 0}));
+
+  auto Breaks = [](size_t) -> Expected<bool> {
+    return createStringError(inconvertibleErrorCode(), "compile cache lost");
+  };
+  Best = chooseSmallestPassing({30}, {true}, Breaks);
+  ASSERT_FALSE(bool(Best));
+  EXPECT_EQ(toString(Best.takeError()), "compile cache lost");
 }
 
 } // namespace

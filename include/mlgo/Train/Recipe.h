@@ -114,6 +114,11 @@ struct TrainRecipe {
   /// Model selection: a candidate that makes any validation package larger
   /// than -Oz by more than this many percent is not chosen.
   double MaxPackageRegression = 0.5;
+  /// Model selection: the limit holds for the training packages too. The
+  /// candidates are still ranked on validation; the best is then compiled
+  /// on the training packages and passed over if one of them grows by more
+  /// than the limit.
+  bool LimitTrainingPackages = false;
   /// Classifier.
   std::vector<size_t> Hidden = {32};
   unsigned Epochs = 20;

@@ -169,6 +169,14 @@ Verdict judgeTotals(const Totals &T, const PackageSizes &PerPackage,
 std::optional<size_t> chooseSmallest(llvm::ArrayRef<uint64_t> Sizes,
                                      const std::vector<bool> &Allowed);
 
+/// chooseSmallest, where the winner must also pass \p Check (a further
+/// test that costs compiles, so only winners take it): one that fails is
+/// passed over for the next smallest allowed one. None if none passes;
+/// \p Check's error ends the choice.
+llvm::Expected<std::optional<size_t>>
+chooseSmallestPassing(llvm::ArrayRef<uint64_t> Sizes, std::vector<bool> Allowed,
+                      llvm::function_ref<llvm::Expected<bool>(size_t)> Check);
+
 /// The chosen model on the validation and the training packages.
 struct ChosenOutcome {
   Totals Val, Train;
