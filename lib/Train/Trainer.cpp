@@ -27,6 +27,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MathExtras.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
@@ -323,9 +324,13 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
   if (!Pool)
     return Pool.takeError();
-  if (Error E =
-          writeFileAtomically(RecipeFile, formatv("{0:2}\n", RecipeJSON).str()))
-    return E;
+  // A resumed run leaves the file as it is when nothing changed.
+  std::string RecipeText = formatv("{0:2}\n", RecipeJSON).str();
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Existing =
+      MemoryBuffer::getFile(RecipeFile);
+  if (!Existing || (*Existing)->getBuffer() != RecipeText)
+    if (Error E = writeFileAtomically(RecipeFile, RecipeText))
+      return E;
   std::vector<std::string> Packages = Split->Packages;
   Trainer T(Recipe, Options, **Pool, std::move(*Split));
   if (Error E = T.Service.openCache(T.workFile("compiles.tsv")))

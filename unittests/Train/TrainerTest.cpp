@@ -54,7 +54,7 @@ TEST(TrainerTest, RecipeAsRunReadsBackTheSame) {
   llvm::json::Value Defaults = Default.toJSON();
   const llvm::json::Object *O = Defaults.getAsObject();
   ASSERT_NE(O, nullptr);
-  EXPECT_EQ(O->size(), 36u);
+  EXPECT_EQ(O->size(), 37u);
   EXPECT_EQ(*O->getString("mode"), "search-imitate");
   EXPECT_EQ(*O->getString("size_measure"), "module");
   EXPECT_EQ(*O->getString("selection_measure"), "module");
