@@ -32,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <optional>
+#include <tuple>
 
 using namespace llvm;
 
@@ -147,7 +148,7 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
     return makeError(Path + ": not a compilation database (expected an array)");
 
   std::vector<ObjectInput> Objects;
-  StringSet<> SeenObjects, SeenModules;
+  StringSet<> SeenObjects;
   for (size_t I = 0; I < Entries->size(); ++I) {
     const json::Object *E = (*Entries)[I].getAsObject();
     if (!E)
@@ -203,10 +204,6 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
     std::string Module = moduleNameFor(BaseDir, *Directory, Output);
     BelowBase += !BaseDir.empty() &&
                  StringRef(Obj).starts_with(normalize(BaseDir) + "/");
-    if (!SeenModules.insert(Module).second) {
-      Skipped.push_back({Obj, SkipReason::Duplicate, Module});
-      continue;
-    }
     SmallString<256> Source(*File);
     if (!sys::path::is_absolute(Source)) {
       Source = *Directory;
@@ -218,7 +215,23 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
     return makeError("--base-dir '" + BaseDirArg + "': none of the " +
                      Twine(Objects.size()) + " objects of " + Path +
                      " lies below " + BaseDir);
-  return Objects;
+  // A parallel build records its compiles in the order they happened to
+  // run: the corpus lists its modules by name, as a directory's are, so
+  // that its description and fingerprint do not depend on that order. Of
+  // two objects that would be one module, the first by path is kept.
+  llvm::sort(Objects, [](const ObjectInput &A, const ObjectInput &B) {
+    return std::tie(A.ModuleName, A.ObjectPath) <
+           std::tie(B.ModuleName, B.ObjectPath);
+  });
+  std::vector<ObjectInput> Unique;
+  for (ObjectInput &O : Objects) {
+    if (!Unique.empty() && Unique.back().ModuleName == O.ModuleName) {
+      Skipped.push_back({O.ObjectPath, SkipReason::Duplicate, O.ModuleName});
+      continue;
+    }
+    Unique.push_back(std::move(O));
+  }
+  return Unique;
 }
 
 Expected<std::vector<ObjectInput>> findObjects(StringRef Dir) {

@@ -307,11 +307,12 @@ TEST(ExtractTest, ReadsCompileCommands) {
   auto Objects = readCompileCommands(T.sub("cc.json"), Skipped);
   ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
   ASSERT_EQ(Objects->size(), 4u);
+  // By module name, not in the database's order.
   EXPECT_EQ((*Objects)[0].ObjectPath, "/b/CMakeFiles/a.c.o");
   EXPECT_EQ((*Objects)[0].ModuleName, "CMakeFiles/a.c.o");
-  EXPECT_EQ((*Objects)[1].ModuleName, "sub/b.o");
+  EXPECT_EQ((*Objects)[1].ModuleName, "d.o");
   EXPECT_EQ((*Objects)[2].ModuleName, "elsewhere/c.o");
-  EXPECT_EQ((*Objects)[3].ModuleName, "d.o");
+  EXPECT_EQ((*Objects)[3].ModuleName, "sub/b.o");
   ASSERT_EQ(Skipped.size(), 1u);
   EXPECT_EQ(Skipped[0].Path, "/s/main.c");
   EXPECT_EQ(Skipped[0].Reason, SkipReason::NotACompile);
@@ -360,8 +361,8 @@ TEST(ExtractTest, NamesModulesRelativeToTheBaseDirectory) {
   auto Objects = readCompileCommands(T.sub("cc.json"), Skipped, P);
   ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
   ASSERT_EQ(Objects->size(), 3u);
-  EXPECT_EQ((*Objects)[0].ModuleName, "src/sds.o");
-  EXPECT_EQ((*Objects)[1].ModuleName, "deps/hiredis/sds.o");
+  EXPECT_EQ((*Objects)[0].ModuleName, "deps/hiredis/sds.o");
+  EXPECT_EQ((*Objects)[1].ModuleName, "src/sds.o");
   // Outside the base directory: relative to the entry's directory.
   EXPECT_EQ((*Objects)[2].ModuleName, "x.o");
   EXPECT_TRUE(Skipped.empty());
@@ -372,15 +373,33 @@ TEST(ExtractTest, NamesModulesRelativeToTheBaseDirectory) {
   Objects = readCompileCommands(T.sub("cc.json"), Skipped, "p");
   ASSERT_FALSE(sys::fs::set_current_path(Cwd));
   ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
-  EXPECT_EQ((*Objects)[1].ModuleName, "deps/hiredis/sds.o");
-  // Without a base directory the two sds.o collide; the second is reported.
+  EXPECT_EQ((*Objects)[0].ModuleName, "deps/hiredis/sds.o");
+  // Without a base directory the two sds.o collide; whatever the order of
+  // the database, the first by path is kept and the other reported.
   Skipped.clear();
   Objects = readCompileCommands(T.sub("cc.json"), Skipped);
   ASSERT_TRUE(bool(Objects)) << toString(Objects.takeError());
   EXPECT_EQ(Objects->size(), 2u);
   ASSERT_EQ(Skipped.size(), 1u);
   EXPECT_EQ(Skipped[0].Reason, SkipReason::Duplicate);
-  EXPECT_EQ(Skipped[0].Path, P + "/deps/hiredis/sds.o");
+  EXPECT_EQ(Skipped[0].Path, P + "/src/sds.o");
+  EXPECT_EQ((*Objects)[0].ObjectPath, P + "/deps/hiredis/sds.o");
+  writeFile(T.sub("reversed.json"), (R"([
+    {"directory": "/elsewhere", "file": "x.c",
+     "command": "clang-19 -c x.c -o x.o"},
+    {"directory": ")" + P + R"(/deps/hiredis", "file": "sds.c",
+     "command": "clang-19 -c sds.c -o sds.o"},
+    {"directory": ")" + P + R"(/src", "file": "sds.c",
+     "command": "clang-19 -c sds.c -o sds.o"}
+  ])"));
+  Skipped.clear();
+  auto Reversed = readCompileCommands(T.sub("reversed.json"), Skipped);
+  ASSERT_TRUE(bool(Reversed)) << toString(Reversed.takeError());
+  ASSERT_EQ(Reversed->size(), 2u);
+  EXPECT_EQ((*Reversed)[0].ObjectPath, P + "/deps/hiredis/sds.o");
+  EXPECT_EQ((*Reversed)[1].ObjectPath, "/elsewhere/x.o");
+  ASSERT_EQ(Skipped.size(), 1u);
+  EXPECT_EQ(Skipped[0].Path, P + "/src/sds.o");
 }
 
 // A base directory that is not there, or below which no object lies,

@@ -107,8 +107,10 @@ std::string describeDroppedModule(const DroppedModule &D);
 /// path relative to \p BaseDir when the object lies below it, else relative
 /// to its entry's directory: recursive makes compile in several
 /// directories, whose `sds.o`s (redis's src/ and deps/hiredis/) would
-/// otherwise get one name. Fails only if the file is unreadable or not a
-/// compilation database.
+/// otherwise get one name. The objects are sorted by module name (a
+/// parallel build records compiles in no fixed order); of two objects with
+/// one module name, the first by path is kept. Fails only if the file is
+/// unreadable or not a compilation database.
 llvm::Expected<std::vector<ObjectInput>>
 readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped,
                     llvm::StringRef BaseDir = "");
