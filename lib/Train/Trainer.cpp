@@ -285,7 +285,8 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   json::Value RecipeJSON = Recipe.toJSON();
   // A work directory holds one recipe's run: another recipe would replace
   // its report, model and candidates. The keys that do not change the
-  // result (workers, timeout) may differ.
+  // result (workers, timeout, and the notes, which the model does not
+  // carry) may differ.
   if (sys::fs::exists(RecipeFile)) {
     Expected<json::Value> Old = readJSONFile(RecipeFile);
     if (!Old)
@@ -301,7 +302,7 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
       Keys.insert(KV.first.str());
     for (const auto &K : Keys) {
       StringRef Key = K.getKey();
-      if (Key == "workers" || Key == "timeout_seconds")
+      if (Key == "workers" || Key == "timeout_seconds" || Key == "notes")
         continue;
       const json::Value *VA = A->get(Key), *VB = B->get(Key);
       if (!VA || !VB || *VA != *VB)
