@@ -272,6 +272,7 @@ Expected<bool> Trainer::fitsTraining(const Candidate &Cand) {
                "training " + Cand.Label, &PerPkg);
   if (!Tot)
     return Tot.takeError();
+  // The verdict covers both; the packages over the limit name why.
   Verdict V = judgeTotals(*Tot, PerPkg, Recipe.MaxPackageRegression);
   std::string Over = packagesOverLimit(PerPkg, Recipe.MaxPackageRegression);
   std::string Why = !Over.empty() ? "grows " + Over
@@ -285,7 +286,7 @@ Expected<bool> Trainer::fitsTraining(const Candidate &Cand) {
                     Cand.Label, Tot->Policy, Tot->Baseline, Tot->pct(),
                     Why.empty() ? "" : "; " + Why + ", passed over")
                 .str();
-  return V.Allowed && Over.empty();
+  return V.Allowed;
 }
 
 Expected<Trainer::Outcome> Trainer::saveChosen(Model &M) {
