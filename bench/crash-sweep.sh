@@ -42,7 +42,7 @@
 #     [--keep DIR] [--order size|corpus] [--time-limit S] [--report]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
-corpus=/work/corpus
+corpus=$root/corpus   # scripts/corpus-debian.sh's default --out
 jobs=2
 verify_every=20
 limit=0
