@@ -15,7 +15,9 @@
 # failed. The package versions and the flags used are recorded in
 # OUT/packages.tsv (one row per package, merged across runs: a run replaces
 # the rows of its own packages only) and OUT/build-info.txt (one section per
-# run: c, cxx, all or a named subset).
+# run: c, cxx, all or a named subset), and the versions of every installed
+# Debian package, whose headers enter the modules, in
+# OUT/installed-packages.tsv (as of the last run).
 #
 # Every extracted package is first written to OUT/.staging/<package>; only
 # when all of a run's extractions are done are the package directories
@@ -313,7 +315,24 @@ done
   echo "$header"
   for p in "${order[@]}"; do echo "${row[$p]}"; done
 } > "$status_file.tmp" && mv "$status_file.tmp" "$status_file"
-echo "total-seconds: $(( $(date +%s) - start_all ))" >> "$run_info"
+# The headers of the installed packages (libc6-dev, libstdc++-12-dev,
+# linux-libc-dev, each library a package builds against) are compiled into
+# every module, code and debug info (line numbers) alike, so a corpus is a
+# function of the day's Debian archive as well as of the sources: record
+# which versions built it.
+dpkg-query -W -f '${Package}\t${Version}\n' 2>/dev/null | LC_ALL=C sort \
+  > "$out/installed-packages.tsv"
+{
+  printf 'installed: %s packages (installed-packages.tsv, md5 %s);' \
+    "$(wc -l < "$out/installed-packages.tsv")" \
+    "$(md5sum < "$out/installed-packages.tsv" | cut -c1-32)"
+  for p in clang-19 libc6-dev libstdc++-12-dev linux-libc-dev; do
+    printf ' %s %s' "$p" "$(awk -F'\t' -v p="$p" '$1 == p || $1 == p":amd64" { print $2 }' \
+      "$out/installed-packages.tsv" | head -1)"
+  done
+  echo
+  echo "total-seconds: $(( $(date +%s) - start_all ))"
+} >> "$run_info"
 cat "$out"/.work/runs/*.txt > "$out/build-info.txt.tmp" &&
   mv "$out/build-info.txt.tmp" "$out/build-info.txt"
 
