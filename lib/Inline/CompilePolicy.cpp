@@ -7,6 +7,7 @@
 
 #include "mlgo/Inline/CompilePolicy.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
@@ -20,6 +21,13 @@
 using namespace llvm;
 
 namespace mlgo {
+
+CompilePolicy CompilePolicy::embedded() {
+  CompilePolicy P;
+  P.Kind = PolicyKind::Embedded;
+  P.EmbeddedModelMD5 = config::EmbeddedModelMD5;
+  return P;
+}
 
 Expected<CompilePolicy> CompilePolicy::loadModel(StringRef Path) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
@@ -41,8 +49,10 @@ std::string CompilePolicy::getKey() const {
   Hash.update(ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(&Seed), 8));
   Hash.update(ArrayRef<uint8_t>(
       reinterpret_cast<const uint8_t *>(&ExploreTemperature), 4));
-  // Only policies with fixed decisions hash more, so that every other key
-  // keeps its bytes.
+  // Only the embedded model's policies and those with fixed decisions hash
+  // more, so that every other key keeps its bytes.
+  if (Kind == PolicyKind::Embedded)
+    Hash.update("embedded\n" + EmbeddedModelMD5);
   if (Fixed) {
     ModuleDecisions Sorted = *Fixed;
     Sorted.sort();

@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlgo/Config.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Eval/CorpusEval.h"
 #include "mlgo/Eval/PackageEval.h"
@@ -584,6 +585,19 @@ TEST(CompilePolicyTest, KeysAreStable) {
   EXPECT_NE(F.getKey(), CompilePolicy::model("{}").getKey());
   EXPECT_NE(CompilePolicy::embedded().getKey(),
             CompilePolicy::stock().getKey());
+}
+
+// A work directory outlives the build that wrote it: a tune rerun after
+// the embedded model changed once replayed the old model's compiles. The
+// embedded policy's key names the model this build embeds.
+TEST(CompilePolicyTest, EmbeddedKeyNamesTheEmbeddedModel) {
+  CompilePolicy E = CompilePolicy::embedded();
+  EXPECT_EQ(E.EmbeddedModelMD5, std::string(config::EmbeddedModelMD5));
+  EXPECT_EQ(E.EmbeddedModelMD5.size(), 32u);
+  CompilePolicy Other = E;
+  Other.EmbeddedModelMD5 = "0123456789abcdef0123456789abcdef";
+  EXPECT_NE(E.getKey(), Other.getKey());
+  EXPECT_EQ(E.getKey(), CompilePolicy::embedded().getKey());
 }
 
 } // namespace

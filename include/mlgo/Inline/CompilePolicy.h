@@ -71,6 +71,10 @@ struct CompilePolicy {
   /// Sample decisions from sigmoid(logit / T) with this seed (Model only).
   std::optional<uint64_t> ExploreSeed;
   float ExploreTemperature = 1.0f;
+  /// PolicyKind::Embedded: the MD5 of the model file this build embeds
+  /// (set by embedded()). Part of the key, so that a cache written by a
+  /// build that embedded another model is not replayed as this one's.
+  std::string EmbeddedModelMD5;
 
   static CompilePolicy stock() { return {}; }
   static CompilePolicy heuristic() {
@@ -78,11 +82,8 @@ struct CompilePolicy {
     P.Kind = PolicyKind::Heuristic;
     return P;
   }
-  static CompilePolicy embedded() {
-    CompilePolicy P;
-    P.Kind = PolicyKind::Embedded;
-    return P;
-  }
+  /// The model compiled into this build's plugin.
+  static CompilePolicy embedded();
   /// A model held in memory as \p JSON (and, if it came from one, the file
   /// \p Path).
   static CompilePolicy model(std::string JSON, std::string Path = "") {
@@ -103,8 +104,8 @@ struct CompilePolicy {
   }
   /// Whether the compile loads mlgo's plugin (every kind but Stock).
   bool usesPlugin() const { return Kind != PolicyKind::Stock; }
-  /// A stable 128-bit hex key of everything above but ModelPath (for
-  /// caches).
+  /// A stable 128-bit hex key of everything above but ModelPath and
+  /// DecisionsPath (for caches).
   std::string getKey() const;
 
   /// The arguments that make `clang-19 -cc1` compile under this policy with
