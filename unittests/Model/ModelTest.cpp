@@ -86,7 +86,7 @@ TEST(ModelTest, ParsesInlineOz) {
   ASSERT_TRUE(static_cast<bool>(M)) << toString(M.takeError());
   EXPECT_EQ(M->Metadata.Name, "inline-oz");
   EXPECT_EQ(M->Metadata.LLVMVersion, "19");
-  EXPECT_EQ(M->Metadata.Seed, 1u);
+  EXPECT_EQ(M->Metadata.Seed, 2u);
   // LLVM's 38 features, mlgo's 6 extra ones, and the heuristic's decision,
   // which the flip construction reads raw.
   ASSERT_EQ(M->Inputs.size(), 45u);
