@@ -12,7 +12,8 @@
 // spawned `clang-19 -cc1` gets the plugin arguments getCC1Args() gives, so
 // training, evaluation and tuning describe a compile the same way. getKey()
 // names it in caches (compiles.tsv), so its bytes must not change for an
-// existing kind.
+// existing kind; the embedded kind's key names the model the build embeds,
+// and changes with it.
 //
 // This header and CompilePolicy.cpp need LLVM Support only.
 //
