@@ -115,6 +115,10 @@ cl::opt<bool> UseLLVMAdvisor(
 
 thread_local ModuleAnalysisManager *CurrentMAM = nullptr;
 thread_local std::shared_ptr<const InlinerConfig> CurrentConfig;
+/// Whether the pipeline this thread built last optimizes for speed
+/// (-O1/-O2/-O3), noted when it starts; a pass pipeline named without a
+/// level (opt -passes=inline) counts as not.
+thread_local bool PipelineForSpeed = false;
 [[noreturn]] void fatal(const Twine &Message) {
   report_fatal_error("mlgo: " + Message, /*gen_crash_diag=*/false);
 }
@@ -377,6 +381,9 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   C.ModelPath = ModelPath;
   C.ChannelBase = ChannelBase;
   C.UseLLVMAdvisor = UseLLVMAdvisor;
+  C.ExplicitPolicy = Sources > 0 || !TrainingLog.empty() ||
+                     !DecisionsPath.empty() || !Flip.empty() ||
+                     ExploreSeed.getNumOccurrences() > 0;
   return C;
 }
 
@@ -405,7 +412,9 @@ void registerSetupCheck(std::function<Error()> Check) {
 
 void registerInliner(PassBuilder &PB) {
   PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel) {
+      [](ModulePassManager &MPM, OptimizationLevel Level) {
+        PipelineForSpeed =
+            Level.getSpeedupLevel() > 0 && Level.getSizeLevel() == 0;
         MPM.addPass(CheckOptionsPass());
       });
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
@@ -419,6 +428,9 @@ void registerInliner(PassBuilder &PB) {
               reportSetupError(M, makeError(O.Error));
               return new DefaultInlineAdvisor(M, FAM, Params, IC);
             }
+            // A speed build without a policy asked for is stock LLVM's.
+            if (PipelineForSpeed && !O.Config->ExplicitPolicy)
+              return new DefaultInlineAdvisor(M, FAM, Params, IC);
             return createAdvisor(*O.Config, M, FAM, Params, IC);
           });
     });

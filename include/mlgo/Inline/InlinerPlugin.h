@@ -44,6 +44,12 @@ struct InlinerConfig {
   std::string ChannelBase;
   /// Use LLVM's own DefaultInlineAdvisor (no mlgo advisor at all).
   bool UseLLVMAdvisor = false;
+  /// The options ask for a policy explicitly (a model file, a host, LLVM's
+  /// heuristic through mlgo's advisor, a training log, a decisions file,
+  /// flips or exploration). Without one, pipelines built for speed
+  /// (-O1/-O2/-O3) keep LLVM's own advisor: the embedded model is trained
+  /// for size and must not decide a speed build's inlining.
+  bool ExplicitPolicy = false;
   /// A decisions file (-mlgo-decisions) and its path: each module's
   /// entries, found by its source path, become Options.Fixed.
   std::shared_ptr<const DecisionsFile> Decisions;
