@@ -21,7 +21,7 @@ packages=(
   llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev libclang-cpp19-dev
   libclang-rt-19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-  bear dpkg-dev time clang-format-19
+  bear dpkg-dev time clang-format-19 valgrind
 )
 [[ $want_sources -eq 1 ]] && packages+=(autoconf automake libtool pkg-config)
 

@@ -1,0 +1,157 @@
+//===- mlgo/Speed/ExecutionCost.h - What a profile says runs, costed -*- C++ -*-===//
+//
+// The speed reward: how much work the machine code of an object (or a linked
+// program) does on the workload a profile recorded. It is read off the final
+// code, not off an intermediate form, so that everything code generation
+// does after register allocation (spill placement, callee-saved registers
+// pushed in the prologue, copies folded away, block placement) is counted.
+//
+// The object is compiled with the profile (`-fprofile-use=P.profdata`) and
+// with LLVM's basic-block address map extended by its PGO analysis map:
+//
+//   clang-19 -O2 -fprofile-use=P.profdata -fbasic-block-address-map
+//       -mllvm -pgo-analysis-map=func-entry-count,bb-freq
+//
+// which changes no byte of .text (checked by test/Speed) and adds, per
+// function, a section SHT_LLVM_BB_ADDR_MAP that lists every machine basic
+// block (its offset and size in the function) with the function's entry
+// count from the profile and each block's frequency from
+// MachineBlockFrequencyInfo, as code generation left them. A block's count
+// is then
+//
+//   count(B) = entry count × freq(B) / freq(entry block)
+//
+// and a function's cost is Σ count(B) × cost(B) over its blocks, for two
+// costs of a block:
+//
+//   instructions   the number of machine instructions in the block's bytes
+//                  (decoded with the target's MCDisassembler): the sum over
+//                  a program estimates what callgrind counts as executed
+//                  instructions (Ir) on the profiled workload;
+//   cycles         the block's reciprocal throughput under LLVM's
+//                  scheduling model of the target CPU, simulated by the
+//                  public llvm/MCA library (the machinery of llvm-mca-19):
+//                  the cycles of BlockIterations back-to-back executions of
+//                  the block divided by BlockIterations. Calls and returns
+//                  cost one cycle each outside the simulation (MCA models no
+//                  control transfer, and what a callee does is costed in the
+//                  callee's own blocks).
+//
+// A lower cost is faster code. The cycle estimate is what the eviction
+// trainer minimizes; the instruction estimate is what callgrind checks
+// (docs/speed.md, "Validation").
+//
+// An object without an address map (not compiled with
+// -fbasic-block-address-map), or whose map carries no PGO analysis (compiled
+// without -pgo-analysis-map), is an error, never a zero cost. A function
+// whose entry count is 0 costs 0: the workload never ran it, or the profile
+// has no count for it. The two cannot be told apart in the object, so the
+// compile that applies a profile is what checks that it matches the code
+// (mlgo/Speed/Profile.h: clang's -Wprofile-instr-* diagnostics as errors);
+// ObjectCost::Profiled counts the functions with a count.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_SPEED_EXECUTIONCOST_H
+#define MLGO_SPEED_EXECUTIONCOST_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBufferRef.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlgo::speed {
+
+/// How many back-to-back executions of a block MCA simulates; the block's
+/// cycles are the simulated total divided by this.
+inline constexpr unsigned BlockIterations = 100;
+
+/// The clang and llc options that make an object carry what
+/// measureExecutionCost reads (besides the profile itself).
+inline constexpr const char *AddressMapFlags[] = {
+    "-fbasic-block-address-map", "-mllvm",
+    "-pgo-analysis-map=func-entry-count,bb-freq"};
+
+/// One machine basic block of the final code.
+struct BlockCost {
+  /// The block's ID in the address map (its MachineBasicBlock number).
+  uint32_t ID = 0;
+  /// Offset of the block from the function's start, and its size in bytes.
+  uint64_t Offset = 0, Size = 0;
+  /// How often the profiled workload ran it (fractional: derived from the
+  /// block frequency).
+  double Count = 0;
+  /// Machine instructions in the block.
+  unsigned Instructions = 0;
+  /// Reciprocal throughput of the block under the scheduling model.
+  double Cycles = 0;
+};
+
+/// One function of the final code.
+struct FunctionCost {
+  std::string Name;
+  /// The profile's entry count, or 0 when the profile has none for it.
+  uint64_t EntryCount = 0;
+  bool HasProfile = false;
+  /// Σ Count × Instructions and Σ Count × Cycles over Blocks.
+  double Instructions = 0;
+  double Cycles = 0;
+  std::vector<BlockCost> Blocks;
+};
+
+/// The cost of every function of an object or a linked program.
+struct ObjectCost {
+  /// In the order of the address maps (sections, then functions).
+  std::vector<FunctionCost> Functions;
+  /// The sums over Functions.
+  double Instructions = 0;
+  double Cycles = 0;
+  /// Functions with a profile entry count.
+  size_t Profiled = 0;
+};
+
+/// The cost of one execution of a block.
+struct BlockWork {
+  unsigned Instructions = 0;
+  double Cycles = 0;
+};
+
+/// Decodes and simulates blocks of one target; holds the target's MC layer
+/// and a cache of block costs by their bytes, so that many objects of one
+/// target (the candidates of a search) are costed quickly.
+class BlockCoster {
+public:
+  /// The coster for \p Triple and \p CPU (as in -mtriple and -mcpu; an empty
+  /// CPU is the triple's default, "x86-64" for x86_64).
+  static llvm::Expected<std::unique_ptr<BlockCoster>>
+  create(llvm::StringRef Triple, llvm::StringRef CPU);
+  ~BlockCoster();
+
+  /// The instructions and cycles of the code \p Bytes (one basic block) at
+  /// \p Address. An error if the bytes do not decode.
+  llvm::Expected<BlockWork> cost(llvm::ArrayRef<uint8_t> Bytes,
+                                 uint64_t Address);
+
+  llvm::StringRef triple() const;
+  llvm::StringRef cpu() const;
+
+private:
+  struct Impl;
+  explicit BlockCoster(std::unique_ptr<Impl> I);
+  std::unique_ptr<Impl> I;
+};
+
+/// The cost of the ELF object or executable \p Object (its name in errors is
+/// \p Object's identifier). \p Coster must be for the object's target; with
+/// none, one is created for the object's triple and the default CPU.
+llvm::Expected<ObjectCost> measureExecutionCost(llvm::MemoryBufferRef Object,
+                                                BlockCoster *Coster = nullptr);
+
+} // namespace mlgo::speed
+
+#endif // MLGO_SPEED_EXECUTIONCOST_H

@@ -1,0 +1,315 @@
+//===- ExecutionCost.cpp - What a profile says runs, costed ---------------===//
+//
+// Reads the basic-block address map and its PGO analysis map from an ELF
+// object, decodes each block's bytes with the target's disassembler and
+// simulates them with llvm/MCA (mlgo/Speed/ExecutionCost.h says what and
+// why).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Speed/ExecutionCost.h"
+
+#include "mlgo/Support/Error.h"
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/MC/MCAsmInfo.h"
+#include "llvm/MC/MCContext.h"
+#include "llvm/MC/MCDisassembler/MCDisassembler.h"
+#include "llvm/MC/MCInst.h"
+#include "llvm/MC/MCInstrAnalysis.h"
+#include "llvm/MC/MCInstrDesc.h"
+#include "llvm/MC/MCInstrInfo.h"
+#include "llvm/MC/MCObjectFileInfo.h"
+#include "llvm/MC/MCRegisterInfo.h"
+#include "llvm/MC/MCSubtargetInfo.h"
+#include "llvm/MC/MCTargetOptions.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/MCA/Context.h"
+#include "llvm/MCA/CustomBehaviour.h"
+#include "llvm/MCA/InstrBuilder.h"
+#include "llvm/MCA/Pipeline.h"
+#include "llvm/MCA/SourceMgr.h"
+#include "llvm/Object/ELFObjectFile.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/TargetParser/Triple.h"
+
+#include <mutex>
+
+using namespace llvm;
+
+namespace mlgo::speed {
+
+namespace {
+
+/// The latency MCA would give a call's results. Calls never reach the
+/// simulation (costUncached), so this only fills the builder's parameter.
+constexpr unsigned CallLatency = 1;
+
+void initializeTargets() {
+  static std::once_flag Once;
+  std::call_once(Once, [] {
+    InitializeAllTargetInfos();
+    InitializeAllTargetMCs();
+    InitializeAllDisassemblers();
+  });
+}
+
+} // namespace
+
+struct BlockCoster::Impl {
+  std::string Triple, CPU;
+  const Target *TheTarget = nullptr;
+  std::unique_ptr<MCRegisterInfo> MRI;
+  std::unique_ptr<MCAsmInfo> MAI;
+  std::unique_ptr<MCSubtargetInfo> STI;
+  std::unique_ptr<MCInstrInfo> MCII;
+  std::unique_ptr<MCInstrAnalysis> MCIA;
+  std::unique_ptr<MCContext> Ctx;
+  std::unique_ptr<MCDisassembler> Disassembler;
+  std::unique_ptr<mca::InstrumentManager> IM;
+  /// Builds MCA's instructions; keeps their descriptors across blocks.
+  std::unique_ptr<mca::InstrBuilder> Builder;
+  /// Costs of blocks by their bytes.
+  StringMap<std::pair<unsigned, double>> Cache;
+
+  Expected<std::pair<unsigned, double>> costUncached(ArrayRef<uint8_t> Bytes,
+                                                     uint64_t Address);
+};
+
+Expected<std::unique_ptr<BlockCoster>> BlockCoster::create(StringRef TripleName,
+                                                           StringRef CPU) {
+  initializeTargets();
+  auto I = std::make_unique<Impl>();
+  I->Triple = Triple::normalize(TripleName);
+  llvm::Triple T(I->Triple);
+  I->CPU = CPU.empty() && T.getArch() == llvm::Triple::x86_64 ? "x86-64"
+                                                               : CPU.str();
+  std::string Message;
+  I->TheTarget = TargetRegistry::lookupTarget(I->Triple, Message);
+  if (!I->TheTarget)
+    return makeError("no target for '" + I->Triple + "': " + Message);
+  I->MRI.reset(I->TheTarget->createMCRegInfo(I->Triple));
+  MCTargetOptions Options;
+  I->MAI.reset(I->TheTarget->createMCAsmInfo(*I->MRI, I->Triple, Options));
+  I->STI.reset(I->TheTarget->createMCSubtargetInfo(I->Triple, I->CPU, ""));
+  I->MCII.reset(I->TheTarget->createMCInstrInfo());
+  if (!I->MRI || !I->MAI || !I->STI || !I->MCII)
+    return makeError("the target of '" + I->Triple +
+                     "' has no machine-code layer");
+  if (!I->STI->isCPUStringValid(I->CPU))
+    return makeError("'" + I->CPU + "' is not a CPU of '" + I->Triple + "'");
+  if (!I->STI->getSchedModel().hasInstrSchedModel())
+    return makeError("CPU '" + I->CPU + "' of '" + I->Triple +
+                     "' has no scheduling model to cost blocks with");
+  I->MCIA.reset(I->TheTarget->createMCInstrAnalysis(I->MCII.get()));
+  I->Ctx = std::make_unique<MCContext>(llvm::Triple(I->Triple), I->MAI.get(),
+                                       I->MRI.get(), I->STI.get());
+  I->Disassembler.reset(
+      I->TheTarget->createMCDisassembler(*I->STI, *I->Ctx));
+  if (!I->Disassembler)
+    return makeError("no disassembler for '" + I->Triple + "'");
+  I->IM = std::make_unique<mca::InstrumentManager>(*I->STI, *I->MCII);
+  I->Builder = std::make_unique<mca::InstrBuilder>(
+      *I->STI, *I->MCII, *I->MRI, I->MCIA.get(), *I->IM, CallLatency);
+  return std::unique_ptr<BlockCoster>(new BlockCoster(std::move(I)));
+}
+
+BlockCoster::BlockCoster(std::unique_ptr<Impl> I) : I(std::move(I)) {}
+BlockCoster::~BlockCoster() = default;
+StringRef BlockCoster::triple() const { return I->Triple; }
+StringRef BlockCoster::cpu() const { return I->CPU; }
+
+Expected<std::pair<unsigned, double>>
+BlockCoster::Impl::costUncached(ArrayRef<uint8_t> Bytes, uint64_t Address) {
+  std::vector<MCInst> Insts;
+  for (uint64_t At = 0; At < Bytes.size();) {
+    MCInst Inst;
+    uint64_t Size = 0;
+    MCDisassembler::DecodeStatus S = Disassembler->getInstruction(
+        Inst, Size, Bytes.slice(At), Address + At, nulls());
+    if (S != MCDisassembler::Success || Size == 0)
+      return makeError("cannot decode the instruction at 0x" +
+                       Twine::utohexstr(Address + At));
+    Insts.push_back(Inst);
+    At += Size;
+  }
+  if (Insts.empty())
+    return std::make_pair(0u, 0.0);
+  SmallVector<std::unique_ptr<mca::Instruction>> Sequence;
+  unsigned Unmodelled = 0;
+  for (const MCInst &Inst : Insts) {
+    // Calls and returns cost one cycle each, outside the simulation: MCA
+    // models neither (it warns that it ignores them), and what a callee does
+    // is costed in the callee's own blocks. So does an instruction the
+    // scheduling model does not describe (rare: some system instructions).
+    const MCInstrDesc &Desc = MCII->get(Inst.getOpcode());
+    if (Desc.isReturn() || Desc.isCall()) {
+      ++Unmodelled;
+      continue;
+    }
+    Expected<std::unique_ptr<mca::Instruction>> MI =
+        Builder->createInstruction(Inst, {});
+    if (!MI) {
+      consumeError(MI.takeError());
+      ++Unmodelled;
+      continue;
+    }
+    Sequence.push_back(std::move(*MI));
+  }
+  double Cycles = Unmodelled;
+  if (!Sequence.empty()) {
+    mca::CircularSourceMgr Source(Sequence, BlockIterations);
+    mca::Context Context(*MRI, *STI);
+    // Zeros: the scheduling model's own dispatch width, register file and
+    // queue sizes, as llvm-mca uses them by default.
+    mca::PipelineOptions Options(0, 0, 0, 0, 0, 0, /*NoAlias=*/true);
+    mca::CustomBehaviour CB(*STI, Source, *MCII);
+    std::unique_ptr<mca::Pipeline> P =
+        Context.createDefaultPipeline(Options, Source, CB);
+    Expected<unsigned> Total = P->run();
+    if (!Total)
+      return Total.takeError();
+    Cycles += double(*Total) / BlockIterations;
+  }
+  return std::make_pair(unsigned(Insts.size()), Cycles);
+}
+
+Expected<BlockWork> BlockCoster::cost(ArrayRef<uint8_t> Bytes,
+                                      uint64_t Address) {
+  StringRef Key(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
+  auto It = I->Cache.find(Key);
+  if (It == I->Cache.end()) {
+    Expected<std::pair<unsigned, double>> C = I->costUncached(Bytes, Address);
+    if (!C)
+      return C.takeError();
+    It = I->Cache.try_emplace(Key, *C).first;
+  }
+  return BlockWork{It->second.first, It->second.second};
+}
+
+Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
+                                          BlockCoster *Coster) {
+  StringRef Name = Buffer.getBufferIdentifier();
+  auto Fail = [&](const Twine &Why) { return makeError(Name + ": " + Why); };
+  Expected<std::unique_ptr<object::ObjectFile>> File =
+      object::ObjectFile::createObjectFile(Buffer);
+  if (!File)
+    return Fail(toString(File.takeError()));
+  auto *Elf = dyn_cast<object::ELFObjectFileBase>(File->get());
+  if (!Elf)
+    return Fail("not an ELF object");
+
+  std::unique_ptr<BlockCoster> Own;
+  if (!Coster) {
+    Expected<std::unique_ptr<BlockCoster>> C =
+        BlockCoster::create(Elf->makeTriple().str(), "");
+    if (!C)
+      return Fail(toString(C.takeError()));
+    Own = std::move(*C);
+    Coster = Own.get();
+  }
+
+  // Function names by (section, address).
+  DenseMap<std::pair<uint64_t, uint64_t>, StringRef> Names;
+  for (const object::SymbolRef &Sym : Elf->symbols()) {
+    Expected<object::SymbolRef::Type> Type = Sym.getType();
+    Expected<object::section_iterator> Sec = Sym.getSection();
+    Expected<uint64_t> Address = Sym.getAddress();
+    Expected<StringRef> SymName = Sym.getName();
+    if (!Type || !Sec || !Address || !SymName) {
+      consumeError(Type.takeError());
+      consumeError(Sec.takeError());
+      consumeError(Address.takeError());
+      consumeError(SymName.takeError());
+      continue;
+    }
+    if (*Type != object::SymbolRef::ST_Function || *Sec == Elf->section_end())
+      continue;
+    Names.try_emplace({(*Sec)->getIndex(), *Address}, *SymName);
+  }
+
+  ObjectCost Result;
+  bool SawMap = false;
+  for (const object::SectionRef &Sec : Elf->sections()) {
+    if (!Sec.isText())
+      continue;
+    std::vector<object::PGOAnalysisMap> PGO;
+    Expected<std::vector<object::BBAddrMap>> Maps =
+        Elf->readBBAddrMap(Sec.getIndex(), &PGO);
+    if (!Maps)
+      return Fail(toString(Maps.takeError()));
+    if (Maps->empty())
+      continue;
+    SawMap = true;
+    Expected<StringRef> Contents = Sec.getContents();
+    if (!Contents)
+      return Fail(toString(Contents.takeError()));
+    ArrayRef<uint8_t> Bytes(
+        reinterpret_cast<const uint8_t *>(Contents->data()), Contents->size());
+    uint64_t SectionAddress = Sec.getAddress();
+    for (size_t F = 0; F < Maps->size(); ++F) {
+      const object::BBAddrMap &Map = (*Maps)[F];
+      const object::PGOAnalysisMap &Analysis = PGO[F];
+      uint64_t FunctionAddress = Map.getFunctionAddress();
+      FunctionCost Function;
+      auto NameIt = Names.find({Sec.getIndex(), FunctionAddress});
+      Function.Name = NameIt != Names.end()
+                          ? NameIt->second.str()
+                          : "<function at 0x" +
+                                utohexstr(FunctionAddress) + ">";
+      if (!Analysis.FeatEnable.FuncEntryCount || !Analysis.FeatEnable.BBFreq)
+        return Fail("the address map of '" + Function.Name +
+                    "' has no PGO analysis (compile with -mllvm "
+                    "-pgo-analysis-map=func-entry-count,bb-freq)");
+      Function.EntryCount = Analysis.FuncEntryCount;
+      Function.HasProfile = Analysis.FuncEntryCount > 0;
+      Result.Profiled += Function.HasProfile;
+      double EntryFreq = Analysis.BBEntries.empty()
+                             ? 0
+                             : double(Analysis.BBEntries.front()
+                                          .BlockFreq.getFrequency());
+      size_t Index = 0;
+      for (const object::BBAddrMap::BBRangeEntry &Range : Map.getBBRanges()) {
+        for (const object::BBAddrMap::BBEntry &Entry : Range.BBEntries) {
+          if (Index >= Analysis.BBEntries.size())
+            return Fail("the PGO analysis of '" + Function.Name +
+                        "' has fewer blocks than its address map");
+          BlockCost Block;
+          Block.ID = Entry.ID;
+          Block.Offset = Range.BaseAddress + Entry.Offset - FunctionAddress;
+          Block.Size = Entry.Size;
+          double Freq =
+              double(Analysis.BBEntries[Index++].BlockFreq.getFrequency());
+          Block.Count = EntryFreq > 0 ? double(Function.EntryCount) * Freq /
+                                            EntryFreq
+                                      : 0;
+          uint64_t Start = Range.BaseAddress + Entry.Offset - SectionAddress;
+          if (Start + Entry.Size > Bytes.size())
+            return Fail("block " + Twine(Entry.ID) + " of '" + Function.Name +
+                        "' lies outside its section");
+          Expected<BlockWork> Work = Coster->cost(
+              Bytes.slice(Start, Entry.Size), Range.BaseAddress + Entry.Offset);
+          if (!Work)
+            return Fail("'" + Function.Name + "', block " + Twine(Entry.ID) +
+                        ": " + toString(Work.takeError()));
+          Block.Instructions = Work->Instructions;
+          Block.Cycles = Work->Cycles;
+          Function.Instructions += Block.Count * Block.Instructions;
+          Function.Cycles += Block.Count * Block.Cycles;
+          Function.Blocks.push_back(Block);
+        }
+      }
+      Result.Instructions += Function.Instructions;
+      Result.Cycles += Function.Cycles;
+      Result.Functions.push_back(std::move(Function));
+    }
+  }
+  if (!SawMap)
+    return Fail("no basic-block address map (compile with "
+                "-fbasic-block-address-map)");
+  return Result;
+}
+
+} // namespace mlgo::speed

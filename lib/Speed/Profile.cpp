@@ -1,0 +1,111 @@
+//===- Profile.cpp - Profiles that a speed compile applies ----------------===//
+//
+// Checks indexed profiles with LLVM's own reader (ProfileData), merges raw
+// ones with llvm-profdata-19, and says how a compile applies one
+// (mlgo/Speed/Profile.h).
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Speed/Profile.h"
+
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Process.h"
+
+#include "llvm/ProfileData/InstrProfReader.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/VirtualFileSystem.h"
+
+#include <algorithm>
+
+using namespace llvm;
+
+namespace mlgo::speed {
+
+Expected<ProfileInfo> readProfileInfo(StringRef Path) {
+  auto Fail = [&](const Twine &Why) { return makeError(Path + ": " + Why); };
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(Path, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return Fail(Buffer.getError().message());
+  if (!IndexedInstrProfReader::hasFormat(**Buffer))
+    return Fail("not an indexed profile (merge raw profiles with "
+                "llvm-profdata-19 merge, or mlgo profile)");
+  Expected<std::unique_ptr<IndexedInstrProfReader>> Reader =
+      IndexedInstrProfReader::create(std::move(*Buffer));
+  if (!Reader)
+    return Fail(toString(Reader.takeError()));
+  IndexedInstrProfReader &R = **Reader;
+  if (!R.isIRLevelProfile())
+    return Fail("a front-end instrumentation profile "
+                "(-fprofile-instr-generate); mlgo applies IR-level profiles "
+                "(-fprofile-generate)");
+  if (R.hasCSIRLevelProfile())
+    return Fail("a context-sensitive profile (-fcs-profile-generate); mlgo "
+                "applies plain IR-level profiles (-fprofile-generate)");
+  ProfileInfo Info;
+  for (const NamedInstrProfRecord &Record : R) {
+    ++Info.Functions;
+    bool Ran = false;
+    for (uint64_t Count : Record.Counts) {
+      Info.MaxCount = std::max(Info.MaxCount, Count);
+      Ran |= Count > 0;
+    }
+    Info.ExecutedFunctions += Ran;
+    if (!Record.Counts.empty())
+      Info.TotalEntryCount += Record.Counts.front();
+  }
+  if (Error E = R.getError())
+    return Fail(toString(std::move(E)));
+  if (Info.MaxCount == 0)
+    return Fail("every count is zero: the workload ran none of the "
+                "instrumented code");
+  return Info;
+}
+
+std::vector<std::string> speedCompileFlags(StringRef Profile) {
+  return {"-fprofile-use=" + Profile.str(), "-Werror=backend-plugin",
+          "-mllvm", "-pgo-warn-missing-function"};
+}
+
+Error mergeRawProfiles(ArrayRef<std::string> Raw, StringRef Out) {
+  if (Raw.empty())
+    return makeError(Out + ": no raw profile to merge (did the workload run "
+                           "the instrumented program?)");
+  for (const std::string &File : Raw) {
+    uint64_t Size = 0;
+    if (std::error_code EC = sys::fs::file_size(File, Size))
+      return makeError(File + ": " + EC.message());
+    if (Size == 0)
+      return makeError(File + ": an empty raw profile (the instrumented "
+                              "program did not exit normally)");
+  }
+  SmallString<256> Temp(Out);
+  Temp += ".tmp";
+  std::vector<std::string> Argv = {"llvm-profdata-19", "merge", "-o",
+                                   std::string(Temp)};
+  Argv.insert(Argv.end(), Raw.begin(), Raw.end());
+  SmallString<256> Log(Out);
+  Log += ".merge-log";
+  RunOptions Options;
+  Options.Stdout = std::string(Log);
+  Options.Stderr = std::string(Log);
+  Options.TimeoutSeconds = 600;
+  ProcessResult R = runProcess(Argv, Options);
+  std::string FirstLine;
+  if (ErrorOr<std::unique_ptr<MemoryBuffer>> B = MemoryBuffer::getFile(Log))
+    FirstLine = (*B)->getBuffer().split('\n').first.str();
+  sys::fs::remove(Log);
+  if (!R.succeeded()) {
+    sys::fs::remove(Temp);
+    return makeError(Out + ": llvm-profdata-19 merge " + R.describe() +
+                     (FirstLine.empty() ? "" : ": " + FirstLine));
+  }
+  if (std::error_code EC = sys::fs::rename(Temp, Out))
+    return makeError(Out + ": " + EC.message());
+  return Error::success();
+}
+
+} // namespace mlgo::speed
