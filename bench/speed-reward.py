@@ -1,0 +1,374 @@
+#!/usr/bin/env python3
+"""Validates the speed reward against execution (docs/speed.md, "Validation").
+
+For real programs, pairs of builds that differ in one module's register
+allocation are compared two ways: the change the reward predicts
+(`mlgo speed cost` of the program, estimated executed instructions and
+cycles on the profiled workload) and the change callgrind measures in
+executed instructions on a *different* input. A pair is
+
+  * flip      one eviction decision of the model inverted
+              (-mlgo-evict-flips=N) in a hot function of one module;
+  * advisor   one module compiled with LLVM's eviction advisor instead of
+              the model (every decision of the module may change).
+
+Each program is built from its Debian source by a fixed recipe (below),
+instrumented first, profiled on input A with `mlgo profile run`, then
+every module is compiled with the profile, the basic-block address map and
+mlgo's eviction model. Pairs whose object is byte-identical to the base
+change nothing and are not run. Prints one TSV line per pair and a summary:
+the pairs whose measured change exceeds 0.1%, the share of them where the
+predicted and measured changes agree in sign (instructions and cycles), and
+the Spearman rank correlation.
+
+  bench/speed-reward.py [--programs bzip2,minigzip,lzip,lua] [--flips N]
+                        [--work DIR] [--out pairs.tsv]
+
+Deterministic: the same programs, inputs and options give the same pairs
+and the same callgrind counts.
+"""
+import argparse
+import hashlib
+import json
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+MLGO = os.environ.get("MLGO", os.path.join(ROOT, "build", "bin", "mlgo"))
+PLUGIN = os.environ.get("MLGO_PLUGIN",
+                        os.path.join(ROOT, "build", "lib", "MLGOInliner.so"))
+MAP_FLAGS = ["-fbasic-block-address-map", "-mllvm",
+             "-pgo-analysis-map=func-entry-count,bb-freq"]
+
+# How each program is built from its Debian source: the package, the
+# source files (relative to the source tree), compile and link flags, and
+# the language driver.
+PROGRAMS = {
+    "bzip2": dict(
+        package="bzip2", driver="clang-19",
+        sources=["blocksort.c", "huffman.c", "crctable.c", "randtable.c",
+                 "compress.c", "decompress.c", "bzlib.c", "bzip2.c"],
+        cflags=["-D_FILE_OFFSET_BITS=64", "-w"], ldflags=[],
+        run=lambda p, i, o: [
+            f"{p} -c < {i} > {o}.bz2", f"{p} -dc < {o}.bz2 > {o}.back",
+            f"cmp {i} {o}.back"]),
+    "minigzip": dict(
+        package="zlib", driver="clang-19",
+        sources=["adler32.c", "crc32.c", "deflate.c", "infback.c",
+                 "inffast.c", "inflate.c", "inftrees.c", "trees.c",
+                 "zutil.c", "compress.c", "uncompr.c", "gzclose.c",
+                 "gzlib.c", "gzread.c", "gzwrite.c", "test/minigzip.c"],
+        cflags=["-I.", "-DHAVE_UNISTD_H", "-DHAVE_STDARG_H", "-w"],
+        ldflags=[],
+        run=lambda p, i, o: [
+            f"{p} < {i} > {o}.gz", f"{p} -d < {o}.gz > {o}.back",
+            f"cmp {i} {o}.back"]),
+    "lzip": dict(
+        package="lzip", driver="clang++-19",
+        sources=["arg_parser.cc", "lzip_index.cc", "list.cc",
+                 "encoder_base.cc", "encoder.cc", "fast_encoder.cc",
+                 "decoder.cc", "main.cc"],
+        cflags=['-DPROGVERSION="1.23"', "-w"], ldflags=[],
+        run=lambda p, i, o: [
+            f"{p} -c < {i} > {o}.lz", f"{p} -dc < {o}.lz > {o}.back",
+            f"cmp {i} {o}.back"]),
+    "lua": dict(
+        package="lua5.4", driver="clang-19",
+        sources=[f"src/{f}" for f in [
+            "lapi.c", "lcode.c", "lctype.c", "ldebug.c", "ldo.c", "ldump.c",
+            "lfunc.c", "lgc.c", "llex.c", "lmem.c", "lobject.c",
+            "lopcodes.c", "lparser.c", "lstate.c", "lstring.c", "ltable.c",
+            "ltm.c", "lundump.c", "lvm.c", "lzio.c", "lauxlib.c",
+            "lbaselib.c", "lcorolib.c", "ldblib.c", "liolib.c",
+            "lmathlib.c", "loadlib.c", "loslib.c", "lstrlib.c",
+            "ltablib.c", "lutf8lib.c", "linit.c", "lua.c"]],
+        cflags=["-DLUA_USE_LINUX", "-w"], ldflags=["-lm", "-ldl"],
+        run=lambda p, i, o: [f"{p} {i}.lua {i} > {o}.out"]),
+}
+
+LUA_SCRIPT = """
+local f = assert(io.open(arg[1], "rb")); local s = f:read("a"); f:close()
+local words, n = {}, 0
+for w in s:gmatch("[%a_][%w_]*") do n = n + 1; words[w] = (words[w] or 0) + 1 end
+local keys = {}
+for k in pairs(words) do keys[#keys + 1] = k end
+table.sort(keys, function(a, b) return words[a] > words[b] or (words[a] == words[b] and a < b) end)
+local out = {}
+for i = 1, math.min(#keys, 200) do out[#out + 1] = string.format("%s=%d", keys[i], words[keys[i]]) end
+local t = {}
+for i = 1, 60000 do t[i] = (i * 7919) % 1000003 end
+table.sort(t)
+print(n, #keys, table.concat(out, ","):len(), t[1], t[#t])
+"""
+
+
+def sh(cmd, **kw):
+    return subprocess.run(cmd, shell=isinstance(cmd, str), check=True,
+                          **kw)
+
+
+def fetch(package):
+    return subprocess.run([os.path.join(ROOT, "scripts", "fetch-source.sh"),
+                           package], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def make_inputs(work):
+    """Input A profiles, input B measures: different text, both real."""
+    a, b = os.path.join(work, "input-a"), os.path.join(work, "input-b")
+    if not os.path.exists(b):
+        def cat(package, exts, limit):
+            src, data = fetch(package), b""
+            for dirpath, _, files in sorted(os.walk(src)):
+                for f in sorted(files):
+                    if f.endswith(exts):
+                        with open(os.path.join(dirpath, f), "rb") as h:
+                            data += h.read()
+                    if len(data) >= limit:
+                        return data[:limit]
+            return data
+        with open(a, "wb") as h:
+            h.write(cat("zlib", (".c", ".h"), 400_000) +
+                    cat("bzip2", (".c", ".h"), 300_000))
+        with open(b, "wb") as h:
+            h.write(cat("lua5.4", (".c", ".h"), 250_000) +
+                    cat("lzip", (".cc", ".h", ".texi"), 150_000))
+        for p in (a, b):
+            with open(p + ".lua", "w") as h:
+                h.write(LUA_SCRIPT)
+    return a, b
+
+
+def compile_module(prog, src_dir, source, obj, extra):
+    r = PROGRAMS[prog]
+    cmd = [r["driver"], "-O2", "-c", os.path.join(src_dir, source),
+           "-o", obj] + r["cflags"] + extra
+    subprocess.run(cmd, check=True, cwd=src_dir, capture_output=True)
+
+
+def link(prog, objs, out):
+    r = PROGRAMS[prog]
+    subprocess.run([r["driver"], "-O2"] + objs + ["-o", out] + r["ldflags"],
+                   check=True, capture_output=True)
+
+
+def run_workload(prog, binary, inp, scratch, callgrind=False):
+    cmds = PROGRAMS[prog]["run"](binary, inp, os.path.join(scratch, "o"))
+    total = 0
+    for i, c in enumerate(cmds):
+        if callgrind and not c.startswith("cmp"):
+            out = os.path.join(scratch, f"cg.{i}")
+            c = (f"valgrind --tool=callgrind --callgrind-out-file={out} "
+                 f"--log-file={out}.log " + c)
+        sh(c, capture_output=True)
+        if callgrind and not cmds[i].startswith("cmp"):
+            with open(os.path.join(scratch, f"cg.{i}")) as h:
+                for line in h:
+                    if line.startswith("summary:") or line.startswith("totals:"):
+                        total += int(line.split()[1])
+                        break
+    return total
+
+
+def speed_cost(binary):
+    j = json.loads(subprocess.run([MLGO, "speed", "cost", "--json", binary],
+                                  check=True, capture_output=True,
+                                  text=True).stdout)
+    funcs = {}
+    for f in j["files"]:
+        for fn in f["functions"]:
+            funcs[fn["name"]] = fn
+    return j["instructions"], j["cycles"], funcs
+
+
+def read_log_contexts(path):
+    """(function, number of decisions) per context of an eviction log, in
+    order, from LLVM's training-log format (docs/training-log.md)."""
+    with open(path, "rb") as h:
+        data = h.read()
+    nl = data.index(b"\n")
+    header = json.loads(data[:nl])
+    size = 0
+    sizes = {"int64_t": 8, "int32_t": 4, "float": 4, "double": 8,
+             "int8_t": 1, "uint8_t": 1, "int16_t": 2, "uint16_t": 2,
+             "uint32_t": 4, "uint64_t": 8}
+    for f in header["features"]:
+        n = 1
+        for d in f["shape"]:
+            n *= d
+        size += n * sizes[f["type"]]
+    score = header.get("score")
+    pos, contexts = nl + 1, []
+    while pos < len(data):
+        nl = data.index(b"\n", pos)
+        line = json.loads(data[pos:nl])
+        pos = nl + 1
+        if "context" in line:
+            contexts.append([line["context"], 0])
+        elif "observation" in line:
+            contexts[-1][1] += 1
+            pos += size + 1
+        elif "outcome" in line:
+            pos += 4 + 1 if score else 0
+    return contexts
+
+
+def sha(path):
+    with open(path, "rb") as h:
+        return hashlib.sha256(h.read()).hexdigest()
+
+
+def spearman(xs, ys):
+    def ranks(v):
+        order = sorted(range(len(v)), key=lambda i: v[i])
+        r = [0.0] * len(v)
+        i = 0
+        while i < len(order):
+            j = i
+            while j + 1 < len(order) and v[order[j + 1]] == v[order[i]]:
+                j += 1
+            for k in range(i, j + 1):
+                r[order[k]] = (i + j) / 2
+            i = j + 1
+        return r
+    rx, ry = ranks(xs), ranks(ys)
+    n = len(xs)
+    mx, my = sum(rx) / n, sum(ry) / n
+    cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
+    vx = sum((a - mx) ** 2 for a in rx) ** 0.5
+    vy = sum((b - my) ** 2 for b in ry) ** 0.5
+    return cov / (vx * vy) if vx and vy else float("nan")
+
+
+def validate(prog, work, flips_per_program, out):
+    r = PROGRAMS[prog]
+    src = fetch(r["package"])
+    pw = os.path.join(work, prog)
+    os.makedirs(pw, exist_ok=True)
+    inp_a, inp_b = make_inputs(work)
+    scratch = tempfile.mkdtemp(dir=pw)
+    # 1. Instrumented build, profiled on input A.
+    profile = os.path.join(pw, "a.profdata")
+    if not os.path.exists(profile):
+        objs = []
+        for s in r["sources"]:
+            o = os.path.join(pw, "inst-" + s.replace("/", "_") + ".o")
+            compile_module(prog, src, s, o, ["-fprofile-generate"])
+            objs.append(o)
+        inst = os.path.join(pw, "inst")
+        link(prog, objs + ["-fprofile-generate"], inst)
+        script = os.path.join(pw, "profile.sh")
+        with open(script, "w") as h:
+            h.write("set -e\n" + "\n".join(r["run"](inst, inp_a, scratch + "/p")))
+        sh([MLGO, "profile", "run", "-o", profile, "--", "bash", script],
+           capture_output=True)
+    speed = ["-fprofile-use=" + profile, "-Werror=backend-plugin"] + MAP_FLAGS
+    plug = ["-fplugin=" + PLUGIN, "-fpass-plugin=" + PLUGIN]
+    # 2. The base: every module with the model, its decisions logged.
+    base_objs, logs = [], {}
+    for s in r["sources"]:
+        o = os.path.join(pw, "base-" + s.replace("/", "_") + ".o")
+        log = o + ".log"
+        if not os.path.exists(o):
+            compile_module(prog, src, s, o, speed + plug + [
+                "-mllvm", "-mlgo-evict", "-mllvm",
+                "-mlgo-evict-training-log=" + log])
+        base_objs.append(o)
+        logs[s] = log if os.path.exists(log) else None
+    base = os.path.join(pw, "base")
+    link(prog, base_objs, base)
+    b_instr, b_cycles, b_funcs = speed_cost(base)
+    b_ir = run_workload(prog, base, inp_b, scratch, callgrind=True)
+    print(f"{prog}: base predicts {b_instr:.0f} instructions, "
+          f"{b_cycles:.0f} cycles; callgrind {b_ir} on input B",
+          file=sys.stderr)
+    # Hot functions: those that hold 99% of the base's cycles.
+    hot, acc = set(), 0.0
+    for name, f in sorted(b_funcs.items(), key=lambda kv: -kv[1]["cycles"]):
+        if acc >= 0.99 * b_cycles:
+            break
+        hot.add(name)
+        acc += f["cycles"]
+    # 3. Candidate pairs.
+    candidates = []
+    for i, s in enumerate(r["sources"]):
+        candidates.append(("advisor", i, s, None))
+        if not logs[s]:
+            continue
+        index = 0
+        hot_decisions = []
+        for name, n in read_log_contexts(logs[s]):
+            if name in hot:
+                hot_decisions += range(index, index + n)
+            index += n
+        step = max(1, len(hot_decisions) // max(1, flips_per_program))
+        for d in hot_decisions[::step]:
+            candidates.append(("flip", i, s, d))
+    rows = []
+    for kind, i, s, d in candidates:
+        o = os.path.join(scratch, "pair.o")
+        extra = speed + plug
+        if kind == "flip":
+            extra += ["-mllvm", "-mlgo-evict", "-mllvm",
+                      f"-mlgo-evict-flips={d}"]
+        compile_module(prog, src, s, o, extra)
+        # Compiles are deterministic: the same decisions give the same
+        # object, so an identical object is a pair that changed nothing.
+        if sha(o) == sha(base_objs[i]):
+            continue
+        objs = list(base_objs)
+        objs[i] = o
+        binary = os.path.join(scratch, "pair")
+        link(prog, objs, binary)
+        instr, cycles, _ = speed_cost(binary)
+        ir = run_workload(prog, binary, inp_b, scratch, callgrind=True)
+        row = (prog, kind, s, "" if d is None else str(d),
+               instr - b_instr, cycles - b_cycles, ir - b_ir, b_ir)
+        rows.append(row)
+        line = "\t".join(str(x) for x in row[:4]) + "\t" + "\t".join(
+            f"{x:.0f}" for x in row[4:7]) + f"\t{(ir - b_ir) / b_ir:+.4%}"
+        print(line, flush=True)
+        out.write(line + "\n")
+        out.flush()
+    shutil.rmtree(scratch)
+    return rows
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--programs", default="bzip2,minigzip,lzip,lua")
+    ap.add_argument("--flips", type=int, default=60,
+                    help="flips per module, spread over its hot decisions")
+    ap.add_argument("--work", default=os.path.join(ROOT, "build",
+                                                    "speed-reward"))
+    ap.add_argument("--out", default=None)
+    args = ap.parse_args()
+    os.makedirs(args.work, exist_ok=True)
+    out_path = args.out or os.path.join(args.work, "pairs.tsv")
+    rows = []
+    with open(out_path, "w") as out:
+        out.write("program\tkind\tmodule\tflip\tpredicted_instructions\t"
+                  "predicted_cycles\tmeasured_instructions\tmeasured_pct\n")
+        for prog in args.programs.split(","):
+            rows += validate(prog, args.work, args.flips, out)
+    big = [r for r in rows if abs(r[6]) > 0.001 * r[7]]
+    print(f"\n{len(rows)} pairs changed code; {len(big)} changed executed "
+          f"instructions by more than 0.1%")
+    if big:
+        for label, col in (("instructions", 4), ("cycles", 5)):
+            agree = sum(1 for r in big if (r[col] > 0) == (r[6] > 0)
+                        and r[col] != 0)
+            rho = spearman([r[col] for r in big], [r[6] for r in big])
+            print(f"  {label} estimate: sign agrees on {agree}/{len(big)} "
+                  f"({agree / len(big):.1%}); Spearman {rho:.3f}")
+    if rows:
+        rho = spearman([r[4] for r in rows], [r[6] for r in rows])
+        print(f"  all {len(rows)} pairs: Spearman (instructions) {rho:.3f}")
+
+
+if __name__ == "__main__":
+    main()
