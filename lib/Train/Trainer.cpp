@@ -46,9 +46,13 @@ Error Trainer::baseline() {
   if (!R)
     return R.takeError();
   size_t N = Modules.size();
-  BaselineResult B = measureBaseline(
-      Modules, ArrayRef(*R).take_front(N), ArrayRef(*R).drop_front(N),
-      Recipe.SizeMeasure, Recipe.getSelectionMeasure());
+  std::vector<std::string> Packages;
+  for (const CorpusModule &M : Modules)
+    Packages.push_back(M.Package);
+  BaselineResult B =
+      measureBaseline(std::move(Packages), ArrayRef(*R).take_front(N),
+                      ArrayRef(*R).drop_front(N), Recipe.SizeMeasure,
+                      Recipe.getSelectionMeasure());
   Measure = std::move(B.Measure);
   Baseline = std::move(B.Baseline);
   HeuristicSize = std::move(B.HeuristicSize);

@@ -29,10 +29,11 @@
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Support/Percent.h"
 #include "mlgo/Train/CompileService.h"
-#include "mlgo/Train/SizeMeasure.h"
+#include "mlgo/Train/CorpusSplit.h"
 #include "mlgo/Train/Trainer.h"
-#include "mlgo/Train/TrainerPhases.h"
 #include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/TrainCore/SizeMeasure.h"
+#include "mlgo/TrainCore/TrainerPhases.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -248,7 +249,8 @@ struct Trainer {
   /// Candidates for module \p M: indices of its heuristic trajectory, all
   /// or a seeded sample of searchBudget(M), ascending.
   std::vector<uint32_t> candidates(size_t M) const {
-    return getSearchCandidates(Recipe, Modules[M], HeuristicDecisions[M]);
+    return getSearchCandidates(Recipe, Modules[M].BitcodeSize,
+                               Modules[M].ContentHash, HeuristicDecisions[M]);
   }
   /// Phase 2 of mode search-imitate: the greedy search on every searchable
   /// training module, in lockstep; sets BestFlips and BestSize (the

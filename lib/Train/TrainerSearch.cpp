@@ -11,7 +11,7 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/DecisionLog.h"
-#include "mlgo/Train/GreedySearch.h"
+#include "mlgo/TrainCore/GreedySearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
