@@ -11,30 +11,32 @@
 using namespace llvm;
 
 namespace mlgo {
+namespace trainer {
 
-Error Trainer::writeReport(StringRef ChosenLabel, const Outcome &O,
-                           double Minutes) {
+Error writeReport(Context &C, const Baseline &B, StringRef ChosenLabel,
+                  const ChosenOutcome &O, double Minutes) {
   RunSummary S;
-  S.CorpusDir = Options.CorpusDir;
-  S.Fingerprint = CorpusFingerprint;
-  S.TrainModules = Train.size();
-  S.ValidationModules = Validation.size();
-  S.PhaseLines = Report;
+  S.CorpusDir = C.Options.CorpusDir;
+  S.Fingerprint = C.CorpusFingerprint;
+  S.TrainModules = B.Train.size();
+  S.ValidationModules = B.Validation.size();
+  S.PhaseLines = C.Record.Report;
   S.ChosenLabel = ChosenLabel.str();
-  S.SelectionName = selectionName().str();
+  S.SelectionName = B.selectionName().str();
   S.Outcome = O;
-  S.LeftOut = LeftOut;
+  S.LeftOut = B.LeftOut;
   S.Minutes = Minutes;
-  std::string R = renderReport(Recipe, S);
-  if (Error E = writeWorkFile("report.md", R))
+  std::string R = renderReport(C.Recipe, S);
+  if (Error E = C.writeWorkFile("report.md", R))
     return E;
+  const RunRecord &Rec = C.Record;
   std::vector<std::pair<const learn::LearningCurve *, StringRef>> Curves = {
-      {&SearchCurve, "search-curve"}, {&EpochCurve, "imitation-curve"}};
-  if (Recipe.ESIterations)
-    Curves.push_back({&ESCurve, "es-curve"});
-  Curves.push_back({&SelectCurve, "selection-curve"});
+      {&Rec.SearchCurve, "search-curve"}, {&Rec.EpochCurve, "imitation-curve"}};
+  if (C.Recipe.ESIterations)
+    Curves.push_back({&Rec.ESCurve, "es-curve"});
+  Curves.push_back({&Rec.SelectCurve, "selection-curve"});
   for (auto [Curve, Stem] : Curves)
-    if (Error E = Curve->save(workFile(Stem)))
+    if (Error E = Curve->save(C.workFile(Stem)))
       return E;
   // The run's outcome is its output, --quiet or not.
   outs() << R;
@@ -42,4 +44,5 @@ Error Trainer::writeReport(StringRef ChosenLabel, const Outcome &O,
   return Error::success();
 }
 
+} // namespace trainer
 } // namespace mlgo
