@@ -1,9 +1,10 @@
 //===- lib/Train/Trainer.cpp - Training an inlining-for-size policy -------===//
 //
-// runTraining and the phases every mode shares: the corpus split, compiles
-// through the cache, the baseline, totals on a set of modules, and the
-// rounds of scorers. The other phases are in the files TrainerImpl.h lists;
-// what they do is described in mlgo/Train/Trainer.h.
+// runTraining, whose body runs the phases in order and hands each the
+// values the earlier ones returned, and the phases every mode shares: the
+// baseline, totals on a set of modules, and the rounds of scorers. The
+// other phases are in the files TrainerImpl.h lists; what they do is
+// described in mlgo/Train/Trainer.h.
 //
 // Everything that costs a compile goes through CompileCache, an append-only
 // text file of results keyed by (module content, policy), so that a rerun
@@ -56,6 +57,10 @@ Expected<Baseline> baseline(Context &C, std::vector<size_t> Train,
       measureBaseline(std::move(Packages), ArrayRef(*R).take_front(N),
                       ArrayRef(*R).drop_front(N), C.Recipe.SizeMeasure,
                       C.Recipe.getSelectionMeasure());
+  // Which modules the later phases work on, before Measured is taken
+  // apart.
+  KeptModules Kept =
+      keepMeasured(Measured, std::move(Train), std::move(Validation));
   Baseline B;
   B.Measure = std::move(Measured.Measure);
   B.Sizes = std::move(Measured.Baseline);
@@ -64,14 +69,11 @@ Expected<Baseline> baseline(Context &C, std::vector<size_t> Train,
   B.LeftOut = std::move(Measured.LeftOut);
   for (const std::string &E : B.LeftOut)
     C.log("baseline: left out: " + E);
-  B.Train = std::move(Train);
-  B.Validation = std::move(Validation);
-  llvm::erase_if(B.Train, [&](size_t M) { return Measured.IsLeftOut[M]; });
-  llvm::erase_if(B.Validation, [&](size_t M) { return Measured.IsLeftOut[M]; });
+  B.Train = std::move(Kept.Train);
+  B.Validation = std::move(Kept.Validation);
+  B.MeanTrainingText = Kept.MeanTrainingText;
   if (B.Train.empty())
     return makeError("no training module compiles: " + B.LeftOut.front());
-  for (size_t M : B.Train)
-    B.MeanTrainingText += double(B.Sizes[M]) / B.Train.size();
   C.log("baseline: " + Twine(Measured.Mismatch) +
         " modules where mlgo's advisor with LLVM's heuristic differs from "
         "stock -Oz");
@@ -91,24 +93,6 @@ Expected<Baseline> baseline(Context &C, std::vector<size_t> Train,
 
 Error Context::writeWorkFile(StringRef Name, StringRef Text) const {
   return writeFileAtomically(workFile(Name), Text);
-}
-
-std::string describeSearched(const Context &C, const Baseline &B,
-                             size_t Searched) {
-  size_t NoDecision = 0;
-  for (size_t M : B.Train)
-    NoDecision += B.HeuristicDecisions[M] == 0;
-  size_t Over = B.Train.size() - Searched - NoDecision;
-  std::string S = (Twine(Searched) + " of " + Twine(B.Train.size()) +
-                   " training modules are searched")
-                      .str();
-  if (NoDecision || Over)
-    S += (Twine(" (") + Twine(NoDecision) + " make no inlining decision, " +
-          Twine(Over) + " exceed the budget of " +
-          Twine(C.Recipe.SearchMaxDecisions) + " decisions or " +
-          Twine(C.Recipe.SearchMaxModuleBytes) + " bytes of bitcode)")
-             .str();
-  return S;
 }
 
 /// The MD5 of \p D's serialized rows: a checkpoint records the rows it was

@@ -256,8 +256,11 @@ inline bool isSearchable(const Context &C, const Baseline &B, size_t M) {
 }
 
 /// "N of M training modules are searched" and why the others are not.
-std::string describeSearched(const Context &C, const Baseline &B,
-                             size_t Searched);
+inline std::string describeSearched(const Context &C, const Baseline &B,
+                                    size_t Searched) {
+  return mlgo::describeSearched(C.Recipe, B.Train, B.HeuristicDecisions,
+                                Searched);
+}
 
 /// How many decisions of module \p M the search may try.
 inline uint32_t searchBudget(const Context &C, size_t M) {

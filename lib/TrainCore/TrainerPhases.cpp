@@ -54,10 +54,41 @@ BaselineResult measureBaseline(std::vector<std::string> Packages,
   return B;
 }
 
+KeptModules keepMeasured(const BaselineResult &B, std::vector<size_t> Train,
+                         std::vector<size_t> Validation) {
+  KeptModules K;
+  K.Train = std::move(Train);
+  K.Validation = std::move(Validation);
+  llvm::erase_if(K.Train, [&](size_t M) { return B.IsLeftOut[M]; });
+  llvm::erase_if(K.Validation, [&](size_t M) { return B.IsLeftOut[M]; });
+  for (size_t M : K.Train)
+    K.MeanTrainingText += double(B.Baseline[M]) / K.Train.size();
+  return K;
+}
+
 bool isSearchable(const TrainRecipe &Recipe, uint64_t BitcodeSize,
                   uint32_t Decisions) {
   return Decisions != 0 && Decisions <= Recipe.SearchMaxDecisions &&
          BitcodeSize <= Recipe.SearchMaxModuleBytes;
+}
+
+std::string describeSearched(const TrainRecipe &Recipe, ArrayRef<size_t> Train,
+                             ArrayRef<uint32_t> HeuristicDecisions,
+                             size_t Searched) {
+  size_t NoDecision = 0;
+  for (size_t M : Train)
+    NoDecision += HeuristicDecisions[M] == 0;
+  size_t Over = Train.size() - Searched - NoDecision;
+  std::string S = (Twine(Searched) + " of " + Twine(Train.size()) +
+                   " training modules are searched")
+                      .str();
+  if (NoDecision || Over)
+    S += (Twine(" (") + Twine(NoDecision) + " make no inlining decision, " +
+          Twine(Over) + " exceed the budget of " +
+          Twine(Recipe.SearchMaxDecisions) + " decisions or " +
+          Twine(Recipe.SearchMaxModuleBytes) + " bytes of bitcode)")
+             .str();
+  return S;
 }
 
 uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize) {

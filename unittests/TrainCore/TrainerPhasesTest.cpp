@@ -48,6 +48,33 @@ TEST(TrainerPhasesTest, BaselineLeavesOutFailuresAndCountsMismatches) {
   EXPECT_EQ(L.Measure.getStockText(1), 50u);
 }
 
+TEST(TrainerPhasesTest, KeepsTheModulesTheBaselineMeasured) {
+  // Module 1 (training) and 3 (validation) failed at -Oz.
+  BaselineResult B;
+  B.Baseline = {100, 0, 51, 0, 70};
+  B.IsLeftOut = {false, true, false, true, false};
+  KeptModules K = keepMeasured(B, {0, 1, 2}, {3, 4});
+  EXPECT_EQ(K.Train, (std::vector<size_t>{0, 2}));
+  EXPECT_EQ(K.Validation, std::vector<size_t>{4});
+  EXPECT_DOUBLE_EQ(K.MeanTrainingText, 75.5);
+  KeptModules None = keepMeasured(B, {1}, {});
+  EXPECT_TRUE(None.Train.empty());
+  EXPECT_EQ(None.MeanTrainingText, 0.0);
+}
+
+TEST(TrainerPhasesTest, SaysWhyModulesAreNotSearched) {
+  TrainRecipe R;
+  R.SearchMaxDecisions = 100;
+  R.SearchMaxModuleBytes = 5000;
+  std::vector<uint32_t> Decisions = {7, 0, 300, 5};
+  EXPECT_EQ(describeSearched(R, {0, 3}, Decisions, 2),
+            "2 of 2 training modules are searched");
+  EXPECT_EQ(describeSearched(R, {0, 1, 2, 3}, Decisions, 2),
+            "2 of 4 training modules are searched (1 make no inlining "
+            "decision, 1 exceed the budget of 100 decisions or 5000 bytes "
+            "of bitcode)");
+}
+
 TEST(TrainerPhasesTest, SearchBudget) {
   TrainRecipe R;
   R.SearchCandidates = 4;

@@ -59,10 +59,29 @@ BaselineResult measureBaseline(std::vector<std::string> Packages,
                                llvm::ArrayRef<CompileOutcome> Heuristic,
                                SizeMeasureKind Kind, TotalsKind Totals);
 
+/// The modules the later phases work on: those of \p Train and
+/// \p Validation (indices into the baseline's modules) that phase 1 did
+/// not leave out, in order, and the mean -Oz size of the training ones.
+struct KeptModules {
+  std::vector<size_t> Train, Validation;
+  double MeanTrainingText = 0;
+};
+KeptModules keepMeasured(const BaselineResult &B, std::vector<size_t> Train,
+                         std::vector<size_t> Validation);
+
 /// Whether a module of \p BitcodeSize bytes whose heuristic trajectory has
 /// \p Decisions decisions is within the recipe's search budget.
 bool isSearchable(const TrainRecipe &Recipe, uint64_t BitcodeSize,
                   uint32_t Decisions);
+
+/// "N of M training modules are searched" for the \p Searched of the
+/// training modules \p Train, and, when some are not, why: how many make
+/// no decision (\p HeuristicDecisions, per module) and how many exceed the
+/// recipe's budget.
+std::string describeSearched(const TrainRecipe &Recipe,
+                             llvm::ArrayRef<size_t> Train,
+                             llvm::ArrayRef<uint32_t> HeuristicDecisions,
+                             size_t Searched);
 
 /// How many of a module's decisions the search may try: search_candidates,
 /// or fewer for a large module under search_budget_bytes.
