@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/Recipe.h"
+#include "mlgo/TrainCore/Recipe.h"
 #include "mlgo/Support/Files.h"
 
 #include "llvm/Support/raw_ostream.h"

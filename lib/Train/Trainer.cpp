@@ -1,9 +1,10 @@
 //===- lib/Train/Trainer.cpp - Training an inlining-for-size policy -------===//
 //
-// runTraining and the phases every mode shares: the corpus split, compiles
-// through the cache, the baseline, totals on a set of modules, and the
-// rounds of scorers. The other phases are in the files TrainerImpl.h lists;
-// what they do is described in mlgo/Train/Trainer.h.
+// runTraining, whose body runs the phases in order and hands each the
+// values the earlier ones returned, and the phases every mode shares: the
+// baseline, totals on a set of modules, and the rounds of scorers. The
+// other phases are in the files TrainerImpl.h lists; what they do is
+// described in mlgo/Train/Trainer.h.
 //
 // Everything that costs a compile goes through CompileCache, an append-only
 // text file of results keyed by (module content, policy), so that a rerun
@@ -35,49 +36,62 @@
 using namespace llvm;
 
 namespace mlgo {
+namespace trainer {
 
-Error Trainer::baseline() {
+Expected<Baseline> baseline(Context &C, std::vector<size_t> Train,
+                            std::vector<size_t> Validation) {
+  const std::vector<CorpusModule> &Modules = C.Modules;
   std::vector<CompileRequest> Req;
   for (size_t I = 0; I < Modules.size(); ++I)
     Req.push_back({I, CompilePolicy::stock()});
   for (size_t I = 0; I < Modules.size(); ++I)
     Req.push_back({I, CompilePolicy::heuristic()});
-  Expected<std::vector<CompileCache::Entry>> R = compile(Req, "baseline");
+  Expected<std::vector<CompileCache::Entry>> R = C.compile(Req, "baseline");
   if (!R)
     return R.takeError();
   size_t N = Modules.size();
-  BaselineResult B = measureBaseline(
-      Modules, ArrayRef(*R).take_front(N), ArrayRef(*R).drop_front(N),
-      Recipe.SizeMeasure, Recipe.getSelectionMeasure());
-  Measure = std::move(B.Measure);
-  Baseline = std::move(B.Baseline);
-  HeuristicSize = std::move(B.HeuristicSize);
-  HeuristicDecisions = std::move(B.HeuristicDecisions);
-  LeftOut = std::move(B.LeftOut);
-  for (const std::string &E : LeftOut)
-    log("baseline: left out: " + E);
-  llvm::erase_if(Train, [&](size_t M) { return B.IsLeftOut[M]; });
-  llvm::erase_if(Validation, [&](size_t M) { return B.IsLeftOut[M]; });
-  if (Train.empty())
-    return makeError("no training module compiles: " + LeftOut.front());
-  for (size_t M : Train)
-    MeanTrainingText += double(Baseline[M]) / Train.size();
-  log("baseline: " + Twine(B.Mismatch) +
-      " modules where mlgo's advisor with LLVM's heuristic differs from "
-      "stock -Oz");
-  Report += formatv("- Heuristic through mlgo's advisor vs stock -Oz: {0} of "
-                    "{1} modules differ in .text.\n",
-                    B.Mismatch, N - LeftOut.size())
-                .str();
-  if (!LeftOut.empty())
-    Report += formatv("- Left out: {0} module{1} whose -Oz or heuristic "
-                      "compile failed (see Failed compiles).\n",
-                      LeftOut.size(), LeftOut.size() == 1 ? "" : "s")
-                  .str();
-  return Error::success();
+  std::vector<std::string> Packages;
+  for (const CorpusModule &M : Modules)
+    Packages.push_back(M.Package);
+  BaselineResult Measured =
+      measureBaseline(std::move(Packages), ArrayRef(*R).take_front(N),
+                      ArrayRef(*R).drop_front(N), C.Recipe.SizeMeasure,
+                      C.Recipe.getSelectionMeasure());
+  // Which modules the later phases work on, before Measured is taken
+  // apart.
+  KeptModules Kept =
+      keepMeasured(Measured, std::move(Train), std::move(Validation));
+  Baseline B;
+  B.Measure = std::move(Measured.Measure);
+  B.Sizes = std::move(Measured.Baseline);
+  B.HeuristicSize = std::move(Measured.HeuristicSize);
+  B.HeuristicDecisions = std::move(Measured.HeuristicDecisions);
+  B.LeftOut = std::move(Measured.LeftOut);
+  for (const std::string &E : B.LeftOut)
+    C.log("baseline: left out: " + E);
+  B.Train = std::move(Kept.Train);
+  B.Validation = std::move(Kept.Validation);
+  B.MeanTrainingText = Kept.MeanTrainingText;
+  if (B.Train.empty())
+    return makeError("no training module compiles: " + B.LeftOut.front());
+  C.log("baseline: " + Twine(Measured.Mismatch) +
+        " modules where mlgo's advisor with LLVM's heuristic differs from "
+        "stock -Oz");
+  C.Record.Report +=
+      formatv("- Heuristic through mlgo's advisor vs stock -Oz: {0} of "
+              "{1} modules differ in .text.\n",
+              Measured.Mismatch, N - B.LeftOut.size())
+          .str();
+  if (!B.LeftOut.empty())
+    C.Record.Report +=
+        formatv("- Left out: {0} module{1} whose -Oz or heuristic "
+                "compile failed (see Failed compiles).\n",
+                B.LeftOut.size(), B.LeftOut.size() == 1 ? "" : "s")
+            .str();
+  return B;
 }
 
-Error Trainer::writeWorkFile(StringRef Name, StringRef Text) const {
+Error Context::writeWorkFile(StringRef Name, StringRef Text) const {
   return writeFileAtomically(workFile(Name), Text);
 }
 
@@ -89,42 +103,42 @@ static std::string hashDataset(const learn::Dataset &D) {
   return std::string(R.digest());
 }
 
-Expected<Model> Trainer::imitate(const learn::Dataset &D,
-                                 StringRef CheckpointName) {
+Expected<Model> imitate(Context &C, const learn::Dataset &D,
+                        unsigned EpochOffset, StringRef CheckpointName) {
   learn::ClassifierOptions CO;
-  CO.Hidden = Recipe.Hidden;
-  CO.Epochs = Recipe.Epochs;
-  CO.BatchSize = Recipe.BatchSize;
-  CO.Optimizer.LearningRate = Recipe.LearningRate;
-  CO.L2 = Recipe.L2;
-  CO.Seed = Recipe.Seed;
+  CO.Hidden = C.Recipe.Hidden;
+  CO.Epochs = C.Recipe.Epochs;
+  CO.BatchSize = C.Recipe.BatchSize;
+  CO.Optimizer.LearningRate = C.Recipe.LearningRate;
+  CO.L2 = C.Recipe.L2;
+  CO.Seed = C.Recipe.Seed;
   CO.ResidualFeature = InlineDefaultFeatureName.str();
-  CO.Metadata.Name = Recipe.Name;
-  CO.Metadata.Description = Recipe.Description;
+  CO.Metadata.Name = C.Recipe.Name;
+  CO.Metadata.Description = C.Recipe.Description;
   CO.Metadata.LLVMVersion = "19";
   CO.Metadata.FeatureSet = "llvm19-inline+mlgo-extra";
   CO.Metadata.Recipe =
-      ("mlgo train --recipe (" + getName(Recipe.Mode) + ")").str();
+      ("mlgo train --recipe (" + getName(C.Recipe.Mode) + ")").str();
   auto T = learn::ClassifierTrainer::create(D, CO);
   if (!T)
     return T.takeError();
   // The rows that matter: in search-imitate mode the departures from the
   // heuristic, in counterfactual mode the inversions that shrank .text.
   // How many of them the classifier gets right is logged as their recall.
-  bool Counterfactual = isCounterfactual();
+  bool Counterfactual = C.isCounterfactual();
   int64_t DefaultF = D.getFeatureIndex(InlineDefaultFeatureName);
-  std::string Ckpt = workFile(CheckpointName);
+  std::string Ckpt = C.workFile(CheckpointName);
   if (sys::fs::exists(Ckpt)) {
-    Expected<learn::Checkpoint> C = learn::Checkpoint::load(Ckpt);
-    if (!C)
-      return C.takeError();
-    Expected<std::string> Key = C->getBytes("dataset_hash");
+    Expected<learn::Checkpoint> Saved = learn::Checkpoint::load(Ckpt);
+    if (!Saved)
+      return Saved.takeError();
+    Expected<std::string> Key = Saved->getBytes("dataset_hash");
     if (Key && *Key == hashDataset(D)) {
-      if (Error E = (*T)->loadState(*C))
+      if (Error E = (*T)->loadState(*Saved))
         return E;
-      if (Error E = EpochCurve.loadState(*C))
+      if (Error E = C.Record.EpochCurve.loadState(*Saved))
         return E;
-      log("imitate: resumed at epoch " + Twine((*T)->getEpoch()));
+      C.log("imitate: resumed at epoch " + Twine((*T)->getEpoch()));
     } else if (!Key) {
       consumeError(Key.takeError());
     }
@@ -146,52 +160,56 @@ Expected<Model> Trainer::imitate(const learn::Dataset &D,
       Hit += ((*T)->predictLogit(D.row(I)) > 0) == (D.label(I) != 0);
     }
     double Recall = Total ? 100.0 * Hit / Total : 0;
-    EpochCurve.addPoint(EpochOffset + S.Epoch,
-                        {S.Loss, 100 * S.Accuracy, Recall});
+    C.Record.EpochCurve.addPoint(EpochOffset + S.Epoch,
+                                 {S.Loss, 100 * S.Accuracy, Recall});
     Last = formatv(" (loss {0:F4}, accuracy {1:F2}%, {2} recalled {3:F1}%)",
                    S.Loss, 100 * S.Accuracy,
                    Counterfactual ? "shrinking inversions" : "departures",
                    Recall)
                .str();
-    if (Options.Verbose)
-      Shown.update(S.Epoch, Recipe.Epochs);
-    learn::Checkpoint C;
-    (*T)->saveState(C);
-    EpochCurve.saveState(C);
-    C.setBytes("dataset_hash", hashDataset(D));
-    if (Error E = C.save(Ckpt))
+    if (C.Options.Verbose)
+      Shown.update(S.Epoch, C.Recipe.Epochs);
+    learn::Checkpoint Save;
+    (*T)->saveState(Save);
+    C.Record.EpochCurve.saveState(Save);
+    Save.setBytes("dataset_hash", hashDataset(D));
+    if (Error E = Save.save(Ckpt))
       return E;
   }
   Shown.end(Last);
   return (*T)->exportModel();
 }
 
-Expected<Totals> Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
-                                   StringRef What, PackageSizes *PerPackage) {
-  return evaluate(Set, P, What, PerPackage, Recipe.getSelectionMeasure());
+Expected<Totals> evaluate(Context &C, const Baseline &B, ArrayRef<size_t> Set,
+                          const CompilePolicy &P, StringRef What,
+                          PackageSizes *PerPackage) {
+  return evaluate(C, B, Set, P, What, PerPackage,
+                  C.Recipe.getSelectionMeasure());
 }
 
-Expected<Totals> Trainer::evaluate(ArrayRef<size_t> Set, const CompilePolicy &P,
-                                   StringRef What, PackageSizes *PerPackage,
-                                   TotalsKind Kind) {
+Expected<Totals> evaluate(Context &C, const Baseline &B, ArrayRef<size_t> Set,
+                          const CompilePolicy &P, StringRef What,
+                          PackageSizes *PerPackage, TotalsKind Kind) {
   std::vector<CompileRequest> Req;
   for (size_t M : Set)
     Req.push_back({M, P});
-  Expected<std::vector<CompileCache::Entry>> R = compile(Req, What);
+  Expected<std::vector<CompileCache::Entry>> R = C.compile(Req, What);
   if (!R)
     return R.takeError();
   for (const CompileCache::Entry &E : *R)
     if (!E.Ok)
-      log("evaluation compile failed: " + E.Error);
-  return totalSizes(Set, *R, Measure, Baseline, Recipe.Delta, Kind, PerPackage);
+      C.log("evaluation compile failed: " + E.Error);
+  return totalSizes(Set, *R, B.Measure, B.Sizes, C.Recipe.Delta, Kind,
+                    PerPackage);
 }
 
-Expected<learn::Dataset> Trainer::gatherRows() {
-  if (isCounterfactual())
-    return counterfactual();
-  if (Error E = search())
-    return E;
-  Expected<learn::Dataset> D = collect();
+Expected<Rows> gatherRows(Context &C, const Baseline &B) {
+  if (C.isCounterfactual())
+    return counterfactual(C, B);
+  Expected<std::vector<std::vector<uint32_t>>> BestFlips = search(C, B);
+  if (!BestFlips)
+    return BestFlips.takeError();
+  Expected<learn::Dataset> D = collect(C, B, *BestFlips);
   if (!D)
     return D.takeError();
   // Departures by direction: inlines the heuristic refused, and the
@@ -203,18 +221,24 @@ Expected<learn::Dataset> Trainer::gatherRows() {
     Added += Applied && !Default;
     Refused += Default && !Applied;
   }
-  log("imitate: " + Twine(D->size()) + " decisions, " + Twine(Added + Refused) +
-      " departures from the heuristic");
-  Report += formatv("- Imitation data: {0} decisions from {1} modules, {2} "
-                    "departures from the heuristic ({3} inlines it "
-                    "refused, {4} of its inlines refused).\n",
-                    D->size(), Train.size(), Added + Refused, Added, Refused)
-                .str();
-  return D;
+  C.log("imitate: " + Twine(D->size()) + " decisions, " +
+        Twine(Added + Refused) + " departures from the heuristic");
+  C.Record.Report +=
+      formatv("- Imitation data: {0} decisions from {1} modules, {2} "
+              "departures from the heuristic ({3} inlines it "
+              "refused, {4} of its inlines refused).\n",
+              D->size(), B.Train.size(), Added + Refused, Added, Refused)
+          .str();
+  return Rows{std::move(*D), {}};
 }
 
-Error Trainer::trainRounds(learn::Dataset &D) {
-  Expected<Model> Trained = imitate(D);
+Expected<Rounds> trainRounds(Context &C, const Baseline &B, Rows &R) {
+  learn::Dataset &D = R.D;
+  Rounds Out;
+  // Added to the epoch on the imitation curve: the epochs of earlier
+  // counterfactual rounds.
+  unsigned EpochOffset = 0;
+  Expected<Model> Trained = imitate(C, D, EpochOffset, "classifier.ckpt");
   if (!Trained)
     return Trained.takeError();
   // The heuristic itself, as a model (any scorer that reads
@@ -222,22 +246,33 @@ Error Trainer::trainRounds(learn::Dataset &D) {
   // candidate breaks the per-package limit.
   if (Expected<Model> H = learn::buildFlipPolicy(*Trained, learn::NeverFlip)) {
     H->Metadata.Recipe += ", never inverting the heuristic";
-    Candidates.push_back(
+    Out.Candidates.push_back(
         {"heuristic (nothing inverted)", 0, std::move(*H), std::nullopt, 0});
   } else {
-    log("select: no heuristic fallback: " + toString(H.takeError()));
+    C.log("select: no heuristic fallback: " + toString(H.takeError()));
   }
-  Scorers.push_back(std::move(*Trained));
-  if (Error E = addCandidates())
+  // Adds the candidates of the latest scorer, round Scorers.size().
+  auto AddCandidates = [&]() -> Error {
+    Expected<std::vector<Candidate>> New = addCandidates(
+        C, R.Trajectories, Out.Scorers.back(), Out.Scorers.size());
+    if (!New)
+      return New.takeError();
+    for (Candidate &Cand : *New)
+      Out.Candidates.push_back(std::move(Cand));
+    return Error::success();
+  };
+  Out.Scorers.push_back(std::move(*Trained));
+  if (Error E = AddCandidates())
     return E;
   for (unsigned Round = 2;
-       isCounterfactual() && Round <= Recipe.CounterfactualRounds; ++Round) {
+       C.isCounterfactual() && Round <= C.Recipe.CounterfactualRounds;
+       ++Round) {
     const Candidate *Around = nullptr;
-    for (const Candidate &C : Candidates)
-      if (C.Param && !C.RefuseFraction && C.Scorer == Round - 2 &&
-          (Recipe.DaggerFraction ? C.X == 10000 * Recipe.DaggerFraction
-                                 : !Around || C.X > Around->X))
-        Around = &C;
+    for (const Candidate &Cand : Out.Candidates)
+      if (Cand.Param && !Cand.RefuseFraction && Cand.Scorer == Round - 2 &&
+          (C.Recipe.DaggerFraction ? Cand.X == 10000 * C.Recipe.DaggerFraction
+                                   : !Around || Cand.X > Around->X))
+        Around = &Cand;
     // A small corpus can leave a round without a candidate (no flip
     // fraction inverts one of its few decisions; the warnings above say
     // which): there is nothing to search around, so the rounds end there
@@ -248,24 +283,27 @@ Error Trainer::trainRounds(learn::Dataset &D) {
                          " has no candidate policy to search around")
                             .str();
       WithColor::warning(errs(), "mlgo train") << Why << "\n";
-      Report += "- Warning: " + Why + ".\n";
+      C.Record.Report += "- Warning: " + Why + ".\n";
       break;
     }
-    log("round " + Twine(Round) + ": counterfactuals around '" + Around->Label +
-        "'");
-    if (Error E = counterfactualAround(Around->M, Around->Label, Round, D))
+    C.log("round " + Twine(Round) + ": counterfactuals around '" +
+          Around->Label + "'");
+    if (Error E =
+            counterfactualAround(C, B, Around->M, Around->Label, Round, D))
       return E;
-    EpochOffset += Recipe.Epochs;
-    Expected<Model> G =
-        imitate(D, ("classifier-round" + Twine(Round) + ".ckpt").str());
+    EpochOffset += C.Recipe.Epochs;
+    Expected<Model> G = imitate(
+        C, D, EpochOffset, ("classifier-round" + Twine(Round) + ".ckpt").str());
     if (!G)
       return G.takeError();
-    Scorers.push_back(std::move(*G));
-    if (Error E = addCandidates())
+    Out.Scorers.push_back(std::move(*G));
+    if (Error E = AddCandidates())
       return E;
   }
-  return Error::success();
+  return Out;
 }
+
+} // namespace trainer
 
 Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   auto Start = std::chrono::steady_clock::now();
@@ -332,37 +370,41 @@ Error runTraining(const TrainRecipe &Recipe, const TrainOptions &Options) {
   if (!Existing || (*Existing)->getBuffer() != RecipeText)
     if (Error E = writeFileAtomically(RecipeFile, RecipeText))
       return E;
-  std::vector<std::string> Packages = Split->Packages;
-  Trainer T(Recipe, Options, **Pool, std::move(*Split));
-  if (Error E = T.Service.openCache(T.workFile("compiles.tsv")))
+  // The phases, in order, each taking what the earlier ones found.
+  trainer::Context C(Recipe, Options, **Pool, std::move(Split->Modules),
+                     std::move(Split->Fingerprint));
+  if (Error E = C.Service.openCache(C.workFile("compiles.tsv")))
     return E;
-  T.log(Twine(T.Modules.size()) + " modules: " + Twine(T.Train.size()) +
-        " training, " + Twine(T.Validation.size()) + " validation");
-  if (T.Validation.empty())
+  C.log(Twine(C.Modules.size()) + " modules: " + Twine(Split->Train.size()) +
+        " training, " + Twine(Split->Validation.size()) + " validation");
+  if (Split->Validation.empty())
     WithColor::warning(errs(), "mlgo train")
         << "the recipe holds out no validation packages, so candidates "
            "are chosen on the training modules themselves; name some in "
            "'validation_packages' (the corpus has: "
-        << join(Packages, ", ") << ")\n";
-  if (Error E = T.baseline())
-    return E;
-  Expected<learn::Dataset> D = T.gatherRows();
-  if (!D)
-    return D.takeError();
-  if (Error E = T.trainRounds(*D))
-    return E;
-  Expected<size_t> Best = T.select();
+        << join(Split->Packages, ", ") << ")\n";
+  Expected<trainer::Baseline> B = trainer::baseline(
+      C, std::move(Split->Train), std::move(Split->Validation));
+  if (!B)
+    return B.takeError();
+  Expected<trainer::Rows> Rows = trainer::gatherRows(C, *B);
+  if (!Rows)
+    return Rows.takeError();
+  Expected<trainer::Rounds> Rounds = trainer::trainRounds(C, *B, *Rows);
+  if (!Rounds)
+    return Rounds.takeError();
+  Expected<size_t> Best = trainer::select(C, *B, *Rounds);
   if (!Best)
     return Best.takeError();
-  Candidate &Chosen = T.Candidates[*Best];
-  Expected<Trainer::Outcome> O = T.saveChosen(Chosen.M);
+  trainer::Candidate &Chosen = Rounds->Candidates[*Best];
+  Expected<ChosenOutcome> O = trainer::saveChosen(C, *B, Chosen.M);
   if (!O)
     return O.takeError();
   double Minutes =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count() /
       60;
-  return T.writeReport(Chosen.Label, *O, Minutes);
+  return trainer::writeReport(C, *B, Chosen.Label, *O, Minutes);
 }
 
 } // namespace mlgo

@@ -21,6 +21,7 @@
 using namespace llvm;
 
 namespace mlgo {
+namespace trainer {
 
 /// Appends a line of an inversion CSV: \p Leading, then the features at the
 /// decision, \p Row, as integers.
@@ -32,44 +33,45 @@ static void appendInversion(std::string &CSV, StringRef Leading,
   CSV += "\n";
 }
 
-Expected<learn::Dataset> Trainer::counterfactual() {
+Expected<Rows> counterfactual(Context &C, const Baseline &B) {
+  std::map<size_t, std::vector<float>> Trajectories;
   std::vector<size_t> Mods;
   uint64_t SearchedBaseline = 0;
-  for (size_t M : Train)
-    if (isSearchable(M)) {
+  for (size_t M : B.Train)
+    if (isSearchable(C, B, M)) {
       Mods.push_back(M);
-      SearchedBaseline += Baseline[M];
+      SearchedBaseline += B.Sizes[M];
     }
   if (Mods.empty())
     return makeError("no training module is within the search budget");
-  log("counterfactual: " + describeSearched(Mods.size()));
+  C.log("counterfactual: " + describeSearched(C, B, Mods.size()));
   std::vector<CompilePolicy> Heur(Mods.size(), CompilePolicy::heuristic());
-  if (Error E = logTrajectories(
+  if (Error E = C.logTrajectories(
           Mods, Heur, [&](size_t K, ArrayRef<float> Row, bool, bool) {
             llvm::append_range(Trajectories[Mods[K]], Row);
           }))
     return E;
-  size_t Width = featureNames().size();
+  size_t Width = C.featureNames().size();
 
   std::vector<CompileRequest> Req;
   std::vector<uint32_t> At;
   for (size_t M : Mods)
-    for (uint32_t I : candidates(M)) {
+    for (uint32_t I : candidates(C, B, M)) {
       CompilePolicy P = CompilePolicy::heuristic();
       P.Flips = {I};
       Req.push_back({M, std::move(P)});
       At.push_back(I);
     }
   Expected<std::vector<CompileCache::Entry>> Compiled =
-      compile(Req, "counterfactual flips");
+      C.compile(Req, "counterfactual flips");
   if (!Compiled)
     return Compiled.takeError();
   const std::vector<CompileCache::Entry> &R = *Compiled;
 
-  learn::Dataset D(featureNames());
+  learn::Dataset D(C.featureNames());
   // Every inversion, for whoever wants to study them: module, decision
   // index, .text change in bytes, then the features at that decision.
-  std::string CSV = inversionsHeader("module,decision,text_delta");
+  std::string CSV = C.inversionsHeader("module,decision,text_delta");
   size_t Shrank = 0, Grew = 0, Same = 0, Failed = 0;
   std::map<size_t, int64_t> BestGain; // Per module: its best single flip.
   for (size_t K = 0; K < Req.size(); ++K) {
@@ -77,52 +79,53 @@ Expected<learn::Dataset> Trainer::counterfactual() {
     const std::vector<float> &T = Trajectories[M];
     if (!R[K].Ok) {
       ++Failed;
-      log("counterfactual: flip " + Twine(At[K]) + " of " + Modules[M].Name +
-          " failed: " + R[K].Error);
+      C.log("counterfactual: flip " + Twine(At[K]) + " of " +
+            C.Modules[M].Name + " failed: " + R[K].Error);
       continue;
     }
     if (size_t(At[K]) * Width >= T.size())
-      return makeError("counterfactual: " + Modules[M].Name +
+      return makeError("counterfactual: " + C.Modules[M].Name +
                        " logged fewer decisions than it reported");
-    int64_t Delta = int64_t(sizeOf(M, R[K])) - int64_t(HeuristicSize[M]);
+    int64_t Delta = int64_t(B.sizeOf(M, R[K])) - int64_t(B.HeuristicSize[M]);
     (Delta < 0 ? Shrank : Delta > 0 ? Grew : Same) += 1;
     if (Delta < 0)
       BestGain[M] = std::min(BestGain[M], Delta);
-    float W = flipWeight(Delta, M);
+    float W = flipWeight(C, B, Delta, M);
     ArrayRef<float> Row(T.data() + At[K] * Width, Width);
-    if (inScope(Row[defaultColumn()] != 0))
+    if (C.inScope(Row[C.defaultColumn()] != 0))
       D.addRow(Row, Delta < 0, W, int64_t(M));
     appendInversion(CSV,
-                    Modules[M].Name + "," + std::to_string(At[K]) + "," +
+                    C.Modules[M].Name + "," + std::to_string(At[K]) + "," +
                         std::to_string(Delta),
                     Row);
   }
-  if (Error E = writeWorkFile("counterfactuals.csv", CSV))
+  if (Error E = C.writeWorkFile("counterfactuals.csv", CSV))
     return E;
   int64_t Oracle = 0;
   for (auto &[M, G] : BestGain)
     Oracle += G;
   double OraclePct = SearchedBaseline ? 100.0 * Oracle / SearchedBaseline : 0;
-  log(formatv("counterfactual: {0} single inversions: {1} shrank .text, {2} "
-              "grew it, {3} left it, {4} failed; the best one per module "
-              "would give {5:F2}% vs -Oz",
-              Req.size(), Shrank, Grew, Same, Failed, OraclePct)
-          .str());
-  Report +=
+  C.log(formatv("counterfactual: {0} single inversions: {1} shrank .text, {2} "
+                "grew it, {3} left it, {4} failed; the best one per module "
+                "would give {5:F2}% vs -Oz",
+                Req.size(), Shrank, Grew, Same, Failed, OraclePct)
+            .str());
+  C.Record.Report +=
       formatv("- Counterfactuals: {0} modules, {1} single inversions "
               "of the heuristic: {2} shrank .text, {3} grew it, {4} "
               "left it, {5} failed. The best inversion per module "
               "alone would give {6:F2}% vs -Oz on these modules.\n",
               Mods.size(), Req.size(), Shrank, Grew, Same, Failed, OraclePct)
           .str();
-  return D;
+  return Rows{std::move(D), std::move(Trajectories)};
 }
 
-Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
-                                    unsigned Round, learn::Dataset &D) {
+Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
+                           StringRef PLabel, unsigned Round,
+                           learn::Dataset &D) {
   std::vector<size_t> Mods;
-  for (size_t M : Train)
-    if (isSearchable(M))
+  for (size_t M : B.Train)
+    if (isSearchable(C, B, M))
       Mods.push_back(M);
   CompilePolicy Pol = CompilePolicy::model(P.toJSONString());
   struct Trajectory {
@@ -131,7 +134,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
   };
   std::vector<Trajectory> Traj(Mods.size());
   std::vector<CompilePolicy> Pols(Mods.size(), Pol);
-  if (Error E = logTrajectories(
+  if (Error E = C.logTrajectories(
           Mods, Pols,
           [&](size_t K, ArrayRef<float> Row, bool Decision, bool Default) {
             llvm::append_range(Traj[K].Rows, Row);
@@ -143,7 +146,7 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
   for (size_t M : Mods)
     Req.push_back({M, Pol});
   Expected<std::vector<CompileCache::Entry>> OwnCompiled =
-      compile(Req, ("round " + Twine(Round) + ": policy").str());
+      C.compile(Req, ("round " + Twine(Round) + ": policy").str());
   if (!OwnCompiled)
     return OwnCompiled.takeError();
   const std::vector<CompileCache::Entry> &Own = *OwnCompiled;
@@ -151,21 +154,22 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
   Req.clear();
   std::vector<size_t> Who; // Index into Mods.
   std::vector<uint32_t> At;
-  uint64_t RoundSeed = Recipe.Seed ^ (0xd1b54a32d192ed03ULL * Round);
+  uint64_t RoundSeed = C.Recipe.Seed ^ (0xd1b54a32d192ed03ULL * Round);
   for (size_t K = 0; K < Mods.size(); ++K) {
     size_t M = Mods[K];
     if (!Own[K].Ok) {
-      log("round " + Twine(Round) + ": " + Modules[M].Name +
-          " failed under the policy: " + Own[K].Error);
+      C.log("round " + Twine(Round) + ": " + C.Modules[M].Name +
+            " failed under the policy: " + Own[K].Error);
       continue;
     }
     const Trajectory &T = Traj[K];
     std::vector<uint32_t> Departs, Agrees;
     for (uint32_t I = 0; I < T.Decisions.size(); ++I)
-      if (inScope(T.Defaults[I]))
+      if (C.inScope(T.Defaults[I]))
         (T.Decisions[I] != T.Defaults[I] ? Departs : Agrees).push_back(I);
-    uint32_t Budget = searchBudget(M);
-    MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(Modules[M].ContentHash));
+    uint32_t Budget = searchBudget(C, M);
+    MD5::MD5Result H =
+        MD5::hash(arrayRefFromStringRef(C.Modules[M].ContentHash));
     std::vector<uint32_t> Pick =
         sampleSeeded(std::move(Departs), std::max<uint32_t>(1, Budget / 2),
                      RoundSeed ^ H.low());
@@ -183,40 +187,40 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
     }
   }
   Expected<std::vector<CompileCache::Entry>> Compiled =
-      compile(Req, ("round " + Twine(Round) + ": inversions").str());
+      C.compile(Req, ("round " + Twine(Round) + ": inversions").str());
   if (!Compiled)
     return Compiled.takeError();
   const std::vector<CompileCache::Entry> &R = *Compiled;
 
-  size_t Width = featureNames().size();
+  size_t Width = C.featureNames().size();
   size_t Departures = 0, BadDepartures = 0, Shrank = 0, Failed = 0;
   std::string CSV =
-      inversionsHeader("module,decision,policy_decision,text_delta");
+      C.inversionsHeader("module,decision,policy_decision,text_delta");
   for (size_t J = 0; J < Req.size(); ++J) {
     size_t K = Who[J], M = Mods[K];
     const Trajectory &T = Traj[K];
     if (!R[J].Ok) {
       ++Failed;
-      log("round " + Twine(Round) + ": flip " + Twine(At[J]) + " of " +
-          Modules[M].Name + " failed: " + R[J].Error);
+      C.log("round " + Twine(Round) + ": flip " + Twine(At[J]) + " of " +
+            C.Modules[M].Name + " failed: " + R[J].Error);
       continue;
     }
-    int64_t Delta = int64_t(sizeOf(M, R[J])) - int64_t(sizeOf(M, Own[K]));
+    int64_t Delta = int64_t(B.sizeOf(M, R[J])) - int64_t(B.sizeOf(M, Own[K]));
     bool Departs = T.Decisions[At[J]] != T.Defaults[At[J]];
     bool Label = labelInversion(Departs, Delta);
     Departures += Departs;
     BadDepartures += Departs && Delta < 0;
     Shrank += Delta < 0;
-    float W = flipWeight(Delta, M);
+    float W = flipWeight(C, B, Delta, M);
     ArrayRef<float> Row(T.Rows.data() + size_t(At[J]) * Width, Width);
     D.addRow(Row, Label, W, int64_t(M));
     appendInversion(CSV,
-                    Modules[M].Name + "," + std::to_string(At[J]) + "," +
+                    C.Modules[M].Name + "," + std::to_string(At[J]) + "," +
                         (T.Decisions[At[J]] ? "1" : "0") + "," +
                         std::to_string(Delta),
                     Row);
   }
-  if (Error E = writeWorkFile(
+  if (Error E = C.writeWorkFile(
           ("counterfactuals-round" + Twine(Round) + ".csv").str(), CSV))
     return E;
   std::string Summary = formatv(
@@ -226,21 +230,24 @@ Error Trainer::counterfactualAround(const Model &P, StringRef PLabel,
       "cost bytes)",
       Req.size(), PLabel, Mods.size(), Shrank, Failed, Departures,
       BadDepartures);
-  log("round " + Twine(Round) + ": " + Summary);
-  Report += "- Round " + std::to_string(Round) + ": " + Summary + ".\n";
+  C.log("round " + Twine(Round) + ": " + Summary);
+  C.Record.Report +=
+      "- Round " + std::to_string(Round) + ": " + Summary + ".\n";
   return Error::success();
 }
 
-Expected<std::vector<float>> Trainer::scoreTrajectories(const Model &G,
-                                                        bool HeuristicInlines) {
-  size_t Width = featureNames().size();
+Expected<std::vector<float>>
+scoreTrajectories(const Context &C,
+                  const std::map<size_t, std::vector<float>> &Trajectories,
+                  const Model &G, bool HeuristicInlines) {
+  size_t Width = C.featureNames().size();
   std::vector<size_t> Column;
   for (const ModelInput &In : G.Inputs) {
-    auto It = llvm::find(featureNames(), In.Spec.name());
-    if (It == featureNames().end())
+    auto It = llvm::find(C.featureNames(), In.Spec.name());
+    if (It == C.featureNames().end())
       return makeError("the scorer reads '" + In.Spec.name() +
                        "', which the logs do not have");
-    Column.push_back(It - featureNames().begin());
+    Column.push_back(It - C.featureNames().begin());
   }
   ModelEvaluator E(G);
   std::vector<int64_t> Values(Column.size());
@@ -250,8 +257,8 @@ Expected<std::vector<float>> Trainer::scoreTrajectories(const Model &G,
   std::vector<float> Scores;
   for (auto &[M, T] : Trajectories)
     for (size_t R = 0; R + Width <= T.size(); R += Width) {
-      bool Default = T[R + defaultColumn()] != 0;
-      if (HeuristicInlines ? !Default : !inScope(Default))
+      bool Default = T[R + C.defaultColumn()] != 0;
+      if (HeuristicInlines ? !Default : !C.inScope(Default))
         continue;
       for (size_t K = 0; K < Column.size(); ++K)
         Values[K] = int64_t(T[R + Column[K]]);
@@ -263,11 +270,12 @@ Expected<std::vector<float>> Trainer::scoreTrajectories(const Model &G,
   return Scores;
 }
 
-std::string Trainer::inversionsHeader(StringRef Columns) const {
+std::string Context::inversionsHeader(StringRef Columns) const {
   std::string CSV = Columns.str();
   for (const std::string &F : featureNames())
     CSV += "," + F;
   return CSV + "\n";
 }
 
+} // namespace trainer
 } // namespace mlgo

@@ -28,6 +28,8 @@
 #ifndef MLGO_CORPUS_CODESIZE_H
 #define MLGO_CORPUS_CODESIZE_H
 
+#include "mlgo/Support/CodeOnce.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -35,7 +37,6 @@
 
 #include <cstdint>
 #include <string>
-#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -61,28 +62,9 @@ struct CodeSize {
 
 /// The code of \p Objects linked together: every object's ungrouped code,
 /// plus each grouped section name once, with the size of the first object
-/// (in the given order) that has it.
+/// (in the given order) that has it. getCodeOnce(Objects) over other keys
+/// (mlgo/Support/CodeOnce.h) is the same rule.
 uint64_t getCodeOnce(llvm::ArrayRef<const CodeSize *> Objects);
-
-/// getCodeOnce's rule for objects given as (total code, grouped sections),
-/// the grouped sections keyed by anything that identifies a section across
-/// objects (its name, or a hash of it as the trainer keeps them).
-template <typename Key>
-uint64_t getCodeOnce(
-    llvm::ArrayRef<
-        std::pair<uint64_t, const std::vector<std::pair<Key, uint64_t>> *>>
-        Objects) {
-  uint64_t Sum = 0;
-  std::unordered_set<Key> Seen;
-  for (const auto &[Total, Grouped] : Objects) {
-    Sum += Total;
-    // A later copy of a section is not linked.
-    for (const auto &[Section, Bytes] : *Grouped)
-      if (!Seen.insert(Section).second)
-        Sum -= Bytes;
-  }
-  return Sum;
-}
 
 /// mlgo's one measure of native code size: the total size of the object's
 /// executable sections.

@@ -38,6 +38,7 @@
 #define MLGO_TRAIN_COMPILECACHE_H
 
 #include "mlgo/Train/CompileWorker.h"
+#include "mlgo/TrainCore/CompileOutcome.h"
 
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -82,18 +83,8 @@ private:
 
 class CompileCache {
 public:
-  struct Entry {
-    bool Ok = false;
-    uint64_t TextSize = 0;
-    std::vector<GroupedSection> Grouped;
-    /// False for a line of an earlier version (no <grouped> field).
-    bool GroupedKnown = true;
-    uint32_t Decisions = 0;
-    double Seconds = 0;
-    std::string Error;
-    /// JobOutcome::Transient: kept in memory, never written to the file.
-    bool Transient = false;
-  };
+  /// One line of the file (mlgo/TrainCore/CompileOutcome.h).
+  using Entry = CompileOutcome;
 
   /// Reads the results in \p Path, if it exists, and opens it for
   /// appending.

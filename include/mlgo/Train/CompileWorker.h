@@ -24,6 +24,7 @@
 #define MLGO_TRAIN_COMPILEWORKER_H
 
 #include "mlgo/Inline/CompilePolicy.h"
+#include "mlgo/Support/CodeOnce.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -52,10 +53,6 @@ struct CompileJob {
   /// available for PolicyKind::Stock.
   bool WantSites = false;
 };
-
-/// An executable section in a COMDAT group (mlgo/Corpus/CodeSize.h): the
-/// 64-bit xxh3 hash of its name (hashGroupedName) and its size in bytes.
-using GroupedSection = std::pair<uint64_t, uint64_t>;
 
 /// The hash that stands for a grouped section's name in CompileResult.
 uint64_t hashGroupedName(llvm::StringRef Name);

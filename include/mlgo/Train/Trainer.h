@@ -40,8 +40,8 @@
 #ifndef MLGO_TRAIN_TRAINER_H
 #define MLGO_TRAIN_TRAINER_H
 
-#include "mlgo/Train/Recipe.h"
-#include "mlgo/Train/SizeMeasure.h"
+#include "mlgo/TrainCore/Recipe.h"
+#include "mlgo/TrainCore/SizeMeasure.h"
 
 #include "llvm/Support/Error.h"
 

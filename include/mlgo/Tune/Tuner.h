@@ -7,7 +7,7 @@
 //
 // The objective is the program's linked .text: its modules' objects linked
 // together, each C++ inline or template function counted once (the
-// "package" size measure of mlgo/Train/SizeMeasure.h). A move is kept only
+// "package" size measure of mlgo/TrainCore/SizeMeasure.h). A move is kept only
 // if it makes its program strictly smaller, so no program grows against
 // the model's build; the first move offered to each module is LLVM's own
 // heuristic, so tuning starts from the better of the model and -Oz.

@@ -9,9 +9,12 @@
           it does not link, or links one whose headers it never includes;
         * a cycle among the libraries' declared dependencies;
         * an LLVM-free library (the core: Support, Tensor, Runner, Log,
-          Protocol, Model; and Learn, InlinePolicy) including an LLVM header
-          outside the allowed parts (ADT, Support, Config, Demangle, some
-          llvm-c), or a core area whose library is not LLVM-free;
+          Protocol, Model; and Learn, InlinePolicy, TrainCore) including an
+          LLVM header outside the allowed parts (ADT, Support, Config,
+          Demangle, some llvm-c), or a core area whose library is not
+          LLVM-free;
+        * an LLVM-free library linking an LLVM-bound one (whose include
+          directories, all of LLVM's, it would then compile with);
         * any file under lib/<Core> or include/mlgo/<Core> that includes a
           forbidden LLVM header (a grep, whatever CMake lists).
       Exits 1 if there is an error.
@@ -135,6 +138,12 @@ class Layers:
                     self.error("%s (LLVM-free library %s) includes %s" %
                                (rel, name, inc))
         declared = set(target["depends"]) & set(self.libraries)
+        if target["kind"] == "llvm-free":
+            for lib in sorted(declared):
+                if self.libraries[lib]["kind"] != "llvm-free":
+                    self.error("%s (LLVM-free) links %s, which is "
+                               "LLVM-bound: it would compile with all of "
+                               "LLVM's headers" % (name, lib))
         for lib in sorted(set(used) - declared):
             self.error("%s does not link %s, but %s" % (name, lib, used[lib]))
         for lib in sorted(declared - set(used)):

@@ -1,5 +1,4 @@
-//===- mlgo/Train/GreedySearch.h - Greedy search over inversions -*- C++
-//-*-===//
+//===- mlgo/TrainCore/GreedySearch.h - Greedy search ------------*- C++ -*-===//
 //
 // The search ml-compiler-opt's BC-Max does, over many modules at once: each
 // module tries inverting its candidate decisions one at a time, in order,
@@ -15,12 +14,12 @@
 // GreedySearch only proposes and bookkeeps; the caller compiles each try
 // (mlgo/Train/CompileService.h) in whatever size measure it searches and
 // reports back. So the search is tested on made-up sizes
-// (unittests/Train/GreedySearchTest.cpp).
+// (unittests/TrainCore/GreedySearchTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_GREEDYSEARCH_H
-#define MLGO_TRAIN_GREEDYSEARCH_H
+#ifndef MLGO_TRAINCORE_GREEDYSEARCH_H
+#define MLGO_TRAINCORE_GREEDYSEARCH_H
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -91,4 +90,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_GREEDYSEARCH_H
+#endif // MLGO_TRAINCORE_GREEDYSEARCH_H

@@ -1,4 +1,4 @@
-//===- unittests/Train/SizeMeasureTest.cpp --------------------------------===//
+//===- unittests/TrainCore/SizeMeasureTest.cpp ----------------------------===//
 //
 // The three size measures and the two totals on made-up compile results:
 // two packages, "p" with modules a and b sharing the inline function f
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/SizeMeasure.h"
+#include "mlgo/TrainCore/SizeMeasure.h"
 
 #include "gtest/gtest.h"
 
@@ -14,17 +14,16 @@ using namespace mlgo;
 
 namespace {
 
-CompileCache::Entry object(uint64_t Text,
-                           std::vector<GroupedSection> Grouped = {}) {
-  CompileCache::Entry E;
+CompileOutcome object(uint64_t Text, std::vector<GroupedSection> Grouped = {}) {
+  CompileOutcome E;
   E.Ok = true;
   E.TextSize = Text;
   E.Grouped = std::move(Grouped);
   return E;
 }
 
-CompileCache::Entry failed(std::string Error) {
-  CompileCache::Entry E;
+CompileOutcome failed(std::string Error) {
+  CompileOutcome E;
   E.Error = std::move(Error);
   return E;
 }
@@ -32,8 +31,8 @@ CompileCache::Entry failed(std::string Error) {
 // -Oz: a = 100 bytes with f (30), b = 50 bytes with f (30), c = 40 bytes.
 struct Corpus {
   std::vector<std::string> Packages = {"p", "p", "q"};
-  std::vector<CompileCache::Entry> Stock = {object(100, {{1, 30}}),
-                                            object(50, {{1, 30}}), object(40)};
+  std::vector<CompileOutcome> Stock = {object(100, {{1, 30}}),
+                                       object(50, {{1, 30}}), object(40)};
 };
 
 TEST(SizeMeasureTest, ModuleCountsTheObject) {
@@ -79,8 +78,8 @@ TEST(SizeMeasureTest, TotalsSummedAndLinked) {
                 C.Stock);
   std::vector<uint64_t> Baseline = {100, 50, 40};
   // The policy inlines f in a (a: 120, no f) and fails on c.
-  std::vector<CompileCache::Entry> R = {object(120), object(50, {{1, 30}}),
-                                        failed("q/c.o: crashed")};
+  std::vector<CompileOutcome> R = {object(120), object(50, {{1, 30}}),
+                                   failed("q/c.o: crashed")};
   std::vector<size_t> Set = {0, 1, 2};
   PackageSizes Objects, Linked;
   Totals S = totalSizes(Set, R, M, Baseline, 0, TotalsKind::Objects, &Objects);

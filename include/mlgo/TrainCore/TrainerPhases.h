@@ -1,23 +1,25 @@
-//===- mlgo/Train/TrainerPhases.h - Training phases over values -*- C++ -*-===//
+//===- mlgo/TrainCore/TrainerPhases.h - Phases over values ------*- C++ -*-===//
 //
 // The decisions a training run takes between compiles, as functions from
-// values to values: which modules train and which validate, what the
-// baseline says about each module, which modules the search may afford
-// and which of their decisions it tries. The trainer (lib/Train/Trainer*.cpp)
-// calls them in the order mlgo/Train/Trainer.h describes and passes their
-// results on; each is unit-tested on made-up modules and compile results
-// (unittests/Train/TrainerPhasesTest.cpp) without compiling anything.
+// values to values: what the baseline says about each module, which
+// modules the search may afford and which of their decisions it tries, the
+// candidates a scorer yields, the verdict on a candidate, the choice, and
+// the report. The trainer (lib/Train/Trainer*.cpp) calls them in the order
+// mlgo/Train/Trainer.h describes and passes their results on; each is
+// unit-tested on made-up modules and compile results
+// (unittests/TrainCore/TrainerPhasesTest.cpp) without compiling anything.
+// Which modules train and which validate is mlgo/Train/CorpusSplit.h: it
+// needs the corpus as loaded for compiling.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_TRAINERPHASES_H
-#define MLGO_TRAIN_TRAINERPHASES_H
+#ifndef MLGO_TRAINCORE_TRAINERPHASES_H
+#define MLGO_TRAINCORE_TRAINERPHASES_H
 
 #include "mlgo/Model/SplitMix64.h"
-#include "mlgo/Train/CompileCache.h"
-#include "mlgo/Train/Recipe.h"
-#include "mlgo/Train/SizeMeasure.h"
-#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/TrainCore/CompileOutcome.h"
+#include "mlgo/TrainCore/Recipe.h"
+#include "mlgo/TrainCore/SizeMeasure.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -30,27 +32,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// The modules of a run, split by the recipe's packages.
-struct CorpusSplit {
-  /// The corpus's modules but the excluded packages', in corpus order.
-  std::vector<CorpusModule> Modules;
-  /// Indices into Modules.
-  std::vector<size_t> Train, Validation;
-  /// Of the whole corpus, excluded packages included: it names the corpus
-  /// as built, whatever a recipe takes from it.
-  std::string Fingerprint;
-  /// Every package of the corpus as messages name it (describePackage),
-  /// sorted.
-  std::vector<std::string> Packages;
-};
-
-/// Splits \p All (the corpus at \p CorpusDir, for messages) by \p Recipe's
-/// validation and excluded packages. Fails if a validation package is not
-/// in the corpus, or if no module is left to train on.
-llvm::Expected<CorpusSplit> splitCorpus(std::vector<CorpusModule> All,
-                                        const TrainRecipe &Recipe,
-                                        llvm::StringRef CorpusDir);
 
 /// What phase 1 learns about every module of a split.
 struct BaselineResult {
@@ -70,27 +51,49 @@ struct BaselineResult {
 };
 
 /// Phase 1 from its compiles: \p Stock[M] and \p Heuristic[M] are module
-/// M's compiles under stock -Oz and under the heuristic. The -Oz objects
-/// are kept for linked totals when \p Totals is Linked.
-BaselineResult measureBaseline(llvm::ArrayRef<CorpusModule> Modules,
-                               llvm::ArrayRef<CompileCache::Entry> Stock,
-                               llvm::ArrayRef<CompileCache::Entry> Heuristic,
+/// M's compiles under stock -Oz and under the heuristic, \p Packages[M] its
+/// package. The -Oz objects are kept for linked totals when \p Totals is
+/// Linked.
+BaselineResult measureBaseline(std::vector<std::string> Packages,
+                               llvm::ArrayRef<CompileOutcome> Stock,
+                               llvm::ArrayRef<CompileOutcome> Heuristic,
                                SizeMeasureKind Kind, TotalsKind Totals);
+
+/// The modules the later phases work on: those of \p Train and
+/// \p Validation (indices into the baseline's modules) that phase 1 did
+/// not leave out, in order, and the mean -Oz size of the training ones.
+struct KeptModules {
+  std::vector<size_t> Train, Validation;
+  double MeanTrainingText = 0;
+};
+KeptModules keepMeasured(const BaselineResult &B, std::vector<size_t> Train,
+                         std::vector<size_t> Validation);
 
 /// Whether a module of \p BitcodeSize bytes whose heuristic trajectory has
 /// \p Decisions decisions is within the recipe's search budget.
 bool isSearchable(const TrainRecipe &Recipe, uint64_t BitcodeSize,
                   uint32_t Decisions);
 
+/// "N of M training modules are searched" for the \p Searched of the
+/// training modules \p Train, and, when some are not, why: how many make
+/// no decision (\p HeuristicDecisions, per module) and how many exceed the
+/// recipe's budget.
+std::string describeSearched(const TrainRecipe &Recipe,
+                             llvm::ArrayRef<size_t> Train,
+                             llvm::ArrayRef<uint32_t> HeuristicDecisions,
+                             size_t Searched);
+
 /// How many of a module's decisions the search may try: search_candidates,
 /// or fewer for a large module under search_budget_bytes.
 uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize);
 
-/// The decisions of module \p M (a trajectory of \p Decisions) the search
-/// tries: all, or a sample of getSearchBudget() seeded by the recipe's seed
-/// and the module's content, ascending.
+/// The decisions of a module of \p BitcodeSize bytes with content hash
+/// \p ContentHash (a trajectory of \p Decisions) the search tries: all, or
+/// a sample of getSearchBudget() seeded by the recipe's seed and the
+/// module's content, ascending.
 std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
-                                          const CorpusModule &M,
+                                          uint64_t BitcodeSize,
+                                          llvm::StringRef ContentHash,
                                           uint32_t Decisions);
 
 /// Weight of a counterfactual row whose inversion left .text unchanged.
@@ -220,4 +223,4 @@ std::vector<T> sampleSeeded(std::vector<T> Items, size_t K, uint64_t State) {
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_TRAINERPHASES_H
+#endif // MLGO_TRAINCORE_TRAINERPHASES_H

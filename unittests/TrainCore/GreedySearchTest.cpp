@@ -1,10 +1,10 @@
-//===- unittests/Train/GreedySearchTest.cpp -------------------------------===//
+//===- unittests/TrainCore/GreedySearchTest.cpp ---------------------------===//
 //
 // The greedy search's bookkeeping on made-up compile outcomes.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/GreedySearch.h"
+#include "mlgo/TrainCore/GreedySearch.h"
 
 #include "gtest/gtest.h"
 

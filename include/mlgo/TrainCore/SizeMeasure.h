@@ -1,4 +1,4 @@
-//===- mlgo/Train/SizeMeasure.h - How big a module's compile is -*- C++ -*-===//
+//===- mlgo/TrainCore/SizeMeasure.h - How big a compile is ------*- C++ -*-===//
 //
 // Every search and every trainer asks how much code a module's compile
 // costs, and how much a set of modules' compiles cost together. C++ makes
@@ -22,14 +22,14 @@
 //
 // These are values and functions over compile results, with no compiler
 // behind them, so each rule is unit-tested on made-up results
-// (unittests/Train/SizeMeasureTest.cpp).
+// (unittests/TrainCore/SizeMeasureTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_SIZEMEASURE_H
-#define MLGO_TRAIN_SIZEMEASURE_H
+#ifndef MLGO_TRAINCORE_SIZEMEASURE_H
+#define MLGO_TRAINCORE_SIZEMEASURE_H
 
-#include "mlgo/Train/CompileCache.h"
+#include "mlgo/TrainCore/CompileOutcome.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -67,14 +67,14 @@ public:
   /// not Module or \p KeepStock is set (for linked totals).
   SizeMeasure(SizeMeasureKind Kind, bool KeepStock,
               std::vector<std::string> Packages,
-              llvm::ArrayRef<CompileCache::Entry> Stock);
+              llvm::ArrayRef<CompileOutcome> Stock);
 
   SizeMeasureKind getKind() const { return Kind; }
   /// Whether compiles measured here must carry their grouped sections.
   bool needsGrouped() const { return !StockText.empty(); }
 
   /// Module \p M's compile \p E in this measure.
-  uint64_t sizeOf(size_t M, const CompileCache::Entry &E) const;
+  uint64_t sizeOf(size_t M, const CompileOutcome &E) const;
 
   /// Module \p M's -Oz object: its code and its grouped sections (only when
   /// needsGrouped()).
@@ -115,7 +115,7 @@ struct Totals {
 /// Modules that failed are in neither total. Per package when
 /// \p PerPackage is given.
 Totals totalSizes(llvm::ArrayRef<size_t> Set,
-                  llvm::ArrayRef<CompileCache::Entry> Results,
+                  llvm::ArrayRef<CompileOutcome> Results,
                   const SizeMeasure &Measure, llvm::ArrayRef<uint64_t> Baseline,
                   double Delta, TotalsKind Kind,
                   PackageSizes *PerPackage = nullptr);
@@ -127,4 +127,4 @@ std::string packagesOverLimit(const PackageSizes &Sizes, double LimitPct);
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_SIZEMEASURE_H
+#endif // MLGO_TRAINCORE_SIZEMEASURE_H

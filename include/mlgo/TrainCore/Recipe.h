@@ -1,4 +1,4 @@
-//===- mlgo/Train/Recipe.h - A training recipe ---------------*- C++ -*-===//
+//===- mlgo/TrainCore/Recipe.h - A training recipe --------------*- C++ -*-===//
 //
 // What `mlgo train --recipe R` reads: every choice that shapes a trained
 // model (mode, seed, held-out packages, budgets, network, fractions,
@@ -13,11 +13,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_RECIPE_H
-#define MLGO_TRAIN_RECIPE_H
+#ifndef MLGO_TRAINCORE_RECIPE_H
+#define MLGO_TRAINCORE_RECIPE_H
 
 #include "mlgo/Learn/FlipPolicy.h"
-#include "mlgo/Train/SizeMeasure.h"
+#include "mlgo/TrainCore/SizeMeasure.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -141,7 +141,7 @@ struct TrainRecipe {
   /// What a module's size is (the reward, the inversions' labels and
   /// weights, selection and the report): "module", the object's executable
   /// code; or "package", the code the module adds to its package linked
-  /// together; or "amortized" (mlgo/Train/SizeMeasure.h).
+  /// together; or "amortized" (mlgo/TrainCore/SizeMeasure.h).
   SizeMeasureKind SizeMeasure = SizeMeasureKind::Module;
   /// How selection totals a candidate on the held-out packages (and so
   /// which candidate is chosen, and which packages the per-package limit
@@ -171,4 +171,4 @@ struct TrainRecipe {
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_RECIPE_H
+#endif // MLGO_TRAINCORE_RECIPE_H

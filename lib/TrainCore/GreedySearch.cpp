@@ -1,10 +1,11 @@
-//===- lib/Train/GreedySearch.cpp - Greedy search over inversions ---------===//
+//===- lib/TrainCore/GreedySearch.cpp - Greedy search over inversions -----===//
 //
-// Lockstep bookkeeping of the greedy search (see mlgo/Train/GreedySearch.h).
+// Lockstep bookkeeping of the greedy search (see
+// mlgo/TrainCore/GreedySearch.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/GreedySearch.h"
+#include "mlgo/TrainCore/GreedySearch.h"
 
 #include <cassert>
 

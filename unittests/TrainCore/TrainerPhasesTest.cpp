@@ -1,11 +1,13 @@
-//===- unittests/Train/TrainerPhasesTest.cpp ------------------------------===//
+//===- unittests/TrainCore/TrainerPhasesTest.cpp --------------------------===//
 //
 // The trainer's phases between compiles, on made-up modules and compile
-// results: the corpus split, the baseline's verdicts, the search budget.
+// results: the baseline's verdicts, the search budget, the candidates, the
+// verdict and the choice, the report (the corpus split is
+// unittests/Train/CorpusSplitTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/TrainerPhases.h"
+#include "mlgo/TrainCore/TrainerPhases.h"
 
 #include "gtest/gtest.h"
 
@@ -14,72 +16,23 @@ using namespace mlgo;
 
 namespace {
 
-CorpusModule module(std::string Name, uint64_t BitcodeSize = 1000) {
-  CorpusModule M;
-  M.Name = Name;
-  M.Package = getModulePackage(Name);
-  M.ContentHash = "hash-of-" + Name;
-  M.BitcodeSize = BitcodeSize;
-  return M;
-}
-
-CompileCache::Entry object(uint64_t Text, uint32_t Decisions = 0) {
-  CompileCache::Entry E;
+CompileOutcome object(uint64_t Text, uint32_t Decisions = 0) {
+  CompileOutcome E;
   E.Ok = true;
   E.TextSize = Text;
   E.Decisions = Decisions;
   return E;
 }
 
-/// The message of \p E's error ("" if it holds a value).
-template <typename T> std::string errorOf(llvm::Expected<T> E) {
-  return E ? "" : llvm::toString(E.takeError());
-}
-
-std::vector<CorpusModule> corpus() {
-  return {module("zlib/a.o"), module("zlib/b.o"), module("expat/c.o"),
-          module("junk/d.o"), module("e.o")};
-}
-
-TEST(TrainerPhasesTest, SplitsByPackage) {
-  TrainRecipe R;
-  R.ValidationPackages = {"expat"};
-  R.ExcludedPackages = {"junk"};
-  llvm::Expected<CorpusSplit> S = splitCorpus(corpus(), R, "/c");
-  ASSERT_TRUE(bool(S)) << llvm::toString(S.takeError());
-  ASSERT_EQ(S->Modules.size(), 4u);
-  EXPECT_EQ(S->Modules[3].Name, "e.o");
-  EXPECT_EQ(S->Train, (std::vector<size_t>{0, 1, 3}));
-  EXPECT_EQ(S->Validation, std::vector<size_t>{2});
-  // The fingerprint names the corpus as built, excluded packages included.
-  EXPECT_EQ(S->Fingerprint, getCorpusFingerprint(corpus()));
-  EXPECT_EQ(S->Packages,
-            (std::vector<std::string>{"(modules without a directory)", "expat",
-                                      "junk", "zlib"}));
-}
-
-TEST(TrainerPhasesTest, SplitErrors) {
-  TrainRecipe R;
-  R.ValidationPackages = {"lua"};
-  EXPECT_EQ(errorOf(splitCorpus(corpus(), R, "/c")),
-            "validation package 'lua' is not in the corpus at '/c'");
-  R.ValidationPackages = {"zlib", "expat"};
-  R.ExcludedPackages = {"junk", ""};
-  EXPECT_EQ(errorOf(splitCorpus(corpus(), R, "/c")),
-            "no training modules: every package of '/c' is held out or "
-            "excluded");
-}
-
 TEST(TrainerPhasesTest, BaselineLeavesOutFailuresAndCountsMismatches) {
-  std::vector<CorpusModule> Mods = {module("p/a.o"), module("p/b.o"),
-                                    module("p/c.o")};
-  CompileCache::Entry Crash;
+  std::vector<std::string> Packages = {"p", "p", "p"};
+  CompileOutcome Crash;
   Crash.Error = "p/c.o: the compiler crashed";
-  std::vector<CompileCache::Entry> Stock = {object(100), object(50), Crash};
-  std::vector<CompileCache::Entry> Heur = {object(100, 7), object(52, 3),
-                                           object(10, 1)};
-  BaselineResult B = measureBaseline(Mods, Stock, Heur, SizeMeasureKind::Module,
-                                     TotalsKind::Objects);
+  std::vector<CompileOutcome> Stock = {object(100), object(50), Crash};
+  std::vector<CompileOutcome> Heur = {object(100, 7), object(52, 3),
+                                      object(10, 1)};
+  BaselineResult B = measureBaseline(
+      Packages, Stock, Heur, SizeMeasureKind::Module, TotalsKind::Objects);
   EXPECT_EQ(B.Baseline, (std::vector<uint64_t>{100, 50, 0}));
   EXPECT_EQ(B.HeuristicSize, (std::vector<uint64_t>{100, 52, 0}));
   EXPECT_EQ(B.HeuristicDecisions, (std::vector<uint32_t>{7, 3, 0}));
@@ -89,10 +42,37 @@ TEST(TrainerPhasesTest, BaselineLeavesOutFailuresAndCountsMismatches) {
   EXPECT_EQ(B.Mismatch, 1u);
   EXPECT_FALSE(B.Measure.needsGrouped());
   // Linked totals keep the -Oz objects.
-  BaselineResult L = measureBaseline(Mods, Stock, Heur, SizeMeasureKind::Module,
-                                     TotalsKind::Linked);
+  BaselineResult L = measureBaseline(
+      Packages, Stock, Heur, SizeMeasureKind::Module, TotalsKind::Linked);
   EXPECT_TRUE(L.Measure.needsGrouped());
   EXPECT_EQ(L.Measure.getStockText(1), 50u);
+}
+
+TEST(TrainerPhasesTest, KeepsTheModulesTheBaselineMeasured) {
+  // Module 1 (training) and 3 (validation) failed at -Oz.
+  BaselineResult B;
+  B.Baseline = {100, 0, 51, 0, 70};
+  B.IsLeftOut = {false, true, false, true, false};
+  KeptModules K = keepMeasured(B, {0, 1, 2}, {3, 4});
+  EXPECT_EQ(K.Train, (std::vector<size_t>{0, 2}));
+  EXPECT_EQ(K.Validation, std::vector<size_t>{4});
+  EXPECT_DOUBLE_EQ(K.MeanTrainingText, 75.5);
+  KeptModules None = keepMeasured(B, {1}, {});
+  EXPECT_TRUE(None.Train.empty());
+  EXPECT_EQ(None.MeanTrainingText, 0.0);
+}
+
+TEST(TrainerPhasesTest, SaysWhyModulesAreNotSearched) {
+  TrainRecipe R;
+  R.SearchMaxDecisions = 100;
+  R.SearchMaxModuleBytes = 5000;
+  std::vector<uint32_t> Decisions = {7, 0, 300, 5};
+  EXPECT_EQ(describeSearched(R, {0, 3}, Decisions, 2),
+            "2 of 2 training modules are searched");
+  EXPECT_EQ(describeSearched(R, {0, 1, 2, 3}, Decisions, 2),
+            "2 of 4 training modules are searched (1 make no inlining "
+            "decision, 1 exceed the budget of 100 decisions or 5000 bytes "
+            "of bitcode)");
 }
 
 TEST(TrainerPhasesTest, SearchBudget) {
@@ -109,17 +89,19 @@ TEST(TrainerPhasesTest, SearchBudget) {
   EXPECT_EQ(getSearchBudget(R, 1000), 2u);
   EXPECT_EQ(getSearchBudget(R, 9000), 1u) << "at least one";
 
-  CorpusModule M = module("p/a.o");
-  EXPECT_EQ(getSearchCandidates(R, M, 2), (std::vector<uint32_t>{0, 1}));
-  std::vector<uint32_t> Sample = getSearchCandidates(R, M, 50);
+  // A module of 1000 bytes ("p/a.o").
+  StringRef Hash = "hash-of-p/a.o";
+  EXPECT_EQ(getSearchCandidates(R, 1000, Hash, 2),
+            (std::vector<uint32_t>{0, 1}));
+  std::vector<uint32_t> Sample = getSearchCandidates(R, 1000, Hash, 50);
   ASSERT_EQ(Sample.size(), 2u);
   EXPECT_TRUE(std::is_sorted(Sample.begin(), Sample.end()));
   EXPECT_LT(Sample.back(), 50u);
   // Seeded: the same recipe and module draw the same sample, another seed
   // (almost surely) another.
-  EXPECT_EQ(getSearchCandidates(R, M, 50), Sample);
+  EXPECT_EQ(getSearchCandidates(R, 1000, Hash, 50), Sample);
   R.Seed = 2;
-  EXPECT_NE(getSearchCandidates(R, M, 50), Sample);
+  EXPECT_NE(getSearchCandidates(R, 1000, Hash, 50), Sample);
 }
 
 } // namespace
@@ -314,16 +296,6 @@ TEST(TrainerPhasesTest, PlansFlipCandidates) {
   EXPECT_EQ(P[0].RecipeNote,
             ", inverting the heuristic where the scorer exceeds 7.00 (top "
             "20.00% of training decisions), scorer of counterfactual round 2");
-}
-
-} // namespace
-
-namespace {
-
-TEST(TrainerPhasesTest, AnEmptyCorpusSaysSo) {
-  EXPECT_EQ(errorOf(splitCorpus({}, TrainRecipe(), "/c")),
-            "the corpus at '/c' has no modules: its corpus_description.json "
-            "lists none");
 }
 
 } // namespace

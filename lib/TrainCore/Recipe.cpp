@@ -1,6 +1,6 @@
-//===- lib/Train/Recipe.cpp - Reading and writing a training recipe ------===//
+//===- lib/TrainCore/Recipe.cpp - Reading and writing a recipe ------------===//
 
-#include "mlgo/Train/Recipe.h"
+#include "mlgo/TrainCore/Recipe.h"
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"

@@ -1,21 +1,21 @@
-//===- lib/Train/TrainerPhases.cpp - Training phases over values ----------===//
+//===- lib/TrainCore/TrainerPhases.cpp - Training phases over values ------===//
 //
-// The corpus split, the baseline's verdicts and the search budget (see
-// mlgo/Train/TrainerPhases.h).
+// The baseline's verdicts, the search budget, the flip candidates, the
+// verdict and the choice, and report.md (see mlgo/TrainCore/TrainerPhases.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/TrainerPhases.h"
+#include "mlgo/TrainCore/TrainerPhases.h"
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Percent.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdlib>
 
@@ -23,48 +23,14 @@ using namespace llvm;
 
 namespace mlgo {
 
-Expected<CorpusSplit> splitCorpus(std::vector<CorpusModule> All,
-                                  const TrainRecipe &Recipe,
-                                  StringRef CorpusDir) {
-  if (All.empty())
-    return makeError("the corpus at '" + CorpusDir +
-                     "' has no modules: its corpus_description.json lists "
-                     "none");
-  CorpusSplit S;
-  S.Fingerprint = getCorpusFingerprint(All);
-  StringSet<> Val(Recipe.ValidationPackages), Excl(Recipe.ExcludedPackages),
-      Seen;
-  for (CorpusModule &Mod : All) {
-    if (Seen.insert(Mod.Package).second)
-      S.Packages.push_back(describePackage(Mod.Package));
-    if (Excl.contains(Mod.Package))
-      continue;
-    (Val.contains(Mod.Package) ? S.Validation : S.Train)
-        .push_back(S.Modules.size());
-    S.Modules.push_back(std::move(Mod));
-  }
-  llvm::sort(S.Packages);
-  for (const std::string &P : Recipe.ValidationPackages)
-    if (!Seen.contains(P))
-      return makeError("validation package '" + P +
-                       "' is not in the corpus at '" + CorpusDir + "'");
-  if (S.Train.empty())
-    return makeError("no training modules: every package of '" + CorpusDir +
-                     "' is held out or excluded");
-  return S;
-}
-
-BaselineResult measureBaseline(ArrayRef<CorpusModule> Modules,
-                               ArrayRef<CompileCache::Entry> Stock,
-                               ArrayRef<CompileCache::Entry> Heuristic,
+BaselineResult measureBaseline(std::vector<std::string> Packages,
+                               ArrayRef<CompileOutcome> Stock,
+                               ArrayRef<CompileOutcome> Heuristic,
                                SizeMeasureKind Kind, TotalsKind Totals) {
-  size_t N = Modules.size();
+  size_t N = Packages.size();
   assert(Stock.size() == N && Heuristic.size() == N &&
          "two compiles per module");
   BaselineResult B;
-  std::vector<std::string> Packages;
-  for (const CorpusModule &M : Modules)
-    Packages.push_back(M.Package);
   B.Measure = SizeMeasure(Kind, Totals == TotalsKind::Linked,
                           std::move(Packages), Stock);
   B.Baseline.resize(N);
@@ -88,10 +54,41 @@ BaselineResult measureBaseline(ArrayRef<CorpusModule> Modules,
   return B;
 }
 
+KeptModules keepMeasured(const BaselineResult &B, std::vector<size_t> Train,
+                         std::vector<size_t> Validation) {
+  KeptModules K;
+  K.Train = std::move(Train);
+  K.Validation = std::move(Validation);
+  llvm::erase_if(K.Train, [&](size_t M) { return B.IsLeftOut[M]; });
+  llvm::erase_if(K.Validation, [&](size_t M) { return B.IsLeftOut[M]; });
+  for (size_t M : K.Train)
+    K.MeanTrainingText += double(B.Baseline[M]) / K.Train.size();
+  return K;
+}
+
 bool isSearchable(const TrainRecipe &Recipe, uint64_t BitcodeSize,
                   uint32_t Decisions) {
   return Decisions != 0 && Decisions <= Recipe.SearchMaxDecisions &&
          BitcodeSize <= Recipe.SearchMaxModuleBytes;
+}
+
+std::string describeSearched(const TrainRecipe &Recipe, ArrayRef<size_t> Train,
+                             ArrayRef<uint32_t> HeuristicDecisions,
+                             size_t Searched) {
+  size_t NoDecision = 0;
+  for (size_t M : Train)
+    NoDecision += HeuristicDecisions[M] == 0;
+  size_t Over = Train.size() - Searched - NoDecision;
+  std::string S = (Twine(Searched) + " of " + Twine(Train.size()) +
+                   " training modules are searched")
+                      .str();
+  if (NoDecision || Over)
+    S += (Twine(" (") + Twine(NoDecision) + " make no inlining decision, " +
+          Twine(Over) + " exceed the budget of " +
+          Twine(Recipe.SearchMaxDecisions) + " decisions or " +
+          Twine(Recipe.SearchMaxModuleBytes) + " bytes of bitcode)")
+             .str();
+  return S;
 }
 
 uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize) {
@@ -104,15 +101,16 @@ uint32_t getSearchBudget(const TrainRecipe &Recipe, uint64_t BitcodeSize) {
 }
 
 std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
-                                          const CorpusModule &M,
+                                          uint64_t BitcodeSize,
+                                          StringRef ContentHash,
                                           uint32_t Decisions) {
-  uint32_t K = getSearchBudget(Recipe, M.BitcodeSize);
+  uint32_t K = getSearchBudget(Recipe, BitcodeSize);
   std::vector<uint32_t> All(Decisions);
   for (uint32_t I = 0; I < Decisions; ++I)
     All[I] = I;
   if (Decisions <= K)
     return All;
-  MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(M.ContentHash));
+  MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(ContentHash));
   All = sampleSeeded(std::move(All), K, Recipe.Seed ^ H.low());
   llvm::sort(All);
   return All;
@@ -239,6 +237,94 @@ chooseSmallestPassing(ArrayRef<uint64_t> Sizes, std::vector<bool> Allowed,
     Allowed[*Best] = false;
   }
   return std::nullopt;
+}
+
+std::string renderReport(const TrainRecipe &Recipe, const RunSummary &S) {
+  const ChosenOutcome &O = S.Outcome;
+  bool Linked = Recipe.getSelectionMeasure() == TotalsKind::Linked;
+  std::string R;
+  raw_string_ostream OS(R);
+  OS << "# mlgo train report: " << Recipe.Name << "\n\n"
+     << "- Mode: " << getName(Recipe.Mode) << ", seed " << Recipe.Seed
+     << "; corpus " << S.CorpusDir << "; " << S.TrainModules << " training and "
+     << S.ValidationModules << " validation modules; corpus fingerprint "
+     << S.Fingerprint << ".\n"
+     << (S.ValidationModules == 0 ? "- Warning: the recipe holds out no "
+                                    "validation packages; the model was chosen "
+                                    "on the modules it was trained on.\n"
+                                  : "")
+     << (Recipe.SizeMeasure == SizeMeasureKind::Package
+             ? "- Size measure: package. A module's reward and an "
+               "inversion's label count only the code the module adds to "
+               "its package: not the C++ inline or template functions "
+               "(COMDAT groups) another module of the package has at "
+               "-Oz.\n"
+             : "")
+     << (Recipe.SizeMeasure == SizeMeasureKind::Amortized
+             ? "- Size measure: amortized. A module's reward and an "
+               "inversion's label count each C++ inline or template "
+               "function (COMDAT group) divided by the number of the "
+               "package's modules holding a copy.\n"
+             : "")
+     << (Linked ? "- Selection measure: package. Totals are of each package's "
+                  "objects linked together, every C++ inline or template "
+                  "function (COMDAT group) once, as a linker keeps it.\n"
+                : "")
+     << S.PhaseLines
+     << formatv("- Chosen: {0} (on {1}{2}).\n", S.ChosenLabel, S.SelectionName,
+                Recipe.LimitTrainingPackages && S.SelectionName == "validation"
+                    ? ", no training package over the limit"
+                    : "")
+     << formatv("- Validation: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
+                O.Val.Policy, O.Val.Baseline, O.Val.pct(), O.Val.failedClause())
+     << (O.ValOther
+             ? formatv(
+                   "- Validation, {0}: .text {1} bytes vs -Oz {2} "
+                   "({3:F3}%).\n",
+                   Linked ? "objects summed" : "each package linked together",
+                   O.ValOther->Policy, O.ValOther->Baseline, O.ValOther->pct())
+                   .str()
+             : "")
+     << formatv("- Training: .text {0} bytes vs -Oz {1} ({2:F3}%){3}.\n",
+                O.Train.Policy, O.Train.Baseline, O.Train.pct(),
+                O.Train.failedClause())
+     << (O.TrainOver.empty()
+             ? ""
+             : formatv("- Warning: the chosen model makes training packages "
+                       "larger than -Oz by more than {0}%, which selection "
+                       "(on validation) cannot see: {1}.\n",
+                       Recipe.MaxPackageRegression, O.TrainOver)
+                   .str())
+     << formatv("- Wall-clock time of this invocation: {0:F1} min (cached "
+                "compiles are replayed, not redone).\n\n",
+                S.Minutes);
+  auto Table = [&](StringRef Title, const PackageSizes &Map) {
+    OS << "## " << Title
+       << "\n\n| package | -Oz .text | model .text | change |\n"
+       << "|---|---:|---:|---:|\n";
+    for (auto &[Pkg, V] : Map)
+      OS << "| " << Pkg << " | " << V.first << " | " << V.second << " | "
+         << formatv("{0:F2}%", percentChange(V.first, V.second)) << " |\n";
+    OS << "\n";
+  };
+  Table("Validation packages", O.ValPkg);
+  Table("Training packages", O.TrainPkg);
+  if (!S.LeftOut.empty() || !O.Val.Failures.empty() ||
+      !O.Train.Failures.empty()) {
+    OS << "## Failed compiles\n\n"
+       << "These modules are in neither column of the tables above. A "
+          "timeout or a killed worker is not cached: rerunning the same "
+          "command compiles them again.\n\n";
+    auto List = [&](StringRef Prefix, ArrayRef<std::string> Errors) {
+      for (const std::string &E : Errors)
+        OS << "- " << Prefix << E << "\n";
+    };
+    List("left out, ", S.LeftOut);
+    List("validation, chosen model: ", O.Val.Failures);
+    List("training, chosen model: ", O.Train.Failures);
+    OS << "\n";
+  }
+  return R;
 }
 
 } // namespace mlgo

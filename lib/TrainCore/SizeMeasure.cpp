@@ -1,13 +1,13 @@
-//===- lib/Train/SizeMeasure.cpp - How big a module's compile is ----------===//
+//===- lib/TrainCore/SizeMeasure.cpp - How big a module's compile is ------===//
 //
 // The three size measures and the two ways of totalling a set of modules
-// (see mlgo/Train/SizeMeasure.h).
+// (see mlgo/TrainCore/SizeMeasure.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/SizeMeasure.h"
+#include "mlgo/TrainCore/SizeMeasure.h"
 
-#include "mlgo/Corpus/CodeSize.h"
+#include "mlgo/Support/CodeOnce.h"
 #include "mlgo/Support/Percent.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -27,7 +27,7 @@ double getReward(uint64_t PolicySize, uint64_t BaselineSize, double Delta) {
 
 SizeMeasure::SizeMeasure(SizeMeasureKind Kind, bool KeepStock,
                          std::vector<std::string> PackagesIn,
-                         ArrayRef<CompileCache::Entry> Stock)
+                         ArrayRef<CompileOutcome> Stock)
     : Kind(Kind), Packages(std::move(PackagesIn)) {
   assert(Packages.size() == Stock.size() && "one -Oz compile per module");
   if (Kind == SizeMeasureKind::Module && !KeepStock)
@@ -45,7 +45,7 @@ SizeMeasure::SizeMeasure(SizeMeasureKind Kind, bool KeepStock,
   }
 }
 
-uint64_t SizeMeasure::sizeOf(size_t M, const CompileCache::Entry &E) const {
+uint64_t SizeMeasure::sizeOf(size_t M, const CompileOutcome &E) const {
   if (Kind == SizeMeasureKind::Module)
     return E.TextSize;
   auto Copies = GroupCopies.find(Packages[M]);
@@ -88,7 +88,7 @@ static void addPackageSizes(PackageSizes &P, const std::string &Package,
   P[Package].second += Size;
 }
 
-Totals totalSizes(ArrayRef<size_t> Set, ArrayRef<CompileCache::Entry> Results,
+Totals totalSizes(ArrayRef<size_t> Set, ArrayRef<CompileOutcome> Results,
                   const SizeMeasure &Measure, ArrayRef<uint64_t> Baseline,
                   double Delta, TotalsKind Kind, PackageSizes *PerPackage) {
   assert(Set.size() == Results.size() && "one result per module");
