@@ -54,6 +54,12 @@ set(MLGO_PACKAGE_MAINTAINER
 # directory makes mlgo_<version>_<arch>.deb). Called once, after the
 # targets exist.
 function(mlgo_add_install_rules)
+  # Installed, mlgo and the plugin keep the build tree's RUNPATH, LLVM's own
+  # lib directory, so they load the libLLVM that clang-19 and opt-19 load
+  # (the same file `mlgo --version` names in the build tree) rather than
+  # whichever copy the loader's default directories hold first.
+  set_target_properties(mlgo mlgo-plugin PROPERTIES
+    INSTALL_RPATH "${LLVM_LIBRARY_DIR}")
   install(TARGETS mlgo RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(PROGRAMS ${PROJECT_BINARY_DIR}/bin/mlgo-clang
                    ${PROJECT_BINARY_DIR}/bin/mlgo-clang++

@@ -53,14 +53,18 @@ function(mlgo_embed_model target name model_json)
   endif()
 endfunction()
 
-# mlgo_describe_embedded_models(<out-var> <target>...)
+# mlgo_describe_embedded_models(<out-var> [TARGETS <target>...]
+#                               [FILES <name> <file>...])
 #
-# Sets <out-var> to the C++ initializer list of the models that the
-# mlgo_embed_model <target>s embed, `{"<name>", "<md5>"},` each on a line,
-# in the order given (for mlgo/Config.h's EmbeddedModels).
+# Sets <out-var> to the C++ initializer list of the models a program
+# embeds, `{"<name>", "<md5>"},` each on a line (for mlgo/Config.h's
+# EmbeddedModels): first those the mlgo_embed_model <target>s compile to
+# C++, then each model embedded some other way (as text, like the tune
+# ranker) by its <name> and the MD5 of its <file>.
 function(mlgo_describe_embedded_models out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "TARGETS;FILES")
   set(cxx "")
-  foreach(target ${ARGN})
+  foreach(target ${ARG_TARGETS})
     if(NOT TARGET ${target})
       message(FATAL_ERROR "mlgo_describe_embedded_models: no target "
         "${target} (an mlgo_embed_model target)")
@@ -73,5 +77,14 @@ function(mlgo_describe_embedded_models out_var)
     endif()
     string(APPEND cxx "    {\"${name}\", \"${md5}\"},\n")
   endforeach()
+  while(ARG_FILES)
+    list(POP_FRONT ARG_FILES name file)
+    if(NOT file OR NOT EXISTS "${file}")
+      message(FATAL_ERROR "mlgo_describe_embedded_models: the file of model "
+        "${name} ('${file}') does not exist")
+    endif()
+    file(MD5 ${file} md5)
+    string(APPEND cxx "    {\"${name}\", \"${md5}\"},\n")
+  endwhile()
   set(${out_var} "${cxx}" PARENT_SCOPE)
 endfunction()

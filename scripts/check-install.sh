@@ -78,7 +78,7 @@ lit_config.load_config(config, os.path.join(config.mlgo_src_root, "test", "lit.c
 EOF
 # Everything runs with a PATH that has the moved prefix and the system only.
 walk=(env "PATH=$prefix/bin:/usr/lib/llvm-19/bin:/usr/local/bin:/usr/bin:/bin"
-      python3 "$lit" -sv "$tmp/obj/test")
+      python3 "$lit" -v "$tmp/obj/test")
 if unshare -m true 2>/dev/null; then
   say "running the README walkthrough (test/Eval/user-project.test) from $prefix/bin with empty directories mounted over $build and $src"
   # shellcheck disable=SC2016 # expanded by the inner shell

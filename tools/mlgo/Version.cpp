@@ -2,10 +2,10 @@
 //
 // `mlgo --version` answers the questions a bug report needs answered: which
 // mlgo (its version and the git commit it was built from), which models it
-// embeds (each by the MD5 of its model.json, the id mlgo tune's decisions
-// files record), and which LLVM: the libLLVM loaded now (LLVMGetVersion is
-// compiled into libLLVM, so it reports the library, not our headers) and
-// the one this build compiled against. The format:
+// embeds (each by the MD5 of its file; for inline-oz, the id mlgo tune's
+// decisions files record), and which LLVM: the libLLVM loaded now
+// (LLVMGetVersion is compiled into libLLVM, so it reports the library, not
+// our headers) and the one this build compiled against. The format:
 //
 //   mlgo version 0.3.0
 //     commit: 8bc2196e1f0a-dirty
@@ -13,11 +13,13 @@
 //       ... built against 19.1.7                         (one line)
 //     model inline-oz: md5 <32 hex digits>
 //     model regalloc-evict: md5 <32 hex digits>
+//     model tune-ranker: md5 <32 hex digits>
 //
 // The commit is `git describe` of the source tree ("-dirty" with
-// uncommitted changes), "unknown" when not built from git. It comes from <build>/tools/mlgo/GitCommit.inc, which every build
-// rewrites when (and only when) the commit or the tree's state changed
-// (cmake/MLGOGitCommit.cmake), so only this file recompiles.
+// uncommitted changes), "unknown" when not built from git. It comes from
+// <build>/tools/mlgo/GitCommit.inc, which every build rewrites when (and only
+// when) the commit or the tree's state changed (cmake/MLGOGitCommit.cmake), so
+// only this file recompiles.
 //
 //===----------------------------------------------------------------------===//
 
