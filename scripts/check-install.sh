@@ -26,7 +26,10 @@ moved_build=""
 deb_installed=""
 cleanup() {
   if [[ -n $moved_build ]]; then mv "$moved_build" "$build"; fi
-  if [[ -n $deb_installed ]]; then apt-get remove -y mlgo >/dev/null 2>&1 || true; fi
+  if [[ -n $deb_installed ]]; then
+    apt-get remove -y mlgo >/dev/null 2>&1 || true
+    dpkg --purge mlgo >/dev/null 2>&1 || true
+  fi
   rm -rf "$tmp"
 }
 trap cleanup EXIT
@@ -118,14 +121,15 @@ for p in libllvm19 clang-19 llvm-19; do
   [[ ", $depends," == *", $p "* || ", $depends," == *", $p,"* ]] || die "$(basename "$deb") does not depend on $p: $depends"
 done
 [[ $(dpkg-deb -f "$deb" Version) == "$version" ]] || die "$(basename "$deb") is not version $version"
-dpkg-deb -c "$deb" | grep -q ' ./usr/lib/mlgo/MLGOInliner.so -> mlgo-plugin.so$' ||
+dpkg-deb -c "$deb" >"$tmp/deb.contents"
+grep -q ' ./usr/lib/mlgo/MLGOInliner.so -> mlgo-plugin.so$' "$tmp/deb.contents" ||
   die "$(basename "$deb") has no ./usr/lib/mlgo/MLGOInliner.so symlink"
 say "$(basename "$deb"): Depends: $depends"
 if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
   say "skipping apt-get install of the .deb (needs root and apt-get)"
   exit 0
 fi
-if dpkg -s mlgo >/dev/null 2>&1; then
+if [[ $(dpkg-query -W -f='${Status}' mlgo 2>/dev/null) == *" installed" ]]; then
   die "a package mlgo is installed already; remove it first (apt-get remove mlgo)"
 fi
 deb_installed=yes
@@ -140,5 +144,6 @@ say "/usr/bin/mlgo-clang -Oz -c $(basename "$f"): same bytes as the build tree's
 apt-get remove -y mlgo >"$tmp/apt-remove.log" 2>&1 ||
   { cat "$tmp/apt-remove.log" >&2; die "apt-get remove mlgo failed"; }
 deb_installed=""
+dpkg --purge mlgo >/dev/null 2>&1 || true # forget it, not only remove it
 [[ ! -e /usr/bin/mlgo-clang && ! -e /usr/lib/mlgo/mlgo-plugin.so ]] || die "apt-get remove mlgo left files behind"
 say "removed the package; all install checks pass"
