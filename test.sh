@@ -8,6 +8,11 @@ scripts/build.sh
 status=0
 ctest --test-dir build --output-on-failure -j2 || status=1
 ninja -C build check-lit || status=1
+# The install (scripts/check-install.sh, ~2 min): into a fresh prefix,
+# moved, README's walkthrough run from it with the build and source trees
+# hidden; then the .deb, installed with apt-get, compiling as the build
+# tree does, and removed.
+scripts/check-install.sh build || status=1
 # Every reader of outside input under libFuzzer (fuzz/, a second, clang-19
 # build in build-fuzz/ with ASan and UBSan): each seed and each input that
 # once crashed a reader, then 2 s of fuzzing per target (~20 s plus the

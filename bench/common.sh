@@ -2,7 +2,7 @@
 # which C files of Debian packages a compile-time bench can build.
 #
 #   bench_plugin                 prints the plugin's path ($MLGO_PLUGIN, or
-#                                build/lib/MLGOInliner.so), failing with a
+#                                build/lib/mlgo/mlgo-plugin.so), failing with a
 #                                hint when it is not built
 #   bench_standalone_c_files OPT OUT PKG...
 #                                fills the array `ok` with every .c file
@@ -14,7 +14,7 @@
 bench_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 
 bench_plugin() {
-  local plugin="${MLGO_PLUGIN:-$bench_root/build/lib/MLGOInliner.so}"
+  local plugin="${MLGO_PLUGIN:-$bench_root/build/lib/mlgo/mlgo-plugin.so}"
   [[ -f "$plugin" ]] || { echo "build the plugin first (scripts/build.sh)" >&2; return 1; }
   echo "$plugin"
 }

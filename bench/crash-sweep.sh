@@ -71,7 +71,7 @@ while [[ $# -gt 0 ]]; do
   esac
 done
 mlgo=${MLGO:-$root/build/bin/mlgo}
-plugin=${MLGO_PLUGIN:-$root/build/lib/MLGOInliner.so}
+plugin=${MLGO_PLUGIN:-$root/build/lib/mlgo/mlgo-plugin.so}
 model=$root/models/inline-oz/model.json
 for f in "$mlgo" "$plugin" "$model" "$decisions" "$corpus/corpus_description.json"; do
   [[ -f $f ]] || { echo "crash-sweep.sh: missing $f" >&2; exit 2; }

@@ -17,6 +17,11 @@
 #       CompilerInputSpecs);
 #
 # The code is regenerated whenever the model file or the generator changes.
+# <target> records the model's <name> and, for a model file that exists at
+# configure time (not one the build generates), the MD5 of its bytes
+# (target properties MLGO_MODEL_NAME and MLGO_MODEL_MD5; a change to the
+# file reconfigures), which mlgo_describe_embedded_models turns into the
+# list `mlgo --version` prints.
 # It is compiled with -ffp-contract=off, as the interpreter is, so both
 # compute bit-identical results. Generated code is never committed.
 function(mlgo_embed_model target name model_json)
@@ -37,4 +42,49 @@ function(mlgo_embed_model target name model_json)
   target_include_directories(${target} PUBLIC ${inc_dir})
   target_compile_options(${target} PRIVATE -ffp-contract=off -fno-fast-math)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  # A model the build generates (bench/, unittests/) has no bytes yet at
+  # configure time, and no MD5.
+  set_target_properties(${target} PROPERTIES MLGO_MODEL_NAME ${name})
+  if(EXISTS ${model_json})
+    file(MD5 ${model_json} md5)
+    set_target_properties(${target} PROPERTIES MLGO_MODEL_MD5 ${md5})
+    set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS
+      ${model_json})
+  endif()
+endfunction()
+
+# mlgo_describe_embedded_models(<out-var> [TARGETS <target>...]
+#                               [FILES <name> <file>...])
+#
+# Sets <out-var> to the C++ initializer list of the models a program
+# embeds, `{"<name>", "<md5>"},` each on a line (for mlgo/Config.h's
+# EmbeddedModels): first those the mlgo_embed_model <target>s compile to
+# C++, then each model embedded some other way (as text, like the tune
+# ranker) by its <name> and the MD5 of its <file>.
+function(mlgo_describe_embedded_models out_var)
+  cmake_parse_arguments(PARSE_ARGV 1 ARG "" "" "TARGETS;FILES")
+  set(cxx "")
+  foreach(target ${ARG_TARGETS})
+    if(NOT TARGET ${target})
+      message(FATAL_ERROR "mlgo_describe_embedded_models: no target "
+        "${target} (an mlgo_embed_model target)")
+    endif()
+    get_target_property(name ${target} MLGO_MODEL_NAME)
+    get_target_property(md5 ${target} MLGO_MODEL_MD5)
+    if(NOT md5)
+      message(FATAL_ERROR "mlgo_describe_embedded_models: ${target} embeds "
+        "a model generated at build time, which has no MD5 at configure time")
+    endif()
+    string(APPEND cxx "    {\"${name}\", \"${md5}\"},\n")
+  endforeach()
+  while(ARG_FILES)
+    list(POP_FRONT ARG_FILES name file)
+    if(NOT file OR NOT EXISTS "${file}")
+      message(FATAL_ERROR "mlgo_describe_embedded_models: the file of model "
+        "${name} ('${file}') does not exist")
+    endif()
+    file(MD5 ${file} md5)
+    string(APPEND cxx "    {\"${name}\", \"${md5}\"},\n")
+  endwhile()
+  set(${out_var} "${cxx}" PARENT_SCOPE)
 endfunction()

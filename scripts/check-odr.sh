@@ -37,5 +37,5 @@ if [[ ! -f $out/build.ninja ]]; then
   cmake -S . -B "$out" -G Ninja -DCMAKE_BUILD_TYPE=Release \
     -DMLGO_ODR_CHECK=ON -DMLGO_BUILD_BENCHMARKS=OFF >/dev/null
 fi
-ninja -C "$out" mlgo MLGOInliner
+ninja -C "$out" mlgo mlgo-plugin
 echo "check-odr: no type has two definitions in bin/mlgo or the plugin"

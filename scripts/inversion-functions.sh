@@ -16,7 +16,7 @@
 #
 # ROWS (default: all) rows are sampled with awk's generator seeded by SEED
 # (default 1), so a run is repeatable. The plugin is $MLGO_PLUGIN, else
-# build/lib/MLGOInliner.so; mlgo is the one next to it.
+# build/lib/mlgo/mlgo-plugin.so; mlgo is the one in bin/ beside its lib/.
 set -euo pipefail
 usage="usage: inversion-functions.sh COUNTERFACTUALS.CSV CORPUS [ROWS [SEED]]"
 csv="${1:?$usage}"
@@ -24,8 +24,8 @@ corpus="${2:?$usage}"
 rows="${3:-all}"
 seed="${4:-1}"
 root=$(cd "$(dirname "$0")/.." && pwd)
-plugin="${MLGO_PLUGIN:-$root/build/lib/MLGOInliner.so}"
-mlgo="$(dirname "$plugin")/../bin/mlgo"
+plugin="${MLGO_PLUGIN:-$root/build/lib/mlgo/mlgo-plugin.so}"
+mlgo="$(dirname "$plugin")/../../bin/mlgo"
 die() { echo "inversion-functions: $*" >&2; exit 1; }
 [[ -r "$csv" ]] || die "$csv: cannot read the file"
 [[ -d "$corpus" ]] || die "$corpus: not a directory"

@@ -10,7 +10,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
 pkgs=("$@"); [[ ${#pkgs[@]} -gt 0 ]] || pkgs=(zlib bzip2)
-plugin="$root/$build/lib/MLGOInliner.so"
+plugin="$root/$build/lib/mlgo/mlgo-plugin.so"
 [[ -f "$plugin" ]] || { echo "size-table: $plugin not built; run scripts/build.sh" >&2; exit 1; }
 out="$root/$build/size-table"
 rm -rf "$out"; mkdir -p "$out/oz" "$out/mlgo"

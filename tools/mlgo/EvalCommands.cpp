@@ -17,7 +17,6 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Config.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Package.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
@@ -26,6 +25,7 @@
 #include "mlgo/Eval/SizeChart.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Progress.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -95,10 +95,9 @@ cl::opt<unsigned> CorpusTimeout("timeout",
 cl::opt<std::string> CorpusClang("clang", cl::desc("clang driver to run"),
                                  cl::init("clang-19"), cl::sub(CorpusCmd),
                                  cl::cat(Cat));
-cl::opt<std::string>
-    CorpusPlugin("plugin",
-                 cl::desc("MLGOInliner.so (default: next to this mlgo)"),
-                 cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
+cl::opt<std::string> CorpusPlugin(
+    "plugin", cl::desc("mlgo-plugin.so (default: this mlgo's, ../lib/mlgo/)"),
+    cl::value_desc("file"), cl::sub(CorpusCmd), cl::cat(Cat));
 
 //===-- eval package ------------------------------------------------------===//
 
@@ -153,10 +152,9 @@ cl::opt<unsigned> PackageTestTimeout("test-timeout",
                                      cl::desc("seconds per test (0: no limit)"),
                                      cl::init(600), cl::sub(PackageCmd),
                                      cl::cat(Cat));
-cl::opt<std::string>
-    PackagePlugin("plugin",
-                  cl::desc("MLGOInliner.so (default: next to this mlgo)"),
-                  cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackagePlugin(
+    "plugin", cl::desc("mlgo-plugin.so (default: this mlgo's, ../lib/mlgo/)"),
+    cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
 
 //===-- eval build --------------------------------------------------------===//
 
@@ -232,12 +230,12 @@ cl::opt<unsigned> BuildTestTimeout("test-timeout",
                                    cl::cat(Cat));
 cl::opt<std::string>
     BuildPlugin("plugin",
-                cl::desc("MLGOInliner.so (default: next to this mlgo)"),
+                cl::desc("mlgo-plugin.so (default: this mlgo's, ../lib/mlgo/)"),
                 cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
 
 /// \p Given, else the plugin this build makes; absolute.
 Expected<std::string> getPlugin(StringRef Given) {
-  std::string P = Given.empty() ? config::PluginPath : Given.str();
+  std::string P = Given.empty() ? getInstallDirs().Plugin : Given.str();
   if (!sys::fs::exists(P))
     return makeError(P + ": no such file (the plugin; build it, or "
                          "pass --plugin)");
@@ -443,11 +441,9 @@ int runEvalPackage() {
   if (!Plugin)
     return fail(Plugin.takeError());
   PackageEvalOptions Opts;
-  Opts.RecipeScript =
-      std::string(config::SourceDir) + "/scripts/eval-package.sh";
-  Opts.SourceCache = PackageCache.empty()
-                         ? std::string(config::BuildDir) + "/src"
-                         : std::string(PackageCache);
+  Opts.RecipeScript = getInstallDirs().Data + "/scripts/eval-package.sh";
+  Opts.SourceCache = PackageCache.empty() ? getInstallDirs().Cache + "/src"
+                                          : std::string(PackageCache);
   {
     SmallString<256> Cache(Opts.SourceCache);
     sys::fs::make_absolute(Cache);
@@ -487,9 +483,8 @@ int runEvalPackage() {
   bool AllOK = true, Printed = false;
   for (size_t I = 0; I < PackageNames.size(); ++I) {
     Opts.Package = PackageNames[I];
-    SmallString<256> Work(PackageWork.empty()
-                              ? std::string(config::BuildDir) + "/eval"
-                              : std::string(PackageWork));
+    SmallString<256> Work(PackageWork.empty() ? getInstallDirs().Cache + "/eval"
+                                              : std::string(PackageWork));
     if (PackageWork.empty() || PackageNames.size() > 1)
       sys::path::append(Work, Opts.Package);
     sys::fs::make_absolute(Work);
@@ -573,7 +568,7 @@ int runEvalBuild() {
                 "step (pass make's arguments with --make-arg)");
   Opts.TestCommands = BuildTests;
   Opts.Ctest = BuildCtest;
-  Opts.BuildScript = std::string(config::SourceDir) + "/scripts/eval-build.sh";
+  Opts.BuildScript = getInstallDirs().Data + "/scripts/eval-build.sh";
   Opts.Jobs = std::max(1u, unsigned(BuildJobs));
   Opts.BuildTimeoutSeconds = BuildBuildTimeout;
   Opts.TestTimeoutSeconds = BuildTestTimeout;

@@ -12,9 +12,9 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Config.h"
 #include "mlgo/Eval/Table.h"
 #include "mlgo/RegAlloc/EvictTrainer.h"
+#include "mlgo/Support/InstallDirs.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -74,13 +74,13 @@ int runEval() {
   regalloc::EvictEvalOptions O;
   O.CorpusDir = Corpus;
   O.WorkDir = WorkDir;
-  O.ModelPath = ModelPath.empty() ? std::string(config::SourceDir) +
+  O.ModelPath = ModelPath.empty() ? getInstallDirs().Data +
                                         "/models/regalloc-evict/model.json"
                                   : ModelPath.getValue();
   O.Packages.assign(Packages.begin(), Packages.end());
   O.ModulesPerPackage = PerPackage;
   O.Jobs = Jobs ? Jobs : 1;
-  O.PluginPath = config::PluginPath;
+  O.PluginPath = getInstallDirs().Plugin;
   O.Quiet = Quiet;
   Expected<regalloc::EvictEvalResult> R =
       regalloc::evaluateEvictionModel(O, errs());

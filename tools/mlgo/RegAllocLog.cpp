@@ -11,8 +11,8 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Config.h"
 #include "mlgo/RegAlloc/RewardLog.h"
+#include "mlgo/Support/InstallDirs.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
@@ -48,7 +48,7 @@ cl::opt<unsigned> Timeout("timeout",
 
 int runLog() {
   regalloc::RewardLogOptions O;
-  O.PluginPath = config::PluginPath;
+  O.PluginPath = getInstallDirs().Plugin;
   O.ModelPath = ModelPath;
   O.LLC.ExtraArgs.assign(LLCArgs.begin(), LLCArgs.end());
   O.LLC.TimeoutSeconds = Timeout;

@@ -14,8 +14,8 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Config.h"
 #include "mlgo/RegAlloc/EvictTrainer.h"
+#include "mlgo/Support/InstallDirs.h"
 
 #include "llvm/Support/raw_ostream.h"
 
@@ -91,9 +91,9 @@ int runTrain() {
   O.CorpusDir = Corpus;
   O.WorkDir = WorkDir;
   O.OutputPath = Output;
-  O.InitModelPath = Init.empty() ? std::string(config::SourceDir) +
-                                       "/models/regalloc-evict/model.json"
-                                 : Init.getValue();
+  O.InitModelPath =
+      Init.empty() ? getInstallDirs().Data + "/models/regalloc-evict/model.json"
+                   : Init.getValue();
   O.ValidationPackages.assign(Validation.begin(), Validation.end());
   O.TrainModules = TrainModules;
   O.ValidationModules = ValidationModules;
@@ -105,7 +105,7 @@ int runTrain() {
   O.Step = Step;
   O.Seed = Seed;
   O.Jobs = Jobs ? Jobs : 1;
-  O.PluginPath = config::PluginPath;
+  O.PluginPath = getInstallDirs().Plugin;
   O.Quiet = Quiet;
   if (O.Pairs == 0)
     return fail("--pairs must be at least 1");

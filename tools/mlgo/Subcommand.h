@@ -19,6 +19,7 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 namespace mlgo::tool {
 
@@ -43,6 +44,11 @@ llvm::cl::OptionCategory &getToolCategory();
 /// of a failed subcommand.
 int fail(llvm::Error E);
 int fail(const llvm::Twine &Message);
+
+/// Prints what `mlgo --version` prints: mlgo's version and git commit, the
+/// LLVM it runs on and was built against, and its embedded models with the
+/// MD5 of each model.json (Version.cpp).
+void printVersion(llvm::raw_ostream &OS);
 
 } // namespace mlgo::tool
 

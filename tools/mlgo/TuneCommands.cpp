@@ -12,8 +12,8 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Config.h"
 #include "mlgo/Eval/PackageEval.h"
+#include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/Tuner.h"
 
@@ -116,8 +116,8 @@ Expected<std::string> getPackageCorpus() {
     return CorpusDir;
   PackageEvalOptions P;
   P.Package = Package;
-  P.RecipeScript = std::string(config::SourceDir) + "/scripts/eval-package.sh";
-  P.SourceCache = std::string(config::BuildDir) + "/src";
+  P.RecipeScript = getInstallDirs().Data + "/scripts/eval-package.sh";
+  P.SourceCache = getInstallDirs().Cache + "/src";
   P.WorkDir = (Work + "/package").str();
   P.Jobs = 2;
   if (!Quiet)

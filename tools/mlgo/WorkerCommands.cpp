@@ -15,12 +15,12 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Config.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Train/TrainingCorpus.h"
@@ -116,7 +116,8 @@ Expected<Setup> prepare() {
   } else {
     S.Modules = std::move(*Modules);
   }
-  S.Plugin = PluginPath.empty() ? config::PluginPath : PluginPath.getValue();
+  S.Plugin =
+      PluginPath.empty() ? getInstallDirs().Plugin : PluginPath.getValue();
   std::vector<std::string> PluginArgs{"-load", S.Plugin,
                                       "-fpass-plugin=" + S.Plugin};
   StringRef P = PolicyOpt;

@@ -5,7 +5,7 @@
 // commands and actions, rejects a missing or unknown command or action with
 // the same list, joins two-word command names, parses the command line and
 // calls the selected subcommand's entry point. A subcommand's own --help is
-// LLVM's, from its cl::opts.
+// LLVM's, from its cl::opts; --version is mlgo's (Version.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -191,6 +191,7 @@ int main(int argc, char **argv) {
   for (const std::string &S : Storage)
     Args.push_back(S.c_str());
   cl::HideUnrelatedOptions(getToolCategory());
+  cl::SetVersionPrinter(printVersion);
   cl::ParseCommandLineOptions(
       Args.size(), Args.data(),
       "mlgo - machine-learning-guided optimization for stock LLVM 19\n");

@@ -540,29 +540,29 @@ TEST(TextSizeTest, Errors) {
 
 TEST(CompilePolicyTest, CC1Arguments) {
   auto ArgsOf = [](const CompilePolicy &P) {
-    Expected<std::vector<std::string>> A = P.getCC1Args("/p/MLGOInliner.so");
+    Expected<std::vector<std::string>> A = P.getCC1Args("/p/mlgo-plugin.so");
     return A ? *A : std::vector<std::string>{toString(A.takeError())};
   };
   using Args = std::vector<std::string>;
   EXPECT_EQ(ArgsOf(CompilePolicy::stock()), Args());
   EXPECT_EQ(
       ArgsOf(CompilePolicy::embedded()),
-      (Args{"-load", "/p/MLGOInliner.so", "-fpass-plugin=/p/MLGOInliner.so"}));
+      (Args{"-load", "/p/mlgo-plugin.so", "-fpass-plugin=/p/mlgo-plugin.so"}));
   EXPECT_EQ(
       ArgsOf(CompilePolicy::model("{}", "/m.json")),
-      (Args{"-load", "/p/MLGOInliner.so", "-fpass-plugin=/p/MLGOInliner.so",
+      (Args{"-load", "/p/mlgo-plugin.so", "-fpass-plugin=/p/mlgo-plugin.so",
             "-mllvm", "-mlgo-model=/m.json"}));
   CompilePolicy H = CompilePolicy::heuristic();
   H.Flips = {3, 17};
   EXPECT_EQ(
       ArgsOf(H),
-      (Args{"-load", "/p/MLGOInliner.so", "-fpass-plugin=/p/MLGOInliner.so",
+      (Args{"-load", "/p/mlgo-plugin.so", "-fpass-plugin=/p/mlgo-plugin.so",
             "-mllvm", "-mlgo-default-policy", "-mllvm", "-mlgo-flip=3,17"}));
   CompilePolicy E = CompilePolicy::embedded();
   E.ExploreSeed = 7;
   E.ExploreTemperature = 0.1f;
-  EXPECT_EQ(ArgsOf(E), (Args{"-load", "/p/MLGOInliner.so",
-                             "-fpass-plugin=/p/MLGOInliner.so", "-mllvm",
+  EXPECT_EQ(ArgsOf(E), (Args{"-load", "/p/mlgo-plugin.so",
+                             "-fpass-plugin=/p/mlgo-plugin.so", "-mllvm",
                              "-mlgo-explore-seed=7", "-mllvm",
                              "-mlgo-explore-temperature=0.100000001"}));
   EXPECT_EQ(ArgsOf(CompilePolicy::model("{}")),

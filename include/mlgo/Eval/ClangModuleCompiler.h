@@ -29,7 +29,7 @@ class ClangModuleCompiler : public ModuleCompiler {
 public:
   struct Options {
     std::string Clang = "clang-19";
-    /// MLGOInliner.so, loaded with -load and -fpass-plugin for a model.
+    /// mlgo-plugin.so, loaded with -load and -fpass-plugin for a model.
     std::string PluginPath;
     /// Per compile; 0: no limit.
     unsigned TimeoutSeconds = 600;
