@@ -40,7 +40,8 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MLGO = os.environ.get("MLGO", os.path.join(ROOT, "build", "bin", "mlgo"))
 PLUGIN = os.environ.get("MLGO_PLUGIN",
-                        os.path.join(ROOT, "build", "lib", "MLGOInliner.so"))
+                        os.path.join(ROOT, "build", "lib", "mlgo",
+                                     "mlgo-plugin.so"))
 MAP_FLAGS = ["-fbasic-block-address-map", "-mllvm",
              "-pgo-analysis-map=func-entry-count,bb-freq"]
 
