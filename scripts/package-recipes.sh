@@ -262,18 +262,56 @@ run_make() {
   fi
 }
 
+#===-- Build systems ------------------------------------------------------===#
+
+# The build systems, in the order they are tried, and the files that are
+# their entry points (a source tree needs one). This is the one table of
+# them: the build_with_* functions below, the corpus and eval drivers and
+# `mlgo eval build` (lib/Eval/PackageEval.cpp, through `package-recipes.sh
+# build-systems SRC`) all detect a build system with it.
+recipes_build_systems=(configure cmake make)
+
+# recipes_entry_points SYSTEM: SYSTEM's entry points; nothing for a name
+# that is not a build system.
+recipes_entry_points() {
+  case $1 in
+  configure) echo configure configure.ac configure.in ;;
+  cmake) echo CMakeLists.txt ;;
+  make) echo Makefile makefile GNUmakefile ;;
+  esac
+}
+
+# recipes_has_entry_point SRC SYSTEM: whether SRC has one of SYSTEM's entry
+# points (a regular file, or a symlink to one).
+recipes_has_entry_point() {
+  local f
+  for f in $(recipes_entry_points "$2"); do
+    [[ -f $1/$f ]] && return 0
+  done
+  return 1
+}
+
+# recipes_print_build_systems SRC: one line per build system, in the order
+# they are tried: its name, "yes" or "no" (whether SRC has an entry point
+# for it) and its entry points, tab-separated, e.g.
+#   configure<TAB>no<TAB>configure configure.ac configure.in
+recipes_print_build_systems() {
+  local sys found
+  for sys in "${recipes_build_systems[@]}"; do
+    found=no
+    recipes_has_entry_point "$1" "$sys" && found=yes
+    printf '%s\t%s\t%s\n' "$sys" "$found" "$(recipes_entry_points "$sys")"
+  done
+}
+
 # The three build systems. Each returns 99 when the package has no entry
 # point for it, else the build's status; they run in $src and leave
 # compile_commands.json in $cc_json (corpus).
 build_with_configure() {
-  if ((autoreconf)); then
+  recipes_has_entry_point "$src" configure || return 99
+  # No executable configure: configure.ac (or .in) makes one.
+  if ((autoreconf)) || [[ ! -x "$src/configure" ]]; then
     (cd "$src" && autoreconf -fi) || return 1
-  elif [[ ! -x "$src/configure" ]]; then
-    if [[ -f "$src/configure.ac" || -f "$src/configure.in" ]]; then
-      (cd "$src" && autoreconf -fi) || return 1
-    else
-      return 99
-    fi
   fi
   local args=()
   if [[ $flavour == corpus ]] &&
@@ -289,7 +327,7 @@ build_with_configure() {
 }
 
 build_with_cmake() {
-  [[ -f "$src/CMakeLists.txt" ]] || return 99
+  recipes_has_entry_point "$src" cmake || return 99
   local flavour_args
   if [[ $flavour == corpus ]]; then
     flavour_args=(-DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=None
@@ -318,8 +356,7 @@ build_with_cmake() {
 }
 
 build_with_make() {
-  [[ -f "$src/Makefile" || -f "$src/makefile" || -f "$src/GNUmakefile" ]] ||
-    return 99
+  recipes_has_entry_point "$src" make || return 99
   # CFLAGS is not set on make's command line: that would override the
   # Makefile's own assignments, including target-specific `CFLAGS += -fPIC`
   # for shared objects (zstd, giflib); the compiler wrappers add the flags.
@@ -369,7 +406,7 @@ recipe_systems() {
   if [[ -n $forced ]]; then
     echo "$forced"
   else
-    echo configure cmake make
+    echo "${recipes_build_systems[@]}"
   fi
 }
 
@@ -441,13 +478,10 @@ recipes_check() {
     (
       recipe_load "$p"
       f=$recipes_dir/$p.sh
-      case $build_system in
-      "" | configure | cmake | make) ;;
-      *)
+      if [[ -n $build_system && -z $(recipes_entry_points "$build_system") ]]; then
         echo "$recipes_prog: $f: build_system '$build_system' is not configure, cmake or make" >&2
         exit 1
-        ;;
-      esac
+      fi
       if declare -F build >/dev/null && [[ -z $build_system ]]; then
         echo "$recipes_prog: $f: build() needs a build_system (its name in packages.tsv)" >&2
         exit 1
@@ -463,14 +497,20 @@ recipes_check() {
   echo "$(wc -w <<<"$all") packages, $(find "$recipes_dir" -name '*.sh' | wc -l) recipes: ok"
 }
 
-# Run, not sourced: the list and the check, for people and tests.
+# Run, not sourced: the list and the check, for people and tests, and the
+# build systems of a source tree, for `mlgo eval build`.
 #   package-recipes.sh list [ROLES [LANGUAGE]]
 #   package-recipes.sh check
+#   package-recipes.sh build-systems SRC
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
   set -uo pipefail
   case ${1:-} in
   list) recipes_list "${2:-}" "${3:-}" ;;
   check) recipes_check ;;
-  *) die "usage: package-recipes.sh list [ROLES [LANGUAGE]] | check" ;;
+  build-systems)
+    [[ -d ${2:-} ]] || die "build-systems: '${2:-}' is not a directory"
+    recipes_print_build_systems "$2"
+    ;;
+  *) die "usage: package-recipes.sh list [ROLES [LANGUAGE]] | check | build-systems SRC" ;;
   esac
 fi

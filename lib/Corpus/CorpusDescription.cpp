@@ -114,20 +114,7 @@ json::Value CorpusDescription::toJSON() const {
 Error CorpusDescription::write(StringRef Dir) const {
   SmallString<256> Path(Dir);
   sys::path::append(Path, CorpusDescriptionFileName);
-  std::string Tmp = (Path + ".tmp").str();
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Tmp, EC, sys::fs::OF_Text);
-    if (EC)
-      return makeError(Tmp + ": " + EC.message());
-    OS << formatv("{0:2}", toJSON()) << '\n';
-    OS.close();
-    if (OS.has_error())
-      return makeError(Tmp + ": " + OS.error().message());
-  }
-  if (std::error_code EC = sys::fs::rename(Tmp, Path))
-    return makeError(Path + ": " + EC.message());
-  return Error::success();
+  return writeFileAtomically(Path, formatv("{0:2}\n", toJSON()).str());
 }
 
 std::string getModuleFile(StringRef Dir, StringRef Module, StringRef Suffix) {
@@ -229,9 +216,13 @@ Expected<CorpusDescription> combineCorpora(ArrayRef<std::string> Inputs,
     if (std::error_code EC =
             sys::fs::create_directories(sys::path::parent_path(To)))
       return makeError(To + ": " + EC.message());
-    if (std::error_code EC = sys::fs::copy_file(From, To))
-      return makeError("cannot copy '" + From + "' to '" + To +
-                       "': " + EC.message());
+    // Read and written whole, so that a combine killed halfway leaves no
+    // torn module behind.
+    Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(From);
+    if (!Bytes)
+      return Bytes.takeError();
+    if (Error E = writeFileAtomically(To, (*Bytes)->getBuffer()))
+      return E;
   }
   if (Error E = Combined.write(Output))
     return E;

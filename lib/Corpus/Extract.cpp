@@ -314,29 +314,9 @@ Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,
   return M;
 }
 
-static Error writeFile(StringRef Path, StringRef Contents) {
-  if (std::error_code EC =
-          sys::fs::create_directories(sys::path::parent_path(Path)))
-    return makeError(sys::path::parent_path(Path) + ": " + EC.message());
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC);
-  if (EC)
-    return makeError(Path + ": " + EC.message());
-  OS << Contents;
-  OS.close();
-  if (OS.has_error()) {
-    std::error_code Failed = OS.error();
-    // Or the stream's destructor stops the process with an unnamed "IO
-    // failure on output stream".
-    OS.clear_error();
-    return makeError(Path + ": " + Failed.message());
-  }
-  return Error::success();
-}
-
 /// writeFileAtomically (mlgo/Support/Files.h) into a directory it creates
 /// first if needed.
-static Error writeReportFile(StringRef Path, StringRef Contents) {
+static Error writeFileCreatingParent(StringRef Path, StringRef Contents) {
   StringRef Parent = sys::path::parent_path(Path);
   if (!Parent.empty())
     if (std::error_code EC = sys::fs::create_directories(Parent))
@@ -373,7 +353,7 @@ static Error writeReport(StringRef Dir, ArrayRef<ExtractedModule> Modules,
                                   {"dropped", std::move(Ds)}});
   SmallString<256> Path(Dir);
   sys::path::append(Path, ExtractionReportFileName);
-  return writeReportFile(Path, formatv("{0:2}\n", Report).str());
+  return writeFileCreatingParent(Path, formatv("{0:2}\n", Report).str());
 }
 
 /// Removes a dropped module's files, and the directories that leaves empty
@@ -419,11 +399,12 @@ extractCorpus(ArrayRef<ObjectInput> Objects, const ExtractOptions &Options,
               SkippedObject{In.ObjectPath, Reason, toString(M.takeError())};
           return Out;
         }
-        Error E = writeFile(
+        Error E = writeFileCreatingParent(
             getModuleFile(Options.OutputDir, In.ModuleName, ".bc"), M->Bitcode);
         if (!E)
-          E = writeFile(getModuleFile(Options.OutputDir, In.ModuleName, ".cmd"),
-                        M->Command);
+          E = writeFileCreatingParent(
+              getModuleFile(Options.OutputDir, In.ModuleName, ".cmd"),
+              M->Command);
         if (E)
           Out.Skip = SkippedObject{In.ObjectPath, SkipReason::WriteFailed,
                                    toString(std::move(E))};
@@ -556,7 +537,7 @@ Expected<bool> combineExtractionReports(ArrayRef<std::string> Inputs,
                                   {"dropped", std::move(Dropped)}});
   SmallString<256> Path(Output);
   sys::path::append(Path, ExtractionReportFileName);
-  if (Error E = writeReportFile(Path, formatv("{0:2}\n", Report).str()))
+  if (Error E = writeFileCreatingParent(Path, formatv("{0:2}\n", Report).str()))
     return E;
   return true;
 }

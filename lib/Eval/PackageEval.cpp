@@ -81,8 +81,8 @@ Expected<std::vector<std::string>> findLinkedArtifacts(StringRef BuildDir) {
     if (It->type() != sys::fs::file_type::regular_file)
       continue;
     file_magic Magic;
-    if (identify_magic(It->path(), Magic))
-      continue;
+    if (std::error_code MagicEC = identify_magic(It->path(), Magic))
+      return makeError(It->path() + ": " + MagicEC.message());
     if (Magic != file_magic::elf_executable &&
         Magic != file_magic::elf_shared_object && Magic != file_magic::archive)
       continue;
@@ -190,6 +190,54 @@ struct BuildPlan {
 
 } // namespace
 
+/// The builds of one evaluation, named by what they build with: the
+/// baseline (stock clang at Opts.OptLevel), the model (the plugin) and,
+/// with a decisions file, tuned (the plugin and the file).
+enum class BuildKind { Baseline, Model, Tuned };
+
+/// What a kind of build is called on disk and which fields of the report
+/// it fills.
+struct BuildFields {
+  /// Its directory, WORK/<name>/, and log, WORK/build-<name>.log.
+  const char *DirName;
+  BuildStats PackageReport::*Stats;
+  uint64_t ArtifactSizes::*Size;
+  bool TestOutcome::*Passed;
+  /// Where a failing test's log goes; none for the baseline (a test that
+  /// fails there says nothing about the plugin).
+  std::string TestOutcome::*FailureLog;
+};
+
+static BuildFields getFields(BuildKind Kind) {
+  switch (Kind) {
+  case BuildKind::Baseline:
+    return {"oz", &PackageReport::Baseline, &ArtifactSizes::Baseline,
+            &TestOutcome::BaselinePassed, nullptr};
+  case BuildKind::Model:
+    return {"model", &PackageReport::Model, &ArtifactSizes::Model,
+            &TestOutcome::ModelPassed, &TestOutcome::ModelLog};
+  case BuildKind::Tuned:
+    return {"tuned", &PackageReport::Tuned, &ArtifactSizes::Tuned,
+            &TestOutcome::TunedPassed, &TestOutcome::TunedLog};
+  }
+  llvm_unreachable("unknown build kind");
+}
+
+/// The policy arguments of the build scripts for a build of \p Kind: none
+/// for the baseline; the plugin and the model file ("" for the embedded
+/// one, and for the eviction model, which the environment names); those
+/// and the decisions file.
+static std::vector<std::string> getPolicyArgs(BuildKind Kind,
+                                              const BuildEvalOptions &Opts) {
+  if (Kind == BuildKind::Baseline)
+    return {};
+  std::vector<std::string> Args = {
+      Opts.PluginPath, Opts.Evict ? "" : Opts.Model.Policy.ModelPath};
+  if (Kind == BuildKind::Tuned)
+    Args.push_back(Opts.DecisionsPath);
+  return Args;
+}
+
 /// Builds \p Plan with -Oz, the model and (with a decisions file) tuned,
 /// measures each build and runs every test against each.
 static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
@@ -207,9 +255,11 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     return makeError(Pkg + ": a decisions file is for the inlining model; "
                            "the eviction model's build has none");
   struct Config {
+    BuildKind Kind;
+    /// What the report and the log call it: the level, the model's name,
+    /// "tuned".
     StringRef Name;
     std::string Dir;
-    BuildStats *Stats;
     std::map<std::string, uint64_t> Sizes;
   };
   Report.HasTuned = !Opts.DecisionsPath.empty();
@@ -219,24 +269,17 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     if (!F)
       return F.takeError();
   }
-  std::vector<Config> Configs = {{Opts.OptLevel, "", &Report.Baseline, {}},
-                                 {Opts.Model.Name, "", &Report.Model, {}}};
+  std::vector<Config> Configs = {{BuildKind::Baseline, Opts.OptLevel, "", {}},
+                                 {BuildKind::Model, Opts.Model.Name, "", {}}};
   if (Report.HasTuned)
-    Configs.push_back({Report.TunedName, "", &Report.Tuned, {}});
-  const char *DirNames[] = {"oz", "model", "tuned"};
-  for (size_t C = 0; C < Configs.size(); ++C)
-    Configs[C].Dir = Opts.WorkDir + "/" + DirNames[C];
+    Configs.push_back({BuildKind::Tuned, Report.TunedName, "", {}});
+  for (Config &Cfg : Configs)
+    Cfg.Dir = Opts.WorkDir + "/" + getFields(Cfg.Kind).DirName;
   std::vector<TestCase> Tests = Plan.Tests;
 
-  for (size_t C = 0; C < Configs.size(); ++C) {
-    Config &Cfg = Configs[C];
-    std::vector<std::string> PolicyArgs;
-    if (C >= 1) {
-      PolicyArgs.push_back(Opts.PluginPath);
-      PolicyArgs.push_back(Opts.Evict ? "" : Opts.Model.Policy.ModelPath);
-    }
-    if (C == 2)
-      PolicyArgs.push_back(Opts.DecisionsPath);
+  for (Config &Cfg : Configs) {
+    BuildFields Fields = getFields(Cfg.Kind);
+    BuildStats &Stats = Report.*Fields.Stats;
     // The recipes' compiler wrappers (package-recipes.sh,
     // recipes_eval_setup) read the level and the eviction model from the
     // environment.
@@ -246,12 +289,13 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
                               : Opts.EvictModelPath.empty()
                                   ? std::string("embedded")
                                   : Opts.EvictModelPath)};
-    llvm::append_range(Argv, Plan.BuildArgv(Cfg.Dir, PolicyArgs));
-    std::string BuildLog = Opts.WorkDir + "/build-" + DirNames[C] + ".log";
+    llvm::append_range(Argv,
+                       Plan.BuildArgv(Cfg.Dir, getPolicyArgs(Cfg.Kind, Opts)));
+    std::string BuildLog = Opts.WorkDir + "/build-" + Fields.DirName + ".log";
     Log("building " + Pkg + " with " + Cfg.Name);
     auto Start = std::chrono::steady_clock::now();
     ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
-    Cfg.Stats->WallSeconds =
+    Stats.WallSeconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
             .count();
     if (!R.succeeded())
@@ -262,13 +306,12 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     Expected<std::unique_ptr<MemoryBuffer>> RSS = readWholeFile(RSSLog);
     if (!RSS)
       return RSS.takeError();
-    Cfg.Stats->PeakRSSKiB =
-        parsePeakRSS((*RSS)->getBuffer(), &Cfg.Stats->CompilerRuns);
-    if (Cfg.Stats->CompilerRuns == 0)
+    Stats.PeakRSSKiB = parsePeakRSS((*RSS)->getBuffer(), &Stats.CompilerRuns);
+    if (Stats.CompilerRuns == 0)
       return makeError(Pkg + ": the build with " + Cfg.Name +
                        " ran no compiler (" + RSSLog + " is empty; see " +
                        BuildLog + ")");
-    if (C == 0 && Plan.ListBuiltTests)
+    if (Cfg.Kind == BuildKind::Baseline && Plan.ListBuiltTests)
       if (Error E = Plan.ListBuiltTests(Cfg.Dir, Tests))
         return E;
 
@@ -285,16 +328,17 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
   }
 
   // Artifacts every build has, paired by path; the others are listed.
-  for (const auto &[Path, Size] : Configs[0].Sizes) {
-    ArtifactSizes A{Path, Size, 0, 0};
+  const Config &Baseline = Configs.front();
+  for (const auto &[Path, Size] : Baseline.Sizes) {
+    ArtifactSizes A{Path, 0, 0, 0};
     bool All = true;
-    for (size_t C = 1; C < Configs.size(); ++C) {
-      auto It = Configs[C].Sizes.find(Path);
-      if (It == Configs[C].Sizes.end()) {
+    for (const Config &Cfg : Configs) {
+      auto It = Cfg.Sizes.find(Path);
+      if (It == Cfg.Sizes.end()) {
         All = false;
         break;
       }
-      (C == 1 ? A.Model : A.Tuned) = It->second;
+      A.*getFields(Cfg.Kind).Size = It->second;
     }
     if (All)
       Report.Artifacts.push_back(A);
@@ -316,23 +360,24 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     return makeError(Pkg +
                      ": the builds produced no linked binary or library "
                      "(looked in " +
-                     Configs[0].Dir + "/" + Plan.Tree + ")");
+                     Baseline.Dir + "/" + Plan.Tree + ")");
 
   for (const TestCase &Case : Tests) {
     TestOutcome T;
     T.Name = Case.Name;
-    for (size_t C = 0; C < Configs.size(); ++C) {
-      std::string Dir = Configs[C].Dir + "/tests";
-      sys::fs::create_directories(Dir);
+    for (const Config &Cfg : Configs) {
+      BuildFields Fields = getFields(Cfg.Kind);
+      std::string Dir = Cfg.Dir + "/tests";
+      if (std::error_code EC = sys::fs::create_directories(Dir))
+        return makeError(Pkg + ": cannot create the test log directory " + Dir +
+                         ": " + EC.message());
       std::string TestLog = Dir + "/" + Case.LogName;
-      Log("testing " + Pkg + " built with " + Configs[C].Name + ": " +
-          Case.Name);
-      ProcessResult R = runLogged(Plan.TestArgv(Configs[C].Dir, Case), TestLog,
+      Log("testing " + Pkg + " built with " + Cfg.Name + ": " + Case.Name);
+      ProcessResult R = runLogged(Plan.TestArgv(Cfg.Dir, Case), TestLog,
                                   Opts.TestTimeoutSeconds);
-      (C == 0 ? T.BaselinePassed : C == 1 ? T.ModelPassed : T.TunedPassed) =
-          R.succeeded();
-      if (C >= 1 && !R.succeeded())
-        (C == 1 ? T.ModelLog : T.TunedLog) =
+      T.*Fields.Passed = R.succeeded();
+      if (Fields.FailureLog && !R.succeeded())
+        T.*Fields.FailureLog =
             TestLog + " (" + R.describe() + "):\n" + readTail(TestLog, 10);
     }
     Report.Tests.push_back(std::move(T));
@@ -386,68 +431,6 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
   return runBuilds(Opts, Plan);
 }
 
-StringRef getBuildSystemName(BuildSystem System) {
-  switch (System) {
-  case BuildSystem::Configure:
-    return "configure";
-  case BuildSystem::CMake:
-    return "cmake";
-  case BuildSystem::Make:
-    return "make";
-  }
-  llvm_unreachable("unknown build system");
-}
-
-Expected<BuildSystem> parseBuildSystem(StringRef Name) {
-  if (Name == "configure" || Name == "autotools")
-    return BuildSystem::Configure;
-  if (Name == "cmake")
-    return BuildSystem::CMake;
-  if (Name == "make")
-    return BuildSystem::Make;
-  return makeError("unknown build system '" + Name +
-                   "'; expected configure (or autotools), cmake or make");
-}
-
-/// The files that make \p System's entry point, one of which a source tree
-/// needs (the build functions of scripts/package-recipes.sh look for the
-/// same).
-static ArrayRef<StringRef> getEntryPoints(BuildSystem System) {
-  static const StringRef Configure[] = {"configure", "configure.ac",
-                                        "configure.in"};
-  static const StringRef CMake[] = {"CMakeLists.txt"};
-  static const StringRef Make[] = {"Makefile", "makefile", "GNUmakefile"};
-  switch (System) {
-  case BuildSystem::Configure:
-    return Configure;
-  case BuildSystem::CMake:
-    return CMake;
-  case BuildSystem::Make:
-    return Make;
-  }
-  llvm_unreachable("unknown build system");
-}
-
-static bool hasEntryPoint(StringRef SourceDir, BuildSystem System) {
-  return llvm::any_of(getEntryPoints(System), [&](StringRef File) {
-    SmallString<256> P(SourceDir);
-    sys::path::append(P, File);
-    return sys::fs::is_regular_file(P);
-  });
-}
-
-Expected<BuildSystem> detectBuildSystem(StringRef SourceDir) {
-  if (!sys::fs::is_directory(SourceDir))
-    return makeError(SourceDir + ": no such directory");
-  for (BuildSystem S :
-       {BuildSystem::Configure, BuildSystem::CMake, BuildSystem::Make})
-    if (hasEntryPoint(SourceDir, S))
-      return S;
-  return makeError(SourceDir +
-                   ": no build system found (no configure, configure.ac, "
-                   "CMakeLists.txt or Makefile); pass --build-system");
-}
-
 /// The file that marks a work directory of `mlgo eval build`: a copy of a
 /// source tree leaves out every directory holding it (the current work
 /// directory and earlier ones), and so does the search for stale objects.
@@ -461,8 +444,10 @@ static bool isWorkDir(StringRef Dir) {
 
 /// The first object file (ELF relocatable) under \p Dir, outside work
 /// directories and .git: a build made in the tree before, whose objects a
-/// copy would keep and make would not rebuild.
-static std::string findStaleObject(StringRef Dir) {
+/// copy would keep and make would not rebuild. "" if there is none; an
+/// error names a directory or file that cannot be read (the copy would
+/// fail on it too).
+static Expected<std::string> findStaleObject(StringRef Dir) {
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Dir, EC,
                                                 /*follow_symlinks=*/false),
@@ -476,10 +461,13 @@ static std::string findStaleObject(StringRef Dir) {
     if (It->type() != sys::fs::file_type::regular_file)
       continue;
     file_magic Magic;
-    if (!identify_magic(It->path(), Magic) &&
-        Magic == file_magic::elf_relocatable)
+    if (std::error_code MagicEC = identify_magic(It->path(), Magic))
+      return makeError(It->path() + ": " + MagicEC.message());
+    if (Magic == file_magic::elf_relocatable)
       return It->path();
   }
+  if (EC)
+    return makeError(Dir + ": " + EC.message());
   return "";
 }
 
@@ -524,10 +512,18 @@ static Error listCtests(StringRef Name, const std::string &Tree,
 Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
   if (!sys::fs::is_directory(Opts.SourceDir))
     return makeError(Opts.SourceDir + ": no such directory");
-  if (!hasEntryPoint(Opts.SourceDir, Opts.System))
+  auto System =
+      llvm::find_if(Opts.BuildSystems, [&](const FoundBuildSystem &S) {
+        return S.System == Opts.System;
+      });
+  if (System == Opts.BuildSystems.end())
+    return makeError(Opts.SourceDir + ": the build systems found for it (" +
+                     Twine(Opts.BuildSystems.size()) + ") have no " +
+                     getBuildSystemName(Opts.System));
+  if (!System->Found)
     return makeError(Opts.SourceDir + ": not a " +
                      getBuildSystemName(Opts.System) + " build (no " +
-                     join(getEntryPoints(Opts.System), " or ") + ")");
+                     join(System->EntryPoints, " or ") + ")");
   bool InPlace = Opts.System != BuildSystem::CMake;
   if (Opts.Ctest && InPlace)
     return makeError("--ctest: the tests ctest runs are a CMake build's, and "
@@ -538,20 +534,18 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
 
   SmallString<256> Marker(Opts.WorkDir);
   sys::path::append(Marker, WorkMarker);
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Marker, EC);
-    if (EC)
-      return makeError(Marker + ": " + EC.message());
-    OS << "a work directory of mlgo eval build\n";
-  }
+  if (Error E =
+          writeFileAtomically(Marker, "a work directory of mlgo eval build\n"))
+    return E;
 
   StringRef Src = Opts.SourceDir;
   if (InPlace) {
-    std::string Stale = findStaleObject(Src);
-    if (!Stale.empty())
+    Expected<std::string> Stale = findStaleObject(Src);
+    if (!Stale)
+      return Stale.takeError();
+    if (!Stale->empty())
       return makeError(Src + ": holds an object file of an earlier build (" +
-                       Stale +
+                       *Stale +
                        "); a copy of the tree would keep it unrebuilt: "
                        "clean the tree (make distclean) or give a fresh "
                        "checkout");

@@ -9,6 +9,7 @@
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
 
 #include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
@@ -174,15 +175,13 @@ MLGOInlineAdvisor::~MLGOInlineAdvisor() {
   if (Table && !Options.FixedFileName.empty())
     reportStaleEntries();
   if (!Options.SitesPath.empty()) {
-    std::error_code EC;
-    raw_fd_ostream OS(Options.SitesPath, EC);
-    if (EC)
-      M.getContext().emitError("mlgo: cannot write '" + Options.SitesPath +
-                               "': " + EC.message());
-    else
-      for (const DecidedSite &S : OwnSites)
-        OS << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
-           << ' ' << S.Site.Ordinal << '\n';
+    std::string Sites;
+    raw_string_ostream OS(Sites);
+    for (const DecidedSite &S : OwnSites)
+      OS << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee) << ' '
+         << S.Site.Ordinal << '\n';
+    if (Error E = writeFileAtomically(Options.SitesPath, Sites))
+      M.getContext().emitError("mlgo: " + toString(std::move(E)));
   }
   if (!Log)
     return;

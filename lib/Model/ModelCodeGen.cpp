@@ -11,6 +11,7 @@
 #include "mlgo/Model/ModelCodeGen.h"
 
 #include "mlgo/Model/InlineFeatureNames.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -364,17 +365,7 @@ static Error writeIfChanged(StringRef Path, StringRef Contents) {
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Old = MemoryBuffer::getFile(Path))
     if ((*Old)->getBuffer() == Contents)
       return Error::success();
-  std::error_code EC;
-  raw_fd_ostream OS(Path, EC, sys::fs::OF_Text);
-  if (EC)
-    return createStringError(EC, "cannot write '" + Path + "': " +
-                                     EC.message());
-  OS << Contents;
-  OS.close();
-  if (OS.has_error())
-    return createStringError(OS.error(), "cannot write '" + Path + "': " +
-                                             OS.error().message());
-  return Error::success();
+  return writeFileAtomically(Path, Contents);
 }
 
 Error writeModelCode(const Model &M, StringRef Dir, StringRef Id,

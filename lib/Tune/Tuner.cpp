@@ -6,10 +6,17 @@
 // against the program as the tries before it left it, so that every kept
 // move is measured exactly.
 //
+// Setting up is a sequence of functions over values, in the order
+// runTuning calls them: loadModels, openCaches, mapPrograms (programs and
+// source keys), compileBaselines (-Oz and the model) and layOutUnits (the
+// units and the programs' linked sizes); the Tuner is given what they
+// return and runs the searches over it.
+//
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Tune/Tuner.h"
 
+#include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/MoveRanker.h"
 
 #include "mlgo/Config.h"
@@ -22,7 +29,6 @@
 #include "mlgo/Train/CompileService.h"
 #include "mlgo/Train/TrainingCorpus.h"
 
-#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Bitcode/BitcodeReader.h"
@@ -42,84 +48,33 @@ using namespace llvm;
 
 namespace mlgo {
 
+/// The directory the compiler ran in, as clang's driver records it in
+/// the cc1 command (-fdebug-compilation-dir=DIR, which it always passes);
+/// empty if it is not there.
+static std::string getCompileDir(ArrayRef<std::string> CC1Args) {
+  for (StringRef A : CC1Args)
+    if (A.consume_front("-fdebug-compilation-dir="))
+      return A.str();
+  return "";
+}
+
+/// The module's source as the plugin resolves it in the build
+/// (resolveSourcePath): its source_filename joined to the directory it was
+/// compiled in.
+Expected<std::string> getSourceFileName(const CorpusModule &M) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
+  if (!Buf)
+    return Buf.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod =
+      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
+  if (!Mod)
+    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+  return resolveSourcePath((*Mod)->getSourceFileName(),
+                           getCompileDir(M.CC1Args));
+}
+
 namespace {
-
-/// A program's objects linked together, kept up to date as its modules'
-/// compiles change: each object's code outside COMDAT groups, plus each
-/// grouped section once, the first object's copy (getCodeOnce's rule).
-class LinkedProgram {
-public:
-  /// Adds an object; returns its slot.
-  size_t add(const CompileCache::Entry &E) {
-    size_t Slot = Objs.size();
-    Objs.push_back({});
-    apply(Change{Slot, &E});
-    return Slot;
-  }
-  uint64_t size() const { return Size; }
-  using Change = std::pair<size_t, const CompileCache::Entry *>;
-  /// How the size changes if each slot's object becomes the given one.
-  int64_t delta(ArrayRef<Change> Changes) const {
-    int64_t D = 0;
-    std::map<uint64_t, std::map<size_t, uint64_t>> Touched;
-    auto Holders = [&](uint64_t Hash) -> std::map<size_t, uint64_t> & {
-      auto It = Touched.find(Hash);
-      if (It != Touched.end())
-        return It->second;
-      auto Old = Held.find(Hash);
-      return Touched[Hash] =
-                 Old == Held.end() ? std::map<size_t, uint64_t>() : Old->second;
-    };
-    for (const auto &[Slot, E] : Changes) {
-      D -= int64_t(Objs[Slot].Ungrouped);
-      for (const GroupedSection &G : Objs[Slot].Grouped)
-        Holders(G.first).erase(Slot);
-    }
-    for (const auto &[Slot, E] : Changes) {
-      D += int64_t(ungrouped(*E));
-      for (const GroupedSection &G : E->Grouped)
-        Holders(G.first)[Slot] = G.second;
-    }
-    for (const auto &[Hash, After] : Touched) {
-      auto Old = Held.find(Hash);
-      D += int64_t(first(After)) -
-           int64_t(Old == Held.end() ? 0 : first(Old->second));
-    }
-    return D;
-  }
-  void apply(ArrayRef<Change> Changes) {
-    Size += delta(Changes);
-    for (const auto &[Slot, E] : Changes) {
-      for (const GroupedSection &G : Objs[Slot].Grouped) {
-        auto It = Held.find(G.first);
-        It->second.erase(Slot);
-        if (It->second.empty())
-          Held.erase(It);
-      }
-      Objs[Slot] = {ungrouped(*E), E->Grouped};
-      for (const GroupedSection &G : E->Grouped)
-        Held[G.first][Slot] = G.second;
-    }
-  }
-
-private:
-  struct Object {
-    uint64_t Ungrouped = 0;
-    std::vector<GroupedSection> Grouped;
-  };
-  static uint64_t ungrouped(const CompileCache::Entry &E) {
-    uint64_t G = 0;
-    for (const GroupedSection &S : E.Grouped)
-      G += S.second;
-    return E.TextSize - G;
-  }
-  static uint64_t first(const std::map<size_t, uint64_t> &M) {
-    return M.empty() ? 0 : M.begin()->second;
-  }
-  std::vector<Object> Objs;
-  DenseMap<uint64_t, std::map<size_t, uint64_t>> Held;
-  uint64_t Size = 0;
-};
 
 /// The modules of one program that share a source key: tuned as one, with
 /// the same fixed decisions.
@@ -141,9 +96,12 @@ struct UnitState {
   std::vector<std::string> Kept;
 };
 
+/// One program: its modules' objects linked together.
 struct Program {
   std::string Name;
-  uint64_t Stock = 0, Model = 0, Tuned = 0;
+  /// Linked .text with -Oz, and with the model (Linked.size()).
+  uint64_t Stock = 0, Model = 0;
+  /// The model's objects, one slot per module of its units.
   LinkedProgram Linked;
   std::vector<size_t> Units;
 };
@@ -177,45 +135,229 @@ struct SearchResult {
   double Seconds = 0;
 };
 
-/// The directory the compiler ran in, as clang's driver records it in
-/// the cc1 command (-fdebug-compilation-dir=DIR, which it always passes);
-/// empty if it is not there.
-std::string getCompileDir(ArrayRef<std::string> CC1Args) {
-  for (StringRef A : CC1Args)
-    if (A.consume_front("-fdebug-compilation-dir="))
-      return A.str();
-  return "";
+/// How the linked size counts a compile's object.
+ObjectCode getCode(const CompileCache::Entry &E) {
+  return {E.TextSize, E.Grouped};
 }
 
-/// The module's source as the plugin resolves it in the build
-/// (resolveSourcePath): its source_filename joined to the directory it was
-/// compiled in.
-Expected<std::string> getSourceFileName(const CorpusModule &M) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
-  if (!Buf)
-    return Buf.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod =
-      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
-  if (!Mod)
-    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
-  return resolveSourcePath((*Mod)->getSourceFileName(),
-                           getCompileDir(M.CC1Args));
+/// The model that decides untuned sites and guides the search, the ranker
+/// that orders the guided search's moves, and how the report and the
+/// decisions file name them.
+struct TuneModels {
+  CompilePolicy Base;
+  /// "embedded (model.json md5 …)" or "file PATH (md5 …)".
+  std::string ModelDescription;
+  /// None: the guided order ranks by |logit|.
+  std::optional<MoveRanker> Ranker;
+  /// "shipped (md5 …)" or "file PATH (md5 …)".
+  std::string RankerDescription;
+};
+
+Expected<TuneModels> loadModels(const TuneOptions &O) {
+  TuneModels M;
+  if (O.ModelPath.empty()) {
+    M.Base = CompilePolicy::embedded();
+    M.ModelDescription = std::string("embedded (model.json md5 ") +
+                         config::EmbeddedModelMD5 + ")";
+  } else {
+    Expected<CompilePolicy> P = CompilePolicy::loadModel(O.ModelPath);
+    if (!P)
+      return P.takeError();
+    M.Base = std::move(*P);
+    M.ModelDescription =
+        "file " + O.ModelPath + " (md5 " +
+        toHex(MD5::hash(arrayRefFromStringRef(M.Base.getModelJSON())),
+              /*LowerCase=*/true) +
+        ")";
+  }
+  if (!O.UseRanker)
+    return M;
+  Expected<MoveRanker> R = O.RankerPath.empty()
+                               ? MoveRanker::getShipped()
+                               : MoveRanker::load(O.RankerPath);
+  if (!R)
+    return R.takeError();
+  M.Ranker.emplace(std::move(*R));
+  M.RankerDescription =
+      (O.RankerPath.empty() ? std::string("shipped") : "file " + O.RankerPath) +
+      " (md5 " +
+      toHex(
+          MD5::hash(arrayRefFromStringRef(M.Ranker->getModel().toJSONString())),
+          /*LowerCase=*/true) +
+      ")";
+  return M;
 }
 
+/// The path of \p Name in the work directory.
+std::string getWorkFile(const TuneOptions &O, StringRef Name) {
+  SmallString<256> P(O.WorkDir);
+  sys::path::append(P, Name);
+  return std::string(P);
+}
+
+/// Opens the work directory's caches (compiles.tsv, sites.tsv) in \p S, so
+/// that a rerun compiles only what no run before it did.
+Error openCaches(CompileService &S, const TuneOptions &O) {
+  if (Error E = S.openCache(getWorkFile(O, "compiles.tsv")))
+    return E;
+  if (Error E = S.openSiteCache(getWorkFile(O, "sites.tsv")))
+    return E;
+  S.setNeedGrouped(true);
+  S.setProgress("mlgo tune", O.Verbose);
+  return Error::success();
+}
+
+/// Which program each module belongs to, and its source key.
+struct ProgramMap {
+  /// Per program, in the order their first modules come.
+  std::vector<std::string> Names;
+  /// Per module: its program, and its source key relative to that
+  /// program's sources (getSourceKeys).
+  std::vector<size_t> ProgramOf;
+  std::vector<std::string> KeyOf;
+};
+
+/// Each module's program (its package, with PerPackage; else the one
+/// program) and source key; errors are getSourceFileName's.
+Expected<ProgramMap> mapPrograms(ArrayRef<CorpusModule> Mods,
+                                 const TuneOptions &O) {
+  std::vector<std::string> Sources;
+  for (const CorpusModule &M : Mods) {
+    Expected<std::string> Src = getSourceFileName(M);
+    if (!Src)
+      return Src.takeError();
+    Sources.push_back(std::move(*Src));
+  }
+  ProgramMap Map;
+  std::map<std::string, size_t> ProgramOf;
+  for (const CorpusModule &M : Mods) {
+    std::string Name = O.PerPackage ? M.Package : O.ProgramName;
+    auto [It, New] = ProgramOf.try_emplace(Name, Map.Names.size());
+    if (New)
+      Map.Names.push_back(Name);
+    Map.ProgramOf.push_back(It->second);
+  }
+  // Keys are computed per program, so that each program's keys are
+  // relative to its own directory.
+  std::vector<std::vector<size_t>> ModsOf(Map.Names.size());
+  for (size_t M = 0; M < Mods.size(); ++M)
+    ModsOf[Map.ProgramOf[M]].push_back(M);
+  Map.KeyOf.resize(Mods.size());
+  for (const std::vector<size_t> &Of : ModsOf) {
+    std::vector<std::string> Srcs;
+    for (size_t M : Of)
+      Srcs.push_back(Sources[M]);
+    std::vector<std::string> Keys = getSourceKeys(Srcs);
+    for (size_t K = 0; K < Of.size(); ++K)
+      Map.KeyOf[Of[K]] = Keys[K];
+  }
+  return Map;
+}
+
+/// Per module: its -Oz compile, and the model's with its call sites.
+struct Baselines {
+  std::vector<CompileCache::Entry> Stock;
+  std::vector<CompileService::SitesResult> Start;
+};
+
+Expected<Baselines> compileBaselines(CompileService &S,
+                                     const CompilePolicy &Base) {
+  Baselines B;
+  std::vector<CompileRequest> Req;
+  for (size_t M = 0; M < S.modules().size(); ++M)
+    Req.push_back({M, CompilePolicy::stock()});
+  Expected<std::vector<CompileCache::Entry>> Oz = S.compile(Req, "-Oz");
+  if (!Oz)
+    return Oz.takeError();
+  B.Stock = std::move(*Oz);
+  for (CompileRequest &R : Req)
+    R.second = Base;
+  Expected<std::vector<CompileService::SitesResult>> Model =
+      S.compileWithSites(Req, "the model");
+  if (!Model)
+    return Model.takeError();
+  B.Start = std::move(*Model);
+  return B;
+}
+
+/// What the search tunes: the programs, their units, and the modules left
+/// out because a baseline compile failed.
+struct TuneLayout {
+  std::vector<Program> Programs;
+  std::vector<Unit> Units;
+  /// The failed compiles' errors, in module order.
+  std::vector<std::string> Failures;
+};
+
+/// Groups the modules that compiled both ways into units (one per program
+/// and source key) and links each program's -Oz and model objects; each
+/// module left out is warned about, even with --quiet. An error if no
+/// module compiled.
+Expected<TuneLayout> layOutUnits(const ProgramMap &Map, const Baselines &B,
+                                 const TuneOptions &O) {
+  TuneLayout L;
+  for (const std::string &Name : Map.Names) {
+    L.Programs.emplace_back();
+    L.Programs.back().Name = Name;
+  }
+  std::map<std::pair<size_t, std::string>, size_t> UnitOf;
+  for (size_t M = 0; M < Map.ProgramOf.size(); ++M) {
+    const CompileCache::Entry &E =
+        !B.Stock[M].Ok ? B.Stock[M] : B.Start[M].Entry;
+    if (!E.Ok) {
+      // Named even with --quiet: the tuned program lacks this module.
+      WithColor::warning(errs(), "mlgo tune")
+          << "left out: " << E.Error << "\n";
+      L.Failures.push_back(E.Error);
+      continue;
+    }
+    size_t P = Map.ProgramOf[M];
+    auto [It, New] = UnitOf.try_emplace({P, Map.KeyOf[M]}, L.Units.size());
+    if (New) {
+      L.Units.push_back({P, Map.KeyOf[M], {}, {}});
+      L.Programs[P].Units.push_back(It->second);
+    }
+    Unit &U = L.Units[It->second];
+    U.Mods.push_back(M);
+    U.Slots.push_back(L.Programs[P].Linked.add(getCode(B.Start[M].Entry)));
+  }
+  for (Program &P : L.Programs) {
+    std::vector<std::pair<uint64_t, const std::vector<GroupedSection> *>> Objs;
+    for (size_t U : P.Units)
+      for (size_t M : L.Units[U].Mods)
+        Objs.push_back({B.Stock[M].TextSize, &B.Stock[M].Grouped});
+    P.Stock = getCodeOnce<uint64_t>(Objs);
+    P.Model = P.Linked.size();
+  }
+  if (L.Units.empty())
+    return makeError("no module of " + O.CorpusDir + " compiled (" +
+                     Twine(L.Failures.size()) + " failed); first: " +
+                     (L.Failures.empty() ? "none" : L.Failures.front()));
+  if (O.Verbose)
+    errs() << formatv("mlgo tune: {0} modules in {1} program{2}; {3} failed "
+                      "to compile and are left out\n",
+                      Map.ProgramOf.size(), L.Programs.size(),
+                      L.Programs.size() == 1 ? "" : "s", L.Failures.size());
+  return L;
+}
+
+/// The searches over a set-up program, and what they write: every value
+/// it works on is given to its constructor and stays as given.
 class Tuner {
 public:
-  Tuner(const TuneOptions &O, std::vector<CorpusModule> Mods, WorkerPool &Pool)
-      : O(O), S(std::move(Mods), Pool, O.Verbose) {}
+  Tuner(const TuneOptions &O, CompileService &S, TuneModels Models,
+        std::vector<CompileService::SitesResult> Start, TuneLayout Layout)
+      : O(O), S(S), Base(std::move(Models.Base)),
+        ModelDescription(std::move(Models.ModelDescription)),
+        Ranker(std::move(Models.Ranker)),
+        RankerDescription(std::move(Models.RankerDescription)),
+        Start(std::move(Start)), Programs(std::move(Layout.Programs)),
+        Units(std::move(Layout.Units)), Failures(std::move(Layout.Failures)) {}
   Error run();
 
 private:
   const std::vector<CorpusModule> &modules() const { return S.modules(); }
-  std::string workFile(StringRef Name) const {
-    SmallString<256> P(O.WorkDir);
-    sys::path::append(P, Name);
-    return std::string(P);
-  }
+  std::string workFile(StringRef Name) const { return getWorkFile(O, Name); }
   void log(const Twine &Message) const {
     if (O.Verbose)
       errs() << "mlgo tune: " << Message << "\n";
@@ -226,7 +368,6 @@ private:
       P.Fixed = std::make_shared<const ModuleDecisions>(Fixed);
     return P;
   }
-  Error setUp();
   Expected<SearchResult> search(TuneOrder Order);
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
@@ -256,146 +397,17 @@ private:
   }
 
   const TuneOptions &O;
-  CompileService S;
-  CompilePolicy Base;
-  std::string ModelDescription;
-  std::optional<MoveRanker> Ranker;
-  std::string RankerDescription;
-  std::vector<Program> Programs;
-  std::vector<Unit> Units;
-  /// Per module: -Oz, and the model's compile with its sites.
-  std::vector<CompileCache::Entry> Stock;
-  std::vector<CompileService::SitesResult> Start;
-  std::vector<std::string> Failures;
+  CompileService &S;
+  const CompilePolicy Base;
+  const std::string ModelDescription;
+  const std::optional<MoveRanker> Ranker;
+  const std::string RankerDescription;
+  /// Per module: the model's compile with its sites.
+  const std::vector<CompileService::SitesResult> Start;
+  const std::vector<Program> Programs;
+  const std::vector<Unit> Units;
+  const std::vector<std::string> Failures;
 };
-
-Error Tuner::setUp() {
-  if (O.ModelPath.empty()) {
-    Base = CompilePolicy::embedded();
-    ModelDescription =
-        std::string("embedded (model.json md5 ") + config::EmbeddedModelMD5 + ")";
-  } else {
-    Expected<CompilePolicy> P = CompilePolicy::loadModel(O.ModelPath);
-    if (!P)
-      return P.takeError();
-    Base = std::move(*P);
-    ModelDescription = "file " + O.ModelPath + " (md5 " +
-                       toHex(MD5::hash(arrayRefFromStringRef(
-                                 Base.getModelJSON())),
-                             /*LowerCase=*/true) +
-                       ")";
-  }
-  if (O.UseRanker) {
-    Expected<MoveRanker> R = O.RankerPath.empty()
-                                 ? MoveRanker::getShipped()
-                                 : MoveRanker::load(O.RankerPath);
-    if (!R)
-      return R.takeError();
-    Ranker.emplace(std::move(*R));
-    RankerDescription =
-        (O.RankerPath.empty() ? std::string("shipped")
-                              : "file " + O.RankerPath) +
-        " (md5 " +
-        toHex(
-            MD5::hash(arrayRefFromStringRef(Ranker->getModel().toJSONString())),
-            /*LowerCase=*/true) +
-        ")";
-  }
-  if (Error E = S.openCache(workFile("compiles.tsv")))
-    return E;
-  if (Error E = S.openSiteCache(workFile("sites.tsv")))
-    return E;
-  S.setNeedGrouped(true);
-  S.setProgress("mlgo tune", O.Verbose);
-
-  // Source keys, programs and units.
-  std::vector<std::string> Sources;
-  for (const CorpusModule &M : modules()) {
-    Expected<std::string> Src = getSourceFileName(M);
-    if (!Src)
-      return Src.takeError();
-    Sources.push_back(std::move(*Src));
-  }
-  std::map<std::string, size_t> ProgramOf;
-  std::map<std::pair<size_t, std::string>, size_t> UnitOf;
-  std::vector<std::vector<std::string>> KeysByProgram;
-  // Keys are computed per program, so that each program's keys are
-  // relative to its own directory.
-  std::vector<size_t> ProgramOfModule;
-  for (const CorpusModule &M : modules()) {
-    std::string Name = O.PerPackage ? M.Package : O.ProgramName;
-    auto [It, New] = ProgramOf.try_emplace(Name, Programs.size());
-    if (New) {
-      Programs.emplace_back();
-      Programs.back().Name = Name;
-    }
-    ProgramOfModule.push_back(It->second);
-  }
-  std::vector<std::vector<size_t>> ModsOf(Programs.size());
-  for (size_t M = 0; M < modules().size(); ++M)
-    ModsOf[ProgramOfModule[M]].push_back(M);
-  std::vector<std::string> KeyOf(modules().size());
-  for (const std::vector<size_t> &Mods : ModsOf) {
-    std::vector<std::string> Srcs;
-    for (size_t M : Mods)
-      Srcs.push_back(Sources[M]);
-    std::vector<std::string> Keys = getSourceKeys(Srcs);
-    for (size_t K = 0; K < Mods.size(); ++K)
-      KeyOf[Mods[K]] = Keys[K];
-  }
-
-  // Baselines: -Oz, and the model with its call sites.
-  std::vector<CompileRequest> Req;
-  for (size_t M = 0; M < modules().size(); ++M)
-    Req.push_back({M, CompilePolicy::stock()});
-  Expected<std::vector<CompileCache::Entry>> Oz = S.compile(Req, "-Oz");
-  if (!Oz)
-    return Oz.takeError();
-  Stock = std::move(*Oz);
-  for (CompileRequest &R : Req)
-    R.second = Base;
-  Expected<std::vector<CompileService::SitesResult>> Model =
-      S.compileWithSites(Req, "the model");
-  if (!Model)
-    return Model.takeError();
-  Start = std::move(*Model);
-  for (size_t M = 0; M < modules().size(); ++M) {
-    const CompileCache::Entry &E = !Stock[M].Ok ? Stock[M] : Start[M].Entry;
-    if (!E.Ok) {
-      // Named even with --quiet: the tuned program lacks this module.
-      WithColor::warning(errs(), "mlgo tune")
-          << "left out: " << E.Error << "\n";
-      Failures.push_back(E.Error);
-      continue;
-    }
-    size_t P = ProgramOfModule[M];
-    auto [It, New] = UnitOf.try_emplace({P, KeyOf[M]}, Units.size());
-    if (New) {
-      Units.push_back({P, KeyOf[M], {}, {}});
-      Programs[P].Units.push_back(It->second);
-    }
-    Unit &U = Units[It->second];
-    U.Mods.push_back(M);
-    U.Slots.push_back(Programs[P].Linked.add(Start[M].Entry));
-  }
-  for (Program &P : Programs) {
-    std::vector<std::pair<uint64_t, const std::vector<GroupedSection> *>> Objs;
-    for (size_t U : P.Units)
-      for (size_t M : Units[U].Mods)
-        Objs.push_back({Stock[M].TextSize, &Stock[M].Grouped});
-    P.Stock = getCodeOnce<uint64_t>(Objs);
-    P.Model = P.Linked.size();
-  }
-  if (Units.empty())
-    return makeError("no module of " + O.CorpusDir + " compiled (" +
-                     Twine(Failures.size()) + " failed); first: " +
-                     (Failures.empty() ? "none" : Failures.front()));
-  log(formatv("{0} modules in {1} program{2}; {3} failed to compile and "
-              "are left out",
-              modules().size(), Programs.size(),
-              Programs.size() == 1 ? "" : "s", Failures.size()));
-  return Error::success();
-}
 
 Expected<SearchResult> Tuner::search(TuneOrder Order) {
   using Clock = std::chrono::steady_clock;
@@ -527,7 +539,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       bool Ok = true;
       for (size_t K = 0; K < Units[U].Mods.size(); ++K) {
         Ok &= Res[First + K].Ok;
-        Changes.push_back({Units[U].Slots[K], &Res[First + K]});
+        Changes.push_back({Units[U].Slots[K], getCode(Res[First + K])});
       }
       LinkedProgram &L = Linked[Units[U].Program];
       int64_t D = Ok ? L.delta(Changes) : 0;
@@ -653,12 +665,14 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
         return makeError("the tuned decisions do not compile: " +
                          Res[First + K].Error);
       Differ += Res[First + K].TextSize != R.States[U].Current[K].TextSize;
-      Changes.push_back({Units[U].Slots[K], &Res[First + K]});
+      Changes.push_back({Units[U].Slots[K], getCode(Res[First + K])});
     }
     Linked[Units[U].Program].apply(Changes);
   }
-  for (size_t P = 0; P < Programs.size(); ++P)
-    Programs[P].Tuned = Linked[P].size();
+  // Per program: its linked .text with the decisions files.
+  std::vector<uint64_t> TunedSize;
+  for (const LinkedProgram &L : Linked)
+    TunedSize.push_back(L.size());
   if (Differ)
     log(formatv("{0} tuned modules compile to another size from their "
                 "decisions file entries than in the search",
@@ -675,6 +689,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
       return makeError(O.Output + ": " + EC.message());
   for (size_t P = 0; P < Programs.size(); ++P) {
     const Program &Prog = Programs[P];
+    uint64_t Tuned = TunedSize[P];
     DecisionsFile F;
     F.setMeta("llvm", LLVM_VERSION_STRING);
     F.setMeta("corpus", Fingerprint);
@@ -688,9 +703,9 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     F.setMeta("measured",
               formatv("linked .text: -Oz {0}, model {1}, tuned {2} bytes "
                       "({3:F2}% vs -Oz, {4:F2}% vs the model)",
-                      Prog.Stock, Prog.Model, Prog.Tuned,
-                      percentChange(Prog.Stock, Prog.Tuned),
-                      percentChange(Prog.Model, Prog.Tuned))
+                      Prog.Stock, Prog.Model, Tuned,
+                      percentChange(Prog.Stock, Tuned),
+                      percentChange(Prog.Model, Tuned))
                   .str());
     for (size_t U : Prog.Units)
       if (!Entries[U].Sites.empty())
@@ -722,31 +737,34 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
         "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
   uint64_t TS = 0, TM = 0, TT = 0;
-  for (const Program &P : Programs) {
+  for (size_t I = 0; I < Programs.size(); ++I) {
+    const Program &P = Programs[I];
+    uint64_t Tuned = TunedSize[I];
     size_t N = 0;
     for (size_t U : P.Units)
       N += !Entries[U].Sites.empty();
     Md += formatv("| {0} | {1} | {2} | {3} | {4:F2}% | {5:F2}% | {6} of {7} "
                   "|\n",
-                  showProgram(P.Name), P.Stock, P.Model, P.Tuned,
-                  percentChange(P.Stock, P.Tuned),
-                  percentChange(P.Model, P.Tuned), N, P.Units.size());
+                  showProgram(P.Name), P.Stock, P.Model, Tuned,
+                  percentChange(P.Stock, Tuned), percentChange(P.Model, Tuned),
+                  N, P.Units.size());
     TS += P.Stock;
     TM += P.Model;
-    TT += P.Tuned;
+    TT += Tuned;
   }
   if (Programs.size() > 1)
     Md += formatv("| total | {0} | {1} | {2} | {3:F2}% | {4:F2}% | |\n", TS,
                   TM, TT, percentChange(TS, TT), percentChange(TM, TT));
   // Per program: the moves kept, in the report and (with several
   // programs) in W/reports/<program>.md.
-  for (const Program &P : Programs) {
+  for (size_t I = 0; I < Programs.size(); ++I) {
+    const Program &P = Programs[I];
+    uint64_t Tuned = TunedSize[I];
     std::string Section = "\n## " + showProgram(P.Name) + "\n\n";
     Section += formatv("Linked .text: -Oz {0}, model {1}, tuned {2} bytes "
                        "({3:F2}% vs -Oz, {4:F2}% vs the model).\n\n",
-                       P.Stock, P.Model, P.Tuned,
-                       percentChange(P.Stock, P.Tuned),
-                       percentChange(P.Model, P.Tuned))
+                       P.Stock, P.Model, Tuned, percentChange(P.Stock, Tuned),
+                       percentChange(P.Model, Tuned))
                    .str();
     for (size_t U : P.Units)
       if (!R.States[U].Kept.empty())
@@ -868,8 +886,6 @@ Error Tuner::writeCurves(
 }
 
 Error Tuner::run() {
-  if (Error E = setUp())
-    return E;
   Expected<SearchResult> R = search(O.Order);
   if (!R)
     return R.takeError();
@@ -911,86 +927,24 @@ Error runTuning(const TuneOptions &Options) {
     return makeError(Options.CorpusDir + ": the corpus has no modules");
   if (std::error_code EC = sys::fs::create_directories(Options.WorkDir))
     return makeError(Options.WorkDir + ": " + EC.message());
-  Tuner T(Options, std::move(*Mods), **Pool);
+  CompileService S(std::move(*Mods), **Pool, Options.Verbose);
+  Expected<TuneModels> Models = loadModels(Options);
+  if (!Models)
+    return Models.takeError();
+  if (Error E = openCaches(S, Options))
+    return E;
+  Expected<ProgramMap> Map = mapPrograms(S.modules(), Options);
+  if (!Map)
+    return Map.takeError();
+  Expected<Baselines> B = compileBaselines(S, Models->Base);
+  if (!B)
+    return B.takeError();
+  Expected<TuneLayout> Layout = layOutUnits(*Map, *B, Options);
+  if (!Layout)
+    return Layout.takeError();
+  Tuner T(Options, S, std::move(*Models), std::move(B->Start),
+          std::move(*Layout));
   return T.run();
-}
-
-Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
-                                StringRef ModelPath, raw_ostream &OS) {
-  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create({});
-  if (!Pool)
-    return Pool.takeError();
-  Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
-  if (!F)
-    return F.takeError();
-  Expected<std::vector<CorpusModule>> Mods = loadTrainingCorpus(CorpusDir);
-  if (!Mods)
-    return Mods.takeError();
-  CompilePolicy Base = CompilePolicy::embedded();
-  if (!ModelPath.empty()) {
-    Expected<CompilePolicy> P = CompilePolicy::loadModel(ModelPath);
-    if (!P)
-      return P.takeError();
-    Base = std::move(*P);
-  }
-  // Each corpus module with the file's entries for it.
-  std::vector<CompileJob> Jobs;
-  std::vector<std::shared_ptr<const ModuleDecisions>> For;
-  std::map<const ModuleDecisions *, size_t> Matched;
-  for (const CorpusModule &M : *Mods) {
-    Expected<std::string> Src = getSourceFileName(M);
-    if (!Src)
-      return Src.takeError();
-    std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
-    if (!E)
-      continue;
-    CompilePolicy P = Base;
-    P.Fixed = E;
-    CompileJob J = M.makeJob(P);
-    J.WantSites = true;
-    Jobs.push_back(std::move(J));
-    For.push_back(E);
-    Matched[E.get()] += 1;
-  }
-  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
-  // An entry is stale if it fixed no decision in any module it applies to.
-  std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Tables;
-  for (size_t K = 0; K < Jobs.size(); ++K) {
-    if (!R[K].ok())
-      return makeError(R[K].Error);
-    auto &T = Tables[For[K].get()];
-    if (!T)
-      T = std::make_unique<DecisionTable>(For[K]);
-    for (const DecidedSite &S : R[K].Result->Sites)
-      if (S.Fixed)
-        T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
-  }
-  size_t Stale = 0, Entries = 0;
-  for (const auto &M : F->Modules) {
-    Entries += M->Sites.size();
-    auto It = Tables.find(M.get());
-    if (It == Tables.end()) {
-      OS << DecisionsPath << ": module '" << M->Module
-         << "' matches no module of the corpus (" << M->Sites.size()
-         << " entries)\n";
-      Stale += M->Sites.size();
-      continue;
-    }
-    ModuleDecisions Unused;
-    Unused.Sites = It->second->getUnused();
-    if (Unused.Sites.empty())
-      continue;
-    Stale += Unused.Sites.size();
-    OS << DecisionsPath << ": module '" << M->Module << "': "
-       << Unused.Sites.size() << " stale entries:\n";
-    Unused.sort();
-    std::string Lines = Unused.printSites();
-    for (StringRef Line : split(StringRef(Lines).rtrim(), '\n'))
-      OS << "  " << Line << "\n";
-  }
-  OS << DecisionsPath << ": " << Stale << " of " << Entries
-     << " entries match no call site\n";
-  return Stale;
 }
 
 } // namespace mlgo

@@ -372,11 +372,11 @@ int runEvalCorpus() {
   Report.print(outs(), *Format, CorpusPerModule);
   outs().flush();
   if (!CorpusChart.empty()) {
-    std::error_code EC;
-    raw_fd_ostream OS(CorpusChart, EC);
-    if (EC)
-      return fail(CorpusChart + ": " + EC.message());
+    std::string Svg;
+    raw_string_ostream OS(Svg);
     BarChart::fromSizeReport(Report).writeSVG(OS);
+    if (Error E = writeFileAtomically(CorpusChart, Svg))
+      return fail(std::move(E));
   }
   for (const CompileFailure &F : Report.Failures)
     WithColor::error(errs(), "mlgo")
@@ -533,9 +533,17 @@ int runEvalBuild() {
   Opts.SourceDir = getAbsolutePath(BuildSource);
   if (!sys::fs::is_directory(Opts.SourceDir))
     return fail(BuildSource + ": no such directory (the source tree)");
+  // The package recipes' table says which build systems the tree has.
+  Expected<std::vector<FoundBuildSystem>> Found =
+      findBuildSystems(Opts.SourceDir, std::string(config::SourceDir) +
+                                           "/scripts/package-recipes.sh");
+  if (!Found)
+    return fail(Found.takeError());
+  Opts.BuildSystems = std::move(*Found);
   bool Detected = BuildSystemName.empty();
-  Expected<BuildSystem> System = Detected ? detectBuildSystem(Opts.SourceDir)
-                                          : parseBuildSystem(BuildSystemName);
+  Expected<BuildSystem> System =
+      Detected ? detectBuildSystem(Opts.SourceDir, Opts.BuildSystems)
+               : parseBuildSystem(BuildSystemName);
   if (!System)
     return fail(System.takeError());
   Opts.System = *System;
@@ -581,19 +589,23 @@ int runEvalBuild() {
                  ? ", out of the source tree"
                  : ", in a copy of the source tree")
          << "; work directory " << Opts.WorkDir << '\n';
-  // The report file is opened first: a path that cannot be written fails
-  // now, not after the builds.
-  std::optional<raw_fd_ostream> Copy;
+  // The report file is written whole once the builds are done; a
+  // directory it cannot be written in fails now, not after the builds.
   if (!BuildOutput.empty()) {
-    std::error_code EC;
-    Copy.emplace(BuildOutput, EC);
-    if (EC)
+    StringRef Parent = sys::path::parent_path(BuildOutput);
+    if (std::error_code EC = sys::fs::access(Parent.empty() ? "." : Parent,
+                                             sys::fs::AccessMode::Write))
       return fail(BuildOutput + ": " + EC.message());
   }
   Expected<PackageReport> R = evaluateSourceTree(Opts);
   if (!R)
     return fail(R.takeError());
-  bool OK = printReport(*R, *Format, Copy ? &*Copy : nullptr);
+  std::string Copy;
+  raw_string_ostream CopyOS(Copy);
+  bool OK = printReport(*R, *Format, BuildOutput.empty() ? nullptr : &CopyOS);
+  if (!BuildOutput.empty())
+    if (Error E = writeFileAtomically(BuildOutput, Copy))
+      return fail(std::move(E));
   return OK ? 0 : 1;
 }
 

@@ -15,6 +15,7 @@
 #include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Tune/MoveRanker.h"
+#include "mlgo/Tune/TuneCheck.h"
 #include "mlgo/Tune/Tuner.h"
 
 #include "llvm/ADT/SmallString.h"

@@ -624,41 +624,4 @@ TEST(PackageEvalTest, LinkedArtifactsSkipCMakeProbesAndSymlinks) {
   EXPECT_EQ(*A, (std::vector<std::string>{"bin/tool", "lib.a"}));
 }
 
-TEST(PackageEvalTest, BuildSystemDetectedInRecipeOrder) {
-  unittest::TempDir Dir("mlgo-build-system", /*Unique=*/true);
-  auto Touch = [&](StringRef Rel) {
-    std::error_code EC;
-    raw_fd_ostream(Dir.path(Rel), EC) << "\n";
-    ASSERT_FALSE(EC);
-  };
-  auto Detected = [&]() -> std::string {
-    Expected<BuildSystem> S = detectBuildSystem(Dir.path());
-    if (!S)
-      return toString(S.takeError());
-    return getBuildSystemName(*S).str();
-  };
-  EXPECT_EQ(Detected(),
-            (Dir.path() + ": no build system found (no configure, "
-                          "configure.ac, CMakeLists.txt or Makefile); pass "
-                          "--build-system")
-                .str());
-  Touch("GNUmakefile");
-  EXPECT_EQ(Detected(), "make");
-  Touch("CMakeLists.txt");
-  EXPECT_EQ(Detected(), "cmake");
-  Touch("configure.ac");
-  EXPECT_EQ(Detected(), "configure");
-
-  for (StringRef Name : {"configure", "autotools", "cmake", "make"}) {
-    Expected<BuildSystem> S = parseBuildSystem(Name);
-    ASSERT_TRUE(bool(S)) << toString(S.takeError());
-    EXPECT_EQ(getBuildSystemName(*S), Name == "autotools" ? "configure" : Name);
-  }
-  Expected<BuildSystem> Bad = parseBuildSystem("ninja");
-  ASSERT_FALSE(bool(Bad));
-  EXPECT_EQ(toString(Bad.takeError()),
-            "unknown build system 'ninja'; expected configure (or "
-            "autotools), cmake or make");
-}
-
 } // namespace

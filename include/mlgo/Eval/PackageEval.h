@@ -29,6 +29,7 @@
 #ifndef MLGO_EVAL_PACKAGEEVAL_H
 #define MLGO_EVAL_PACKAGEEVAL_H
 
+#include "mlgo/Eval/BuildSystem.h"
 #include "mlgo/Eval/ModuleCompiler.h"
 #include "mlgo/Eval/PackageReport.h"
 
@@ -91,20 +92,6 @@ llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
 llvm::Expected<std::vector<std::string>>
 findLinkedArtifacts(llvm::StringRef BuildDir);
 
-/// The build systems `mlgo eval build` knows, by the entry point a source
-/// tree has: `configure` (or `configure.ac`, run through autoreconf),
-/// `CMakeLists.txt`, a `Makefile`.
-enum class BuildSystem { Configure, CMake, Make };
-
-/// "configure", "cmake" or "make".
-llvm::StringRef getBuildSystemName(BuildSystem System);
-/// configure (also spelt autotools), cmake or make.
-llvm::Expected<BuildSystem> parseBuildSystem(llvm::StringRef Name);
-/// The first of configure, cmake and make whose entry point \p SourceDir
-/// has (the order the package recipes try them in); an error naming the
-/// directory and the files looked for when it has none.
-llvm::Expected<BuildSystem> detectBuildSystem(llvm::StringRef SourceDir);
-
 struct SourceEvalOptions : BuildEvalOptions {
   /// What the report calls the program (the source directory's name).
   std::string Name;
@@ -113,6 +100,9 @@ struct SourceEvalOptions : BuildEvalOptions {
   /// the work directory, when it lies inside) and built in the copy.
   std::string SourceDir;
   BuildSystem System = BuildSystem::CMake;
+  /// The build systems SourceDir has (findBuildSystems); System must be
+  /// one it has.
+  std::vector<FoundBuildSystem> BuildSystems;
   /// Extra arguments to ./configure or to cmake, and to make.
   std::vector<std::string> ConfigureArgs, MakeArgs;
   /// Shell commands, each one test: run with `sh -c` in each build tree,

@@ -33,6 +33,8 @@
 
 namespace mlgo {
 
+struct CorpusModule;
+
 struct TuneOptions {
   std::string CorpusDir;
   std::string WorkDir;
@@ -74,14 +76,11 @@ struct TuneOptions {
 /// <work>/curve-<order>.csv and (Compare) the plot.
 llvm::Error runTuning(const TuneOptions &Options);
 
-/// `mlgo tune check`: compiles each corpus module a decisions file names
-/// with its entries and lists the entries that match no call site, and
-/// the file's modules that match no corpus module. Returns the number of
-/// stale entries and modules.
-llvm::Expected<size_t> checkDecisions(llvm::StringRef CorpusDir,
-                                      llvm::StringRef DecisionsPath,
-                                      llvm::StringRef ModelPath,
-                                      llvm::raw_ostream &OS);
+/// The source file of corpus module \p M as the plugin resolves it in a
+/// build (resolveSourcePath): its source_filename joined to the directory
+/// it was compiled in (-fdebug-compilation-dir). It is what finds a
+/// module's entries in a decisions file. Errors name the bitcode file.
+llvm::Expected<std::string> getSourceFileName(const CorpusModule &M);
 
 } // namespace mlgo
 

@@ -1,0 +1,103 @@
+//===- lib/Tune/TuneCheck.cpp - mlgo tune check: stale decisions ----------===//
+//
+// See mlgo/Tune/TuneCheck.h. An entry is stale when it fixed no decision
+// in any compile of a module it applies to: the plugin's DecisionTable
+// marks each entry a compile's fixed sites look up, and the entries left
+// unmarked are the stale ones.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Tune/TuneCheck.h"
+
+#include "mlgo/Inline/Decisions.h"
+#include "mlgo/Support/Error.h"
+#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Tune/Tuner.h"
+
+#include "llvm/ADT/StringExtras.h"
+
+#include <map>
+#include <memory>
+
+using namespace llvm;
+
+namespace mlgo {
+
+Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
+                                StringRef ModelPath, raw_ostream &OS) {
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create({});
+  if (!Pool)
+    return Pool.takeError();
+  Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
+  if (!F)
+    return F.takeError();
+  Expected<std::vector<CorpusModule>> Mods = loadTrainingCorpus(CorpusDir);
+  if (!Mods)
+    return Mods.takeError();
+  CompilePolicy Base = CompilePolicy::embedded();
+  if (!ModelPath.empty()) {
+    Expected<CompilePolicy> P = CompilePolicy::loadModel(ModelPath);
+    if (!P)
+      return P.takeError();
+    Base = std::move(*P);
+  }
+  // Each corpus module with the file's entries for it.
+  std::vector<CompileJob> Jobs;
+  std::vector<std::shared_ptr<const ModuleDecisions>> For;
+  for (const CorpusModule &M : *Mods) {
+    Expected<std::string> Src = getSourceFileName(M);
+    if (!Src)
+      return Src.takeError();
+    std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
+    if (!E)
+      continue;
+    CompilePolicy P = Base;
+    P.Fixed = E;
+    CompileJob J = M.makeJob(P);
+    J.WantSites = true;
+    Jobs.push_back(std::move(J));
+    For.push_back(E);
+  }
+  std::vector<JobOutcome> R = (*Pool)->run(Jobs);
+  // An entry is stale if it fixed no decision in any module it applies to.
+  std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Tables;
+  for (size_t K = 0; K < Jobs.size(); ++K) {
+    if (!R[K].ok())
+      return makeError(R[K].Error);
+    auto &T = Tables[For[K].get()];
+    if (!T)
+      T = std::make_unique<DecisionTable>(For[K]);
+    for (const DecidedSite &S : R[K].Result->Sites)
+      if (S.Fixed)
+        T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
+  }
+  size_t Stale = 0, Entries = 0;
+  for (const auto &M : F->Modules) {
+    Entries += M->Sites.size();
+    auto It = Tables.find(M.get());
+    if (It == Tables.end()) {
+      OS << DecisionsPath << ": module '" << M->Module
+         << "' matches no module of the corpus (" << M->Sites.size()
+         << " entries)\n";
+      Stale += M->Sites.size();
+      continue;
+    }
+    ModuleDecisions Unused;
+    Unused.Sites = It->second->getUnused();
+    if (Unused.Sites.empty())
+      continue;
+    Stale += Unused.Sites.size();
+    OS << DecisionsPath << ": module '" << M->Module
+       << "': " << Unused.Sites.size() << " stale entries:\n";
+    Unused.sort();
+    std::string Lines = Unused.printSites();
+    for (StringRef Line : split(StringRef(Lines).rtrim(), '\n'))
+      OS << "  " << Line << "\n";
+  }
+  OS << DecisionsPath << ": " << Stale << " of " << Entries
+     << " entries match no call site\n";
+  return Stale;
+}
+
+} // namespace mlgo
