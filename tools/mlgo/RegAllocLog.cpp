@@ -5,14 +5,14 @@
 //
 // The eviction decisions of a model (default: the embedded one) on one
 // module, in LLVM's training-log format with each function's static score
-// as its reward (mlgo/RegAlloc/RewardLog.h, docs/regalloc.md).
+// as its reward (mlgo/RegAllocTrain/RewardLog.h, docs/regalloc.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
 #include "mlgo/Config.h"
-#include "mlgo/RegAlloc/RewardLog.h"
+#include "mlgo/RegAllocTrain/RewardLog.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
