@@ -1,14 +1,14 @@
 //===- fuzz/eviction-log.cpp - Fuzz the tie-breaker's log reading and fit -===//
 //
 // Feeds the input, as one in-memory training log, to TieBreakFitter (the
-// `mlgo regalloc train --fit-ties` step, mlgo/RegAlloc/TieBreak.h), then
+// `mlgo regalloc train --fit-ties` step, mlgo/RegAllocModel/TieBreak.h), then
 // fits. Errors must name the log or say there are too few pairs; a fit must
 // have finite weights and go into the shipped eviction model's layout.
 //
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Log/TrainingLog.h"
-#include "mlgo/RegAlloc/TieBreak.h"
+#include "mlgo/RegAllocModel/TieBreak.h"
 
 #include "llvm/Support/MemoryBuffer.h"
 

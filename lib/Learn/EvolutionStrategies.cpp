@@ -24,6 +24,18 @@ EvolutionStrategies::EvolutionStrategies(std::vector<double> Theta,
       Opt(this->Theta.size(), Options.Optimizer), R(Options.Seed) {
   assert(Options.NumDirections > 0 && "ES needs at least one direction");
   assert(Options.Sigma > 0 && "sigma must be positive");
+  assert(
+      (Options.Scales.empty() || Options.Scales.size() == this->Theta.size()) &&
+      "one scale per parameter");
+}
+
+std::vector<double> EvolutionStrategies::relativeScales(ArrayRef<double> Theta,
+                                                        double Floor) {
+  assert(Floor > 0 && "a scale floor must be positive");
+  std::vector<double> S(Theta.size());
+  for (size_t J = 0; J < Theta.size(); ++J)
+    S[J] = std::max(std::fabs(Theta[J]), Floor);
+  return S;
 }
 
 ESCandidates EvolutionStrategies::proposePerturbations() {
@@ -36,10 +48,11 @@ ESCandidates EvolutionStrategies::proposePerturbations() {
     }
   }
   ESCandidates C;
-  double S = Options.Sigma;
+  const std::vector<double> &Scales = Options.Scales;
   for (const std::vector<double> &Eps : Directions) {
     std::vector<double> Plus(Theta.size()), Minus(Theta.size());
     for (size_t J = 0; J < Theta.size(); ++J) {
+      double S = Scales.empty() ? Options.Sigma : Options.Sigma * Scales[J];
       Plus[J] = Theta[J] + S * Eps[J];
       Minus[J] = Theta[J] - S * Eps[J];
     }
@@ -134,7 +147,15 @@ Error EvolutionStrategies::update(ArrayRef<double> RewardsPlus,
     G[J] *= Scale;
     NegG[J] = -G[J];
   }
-  Opt.step(Theta, NegG);
+  if (Options.Scales.empty()) {
+    Opt.step(Theta, NegG);
+  } else {
+    // The step in u = theta / s, carried to theta.
+    std::vector<double> Delta(Theta.size(), 0.0);
+    Opt.step(Delta, NegG);
+    for (size_t J = 0; J < Theta.size(); ++J)
+      Theta[J] += Options.Scales[J] * Delta[J];
+  }
   LastGradient = std::move(G);
   Directions.clear();
   ++Iteration;

@@ -2,11 +2,12 @@
 
 #include "mlgo/Log/ByteSource.h"
 
+#include "mlgo/Support/FileDescriptor.h"
+
 #include "llvm/Support/Errc.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
-#include <cerrno>
 #include <cstring>
 #include <unistd.h>
 
@@ -36,25 +37,19 @@ private:
 
 class FDSource final : public ByteSource {
 public:
-  FDSource(int FD, bool Owned) : FD(FD), Owned(Owned) {}
-  ~FDSource() override {
-    if (Owned)
-      ::close(FD);
-  }
+  FDSource(int FD, bool Owned) : FD(FD), Owner(Owned ? FD : -1) {}
   Expected<size_t> read(char *Buf, size_t Size) override {
-    while (true) {
-      ssize_t N = ::read(FD, Buf, Size);
-      if (N >= 0)
-        return static_cast<size_t>(N);
-      if (errno != EINTR)
-        return createStringError(std::error_code(errno, std::generic_category()),
-                                 "read failed: %s", std::strerror(errno));
-    }
+    ErrorOr<size_t> N = readSome(FD, Buf, Size);
+    if (!N)
+      return createStringError(N.getError(), "read failed: %s",
+                               N.getError().message().c_str());
+    return *N;
   }
 
 private:
   int FD;
-  bool Owned;
+  /// Closes FD if the source owns it.
+  FileDescriptor Owner;
 };
 
 } // namespace

@@ -16,6 +16,7 @@
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/FileDescriptor.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -40,10 +41,13 @@ namespace mlgo {
 
 char CompilerExitError::ID = 0;
 
+static Error makeErrnoError(const Twine &Message, std::error_code EC) {
+  return createStringError(EC, Message + ": " + EC.message());
+}
+
 static Error makeErrnoError(const Twine &Message) {
-  int Errno = errno;
-  return createStringError(std::error_code(Errno, std::generic_category()),
-                           Message + ": " + std::strerror(Errno));
+  return makeErrnoError(Message,
+                        std::error_code(errno, std::generic_category()));
 }
 
 static std::string plural(uint64_t N, StringRef Word) {
@@ -245,25 +249,6 @@ private:
   struct sigaction Previous;
 };
 
-/// A file descriptor closed on destruction.
-class FileDescriptor {
-public:
-  FileDescriptor() = default;
-  explicit FileDescriptor(int FD) : FD(FD) {}
-  ~FileDescriptor() { reset(); }
-  FileDescriptor(const FileDescriptor &) = delete;
-  FileDescriptor &operator=(const FileDescriptor &) = delete;
-  void reset(int NewFD = -1) {
-    if (FD >= 0)
-      ::close(FD);
-    FD = NewFD;
-  }
-  int get() const { return FD; }
-
-private:
-  int FD = -1;
-};
-
 /// Everything one run of the host knows; shared by the serving loop and the
 /// ByteSource reading the compiler's stream.
 class Server final : public SessionIO {
@@ -359,15 +344,16 @@ public:
       // produces POLLHUP.
       bool Exited = !*Ready && S.checkExited();
       if (*Ready || Exited) {
-        ssize_t N = ::read(FD, Buf, Size);
-        if (N > 0)
-          return static_cast<size_t>(N);
-        if (N == 0 || Exited) {
+        ErrorOr<size_t> N = readSome(FD, Buf, Size);
+        if (N && *N > 0)
+          return *N;
+        if (N || Exited) {
           S.StreamClosed = true;
           return 0;
         }
-        if (errno != EAGAIN && errno != EINTR)
-          return makeErrnoError("cannot read the compiler's stream");
+        if (N.getError() != std::errc::resource_unavailable_try_again)
+          return makeErrnoError("cannot read the compiler's stream",
+                                N.getError());
         continue;
       }
       if (Clock::now() >= Deadline) {
@@ -480,19 +466,18 @@ Error Server::writeAdvice(int FD, const char *Data, size_t Size) {
   size_t Done = 0;
   Clock::time_point Deadline = getStallDeadline();
   while (Done < Size) {
-    ssize_t N = ::write(FD, Data + Done, Size - Done);
-    if (N > 0) {
-      Done += static_cast<size_t>(N);
+    ErrorOr<size_t> N = writeSome(FD, Data + Done, Size - Done);
+    if (N && *N > 0) {
+      Done += *N;
       continue;
     }
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N < 0 && errno == EPIPE)
+    if (!N && N.getError() == std::errc::broken_pipe)
       return makeError("the compiler closed '" + Chan.getInboundPath() +
                        "' before reading its advice");
-    if (N < 0 && errno != EAGAIN)
-      return makeErrnoError("cannot write advice to '" +
-                            Chan.getInboundPath() + "'");
+    if (!N && N.getError() != std::errc::resource_unavailable_try_again)
+      return makeErrnoError("cannot write advice to '" + Chan.getInboundPath() +
+                                "'",
+                            N.getError());
     // The FIFO is full: the compiler is not reading.
     Expected<bool> Ready = waitForFD(FD, POLLOUT, Deadline);
     if (!Ready)

@@ -36,12 +36,14 @@ InteractiveRunner::InteractiveRunner(std::vector<TensorSpec> Inputs,
 
   // Inbound first: the host opens it for writing first, so this order cannot
   // deadlock (see docs/protocol.md).
-  if (std::error_code EC = sys::fs::openFileForRead(this->InboundPath, Inbound)) {
-    Inbound = -1;
+  int InboundFD;
+  if (std::error_code EC =
+          sys::fs::openFileForRead(this->InboundPath, InboundFD)) {
     fail(createStringError(EC, "cannot open inbound channel '%s': %s",
                            this->InboundPath.c_str(), EC.message().c_str()));
     return;
   }
+  Inbound.reset(InboundFD);
   std::error_code EC;
   auto OS = std::make_unique<raw_fd_ostream>(this->OutboundPath, EC);
   if (EC) {
@@ -62,8 +64,7 @@ InteractiveRunner::~InteractiveRunner() {
     // destructor abort the compiler; it has been reported already.
     Outbound->clear_error();
   }
-  if (Inbound >= 0)
-    ::close(Inbound);
+  Inbound.reset();
   Log.reset();
 }
 
@@ -110,28 +111,20 @@ void *InteractiveRunner::evaluateUntyped() {
   if (!flushOutbound())
     return Advice;
 
-  size_t Got = 0;
-  while (Got < Size) {
-    ssize_t N = ::read(Inbound, Advice + Got, Size - Got);
-    if (N > 0) {
-      Got += static_cast<size_t>(N);
-      continue;
-    }
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N == 0)
-      fail(createStringError(
-          std::make_error_code(std::errc::io_error),
-          "inbound channel '%s' was closed after %zu of %zu bytes of the "
-          "advice for observation %zu",
-          InboundPath.c_str(), Got, Size, Observation));
-    else
-      fail(createStringError(std::error_code(errno, std::generic_category()),
-                             "cannot read from inbound channel '%s': %s",
-                             InboundPath.c_str(), std::strerror(errno)));
-    std::memset(Advice, 0, Size);
-    break;
-  }
+  ErrorOr<size_t> Got = readAll(Inbound.get(), Advice, Size);
+  if (Got && *Got == Size)
+    return Advice;
+  if (Got)
+    fail(createStringError(
+        std::make_error_code(std::errc::io_error),
+        "inbound channel '%s' was closed after %zu of %zu bytes of the "
+        "advice for observation %zu",
+        InboundPath.c_str(), *Got, Size, Observation));
+  else
+    fail(createStringError(
+        Got.getError(), "cannot read from inbound channel '%s': %s",
+        InboundPath.c_str(), Got.getError().message().c_str()));
+  std::memset(Advice, 0, Size);
   return Advice;
 }
 

@@ -17,6 +17,7 @@
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Protocol/Host.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/FileDescriptor.h"
 #include "mlgo/embedded/regalloc_evict.h"
 
 #include "llvm/InitializePasses.h"
@@ -46,55 +47,6 @@ using namespace llvm;
 
 namespace mlgo {
 
-std::vector<TensorSpec> getEvictionFeatureSpecs() {
-  // One row of 33 columns.
-  const std::vector<int64_t> Row{1, EvictionColumns};
-  std::vector<TensorSpec> Specs;
-  auto Int = [&](const char *Name) {
-    Specs.push_back(TensorSpec::createSpec<int64_t>(Name, Row));
-  };
-  auto Float = [&](const char *Name) {
-    Specs.push_back(TensorSpec::createSpec<float>(Name, Row));
-  };
-  // LLVM 19's RA_EVICT_FEATURES_LIST, in order.
-  Int("mask");
-  Int("is_free");
-  Float("nr_urgent");
-  Float("nr_broken_hints");
-  Int("is_hint");
-  Int("is_local");
-  Float("nr_rematerializable");
-  Float("nr_defs_and_uses");
-  Float("weighed_reads_by_max");
-  Float("weighed_writes_by_max");
-  Float("weighed_read_writes_by_max");
-  Float("weighed_indvars_by_max");
-  Float("hint_weights_by_max");
-  Float("start_bb_freq_by_max");
-  Float("end_bb_freq_by_max");
-  Float("hottest_bb_freq_by_max");
-  Float("liverange_size");
-  Float("use_def_density");
-  Int("max_stage");
-  Int("min_stage");
-  Specs.push_back(TensorSpec::createSpec<float>("progress", {1}));
-  return Specs;
-}
-
-TensorSpec getEvictionAdviceSpec() {
-  return TensorSpec::createSpec<int64_t>("index_to_evict", {1});
-}
-
-int64_t invertEviction(const int64_t *Mask, int64_t Choice) {
-  const int64_t Nothing = EvictionColumns - 1;
-  if (Choice != Nothing && Mask[Nothing])
-    return Nothing;
-  for (int64_t I = 0; I < Nothing; ++I)
-    if (Mask[I] && I != Choice)
-      return I;
-  return Choice;
-}
-
 /// Why \p M cannot answer LLVM's eviction questions, if it cannot.
 static Error checkEvictionModel(const Model &M, StringRef What) {
   if (!M.Decision.isPerColumn() ||
@@ -104,7 +56,7 @@ static Error checkEvictionModel(const Model &M, StringRef What) {
                      Twine(EvictionColumns) +
                      " columns (\"rule\": \"masked_argmax\", \"columns\": " +
                      Twine(EvictionColumns) + ")");
-  if (M.Decision.MaskName != "mask")
+  if (M.Decision.MaskName != getEvictionFeatureName(EvictionFeature::mask))
     return makeError("model '" + What + "' takes its mask from '" +
                      M.Decision.MaskName +
                      "'; an eviction model must obey LLVM's 'mask'");
@@ -197,21 +149,6 @@ cl::Option &getOption(StringRef Name) {
   return *It->second;
 }
 
-/// Writes all of \p Size bytes to \p FD.
-Error writeAll(int FD, const char *Data, size_t Size) {
-  while (Size) {
-    ssize_t N = ::write(FD, Data, Size);
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return makeError(Twine("cannot send advice to the register allocator: ") +
-                       std::strerror(errno));
-    Data += N;
-    Size -= static_cast<size_t>(N);
-  }
-  return Error::success();
-}
-
 /// The -mlgo-evict-training-log writer, shared by the process's sessions
 /// (which run one after another, on the main thread's pipelines).
 struct TrainingLogState {
@@ -233,7 +170,7 @@ TrainingLogState &getTrainingLog() {
 /// when the next pipeline starts, so a finished session's thread sees the
 /// end of its stream).
 struct Session {
-  int LogRead = -1, LogWrite = -1, AdviceRead = -1, AdviceWrite = -1;
+  FileDescriptor LogRead, LogWrite, AdviceRead, AdviceWrite;
   std::string Directory, Base;
   std::unique_ptr<ServePolicy> Policy;
   std::atomic<bool> DirectoryRemoved{false};
@@ -241,17 +178,7 @@ struct Session {
   /// earlier ones), or has ended.
   std::atomic<bool> Waiting{false}, Ended{false};
 
-  ~Session() {
-    for (int FD : {LogRead, AdviceRead, AdviceWrite})
-      if (FD >= 0)
-        ::close(FD);
-    closeLogWrite();
-  }
-  void closeLogWrite() {
-    if (LogWrite >= 0)
-      ::close(LogWrite);
-    LogWrite = -1;
-  }
+  void closeLogWrite() { LogWrite.reset(); }
   /// The links are needed only until LLVM has opened both ends.
   void removeDirectory() {
     if (DirectoryRemoved.exchange(true) || Directory.empty())
@@ -322,7 +249,11 @@ public:
         return makeError("cannot write training log '" + EvictTrainingLog +
                          "': " + L.Stream->error().message());
     }
-    return writeAll(S.AdviceWrite, Advice, Size);
+    if (std::error_code EC =
+            writeAll(S.AdviceWrite.get(), StringRef(Advice, Size)))
+      return makeError("cannot send advice to the register allocator: " +
+                       EC.message());
+    return Error::success();
   }
 
 private:
@@ -337,7 +268,8 @@ public:
       : Inner(std::move(Inner)), Flips(EvictFlips.begin(), EvictFlips.end()) {}
 
   Error begin(const LogHeader &H) override {
-    std::optional<size_t> Mask = H.findFeature("mask");
+    std::optional<size_t> Mask =
+        H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
     if (!Mask || !H.Features[*Mask].isElementType<int64_t>() ||
         H.Features[*Mask].getElementCount() != EvictionColumns || !H.Advice ||
         !H.Advice->isElementType<int64_t>())
@@ -374,7 +306,7 @@ private:
 class WatchedSource final : public ByteSource {
 public:
   explicit WatchedSource(Session &S)
-      : S(S), Inner(createFDSource(S.LogRead, /*TakeOwnership=*/false)) {}
+      : S(S), Inner(createFDSource(S.LogRead.get(), /*TakeOwnership=*/false)) {}
   Expected<size_t> read(char *Buf, size_t Size) override {
     S.Waiting = true;
     Expected<size_t> N = Inner->read(Buf, Size);
@@ -411,10 +343,10 @@ startSession(std::unique_ptr<ServePolicy> Policy) {
   if (::pipe2(Log, O_CLOEXEC) != 0 || ::pipe2(Advice, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create the eviction channel's pipes: ") +
                      std::strerror(errno));
-  S->LogRead = Log[0];
-  S->LogWrite = Log[1];
-  S->AdviceRead = Advice[0];
-  S->AdviceWrite = Advice[1];
+  S->LogRead.reset(Log[0]);
+  S->LogWrite.reset(Log[1]);
+  S->AdviceRead.reset(Advice[0]);
+  S->AdviceWrite.reset(Advice[1]);
   SmallString<128> Dir;
   if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-evict", Dir))
     return makeError("cannot create the eviction channel's directory: " +
@@ -429,9 +361,9 @@ startSession(std::unique_ptr<ServePolicy> Policy) {
                        "': " + EC.message());
     return Error::success();
   };
-  if (Error E = Link(S->AdviceRead, ".in"))
+  if (Error E = Link(S->AdviceRead.get(), ".in"))
     return E;
-  if (Error E = Link(S->LogWrite, ".out"))
+  if (Error E = Link(S->LogWrite.get(), ".out"))
     return E;
   std::thread(serveSession, S).detach();
   return S;
@@ -464,7 +396,7 @@ bool isDrained(Session &S) {
   if (S.Ended)
     return true;
   int Pending = 0;
-  return S.Waiting && ::ioctl(S.LogRead, FIONREAD, &Pending) == 0 &&
+  return S.Waiting && ::ioctl(S.LogRead.get(), FIONREAD, &Pending) == 0 &&
          Pending == 0;
 }
 

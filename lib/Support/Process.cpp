@@ -11,6 +11,7 @@
 #include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Errno.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
@@ -80,27 +81,6 @@ std::string ProcessResult::describe() const {
 
 namespace {
 
-/// A file descriptor closed on destruction.
-class OwnedFD {
-public:
-  explicit OwnedFD(int FD = -1) : FD(FD) {}
-  ~OwnedFD() {
-    if (FD >= 0)
-      ::close(FD);
-  }
-  OwnedFD(const OwnedFD &) = delete;
-  OwnedFD &operator=(const OwnedFD &) = delete;
-  void reset(int NewFD) {
-    if (FD >= 0)
-      ::close(FD);
-    FD = NewFD;
-  }
-  int get() const { return FD; }
-
-private:
-  int FD;
-};
-
 /// posix_spawn's attribute and file action objects, destroyed on scope exit.
 struct SpawnState {
   posix_spawn_file_actions_t Actions;
@@ -117,17 +97,16 @@ struct SpawnState {
   SpawnState &operator=(const SpawnState &) = delete;
 };
 
-Error openRedirection(const std::string &Path, bool ForWriting, OwnedFD &FD) {
+Error openRedirection(const std::string &Path, bool ForWriting,
+                      FileDescriptor &FD) {
   int Flags = ForWriting ? O_WRONLY | O_CREAT | O_TRUNC : O_RDONLY;
-  int Opened;
-  do
-    Opened = ::open(Path.c_str(), Flags | O_CLOEXEC, 0666);
-  while (Opened < 0 && errno == EINTR);
+  int Opened =
+      sys::RetryAfterSignal(-1, ::open, Path.c_str(), Flags | O_CLOEXEC, 0666);
   // Above the standard descriptors (this process may have closed one):
   // posix_spawn's dup2 of a descriptor onto itself would keep it
   // close-on-exec.
   if (Opened >= 0 && Opened <= STDERR_FILENO) {
-    OwnedFD Low(Opened);
+    FileDescriptor Low(Opened);
     Opened = ::fcntl(Low.get(), F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
   }
   if (Opened < 0)
@@ -165,7 +144,7 @@ Expected<ChildProcess> ChildProcess::spawn(ArrayRef<std::string> Argv,
   // error names the file rather than the program. They are close-on-exec:
   // programs spawned meanwhile by other threads do not inherit them.
   SpawnState S;
-  OwnedFD In, Out, Err;
+  FileDescriptor In, Out, Err;
   if (Options.Stdin) {
     if (Error E = openRedirection(*Options.Stdin, /*ForWriting=*/false, In))
       return E;
@@ -224,10 +203,9 @@ ChildProcess ChildProcess::adopt(int Pid, bool OwnProcessGroup) {
 
 ChildProcess::ChildProcess(ChildProcess &&Other) noexcept
     : Pid(Other.Pid), OwnProcessGroup(Other.OwnProcessGroup),
-      ExitFD(Other.ExitFD), Owner(Other.Owner),
+      ExitFD(std::move(Other.ExitFD)), Owner(Other.Owner),
       Result(std::move(Other.Result)) {
   Other.Pid = -1;
-  Other.ExitFD = -1;
 }
 
 ChildProcess &ChildProcess::operator=(ChildProcess &&Other) noexcept {
@@ -237,11 +215,10 @@ ChildProcess &ChildProcess::operator=(ChildProcess &&Other) noexcept {
   ChildProcess Old(std::move(*this));
   Pid = Other.Pid;
   OwnProcessGroup = Other.OwnProcessGroup;
-  ExitFD = Other.ExitFD;
+  ExitFD = std::move(Other.ExitFD);
   Owner = Other.Owner;
   Result = std::move(Other.Result);
   Other.Pid = -1;
-  Other.ExitFD = -1;
   return *this;
 }
 
@@ -250,18 +227,12 @@ ChildProcess::~ChildProcess() {
     kill();
     wait();
   }
-  closeExitFD();
-}
-
-void ChildProcess::closeExitFD() {
-  if (ExitFD >= 0)
-    ::close(ExitFD);
-  ExitFD = -1;
+  ExitFD.reset();
 }
 
 void ChildProcess::reaped(int WaitStatus) {
   Result = ProcessResult::fromWaitStatus(WaitStatus);
-  closeExitFD();
+  ExitFD.reset();
 }
 
 std::optional<ProcessResult> ChildProcess::poll() {
@@ -269,17 +240,14 @@ std::optional<ProcessResult> ChildProcess::poll() {
   if (Result)
     return Result;
   int WaitStatus = 0;
-  pid_t R;
-  do
-    R = ::waitpid(Pid, &WaitStatus, WNOHANG);
-  while (R < 0 && errno == EINTR);
+  pid_t R = sys::RetryAfterSignal(-1, ::waitpid, Pid, &WaitStatus, WNOHANG);
   if (R == 0)
     return std::nullopt;
   if (R < 0) {
     Result = ProcessResult::notStarted("cannot wait for process " +
                                        std::to_string(Pid) + ": " +
                                        std::strerror(errno));
-    closeExitFD();
+    ExitFD.reset();
     return Result;
   }
   reaped(WaitStatus);
@@ -298,10 +266,10 @@ ChildProcess::waitUntil(Clock::time_point Deadline) {
     if (Now >= Deadline)
       return std::nullopt;
     auto Left = Deadline - Now;
-    if (ExitFD >= 0) {
+    if (ExitFD) {
       // Rounded up: a poll that returns just before the deadline would spin.
       auto Ms = std::chrono::ceil<std::chrono::milliseconds>(Left).count();
-      struct pollfd P = {ExitFD, POLLIN, 0};
+      struct pollfd P = {ExitFD.get(), POLLIN, 0};
       ::poll(&P, 1, static_cast<int>(std::min<long long>(Ms, INT_MAX)));
       continue;
     }
@@ -316,15 +284,12 @@ ProcessResult ChildProcess::wait() {
   if (Result)
     return *Result;
   int WaitStatus = 0;
-  pid_t R;
-  do
-    R = ::waitpid(Pid, &WaitStatus, 0);
-  while (R < 0 && errno == EINTR);
+  pid_t R = sys::RetryAfterSignal(-1, ::waitpid, Pid, &WaitStatus, 0);
   if (R < 0) {
     Result = ProcessResult::notStarted("cannot wait for process " +
                                        std::to_string(Pid) + ": " +
                                        std::strerror(errno));
-    closeExitFD();
+    ExitFD.reset();
     return *Result;
   }
   reaped(WaitStatus);

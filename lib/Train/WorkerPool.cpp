@@ -10,6 +10,7 @@
 
 #include "mlgo/Support/Bytes.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/FileDescriptor.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -207,46 +208,26 @@ Expected<WorkerResponse> decodeResponse(StringRef Payload) {
 
 //===-- Pipes -------------------------------------------------------------===//
 
-static bool writeAll(int Fd, StringRef Data) {
-  while (!Data.empty()) {
-    ssize_t N = ::write(Fd, Data.data(), Data.size());
-    if (N < 0 && errno == EINTR)
-      continue;
-    if (N <= 0)
-      return false;
-    Data = Data.drop_front(N);
-  }
-  return true;
-}
-
 static bool writeFrame(int Fd, StringRef Payload) {
   ByteWriter W;
   W.putU32(Payload.size());
-  return writeAll(Fd, toStringRef(W.Bytes)) && writeAll(Fd, Payload);
+  return !writeAll(Fd, toStringRef(W.Bytes)) && !writeAll(Fd, Payload);
 }
 
 /// Reads exactly \p N bytes; false on end of file or error.
-static bool readAll(int Fd, char *Buf, size_t N) {
-  while (N) {
-    ssize_t Got = ::read(Fd, Buf, N);
-    if (Got < 0 && errno == EINTR)
-      continue;
-    if (Got <= 0)
-      return false;
-    Buf += Got;
-    N -= Got;
-  }
-  return true;
+static bool readExactly(int Fd, char *Buf, size_t N) {
+  ErrorOr<size_t> Got = readAll(Fd, Buf, N);
+  return Got && *Got == N;
 }
 
 static bool readFrame(int Fd, std::string &Payload) {
   char Len[4];
-  if (!readAll(Fd, Len, 4))
+  if (!readExactly(Fd, Len, 4))
     return false;
   uint32_t N = 0;
   ByteReader(StringRef(Len, 4)).getU32(N);
   Payload.resize(N);
-  return readAll(Fd, Payload.data(), N);
+  return readExactly(Fd, Payload.data(), N);
 }
 
 //===-- The worker process ------------------------------------------------===//

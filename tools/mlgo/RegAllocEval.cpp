@@ -6,14 +6,14 @@
 //
 // LLVM's static regalloc score of corpus modules (opt-19 -O2, then llc-19)
 // with LLVM's default eviction advisor and with an eviction model, per
-// package, in one run (mlgo/RegAlloc/EvictTrainer.h, docs/regalloc.md).
+// package, in one run (mlgo/RegAllocTrain/EvictTrainer.h, docs/regalloc.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
 #include "mlgo/Eval/Table.h"
-#include "mlgo/RegAlloc/EvictTrainer.h"
+#include "mlgo/RegAllocTrain/EvictTrainer.h"
 #include "mlgo/Support/InstallDirs.h"
 
 #include "llvm/Support/FormatVariadic.h"

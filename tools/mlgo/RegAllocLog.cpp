@@ -5,13 +5,13 @@
 //
 // The eviction decisions of a model (default: the embedded one) on one
 // module, in LLVM's training-log format with each function's static score
-// as its reward (mlgo/RegAlloc/RewardLog.h, docs/regalloc.md).
+// as its reward (mlgo/RegAllocTrain/RewardLog.h, docs/regalloc.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
-#include "mlgo/RegAlloc/RewardLog.h"
+#include "mlgo/RegAllocTrain/RewardLog.h"
 #include "mlgo/Support/InstallDirs.h"
 
 #include "llvm/Support/FormatVariadic.h"

@@ -8,13 +8,13 @@
 //       [--quiet]
 //
 // Improves a per-column eviction model on LLVM's static regalloc score of
-// corpus modules (mlgo/RegAlloc/EvictTrainer.h, docs/regalloc.md).
+// corpus modules (mlgo/RegAllocTrain/EvictTrainer.h, docs/regalloc.md).
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
-#include "mlgo/RegAlloc/EvictTrainer.h"
+#include "mlgo/RegAllocTrain/EvictTrainer.h"
 #include "mlgo/Support/InstallDirs.h"
 
 #include "llvm/Support/raw_ostream.h"

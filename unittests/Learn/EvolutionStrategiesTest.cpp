@@ -98,6 +98,52 @@ TEST(EvolutionStrategiesTest, SGDStepIsTheDocumentedEstimate) {
             "ES reward of direction 1 is not finite");
 }
 
+TEST(EvolutionStrategiesTest, ScalesPerturbAndMoveEachParameterOnItsOwn) {
+  // Parameters 100 and 0.001: sigma 0.5 on scales 100 and 0.01 (the floor).
+  std::vector<double> Theta = {100.0, 0.001};
+  std::vector<double> S = EvolutionStrategies::relativeScales(Theta, 0.01);
+  EXPECT_EQ(S, (std::vector<double>{100.0, 0.01}));
+  EXPECT_EQ(EvolutionStrategies::relativeScales({-3.0, 0.0}, 0.5),
+            (std::vector<double>{3.0, 0.5}));
+  ESOptions O;
+  O.Sigma = 0.5;
+  O.NumDirections = 2;
+  O.Optimizer.TheKind = OptimizerOptions::Kind::SGD;
+  O.Optimizer.LearningRate = 0.25;
+  O.Scales = S;
+  EvolutionStrategies ES(Theta, O);
+  ESCandidates C = ES.proposePerturbations();
+  // The same generator as unscaled: the directions are the unscaled run's.
+  ESOptions Unscaled = O;
+  Unscaled.Scales.clear();
+  EvolutionStrategies Plain({0.0, 0.0}, Unscaled);
+  ESCandidates P = Plain.proposePerturbations();
+  std::vector<std::vector<double>> Eps(2, std::vector<double>(2));
+  for (size_t I = 0; I < 2; ++I)
+    for (size_t J = 0; J < 2; ++J) {
+      Eps[I][J] = P.Plus[I][J] / 0.5;
+      EXPECT_EQ(C.Plus[I][J], Theta[J] + 0.5 * S[J] * Eps[I][J]);
+      EXPECT_EQ(C.Minus[I][J], Theta[J] - 0.5 * S[J] * Eps[I][J]);
+    }
+  // Rewards 3, 1 (direction 0) and 2, 2 (direction 1), as above: in u,
+  // g = 2 Z eps0 / 2; theta_j moves by s_j * 0.25 * g_j.
+  ASSERT_EQ(errorMessage(ES.update({3, 2}, {1, 2})), "<success>");
+  double Z = 1 / std::sqrt(0.5);
+  for (size_t J = 0; J < 2; ++J) {
+    double G = 2 * Z * Eps[0][J] / 2.0;
+    EXPECT_NEAR(ES.getLastGradient()[J], G, 1e-12);
+    EXPECT_NEAR(ES.getTheta()[J], Theta[J] + S[J] * 0.25 * G, 1e-12 * S[J]);
+  }
+  // Which is the eviction trainer's documented step: lr = Step * sigma
+  // moves theta by Step * s * sum (r+ - r-) eps / (2 K std).
+  double Std = std::sqrt(0.5);
+  for (size_t J = 0; J < 2; ++J)
+    EXPECT_NEAR(ES.getTheta()[J],
+                Theta[J] + (0.25 / 0.5) * S[J] * (3.0 - 1.0) * Eps[0][J] /
+                               (2.0 * 2.0 * Std),
+                1e-12 * S[J]);
+}
+
 TEST(EvolutionStrategiesTest, RewardNormalizations) {
   std::vector<double> R = {10, 0, 5, 5};
   std::vector<double> Ranks = EvolutionStrategies::normalizeRewards(

@@ -5,11 +5,21 @@
 // policy is a flat parameter vector theta (Parameters.h), and each iteration
 //
 //  1. proposePerturbations() draws K directions eps_i ~ N(0, I) and returns
-//     the 2K candidates theta + sigma eps_i and theta - sigma eps_i;
+//     the 2K candidates theta + sigma s*eps_i and theta - sigma s*eps_i
+//     (antithetic pairs; s*eps is element-wise, s the per-parameter scales
+//     below);
 //  2. the caller evaluates a reward for every candidate (the training loop
 //     compiles modules with it) and
 //  3. update() normalizes the 2K rewards, estimates the gradient of the
 //     expected reward and takes an optimizer step (ascent).
+//
+// Scales (Options.Scales, all 1 when empty): the search runs in the
+// coordinates u_j = theta_j / s_j. A policy whose parameters differ by
+// orders of magnitude (the eviction model's main rule and its tie-breakers
+// far below it) would lose its small terms to one common sigma, or never
+// move its large ones; per-parameter scales perturb and move each on its
+// own. relativeScales() gives the usual choice, s_j = max(|theta_j|, floor)
+// at the start, the floor searching parameters that start at 0.
 //
 // Rewards are normalized together over all 2K values, either
 //   ZScore:        r' = (r - mean) / std  (population std; if std is below
@@ -20,8 +30,12 @@
 // largest max(r+_i, r-_i) are used (ties: lower i first).
 // The estimate over the used set S is
 //   g = sum_{i in S} (r'+_i - r'-_i) eps_i / (2 sigma |S|)
-// and the optimizer (Optimizer.h; Adam by default) steps along -g, i.e.
-// ascends the reward.
+// (in the scaled coordinates u) and the optimizer (Optimizer.h; Adam by
+// default) steps along -g, i.e. ascends the reward: u moves by the
+// optimizer's step delta, theta_j by s_j delta_j. With ZScore and SGD of
+// learning rate lr, theta moves by
+//   lr s sum_{i in S} (r+_i - r-_i) eps_i / (2 sigma |S| std(r)),
+// Salimans et al.'s step normalized by the spread of the rewards.
 //
 // Determinism: one Rng (Random.h) seeded with Options.Seed draws the
 // directions, direction by direction, element by element; nothing else is
@@ -60,10 +74,12 @@ struct ESOptions {
   OptimizerOptions Optimizer = {OptimizerOptions::Kind::Adam, 0.01, 0.9, 0.999,
                                 1e-8};
   uint64_t Seed = 1;
+  /// Per-parameter scales s, all positive, one per parameter; empty: all 1.
+  std::vector<double> Scales;
 };
 
-/// The candidates of one iteration: Plus[i] = theta + sigma eps_i,
-/// Minus[i] = theta - sigma eps_i.
+/// The candidates of one iteration: Plus[i] = theta + sigma s*eps_i,
+/// Minus[i] = theta - sigma s*eps_i.
 struct ESCandidates {
   std::vector<std::vector<double>> Plus, Minus;
 };
@@ -85,7 +101,8 @@ public:
   /// Completed iterations (updates).
   uint64_t getIteration() const { return Iteration; }
   bool hasPendingProposal() const { return !Directions.empty(); }
-  /// The gradient estimate g of the last update (empty before the first).
+  /// The gradient estimate g of the last update, in the scaled
+  /// coordinates (empty before the first).
   const std::vector<double> &getLastGradient() const { return LastGradient; }
   const ESOptions &getOptions() const { return Options; }
 
@@ -98,6 +115,11 @@ public:
   /// 2K rewards; returns r' in the same order.
   static std::vector<double> normalizeRewards(llvm::ArrayRef<double> R,
                                               ESOptions::Normalization N);
+
+  /// Scales relative to \p Theta: s_j = max(|theta_j|, \p Floor), with
+  /// \p Floor > 0.
+  static std::vector<double> relativeScales(llvm::ArrayRef<double> Theta,
+                                            double Floor);
 
 private:
   ESOptions Options;

@@ -28,6 +28,7 @@
 
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Runner/ModelRunner.h"
+#include "mlgo/Support/FileDescriptor.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -70,7 +71,7 @@ private:
   const TensorSpec AdviceSpec;
   const std::string OutboundPath;
   const std::string InboundPath;
-  int Inbound = -1;
+  FileDescriptor Inbound;
   /// Owned by Log; kept to check for write errors.
   llvm::raw_fd_ostream *Outbound = nullptr;
   std::unique_ptr<LogWriter> Log;

@@ -62,6 +62,7 @@
 #define MLGO_REGALLOC_EVICTIONPLUGIN_H
 
 #include "mlgo/Protocol/ServePolicy.h"
+#include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/Tensor/TensorSpec.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -71,24 +72,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// The number of columns of an eviction observation: 32 candidate registers
-/// and the live range being allocated.
-constexpr int64_t EvictionColumns = 33;
-
-/// The features stock LLVM 19's eviction advisor sends, in its order.
-std::vector<TensorSpec> getEvictionFeatureSpecs();
-
-/// The advice tensor: "index_to_evict", int64 [1].
-TensorSpec getEvictionAdviceSpec();
-
-/// The other answer to an eviction question whose allowed columns are
-/// \p Mask (33 elements, LLVM's "mask") and whose answer was \p Choice:
-/// "evict nothing" (column 32) for an eviction where LLVM allows it, and
-/// otherwise the first allowed register column other than \p Choice;
-/// \p Choice itself when no other column is allowed. Never a masked
-/// column. The -mlgo-evict-flips research option answers with it.
-int64_t invertEviction(const int64_t *Mask, int64_t Choice);
 
 /// A policy answering eviction observations with the model in \p Path
 /// (interpreted), or with the model compiled into the plugin when \p Path

@@ -37,6 +37,8 @@
 #ifndef MLGO_SUPPORT_PROCESS_H
 #define MLGO_SUPPORT_PROCESS_H
 
+#include "mlgo/Support/FileDescriptor.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
@@ -162,7 +164,7 @@ public:
   /// (until it is reaped), to wait for the child and for other descriptors
   /// in one poll; -1 where the kernel has none, or once the child has been
   /// reaped. Owned by the handle.
-  int getExitFD() const { return ExitFD; }
+  int getExitFD() const { return ExitFD.get(); }
 
   /// Does not block: the result if the child has ended (reaping it), none
   /// while it runs.
@@ -187,11 +189,10 @@ public:
 private:
   ChildProcess(int Pid, bool OwnProcessGroup);
   void reaped(int WaitStatus);
-  void closeExitFD();
 
   int Pid = -1;
   bool OwnProcessGroup = false;
-  int ExitFD = -1;
+  FileDescriptor ExitFD;
   /// The process that created this handle: a fork()ed copy of the handle
   /// must not kill or reap the child of its parent.
   int Owner = -1;

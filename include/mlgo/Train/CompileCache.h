@@ -31,16 +31,18 @@
 // device", so the file keeps complete lines only. Transient failures (a
 // timeout, a worker killed by the out-of-memory killer) are remembered for this
 // run only: a rerun over the same work directory compiles them again.
+// The checksum field, torn lines, the lock and full disks are LineFile's
+// (Support/LineFile.h), shared with the eviction trainer's score cache.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_TRAIN_COMPILECACHE_H
 #define MLGO_TRAIN_COMPILECACHE_H
 
+#include "mlgo/Support/LineFile.h"
 #include "mlgo/Train/CompileWorker.h"
 #include "mlgo/TrainCore/CompileOutcome.h"
 
-#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -50,36 +52,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// A file of lines, appended one whole line at a time (the two caches
-/// below). The file holds complete lines only: a torn last line is cut off
-/// when it is opened, and a line that cannot be appended whole is cut off
-/// again.
-class LineFile {
-public:
-  LineFile() = default;
-  LineFile(const LineFile &) = delete;
-  LineFile &operator=(const LineFile &) = delete;
-  ~LineFile() { close(); }
-
-  /// Opens \p Path for appending (creating it) and locks it: a second
-  /// process opening it fails with "PATH: in use by another mlgo process
-  /// (one run per work directory at a time)". Then passes its text to
-  /// \p Read, which returns the bytes its complete lines take.
-  llvm::Error
-  open(llvm::StringRef Path,
-       llvm::function_ref<llvm::Expected<uint64_t>(llvm::StringRef Text)> Read);
-  /// Appends \p Line (ending in '\n'); on failure "PATH: cannot append a
-  /// result: <reason>", and the file is as it was.
-  llvm::Error append(llvm::StringRef Line);
-
-private:
-  void close();
-  std::string Path;
-  int FD = -1;
-  /// The bytes of the complete lines in the file.
-  uint64_t Size = 0;
-};
 
 class CompileCache {
 public:
@@ -107,6 +79,9 @@ public:
   size_t size() const { return Map.size(); }
 
 private:
+  /// One line's content: the entry it records, or Where.malformed().
+  llvm::Error readLine(llvm::StringRef Line, const LineLocation &Where);
+
   llvm::StringMap<Entry> Map;
   LineFile File;
 };
@@ -134,6 +109,8 @@ public:
   llvm::Error insert(llvm::StringRef Key, std::vector<DecidedSite> Sites);
 
 private:
+  llvm::Error readLine(llvm::StringRef Line, const LineLocation &Where);
+
   llvm::StringMap<std::vector<DecidedSite>> Map;
   LineFile File;
 };

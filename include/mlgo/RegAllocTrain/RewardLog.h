@@ -1,4 +1,4 @@
-//===- mlgo/RegAlloc/RewardLog.h - Eviction logs with rewards ---*- C++ -*-===//
+//===- mlgo/RegAllocTrain/RewardLog.h - Logs with rewards -------*- C++ -*-===//
 //
 // `mlgo regalloc log`: the eviction decisions a model makes on one module,
 // in LLVM's training-log format, with a reward per function - the log
@@ -16,8 +16,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_REGALLOC_REWARDLOG_H
-#define MLGO_REGALLOC_REWARDLOG_H
+#ifndef MLGO_REGALLOCTRAIN_REWARDLOG_H
+#define MLGO_REGALLOCTRAIN_REWARDLOG_H
 
 #include "mlgo/RegAlloc/Score.h"
 
@@ -54,4 +54,4 @@ writeRewardLog(llvm::StringRef IRPath, llvm::StringRef OutPath,
 
 } // namespace mlgo::regalloc
 
-#endif // MLGO_REGALLOC_REWARDLOG_H
+#endif // MLGO_REGALLOCTRAIN_REWARDLOG_H

@@ -1,11 +1,11 @@
 //===- RewardLog.cpp - Eviction logs with rewards
 //--------------------------===//
 //
-// See mlgo/RegAlloc/RewardLog.h.
+// See mlgo/RegAllocTrain/RewardLog.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/RegAlloc/RewardLog.h"
+#include "mlgo/RegAllocTrain/RewardLog.h"
 
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Support/Error.h"

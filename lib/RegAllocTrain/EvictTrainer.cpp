@@ -1,114 +1,42 @@
 //===- EvictTrainer.cpp - Evolution strategies on the regalloc score ------===//
 //
-// See mlgo/RegAlloc/EvictTrainer.h for the loop and its guarantees.
+// See mlgo/RegAllocTrain/EvictTrainer.h for the loop and its guarantees. The
+// search is the shared learner's (Learn/EvolutionStrategies.h, with
+// per-weight scales); the modules, compiles and scores are the scorer's
+// (EvictionScorer.h), which `mlgo eval regalloc` uses too.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/RegAlloc/EvictTrainer.h"
+#include "mlgo/RegAllocTrain/EvictTrainer.h"
 
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Fingerprint.h"
 #include "mlgo/Corpus/Package.h"
+#include "mlgo/Learn/EvolutionStrategies.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/RegAlloc/Score.h"
-#include "mlgo/RegAlloc/TieBreak.h"
+#include "mlgo/RegAllocModel/TieBreak.h"
+#include "mlgo/RegAllocTrain/EvictionScorer.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Parallel.h"
-#include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MD5.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
-#include <cmath>
 #include <map>
-#include <mutex>
+#include <optional>
 
 using namespace llvm;
 
 namespace mlgo::regalloc {
 namespace {
-
-/// A standard normal value from \p State (Box-Muller on two 53-bit
-/// uniforms), the same on every platform.
-double normal(uint64_t &State) {
-  auto Unit = [&] {
-    return (static_cast<double>(splitMix64(State) >> 11) + 0.5) * 0x1p-53;
-  };
-  double U1 = Unit(), U2 = Unit();
-  return std::sqrt(-2.0 * std::log(U1)) * std::cos(6.283185307179586 * U2);
-}
-
-std::string md5Hex(StringRef Text) {
-  MD5 H;
-  H.update(Text);
-  MD5::MD5Result R;
-  H.final(R);
-  return R.digest().str().str();
-}
-
-/// WORK/scores.tsv: "<candidate id>\t<module>\t<score>" lines, appended as
-/// scores become known. A torn last line (a killed run) is ignored.
-class ScoreCache {
-public:
-  Error open(StringRef Path) {
-    this->Path = Path.str();
-    if (auto Buf = MemoryBuffer::getFile(Path)) {
-      SmallVector<StringRef, 0> Lines;
-      (*Buf)->getBuffer().split(Lines, '\n');
-      for (StringRef L : Lines) {
-        SmallVector<StringRef, 3> F;
-        L.split(F, '\t');
-        double V;
-        if (F.size() != 3 || F[2].getAsDouble(V))
-          continue;
-        Scores[(F[0] + "\t" + F[1]).str()] = V;
-      }
-    }
-    std::error_code EC;
-    OS = std::make_unique<raw_fd_ostream>(Path, EC, sys::fs::OF_Append);
-    if (EC)
-      return makeError("cannot open '" + Path + "': " + EC.message());
-    return Error::success();
-  }
-  std::optional<double> find(StringRef Id, StringRef Module) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    auto It = Scores.find((Id + "\t" + Module).str());
-    if (It == Scores.end())
-      return std::nullopt;
-    return It->second;
-  }
-  Error add(StringRef Id, StringRef Module, double V) {
-    std::lock_guard<std::mutex> Lock(Mutex);
-    Scores[(Id + "\t" + Module).str()] = V;
-    *OS << Id << '\t' << Module << '\t' << formatv("{0:e17}", V) << '\n';
-    OS->flush();
-    if (OS->has_error())
-      return makeError("cannot write '" + Path + "': " + OS->error().message());
-    return Error::success();
-  }
-
-private:
-  std::string Path;
-  std::mutex Mutex;
-  std::map<std::string, double> Scores;
-  std::unique_ptr<raw_fd_ostream> OS;
-};
-
-struct TrainModule {
-  std::string Name;   ///< The corpus name.
-  std::string IRPath; ///< WORK/ir/..., optimized.
-  double Default = 0; ///< Stock llc's score.
-};
 
 class Trainer {
 public:
@@ -116,32 +44,15 @@ public:
   Expected<EvictTrainResult> run();
 
 private:
-  Error prepare(ArrayRef<std::string> Candidates, size_t Want,
-                std::vector<TrainModule> &Out, StringRef What,
-                bool KeepFree = false);
-  Expected<double> score(StringRef Id, StringRef ModelPath,
-                         const TrainModule &M);
-  /// Scores of one model on \p Set (all modules, in parallel).
-  Expected<std::vector<double>> evaluate(const Model &Candidate,
-                                         ArrayRef<TrainModule> Set,
-                                         std::string &IdOut);
   Model withWeights(ArrayRef<float> W) const;
   /// Start with the tie-breaker fitted on the start model's decisions on
   /// \p Set (TieBreak.h).
-  Expected<TieBreakFit> fitTies(ArrayRef<TrainModule> Set);
-  /// Writes \p Candidate to WORK/candidates/<id>.json; returns the id.
-  Expected<std::string> writeCandidate(const Model &Candidate);
+  Expected<TieBreakFit> fitTies(ArrayRef<ScoredModule> Set);
 
   const EvictTrainOptions &O;
   raw_ostream &Log;
-  ScoreCache Cache;
+  std::unique_ptr<EvictionScorer> Scorer;
   Model Start;
-  /// Modules prepare() left out (their MIR does not read back).
-  size_t LeftOut = 0;
-
-  friend Expected<EvictEvalResult>
-  mlgo::regalloc::evaluateEvictionModel(const EvictEvalOptions &,
-                                        raw_ostream &);
 };
 
 Model Trainer::withWeights(ArrayRef<float> W) const {
@@ -150,126 +61,11 @@ Model Trainer::withWeights(ArrayRef<float> W) const {
   return M;
 }
 
-Expected<double> Trainer::score(StringRef Id, StringRef ModelPath,
-                                const TrainModule &M) {
-  if (std::optional<double> S = Cache.find(Id, M.Name))
-    return *S;
-  LLCOptions LO;
-  if (!ModelPath.empty()) {
-    LO.ExtraArgs.push_back("-load=" + O.PluginPath);
-    LO.ExtraArgs.push_back(("-mlgo-evict-model=" + ModelPath).str());
-  }
-  Expected<ModuleScore> S = compileAndScore(M.IRPath, LO);
-  if (!S)
-    return S.takeError();
-  if (Error E = Cache.add(Id, M.Name, S->Score))
-    return E;
-  return S->Score;
-}
-
-Error Trainer::prepare(ArrayRef<std::string> Candidates, size_t Want,
-                       std::vector<TrainModule> &Out, StringRef What,
-                       bool KeepFree) {
-  // Optimize and score candidates in batches until Want have a non-zero
-  // default score.
-  size_t Next = 0;
-  while (Out.size() < Want && Next < Candidates.size()) {
-    size_t N = std::min(Candidates.size() - Next, Want - Out.size() + 4);
-    std::vector<TrainModule> Batch(N);
-    std::vector<std::string> Errors(N), Skipped(N);
-    runJobs(N, O.Jobs, [&](size_t I) {
-      TrainModule &M = Batch[I];
-      M.Name = Candidates[Next + I];
-      std::string Flat = M.Name;
-      std::replace(Flat.begin(), Flat.end(), '/', '@');
-      M.IRPath = O.WorkDir + "/ir/" + Flat + ".bc";
-      if (!sys::fs::exists(M.IRPath)) {
-        std::string Tmp = M.IRPath + ".tmp";
-        RunOptions RO;
-        RO.TimeoutSeconds = 300;
-        RO.Stderr = std::string("/dev/null");
-        ProcessResult R =
-            runProcess({"opt-19", "-O2",
-                        getModuleFile(O.CorpusDir, M.Name, ".bc"), "-o", Tmp},
-                       RO);
-        if (!R.succeeded()) {
-          Errors[I] = M.Name + ": opt-19 -O2 " + R.describe();
-          return;
-        }
-        if (std::error_code EC = sys::fs::rename(Tmp, M.IRPath)) {
-          Errors[I] = "cannot rename '" + Tmp + "': " + EC.message();
-          return;
-        }
-      }
-      Expected<double> S = score("llvm-default", "", M);
-      if (!S) {
-        // Not every module's MIR reads back (LLVM's MIR printer and parser
-        // do not round-trip every construct): such a module cannot be
-        // scored and is left out, which the log says.
-        Skipped[I] = toString(S.takeError());
-        return;
-      }
-      M.Default = *S;
-    });
-    for (size_t I = 0; I < N; ++I) {
-      if (!Errors[I].empty())
-        return makeError(Errors[I]);
-      if (!Skipped[I].empty()) {
-        if (!O.Quiet)
-          Log << "  left out " << Batch[I].Name << ": " << Skipped[I] << "\n";
-        ++LeftOut;
-        continue;
-      }
-      if ((KeepFree || Batch[I].Default > 0) && Out.size() < Want)
-        Out.push_back(std::move(Batch[I]));
-    }
-    Next += N;
-  }
-  if (Out.empty() && !KeepFree)
-    return makeError("no " + What + " module of '" + O.CorpusDir +
-                     "' has register-allocation cost to learn from");
-  return Error::success();
-}
-
-Expected<std::vector<double>> Trainer::evaluate(const Model &Candidate,
-                                                ArrayRef<TrainModule> Set,
-                                                std::string &IdOut) {
-  Expected<std::string> Written = writeCandidate(Candidate);
-  if (!Written)
-    return Written.takeError();
-  std::string Id = *Written;
-  IdOut = Id;
-  std::string Path = O.WorkDir + "/candidates/" + Id + ".json";
-  std::vector<double> Scores(Set.size());
-  std::vector<std::string> Errors(Set.size());
-  runJobs(Set.size(), O.Jobs, [&](size_t I) {
-    Expected<double> S = score(Id, Path, Set[I]);
-    if (S)
-      Scores[I] = *S;
-    else
-      Errors[I] = toString(S.takeError());
-  });
-  for (const std::string &E : Errors)
-    if (!E.empty())
-      return makeError(E);
-  return Scores;
-}
-
-Expected<std::string> Trainer::writeCandidate(const Model &Candidate) {
-  std::string Text = Candidate.toJSONString();
-  std::string Id = md5Hex(Text).substr(0, 16);
-  std::string Path = O.WorkDir + "/candidates/" + Id + ".json";
-  if (!sys::fs::exists(Path))
-    if (Error E = writeFileAtomically(Path, Text))
-      return E;
-  return Id;
-}
-
-Expected<TieBreakFit> Trainer::fitTies(ArrayRef<TrainModule> Set) {
-  Expected<std::string> Id = writeCandidate(Start);
+Expected<TieBreakFit> Trainer::fitTies(ArrayRef<ScoredModule> Set) {
+  Expected<std::string> Id = Scorer->writeCandidate(Start);
   if (!Id)
     return Id.takeError();
-  std::string ModelPath = O.WorkDir + "/candidates/" + *Id + ".json";
+  std::string ModelPath = Scorer->getCandidatePath(*Id);
   std::string Dir = O.WorkDir + "/logs/" + *Id;
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return makeError("cannot create '" + Dir + "': " + EC.message());
@@ -323,7 +119,7 @@ Expected<TieBreakFit> Trainer::fitTies(ArrayRef<TrainModule> Set) {
 }
 
 /// The mean of Scores[i] / Default[i].
-double objective(ArrayRef<double> Scores, ArrayRef<TrainModule> Set) {
+double objective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set) {
   double Sum = 0;
   for (size_t I = 0; I < Set.size(); ++I)
     Sum += Scores[I] / Set[I].Default;
@@ -340,12 +136,16 @@ Expected<EvictTrainResult> Trainer::run() {
     return makeError("'" + O.InitModelPath +
                      "': the trainer improves per-column models with one "
                      "linear layer");
-  for (StringRef Dir : {"", "/ir", "/candidates"})
-    if (std::error_code EC = sys::fs::create_directories(O.WorkDir + Dir))
-      return makeError("cannot create '" + O.WorkDir + Dir +
-                       "': " + EC.message());
-  if (Error E = Cache.open(O.WorkDir + "/scores.tsv"))
-    return E;
+  if (O.Generations && !(O.Sigma > 0))
+    return makeError("the perturbation scale (--sigma) must be greater than 0");
+  if (O.Generations && (O.Pairs == 0 || !(O.SigmaFloor > 0)))
+    return makeError("evolution strategies need at least one pair and a "
+                     "scale floor (--sigma-floor) greater than 0");
+  Expected<std::unique_ptr<EvictionScorer>> Opened = EvictionScorer::open(
+      {O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs, O.Quiet}, Log);
+  if (!Opened)
+    return Opened.takeError();
+  Scorer = std::move(*Opened);
 
   Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
   if (!D)
@@ -367,14 +167,15 @@ Expected<EvictTrainResult> Trainer::run() {
   Shuffle(TrainNames, 0x7261696e);
   Shuffle(ValNames, 0x76616c);
 
-  std::vector<TrainModule> Train, Val;
+  std::vector<ScoredModule> Train, Val;
   if (!O.Quiet)
     Log << "mlgo regalloc train: preparing modules (opt-19 -O2, stock "
            "llc-19 scores)\n";
-  if (Error E = prepare(TrainNames, O.TrainModules, Train, "training"))
+  if (Error E = Scorer->prepare(TrainNames, O.TrainModules, Train, "training"))
     return E;
   if (!ValNames.empty() && O.ValidationModules)
-    if (Error E = prepare(ValNames, O.ValidationModules, Val, "validation"))
+    if (Error E =
+            Scorer->prepare(ValNames, O.ValidationModules, Val, "validation"))
       return E;
 
   EvictTrainResult Result;
@@ -386,78 +187,76 @@ Expected<EvictTrainResult> Trainer::run() {
       return Fit.takeError();
     Result.TieBreak = std::move(*Fit);
   }
-  std::vector<float> Center = Start.Layers[0].Weights;
-  const size_t Dim = Center.size();
-  // Each weight moves on its own scale, fixed by the start: its magnitude,
-  // or SigmaFloor for the smaller ones. A model whose terms differ by orders
-  // of magnitude (a main rule and tie-breakers far below it) keeps its
-  // structure while every term is searched.
-  std::vector<double> Scale(Dim);
-  for (size_t K = 0; K < Dim; ++K)
-    Scale[K] = std::max<double>(std::fabs(Center[K]), O.SigmaFloor);
-  std::string Id;
-  Expected<std::vector<double>> StartScores = evaluate(Start, Train, Id);
+  const std::vector<float> &StartW = Start.Layers[0].Weights;
+  Expected<std::vector<double>> StartScores = Scorer->score(Start, Train);
   if (!StartScores)
     return StartScores.takeError();
   Result.StartObjective = objective(*StartScores, Train);
   double Best = Result.StartObjective;
-  std::vector<float> BestW = Center;
+  std::vector<float> BestW = StartW;
   if (!O.Quiet)
     Log << formatv("modules: {0} training, {1} validation; start objective "
                    "{2:f5} (score / LLVM default)\n",
                    Train.size(), Val.size(), Result.StartObjective);
 
-  Progress Bar("training", "generations");
-  for (unsigned G = 0; G < O.Generations; ++G) {
-    std::vector<std::vector<double>> Eps(O.Pairs, std::vector<double>(Dim));
-    uint64_t S = O.Seed * 0x9e3779b97f4a7c15ULL + G + 1;
-    for (auto &E : Eps)
-      for (double &X : E)
-        X = normal(S);
-    std::vector<double> Plus(O.Pairs), Minus(O.Pairs);
-    for (unsigned P = 0; P < O.Pairs; ++P)
-      for (int Sign : {1, -1}) {
-        std::vector<float> W(Dim);
-        for (size_t K = 0; K < Dim; ++K)
-          W[K] = static_cast<float>(Center[K] +
-                                    Sign * O.Sigma * Scale[K] * Eps[P][K]);
-        Expected<std::vector<double>> Sc = evaluate(withWeights(W), Train, Id);
-        if (!Sc)
-          return Sc.takeError();
-        double F = objective(*Sc, Train);
-        (Sign > 0 ? Plus : Minus)[P] = F;
-        if (F < Best) {
-          Best = F;
-          BestW = W;
-        }
-      }
-    // Descent direction, normalized by the spread of the objectives.
-    double Mean = 0, Var = 0;
-    for (unsigned P = 0; P < O.Pairs; ++P)
-      Mean += Plus[P] + Minus[P];
-    Mean /= 2.0 * O.Pairs;
-    for (unsigned P = 0; P < O.Pairs; ++P)
-      Var += (Plus[P] - Mean) * (Plus[P] - Mean) +
-             (Minus[P] - Mean) * (Minus[P] - Mean);
-    double Spread = std::sqrt(Var / (2.0 * O.Pairs)) + 1e-12;
-    for (size_t K = 0; K < Dim; ++K) {
-      double Grad = 0;
-      for (unsigned P = 0; P < O.Pairs; ++P)
-        Grad += (Minus[P] - Plus[P]) * Eps[P][K];
-      Center[K] = static_cast<float>(Center[K] + O.Step * Scale[K] * Grad /
-                                                     (2.0 * O.Pairs * Spread));
-    }
-    Expected<std::vector<double>> Sc = evaluate(withWeights(Center), Train, Id);
+  // The shared learner: antithetic pairs, rewards normalized by their
+  // spread (z-scores), plain gradient steps. Each weight moves on its own
+  // scale, fixed by the start: its magnitude, or SigmaFloor for the smaller
+  // ones, so a model whose terms differ by orders of magnitude (a main rule
+  // and tie-breakers far below it) keeps its structure while every term is
+  // searched. With the learning rate Step * Sigma, the center moves by
+  // Step * scale * sum (F- - F+) eps / (2 Pairs spread) (EvictTrainer.h).
+  std::vector<double> Theta(StartW.begin(), StartW.end());
+  std::optional<learn::EvolutionStrategies> ES;
+  if (O.Generations) {
+    learn::ESOptions EO;
+    EO.Sigma = O.Sigma;
+    EO.NumDirections = O.Pairs;
+    EO.RewardNormalization = learn::ESOptions::Normalization::ZScore;
+    EO.Optimizer.TheKind = learn::OptimizerOptions::Kind::SGD;
+    EO.Optimizer.LearningRate = O.Step * O.Sigma;
+    EO.Seed = O.Seed;
+    EO.Scales = learn::EvolutionStrategies::relativeScales(Theta, O.SigmaFloor);
+    ES.emplace(Theta, EO);
+  }
+  auto ToFloats = [](ArrayRef<double> V) {
+    return std::vector<float>(V.begin(), V.end());
+  };
+  // The training objective of weights \p W (lower is better), tracking
+  // the best.
+  auto Evaluate = [&](const std::vector<float> &W) -> Expected<double> {
+    Expected<std::vector<double>> Sc = Scorer->score(withWeights(W), Train);
     if (!Sc)
       return Sc.takeError();
     double F = objective(*Sc, Train);
     if (F < Best) {
       Best = F;
-      BestW = Center;
+      BestW = W;
     }
-    Result.Curve.push_back({F, Best});
+    return F;
+  };
+
+  Progress Bar("training", "generations");
+  for (unsigned G = 0; G < O.Generations; ++G) {
+    learn::ESCandidates C = ES->proposePerturbations();
+    // The learner ascends a reward: the negated objective.
+    std::vector<double> Plus(O.Pairs), Minus(O.Pairs);
+    for (unsigned P = 0; P < O.Pairs; ++P)
+      for (bool Positive : {true, false}) {
+        Expected<double> F =
+            Evaluate(ToFloats(Positive ? C.Plus[P] : C.Minus[P]));
+        if (!F)
+          return F.takeError();
+        (Positive ? Plus : Minus)[P] = -*F;
+      }
+    if (Error E = ES->update(Plus, Minus))
+      return E;
+    Expected<double> F = Evaluate(ToFloats(ES->getTheta()));
+    if (!F)
+      return F.takeError();
+    Result.Curve.push_back({*F, Best});
     if (!O.Quiet) {
-      Bar.setDetail(formatv("; objective {0:f5}, best {1:f5}", F, Best).str());
+      Bar.setDetail(formatv("; objective {0:f5}, best {1:f5}", *F, Best).str());
       Bar.update(G + 1, O.Generations);
     }
   }
@@ -494,10 +293,10 @@ Expected<EvictTrainResult> Trainer::run() {
   EvictSetResult &V = Result.Validation;
   V.Modules = Val.size();
   if (!Val.empty()) {
-    Expected<std::vector<double>> A = evaluate(Start, Val, Id);
+    Expected<std::vector<double>> A = Scorer->score(Start, Val);
     if (!A)
       return A.takeError();
-    Expected<std::vector<double>> B = evaluate(Result.Trained, Val, Id);
+    Expected<std::vector<double>> B = Scorer->score(Result.Trained, Val);
     if (!B)
       return B.takeError();
     V.StartRatio = objective(*A, Val);
@@ -573,14 +372,6 @@ Expected<EvictTrainResult> trainEvictionModel(const EvictTrainOptions &O,
 
 Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
                                                 raw_ostream &Log) {
-  EvictTrainOptions O;
-  O.CorpusDir = E.CorpusDir;
-  O.WorkDir = E.WorkDir;
-  O.InitModelPath = E.ModelPath;
-  O.Jobs = E.Jobs;
-  O.PluginPath = E.PluginPath;
-  O.Quiet = E.Quiet;
-  Trainer T(O, Log);
   Expected<Model> M = Model::load(E.ModelPath);
   if (!M)
     return M.takeError();
@@ -588,12 +379,10 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
     return makeError("'" + E.ModelPath +
                      "': not an eviction model (a per-column model with a "
                      "masked_argmax decision)");
-  for (StringRef Dir : {"", "/ir", "/candidates"})
-    if (std::error_code EC = sys::fs::create_directories(E.WorkDir + Dir))
-      return makeError("cannot create '" + E.WorkDir + Dir +
-                       "': " + EC.message());
-  if (Error Err = T.Cache.open(E.WorkDir + "/scores.tsv"))
-    return Err;
+  Expected<std::unique_ptr<EvictionScorer>> Scorer = EvictionScorer::open(
+      {E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs, E.Quiet}, Log);
+  if (!Scorer)
+    return Scorer.takeError();
   Expected<CorpusDescription> D = CorpusDescription::read(E.CorpusDir);
   if (!D)
     return D.takeError();
@@ -612,20 +401,19 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
   for (const std::string &P : E.Packages)
     if (!Taken.count(P))
       return makeError("'" + E.CorpusDir + "' has no package '" + P + "'");
-  std::vector<TrainModule> Set;
+  std::vector<ScoredModule> Set;
   if (!E.Quiet)
     Log << "mlgo eval regalloc: " << Names.size()
         << " modules (opt-19 -O2, stock llc-19 scores)\n";
-  if (Error Err = T.prepare(Names, Names.size(), Set, "evaluation",
-                            /*KeepFree=*/true))
+  if (Error Err = (*Scorer)->prepare(Names, Names.size(), Set, "evaluation",
+                                     /*KeepFree=*/true))
     return Err;
-  std::string Id;
-  Expected<std::vector<double>> Scores = T.evaluate(*M, Set, Id);
+  Expected<std::vector<double>> Scores = (*Scorer)->score(*M, Set);
   if (!Scores)
     return Scores.takeError();
   EvictEvalResult R;
   R.Modules = Set.size();
-  R.LeftOut = T.LeftOut;
+  R.LeftOut = (*Scorer)->getLeftOut();
   std::map<std::string, EvictEvalResult::Package> ByPkg;
   double RatioSum = 0;
   size_t RatioCount = 0;

@@ -1,12 +1,12 @@
-//===- unittests/RegAlloc/InvertEvictionTest.cpp - Inverted evictions ----===//
+//===- unittests/RegAllocModel/InvertEvictionTest.cpp - Inverted ----------===//
 //
-// invertEviction (mlgo/RegAlloc/EvictionPlugin.h), the answer the
+// invertEviction (mlgo/RegAllocModel/EvictionFeatures.h), the answer the
 // -mlgo-evict-flips research option gives instead of the model's: never a
 // column LLVM's mask forbids.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/RegAlloc/EvictionPlugin.h"
+#include "mlgo/RegAllocModel/EvictionFeatures.h"
 
 #include "gtest/gtest.h"
 

@@ -1,12 +1,13 @@
 //===- TieBreak.cpp - When LLVM's normalization erases weights ------------===//
 //
-// See mlgo/RegAlloc/TieBreak.h.
+// See mlgo/RegAllocModel/TieBreak.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/RegAlloc/TieBreak.h"
+#include "mlgo/RegAllocModel/TieBreak.h"
 
 #include "mlgo/Log/TrainingLog.h"
+#include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -14,6 +15,7 @@
 
 #include <Eigen/Dense>
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -23,20 +25,28 @@ using namespace llvm;
 namespace mlgo::regalloc {
 namespace {
 
-constexpr const char *Features[] = {"weighed_reads_by_max",
-                                    "weighed_writes_by_max",
-                                    "weighed_read_writes_by_max",
-                                    "weighed_indvars_by_max",
-                                    "hint_weights_by_max",
-                                    "start_bb_freq_by_max",
-                                    "end_bb_freq_by_max",
-                                    "hottest_bb_freq_by_max",
-                                    "liverange_size",
-                                    "nr_defs_and_uses",
-                                    "nr_rematerializable"};
-constexpr size_t NumFeatures = std::size(Features);
-/// Column 32: the live range being allocated ("evict nothing").
-constexpr size_t Columns = 33, LiveRange = 32;
+using F = EvictionFeature;
+/// The features the tie-breaker reads, in weight order.
+constexpr EvictionFeature TieFeatures[] = {F::weighed_reads_by_max,
+                                           F::weighed_writes_by_max,
+                                           F::weighed_read_writes_by_max,
+                                           F::weighed_indvars_by_max,
+                                           F::hint_weights_by_max,
+                                           F::start_bb_freq_by_max,
+                                           F::end_bb_freq_by_max,
+                                           F::hottest_bb_freq_by_max,
+                                           F::liverange_size,
+                                           F::nr_defs_and_uses,
+                                           F::nr_rematerializable};
+constexpr size_t NumFeatures = std::size(TieFeatures);
+/// Their names, in the same order.
+constexpr auto Features = [] {
+  std::array<const char *, NumFeatures> Names{};
+  for (size_t K = 0; K < NumFeatures; ++K)
+    Names[K] = getEvictionFeatureName(TieFeatures[K]);
+  return Names;
+}();
+constexpr size_t Columns = EvictionColumns, LiveRange = EvictionLiveRangeColumn;
 constexpr double Spread = 1e-6;
 
 /// The tie-breaker's pipeline on one value, as the model computes it:
@@ -83,9 +93,10 @@ Error TieBreakFitter::addLog(LogReader &Reader) {
     return Error::success();
   };
   size_t Mask = 0, Density = 0, Cols[NumFeatures] = {};
-  if (Error E = Find("mask", TensorType::Int64, Mask))
+  if (Error E = Find(getEvictionFeatureName(F::mask), TensorType::Int64, Mask))
     return E;
-  if (Error E = Find("use_def_density", TensorType::Float, Density))
+  if (Error E = Find(getEvictionFeatureName(F::use_def_density),
+                     TensorType::Float, Density))
     return E;
   for (size_t K = 0; K < NumFeatures; ++K)
     if (Error E = Find(Features[K], TensorType::Float, Cols[K]))

@@ -1,5 +1,4 @@
-//===- mlgo/RegAlloc/EvictTrainer.h - Training the eviction model -*- C++
-//-*-===//
+//===- mlgo/RegAllocTrain/EvictTrainer.h - Eviction training ----*- C++ -*-===//
 //
 // `mlgo regalloc train`: improves a per-column eviction model (Model.h,
 // "masked_argmax") on LLVM's static register-allocation score (Score.h)
@@ -15,33 +14,38 @@
 //      shuffled with the seed; the first TrainModules whose default score
 //      is not 0 (functions that never spill have nothing to learn). Each
 //      is optimized once, `opt-19 -O2`, into WORK/ir/.
-//   2. every generation: the center, and Pairs antithetic perturbations
-//      center +- Sigma * scale * eps (eps standard normal from splitmix64
-//      seeded by seed, generation and pair; the scale of a weight is its
-//      magnitude in the starting model, at least SigmaFloor). Each
-//      candidate model is written to WORK/candidates/<id>.json and scored
-//      on every module with `llc-19 -load=<plugin> -mlgo-evict-model=<file>
-//      -stop-after=virtregrewriter`. The center moves by Step times the
-//      estimated descent direction (on the same scales), normalized by the
-//      spread of the pair objectives.
+//   2. every generation, with the shared learner (Learn/EvolutionStrategies.h;
+//      the reward is the negated objective): Pairs antithetic perturbations
+//      center +- Sigma * scale * eps, eps standard normal from the learner's
+//      generator (Learn/Random.h) seeded with the seed, and the scale of a
+//      weight its magnitude in the starting model, at least SigmaFloor
+//      (relativeScales). Each candidate model (weights rounded to float) is
+//      written to WORK/candidates/<id>.json and scored on every module with
+//      `llc-19 -load=<plugin> -mlgo-evict-model=<file>
+//      -stop-after=virtregrewriter` (EvictionScorer.h). The center moves by
+//        Step * scale * sum_p (F-_p - F+_p) eps_p / (2 Pairs spread),
+//      the spread being the standard deviation of the 2 Pairs objectives
+//      (z-scored rewards, SGD with learning rate Step * Sigma), and is
+//      scored too.
 //   3. the best model evaluated (lowest training objective, the earliest
 //      on ties) is written to the output and scored, with the starting
 //      model and LLVM's default, on the validation packages' modules.
 //
 // Determinism and resumption: everything random comes from the seed; a
 // candidate's id is the MD5 of its model text; every score is appended to
-// WORK/scores.tsv as soon as it is known, and a rerun with the same options
-// reads it back instead of compiling again. A run killed at any point
+// WORK/scores.tsv (EvictionScorer.h's ScoreCache) as soon as it is known,
+// and a rerun with the same options replays the same candidates and reads
+// their scores back instead of compiling again. A run killed at any point
 // resumes to the same bytes. WORK/curve.csv and WORK/report.md describe
 // the run.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_REGALLOC_EVICTTRAINER_H
-#define MLGO_REGALLOC_EVICTTRAINER_H
+#ifndef MLGO_REGALLOCTRAIN_EVICTTRAINER_H
+#define MLGO_REGALLOCTRAIN_EVICTTRAINER_H
 
 #include "mlgo/Model/Model.h"
-#include "mlgo/RegAlloc/TieBreak.h"
+#include "mlgo/RegAllocModel/TieBreak.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -109,8 +113,8 @@ llvm::Expected<EvictTrainResult>
 trainEvictionModel(const EvictTrainOptions &Options, llvm::raw_ostream &Log);
 
 /// `mlgo eval regalloc`: a model against LLVM's default advisor on corpus
-/// modules, with the trainer's modules, scores and cache (WORK/ir,
-/// WORK/scores.tsv: a rerun compiles nothing). Every module of the chosen
+/// modules, with the trainer's scorer (EvictionScorer.h: WORK/ir,
+/// WORK/scores.tsv; a rerun compiles nothing). Every module of the chosen
 /// packages counts, also those LLVM allocates without cost (a model that
 /// adds cost there shows).
 struct EvictEvalOptions {
@@ -150,4 +154,4 @@ evaluateEvictionModel(const EvictEvalOptions &Options, llvm::raw_ostream &Log);
 
 } // namespace mlgo::regalloc
 
-#endif // MLGO_REGALLOC_EVICTTRAINER_H
+#endif // MLGO_REGALLOCTRAIN_EVICTTRAINER_H

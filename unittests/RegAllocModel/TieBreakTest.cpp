@@ -1,15 +1,14 @@
-//===- unittests/RegAlloc/TieBreakTest.cpp - The tie-breaker's fit
-//---------===//
+//===- unittests/RegAllocModel/TieBreakTest.cpp - The fit -----------------===//
 //
-// The tie-breaker (mlgo/RegAlloc/TieBreak.h) on made-up eviction logs whose
-// densities follow a known law: d = uses / size, every feature divided by
+// The tie-breaker (mlgo/RegAllocModel/TieBreak.h) on made-up eviction logs
+// whose densities follow a known law: d = uses / size, every feature divided by
 // its largest value in the decision as LLVM does. The fit must recover the
 // law's signs from the logarithms, count what it reads and skips, and go
 // into a model as the documented pipeline and scale.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/RegAlloc/TieBreak.h"
+#include "mlgo/RegAllocModel/TieBreak.h"
 
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/SplitMix64.h"

@@ -1,5 +1,4 @@
-//===- mlgo/RegAlloc/TieBreak.h - When LLVM's normalization erases weights -*-
-//C++ -*-===//
+//===- mlgo/RegAllocModel/TieBreak.h - Erased weights estimated -*- C++ -*-===//
 //
 // LLVM's eviction rule compares spill weights: a register is taken from
 // lighter live ranges only. The ML advisor sends that weight as
@@ -28,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_REGALLOC_TIEBREAK_H
-#define MLGO_REGALLOC_TIEBREAK_H
+#ifndef MLGO_REGALLOCMODEL_TIEBREAK_H
+#define MLGO_REGALLOCMODEL_TIEBREAK_H
 
 #include "mlgo/Model/Model.h"
 
@@ -90,4 +89,4 @@ llvm::Expected<Model> addTieBreak(const Model &Base, const TieBreakFit &Fit,
 
 } // namespace mlgo::regalloc
 
-#endif // MLGO_REGALLOC_TIEBREAK_H
+#endif // MLGO_REGALLOCMODEL_TIEBREAK_H

@@ -1,0 +1,133 @@
+//===- mlgo/RegAllocTrain/EvictionScorer.h - Scores -------------*- C++ -*-===//
+//
+// What `mlgo regalloc train` and `mlgo eval regalloc` share: corpus modules
+// made ready once, an eviction model (or LLVM's own advisor) compiled on
+// them by llc-19 and scored with LLVM's static register-allocation score
+// (RegAlloc/Score.h), and every score kept on disk so that no compile is
+// paid for twice.
+//
+// The work directory:
+//   WORK/ir/<module, '/' as '@'>.bc   the module, `opt-19 -O2` (written as
+//                                     .tmp and renamed: never half a file)
+//   WORK/candidates/<id>.json         every model scored; <id> is the first
+//                                     16 hex digits of the MD5 of its text
+//   WORK/scores.tsv                   the score cache below
+//
+// A module is prepared by optimizing it and scoring it with stock llc-19
+// (LLVM's default eviction advisor, the id "llvm-default"). Not every
+// module's MIR reads back (LLVM's MIR printer and parser do not round-trip
+// every construct): such a module cannot be scored and is left out, which
+// the log says and getLeftOut() counts.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_REGALLOCTRAIN_EVICTIONSCORER_H
+#define MLGO_REGALLOCTRAIN_EVICTIONSCORER_H
+
+#include "mlgo/Model/Model.h"
+#include "mlgo/Support/LineFile.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mlgo::regalloc {
+
+/// WORK/scores.tsv: one line per score, in a LineFile (Support/LineFile.h:
+/// a checksum per line, torn last lines cut off, locked, whole lines only
+/// on a full disk):
+///   <candidate id> '\t' <module> '\t' <score, printf's "%.17e"> '\n'
+/// where <candidate id> is a model's id or "llvm-default". A line that does
+/// not have this form is "PATH: line N (byte B): malformed line '...'".
+/// Thread-safe.
+class ScoreCache {
+public:
+  /// Reads \p Path (creating it) and opens it for appending.
+  llvm::Error open(llvm::StringRef Path);
+  /// The score of model \p Id on \p Module, if known.
+  std::optional<double> find(llvm::StringRef Id, llvm::StringRef Module) const;
+  /// Records a score and appends it to the file.
+  llvm::Error add(llvm::StringRef Id, llvm::StringRef Module, double Score);
+  size_t size() const;
+
+private:
+  llvm::Error readLine(llvm::StringRef Line, const LineLocation &Where);
+
+  mutable std::mutex Mutex;
+  llvm::StringMap<double> Scores;
+  LineFile File;
+};
+
+/// A corpus module ready to score.
+struct ScoredModule {
+  std::string Name;   ///< The corpus name.
+  std::string IRPath; ///< WORK/ir/..., optimized.
+  double Default = 0; ///< The score of LLVM's advisor (stock llc-19).
+};
+
+struct EvictionScorerOptions {
+  std::string CorpusDir;
+  std::string WorkDir;
+  /// The plugin llc-19 loads to compile with a model.
+  std::string PluginPath;
+  unsigned Jobs = 2;
+  /// Print nothing (otherwise: the modules left out).
+  bool Quiet = false;
+};
+
+class EvictionScorer {
+public:
+  /// Creates WORK, WORK/ir and WORK/candidates and opens the score cache.
+  static llvm::Expected<std::unique_ptr<EvictionScorer>>
+  open(const EvictionScorerOptions &Options, llvm::raw_ostream &Log);
+
+  /// Prepares the modules named \p Candidates, in order and in batches on
+  /// Jobs threads, and appends them to \p Out until it holds \p Want
+  /// modules whose default score is not 0 (functions that never spill have
+  /// nothing to learn), or, with \p KeepFree, \p Want modules of any score.
+  /// Fails if a module cannot be optimized, or, without \p KeepFree, if no
+  /// module has a cost ("no WHAT module of 'CORPUS' has register-allocation
+  /// cost to learn from").
+  llvm::Error prepare(llvm::ArrayRef<std::string> Candidates, size_t Want,
+                      std::vector<ScoredModule> &Out, llvm::StringRef What,
+                      bool KeepFree = false);
+
+  /// Writes \p M to WORK/candidates/<id>.json (unless it is there) and
+  /// returns the id.
+  llvm::Expected<std::string> writeCandidate(const Model &M);
+  std::string getCandidatePath(llvm::StringRef Id) const;
+
+  /// The scores of \p M on every module of \p Set, in order (compiled in
+  /// parallel, or read from the cache).
+  llvm::Expected<std::vector<double>> score(const Model &M,
+                                            llvm::ArrayRef<ScoredModule> Set);
+
+  /// Modules prepare() left out (their MIR does not read back).
+  size_t getLeftOut() const { return LeftOut; }
+  const EvictionScorerOptions &getOptions() const { return Options; }
+
+private:
+  EvictionScorer(const EvictionScorerOptions &Options, llvm::raw_ostream &Log)
+      : Options(Options), Log(Log) {}
+  /// The score of the model \p Id (at \p ModelPath; empty: LLVM's advisor)
+  /// on \p M.
+  llvm::Expected<double> scoreOne(llvm::StringRef Id, llvm::StringRef ModelPath,
+                                  const ScoredModule &M);
+
+  EvictionScorerOptions Options;
+  llvm::raw_ostream &Log;
+  ScoreCache Cache;
+  size_t LeftOut = 0;
+};
+
+} // namespace mlgo::regalloc
+
+#endif // MLGO_REGALLOCTRAIN_EVICTIONSCORER_H
