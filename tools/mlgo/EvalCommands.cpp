@@ -535,8 +535,8 @@ int runEvalBuild() {
     return fail(BuildSource + ": no such directory (the source tree)");
   // The package recipes' table says which build systems the tree has.
   Expected<std::vector<FoundBuildSystem>> Found =
-      findBuildSystems(Opts.SourceDir, std::string(config::SourceDir) +
-                                           "/scripts/package-recipes.sh");
+      findBuildSystems(Opts.SourceDir,
+                       getInstallDirs().Data + "/scripts/package-recipes.sh");
   if (!Found)
     return fail(Found.takeError());
   Opts.BuildSystems = std::move(*Found);
