@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/CompileCache.h"
+#include "mlgo/Compile/CompileCache.h"
 
 #include "LineCacheTarget.h"
 

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/WorkerPool.h"
 
 #include <cstdlib>
 

@@ -37,10 +37,10 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Support/Percent.h"
-#include "mlgo/Train/CompileService.h"
+#include "mlgo/Compile/CompileService.h"
 #include "mlgo/Train/CorpusSplit.h"
 #include "mlgo/Train/Trainer.h"
-#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/TrainCore/SizeMeasure.h"
 #include "mlgo/TrainCore/TrainerPhases.h"
 

@@ -10,7 +10,7 @@
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Train/DecisionLog.h"
+#include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/TrainCore/GreedySearch.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -11,8 +11,8 @@
 
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/Error.h"
-#include "mlgo/Train/TrainingCorpus.h"
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/TrainingCorpus.h"
+#include "mlgo/Compile/WorkerPool.h"
 #include "mlgo/Tune/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"

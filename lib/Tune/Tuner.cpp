@@ -26,8 +26,8 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Percent.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Train/CompileService.h"
-#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Compile/CompileService.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"

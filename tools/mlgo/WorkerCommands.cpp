@@ -23,9 +23,9 @@
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Train/TrainingCorpus.h"
-#include "mlgo/Train/TrajectoryCache.h"
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/TrainingCorpus.h"
+#include "mlgo/Compile/TrajectoryCache.h"
+#include "mlgo/Compile/WorkerPool.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"

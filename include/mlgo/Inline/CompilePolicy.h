@@ -8,7 +8,7 @@
 // exploration (sampling from the model's logit).
 //
 // It is one value for every compiler mlgo drives: the in-process compile
-// worker (mlgo/Train/CompileWorker.h) turns it into an InlinerConfig, and a
+// worker (mlgo/Compile/CompileWorker.h) turns it into an InlinerConfig, and a
 // spawned `clang-19 -cc1` gets the plugin arguments getCC1Args() gives, so
 // training, evaluation and tuning describe a compile the same way. getKey()
 // names it in caches (compiles.tsv), so its bytes must not change for an

@@ -1,7 +1,7 @@
 //===- mlgo/Support/LineFile.h - Files of checked lines ---------*- C++ -*-===//
 //
 // The on-disk layer of mlgo's result caches: <work>/compiles.tsv and
-// <work>/sites.tsv (Train/CompileCache.h) and the eviction trainer's
+// <work>/sites.tsv (Compile/CompileCache.h) and the eviction trainer's
 // <work>/scores.tsv (RegAllocTrain/EvictionScorer.h). A result is appended
 // as one line as soon as it is known, so that `kill -9`, a full disk or a
 // second run in the same directory costs at most the line being written,

@@ -1,7 +1,7 @@
 //===- mlgo/Train/CorpusSplit.h - Training and validation sets --*- C++ -*-===//
 //
 // The first step of a training run: the corpus as loaded for compiling
-// (mlgo/Train/TrainingCorpus.h), split by the recipe into the modules that
+// (mlgo/Compile/TrainingCorpus.h), split by the recipe into the modules that
 // train and those held out for validation, excluded packages left out. The
 // split also names the corpus (its fingerprint, mlgo/Corpus/Fingerprint.h)
 // and its packages for messages. Everything after it is a function over
@@ -12,7 +12,7 @@
 #ifndef MLGO_TRAIN_CORPUSSPLIT_H
 #define MLGO_TRAIN_CORPUSSPLIT_H
 
-#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/TrainCore/Recipe.h"
 
 #include "llvm/ADT/StringRef.h"

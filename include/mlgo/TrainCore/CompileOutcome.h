@@ -3,7 +3,7 @@
 // A module's compile under a policy as every trainer, search and size
 // measure sees it: whether it compiled, its code (and the grouped sections
 // a linker keeps once), how many decisions the policy took, or the error.
-// The compile cache (mlgo/Train/CompileCache.h) stores exactly this, one
+// The compile cache (mlgo/Compile/CompileCache.h) stores exactly this, one
 // line per compile, as CompileOutcome.
 //
 // A value with no compiler behind it, so that the trainers' phases and

@@ -12,7 +12,7 @@
 // skipped, since no decision has that index any more.
 //
 // GreedySearch only proposes and bookkeeps; the caller compiles each try
-// (mlgo/Train/CompileService.h) in whatever size measure it searches and
+// (mlgo/Compile/CompileService.h) in whatever size measure it searches and
 // reports back. So the search is tested on made-up sizes
 // (unittests/TrainCore/GreedySearchTest.cpp).
 //

@@ -1,6 +1,6 @@
-//===- unittests/Train/TrainingCorpusTest.cpp -----------------------------===//
+//===- unittests/Compile/TrainingCorpusTest.cpp -----------------------------===//
 
-#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 
 #include "mlgo/Corpus/Fingerprint.h"
 

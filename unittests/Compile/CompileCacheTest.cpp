@@ -1,6 +1,6 @@
-//===- unittests/Train/CompileCacheTest.cpp - compiles.tsv ----------------===//
+//===- unittests/Compile/CompileCacheTest.cpp - compiles.tsv ----------------===//
 
-#include "mlgo/Train/CompileCache.h"
+#include "mlgo/Compile/CompileCache.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

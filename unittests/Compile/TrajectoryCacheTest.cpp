@@ -1,11 +1,11 @@
-//===- unittests/Train/TrajectoryCacheTest.cpp ----------------------------===//
+//===- unittests/Compile/TrajectoryCacheTest.cpp ----------------------------===//
 //
 // Replay answers a compile only when the compile would give the same
 // result: every answer is checked against a real compile of the same job.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/TrajectoryCache.h"
+#include "mlgo/Compile/TrajectoryCache.h"
 
 #include "TestModule.h"
 

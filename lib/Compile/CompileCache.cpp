@@ -1,10 +1,10 @@
-//===- lib/Train/CompileCache.cpp - Compile results kept on disk ---------===//
+//===- lib/Compile/CompileCache.cpp - Compile results kept on disk ---------===//
 //
-// The file format is in mlgo/Train/CompileCache.h.
+// The file format is in mlgo/Compile/CompileCache.h.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/CompileCache.h"
+#include "mlgo/Compile/CompileCache.h"
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"

@@ -1,4 +1,4 @@
-//===- unittests/Train/CompileWorkerTest.cpp ------------------------------===//
+//===- unittests/Compile/CompileWorkerTest.cpp ------------------------------===//
 //
 // compileModule() runs thousands of times in one worker process, so it must
 // free everything a compile allocates. The cc1 arguments of a corpus module
@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Compile/CompileWorker.h"
 
 #include "TestModule.h"
 

@@ -1,4 +1,4 @@
-//===- mlgo/Train/WorkerPool.h - Fault-isolated compile workers -*- C++ -*-===//
+//===- mlgo/Compile/WorkerPool.h - Fault-isolated compile workers -*- C++ -*-===//
 //
 // A pool of forked worker processes, each running compileModule() for one
 // job at a time, so that a module that crashes LLVM, or hangs it, costs that
@@ -30,11 +30,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_WORKERPOOL_H
-#define MLGO_TRAIN_WORKERPOOL_H
+#ifndef MLGO_COMPILE_WORKERPOOL_H
+#define MLGO_COMPILE_WORKERPOOL_H
 
 #include "mlgo/Support/Process.h"
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Compile/CompileWorker.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -153,4 +153,4 @@ llvm::Expected<WorkerResponse> decodeResponse(llvm::StringRef Payload);
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_WORKERPOOL_H
+#endif // MLGO_COMPILE_WORKERPOOL_H

@@ -1,15 +1,15 @@
-//===- lib/Train/CompileService.cpp - Compiles of corpus modules ----------===//
+//===- lib/Compile/CompileService.cpp - Compiles of corpus modules ----------===//
 //
 // The cache, replay and worker pool behind every compile request of a run
-// (see mlgo/Train/CompileService.h).
+// (see mlgo/Compile/CompileService.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/CompileService.h"
+#include "mlgo/Compile/CompileService.h"
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Train/DecisionLog.h"
+#include "mlgo/Compile/DecisionLog.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"

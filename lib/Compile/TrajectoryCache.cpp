@@ -1,11 +1,11 @@
-//===- lib/Train/TrajectoryCache.cpp - Compiles answered by replay --------===//
+//===- lib/Compile/TrajectoryCache.cpp - Compiles answered by replay --------===//
 //
-// See mlgo/Train/TrajectoryCache.h for why a replay that agrees at every
+// See mlgo/Compile/TrajectoryCache.h for why a replay that agrees at every
 // decision is the compile's result.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/TrajectoryCache.h"
+#include "mlgo/Compile/TrajectoryCache.h"
 
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"

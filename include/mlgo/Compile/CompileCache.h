@@ -1,4 +1,4 @@
-//===- mlgo/Train/CompileCache.h - Compile results kept on disk -*- C++ -*-===//
+//===- mlgo/Compile/CompileCache.h - Compile results kept on disk -*- C++ -*-===//
 //
 // Every compile `mlgo train` pays for is kept in <work>/compiles.tsv, keyed
 // by the MD5 of (module bitcode + its cc1 arguments, policy key): a compile
@@ -36,11 +36,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_COMPILECACHE_H
-#define MLGO_TRAIN_COMPILECACHE_H
+#ifndef MLGO_COMPILE_COMPILECACHE_H
+#define MLGO_COMPILE_COMPILECACHE_H
 
 #include "mlgo/Support/LineFile.h"
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Compile/CompileWorker.h"
 #include "mlgo/TrainCore/CompileOutcome.h"
 
 #include "llvm/ADT/StringMap.h"
@@ -117,4 +117,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_COMPILECACHE_H
+#endif // MLGO_COMPILE_COMPILECACHE_H

@@ -1,6 +1,6 @@
-//===- lib/Train/DecisionLog.cpp - An inlining log, decoded ---------------===//
+//===- lib/Compile/DecisionLog.cpp - An inlining log, decoded ---------------===//
 
-#include "mlgo/Train/DecisionLog.h"
+#include "mlgo/Compile/DecisionLog.h"
 
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"

@@ -1,4 +1,4 @@
-//===- unittests/Train/WorkerPoolTest.cpp ---------------------------------===//
+//===- unittests/Compile/WorkerPoolTest.cpp ---------------------------------===//
 //
 // The compile worker's job encoding, and the pool's fault isolation: a
 // module clang rejects, a policy that makes LLVM stop with a fatal error
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/WorkerPool.h"
 
 #include "TestModule.h"
 

@@ -1,4 +1,4 @@
-//===- mlgo/Train/CompileWorker.h - Compiling one module in-process -*- C++
+//===- mlgo/Compile/CompileWorker.h - Compiling one module in-process -*- C++
 //-*-===//
 //
 // The inner loop of training: compile one corpus module under a policy and
@@ -20,8 +20,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_COMPILEWORKER_H
-#define MLGO_TRAIN_COMPILEWORKER_H
+#ifndef MLGO_COMPILE_COMPILEWORKER_H
+#define MLGO_COMPILE_COMPILEWORKER_H
 
 #include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Support/CodeOnce.h"
@@ -104,4 +104,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_COMPILEWORKER_H
+#endif // MLGO_COMPILE_COMPILEWORKER_H

@@ -1,4 +1,4 @@
-//===- lib/Train/WorkerPool.cpp - Fault-isolated compile workers ----------===//
+//===- lib/Compile/WorkerPool.cpp - Fault-isolated compile workers ----------===//
 //
 // The frame format is documented in WorkerPool.h. The parent keeps every
 // worker busy, waits with poll() until a response or the earliest deadline,
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/WorkerPool.h"
 
 #include "mlgo/Support/Bytes.h"
 #include "mlgo/Support/Error.h"

@@ -1,4 +1,4 @@
-//===- unittests/Train/TestModule.h - A real module to compile -*- C++ -*-===//
+//===- unittests/Compile/TestModule.h - A real module to compile -*- C++ -*-===//
 //
 // Train tests compile a real module: test/Train/Inputs/beta/stats.c as
 // unoptimized bitcode, with the cc1 arguments of an x86-64 -Oz compile.
@@ -8,7 +8,7 @@
 #ifndef MLGO_UNITTESTS_TRAIN_TESTMODULE_H
 #define MLGO_UNITTESTS_TRAIN_TESTMODULE_H
 
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Compile/CompileWorker.h"
 
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Program.h"

@@ -1,4 +1,4 @@
-//===- mlgo/Train/DecisionLog.h - An inlining log, decoded -------*- C++ -*-===//
+//===- mlgo/Compile/DecisionLog.h - An inlining log, decoded -------*- C++ -*-===//
 //
 // The training log a compile returns (docs/training-log.md), decoded into
 // what trainers and the trajectory cache use: per policy decision, the
@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_DECISIONLOG_H
-#define MLGO_TRAIN_DECISIONLOG_H
+#ifndef MLGO_COMPILE_DECISIONLOG_H
+#define MLGO_COMPILE_DECISIONLOG_H
 
 #include "mlgo/Tensor/TensorSpec.h"
 
@@ -46,4 +46,4 @@ llvm::Expected<DecisionLog> parseDecisionLog(llvm::StringRef Log,
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_DECISIONLOG_H
+#endif // MLGO_COMPILE_DECISIONLOG_H

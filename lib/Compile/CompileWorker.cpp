@@ -1,4 +1,4 @@
-//===- lib/Train/CompileWorker.cpp - Compiling one module in-process ------===//
+//===- lib/Compile/CompileWorker.cpp - Compiling one module in-process ------===//
 //
 // compileModule() does what `clang-19 -cc1 <args> -x ir m.bc -o m.o` does
 // (cc1_main: parse the arguments into a CompilerInvocation, run
@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Compile/CompileWorker.h"
 
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CompileCommand.h"

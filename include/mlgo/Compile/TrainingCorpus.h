@@ -1,4 +1,4 @@
-//===- mlgo/Train/TrainingCorpus.h - Corpus modules for training -*- C++ -*-===//
+//===- mlgo/Compile/TrainingCorpus.h - Corpus modules for training -*- C++ -*-===//
 //
 // A corpus (mlgo/Corpus) loaded for training: every module with its
 // package (mlgo/Corpus/Package.h), its bitcode path, its stored cc1
@@ -7,12 +7,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_TRAININGCORPUS_H
-#define MLGO_TRAIN_TRAININGCORPUS_H
+#ifndef MLGO_COMPILE_TRAININGCORPUS_H
+#define MLGO_COMPILE_TRAININGCORPUS_H
 
 #include "mlgo/Corpus/Fingerprint.h"
 #include "mlgo/Corpus/Package.h"
-#include "mlgo/Train/CompileWorker.h"
+#include "mlgo/Compile/CompileWorker.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -47,4 +47,4 @@ std::string getCorpusFingerprint(llvm::ArrayRef<CorpusModule> Modules);
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_TRAININGCORPUS_H
+#endif // MLGO_COMPILE_TRAININGCORPUS_H

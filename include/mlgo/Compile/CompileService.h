@@ -1,4 +1,4 @@
-//===- mlgo/Train/CompileService.h - Compiles of corpus modules -*- C++ -*-===//
+//===- mlgo/Compile/CompileService.h - Compiles of corpus modules -*- C++ -*-===//
 //
 // What every search over a corpus needs underneath: "compile module M under
 // policy P" asked thousands of times, answered once each. A CompileService
@@ -15,13 +15,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_COMPILESERVICE_H
-#define MLGO_TRAIN_COMPILESERVICE_H
+#ifndef MLGO_COMPILE_COMPILESERVICE_H
+#define MLGO_COMPILE_COMPILESERVICE_H
 
-#include "mlgo/Train/CompileCache.h"
-#include "mlgo/Train/TrainingCorpus.h"
-#include "mlgo/Train/TrajectoryCache.h"
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/CompileCache.h"
+#include "mlgo/Compile/TrainingCorpus.h"
+#include "mlgo/Compile/TrajectoryCache.h"
+#include "mlgo/Compile/WorkerPool.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -110,4 +110,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_COMPILESERVICE_H
+#endif // MLGO_COMPILE_COMPILESERVICE_H

@@ -1,4 +1,4 @@
-//===- mlgo/Train/TrajectoryCache.h - Compiles answered by replay -*- C++ -*-===//
+//===- mlgo/Compile/TrajectoryCache.h - Compiles answered by replay -*- C++ -*-===//
 //
 // Most compiles of a training run change nothing: a candidate policy, a
 // perturbed model or a threshold sweep takes, on most modules, exactly the
@@ -29,13 +29,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TRAIN_TRAJECTORYCACHE_H
-#define MLGO_TRAIN_TRAJECTORYCACHE_H
+#ifndef MLGO_COMPILE_TRAJECTORYCACHE_H
+#define MLGO_COMPILE_TRAJECTORYCACHE_H
 
 #include "mlgo/Model/Model.h"
 #include "mlgo/Tensor/TensorSpec.h"
-#include "mlgo/Train/DecisionLog.h"
-#include "mlgo/Train/WorkerPool.h"
+#include "mlgo/Compile/DecisionLog.h"
+#include "mlgo/Compile/WorkerPool.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
@@ -160,4 +160,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TRAIN_TRAJECTORYCACHE_H
+#endif // MLGO_COMPILE_TRAJECTORYCACHE_H

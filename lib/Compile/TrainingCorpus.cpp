@@ -1,6 +1,6 @@
-//===- lib/Train/TrainingCorpus.cpp - Corpus modules for training ---------===//
+//===- lib/Compile/TrainingCorpus.cpp - Corpus modules for training ---------===//
 
-#include "mlgo/Train/TrainingCorpus.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
