@@ -12,7 +12,7 @@
 #             must be byte-identical to the reference run's, and no
 #             temporary file may be left behind
 #   compiler  a compiler that crashes (SIGSEGV) or hangs on one module
-#             (MLGO_WORKER_FAULT, lib/Train/WorkerPool.cpp): the run must
+#             (MLGO_WORKER_FAULT, lib/Compile/WorkerPool.cpp): the run must
 #             finish within its timeout, name the module, and a rerun
 #             without the fault must give the reference bytes
 #   enospc    the work directory on a small tmpfs (unshare -rm: a mount
