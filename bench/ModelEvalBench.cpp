@@ -30,8 +30,8 @@ using BenchModel = mlgo::embedded::bench_inline_mlp::Model;
 std::vector<TensorSpec> getSpecs() {
   std::vector<TensorSpec> Specs;
   for (size_t K = 0; K < BenchModel::NumInputs; ++K)
-    Specs.push_back(TensorSpec::createSpec<int64_t>(BenchModel::InputNames[K],
-                                                    {1}));
+    Specs.push_back(
+        TensorSpec::createSpec<int64_t>(BenchModel::InputNames[K], {1}));
   return Specs;
 }
 

@@ -1,4 +1,5 @@
-//===- lib/Compile/CompileCache.cpp - Compile results kept on disk ---------===//
+//===- lib/Compile/CompileCache.cpp - Compile results kept on disk
+//---------===//
 //
 // The file format is in mlgo/Compile/CompileCache.h.
 //

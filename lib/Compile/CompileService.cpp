@@ -1,4 +1,5 @@
-//===- lib/Compile/CompileService.cpp - Compiles of corpus modules ----------===//
+//===- lib/Compile/CompileService.cpp - Compiles of corpus modules
+//----------===//
 //
 // The cache, replay and worker pool behind every compile request of a run
 // (see mlgo/Compile/CompileService.h).
@@ -7,9 +8,9 @@
 
 #include "mlgo/Compile/CompileService.h"
 
+#include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Compile/DecisionLog.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"

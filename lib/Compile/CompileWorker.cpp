@@ -1,4 +1,5 @@
-//===- lib/Compile/CompileWorker.cpp - Compiling one module in-process ------===//
+//===- lib/Compile/CompileWorker.cpp - Compiling one module in-process
+//------===//
 //
 // compileModule() does what `clang-19 -cc1 <args> -x ir m.bc -o m.o` does
 // (cc1_main: parse the arguments into a CompilerInvocation, run
@@ -29,13 +30,13 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Passes/PassBuilder.h"
-#include "llvm/Support/MD5.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/TargetSelect.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
 
 #include <chrono>
 #include <cstdlib>
@@ -175,9 +176,8 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
 
   clang::CompilerInstance CI;
   auto Invocation = std::make_shared<clang::CompilerInvocation>();
-  bool ArgsOK =
-      clang::CompilerInvocation::CreateFromArgs(*Invocation, Args, ArgDiags,
-                                                "clang-19");
+  bool ArgsOK = clang::CompilerInvocation::CreateFromArgs(*Invocation, Args,
+                                                          ArgDiags, "clang-19");
   if (!ArgsOK) {
     delete Printer;
     return makeError(Job.Module + ": bad cc1 arguments: " + DiagText);
@@ -211,8 +211,8 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
           (Job.Module +
            ": cannot write the compiled object: " + StringRef(DiagText).trim())
               .str());
-    return makeError(Job.Module + ": compilation failed: " +
-                     StringRef(DiagText).trim());
+    return makeError(Job.Module +
+                     ": compilation failed: " + StringRef(DiagText).trim());
   }
   ErrorOr<std::unique_ptr<MemoryBuffer>> Object =
       MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
@@ -230,9 +230,9 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
     Result.Grouped.push_back({hashGroupedName(Name), Bytes});
   llvm::sort(Result.Grouped);
   Result.NumDecisions = Decisions;
-  Result.Seconds = std::chrono::duration<double>(
-                       std::chrono::steady_clock::now() - Start)
-                       .count();
+  Result.Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
   return Result;
 }
 

@@ -1,4 +1,5 @@
-//===- lib/Compile/DecisionLog.cpp - An inlining log, decoded ---------------===//
+//===- lib/Compile/DecisionLog.cpp - An inlining log, decoded
+//---------------===//
 
 #include "mlgo/Compile/DecisionLog.h"
 

@@ -1,4 +1,5 @@
-//===- lib/Compile/TrainingCorpus.cpp - Corpus modules for training ---------===//
+//===- lib/Compile/TrainingCorpus.cpp - Corpus modules for training
+//---------===//
 
 #include "mlgo/Compile/TrainingCorpus.h"
 
@@ -33,8 +34,7 @@ Expected<std::vector<CorpusModule>> loadTrainingCorpus(StringRef Dir) {
     M.Name = Name;
     M.Package = getModulePackage(Name);
     M.BitcodePath = getModuleFile(Dir, Name, ".bc");
-    Expected<std::vector<std::string>> Args =
-        readModuleCC1Args(Dir, *D, Name);
+    Expected<std::vector<std::string>> Args = readModuleCC1Args(Dir, *D, Name);
     if (!Args)
       return Args.takeError();
     M.CC1Args = std::move(*Args);

@@ -1,4 +1,5 @@
-//===- lib/Compile/TrajectoryCache.cpp - Compiles answered by replay --------===//
+//===- lib/Compile/TrajectoryCache.cpp - Compiles answered by replay
+//--------===//
 //
 // See mlgo/Compile/TrajectoryCache.h for why a replay that agrees at every
 // decision is the compile's result.
@@ -210,11 +211,11 @@ Error TrajectoryCache::record(StringRef ModuleKey, StringRef ModuleName,
   return Error::success();
 }
 
-std::vector<JobOutcome>
-TrajectoryCache::run(WorkerPool &Pool, ArrayRef<CompileJob> Jobs,
-                     ArrayRef<std::string> ModuleKeys,
-                     std::function<void(size_t, size_t)> Progress,
-                     std::function<void(size_t, const JobOutcome &)> OnOutcome) {
+std::vector<JobOutcome> TrajectoryCache::run(
+    WorkerPool &Pool, ArrayRef<CompileJob> Jobs,
+    ArrayRef<std::string> ModuleKeys,
+    std::function<void(size_t, size_t)> Progress,
+    std::function<void(size_t, const JobOutcome &)> OnOutcome) {
   assert(Jobs.size() == ModuleKeys.size() && "one module key per job");
   // Modules with a replayable compile running: their other jobs wait for
   // its trajectory.

@@ -1,4 +1,5 @@
-//===- lib/Compile/WorkerPool.cpp - Fault-isolated compile workers ----------===//
+//===- lib/Compile/WorkerPool.cpp - Fault-isolated compile workers
+//----------===//
 //
 // The frame format is documented in WorkerPool.h. The parent keeps every
 // worker busy, waits with poll() until a response or the earliest deadline,
@@ -318,9 +319,9 @@ Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(const WorkerPoolOptions &Options) {
   std::unique_ptr<WorkerPool> Pool(new WorkerPool(Options));
   unsigned N = Options.Workers ? Options.Workers
-                               : llvm::get_physical_cores() > 0
-                                     ? unsigned(llvm::get_physical_cores())
-                                     : 1u;
+               : llvm::get_physical_cores() > 0
+                   ? unsigned(llvm::get_physical_cores())
+                   : 1u;
   if (N < 1)
     N = 1;
   Pool->Workers.resize(N);
@@ -414,11 +415,9 @@ std::string WorkerPool::reap(Worker &W, bool &Transient) {
   return "the compile worker " + R.describe();
 }
 
-std::vector<JobOutcome>
-WorkerPool::run(ArrayRef<CompileJob> Jobs,
-                std::function<void(size_t, size_t)> Progress,
-                std::function<void(size_t, JobOutcome &)> OnOutcome,
-                JobGate Gate) {
+std::vector<JobOutcome> WorkerPool::run(
+    ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
+    std::function<void(size_t, JobOutcome &)> OnOutcome, JobGate Gate) {
   using Clock = std::chrono::steady_clock;
   std::vector<JobOutcome> Outcomes(Jobs.size());
   std::deque<size_t> Pending;
@@ -454,8 +453,7 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
       for (auto It = Pending.begin(); It != Pending.end() && !J;) {
         size_t C = *It;
         WantLog = Jobs[C].WantLog;
-        GateAction A =
-            Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
+        GateAction A = Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
         if (A == GateAction::Defer) {
           ++It;
           continue;
@@ -484,7 +482,8 @@ WorkerPool::run(ArrayRef<CompileJob> Jobs,
         continue;
       }
       Running[WI] = *J;
-      Deadline[WI] = Clock::now() + std::chrono::seconds(Options.TimeoutSeconds);
+      Deadline[WI] =
+          Clock::now() + std::chrono::seconds(Options.TimeoutSeconds);
     }
     if (Done == Jobs.size())
       break;

@@ -1,4 +1,5 @@
-//===- lib/Corpus/CodeSize.cpp - mlgo's measure of native code -------------===//
+//===- lib/Corpus/CodeSize.cpp - mlgo's measure of native code
+//-------------===//
 //
 // Executable sections of an object, and the grouped ones among them, read
 // with LLVM's Object library (see mlgo/Corpus/CodeSize.h).

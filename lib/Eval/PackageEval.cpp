@@ -138,7 +138,8 @@ Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir) {
   if (!Objects)
     return Objects.takeError();
   if (Opts.Log)
-    Opts.Log(("extracting " + Twine(Objects->size()) + " objects of " + Pkg).str());
+    Opts.Log(
+        ("extracting " + Twine(Objects->size()) + " objects of " + Pkg).str());
   ExtractOptions EO;
   EO.OutputDir = CorpusDir.str();
   EO.Threads = Opts.Jobs;
@@ -146,8 +147,9 @@ Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir) {
   if (!E)
     return E.takeError();
   if (E->Modules.empty())
-    return makeError(Pkg + ": the corpus build left no object with embedded "
-                           "bitcode in " +
+    return makeError(Pkg +
+                     ": the corpus build left no object with embedded "
+                     "bitcode in " +
                      Out + "/src");
   return Error::success();
 }

@@ -87,16 +87,14 @@ Table PackageReport::getBuildTable() const {
     return A > 0 ? formatv("{0:f3}", B / A).str() : std::string("n/a");
   };
   auto Row = [&](std::string Name, auto Get, auto Show, bool WithRatio) {
-    std::vector<std::string> R = {std::move(Name), Show(Get(Baseline)),
-                                  Show(Get(Model)),
-                                  WithRatio ? Ratio(double(Get(Baseline)),
-                                                    double(Get(Model)))
-                                            : std::string()};
+    std::vector<std::string> R = {
+        std::move(Name), Show(Get(Baseline)), Show(Get(Model)),
+        WithRatio ? Ratio(double(Get(Baseline)), double(Get(Model)))
+                  : std::string()};
     if (HasTuned) {
       R.push_back(Show(Get(Tuned)));
-      R.push_back(WithRatio
-                      ? Ratio(double(Get(Baseline)), double(Get(Tuned)))
-                      : std::string());
+      R.push_back(WithRatio ? Ratio(double(Get(Baseline)), double(Get(Tuned)))
+                            : std::string());
     }
     T.addRow(std::move(R));
   };
@@ -143,13 +141,10 @@ Table getPackageSummaryTable(
     ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
     StringRef BaselineName, StringRef ModelName) {
   Table T;
-  bool Tuned = llvm::any_of(Packages, [](const auto &P) {
-    return P.second && P.second->HasTuned;
-  });
-  T.Header = {"package",
-              (BaselineName + " .text").str(),
-              (ModelName + " .text").str(),
-              "delta"};
+  bool Tuned = llvm::any_of(
+      Packages, [](const auto &P) { return P.second && P.second->HasTuned; });
+  T.Header = {"package", (BaselineName + " .text").str(),
+              (ModelName + " .text").str(), "delta"};
   if (Tuned) {
     T.Header.push_back("tuned .text");
     T.Header.push_back("tuned delta");

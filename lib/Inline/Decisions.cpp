@@ -96,10 +96,9 @@ bool sourceMatchesKey(StringRef SourcePath, StringRef Key) {
 
 static bool entryBefore(const SiteDecision &A, const SiteDecision &B) {
   return std::make_tuple(!A.isGroup(), StringRef(A.Caller), StringRef(A.Callee),
-                         A.Ordinal) < std::make_tuple(!B.isGroup(),
-                                                      StringRef(B.Caller),
-                                                      StringRef(B.Callee),
-                                                      B.Ordinal);
+                         A.Ordinal) <
+         std::make_tuple(!B.isGroup(), StringRef(B.Caller), StringRef(B.Callee),
+                         B.Ordinal);
 }
 
 static bool sameSite(const SiteDecision &A, const SiteDecision &B) {
@@ -325,9 +324,10 @@ DecisionsFile::find(StringRef SourcePath) const {
 }
 
 void DecisionsFile::addModule(ModuleDecisions M) {
-  auto It = llvm::lower_bound(Modules, M.Module, [](const auto &A, StringRef K) {
-    return StringRef(A->Module) < K;
-  });
+  auto It =
+      llvm::lower_bound(Modules, M.Module, [](const auto &A, StringRef K) {
+        return StringRef(A->Module) < K;
+      });
   if (It != Modules.end() && (*It)->Module == M.Module) {
     **It = std::move(M);
     return;

@@ -35,8 +35,8 @@ const char *getInlineFeatureDescription(size_t Index) {
   static const char *const Descriptions[] = {
 #define MLGO_FEATURE_DOC(DTYPE, SHAPE, NAME, DOC) DOC,
       INLINE_COST_FEATURE_ITERATOR(MLGO_FEATURE_DOC)
-      INLINE_FEATURE_ITERATOR(MLGO_FEATURE_DOC)
-      MLGO_EXTRA_INLINE_FEATURES(MLGO_FEATURE_DOC)
+          INLINE_FEATURE_ITERATOR(MLGO_FEATURE_DOC)
+              MLGO_EXTRA_INLINE_FEATURES(MLGO_FEATURE_DOC)
 #undef MLGO_FEATURE_DOC
   };
   static_assert(std::size(Descriptions) == NumInlineFeatures);

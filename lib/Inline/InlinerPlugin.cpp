@@ -103,8 +103,7 @@ cl::list<uint32_t> Flip(
              "column of a training run's counterfactuals.csv) and apply the "
              "others as the policy decides"));
 cl::opt<std::string> DecisionsPath(
-    "mlgo-decisions", cl::Hidden, cl::cat(MLGOCategory),
-    cl::value_desc("file"),
+    "mlgo-decisions", cl::Hidden, cl::cat(MLGOCategory), cl::value_desc("file"),
     cl::desc("Apply the inlining decisions in this file (written by `mlgo "
              "tune`) at the call sites it lists; the policy decides every "
              "other site"));
@@ -191,9 +190,8 @@ createRunner(Module &M, const InlinerConfig &C, MLGOInlineAdvisorOptions &O) {
         C.ChannelBase + ".in", OnError);
   }
   case InlineDecisionSource::Model: {
-    auto R = C.TheModel
-                 ? createModelRunner(C.TheModel, std::move(Inputs), O)
-                 : createModelRunner(C.ModelPath, std::move(Inputs), O);
+    auto R = C.TheModel ? createModelRunner(C.TheModel, std::move(Inputs), O)
+                        : createModelRunner(C.ModelPath, std::move(Inputs), O);
     if (!R)
       return R.takeError();
     return std::move(*R);
@@ -242,8 +240,7 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
           MLGOInlineAdvisor::getLogFeatures(Options), Score);
     } else {
       std::error_code EC;
-      auto File =
-          std::make_unique<raw_fd_ostream>(Options.TrainingLogPath, EC);
+      auto File = std::make_unique<raw_fd_ostream>(Options.TrainingLogPath, EC);
       if (EC)
         return makeError("cannot open training log '" +
                          Options.TrainingLogPath + "': " + EC.message());
@@ -392,18 +389,17 @@ void registerInliner(PassBuilder &PB,
   // LLVM's factory is a plain function pointer, so the configuration travels
   // like the analysis manager: per compiling thread, set when the analyses
   // are registered at the start of the compilation.
-  PB.registerAnalysisRegistrationCallback(
-      [Config](ModuleAnalysisManager &MAM) {
-        CurrentMAM = &MAM;
-        CurrentConfig = Config;
-        MAM.registerPass([] {
-          return PluginInlineAdvisorAnalysis(
-              [](Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
-                 InlineContext IC) {
-                return createAdvisor(*CurrentConfig, M, FAM, Params, IC);
-              });
-        });
-      });
+  PB.registerAnalysisRegistrationCallback([Config](ModuleAnalysisManager &MAM) {
+    CurrentMAM = &MAM;
+    CurrentConfig = Config;
+    MAM.registerPass([] {
+      return PluginInlineAdvisorAnalysis(
+          [](Module &M, FunctionAnalysisManager &FAM, InlineParams Params,
+             InlineContext IC) {
+            return createAdvisor(*CurrentConfig, M, FAM, Params, IC);
+          });
+    });
+  });
 }
 
 void registerSetupCheck(std::function<Error()> Check) {
@@ -411,12 +407,11 @@ void registerSetupCheck(std::function<Error()> Check) {
 }
 
 void registerInliner(PassBuilder &PB) {
-  PB.registerPipelineStartEPCallback(
-      [](ModulePassManager &MPM, OptimizationLevel Level) {
-        PipelineForSpeed =
-            Level.getSpeedupLevel() > 0 && Level.getSizeLevel() == 0;
-        MPM.addPass(CheckOptionsPass());
-      });
+  PB.registerPipelineStartEPCallback([](ModulePassManager &MPM,
+                                        OptimizationLevel Level) {
+    PipelineForSpeed = Level.getSpeedupLevel() > 0 && Level.getSizeLevel() == 0;
+    MPM.addPass(CheckOptionsPass());
+  });
   PB.registerAnalysisRegistrationCallback([](ModuleAnalysisManager &MAM) {
     CurrentMAM = &MAM;
     MAM.registerPass([] {

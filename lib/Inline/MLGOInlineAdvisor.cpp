@@ -162,9 +162,9 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     this->Log->switchContext("");
   if (Options.Fixed)
     Table.emplace(Options.Fixed);
-  Record = Options.SiteRecord
-               ? Options.SiteRecord
-               : Options.SitesPath.empty() ? nullptr : &OwnSites;
+  Record = Options.SiteRecord          ? Options.SiteRecord
+           : Options.SitesPath.empty() ? nullptr
+                                       : &OwnSites;
 }
 
 TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
@@ -221,15 +221,13 @@ void MLGOInlineAdvisor::reportStaleEntries() {
     if (!R.isEnabled())
       break;
     R << "decision '" << StringRef(S.Inline ? "inline" : "no-inline") << " "
-      << (S.isGroup() ? StringRef("*") : StringRef(S.Caller)) << " "
-      << S.Callee << " "
-      << (S.isGroup() ? std::string("*") : std::to_string(S.Ordinal))
-      << "' in " << Options.FixedFileName
-      << " matches no call site (stale)";
+      << (S.isGroup() ? StringRef("*") : StringRef(S.Caller)) << " " << S.Callee
+      << " " << (S.isGroup() ? std::string("*") : std::to_string(S.Ordinal))
+      << "' in " << Options.FixedFileName << " matches no call site (stale)";
     M.getContext().diagnose(R);
   }
-  errs() << "mlgo: " << M.getSourceFileName() << ": " << Stale.size()
-         << " of " << Table->size() << " entries of module '"
+  errs() << "mlgo: " << M.getSourceFileName() << ": " << Stale.size() << " of "
+         << Table->size() << " entries of module '"
          << Table->getEntries().Module << "' in " << Options.FixedFileName
          << " match no call site (stale; `mlgo tune check` lists them)\n";
 }
@@ -321,7 +319,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   }
   bool Overridden = false;
   if (Options.OverrideDecision) {
-    int64_t Applied = Options.OverrideDecision(Decisions, Decision != 0, Default);
+    int64_t Applied =
+        Options.OverrideDecision(Decisions, Decision != 0, Default);
     Overridden = Applied != Decision;
     Decision = Applied;
   }
@@ -333,9 +332,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
 
   if (Log) {
     Log->startObservation();
-    const size_t NumFeatures = Options.ExtraFeatures
-                                   ? NumInlineFeatures
-                                   : NumUpstreamInlineFeatures;
+    const size_t NumFeatures =
+        Options.ExtraFeatures ? NumInlineFeatures : NumUpstreamInlineFeatures;
     for (size_t I = 0; I < NumFeatures; ++I)
       Log->logTensorValue(I, Runner.getTensorUntyped(I));
     Log->logTensorValue(NumFeatures, &Default);
@@ -363,17 +361,17 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       break;
     }
     if (FixedHere)
-      R << "; fixed by the decisions for module '"
-        << Table->getEntries().Module << "' (the source proposed "
+      R << "; fixed by the decisions for module '" << Table->getEntries().Module
+        << "' (the source proposed "
         << (SourceDecision ? "inline" : "no inline") << ")";
     if (Overridden)
       R << "; inverted on request (-mlgo-flip, or a trainer's flips)";
     if (NeedDefault)
       R << "; heuristic: " << (Default ? "inline" : "no inline");
   };
-  emitDecisionRemark(ORE, CB, Decision, Decision ? "Inline" : "NoInline",
-                     Decision ? "advised inlining " : "advised against inlining ",
-                     Describe);
+  emitDecisionRemark(
+      ORE, CB, Decision, Decision ? "Inline" : "NoInline",
+      Decision ? "advised inlining " : "advised against inlining ", Describe);
   return std::make_unique<MLInlineAdvice>(this, CB, ORE, Decision != 0);
 }
 

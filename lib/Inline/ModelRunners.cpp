@@ -71,8 +71,7 @@ createModelRunner(StringRef ModelPath, std::vector<TensorSpec> Inputs,
         std::move(Inputs), getRunnerOptions(Options));
     if (!R)
       return R.takeError();
-    Options.ModelDescription =
-        ("embedded model " + (*R)->getModelName()).str();
+    Options.ModelDescription = ("embedded model " + (*R)->getModelName()).str();
     return std::unique_ptr<ModelRunner>(std::move(*R));
   }
   auto M = loadModelCached(ModelPath);

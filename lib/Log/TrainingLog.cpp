@@ -100,9 +100,8 @@ void LogWriter::logRewardRaw(const void *RawData) {
   assert(hasObservationInProgress() && "an outcome needs an observation");
   json::OStream JOS(*OS);
   JOS.object([&] {
-    JOS.attribute("outcome",
-                  static_cast<int64_t>(ObservationIDs.find(CurrentContext)
-                                           ->second));
+    JOS.attribute("outcome", static_cast<int64_t>(
+                                 ObservationIDs.find(CurrentContext)->second));
   });
   *OS << "\n";
   OS->write(static_cast<const char *>(RawData),
@@ -182,7 +181,8 @@ Error LogReader::readLine(std::string &Line, bool &AtEnd, size_t MaxLength) {
     }
     const char *Begin = Buffer.data() + BufferPos;
     const char *End = Buffer.data() + BufferEnd;
-    const char *NL = static_cast<const char *>(std::memchr(Begin, '\n', End - Begin));
+    const char *NL =
+        static_cast<const char *>(std::memchr(Begin, '\n', End - Begin));
     size_t Take = (NL ? NL : End) - Begin;
     Line.append(Begin, Take);
     BufferPos += Take + (NL ? 1 : 0);
@@ -288,11 +288,12 @@ Error LogReader::readPayload(const Twine &What, size_t Size,
                                    ": input ended before the newline that "
                                    "follows the tensor data");
   if (NL != '\n')
-    return makeError(Consumed - 1,
-                     "corrupt " + What + ": expected a newline after " +
-                         Twine(Size) + " bytes of tensor data, found byte 0x" +
-                         utohexstr(static_cast<unsigned char>(NL), /*LowerCase=*/true, 2) +
-                         " (does the header describe the tensors correctly?)");
+    return makeError(
+        Consumed - 1,
+        "corrupt " + What + ": expected a newline after " + Twine(Size) +
+            " bytes of tensor data, found byte 0x" +
+            utohexstr(static_cast<unsigned char>(NL), /*LowerCase=*/true, 2) +
+            " (does the header describe the tensors correctly?)");
   return Error::success();
 }
 
@@ -366,9 +367,9 @@ Expected<const LogRecord &> LogReader::next() {
                                   " does not follow observation " + Twine(*N) +
                                   " of context '" + CurrentContext + "'");
     OutcomeAllowed = false;
-    if (Error E = readPayload("outcome " + Twine(*N),
-                              Header.Score->getTotalTensorBufferSize(),
-                              Current.Data))
+    if (Error E =
+            readPayload("outcome " + Twine(*N),
+                        Header.Score->getTotalTensorBufferSize(), Current.Data))
       return E;
     Current.TheKind = LogRecord::Kind::Outcome;
     Current.Context = CurrentContext;

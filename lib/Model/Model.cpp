@@ -453,8 +453,7 @@ Error ModelParser::parseLayer(const json::Value &V, const Twine &Path,
       return E;
     if (L.Weights.size() - Before != L.In)
       return fail(RPath, "has " + Twine(L.Weights.size() - Before) +
-                             " weights, expected " + Twine(L.In) +
-                             " (\"in\")");
+                             " weights, expected " + Twine(L.In) + " (\"in\")");
   }
   std::string BPath = key(Path, "bias");
   if (Error E = getFloats(*O->get("bias"), BPath, L.Bias))
@@ -488,8 +487,7 @@ Error ModelParser::parseOutput(const json::Value &V, Model &M) const {
   }
   if (Rule && *Rule == "sample") {
     M.Decision.TheKind = DecisionRule::Kind::Sample;
-    if (Error E =
-            checkKeys(*D, "output.decision", {"rule", "temperature"}, {}))
+    if (Error E = checkKeys(*D, "output.decision", {"rule", "temperature"}, {}))
       return E;
     return getFloat(*D->get("temperature"), "output.decision.temperature",
                     M.Decision.Temperature);
@@ -578,9 +576,9 @@ Expected<Model> Model::parse(StringRef JSONText, StringRef FileName) {
 Expected<Model> Model::load(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
-    return createStringError(Buf.getError(), "cannot read model '" + Path +
-                                                 "': " +
-                                                 Buf.getError().message());
+    return createStringError(Buf.getError(),
+                             "cannot read model '" + Path +
+                                 "': " + Buf.getError().message());
   return parse((*Buf)->getBuffer(), Path);
 }
 
@@ -613,22 +611,21 @@ Error Model::validate(StringRef FileName) const {
     std::string IPath = ("inputs[" + Twine(I) + "]").str();
     for (size_t J = 0; J < I; ++J)
       if (Inputs[J].Spec.name() == In.Spec.name())
-        return Fail(IPath + ".spec.name",
-                    "duplicate input '" + In.Spec.name() + "' (also inputs[" +
-                        Twine(J) + "])");
+        return Fail(IPath + ".spec.name", "duplicate input '" + In.Spec.name() +
+                                              "' (also inputs[" + Twine(J) +
+                                              "])");
     if (In.Spec.getElementCount() == 0)
       return Fail(IPath + ".spec.shape", "input has no elements");
     for (size_t P = 0; P < In.Pipelines.size(); ++P)
       for (size_t S = 0; S < In.Pipelines[P].size(); ++S) {
         const PreprocessStep &Step = In.Pipelines[P][S];
-        std::string SPath = (IPath + ".preprocess[" + Twine(P) + "][" +
-                             Twine(S) + "]")
-                                .str();
+        std::string SPath =
+            (IPath + ".preprocess[" + Twine(P) + "][" + Twine(S) + "]").str();
         switch (Step.TheOp) {
         case PreprocessStep::Op::Standardize:
           if (!std::isfinite(Step.Mean))
-            return Fail(SPath + ".mean", Twine(describeNonFinite(Step.Mean)) +
-                                             " mean");
+            return Fail(SPath + ".mean",
+                        Twine(describeNonFinite(Step.Mean)) + " mean");
           if (!std::isfinite(Step.StdDev))
             return Fail(SPath + ".stddev",
                         Twine(describeNonFinite(Step.StdDev)) + " stddev");
@@ -640,12 +637,10 @@ Error Model::validate(StringRef FileName) const {
           if (Step.Boundaries.empty())
             return Fail(SPath + ".boundaries", "no boundaries");
           for (size_t B = 0; B < Step.Boundaries.size(); ++B) {
-            std::string BPath =
-                (SPath + ".boundaries[" + Twine(B) + "]").str();
+            std::string BPath = (SPath + ".boundaries[" + Twine(B) + "]").str();
             if (!std::isfinite(Step.Boundaries[B]))
-              return Fail(BPath,
-                          Twine(describeNonFinite(Step.Boundaries[B])) +
-                              " boundary");
+              return Fail(BPath, Twine(describeNonFinite(Step.Boundaries[B])) +
+                                     " boundary");
             if (B && Step.Boundaries[B] < Step.Boundaries[B - 1])
               return Fail(BPath, "boundaries must be sorted ascending, but " +
                                      formatModelDouble(Step.Boundaries[B]) +
@@ -711,14 +706,12 @@ Error Model::validate(StringRef FileName) const {
       return Fail(LPath + ".weights", "expected " + Twine(Layer.Out) + "x" +
                                           Twine(Layer.In) + " weights");
     if (Layer.Bias.size() != Layer.Out)
-      return Fail(LPath + ".bias",
-                  "expected " + Twine(Layer.Out) + " values");
+      return Fail(LPath + ".bias", "expected " + Twine(Layer.Out) + " values");
     for (size_t O = 0; O < Layer.Out; ++O)
       for (size_t I = 0; I < Layer.In; ++I)
         if (!std::isfinite(Layer.weight(O, I)))
           return Fail(LPath + ".weights[" + Twine(O) + "][" + Twine(I) + "]",
-                      Twine(describeNonFinite(Layer.weight(O, I))) +
-                          " weight");
+                      Twine(describeNonFinite(Layer.weight(O, I))) + " weight");
     for (size_t O = 0; O < Layer.Out; ++O)
       if (!std::isfinite(Layer.Bias[O]))
         return Fail(LPath + ".bias[" + Twine(O) + "]",
@@ -817,13 +810,12 @@ void Model::write(raw_ostream &OS) const {
   OS << "{\n  \"format\": \"mlgo-model\",\n  \"version\": "
      << ModelFormatVersion << ",\n  \"metadata\": {\n    \"name\": ";
   writeString(OS, Metadata.Name);
-  for (auto [Key, Value] :
-       {std::pair<StringRef, const std::string *>{"description",
-                                                  &Metadata.Description},
-        {"llvm_version", &Metadata.LLVMVersion},
-        {"feature_set", &Metadata.FeatureSet},
-        {"recipe", &Metadata.Recipe},
-        {"corpus_hash", &Metadata.CorpusHash}}) {
+  for (auto [Key, Value] : {std::pair<StringRef, const std::string *>{
+                                "description", &Metadata.Description},
+                            {"llvm_version", &Metadata.LLVMVersion},
+                            {"feature_set", &Metadata.FeatureSet},
+                            {"recipe", &Metadata.Recipe},
+                            {"corpus_hash", &Metadata.CorpusHash}}) {
     OS << ",\n    \"" << Key << "\": ";
     writeString(OS, *Value);
   }

@@ -242,8 +242,8 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
     for (size_t O = 0; O < Layer.Out; ++O)
       for (size_t I = 0; I < Layer.In; ++I)
         WT[I * Layer.Out + O] = Layer.weight(O, I);
-    OS << "// layers[" << L << "]: " << Layer.In << " -> " << Layer.Out
-       << ", " << toString(Layer.Act) << "; weights as [in][out].\n";
+    OS << "// layers[" << L << "]: " << Layer.In << " -> " << Layer.Out << ", "
+       << toString(Layer.Act) << "; weights as [in][out].\n";
     writeFloatArray(OS, ("W" + Twine(L)).str(), WT);
     writeFloatArray(OS, ("B" + Twine(L)).str(), Layer.Bias);
   }
@@ -273,8 +273,8 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
       continue;
     }
     OS << "  {\n    // inputs[" << I << "]: " << In.Spec.name() << "\n"
-       << "    const " << T << " *In = static_cast<const " << T
-       << " *>(Inputs[" << I << "]);\n";
+       << "    const " << T << " *In = static_cast<const " << T << " *>(Inputs["
+       << I << "]);\n";
     for (size_t P = 0; P < In.Pipelines.size(); ++P) {
       // A per-column model reads one element per column: element Column,
       // or the only one.

@@ -35,8 +35,8 @@ static std::string describeStep(const PreprocessStep &S) {
     return Out + "(mean " + formatModelDouble(S.Mean) + ", stddev " +
            formatModelDouble(S.StdDev) + ")";
   case PreprocessStep::Op::Quantile:
-    return Out + "(" + std::to_string(S.Boundaries.size()) +
-           " boundaries, " + formatModelDouble(S.Boundaries.front()) + ".." +
+    return Out + "(" + std::to_string(S.Boundaries.size()) + " boundaries, " +
+           formatModelDouble(S.Boundaries.front()) + ".." +
            formatModelDouble(S.Boundaries.back()) + ")";
   case PreprocessStep::Op::Clamp:
     return Out + "(" + formatModelDouble(S.Min) + ", " +
@@ -78,8 +78,8 @@ static std::string describeLayer(const DenseLayer &L) {
 }
 
 void Model::printSummary(raw_ostream &OS) const {
-  OS << "model: " << Metadata.Name << " (format version "
-     << ModelFormatVersion << ")\n";
+  OS << "model: " << Metadata.Name << " (format version " << ModelFormatVersion
+     << ")\n";
   if (!Metadata.Description.empty())
     OS << "description: " << Metadata.Description << "\n";
   auto Field = [&](StringRef Name, const std::string &V) {
@@ -133,10 +133,8 @@ bool diffModels(const Model &A, const Model &B, raw_ostream &OS) {
       Changed(What, "\"" + X + "\"", "\"" + Y + "\"");
   };
   Str("metadata.name", A.Metadata.Name, B.Metadata.Name);
-  Str("metadata.description", A.Metadata.Description,
-      B.Metadata.Description);
-  Str("metadata.llvm_version", A.Metadata.LLVMVersion,
-      B.Metadata.LLVMVersion);
+  Str("metadata.description", A.Metadata.Description, B.Metadata.Description);
+  Str("metadata.llvm_version", A.Metadata.LLVMVersion, B.Metadata.LLVMVersion);
   Str("metadata.feature_set", A.Metadata.FeatureSet, B.Metadata.FeatureSet);
   Str("metadata.recipe", A.Metadata.Recipe, B.Metadata.Recipe);
   Str("metadata.corpus_hash", A.Metadata.CorpusHash, B.Metadata.CorpusHash);
@@ -173,8 +171,8 @@ bool diffModels(const Model &A, const Model &B, raw_ostream &OS) {
     if (llvm::none_of(A.Inputs, [&](const ModelInput &X) {
           return X.Spec.name() == In.Spec.name();
         })) {
-      OS << "+ input " << In.Spec.name() << " " << describeSpec(In.Spec)
-         << ": " << describePipelines(In.Pipelines) << "\n";
+      OS << "+ input " << In.Spec.name() << " " << describeSpec(In.Spec) << ": "
+         << describePipelines(In.Pipelines) << "\n";
       Differ = true;
     }
   if (A.getInputSpecs().size() == B.getInputSpecs().size()) {
@@ -207,8 +205,8 @@ bool diffModels(const Model &A, const Model &B, raw_ostream &OS) {
       for (size_t I = 0; I < P.size(); ++I)
         if (!sameBits(P[I], Q[I])) {
           ++NumChanged;
-          MaxDelta = std::max(
-              MaxDelta, std::fabs(static_cast<double>(P[I]) - Q[I]));
+          MaxDelta =
+              std::max(MaxDelta, std::fabs(static_cast<double>(P[I]) - Q[I]));
         }
     };
     Compare(X.Weights, Y.Weights);
@@ -216,8 +214,8 @@ bool diffModels(const Model &A, const Model &B, raw_ostream &OS) {
     if (NumChanged) {
       OS << "~ " << Name << " (" << describeLayer(X) << "): " << NumChanged
          << " of " << X.Weights.size() + X.Bias.size()
-         << " parameters changed, max |delta| "
-         << formatShortest(MaxDelta) << "\n";
+         << " parameters changed, max |delta| " << formatShortest(MaxDelta)
+         << "\n";
       Differ = true;
     }
   }

@@ -17,9 +17,7 @@ namespace {
 class Rng {
 public:
   explicit Rng(uint64_t Seed) : State(Seed) {}
-  uint64_t next() {
-    return splitMix64(State);
-  }
+  uint64_t next() { return splitMix64(State); }
   /// Uniform in [0, 1).
   double unit() { return static_cast<double>(next() >> 11) * 0x1p-53; }
   double uniform(double Lo, double Hi) { return Lo + (Hi - Lo) * unit(); }
@@ -121,8 +119,7 @@ Model synthesizeModel(const ModelSynthOptions &Options) {
         }
     } else if (!Mixed) {
       if (I % 2 == 0)
-        In.Pipelines.push_back(
-            {makeStep(R, PreprocessStep::Op::Quantile)});
+        In.Pipelines.push_back({makeStep(R, PreprocessStep::Op::Quantile)});
       else
         In.Pipelines.push_back({makeStep(R, PreprocessStep::Op::Log1p),
                                 makeStep(R, PreprocessStep::Op::Standardize)});
@@ -152,9 +149,9 @@ Model synthesizeModel(const ModelSynthOptions &Options) {
     Layer.In = In;
     Layer.Out = Sizes[L];
     bool Last = L + 1 == Sizes.size();
-    Layer.Act = Last ? Activation::Linear
-                     : (Mixed ? static_cast<Activation>(R.below(4))
-                              : Activation::Relu);
+    Layer.Act =
+        Last ? Activation::Linear
+             : (Mixed ? static_cast<Activation>(R.below(4)) : Activation::Relu);
     double Scale = 1.0 / std::sqrt(static_cast<double>(In));
     for (size_t W = 0; W < Layer.In * Layer.Out; ++W)
       Layer.Weights.push_back(static_cast<float>(R.uniform(-Scale, Scale)));

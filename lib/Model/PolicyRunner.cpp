@@ -318,8 +318,8 @@ void *PolicyRunner::evaluateUntyped() {
 InterpretedRunner::InterpretedRunner(std::shared_ptr<const Model> M,
                                      std::vector<TensorSpec> CompilerInputs,
                                      const PolicyRunnerOptions &Options)
-    : PolicyRunner(Kind::Interpreted, std::move(CompilerInputs),
-                   M->OutputSpec, M->Decision, Options),
+    : PolicyRunner(Kind::Interpreted, std::move(CompilerInputs), M->OutputSpec,
+                   M->Decision, Options),
       TheModel(std::move(M)), Evaluator(*TheModel) {}
 
 Expected<std::unique_ptr<InterpretedRunner>>

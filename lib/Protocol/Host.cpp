@@ -500,7 +500,8 @@ Error Server::startLog(const LogHeader &H) {
     if (H.Features != FirstHeader->Features || H.Advice != FirstHeader->Advice)
       return makeError("session " + Twine(Stats.Sessions) +
                        " sent a different header than session 1; cannot "
-                       "record both in '" + Opts.LogPath + "'");
+                       "record both in '" +
+                       Opts.LogPath + "'");
     return Error::success();
   }
   FirstHeader = H;
@@ -540,8 +541,7 @@ Error Server::explainBrokenStream(Error E, bool Closed) {
     consumeError(std::move(E));
     return makeError("the compiler sent nothing for " +
                      plural(Opts.TimeoutSeconds, "second") + " after " +
-                     plural(Stats.Decisions, "observation") +
-                     "; killed it");
+                     plural(Stats.Decisions, "observation") + "; killed it");
   }
   // If the compiler closed its end, it is most likely exiting: its status
   // explains the broken stream better than the stream does.

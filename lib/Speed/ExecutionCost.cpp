@@ -84,8 +84,8 @@ Expected<std::unique_ptr<BlockCoster>> BlockCoster::create(StringRef TripleName,
   auto I = std::make_unique<Impl>();
   I->Triple = Triple::normalize(TripleName);
   llvm::Triple T(I->Triple);
-  I->CPU = CPU.empty() && T.getArch() == llvm::Triple::x86_64 ? "x86-64"
-                                                               : CPU.str();
+  I->CPU =
+      CPU.empty() && T.getArch() == llvm::Triple::x86_64 ? "x86-64" : CPU.str();
   std::string Message;
   I->TheTarget = TargetRegistry::lookupTarget(I->Triple, Message);
   if (!I->TheTarget)
@@ -106,8 +106,7 @@ Expected<std::unique_ptr<BlockCoster>> BlockCoster::create(StringRef TripleName,
   I->MCIA.reset(I->TheTarget->createMCInstrAnalysis(I->MCII.get()));
   I->Ctx = std::make_unique<MCContext>(llvm::Triple(I->Triple), I->MAI.get(),
                                        I->MRI.get(), I->STI.get());
-  I->Disassembler.reset(
-      I->TheTarget->createMCDisassembler(*I->STI, *I->Ctx));
+  I->Disassembler.reset(I->TheTarget->createMCDisassembler(*I->STI, *I->Ctx));
   if (!I->Disassembler)
     return makeError("no disassembler for '" + I->Triple + "'");
   I->IM = std::make_unique<mca::InstrumentManager>(*I->STI, *I->MCII);
@@ -246,8 +245,8 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
     Expected<StringRef> Contents = Sec.getContents();
     if (!Contents)
       return Fail(toString(Contents.takeError()));
-    ArrayRef<uint8_t> Bytes(
-        reinterpret_cast<const uint8_t *>(Contents->data()), Contents->size());
+    ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Contents->data()),
+                            Contents->size());
     uint64_t SectionAddress = Sec.getAddress();
     for (size_t F = 0; F < Maps->size(); ++F) {
       const object::BBAddrMap &Map = (*Maps)[F];
@@ -255,10 +254,10 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
       uint64_t FunctionAddress = Map.getFunctionAddress();
       FunctionCost Function;
       auto NameIt = Names.find({Sec.getIndex(), FunctionAddress});
-      Function.Name = NameIt != Names.end()
-                          ? NameIt->second.str()
-                          : "<function at 0x" +
-                                utohexstr(FunctionAddress) + ">";
+      Function.Name =
+          NameIt != Names.end()
+              ? NameIt->second.str()
+              : "<function at 0x" + utohexstr(FunctionAddress) + ">";
       if (!Analysis.FeatEnable.FuncEntryCount || !Analysis.FeatEnable.BBFreq)
         return Fail("the address map of '" + Function.Name +
                     "' has no PGO analysis (compile with -mllvm "
@@ -266,10 +265,10 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
       Function.EntryCount = Analysis.FuncEntryCount;
       Function.HasProfile = Analysis.FuncEntryCount > 0;
       Result.Profiled += Function.HasProfile;
-      double EntryFreq = Analysis.BBEntries.empty()
-                             ? 0
-                             : double(Analysis.BBEntries.front()
-                                          .BlockFreq.getFrequency());
+      double EntryFreq =
+          Analysis.BBEntries.empty()
+              ? 0
+              : double(Analysis.BBEntries.front().BlockFreq.getFrequency());
       size_t Index = 0;
       for (const object::BBAddrMap::BBRangeEntry &Range : Map.getBBRanges()) {
         for (const object::BBAddrMap::BBEntry &Entry : Range.BBEntries) {
@@ -282,9 +281,9 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
           Block.Size = Entry.Size;
           double Freq =
               double(Analysis.BBEntries[Index++].BlockFreq.getFrequency());
-          Block.Count = EntryFreq > 0 ? double(Function.EntryCount) * Freq /
-                                            EntryFreq
-                                      : 0;
+          Block.Count = EntryFreq > 0
+                            ? double(Function.EntryCount) * Freq / EntryFreq
+                            : 0;
           uint64_t Start = Range.BaseAddress + Entry.Offset - SectionAddress;
           if (Start + Entry.Size > Bytes.size())
             return Fail("block " + Twine(Entry.ID) + " of '" + Function.Name +

@@ -66,8 +66,8 @@ Expected<ProfileInfo> readProfileInfo(StringRef Path) {
 }
 
 std::vector<std::string> speedCompileFlags(StringRef Profile) {
-  return {"-fprofile-use=" + Profile.str(), "-Werror=backend-plugin",
-          "-mllvm", "-pgo-warn-missing-function"};
+  return {"-fprofile-use=" + Profile.str(), "-Werror=backend-plugin", "-mllvm",
+          "-pgo-warn-missing-function"};
 }
 
 Error mergeRawProfiles(ArrayRef<std::string> Raw, StringRef Out) {

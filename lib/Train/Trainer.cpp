@@ -162,11 +162,11 @@ Expected<Model> imitate(Context &C, const learn::Dataset &D,
     double Recall = Total ? 100.0 * Hit / Total : 0;
     C.Record.EpochCurve.addPoint(EpochOffset + S.Epoch,
                                  {S.Loss, 100 * S.Accuracy, Recall});
-    Last = formatv(" (loss {0:F4}, accuracy {1:F2}%, {2} recalled {3:F1}%)",
-                   S.Loss, 100 * S.Accuracy,
-                   Counterfactual ? "shrinking inversions" : "departures",
-                   Recall)
-               .str();
+    Last =
+        formatv(" (loss {0:F4}, accuracy {1:F2}%, {2} recalled {3:F1}%)",
+                S.Loss, 100 * S.Accuracy,
+                Counterfactual ? "shrinking inversions" : "departures", Recall)
+            .str();
     if (C.Options.Verbose)
       Shown.update(S.Epoch, C.Recipe.Epochs);
     learn::Checkpoint Save;

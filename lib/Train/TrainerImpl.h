@@ -30,6 +30,8 @@
 #ifndef MLGO_LIB_TRAIN_TRAINERIMPL_H
 #define MLGO_LIB_TRAIN_TRAINERIMPL_H
 
+#include "mlgo/Compile/CompileService.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Learn/Dataset.h"
 #include "mlgo/Learn/FlipPolicy.h"
 #include "mlgo/Learn/LearningCurve.h"
@@ -37,10 +39,8 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/SplitMix64.h"
 #include "mlgo/Support/Percent.h"
-#include "mlgo/Compile/CompileService.h"
 #include "mlgo/Train/CorpusSplit.h"
 #include "mlgo/Train/Trainer.h"
-#include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/TrainCore/SizeMeasure.h"
 #include "mlgo/TrainCore/TrainerPhases.h"
 

@@ -8,9 +8,9 @@
 
 #include "TrainerImpl.h"
 
+#include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/TrainCore/GreedySearch.h"
 
 #include "llvm/ADT/STLExtras.h"

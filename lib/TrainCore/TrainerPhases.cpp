@@ -131,13 +131,13 @@ std::vector<std::string> describeEmptyFlipFractions(const TrainRecipe &Recipe,
   std::vector<std::string> Out;
   for (double F : Recipe.FlipFractions)
     if (size_t(F * NumDecisions) == 0)
-      Out.push_back(formatv("flip fraction {0} of {1} training decisions is "
-                            "no decision, so it yields no candidate of its "
-                            "own; {2} or more inverts at least one",
-                            format("%g", F), NumDecisions,
-                            format("%.3g", NumDecisions ? 1.0 / NumDecisions
-                                                        : 1.0))
-                        .str());
+      Out.push_back(
+          formatv("flip fraction {0} of {1} training decisions is "
+                  "no decision, so it yields no candidate of its "
+                  "own; {2} or more inverts at least one",
+                  format("%g", F), NumDecisions,
+                  format("%.3g", NumDecisions ? 1.0 / NumDecisions : 1.0))
+              .str());
   return Out;
 }
 

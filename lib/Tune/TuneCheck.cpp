@@ -9,10 +9,10 @@
 
 #include "mlgo/Tune/TuneCheck.h"
 
-#include "mlgo/Inline/Decisions.h"
-#include "mlgo/Support/Error.h"
 #include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Compile/WorkerPool.h"
+#include "mlgo/Inline/Decisions.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Tune/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -19,6 +19,8 @@
 #include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/MoveRanker.h"
 
+#include "mlgo/Compile/CompileService.h"
+#include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Config.h"
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/Package.h"
@@ -26,8 +28,6 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Percent.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Compile/CompileService.h"
-#include "mlgo/Compile/TrainingCorpus.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -498,9 +498,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
            ++K) {
         size_t NewReserve = St.Moves[K].Heuristic ? 2 : 1;
         NewReserve = std::max(UnitReserve, NewReserve);
-        if (O.MaxCompiles && R.Compiles + Req.size() + N + Reserve -
-                                     UnitReserve + NewReserve >
-                                 O.MaxCompiles) {
+        if (O.MaxCompiles &&
+            R.Compiles + Req.size() + N + Reserve - UnitReserve + NewReserve >
+                O.MaxCompiles) {
           Full = true;
           break;
         }
@@ -681,7 +681,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   // The decisions files.
   std::string Fingerprint = getCorpusFingerprint(modules());
   std::string Budget =
-      O.MaxCompiles ? formatv("{0} compiles", O.MaxCompiles).str()
+      O.MaxCompiles         ? formatv("{0} compiles", O.MaxCompiles).str()
       : O.BudgetMinutes > 0 ? formatv("{0} minutes", O.BudgetMinutes).str()
                             : std::string("none");
   if (O.PerPackage)
@@ -753,8 +753,8 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     TT += Tuned;
   }
   if (Programs.size() > 1)
-    Md += formatv("| total | {0} | {1} | {2} | {3:F2}% | {4:F2}% | |\n", TS,
-                  TM, TT, percentChange(TS, TT), percentChange(TM, TT));
+    Md += formatv("| total | {0} | {1} | {2} | {3:F2}% | {4:F2}% | |\n", TS, TM,
+                  TT, percentChange(TS, TT), percentChange(TM, TT));
   // Per program: the moves kept, in the report and (with several
   // programs) in W/reports/<program>.md.
   for (size_t I = 0; I < Programs.size(); ++I) {
@@ -768,8 +768,8 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                    .str();
     for (size_t U : P.Units)
       if (!R.States[U].Kept.empty())
-        Section += "- " + Units[U].Key + ": " +
-                   join(R.States[U].Kept, "; ") + "\n";
+        Section +=
+            "- " + Units[U].Key + ": " + join(R.States[U].Kept, "; ") + "\n";
     Md += Section;
     if (Programs.size() < 2)
       continue;

@@ -31,8 +31,9 @@ using namespace mlgo;
 static cl::OptionCategory Category("mlgo-codegen options");
 static cl::opt<std::string> Input(cl::Positional, cl::desc("<model.json>"),
                                   cl::cat(Category));
-static cl::opt<std::string> Output("o", cl::desc("output directory (code) or "
-                                                 "file (--synthesize)"),
+static cl::opt<std::string> Output("o",
+                                   cl::desc("output directory (code) or "
+                                            "file (--synthesize)"),
                                    cl::Required, cl::cat(Category));
 static cl::opt<std::string> Id("id",
                                cl::desc("C++ namespace and file stem of the "
@@ -79,8 +80,7 @@ static std::vector<mlgo::TensorSpec> getInlineFeatureSpecs() {
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   cl::HideUnrelatedOptions(Category);
-  cl::ParseCommandLineOptions(argc, argv,
-                              "mlgo-codegen - text model to C++\n");
+  cl::ParseCommandLineOptions(argc, argv, "mlgo-codegen - text model to C++\n");
   if (!Synthesize.empty()) {
     ModelSynthOptions Opts;
     if (Synthesize == "benchmark") {

@@ -534,9 +534,8 @@ int runEvalBuild() {
   if (!sys::fs::is_directory(Opts.SourceDir))
     return fail(BuildSource + ": no such directory (the source tree)");
   // The package recipes' table says which build systems the tree has.
-  Expected<std::vector<FoundBuildSystem>> Found =
-      findBuildSystems(Opts.SourceDir,
-                       getInstallDirs().Data + "/scripts/package-recipes.sh");
+  Expected<std::vector<FoundBuildSystem>> Found = findBuildSystems(
+      Opts.SourceDir, getInstallDirs().Data + "/scripts/package-recipes.sh");
   if (!Found)
     return fail(Found.takeError());
   Opts.BuildSystems = std::move(*Found);

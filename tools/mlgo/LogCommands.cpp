@@ -33,7 +33,8 @@ namespace {
 cl::SubCommand DumpCmd("log dump",
                        "Print a training log: contexts, observations and "
                        "one 'name: v1,v2' line per tensor");
-cl::opt<std::string> DumpFile(cl::Positional, cl::desc("<log file, or - for stdin>"),
+cl::opt<std::string> DumpFile(cl::Positional,
+                              cl::desc("<log file, or - for stdin>"),
                               cl::init("-"), cl::sub(DumpCmd),
                               cl::cat(tool::getToolCategory()));
 
@@ -176,8 +177,8 @@ int runStats() {
   raw_ostream &OS = outs();
   OS << "log: " << R.getName() << '\n'
      << "bytes: " << R.getOffset() << '\n'
-     << "features: " << H.Features.size() << " ("
-     << H.getObservationSize() << " bytes per observation)\n"
+     << "features: " << H.Features.size() << " (" << H.getObservationSize()
+     << " bytes per observation)\n"
      << "score: " << (H.Score ? H.Score->name() : std::string("none")) << '\n'
      << "advice: " << (H.Advice ? H.Advice->name() : std::string("none"))
      << '\n'
@@ -190,8 +191,8 @@ int runStats() {
         PerContext.begin(), PerContext.end(),
         [](const auto &A, const auto &B) { return A.second < B.second; });
     OS << "observations per context: min " << MinIt->second << " ('"
-       << MinIt->first << "'), max " << MaxIt->second << " ('"
-       << MaxIt->first << "')\n";
+       << MinIt->first << "'), max " << MaxIt->second << " ('" << MaxIt->first
+       << "')\n";
   }
   if (Outcomes)
     OS << "score " << H.Score->name() << ": min " << Score.Min << ", max "
@@ -205,11 +206,11 @@ int runStats() {
     OS << '\n';
   }
   if (Observations) {
-    OS << "feature                                             min            max           mean\n";
+    OS << "feature                                             min            "
+          "max           mean\n";
     for (size_t I = 0; I < H.Features.size(); ++I)
-      OS << format("%-40s %14.6g %14.6g %14.6g\n",
-                   H.Features[I].name().c_str(), Stats[I].Min, Stats[I].Max,
-                   Stats[I].Sum / Stats[I].Count);
+      OS << format("%-40s %14.6g %14.6g %14.6g\n", H.Features[I].name().c_str(),
+                   Stats[I].Min, Stats[I].Max, Stats[I].Sum / Stats[I].Count);
   }
   return 0;
 }

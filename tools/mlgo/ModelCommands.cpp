@@ -29,8 +29,7 @@ namespace {
 cl::SubCommand CheckCmd("model check",
                         "Validate a text model; errors name the JSON path");
 cl::list<std::string> CheckFiles(cl::Positional, cl::OneOrMore,
-                                 cl::desc("<model.json>..."),
-                                 cl::sub(CheckCmd),
+                                 cl::desc("<model.json>..."), cl::sub(CheckCmd),
                                  cl::cat(tool::getToolCategory()));
 cl::opt<bool> CheckCanonical(
     "canonical",
@@ -58,11 +57,9 @@ cl::SubCommand DiffCmd("model diff",
                        "Show what changed between two text models (exit "
                        "status 1 if they differ)");
 cl::opt<std::string> DiffA(cl::Positional, cl::Required, cl::desc("<old>"),
-                           cl::sub(DiffCmd),
-                           cl::cat(tool::getToolCategory()));
+                           cl::sub(DiffCmd), cl::cat(tool::getToolCategory()));
 cl::opt<std::string> DiffB(cl::Positional, cl::Required, cl::desc("<new>"),
-                           cl::sub(DiffCmd),
-                           cl::cat(tool::getToolCategory()));
+                           cl::sub(DiffCmd), cl::cat(tool::getToolCategory()));
 
 cl::SubCommand CodegenCmd("model codegen",
                           "Write a model as dependency-free C++ (<id>.h and "
@@ -70,8 +67,7 @@ cl::SubCommand CodegenCmd("model codegen",
 cl::opt<std::string> CodegenFile(cl::Positional, cl::Required,
                                  cl::desc("<model.json>"), cl::sub(CodegenCmd),
                                  cl::cat(tool::getToolCategory()));
-cl::opt<std::string> CodegenDir("o", cl::Required,
-                                cl::desc("output directory"),
+cl::opt<std::string> CodegenDir("o", cl::Required, cl::desc("output directory"),
                                 cl::sub(CodegenCmd),
                                 cl::cat(tool::getToolCategory()));
 cl::opt<std::string> CodegenId("id",

@@ -36,8 +36,7 @@ using tool::fail;
 namespace {
 
 cl::OptionCategory &Cat = tool::getToolCategory();
-tool::RegisterGroup ProfileGroup("profile",
-                                 "Profiles of workloads, for speed");
+tool::RegisterGroup ProfileGroup("profile", "Profiles of workloads, for speed");
 
 cl::SubCommand RunCmd("profile run",
                       "Run a workload of -fprofile-generate programs and "
@@ -90,10 +89,8 @@ int mergeAndCheck(ArrayRef<std::string> Files, StringRef Out) {
 
 int runRun() {
   SmallString<128> Dir;
-  if (std::error_code EC =
-          sys::fs::createUniqueDirectory("mlgo-profile", Dir))
-    return fail("cannot create a directory for raw profiles: " +
-                EC.message());
+  if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-profile", Dir))
+    return fail("cannot create a directory for raw profiles: " + EC.message());
   // %m: one file per instrumented binary (merged across its runs by the
   // runtime), %p: per process, so that concurrent runs never share a file.
   SmallString<256> Pattern(Dir);
@@ -103,9 +100,8 @@ int runRun() {
   RunOptions Options;
   Options.TimeoutSeconds = Timeout;
   Options.OwnProcessGroup = true;
-  ProcessResult R = runProcess(std::vector<std::string>(Command.begin(),
-                                                        Command.end()),
-                               Options);
+  ProcessResult R = runProcess(
+      std::vector<std::string>(Command.begin(), Command.end()), Options);
   auto Cleanup = [&] { sys::fs::remove_directories(Dir); };
   if (!R.succeeded()) {
     Cleanup();

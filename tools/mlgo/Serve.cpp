@@ -85,7 +85,8 @@ int runServe() {
   }
   errs() << "mlgo serve: " << Stats->Decisions
          << (Stats->Decisions == 1 ? " decision, " : " decisions, ")
-         << Stats->Contexts << (Stats->Contexts == 1 ? " context, " : " contexts, ")
+         << Stats->Contexts
+         << (Stats->Contexts == 1 ? " context, " : " contexts, ")
          << format("%.3fs elapsed (host %.3fs)", Stats->ElapsedSeconds,
                    Stats->HostSeconds)
          << "\n";

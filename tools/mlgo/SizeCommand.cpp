@@ -92,8 +92,8 @@ int runSize() {
       }
     }
     T.addRuleBeforeNextRow();
-    T.addRow({"TOTAL (" + std::to_string(N) + " files)",
-              std::to_string(Total)});
+    T.addRow(
+        {"TOTAL (" + std::to_string(N) + " files)", std::to_string(Total)});
     T.print(outs(), *F);
     return 0;
   }

@@ -26,10 +26,10 @@
 #include "mlgo/Support/Error.h"
 
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/TargetParser/Host.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
 
@@ -124,12 +124,12 @@ int runCost() {
       json::Array Functions;
       for (const FunctionCost &F : Costs[I].Functions)
         Functions.push_back(functionJSON(F));
-      FileArray.push_back(json::Object{
-          {"file", Files[I]},
-          {"functions", std::move(Functions)},
-          {"profiled_functions", int64_t(Costs[I].Profiled)},
-          {"instructions", Costs[I].Instructions},
-          {"cycles", Costs[I].Cycles}});
+      FileArray.push_back(
+          json::Object{{"file", Files[I]},
+                       {"functions", std::move(Functions)},
+                       {"profiled_functions", int64_t(Costs[I].Profiled)},
+                       {"instructions", Costs[I].Instructions},
+                       {"cycles", Costs[I].Cycles}});
     }
     outs() << formatv("{0:2}",
                       json::Value(json::Object{{"files", std::move(FileArray)},
@@ -155,8 +155,8 @@ int runCost() {
     Table T;
     T.Header = {"function", "entry count", "instructions", "cycles"};
     for (const FunctionCost *F : Order)
-      T.addRow({F->Name, std::to_string(F->EntryCount),
-                whole(F->Instructions), whole(F->Cycles)});
+      T.addRow({F->Name, std::to_string(F->EntryCount), whole(F->Instructions),
+                whole(F->Cycles)});
     T.addRuleBeforeNextRow();
     T.addRow({"total", "", whole(C.Instructions), whole(C.Cycles)});
     T.printTerminal(outs());

@@ -64,8 +64,8 @@ cl::opt<uint64_t> MaxCompiles("max-compiles",
 cl::opt<double> Budget("budget",
                        cl::desc("the search's wall-clock minutes (not "
                                 "reproducible; --max-compiles is)"),
-                       cl::value_desc("minutes"), cl::init(0),
-                       cl::sub(TuneCmd), cl::cat(Cat));
+                       cl::value_desc("minutes"), cl::init(0), cl::sub(TuneCmd),
+                       cl::cat(Cat));
 cl::opt<uint64_t> Seed("seed", cl::desc("breaks ties in the order of moves"),
                        cl::init(1), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> Unguided("unguided",

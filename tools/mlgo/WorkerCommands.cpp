@@ -15,6 +15,9 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Compile/TrainingCorpus.h"
+#include "mlgo/Compile/TrajectoryCache.h"
+#include "mlgo/Compile/WorkerPool.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Model/Model.h"
@@ -23,9 +26,6 @@
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Progress.h"
-#include "mlgo/Compile/TrainingCorpus.h"
-#include "mlgo/Compile/TrajectoryCache.h"
-#include "mlgo/Compile/WorkerPool.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -157,11 +157,11 @@ Expected<Setup> prepare() {
           sys::fs::createUniqueDirectory("mlgo-worker-bench", Dir))
     return createStringError(EC, "cannot create a temporary directory: " +
                                      EC.message());
-  S.TmpDir = std::shared_ptr<std::string>(new std::string(Dir),
-                                          [](std::string *D) {
-                                            sys::fs::remove_directories(*D);
-                                            delete D;
-                                          });
+  S.TmpDir =
+      std::shared_ptr<std::string>(new std::string(Dir), [](std::string *D) {
+        sys::fs::remove_directories(*D);
+        delete D;
+      });
   for (size_t I = 0; I < Thresholds.size(); ++I) {
     M->Decision.Threshold = Thresholds[I];
     std::string File = (*S.TmpDir + "/model-" + Twine(I) + ".json").str();
@@ -228,8 +228,7 @@ spawnAll(const Setup &S, ArrayRef<Work> Workload, unsigned Threads) {
 /// Compiles the workload in-process; with \p Cache, answering by replay
 /// where it can.
 std::vector<JobOutcome> runInProcess(const Setup &S, ArrayRef<Work> Workload,
-                                     WorkerPool &Pool,
-                                     TrajectoryCache *Cache) {
+                                     WorkerPool &Pool, TrajectoryCache *Cache) {
   std::vector<CompileJob> Jobs;
   std::vector<std::string> Keys;
   for (const Work &W : Workload) {
@@ -296,8 +295,8 @@ int runCheck() {
       continue;
     }
     ++Differ;
-    outs() << "differs " << Name << ": in-process "
-           << A.Result->TextSize << ", clang-19 -cc1 " << B.first << "\n";
+    outs() << "differs " << Name << ": in-process " << A.Result->TextSize
+           << ", clang-19 -cc1 " << B.first << "\n";
   }
   outs() << "modules: " << S.Modules.size() << ", identical .text: " << Same
          << ", different: " << Differ << ", failed: " << Failed << "\n"
@@ -342,8 +341,8 @@ int runBench() {
   double N = Workload.size();
   outs() << format("modules: %zu, policies: %zu, compiles: %.0f, parallel: "
                    "%u, policy: %s\n",
-                   S.Modules.size(), S.Policies.size(), N,
-                   Pool.getNumWorkers(), PolicyOpt.c_str());
+                   S.Modules.size(), S.Policies.size(), N, Pool.getNumWorkers(),
+                   PolicyOpt.c_str());
   if (Replay)
     outs() << format("answered by trajectory replay: %llu of %llu\n",
                      (unsigned long long)Cache.getStats().Hits,

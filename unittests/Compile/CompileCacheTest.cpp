@@ -1,4 +1,5 @@
-//===- unittests/Compile/CompileCacheTest.cpp - compiles.tsv ----------------===//
+//===- unittests/Compile/CompileCacheTest.cpp - compiles.tsv
+//----------------===//
 
 #include "mlgo/Compile/CompileCache.h"
 

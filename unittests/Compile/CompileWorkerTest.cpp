@@ -1,4 +1,5 @@
-//===- unittests/Compile/CompileWorkerTest.cpp ------------------------------===//
+//===- unittests/Compile/CompileWorkerTest.cpp
+//------------------------------===//
 //
 // compileModule() runs thousands of times in one worker process, so it must
 // free everything a compile allocates. The cc1 arguments of a corpus module
@@ -33,8 +34,8 @@ TEST(CompileWorkerTest, RepeatedCompilesDoNotLeak) {
   unittest::TempDir Dir("mlgo-leak", /*Unique=*/true);
   std::string Bitcode = Dir.path("stats.bc").str().str();
   ASSERT_EQ(test::buildStatsBitcode(Bitcode), 0);
-  auto Model = MemoryBuffer::getFile(MLGO_SOURCE_DIR
-                                     "/models/inline-oz/model.json");
+  auto Model =
+      MemoryBuffer::getFile(MLGO_SOURCE_DIR "/models/inline-oz/model.json");
   ASSERT_TRUE(bool(Model));
   // The shipped model, with its decision log: every part of the worker's
   // compile runs.

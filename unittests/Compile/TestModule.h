@@ -1,4 +1,5 @@
-//===- unittests/Compile/TestModule.h - A real module to compile -*- C++ -*-===//
+//===- unittests/Compile/TestModule.h - A real module to compile -*- C++
+//-*-===//
 //
 // Train tests compile a real module: test/Train/Inputs/beta/stats.c as
 // unoptimized bitcode, with the cc1 arguments of an x86-64 -Oz compile.
@@ -22,8 +23,9 @@ namespace test {
 inline int buildStatsBitcode(const std::string &Path) {
   std::string Src = MLGO_SOURCE_DIR "/test/Train/Inputs/beta/stats.c";
   std::string Clang = MLGO_LLVM_TOOLS_DIR "/clang";
-  llvm::StringRef Args[] = {Clang, "-c", "-emit-llvm", "-Oz", "-Xclang",
-                            "-disable-llvm-passes", Src, "-o", Path};
+  llvm::StringRef Args[] = {Clang, "-c",      "-emit-llvm",
+                            "-Oz", "-Xclang", "-disable-llvm-passes",
+                            Src,   "-o",      Path};
   return llvm::sys::ExecuteAndWait(Clang, Args);
 }
 

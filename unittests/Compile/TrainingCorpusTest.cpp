@@ -1,4 +1,5 @@
-//===- unittests/Compile/TrainingCorpusTest.cpp -----------------------------===//
+//===- unittests/Compile/TrainingCorpusTest.cpp
+//-----------------------------===//
 
 #include "mlgo/Compile/TrainingCorpus.h"
 

@@ -1,4 +1,5 @@
-//===- unittests/Compile/TrajectoryCacheTest.cpp ----------------------------===//
+//===- unittests/Compile/TrajectoryCacheTest.cpp
+//----------------------------===//
 //
 // Replay answers a compile only when the compile would give the same
 // result: every answer is checked against a real compile of the same job.
@@ -84,7 +85,8 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
     EXPECT_EQ(Replayed[I].Result->TextSize, Compiled[I].Result->TextSize) << I;
     EXPECT_EQ(Replayed[I].Result->Grouped, Compiled[I].Result->Grouped) << I;
     EXPECT_EQ(Replayed[I].Result->NumDecisions,
-              Compiled[I].Result->NumDecisions) << I;
+              Compiled[I].Result->NumDecisions)
+        << I;
     EXPECT_EQ(Replayed[I].Result->Log, Compiled[I].Result->Log) << I;
   }
   ASSERT_GT(Compiled[0].Result->NumDecisions, 1u);
@@ -95,9 +97,9 @@ TEST_F(TrajectoryCacheTest, ReplayEqualsCompiling) {
 
   // With one worker each job is looked up once, when the worker is free:
   // the heuristic compiles (recorded); the second heuristic job and the
-  // model that follows the heuristic replay it; flip 0, flip 1 and the exploring model compile; the second
-  // flip-0 job replays flip 0. Stock is never looked up. Replayed outcomes
-  // report 0 seconds.
+  // model that follows the heuristic replay it; flip 0, flip 1 and the
+  // exploring model compile; the second flip-0 job replays flip 0. Stock is
+  // never looked up. Replayed outcomes report 0 seconds.
   const TrajectoryCache::Stats &S = Cache.getStats();
   EXPECT_EQ(S.Lookups, 7u);
   EXPECT_EQ(S.Hits, 3u);

@@ -1,4 +1,5 @@
-//===- unittests/Compile/WorkerPoolTest.cpp ---------------------------------===//
+//===- unittests/Compile/WorkerPoolTest.cpp
+//---------------------------------===//
 //
 // The compile worker's job encoding, and the pool's fault isolation: a
 // module clang rejects, a policy that makes LLVM stop with a fatal error
@@ -134,9 +135,9 @@ TEST(WorkerPoolTest, TruncatedJobIsAnError) {
   std::string Frame = encodeJob(sampleJob());
   Expected<CompileJob> Back = decodeJob(StringRef(Frame).drop_back(3));
   ASSERT_FALSE(bool(Back));
-  EXPECT_EQ(toString(Back.takeError()),
-            "compile job: malformed frame of " +
-                std::to_string(Frame.size() - 3) + " bytes");
+  EXPECT_EQ(toString(Back.takeError()), "compile job: malformed frame of " +
+                                            std::to_string(Frame.size() - 3) +
+                                            " bytes");
   std::string BadKind = Frame;
   // The policy kind follows the module, the bitcode path and the arguments.
   size_t KindAt =
@@ -149,9 +150,9 @@ TEST(WorkerPoolTest, TruncatedJobIsAnError) {
   EXPECT_EQ(toString(Back.takeError()), "compile job: unknown policy kind 9");
   Back = decodeJob(Frame + "x");
   ASSERT_FALSE(bool(Back));
-  EXPECT_EQ(toString(Back.takeError()),
-            "compile job: malformed frame of " +
-                std::to_string(Frame.size() + 1) + " bytes");
+  EXPECT_EQ(toString(Back.takeError()), "compile job: malformed frame of " +
+                                            std::to_string(Frame.size() + 1) +
+                                            " bytes");
 }
 
 TEST(WorkerPoolTest, ResponsesRoundTripAndMalformedOnesAreErrors) {
@@ -309,7 +310,8 @@ TEST_F(PoolTest, TimeoutIsTransient) {
       job("p/good.o", Good, CompilePolicy::stock())};
   std::vector<JobOutcome> R = Pool->run(Jobs);
   ASSERT_FALSE(R[0].ok());
-  EXPECT_EQ(R[0].Error, "p/hang.o: timed out after 1 s; the compile was killed");
+  EXPECT_EQ(R[0].Error,
+            "p/hang.o: timed out after 1 s; the compile was killed");
   EXPECT_TRUE(R[0].Transient);
   // The worker that took its place compiles the next job.
   EXPECT_EQ(Pool->getNumRespawns(), 1u);

@@ -209,8 +209,10 @@ SizeReport makeGroupedReport() {
   SizeReport R;
   R.ModelNames = {"m"};
   R.Modules = {{"cxx/a.o", 150, {130}, {{{".text.f", 50}}, {}}},
-               {"cxx/b.o", 260, {250}, {{{".text.f", 50}, {".text.g", 10}},
-                                        {{".text.f", 50}}}},
+               {"cxx/b.o",
+                260,
+                {250},
+                {{{".text.f", 50}, {".text.g", 10}}, {{".text.f", 50}}}},
                {"zlib/z.o", 70, {70}, {}}};
   R.ModulesRequested = 3;
   return R;
@@ -408,26 +410,27 @@ TEST(PackageReportTest, ATunedBuildGetsItsColumns) {
   std::string S;
   raw_string_ostream OS(S);
   R.print(OS, ReportFormat::Table);
-  EXPECT_EQ(S, "zlib artifact         -Oz  embedded   delta  tuned  tuned delta\n"
-               "---------------------------------------------------------------\n"
-               "libz.a               1000       990  -1.00%    950       -5.00%\n"
-               "---------------------------------------------------------------\n"
-               "TOTAL (1 artifacts)  1000       990  -1.00%    950       -5.00%\n"
-               "\n"
-               "zlib build                 -Oz  embedded  ratio  tuned  tuned ratio\n"
-               "-------------------------------------------------------------------\n"
-               "wall-clock seconds       10.00     11.50  1.150  12.00        1.200\n"
-               "peak compiler RSS (MiB)  100.0     104.0  1.040  100.0        1.000\n"
-               "compiler runs               40        40            40\n"
-               "\n"
-               "zlib test    -Oz  embedded  tuned\n"
-               "---------------------------------\n"
-               "teststatic  pass      pass   pass\n"
-               "testshared  pass      pass   FAIL\n"
-               "\n"
-               "possible miscompile: zlib: test 'testshared' fails with "
-               "tuned and passes with -Oz\n"
-               "zlib: 2 of 2 tests pass with embedded, 1 with tuned\n");
+  EXPECT_EQ(
+      S, "zlib artifact         -Oz  embedded   delta  tuned  tuned delta\n"
+         "---------------------------------------------------------------\n"
+         "libz.a               1000       990  -1.00%    950       -5.00%\n"
+         "---------------------------------------------------------------\n"
+         "TOTAL (1 artifacts)  1000       990  -1.00%    950       -5.00%\n"
+         "\n"
+         "zlib build                 -Oz  embedded  ratio  tuned  tuned ratio\n"
+         "-------------------------------------------------------------------\n"
+         "wall-clock seconds       10.00     11.50  1.150  12.00        1.200\n"
+         "peak compiler RSS (MiB)  100.0     104.0  1.040  100.0        1.000\n"
+         "compiler runs               40        40            40\n"
+         "\n"
+         "zlib test    -Oz  embedded  tuned\n"
+         "---------------------------------\n"
+         "teststatic  pass      pass   pass\n"
+         "testshared  pass      pass   FAIL\n"
+         "\n"
+         "possible miscompile: zlib: test 'testshared' fails with "
+         "tuned and passes with -Oz\n"
+         "zlib: 2 of 2 tests pass with embedded, 1 with tuned\n");
   std::string Sum;
   raw_string_ostream SOS(Sum);
   getPackageSummaryTable({{"zlib", &R}}, "-Oz", "embedded")
@@ -618,7 +621,8 @@ TEST(PackageEvalTest, LinkedArtifactsSkipCMakeProbesAndSymlinks) {
     raw_fd_ostream(Path("notes.txt"), EC) << "not a binary\n";
   }
   ASSERT_FALSE(sys::fs::create_link(Path("bin/tool"), Path("bin/alias")));
-  ASSERT_FALSE(sys::fs::copy_file("/bin/true", Path("b/CMakeFiles/3.25.1/a.out")));
+  ASSERT_FALSE(
+      sys::fs::copy_file("/bin/true", Path("b/CMakeFiles/3.25.1/a.out")));
   Expected<std::vector<std::string>> A = findLinkedArtifacts(Dir.path());
   ASSERT_TRUE(bool(A)) << toString(A.takeError());
   EXPECT_EQ(*A, (std::vector<std::string>{"bin/tool", "lib.a"}));

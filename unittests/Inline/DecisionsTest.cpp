@@ -24,25 +24,27 @@ TEST(DecisionsTest, PrintsSortedAndReadsBack) {
   F.setMeta("seed", "1");
   ModuleDecisions M;
   M.Module = "src/z.c";
-  M.Sites = {{"main", "b", 1, false}, {"main", "b", 0, true},
-             {"", "log", 0, true}, {"a b", "50%*", 2, false}};
+  M.Sites = {{"main", "b", 1, false},
+             {"main", "b", 0, true},
+             {"", "log", 0, true},
+             {"a b", "50%*", 2, false}};
   F.addModule(M);
   M.Module = "lib/a.c";
   M.Sites = {{"f", "g", 0, true}};
   F.addModule(M);
   const char *Want = "# mlgo inlining decisions (format: docs/decisions.md)\n"
-                         "mlgo-decisions 1\n"
-                         "meta llvm 19.1.7\n"
-                         "meta seed 1\n"
-                         "\n"
-                         "module lib/a.c\n"
-                         "inline f g 0\n"
-                         "\n"
-                         "module src/z.c\n"
-                         "inline * log *\n"
-                         "no-inline a%20b 50%25%2A 2\n"
-                         "inline main b 0\n"
-                         "no-inline main b 1\n";
+                     "mlgo-decisions 1\n"
+                     "meta llvm 19.1.7\n"
+                     "meta seed 1\n"
+                     "\n"
+                     "module lib/a.c\n"
+                     "inline f g 0\n"
+                     "\n"
+                     "module src/z.c\n"
+                     "inline * log *\n"
+                     "no-inline a%20b 50%25%2A 2\n"
+                     "inline main b 0\n"
+                     "no-inline main b 1\n";
   EXPECT_EQ(F.print(), Want);
   Expected<DecisionsFile> Back = DecisionsFile::parse(F.print(), "d.txt");
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());

@@ -110,7 +110,7 @@ TEST(TrainingLogTest, WriterBytesMatchLLVMLogger) {
   std::string Ours = writeWithMLGO(true, false);
   EXPECT_EQ(Ours, writeWithLLVM(true, false));
   EXPECT_EQ(writeWithMLGO(false, true), writeWithLLVM(false, true));
-  EXPECT_EQ(writeWithMLGO(true, true), writeWithLLVM(true, true) );
+  EXPECT_EQ(writeWithMLGO(true, true), writeWithLLVM(true, true));
   // And the header is the documented one.
   EXPECT_EQ(Ours.substr(0, Ours.find('\n')),
             "{\"features\":[{\"name\":\"a\",\"type\":\"int64_t\",\"port\":0,"
@@ -169,11 +169,17 @@ TEST(TrainingLogTest, ReaderRoundTripsContextsObservationsOutcomes) {
       break;
     }
   }
-  std::vector<std::string> Expected = {
-      "ctx first", "obs first 0 a=0", "out 0 0.000000", "obs first 1 a=1",
-      "out 1 0.250000", "obs first 2 a=2", "out 2 0.500000",
-      "ctx second context \"quoted\"", "obs second context \"quoted\" 0 a=3",
-      "ctx first", "obs first 3 a=3"};
+  std::vector<std::string> Expected = {"ctx first",
+                                       "obs first 0 a=0",
+                                       "out 0 0.000000",
+                                       "obs first 1 a=1",
+                                       "out 1 0.250000",
+                                       "obs first 2 a=2",
+                                       "out 2 0.500000",
+                                       "ctx second context \"quoted\"",
+                                       "obs second context \"quoted\" 0 a=3",
+                                       "ctx first",
+                                       "obs first 3 a=3"};
   EXPECT_EQ(Seen, Expected);
   EXPECT_EQ(R->getOffset(), Bytes.size());
 }
@@ -295,12 +301,13 @@ TEST(TrainingLogTest, OutcomeChecks) {
   EXPECT_EQ(firstError(Log),
             "t.log: byte " + std::to_string(Log.size() - 14) +
                 ": outcome 0 found, but the header declares no score");
-  EXPECT_EQ(firstError(std::string(Header1) + "{\"context\":\"m\"}\n" +
-                       "{\"bogus\":1}\n"),
-            "t.log: byte " +
-                std::to_string(strlen(Header1) + strlen("{\"context\":\"m\"}\n")) +
-                ": unknown record 'bogus' (expected context, observation or "
-                "outcome)");
+  EXPECT_EQ(
+      firstError(std::string(Header1) + "{\"context\":\"m\"}\n" +
+                 "{\"bogus\":1}\n"),
+      "t.log: byte " +
+          std::to_string(strlen(Header1) + strlen("{\"context\":\"m\"}\n")) +
+          ": unknown record 'bogus' (expected context, observation or "
+          "outcome)");
 }
 
 } // namespace

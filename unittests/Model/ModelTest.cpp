@@ -68,8 +68,8 @@ void expectBitIdentical(const Model &A, const Model &B) {
     ASSERT_EQ(A.Layers[L].Weights.size(), B.Layers[L].Weights.size());
     for (size_t I = 0; I < A.Layers[L].Weights.size(); ++I)
       ASSERT_TRUE(sameBits(A.Layers[L].Weights[I], B.Layers[L].Weights[I]))
-          << "layer " << L << " weight " << I << ": "
-          << A.Layers[L].Weights[I] << " vs " << B.Layers[L].Weights[I];
+          << "layer " << L << " weight " << I << ": " << A.Layers[L].Weights[I]
+          << " vs " << B.Layers[L].Weights[I];
     for (size_t I = 0; I < A.Layers[L].Bias.size(); ++I)
       ASSERT_TRUE(sameBits(A.Layers[L].Bias[I], B.Layers[L].Bias[I]));
   }
@@ -254,19 +254,17 @@ TEST(ModelTest, HexAndSpecialNumbersAsStrings) {
 
 TEST(ModelTest, LocatedErrors) {
   Model M = makeModel();
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) {
-                             input(Root, 1).erase("spec");
-                           }),
+  EXPECT_EQ(errorAfterEdit(
+                M, [](json::Object &Root) { input(Root, 1).erase("spec"); }),
             "m.json: inputs[1]: missing key 'spec'");
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) {
-                             (*(*layer(Root, 1).getArray("weights"))[2]
-                                   .getAsArray())
-                                 .pop_back();
-                           }),
-            "m.json: layers[1].weights[2]: has 7 weights, expected 8 "
-            "(\"in\")");
+  EXPECT_EQ(
+      errorAfterEdit(
+          M,
+          [](json::Object &Root) {
+            (*(*layer(Root, 1).getArray("weights"))[2].getAsArray()).pop_back();
+          }),
+      "m.json: layers[1].weights[2]: has 7 weights, expected 8 "
+      "(\"in\")");
   EXPECT_EQ(errorAfterEdit(M,
                            [](json::Object &Root) {
                              layer(Root, 1).getArray("weights")->pop_back();
@@ -274,59 +272,58 @@ TEST(ModelTest, LocatedErrors) {
             "m.json: layers[1].weights: has 7 rows, expected 8 (\"out\")");
   EXPECT_EQ(errorAfterEdit(M,
                            [](json::Object &Root) {
-                             input(Root, 0).getArray("preprocess")->push_back(
-                                 json::Array{json::Object{{"op", "log2"}}});
+                             input(Root, 0)
+                                 .getArray("preprocess")
+                                 ->push_back(
+                                     json::Array{json::Object{{"op", "log2"}}});
                            }),
             "m.json: inputs[0].preprocess[1][0].op: unknown preprocessing "
             "'log2' (expected one of log1p, standardize, quantile, sqrt, "
             "square, clamp, nan_to)");
   EXPECT_EQ(errorAfterEdit(M,
                            [](json::Object &Root) {
-                             input(Root, 0).getArray("preprocess")->push_back(
-                                 json::Array{json::Object{
+                             input(Root, 0)
+                                 .getArray("preprocess")
+                                 ->push_back(json::Array{json::Object{
                                      {"op", "quantile"},
                                      {"boundaries", json::Array{1, 3, 2}}}});
                            }),
             "m.json: inputs[0].preprocess[1][0].boundaries[2]: boundaries "
             "must be sorted ascending, but 2 < 3");
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) {
-                             input(Root, 0).getArray("preprocess")->push_back(
-                                 json::Array{json::Object{{"op", "standardize"},
-                                                          {"mean", 0},
-                                                          {"stddev", 0}}});
-                           }),
+  EXPECT_EQ(errorAfterEdit(
+                M,
+                [](json::Object &Root) {
+                  input(Root, 0)
+                      .getArray("preprocess")
+                      ->push_back(json::Array{json::Object{
+                          {"op", "standardize"}, {"mean", 0}, {"stddev", 0}}});
+                }),
             "m.json: inputs[0].preprocess[1][0].stddev: stddev must be "
             "positive, not 0");
   // One more MLP input than layer 0 takes.
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) {
-                             input(Root, 0).getArray("preprocess")->push_back(
-                                 json::Array{});
-                           }),
-            "m.json: layers[0].in: layer takes " +
-                std::to_string(M.Layers[0].In) +
-                " inputs but the preprocessed inputs provide " +
-                std::to_string(M.Layers[0].In + 1));
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) {
-                             layer(Root, 1)["in"] = 7;
-                           }),
-            "m.json: layers[1].weights[0]: has 8 weights, expected 7 "
-            "(\"in\")");
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) { Root["version"] = 2; }),
+  EXPECT_EQ(
+      errorAfterEdit(
+          M,
+          [](json::Object &Root) {
+            input(Root, 0).getArray("preprocess")->push_back(json::Array{});
+          }),
+      "m.json: layers[0].in: layer takes " + std::to_string(M.Layers[0].In) +
+          " inputs but the preprocessed inputs provide " +
+          std::to_string(M.Layers[0].In + 1));
+  EXPECT_EQ(
+      errorAfterEdit(M, [](json::Object &Root) { layer(Root, 1)["in"] = 7; }),
+      "m.json: layers[1].weights[0]: has 8 weights, expected 7 "
+      "(\"in\")");
+  EXPECT_EQ(errorAfterEdit(M, [](json::Object &Root) { Root["version"] = 2; }),
             "m.json: version: unsupported format version 2 (this mlgo reads "
             "version 1)");
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) { Root["weights"] = 2; }),
+  EXPECT_EQ(errorAfterEdit(M, [](json::Object &Root) { Root["weights"] = 2; }),
             "m.json: weights: unknown key");
-  EXPECT_EQ(errorAfterEdit(M,
-                           [](json::Object &Root) {
-                             layer(Root, 2)["activation"] = "gelu";
-                           }),
-            "m.json: layers[2].activation: unknown activation 'gelu' "
-            "(expected one of linear, relu, tanh, sigmoid)");
+  EXPECT_EQ(
+      errorAfterEdit(
+          M, [](json::Object &Root) { layer(Root, 2)["activation"] = "gelu"; }),
+      "m.json: layers[2].activation: unknown activation 'gelu' "
+      "(expected one of linear, relu, tanh, sigmoid)");
   EXPECT_EQ(errorAfterEdit(M,
                            [](json::Object &Root) {
                              input(Root, 3)["spec"] = input(Root, 2)["spec"];

@@ -8,9 +8,9 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Model/ModelSynth.h"
 #include "mlgo/Model/SplitMix64.h"
-#include "mlgo/Model/PolicyRunner.h"
 
 #include "mlgo/embedded/columns_test.h"
 #include "mlgo/embedded/inline_oz.h"
@@ -39,25 +39,22 @@ using FeatureValues = std::map<std::string, std::array<unsigned char, 24>>;
 class ValueGen {
 public:
   explicit ValueGen(uint64_t Seed) : State(Seed) {}
-  uint64_t next() {
-    return splitMix64(State);
-  }
+  uint64_t next() { return splitMix64(State); }
 
   int64_t integer() {
-    static const int64_t Extremes[] = {
-        std::numeric_limits<int64_t>::min(),
-        std::numeric_limits<int64_t>::max(),
-        std::numeric_limits<int64_t>::min() + 1,
-        std::numeric_limits<int64_t>::max() - 1,
-        0,
-        1,
-        -1,
-        (int64_t(1) << 53) + 1,
-        -(int64_t(1) << 53) - 1,
-        std::numeric_limits<int32_t>::min(),
-        std::numeric_limits<int32_t>::max(),
-        1000000007,
-        -99999999999LL};
+    static const int64_t Extremes[] = {std::numeric_limits<int64_t>::min(),
+                                       std::numeric_limits<int64_t>::max(),
+                                       std::numeric_limits<int64_t>::min() + 1,
+                                       std::numeric_limits<int64_t>::max() - 1,
+                                       0,
+                                       1,
+                                       -1,
+                                       (int64_t(1) << 53) + 1,
+                                       -(int64_t(1) << 53) - 1,
+                                       std::numeric_limits<int32_t>::min(),
+                                       std::numeric_limits<int32_t>::max(),
+                                       1000000007,
+                                       -99999999999LL};
     switch (next() % 5) {
     case 0:
       return Extremes[next() % std::size(Extremes)];
@@ -72,18 +69,17 @@ public:
   }
 
   double real() {
-    static const double Extremes[] = {
-        std::numeric_limits<double>::infinity(),
-        -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN(),
-        std::numeric_limits<double>::max(),
-        -std::numeric_limits<double>::max(),
-        std::numeric_limits<double>::denorm_min(),
-        std::numeric_limits<float>::max(),
-        0.0,
-        -0.0,
-        1e30,
-        -1e-30};
+    static const double Extremes[] = {std::numeric_limits<double>::infinity(),
+                                      -std::numeric_limits<double>::infinity(),
+                                      std::numeric_limits<double>::quiet_NaN(),
+                                      std::numeric_limits<double>::max(),
+                                      -std::numeric_limits<double>::max(),
+                                      std::numeric_limits<double>::denorm_min(),
+                                      std::numeric_limits<float>::max(),
+                                      0.0,
+                                      -0.0,
+                                      1e30,
+                                      -1e-30};
     switch (next() % 4) {
     case 0:
       return Extremes[next() % std::size(Extremes)];
@@ -213,8 +209,7 @@ TEST(PolicyRunnerTest, InterpreterAndGeneratedCodeAgreeToTheBit) {
     for (size_t R = 1; R < Runners.size(); ++R) {
       ASSERT_EQ(Logits[0], Logits[R])
           << "runner " << R << " at vector " << Iter << ": "
-          << Runners[0]->getLastLogit() << " vs "
-          << Runners[R]->getLastLogit();
+          << Runners[0]->getLastLogit() << " vs " << Runners[R]->getLastLogit();
       ASSERT_EQ(Decisions[0], Decisions[R]);
     }
     NaNs += std::isnan(Runners[0]->getLastLogit());
@@ -249,8 +244,7 @@ TEST(PolicyRunnerTest, EvaluateLeavesInputsAndBuffersAlone) {
       for (size_t I = 0; I < R->getNumInputs(); ++I) {
         const TensorSpec &S = R->getInputSpecs()[I];
         EXPECT_EQ(R->getTensorUntyped(I), Buffers[I]);
-        EXPECT_EQ(std::memcmp(R->getTensorUntyped(I),
-                              Values[S.name()].data(),
+        EXPECT_EQ(std::memcmp(R->getTensorUntyped(I), Values[S.name()].data(),
                               S.getTotalTensorBufferSize()),
                   0)
             << S.name();
@@ -308,18 +302,18 @@ TEST(PolicyRunnerTest, MissingOrMistypedFeaturesAreErrors) {
             "the compiler offers int64_t [2]");
 }
 
-
 TEST(PolicyRunnerTest, InlineOzOnlyInlinesMoreThanTheHeuristic) {
   // The shipped model inverts only the heuristic's refusals
   // (flip_scope "no-inline-only" in models/inline-oz/recipe.json): wherever
   // inlining_default is 1 it inlines, whatever the other features say. The
   // interpreted and embedded runners agree to the bit on the logit.
-  auto Shared = unwrap(Model::load(MLGO_SOURCE_DIR "/models/inline-oz/model.json"));
+  auto Shared =
+      unwrap(Model::load(MLGO_SOURCE_DIR "/models/inline-oz/model.json"));
   std::vector<mlgo::TensorSpec> Specs = Shared.getInputSpecs();
   auto Interp = unwrap(InterpretedRunner::create(
       MLGO_SOURCE_DIR "/models/inline-oz/model.json", Specs));
-  auto Embedded = unwrap(
-      EmbeddedRunner::create<mlgo::embedded::inline_oz::Model>(Specs));
+  auto Embedded =
+      unwrap(EmbeddedRunner::create<mlgo::embedded::inline_oz::Model>(Specs));
   EXPECT_EQ(Embedded->getModelName(), "inline-oz");
   size_t Default = Specs.size() - 1;
   ASSERT_EQ(Specs[Default].name(), "inlining_default");

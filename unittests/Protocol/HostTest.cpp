@@ -149,7 +149,8 @@ TEST(HostTest, RoundTripWithInteractiveRunnerAndLog) {
       EXPECT_EQ(Rec->Context, "ctx");
       continue;
     }
-    Xs.push_back(*reinterpret_cast<const int64_t *>((*Reader)->getFeatureData(0)));
+    Xs.push_back(
+        *reinterpret_cast<const int64_t *>((*Reader)->getFeatureData(0)));
     Decisions.push_back(
         *reinterpret_cast<const int64_t *>((*Reader)->getFeatureData(2)));
   }
@@ -170,8 +171,8 @@ TEST(HostTest, ServesEverySessionOfOneProcess) {
 
 TEST(HostTest, CompilerExitingMidStreamIsReported) {
   Watchdog W;
-  Served S = serveFork("always",
-                       [](const Channel &C) { runnerCompiler(C, 1, 2, 3); });
+  Served S =
+      serveFork("always", [](const Channel &C) { runnerCompiler(C, 1, 2, 3); });
   // runnerCompiler expects alternate answers: with "always" the second
   // decision is wrong and it exits with 61 after two observations.
   ASSERT_FALSE(!!S.Stats);

@@ -55,8 +55,8 @@ std::string hostByHand(const Channel &C) {
   EXPECT_GE(In, 0);
   EXPECT_GE(Out, 0);
   std::string Bytes;
-  auto Reader = LogReader::create(std::make_unique<TeeSource>(Out, Bytes),
-                                  "compiler");
+  auto Reader =
+      LogReader::create(std::make_unique<TeeSource>(Out, Bytes), "compiler");
   EXPECT_TRUE(!!Reader) << toString(Reader.takeError());
   while (Reader) {
     auto Rec = (*Reader)->next();
@@ -153,9 +153,10 @@ TEST(InteractiveRunnerTest, HostClosingEarlyIsReportedNotAHang) {
   });
   std::vector<std::string> Errors;
   {
-    InteractiveRunner R(sampleFeatures(), sampleAdvice(),
-                        (*C)->getOutboundPath(), (*C)->getInboundPath(),
-                        [&](Error E) { Errors.push_back(toString(std::move(E))); });
+    InteractiveRunner R(
+        sampleFeatures(), sampleAdvice(), (*C)->getOutboundPath(),
+        (*C)->getInboundPath(),
+        [&](Error E) { Errors.push_back(toString(std::move(E))); });
     R.switchContext("ctx");
     *R.getTensor<int64_t>(0) = 42;
     EXPECT_EQ(R.evaluate<int64_t>(), 0);
@@ -173,8 +174,9 @@ TEST(InteractiveRunnerTest, HostClosingEarlyIsReportedNotAHang) {
 TEST(InteractiveRunnerTest, OpenFailureNamesThePath) {
   std::vector<std::string> Errors;
   InteractiveRunner R(sampleFeatures(), sampleAdvice(), "/nonexistent/c.out",
-                      "/nonexistent/c.in",
-                      [&](Error E) { Errors.push_back(toString(std::move(E))); });
+                      "/nonexistent/c.in", [&](Error E) {
+                        Errors.push_back(toString(std::move(E)));
+                      });
   ASSERT_EQ(Errors.size(), 1u);
   EXPECT_EQ(Errors[0], "cannot open inbound channel '/nonexistent/c.in': No "
                        "such file or directory");

@@ -39,8 +39,7 @@ TEST(FilesTest, AMissingFileIsNamed) {
   std::string Path = Dir.path("missing.json").str().str();
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   ASSERT_FALSE(bool(Buf));
-  EXPECT_EQ(toString(Buf.takeError()),
-            Path + ": No such file or directory");
+  EXPECT_EQ(toString(Buf.takeError()), Path + ": No such file or directory");
   Expected<json::Value> V = readJSONFile(Path);
   ASSERT_FALSE(bool(V));
   EXPECT_EQ(toString(V.takeError()), Path + ": No such file or directory");
@@ -52,8 +51,8 @@ TEST(FilesTest, ParsesJSON) {
   writeFile(Path, R"({"a": [1, 2], "b": "x"})");
   Expected<json::Value> V = readJSONFile(Path);
   ASSERT_TRUE(bool(V)) << toString(V.takeError());
-  EXPECT_EQ(*V, json::Value(json::Object{{"a", json::Array{1, 2}},
-                                         {"b", "x"}}));
+  EXPECT_EQ(*V,
+            json::Value(json::Object{{"a", json::Array{1, 2}}, {"b", "x"}}));
 }
 
 TEST(FilesTest, BadJSONIsLocated) {

@@ -82,11 +82,12 @@ TEST(TensorSpecTest, RejectsMissingKeys) {
 }
 
 TEST(TensorSpecTest, RejectsUnknownTypeAndBadShape) {
-  EXPECT_EQ(parseError(R"({"name":"a","type":"int128_t","port":0,"shape":[1]})"),
-            "invalid tensor spec {\"name\":\"a\",\"port\":0,\"shape\":[1],"
-            "\"type\":\"int128_t\"}: unknown type 'int128_t' (expected one of "
-            "float, double, int8_t, uint8_t, int16_t, uint16_t, int32_t, "
-            "uint32_t, int64_t, uint64_t)");
+  EXPECT_EQ(
+      parseError(R"({"name":"a","type":"int128_t","port":0,"shape":[1]})"),
+      "invalid tensor spec {\"name\":\"a\",\"port\":0,\"shape\":[1],"
+      "\"type\":\"int128_t\"}: unknown type 'int128_t' (expected one of "
+      "float, double, int8_t, uint8_t, int16_t, uint16_t, int32_t, "
+      "uint32_t, int64_t, uint64_t)");
   EXPECT_EQ(parseError(R"({"name":"a","type":"float","port":0,"shape":[-1]})"),
             "invalid tensor spec {\"name\":\"a\",\"port\":0,\"shape\":[-1],"
             "\"type\":\"float\"}: 'shape' must hold non-negative integers");
@@ -128,13 +129,15 @@ TEST(TensorSpecTest, ScalarShapeHasOneElement) {
 
 TEST(TensorSpecTest, ValueToString) {
   int64_t I[3] = {-1, 0, std::numeric_limits<int64_t>::max()};
-  EXPECT_EQ(tensorValueToString(reinterpret_cast<char *>(I),
-                                mlgo::TensorSpec::createSpec<int64_t>("i", {3})),
-            "-1,0,9223372036854775807");
+  EXPECT_EQ(
+      tensorValueToString(reinterpret_cast<char *>(I),
+                          mlgo::TensorSpec::createSpec<int64_t>("i", {3})),
+      "-1,0,9223372036854775807");
   uint8_t U[2] = {255, 7};
-  EXPECT_EQ(tensorValueToString(reinterpret_cast<char *>(U),
-                                mlgo::TensorSpec::createSpec<uint8_t>("u", {2})),
-            "255,7");
+  EXPECT_EQ(
+      tensorValueToString(reinterpret_cast<char *>(U),
+                          mlgo::TensorSpec::createSpec<uint8_t>("u", {2})),
+      "255,7");
   float F[4] = {0.1f, 1.5f, -std::numeric_limits<float>::infinity(), 1e30f};
   EXPECT_EQ(tensorValueToString(reinterpret_cast<char *>(F),
                                 mlgo::TensorSpec::createSpec<float>("f", {4})),

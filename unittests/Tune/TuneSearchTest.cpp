@@ -27,17 +27,17 @@ std::vector<std::string> keys(const std::vector<TuneMove> &Moves) {
 }
 
 // f calls g twice (inlined, not inlined) and h once (not inlined).
-const std::vector<DecidedSite> Trajectory = {
-    site("f", "g", 0, true, 3.0f), site("f", "h", 0, false, -0.5f),
-    site("f", "g", 1, false, -1.0f)};
+const std::vector<DecidedSite> Trajectory = {site("f", "g", 0, true, 3.0f),
+                                             site("f", "h", 0, false, -0.5f),
+                                             site("f", "g", 1, false, -1.0f)};
 
 TEST(TuneSearchTest, UnguidedFollowsTheTrajectory) {
   StringSet<> Tried;
-  EXPECT_EQ(keys(planMoves(Trajectory, TuneOrder::Unguided, 1, Tried, true)),
-            (std::vector<std::string>{
-                "heuristic", "site f g 0 no-inline", "group g inline",
-                "group g no-inline", "site f h 0 inline",
-                "site f g 1 inline"}));
+  EXPECT_EQ(
+      keys(planMoves(Trajectory, TuneOrder::Unguided, 1, Tried, true)),
+      (std::vector<std::string>{"heuristic", "site f g 0 no-inline",
+                                "group g inline", "group g no-inline",
+                                "site f h 0 inline", "site f g 1 inline"}));
 }
 
 TEST(TuneSearchTest, GuidedTriesTheLeastCertainFirst) {
@@ -52,8 +52,8 @@ TEST(TuneSearchTest, GuidedTriesTheLeastCertainFirst) {
   EXPECT_EQ(K[3], "site f g 0 no-inline");
   std::vector<std::string> Mid = {K[1], K[2]};
   llvm::sort(Mid);
-  EXPECT_EQ(Mid, (std::vector<std::string>{"group g inline",
-                                           "site f g 1 inline"}));
+  EXPECT_EQ(Mid,
+            (std::vector<std::string>{"group g inline", "site f g 1 inline"}));
   // The same seed, the same order.
   EXPECT_EQ(K, keys(planMoves(Trajectory, TuneOrder::Guided, 1, Tried, false)));
 }

@@ -1,4 +1,5 @@
-//===- mlgo/Compile/CompileCache.h - Compile results kept on disk -*- C++ -*-===//
+//===- mlgo/Compile/CompileCache.h - Compile results kept on disk -*- C++
+//-*-===//
 //
 // Every compile `mlgo train` pays for is kept in <work>/compiles.tsv, keyed
 // by the MD5 of (module bitcode + its cc1 arguments, policy key): a compile
@@ -39,8 +40,8 @@
 #ifndef MLGO_COMPILE_COMPILECACHE_H
 #define MLGO_COMPILE_COMPILECACHE_H
 
-#include "mlgo/Support/LineFile.h"
 #include "mlgo/Compile/CompileWorker.h"
+#include "mlgo/Support/LineFile.h"
 #include "mlgo/TrainCore/CompileOutcome.h"
 
 #include "llvm/ADT/StringMap.h"

@@ -1,4 +1,5 @@
-//===- mlgo/Compile/CompileService.h - Compiles of corpus modules -*- C++ -*-===//
+//===- mlgo/Compile/CompileService.h - Compiles of corpus modules -*- C++
+//-*-===//
 //
 // What every search over a corpus needs underneath: "compile module M under
 // policy P" asked thousands of times, answered once each. A CompileService

@@ -1,4 +1,5 @@
-//===- mlgo/Compile/DecisionLog.h - An inlining log, decoded -------*- C++ -*-===//
+//===- mlgo/Compile/DecisionLog.h - An inlining log, decoded -------*- C++
+//-*-===//
 //
 // The training log a compile returns (docs/training-log.md), decoded into
 // what trainers and the trajectory cache use: per policy decision, the

@@ -1,4 +1,5 @@
-//===- mlgo/Compile/TrainingCorpus.h - Corpus modules for training -*- C++ -*-===//
+//===- mlgo/Compile/TrainingCorpus.h - Corpus modules for training -*- C++
+//-*-===//
 //
 // A corpus (mlgo/Corpus) loaded for training: every module with its
 // package (mlgo/Corpus/Package.h), its bitcode path, its stored cc1
@@ -10,9 +11,9 @@
 #ifndef MLGO_COMPILE_TRAININGCORPUS_H
 #define MLGO_COMPILE_TRAININGCORPUS_H
 
+#include "mlgo/Compile/CompileWorker.h"
 #include "mlgo/Corpus/Fingerprint.h"
 #include "mlgo/Corpus/Package.h"
-#include "mlgo/Compile/CompileWorker.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
@@ -39,7 +40,8 @@ struct CorpusModule {
 
 /// Loads every module of the corpus at \p Dir (reading each .cmd and
 /// hashing each .bc). Fails, naming the file, if one is missing.
-llvm::Expected<std::vector<CorpusModule>> loadTrainingCorpus(llvm::StringRef Dir);
+llvm::Expected<std::vector<CorpusModule>>
+loadTrainingCorpus(llvm::StringRef Dir);
 
 /// The corpus fingerprint (mlgo/Corpus/Fingerprint.h) of \p Modules, in
 /// order.

@@ -1,4 +1,5 @@
-//===- mlgo/Compile/TrajectoryCache.h - Compiles answered by replay -*- C++ -*-===//
+//===- mlgo/Compile/TrajectoryCache.h - Compiles answered by replay -*- C++
+//-*-===//
 //
 // Most compiles of a training run change nothing: a candidate policy, a
 // perturbed model or a threshold sweep takes, on most modules, exactly the
@@ -32,10 +33,10 @@
 #ifndef MLGO_COMPILE_TRAJECTORYCACHE_H
 #define MLGO_COMPILE_TRAJECTORYCACHE_H
 
-#include "mlgo/Model/Model.h"
-#include "mlgo/Tensor/TensorSpec.h"
 #include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/Compile/WorkerPool.h"
+#include "mlgo/Model/Model.h"
+#include "mlgo/Tensor/TensorSpec.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"

@@ -1,4 +1,5 @@
-//===- mlgo/Compile/WorkerPool.h - Fault-isolated compile workers -*- C++ -*-===//
+//===- mlgo/Compile/WorkerPool.h - Fault-isolated compile workers -*- C++
+//-*-===//
 //
 // A pool of forked worker processes, each running compileModule() for one
 // job at a time, so that a module that crashes LLVM, or hangs it, costs that
@@ -33,8 +34,8 @@
 #ifndef MLGO_COMPILE_WORKERPOOL_H
 #define MLGO_COMPILE_WORKERPOOL_H
 
-#include "mlgo/Support/Process.h"
 #include "mlgo/Compile/CompileWorker.h"
+#include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -94,8 +95,9 @@ public:
   /// Runs every job; outcomes in job order. \p Progress is called after
   /// each job with (done, total); \p OnOutcome as soon as a job's outcome
   /// is known (so that callers can persist it), with the job's index; it
-  /// may amend the outcome before run() returns it. \p Gate, if set, sees each job (in order, skipping deferred ones) when
-  /// a worker is free, and may answer it or defer it.
+  /// may amend the outcome before run() returns it. \p Gate, if set, sees each
+  /// job (in order, skipping deferred ones) when a worker is free, and may
+  /// answer it or defer it.
   std::vector<JobOutcome>
   run(llvm::ArrayRef<CompileJob> Jobs,
       std::function<void(size_t, size_t)> Progress = nullptr,

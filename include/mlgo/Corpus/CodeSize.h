@@ -1,4 +1,5 @@
-//===- mlgo/Corpus/CodeSize.h - mlgo's measure of native code ----*- C++ -*-===//
+//===- mlgo/Corpus/CodeSize.h - mlgo's measure of native code ----*- C++
+//-*-===//
 //
 // How mlgo measures native code size, in one place: the trainer's reward,
 // `mlgo eval` and `mlgo corpus check` all count the same bytes.

@@ -1,4 +1,5 @@
-//===- mlgo/Inline/Decisions.h - Inlining decisions per call site -*- C++ -*-===//
+//===- mlgo/Inline/Decisions.h - Inlining decisions per call site -*- C++
+//-*-===//
 //
 // A decisions file fixes inlining decisions at named call sites: what
 // `mlgo tune` writes and what the plugin applies with -mlgo-decisions=FILE.

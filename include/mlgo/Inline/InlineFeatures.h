@@ -1,4 +1,5 @@
-//===- mlgo/Inline/InlineFeatures.h - The inliner's feature table -*- C++ -*-===//
+//===- mlgo/Inline/InlineFeatures.h - The inliner's feature table -*- C++
+//-*-===//
 //
 // Every feature the plugin can offer a model, defined once.
 //
@@ -38,9 +39,9 @@ namespace mlgo {
 
 // M(type, shape, name, description) - same shape as LLVM's tables.
 #define MLGO_EXTRA_INLINE_FEATURES(M)                                          \
-  M(int64_t, {1}, callee_ir_instructions,                                     \
+  M(int64_t, {1}, callee_ir_instructions,                                      \
     "IR instructions in the callee (inlining copies roughly these)")           \
-  M(int64_t, {1}, caller_ir_instructions, "IR instructions in the caller")    \
+  M(int64_t, {1}, caller_ir_instructions, "IR instructions in the caller")     \
   M(int64_t, {1}, callee_is_local,                                             \
     "1 if the callee has internal or private linkage: once its last call is "  \
     "inlined, its body is deleted")                                            \
@@ -57,10 +58,10 @@ namespace mlgo {
 enum class InlineFeature : size_t {
 #define MLGO_FEATURE_INDEX(DTYPE, SHAPE, NAME, DOC) NAME,
   INLINE_COST_FEATURE_ITERATOR(MLGO_FEATURE_INDEX)
-  INLINE_FEATURE_ITERATOR(MLGO_FEATURE_INDEX)
-  MLGO_EXTRA_INLINE_FEATURES(MLGO_FEATURE_INDEX)
+      INLINE_FEATURE_ITERATOR(MLGO_FEATURE_INDEX)
+          MLGO_EXTRA_INLINE_FEATURES(MLGO_FEATURE_INDEX)
 #undef MLGO_FEATURE_INDEX
-  NumberOfFeatures
+              NumberOfFeatures
 };
 
 /// Number of features stock LLVM 19 offers.

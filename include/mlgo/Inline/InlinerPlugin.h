@@ -1,4 +1,5 @@
-//===- mlgo/Inline/InlinerPlugin.h - Hooking the advisor into LLVM -*- C++ -*-===//
+//===- mlgo/Inline/InlinerPlugin.h - Hooking the advisor into LLVM -*- C++
+//-*-===//
 //
 // Registers mlgo's inline advisor with a PassBuilder through LLVM's
 // PluginInlineAdvisorAnalysis, so every inliner of the -O2/-Os/-Oz pipelines

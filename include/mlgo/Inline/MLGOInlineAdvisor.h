@@ -67,9 +67,9 @@ struct MLGOInlineAdvisorOptions {
   std::string ModelDescription;
   /// Training and research hook: called with each policy decision's index
   /// in the module (0, 1, ...), the decision the source proposed and the
-  /// heuristic's decision (always computed when a hook is set); returns the decision to
-  /// apply. The log and remarks record the applied decision. Search-based
-  /// trainers use it to flip single decisions of a trajectory.
+  /// heuristic's decision (always computed when a hook is set); returns the
+  /// decision to apply. The log and remarks record the applied decision.
+  /// Search-based trainers use it to flip single decisions of a trajectory.
   std::function<bool(uint64_t Index, bool Proposed, int64_t Default)>
       OverrideDecision;
   /// When set, incremented for every policy decision (the in-process
@@ -107,8 +107,7 @@ public:
   /// (+ "inlining_default" when Options.IncludeDefault), in that order.
   MLGOInlineAdvisor(llvm::Module &M, llvm::ModuleAnalysisManager &MAM,
                     std::unique_ptr<mlgo::ModelRunner> Runner,
-                    llvm::InlineParams Params,
-                    MLGOInlineAdvisorOptions Options,
+                    llvm::InlineParams Params, MLGOInlineAdvisorOptions Options,
                     std::unique_ptr<LogWriter> Log);
   ~MLGOInlineAdvisor() override;
 
@@ -122,7 +121,8 @@ public:
   static TensorSpec getLogScoreSpec();
 
 protected:
-  std::unique_ptr<llvm::InlineAdvice> getAdviceImpl(llvm::CallBase &CB) override;
+  std::unique_ptr<llvm::InlineAdvice>
+  getAdviceImpl(llvm::CallBase &CB) override;
   std::unique_ptr<llvm::MLInlineAdvice>
   getAdviceFromModel(llvm::CallBase &CB,
                      llvm::OptimizationRemarkEmitter &ORE) override;

@@ -38,7 +38,8 @@ createMemorySource(std::unique_ptr<llvm::MemoryBuffer> Buffer);
 std::unique_ptr<ByteSource> createFDSource(int FD, bool TakeOwnership);
 
 /// Opens \p Path for streaming reads; "-" means standard input.
-llvm::Expected<std::unique_ptr<ByteSource>> openFileSource(llvm::StringRef Path);
+llvm::Expected<std::unique_ptr<ByteSource>>
+openFileSource(llvm::StringRef Path);
 
 } // namespace mlgo
 

@@ -160,8 +160,7 @@ public:
   static llvm::Expected<std::unique_ptr<LogReader>>
   create(std::unique_ptr<ByteSource> Source, llvm::StringRef Name);
   /// Convenience: open a file ("-" for standard input) and read its header.
-  static llvm::Expected<std::unique_ptr<LogReader>>
-  open(llvm::StringRef Path);
+  static llvm::Expected<std::unique_ptr<LogReader>> open(llvm::StringRef Path);
 
   const LogHeader &getHeader() const { return Header; }
   const std::string &getName() const { return Name; }

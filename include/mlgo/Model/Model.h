@@ -123,10 +123,10 @@ constexpr int64_t ModelFormatVersion = 1;
 struct PreprocessStep {
   enum class Op { Log1p, Standardize, Quantile, Sqrt, Square, Clamp, NanTo };
   Op TheOp = Op::Log1p;
-  double Mean = 0, StdDev = 1;     ///< Standardize.
-  std::vector<double> Boundaries;  ///< Quantile, sorted ascending.
-  double Min = 0, Max = 0;         ///< Clamp.
-  double Value = 0;                ///< NanTo.
+  double Mean = 0, StdDev = 1;    ///< Standardize.
+  std::vector<double> Boundaries; ///< Quantile, sorted ascending.
+  double Min = 0, Max = 0;        ///< Clamp.
+  double Value = 0;               ///< NanTo.
 
   bool operator==(const PreprocessStep &O) const;
   bool operator!=(const PreprocessStep &O) const { return !(*this == O); }

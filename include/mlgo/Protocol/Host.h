@@ -1,8 +1,9 @@
 //===- mlgo/Protocol/Host.h - Serve a compiler's decisions ------*- C++ -*-===//
 //
-// The host side of LLVM's interactive ML protocol (llvm::InteractiveModelRunner,
-// and mlgo::InteractiveRunner): run a compiler, answer every decision it asks
-// for with a ServePolicy, and survive whatever the compiler does.
+// The host side of LLVM's interactive ML protocol
+// (llvm::InteractiveModelRunner, and mlgo::InteractiveRunner): run a compiler,
+// answer every decision it asks for with a ServePolicy, and survive whatever
+// the compiler does.
 //
 // The protocol (LLVM 19; docs/protocol.md has the full story)
 // -----------------------------------------------------------

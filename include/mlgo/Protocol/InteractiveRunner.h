@@ -1,4 +1,5 @@
-//===- mlgo/Protocol/InteractiveRunner.h - Ask a host for advice -*- C++ -*-===//
+//===- mlgo/Protocol/InteractiveRunner.h - Ask a host for advice -*- C++
+//-*-===//
 //
 // The compiler side of LLVM's interactive protocol: a ModelRunner that sends
 // every observation to an external host over one file (ideally a FIFO) and

@@ -93,8 +93,7 @@ protected:
   /// Spec.getTotalTensorBufferSize() bytes and outlive the runner. A null
   /// \p Buffer means "the model does not use this input": the runner then
   /// owns a zeroed scratch buffer of the right size.
-  void setUpBufferForTensor(size_t Index, const TensorSpec &Spec,
-                            void *Buffer);
+  void setUpBufferForTensor(size_t Index, const TensorSpec &Spec, void *Buffer);
 
   void reportError(llvm::Error E) { OnError(std::move(E)); }
 

@@ -1,4 +1,5 @@
-//===- mlgo/Speed/ExecutionCost.h - What a profile says runs, costed -*- C++ -*-===//
+//===- mlgo/Speed/ExecutionCost.h - What a profile says runs, costed -*- C++
+//-*-===//
 //
 // The speed reward: how much work the machine code of an object (or a linked
 // program) does on the workload a profile recorded. It is read off the final

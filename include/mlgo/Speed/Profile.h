@@ -1,4 +1,5 @@
-//===- mlgo/Speed/Profile.h - Profiles that a speed compile applies -*- C++ -*-===//
+//===- mlgo/Speed/Profile.h - Profiles that a speed compile applies -*- C++
+//-*-===//
 //
 // mlgo's speed work follows LLVM's IR-level PGO: a program is built
 // instrumented (`-fprofile-generate`), runs a workload that writes raw

@@ -1,4 +1,5 @@
-//===- mlgo/Support/Files.h - Reading whole files with located errors -*- C++ -*-===//
+//===- mlgo/Support/Files.h - Reading whole files with located errors -*- C++
+//-*-===//
 //
 // Every file mlgo reads whole (recipes, compilation databases, extraction
 // reports, corpus descriptions, model files, compile logs) fails the same

@@ -1,4 +1,5 @@
-//===- mlgo/Train/Trainer.h - Training an inlining-for-size policy -*- C++ -*-===//
+//===- mlgo/Train/Trainer.h - Training an inlining-for-size policy -*- C++
+//-*-===//
 //
 // `mlgo train --recipe R` in library form. A run has five phases, all
 // deterministic for a given recipe, corpus and LLVM:

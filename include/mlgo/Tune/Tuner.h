@@ -1,4 +1,5 @@
-//===- mlgo/Tune/Tuner.h - mlgo tune: per-program inlining search -*- C++ -*-===//
+//===- mlgo/Tune/Tuner.h - mlgo tune: per-program inlining search -*- C++
+//-*-===//
 //
 // `mlgo tune` (docs/tune.md): on a corpus of a program's modules, search
 // for the inlining decisions that make the linked program smallest, guided
