@@ -337,14 +337,13 @@ WorkerPool::~WorkerPool() {
 }
 
 Error WorkerPool::spawn(Worker &W) {
-  int Req[2], Resp[2];
-  if (::pipe2(Req, O_CLOEXEC) != 0)
+  int Fds[2];
+  if (::pipe2(Fds, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create a pipe: ") + std::strerror(errno));
-  if (::pipe2(Resp, O_CLOEXEC) != 0) {
-    ::close(Req[0]);
-    ::close(Req[1]);
+  FileDescriptor ReqRead(Fds[0]), ReqWrite(Fds[1]);
+  if (::pipe2(Fds, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create a pipe: ") + std::strerror(errno));
-  }
+  FileDescriptor RespRead(Fds[0]), RespWrite(Fds[1]);
   // Make sure nothing buffered is written twice.
   outs().flush();
   errs().flush();
@@ -356,20 +355,16 @@ Error WorkerPool::spawn(Worker &W) {
     // Close the other workers' ends, so their pipes see end of file when
     // the parent closes them.
     for (Worker &Other : Workers) {
-      if (Other.RequestFd >= 0)
-        ::close(Other.RequestFd);
-      if (Other.ResponseFd >= 0)
-        ::close(Other.ResponseFd);
+      Other.Request.reset();
+      Other.Response.reset();
     }
-    ::close(Req[1]);
-    ::close(Resp[0]);
-    workerMain(Req[0], Resp[1]);
+    ReqWrite.reset();
+    RespRead.reset();
+    workerMain(ReqRead.release(), RespWrite.release());
   }
-  ::close(Req[0]);
-  ::close(Resp[1]);
   W.Process = ChildProcess::adopt(Pid);
-  W.RequestFd = Req[1];
-  W.ResponseFd = Resp[0];
+  W.Request = std::move(ReqWrite);
+  W.Response = std::move(RespRead);
   return Error::success();
 }
 
@@ -377,20 +372,14 @@ void WorkerPool::stop(Worker &W, bool Kill) {
   if (!W.Process)
     return;
   // Without requests, an idle worker exits.
-  ::close(W.RequestFd);
-  W.RequestFd = -1;
+  W.Request.reset();
   if (Kill)
     W.Process->kill();
   W.Process->wait();
   release(W);
 }
 
-void WorkerPool::release(Worker &W) {
-  if (W.RequestFd >= 0)
-    ::close(W.RequestFd);
-  ::close(W.ResponseFd);
-  W = Worker();
-}
+void WorkerPool::release(Worker &W) { W = Worker(); }
 
 std::vector<int> WorkerPool::getWorkerPids() const {
   std::vector<int> Pids;
@@ -400,8 +389,7 @@ std::vector<int> WorkerPool::getWorkerPids() const {
 }
 
 std::string WorkerPool::reap(Worker &W, bool &Transient) {
-  ::close(W.RequestFd);
-  W.RequestFd = -1;
+  W.Request.reset();
   ProcessResult R = W.Process->wait();
   release(W);
   Transient = R.isSignaled() && R.getSignal() == SIGKILL;
@@ -474,7 +462,7 @@ std::vector<JobOutcome> WorkerPool::run(
         Copy.WantLog = WantLog;
         Frame = encodeJob(Copy);
       }
-      if (!writeFrame(Workers[WI].RequestFd, Frame)) {
+      if (!writeFrame(Workers[WI].Request.get(), Frame)) {
         Outcomes[*J].Error =
             Jobs[*J].Module + ": " + reap(Workers[WI], Outcomes[*J].Transient);
         Finish(*J);
@@ -493,7 +481,7 @@ std::vector<JobOutcome> WorkerPool::run(
     for (size_t WI = 0; WI < Workers.size(); ++WI) {
       if (!Running[WI])
         continue;
-      Fds.push_back({Workers[WI].ResponseFd, POLLIN, 0});
+      Fds.push_back({Workers[WI].Response.get(), POLLIN, 0});
       FdWorker.push_back(WI);
       if (Options.TimeoutSeconds) {
         auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
@@ -534,7 +522,7 @@ std::vector<JobOutcome> WorkerPool::run(
       }
       std::string Payload;
       Running[WI].reset();
-      if (!readFrame(Workers[WI].ResponseFd, Payload)) {
+      if (!readFrame(Workers[WI].Response.get(), Payload)) {
         Outcomes[J].Error =
             Jobs[J].Module + ": " + reap(Workers[WI], Outcomes[J].Transient);
         Finish(J);

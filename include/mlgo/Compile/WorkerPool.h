@@ -35,6 +35,7 @@
 #define MLGO_COMPILE_WORKERPOOL_H
 
 #include "mlgo/Compile/CompileWorker.h"
+#include "mlgo/Support/FileDescriptor.h"
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -115,8 +116,8 @@ private:
   struct Worker {
     /// None for a slot whose worker could not be respawned.
     std::optional<ChildProcess> Process;
-    int RequestFd = -1;
-    int ResponseFd = -1;
+    /// This process's ends of the worker's pipes.
+    FileDescriptor Request, Response;
   };
   explicit WorkerPool(const WorkerPoolOptions &Options) : Options(Options) {}
   llvm::Error spawn(Worker &W);
