@@ -79,6 +79,20 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                            "]: expected a string");
         D.GlobalCommandOverride->push_back(S->str());
       }
+    } else if (Key == "profiles") {
+      const json::Object *Profiles = Value.getAsObject();
+      if (!Profiles)
+        return makeError(Name + ": 'profiles' is not an object");
+      for (const auto &[Package, Path] : *Profiles) {
+        std::optional<StringRef> S = Path.getAsString();
+        if (!S)
+          return makeError(Name + ": profiles." + StringRef(Package) +
+                           ": expected a string");
+        if (!isModuleName(*S))
+          return makeError(Name + ": profiles." + StringRef(Package) + ": '" +
+                           *S + "' is not a relative path inside the corpus");
+        D.Profiles[Package.str()] = S->str();
+      }
     } else {
       D.Extra[Key] = Value;
     }
@@ -105,9 +119,25 @@ json::Value CorpusDescription::settings() const {
   return json::Value(std::move(O));
 }
 
+std::optional<std::string>
+CorpusDescription::getProfilePath(StringRef Dir, StringRef Package) const {
+  auto It = Profiles.find(Package.str());
+  if (It == Profiles.end())
+    return std::nullopt;
+  return getModuleFile(Dir, It->second, "");
+}
+
 json::Value CorpusDescription::toJSON() const {
   json::Value V = settings();
   V.getAsObject()->try_emplace("modules", json::Array(Modules));
+  // Only when there are some: a corpus without profiles writes the bytes it
+  // always did.
+  if (!Profiles.empty()) {
+    json::Object P;
+    for (const auto &[Package, Path] : Profiles)
+      P[Package] = Path;
+    V.getAsObject()->try_emplace("profiles", std::move(P));
+  }
   return V;
 }
 
@@ -140,6 +170,11 @@ Expected<CorpusDescription> combineCorpora(ArrayRef<std::string> Inputs,
     Expected<CorpusDescription> D = CorpusDescription::read(In);
     if (!D)
       return D.takeError();
+    if (!D->Profiles.empty())
+      return makeError("cannot combine '" + In +
+                       "': it carries profiles, whose packages would be "
+                       "renamed; combine the corpora first, then set the "
+                       "profiles with mlgo corpus profile");
     Descriptions.push_back(std::move(*D));
   }
   // Settings must agree, key by key, so the message can say which differs.

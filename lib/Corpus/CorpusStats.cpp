@@ -83,7 +83,13 @@ Expected<CorpusStats> computeCorpusStats(StringRef Dir, unsigned Threads,
     }
     Contents.push_back({Names[I], Hashes[I]});
   }
-  S.Fingerprint = getCorpusFingerprint(Contents);
+  Expected<std::vector<std::string>> ProfileHashes =
+      hashCorpusProfiles(Dir, S.Description);
+  if (!ProfileHashes) {
+    S.FingerprintError = toString(ProfileHashes.takeError());
+    return S;
+  }
+  S.Fingerprint = getCorpusFingerprint(Contents, S.Description, *ProfileHashes);
   return S;
 }
 

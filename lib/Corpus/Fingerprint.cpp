@@ -22,7 +22,8 @@ std::string getModuleContentHash(StringRef Bitcode,
   return std::string(R.digest());
 }
 
-std::string getCorpusFingerprint(ArrayRef<ModuleContent> Modules) {
+std::string getCorpusFingerprint(ArrayRef<ModuleContent> Modules,
+                                 ArrayRef<ProfileContent> Profiles) {
   MD5 Hash;
   for (const ModuleContent &M : Modules) {
     // NUL-terminated, so ("ab", "c") and ("a", "bc") hash differently.
@@ -30,9 +31,46 @@ std::string getCorpusFingerprint(ArrayRef<ModuleContent> Modules) {
     Hash.update(ArrayRef<uint8_t>{0});
     Hash.update(M.ContentHash);
   }
+  for (const ProfileContent &P : Profiles) {
+    Hash.update("profile");
+    Hash.update(ArrayRef<uint8_t>{0});
+    Hash.update(P.Package);
+    Hash.update(ArrayRef<uint8_t>{0});
+    Hash.update(P.ContentHash);
+  }
   MD5::MD5Result R;
   Hash.final(R);
   return std::string(R.digest());
+}
+
+Expected<std::vector<std::string>>
+hashCorpusProfiles(StringRef Dir, const CorpusDescription &Description) {
+  // std::map: in package order.
+  std::vector<std::string> Hashes;
+  for (const auto &Entry : Description.Profiles) {
+    Expected<std::unique_ptr<MemoryBuffer>> P =
+        readWholeFile(getModuleFile(Dir, Entry.second, ""));
+    if (!P)
+      return P.takeError();
+    MD5 Hash;
+    Hash.update((*P)->getBuffer());
+    MD5::MD5Result R;
+    Hash.final(R);
+    Hashes.push_back(std::string(R.digest()));
+  }
+  return Hashes;
+}
+
+std::string getCorpusFingerprint(ArrayRef<ModuleContent> Modules,
+                                 const CorpusDescription &Description,
+                                 ArrayRef<std::string> ProfileHashes) {
+  assert(ProfileHashes.size() == Description.Profiles.size() &&
+         "one hash per profile");
+  std::vector<ProfileContent> Profiles;
+  size_t I = 0;
+  for (const auto &Entry : Description.Profiles)
+    Profiles.push_back({Entry.first, ProfileHashes[I++]});
+  return getCorpusFingerprint(Modules, Profiles);
 }
 
 Expected<std::string>
@@ -53,7 +91,11 @@ computeCorpusFingerprint(StringRef Dir, const CorpusDescription &Description) {
   std::vector<ModuleContent> Contents;
   for (size_t I = 0; I < Hashes.size(); ++I)
     Contents.push_back({Description.Modules[I], Hashes[I]});
-  return getCorpusFingerprint(Contents);
+  Expected<std::vector<std::string>> ProfileHashes =
+      hashCorpusProfiles(Dir, Description);
+  if (!ProfileHashes)
+    return ProfileHashes.takeError();
+  return getCorpusFingerprint(Contents, Description, *ProfileHashes);
 }
 
 } // namespace mlgo

@@ -116,12 +116,14 @@ void countInstruction(const MachineInstr &MI, const TargetInstrInfo &TII,
 
 } // namespace
 
-ScoreCounts countInstructions(const MachineFunction &MF,
-                              const MachineBlockFrequencyInfo &MBFI) {
+/// The counts of \p MF, each block weighed by \p Weight(block), added in
+/// upstream's order.
+template <typename WeightFn>
+static ScoreCounts countWeighted(const MachineFunction &MF, WeightFn Weight) {
   const TargetInstrInfo &TII = *MF.getSubtarget().getInstrInfo();
   ScoreCounts Total;
   for (const MachineBasicBlock &MBB : MF) {
-    double Freq = MBFI.getBlockFreqRelativeToEntryBlock(&MBB);
+    double Freq = Weight(MBB);
     ScoreCounts Block;
     // MachineBasicBlock's iterator visits a bundle once, at its header.
     for (const MachineInstr &MI : MBB)
@@ -129,6 +131,20 @@ ScoreCounts countInstructions(const MachineFunction &MF,
     Total += Block;
   }
   return Total;
+}
+
+ScoreCounts countInstructions(const MachineFunction &MF,
+                              const MachineBlockFrequencyInfo &MBFI) {
+  return countWeighted(MF, [&](const MachineBasicBlock &MBB) {
+    return MBFI.getBlockFreqRelativeToEntryBlock(&MBB);
+  });
+}
+
+ScoreCounts countInstructionsByProfile(const MachineFunction &MF,
+                                       const MachineBlockFrequencyInfo &MBFI) {
+  return countWeighted(MF, [&](const MachineBasicBlock &MBB) {
+    return static_cast<double>(MBFI.getBlockProfileCount(&MBB).value_or(0));
+  });
 }
 
 FunctionScore scoreMachineFunction(MachineFunction &MF) {
@@ -142,6 +158,11 @@ FunctionScore scoreMachineFunction(MachineFunction &MF) {
   MachineBlockFrequencyInfo Frequencies(MF, Probabilities, Loops);
   S.Counts = countInstructions(MF, Frequencies);
   S.Score = S.Counts.weighted();
+  if (std::optional<Function::ProfileCount> Entry =
+          MF.getFunction().getEntryCount())
+    S.EntryCount = Entry->getCount();
+  S.ProfileCounts = countInstructionsByProfile(MF, Frequencies);
+  S.ProfileScore = S.ProfileCounts.weighted();
   return S;
 }
 
@@ -427,6 +448,8 @@ Expected<ModuleScore> scoreMIR(MemoryBufferRef MIR) {
     FunctionScore S = scoreMachineFunction(*MF);
     Out.Counts += S.Counts;
     Out.Score += S.Score;
+    Out.ProfileCounts += S.ProfileCounts;
+    Out.ProfileScore += S.ProfileScore;
     Out.Functions.push_back(std::move(S));
   }
   return Out;
@@ -460,28 +483,26 @@ std::string firstLineOf(StringRef Path) {
 
 } // namespace
 
-Expected<std::string> compileToMIR(StringRef IRPath,
-                                   const LLCOptions &Options) {
+/// Runs `llc -O2 <Mode> <ExtraArgs> IRPath -o OutPath`; errors name
+/// \p IRPath and give llc's first line of stderr.
+static Error runLLC(StringRef IRPath, ArrayRef<std::string> Mode,
+                    StringRef OutPath, const LLCOptions &Options) {
   sys::fs::file_status Status;
   if (std::error_code EC = sys::fs::status(IRPath, Status))
     return makeError(IRPath + ": " + EC.message());
   if (sys::fs::is_directory(Status))
     return makeError(IRPath + ": is a directory, not a .ll or .bc file");
 
-  SmallString<128> OutPath, ErrPath;
-  if (std::error_code EC =
-          sys::fs::createTemporaryFile("mlgo-regalloc", "mir", OutPath))
-    return makeError("cannot create a temporary file: " + EC.message());
-  FileRemover RemoveOut(OutPath);
+  SmallString<128> ErrPath;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("mlgo-regalloc", "err", ErrPath))
     return makeError("cannot create a temporary file: " + EC.message());
   FileRemover RemoveErr(ErrPath);
 
-  std::vector<std::string> Argv = {Options.LLC, "-O2",
-                                   "-stop-after=virtregrewriter"};
+  std::vector<std::string> Argv = {Options.LLC, "-O2"};
+  Argv.insert(Argv.end(), Mode.begin(), Mode.end());
   Argv.insert(Argv.end(), Options.ExtraArgs.begin(), Options.ExtraArgs.end());
-  Argv.insert(Argv.end(), {IRPath.str(), "-o", OutPath.str().str()});
+  Argv.insert(Argv.end(), {IRPath.str(), "-o", OutPath.str()});
   RunOptions Run;
   Run.Stdin = "/dev/null";
   Run.Stdout = "/dev/null";
@@ -495,10 +516,28 @@ Expected<std::string> compileToMIR(StringRef IRPath,
     return makeError(IRPath + ": " + Options.LLC + " " + R.describe() +
                      (Line.empty() ? "" : ": " + Line));
   }
+  return Error::success();
+}
+
+Expected<std::string> compileToMIR(StringRef IRPath,
+                                   const LLCOptions &Options) {
+  SmallString<128> OutPath;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-regalloc", "mir", OutPath))
+    return makeError("cannot create a temporary file: " + EC.message());
+  FileRemover RemoveOut(OutPath);
+  if (Error E =
+          runLLC(IRPath, {"-stop-after=virtregrewriter"}, OutPath, Options))
+    return E;
   Expected<std::unique_ptr<MemoryBuffer>> MIR = readWholeFile(OutPath);
   if (!MIR)
     return MIR.takeError();
   return (*MIR)->getBuffer().str();
+}
+
+Error compileToObject(StringRef IRPath, StringRef ObjectPath,
+                      const LLCOptions &Options) {
+  return runLLC(IRPath, {"-filetype=obj"}, ObjectPath, Options);
 }
 
 Expected<ModuleScore> compileAndScore(StringRef IRPath,

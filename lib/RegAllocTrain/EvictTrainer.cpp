@@ -118,14 +118,6 @@ Expected<TieBreakFit> Trainer::fitTies(ArrayRef<ScoredModule> Set) {
   return Fit;
 }
 
-/// The mean of Scores[i] / Default[i].
-double objective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set) {
-  double Sum = 0;
-  for (size_t I = 0; I < Set.size(); ++I)
-    Sum += Scores[I] / Set[I].Default;
-  return Sum / static_cast<double>(Set.size());
-}
-
 Expected<EvictTrainResult> Trainer::run() {
   Expected<Model> M = Model::load(O.InitModelPath);
   if (!M)
@@ -142,7 +134,7 @@ Expected<EvictTrainResult> Trainer::run() {
     return makeError("evolution strategies need at least one pair and a "
                      "scale floor (--sigma-floor) greater than 0");
   Expected<std::unique_ptr<EvictionScorer>> Opened = EvictionScorer::open(
-      {O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs, O.Quiet}, Log);
+      {O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs, O.Quiet, O.Reward}, Log);
   if (!Opened)
     return Opened.takeError();
   Scorer = std::move(*Opened);
@@ -168,9 +160,12 @@ Expected<EvictTrainResult> Trainer::run() {
   Shuffle(ValNames, 0x76616c);
 
   std::vector<ScoredModule> Train, Val;
+  bool Speed = O.Reward == EvictionReward::Speed;
   if (!O.Quiet)
-    Log << "mlgo regalloc train: preparing modules (opt-19 -O2, stock "
-           "llc-19 scores)\n";
+    Log << (Speed ? "mlgo regalloc train: preparing modules (clang-19 -O2 "
+                    "-fprofile-use, stock llc-19 profile-weighted cycles)\n"
+                  : "mlgo regalloc train: preparing modules (opt-19 -O2, "
+                    "stock llc-19 scores)\n");
   if (Error E = Scorer->prepare(TrainNames, O.TrainModules, Train, "training"))
     return E;
   if (!ValNames.empty() && O.ValidationModules)
@@ -179,6 +174,7 @@ Expected<EvictTrainResult> Trainer::run() {
       return E;
 
   EvictTrainResult Result;
+  Result.WithoutProfile = Scorer->getSkippedWithoutProfile();
   if (O.FitTies) {
     if (!O.Quiet)
       Log << "fitting the tie-breaker on the start model's decisions\n";
@@ -191,13 +187,16 @@ Expected<EvictTrainResult> Trainer::run() {
   Expected<std::vector<double>> StartScores = Scorer->score(Start, Train);
   if (!StartScores)
     return StartScores.takeError();
-  Result.StartObjective = objective(*StartScores, Train);
+  Result.StartObjective = evictionObjective(*StartScores, Train, O.Reward);
   double Best = Result.StartObjective;
   std::vector<float> BestW = StartW;
   if (!O.Quiet)
     Log << formatv("modules: {0} training, {1} validation; start objective "
-                   "{2:f5} (score / LLVM default)\n",
-                   Train.size(), Val.size(), Result.StartObjective);
+                   "{2:f5} ({3})\n",
+                   Train.size(), Val.size(), Result.StartObjective,
+                   Speed ? "profile-weighted cycles / LLVM default, per "
+                           "package"
+                         : "score / LLVM default");
 
   // The shared learner: antithetic pairs, rewards normalized by their
   // spread (z-scores), plain gradient steps. Each weight moves on its own
@@ -228,7 +227,7 @@ Expected<EvictTrainResult> Trainer::run() {
     Expected<std::vector<double>> Sc = Scorer->score(withWeights(W), Train);
     if (!Sc)
       return Sc.takeError();
-    double F = objective(*Sc, Train);
+    double F = evictionObjective(*Sc, Train, O.Reward);
     if (F < Best) {
       Best = F;
       BestW = W;
@@ -271,7 +270,8 @@ Expected<EvictTrainResult> Trainer::run() {
               format("%g", O.SigmaFloor), format("%g", O.Step), O.TrainModules,
               O.FitTies ? " --fit-ties" : "")
           .str() +
-      " --init " + sys::path::filename(O.InitModelPath).str() +
+      (Speed ? " --reward speed" : "") + " --init " +
+      sys::path::filename(O.InitModelPath).str() +
       // The held-out packages decide which modules train.
       (O.ValidationPackages.empty()
            ? std::string()
@@ -299,8 +299,8 @@ Expected<EvictTrainResult> Trainer::run() {
     Expected<std::vector<double>> B = Scorer->score(Result.Trained, Val);
     if (!B)
       return B.takeError();
-    V.StartRatio = objective(*A, Val);
-    V.TrainedRatio = objective(*B, Val);
+    V.StartRatio = evictionObjective(*A, Val, O.Reward);
+    V.TrainedRatio = evictionObjective(*B, Val, O.Reward);
     std::map<std::string, EvictSetResult::Package> ByPkg;
     for (size_t I = 0; I < Val.size(); ++I) {
       auto &P = ByPkg[getModulePackage(Val[I].Name).str()];
@@ -327,10 +327,16 @@ Expected<EvictTrainResult> Trainer::run() {
     return E;
   std::string R;
   raw_string_ostream RS(R);
-  RS << "# Eviction training\n\n"
-     << formatv("- training modules: {0}; objective (score / LLVM default, "
-                "mean): start {1:f5}, trained {2:f5}\n",
-                Train.size(), Result.StartObjective, Best);
+  RS << "# Eviction training\n\n";
+  if (Speed)
+    RS << formatv("- reward: profile-weighted cycles; {0} module(s) skipped "
+                  "(their package has no profile)\n",
+                  Result.WithoutProfile);
+  RS << formatv("- training modules: {0}; objective ({3}): start {1:f5}, "
+                "trained {2:f5}\n",
+                Train.size(), Result.StartObjective, Best,
+                Speed ? "cycles / LLVM default, per package, mean"
+                      : "score / LLVM default, mean");
   RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n\n",
                 V.Modules, V.StartRatio, V.TrainedRatio);
   if (const std::optional<TieBreakFit> &T = Result.TieBreak) {
@@ -380,7 +386,7 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
                      "': not an eviction model (a per-column model with a "
                      "masked_argmax decision)");
   Expected<std::unique_ptr<EvictionScorer>> Scorer = EvictionScorer::open(
-      {E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs, E.Quiet}, Log);
+      {E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs, E.Quiet, E.Reward}, Log);
   if (!Scorer)
     return Scorer.takeError();
   Expected<CorpusDescription> D = CorpusDescription::read(E.CorpusDir);
@@ -404,7 +410,10 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
   std::vector<ScoredModule> Set;
   if (!E.Quiet)
     Log << "mlgo eval regalloc: " << Names.size()
-        << " modules (opt-19 -O2, stock llc-19 scores)\n";
+        << (E.Reward == EvictionReward::Speed
+                ? " modules (clang-19 -O2 -fprofile-use, stock llc-19 "
+                  "profile-weighted cycles)\n"
+                : " modules (opt-19 -O2, stock llc-19 scores)\n");
   if (Error Err = (*Scorer)->prepare(Names, Names.size(), Set, "evaluation",
                                      /*KeepFree=*/true))
     return Err;
@@ -414,6 +423,7 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
   EvictEvalResult R;
   R.Modules = Set.size();
   R.LeftOut = (*Scorer)->getLeftOut();
+  R.WithoutProfile = (*Scorer)->getSkippedWithoutProfile();
   std::map<std::string, EvictEvalResult::Package> ByPkg;
   double RatioSum = 0;
   size_t RatioCount = 0;
@@ -434,7 +444,9 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
     P.Name = Name;
     R.Packages.push_back(P);
   }
-  if (RatioCount)
+  if (E.Reward == EvictionReward::Speed)
+    R.MeanRatio = evictionObjective(*Scores, Set, E.Reward);
+  else if (RatioCount)
     R.MeanRatio = RatioSum / static_cast<double>(RatioCount);
   return R;
 }

@@ -10,7 +10,9 @@
 #include "mlgo/RegAllocTrain/EvictionScorer.h"
 
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Corpus/Package.h"
 #include "mlgo/RegAlloc/Score.h"
+#include "mlgo/RegAllocTrain/SpeedReward.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Parallel.h"
@@ -69,16 +71,68 @@ size_t ScoreCache::size() const {
   return Scores.size();
 }
 
+//===-- The reward --------------------------------------------------------===//
+
+Expected<EvictionReward> parseEvictionReward(StringRef Name) {
+  if (Name == "static")
+    return EvictionReward::Static;
+  if (Name == "speed")
+    return EvictionReward::Speed;
+  return makeError("unknown reward '" + Name + "' (static or speed)");
+}
+
+double evictionObjective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set,
+                         EvictionReward Reward) {
+  if (Set.empty())
+    return 1;
+  if (Reward == EvictionReward::Static) {
+    double Sum = 0;
+    for (size_t I = 0; I < Set.size(); ++I)
+      Sum += Scores[I] / Set[I].Default;
+    return Sum / static_cast<double>(Set.size());
+  }
+  // std::map: packages in name order, so the sum is the same every time.
+  std::map<std::string, std::pair<double, double>> ByPackage;
+  for (size_t I = 0; I < Set.size(); ++I) {
+    auto &[Model, Default] = ByPackage[Set[I].Package];
+    Model += Scores[I];
+    Default += Set[I].Default;
+  }
+  double Sum = 0;
+  size_t Counted = 0;
+  for (const auto &[Package, Sums] : ByPackage) {
+    if (Sums.second <= 0)
+      continue;
+    Sum += Sums.first / Sums.second;
+    ++Counted;
+  }
+  return Counted ? Sum / static_cast<double>(Counted) : 1;
+}
+
 //===-- The scorer --------------------------------------------------------===//
 
 Expected<std::unique_ptr<EvictionScorer>>
 EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
-  for (StringRef Dir : {"", "/ir", "/candidates"})
+  bool Speed = O.Reward == EvictionReward::Speed;
+  for (StringRef Dir : {"", Speed ? "/ir-profiled" : "/ir", "/candidates"})
     if (std::error_code EC = sys::fs::create_directories(O.WorkDir + Dir))
       return makeError("cannot create '" + O.WorkDir + Dir +
                        "': " + EC.message());
   std::unique_ptr<EvictionScorer> S(new EvictionScorer(O, Log));
-  if (Error E = S->Cache.open(O.WorkDir + "/scores.tsv"))
+  if (Speed) {
+    Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
+    if (!D)
+      return D.takeError();
+    for (const auto &[Package, Path] : D->Profiles)
+      S->Profiles[Package] = *D->getProfilePath(O.CorpusDir, Package);
+    if (S->Profiles.empty())
+      return makeError("'" + O.CorpusDir +
+                       "' has no profile (the speed reward needs packages "
+                       "with one: mlgo corpus profile)");
+  }
+  // The two rewards keep apart caches: a score is a number of one kind.
+  if (Error E = S->Cache.open(O.WorkDir +
+                              (Speed ? "/speed-scores.tsv" : "/scores.tsv")))
     return E;
   return S;
 }
@@ -110,12 +164,21 @@ Expected<double> EvictionScorer::scoreOne(StringRef Id, StringRef ModelPath,
     LO.ExtraArgs.push_back("-load=" + Options.PluginPath);
     LO.ExtraArgs.push_back(("-mlgo-evict-model=" + ModelPath).str());
   }
-  Expected<ModuleScore> S = compileAndScore(M.IRPath, LO);
-  if (!S)
-    return S.takeError();
-  if (Error E = Cache.add(Id, M.Name, S->Score))
+  double Score = 0;
+  if (Options.Reward == EvictionReward::Speed) {
+    Expected<speed::ObjectCost> C = costProfiledIR(M.IRPath, LO);
+    if (!C)
+      return makeError(M.Name + ": " + toString(C.takeError()));
+    Score = C->Cycles;
+  } else {
+    Expected<ModuleScore> S = compileAndScore(M.IRPath, LO);
+    if (!S)
+      return S.takeError();
+    Score = S->Score;
+  }
+  if (Error E = Cache.add(Id, M.Name, Score))
     return E;
-  return S->Score;
+  return Score;
 }
 
 Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
@@ -128,13 +191,32 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
     size_t N = std::min(Candidates.size() - Next, Want - Out.size() + 4);
     std::vector<ScoredModule> Batch(N);
     std::vector<std::string> Errors(N), Skipped(N);
+    std::vector<char> NoProfile(N, 0);
+    bool Speed = Options.Reward == EvictionReward::Speed;
     runJobs(N, Options.Jobs, [&](size_t I) {
       ScoredModule &M = Batch[I];
       M.Name = Candidates[Next + I];
+      M.Package = getModulePackage(M.Name).str();
       std::string Flat = M.Name;
       std::replace(Flat.begin(), Flat.end(), '/', '@');
-      M.IRPath = Options.WorkDir + "/ir/" + Flat + ".bc";
-      if (!sys::fs::exists(M.IRPath)) {
+      M.IRPath =
+          Options.WorkDir + (Speed ? "/ir-profiled/" : "/ir/") + Flat + ".bc";
+      if (Speed) {
+        auto Profile = Profiles.find(M.Package);
+        if (Profile == Profiles.end()) {
+          NoProfile[I] = 1;
+          return;
+        }
+        // A profile that does not match its package's module is an error
+        // naming both, never a module quietly left out.
+        if (!sys::fs::exists(M.IRPath))
+          if (Error E =
+                  applyProfile(getModuleFile(Options.CorpusDir, M.Name, ".bc"),
+                               Profile->second, M.IRPath)) {
+            Errors[I] = toString(std::move(E));
+            return;
+          }
+      } else if (!sys::fs::exists(M.IRPath)) {
         std::string Tmp = M.IRPath + ".tmp";
         RunOptions RO;
         RO.TimeoutSeconds = 300;
@@ -165,6 +247,10 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
     for (size_t I = 0; I < N; ++I) {
       if (!Errors[I].empty())
         return makeError(Errors[I]);
+      if (NoProfile[I]) {
+        ++WithoutProfile;
+        continue;
+      }
       if (!Skipped[I].empty()) {
         if (!Options.Quiet)
           Log << "  left out " << Batch[I].Name << ": " << Skipped[I] << "\n";

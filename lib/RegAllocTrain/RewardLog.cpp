@@ -8,6 +8,7 @@
 #include "mlgo/RegAllocTrain/RewardLog.h"
 
 #include "mlgo/Log/TrainingLog.h"
+#include "mlgo/RegAllocTrain/SpeedReward.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
@@ -30,33 +31,63 @@ struct TemporaryFile {
 
 } // namespace
 
-Expected<RewardLogSummary> writeRewardLog(StringRef IRPath, StringRef OutPath,
+StringRef getRewardName(const RewardLogOptions &Options) {
+  return Options.Profile.empty() ? "reward" : "profile_cycles";
+}
+
+Expected<RewardLogSummary> writeRewardLog(StringRef InputPath,
+                                          StringRef OutPath,
                                           const RewardLogOptions &Options) {
   TemporaryFile Decisions{(OutPath + ".decisions.tmp").str()};
   sys::fs::remove(Decisions.Path);
-  LLCOptions LO = Options.LLC;
-  LO.ExtraArgs.push_back("-load=" + Options.PluginPath);
-  LO.ExtraArgs.push_back("-mlgo-evict");
+  // With a profile, llc compiles the module with the profile applied.
+  TemporaryFile Profiled{(OutPath + ".profiled.tmp.bc").str()};
+  StringRef IRPath = InputPath;
+  if (!Options.Profile.empty()) {
+    if (Error E = applyProfile(InputPath, Options.Profile, Profiled.Path,
+                               Options.LLC.TimeoutSeconds))
+      return E;
+    IRPath = Profiled.Path;
+  }
+  LLCOptions ObjectLO = Options.LLC;
+  ObjectLO.ExtraArgs.push_back("-load=" + Options.PluginPath);
+  ObjectLO.ExtraArgs.push_back("-mlgo-evict");
   if (!Options.ModelPath.empty())
-    LO.ExtraArgs.push_back("-mlgo-evict-model=" + Options.ModelPath);
+    ObjectLO.ExtraArgs.push_back("-mlgo-evict-model=" + Options.ModelPath);
+  // costProfiledIR adds the address-map flags to the object's compile, in
+  // the same place.
+  LLCOptions LO = Options.Profile.empty() ? ObjectLO : withAddressMap(ObjectLO);
   LO.ExtraArgs.push_back("-mlgo-evict-training-log=" + Decisions.Path);
   Expected<std::string> MIR = compileToMIR(IRPath, LO);
   if (!MIR)
     return MIR.takeError();
   if (!sys::fs::exists(Decisions.Path))
-    return makeError(IRPath + ": no function reaches the eviction advisor "
-                              "(nothing to allocate): there is no log to "
-                              "write");
-  Expected<ModuleScore> Scores =
-      scoreMIR(MemoryBufferRef(*MIR, (IRPath + " (llc-19's MIR)").str()));
-  if (!Scores)
-    return Scores.takeError();
-  StringMap<double> ByFunction;
-  for (const FunctionScore &F : Scores->Functions)
-    ByFunction[F.Name] = F.Score;
-
+    return makeError(InputPath + ": no function reaches the eviction advisor "
+                                 "(nothing to allocate): there is no log to "
+                                 "write");
   RewardLogSummary Summary;
-  Summary.Score = Scores->Score;
+  StringMap<double> ByFunction;
+  if (Options.Profile.empty()) {
+    Expected<ModuleScore> Scores =
+        scoreMIR(MemoryBufferRef(*MIR, (InputPath + " (llc-19's MIR)").str()));
+    if (!Scores)
+      return Scores.takeError();
+    for (const FunctionScore &F : Scores->Functions)
+      ByFunction[F.Name] = F.Score;
+    Summary.Score = Scores->Score;
+  } else {
+    // The same compile to the end (its own copy of the decisions, thrown
+    // away): the object of the allocation the log records.
+    TemporaryFile Again{(OutPath + ".again.tmp").str()};
+    ObjectLO.ExtraArgs.push_back("-mlgo-evict-training-log=" + Again.Path);
+    Expected<speed::ObjectCost> Cost = costProfiledIR(IRPath, ObjectLO);
+    if (!Cost)
+      return makeError(InputPath + ": " + toString(Cost.takeError()));
+    for (const speed::FunctionCost &F : Cost->Functions)
+      ByFunction[F.Name] = F.Cycles;
+    Summary.Score = Cost->Cycles;
+  }
+
   std::string Bytes;
   {
     Expected<std::unique_ptr<LogReader>> R = LogReader::open(Decisions.Path);
@@ -65,8 +96,9 @@ Expected<RewardLogSummary> writeRewardLog(StringRef IRPath, StringRef OutPath,
     const LogHeader &H = (*R)->getHeader();
     auto OS = std::make_unique<raw_string_ostream>(Bytes);
     raw_string_ostream *Stream = OS.get();
-    LogWriter W(std::move(OS), H.Features,
-                TensorSpec::createSpec<float>("reward", {1}));
+    LogWriter W(
+        std::move(OS), H.Features,
+        TensorSpec::createSpec<float>(getRewardName(Options).str(), {1}));
     std::vector<const void *> Buffers(H.Features.size());
     bool Decided = false;
     // The reward of the current context, after its last observation.
@@ -75,7 +107,7 @@ Expected<RewardLogSummary> writeRewardLog(StringRef IRPath, StringRef OutPath,
         return Error::success();
       auto It = ByFunction.find(W.currentContext());
       if (It == ByFunction.end())
-        return makeError(IRPath + ": the log names function '" +
+        return makeError(InputPath + ": the log names function '" +
                          W.currentContext() +
                          "', which the MIR does not "
                          "have");

@@ -1,11 +1,11 @@
 //===- tools/mlgo/CorpusCommands.cpp - mlgo corpus ... --------------------===//
 //
-// The corpus commands: extract (objects -> corpus), combine, stats, compile
-// (replay one module as clang compiled it, optionally with the plugin) and
-// check (replay every module and compare .text sizes with the originals).
-// The work is in the MLGOCorpus library (Extract.h, CorpusCombine.h,
-// CorpusStats.h, CompileCommand.h, CorpusCheck.h); this file parses
-// options and prints.
+// The corpus commands: extract (objects -> corpus), combine, stats, profile
+// (give a package its profile), compile (replay one module as clang compiled
+// it, optionally with the plugin) and check (replay every module and compare
+// .text sizes with the originals). The work is in the MLGOCorpus library
+// (Extract.h, CorpusCombine.h, CorpusStats.h, CompileCommand.h, CorpusCheck.h);
+// this file parses options and prints.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,10 +18,14 @@
 #include "mlgo/Corpus/CorpusStats.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Corpus/Package.h"
+#include "mlgo/Speed/Profile.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Progress.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -286,12 +290,79 @@ int runStats() {
   for (const PackageStats &P : S->Packages)
     OS << "  " << describePackage(P.Package) << ": " << P.Modules
        << " modules, " << P.Instructions << " instructions\n";
+  // Only a corpus that carries profiles says so: older output stays as it
+  // was.
+  if (!D.Profiles.empty()) {
+    OS << "profiles: " << D.Profiles.size() << '\n';
+    for (const auto &[Package, Path] : D.Profiles) {
+      Expected<speed::ProfileInfo> Info =
+          speed::readProfileInfo(*D.getProfilePath(StatsDir, Package));
+      if (!Info)
+        return fail(Info.takeError());
+      OS << formatv("  {0}: {1} ({2} functions, {3} executed; largest count "
+                    "{4})\n",
+                    Package, Path, Info->Functions, Info->ExecutedFunctions,
+                    Info->MaxCount);
+    }
+  }
   if (size_t Bad = S->getUnreadableCount())
     return fail(Twine(Bad) + " of " + Twine(N) + " modules could not be read");
   if (!S->FingerprintError.empty())
     return fail(S->FingerprintError);
   // The fingerprint `mlgo train` reports: equal fingerprints, equal models.
   OS << "fingerprint: " << S->Fingerprint << '\n';
+  return 0;
+}
+
+//===-- corpus profile ----------------------------------------------------===//
+
+cl::SubCommand ProfileCmd("corpus profile",
+                          "Give a package of a corpus its profile (copied "
+                          "into the corpus, named in its description)");
+cl::opt<std::string> ProfileDir(cl::Positional, cl::Required,
+                                cl::desc("<corpus dir>"), cl::sub(ProfileCmd),
+                                cl::cat(Cat));
+cl::opt<std::string> ProfilePackage("package", cl::Required,
+                                    cl::desc("the package"),
+                                    cl::value_desc("name"), cl::sub(ProfileCmd),
+                                    cl::cat(Cat));
+cl::opt<std::string>
+    ProfileFile("profile", cl::Required,
+                cl::desc("the package's indexed profile (mlgo profile run)"),
+                cl::value_desc("P.profdata"), cl::sub(ProfileCmd),
+                cl::cat(Cat));
+
+int runProfile() {
+  Expected<CorpusDescription> D = CorpusDescription::read(ProfileDir);
+  if (!D)
+    return fail(D.takeError());
+  size_t Modules = llvm::count_if(D->Modules, [](const std::string &M) {
+    return getModulePackage(M) == ProfilePackage;
+  });
+  if (Modules == 0)
+    return fail("'" + ProfileDir + "' has no package '" + ProfilePackage + "'");
+  Expected<speed::ProfileInfo> Info = speed::readProfileInfo(ProfileFile);
+  if (!Info)
+    return fail(Info.takeError());
+  Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(ProfileFile);
+  if (!Bytes)
+    return fail(Bytes.takeError());
+  // The corpus owns a copy: the fingerprint covers its bytes, and a
+  // profile that changes later elsewhere must not change the corpus.
+  std::string Relative = "profiles/" + ProfilePackage + ".profdata";
+  std::string Path = getModuleFile(ProfileDir, Relative, "");
+  if (std::error_code EC =
+          sys::fs::create_directories(sys::path::parent_path(Path)))
+    return fail(Path + ": " + EC.message());
+  if (Error E = writeFileAtomically(Path, (*Bytes)->getBuffer()))
+    return fail(std::move(E));
+  D->Profiles[ProfilePackage] = Relative;
+  if (Error E = D->write(ProfileDir))
+    return fail(std::move(E));
+  outs() << formatv("{0}: {1} ({2} modules) profiled by {3}: {4} functions, "
+                    "{5} executed; largest count {6}\n",
+                    ProfileDir, ProfilePackage.getValue(), Modules, Relative,
+                    Info->Functions, Info->ExecutedFunctions, Info->MaxCount);
   return 0;
 }
 
@@ -377,6 +448,7 @@ tool::RegisterGroup
 tool::RegisterSubcommand RegExtract(ExtractCmd, runExtract);
 tool::RegisterSubcommand RegCombine(CombineCmd, runCombine);
 tool::RegisterSubcommand RegStats(StatsCmd, runStats);
+tool::RegisterSubcommand RegProfile(ProfileCmd, runProfile);
 tool::RegisterSubcommand RegCompile(CompileCmd, runCompile);
 tool::RegisterSubcommand RegCheck(CheckCmd, runCheck);
 

@@ -58,6 +58,13 @@ cl::opt<std::string> Format("format", cl::desc("table, markdown or csv"),
 cl::opt<unsigned> Jobs("jobs", cl::desc("parallel compiles (default 2)"),
                        cl::init(2), cl::sub(EvalCmd), cl::cat(Cat));
 cl::alias JobsShort("j", cl::aliasopt(Jobs));
+cl::opt<std::string>
+    Reward("reward",
+           cl::desc("static (LLVM's static regalloc score, the default) or "
+                    "speed (profile-weighted cycles of the final code, with "
+                    "the corpus's package profiles)"),
+           cl::init("static"), cl::value_desc("static|speed"), cl::sub(EvalCmd),
+           cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but the table"),
                     cl::sub(EvalCmd), cl::cat(Cat));
 
@@ -82,6 +89,11 @@ int runEval() {
   O.Jobs = Jobs ? Jobs : 1;
   O.PluginPath = getInstallDirs().Plugin;
   O.Quiet = Quiet;
+  Expected<regalloc::EvictionReward> TheReward =
+      regalloc::parseEvictionReward(Reward);
+  if (!TheReward)
+    return fail(TheReward.takeError());
+  O.Reward = *TheReward;
   Expected<regalloc::EvictEvalResult> R =
       regalloc::evaluateEvictionModel(O, errs());
   if (!R)
@@ -97,7 +109,15 @@ int runEval() {
             formatv("{0:f1}", R->Default).str(),
             formatv("{0:f1}", R->Model).str(), ratio(R->Model, R->Default)});
   T.print(outs(), *F);
-  if (*F != ReportFormat::CSV)
+  if (*F != ReportFormat::CSV && O.Reward == regalloc::EvictionReward::Speed)
+    outs() << formatv("\nreward: profile-weighted cycles; mean per package "
+                      "of model / default: {0:f4}; {1} module(s) skipped "
+                      "(their package has no profile)\n",
+                      R->MeanRatio, R->WithoutProfile)
+           << formatv("{0} of {1} module(s) cost exactly as with LLVM's "
+                      "advisor\n",
+                      R->SameScore, R->Modules);
+  else if (*F != ReportFormat::CSV)
     outs() << formatv("\nmean per module of model / default: {0:f4} (over "
                       "modules LLVM allocates with a cost); {1} module(s) "
                       "left out (MIR that does not read back)\n",

@@ -2,10 +2,12 @@
 //----------------------===//
 //
 //   mlgo regalloc log IR -o OUT.log [--model M] [--llc-arg=A]... [--timeout S]
+//                    [--profile P]
 //
 // The eviction decisions of a model (default: the embedded one) on one
 // module, in LLVM's training-log format with each function's static score
-// as its reward (mlgo/RegAllocTrain/RewardLog.h, docs/regalloc.md).
+// (with --profile P: its profile-weighted cycles) as its reward
+// (mlgo/RegAllocTrain/RewardLog.h, docs/regalloc.md).
 //
 //===----------------------------------------------------------------------===//
 
@@ -45,6 +47,12 @@ cl::list<std::string> LLCArgs("llc-arg",
 cl::opt<unsigned> Timeout("timeout",
                           cl::desc("seconds for llc-19 (0: no limit)"),
                           cl::init(300), cl::sub(LogCmd), cl::cat(Cat));
+cl::opt<std::string>
+    Profile("profile",
+            cl::desc("apply this profile to the module (IR before "
+                     "optimization); each function's reward is then its "
+                     "profile-weighted cycles"),
+            cl::value_desc("P.profdata"), cl::sub(LogCmd), cl::cat(Cat));
 
 int runLog() {
   regalloc::RewardLogOptions O;
@@ -52,13 +60,15 @@ int runLog() {
   O.ModelPath = ModelPath;
   O.LLC.ExtraArgs.assign(LLCArgs.begin(), LLCArgs.end());
   O.LLC.TimeoutSeconds = Timeout;
+  O.Profile = Profile;
   Expected<regalloc::RewardLogSummary> S =
       regalloc::writeRewardLog(Input, Output, O);
   if (!S)
     return fail(S.takeError());
   outs() << formatv("{0}: {1} functions, {2} decisions, {3} rewards; "
-                    "module score {4:f2}\n",
+                    "module {4} {5:f2}\n",
                     Output, S->Functions, S->Observations, S->Rewards,
+                    Profile.empty() ? "score" : "profile-weighted cycles",
                     S->Score);
   return 0;
 }

@@ -83,6 +83,13 @@ cl::opt<bool> FitTies("fit-ties",
                       cl::desc("first fit the tie-breaker on the start "
                                "model's decisions (docs/regalloc.md)"),
                       cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<std::string>
+    Reward("reward",
+           cl::desc("static (LLVM's static regalloc score, the default) or "
+                    "speed (profile-weighted cycles of the final code, with "
+                    "the corpus's package profiles)"),
+           cl::init("static"), cl::value_desc("static|speed"),
+           cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but errors"),
                     cl::sub(TrainCmd), cl::cat(Cat));
 
@@ -107,6 +114,11 @@ int runTrain() {
   O.Jobs = Jobs ? Jobs : 1;
   O.PluginPath = getInstallDirs().Plugin;
   O.Quiet = Quiet;
+  Expected<regalloc::EvictionReward> TheReward =
+      regalloc::parseEvictionReward(Reward);
+  if (!TheReward)
+    return fail(TheReward.takeError());
+  O.Reward = *TheReward;
   if (O.Pairs == 0)
     return fail("--pairs must be at least 1");
   if (!(O.SigmaFloor > 0))

@@ -16,6 +16,7 @@
 #include "mlgo/Corpus/Extract.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ThreadPool.h"
@@ -206,6 +207,36 @@ TEST(CorpusDescriptionTest, ModulesStayInsideTheCorpus) {
   // ".." inside a name is not a component.
   EXPECT_TRUE(bool(CorpusDescription::parse(
       R"({"modules": ["a..b.o", "x/..y/z.o", "./a.o"]})", "t.json")));
+}
+
+// "profiles" is optional: a description without it writes no such key (the
+// bytes of an older corpus), one with it round-trips.
+TEST(CorpusDescriptionTest, ProfilesAreOptionalAndRoundTrip) {
+  Expected<CorpusDescription> Old =
+      CorpusDescription::parse(R"({"modules": ["z/a.o"]})", "t.json");
+  ASSERT_TRUE(bool(Old)) << toString(Old.takeError());
+  EXPECT_TRUE(Old->Profiles.empty());
+  EXPECT_EQ(formatv("{0}", Old->toJSON()).str(),
+            R"({"has_thinlto":false,"modules":["z/a.o"]})");
+  EXPECT_FALSE(Old->getProfilePath("/c", "z"));
+
+  Expected<CorpusDescription> D = CorpusDescription::parse(
+      R"({"modules": ["z/a.o"], "profiles": {"z": "profiles/z.profdata"}})",
+      "t.json");
+  ASSERT_TRUE(bool(D)) << toString(D.takeError());
+  EXPECT_EQ(D->Profiles.at("z"), "profiles/z.profdata");
+  EXPECT_EQ(*D->getProfilePath("/c", "z"), "/c/profiles/z.profdata");
+  EXPECT_EQ(formatv("{0}", D->toJSON()).str(),
+            R"({"has_thinlto":false,"modules":["z/a.o"],)"
+            R"("profiles":{"z":"profiles/z.profdata"}})");
+  EXPECT_EQ(
+      errorMessage(CorpusDescription::parse(
+          R"({"modules": [], "profiles": {"z": "../p.profdata"}})", "t.json")),
+      "t.json: profiles.z: '../p.profdata' is not a relative path "
+      "inside the corpus");
+  EXPECT_EQ(errorMessage(CorpusDescription::parse(
+                R"({"modules": [], "profiles": ["z"]})", "t.json")),
+            "t.json: 'profiles' is not an object");
 }
 
 TEST(CombineTest, PrefixesModulesAndCopiesOutsideCorpora) {

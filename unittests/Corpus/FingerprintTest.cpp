@@ -20,6 +20,20 @@ TEST(FingerprintTest, FingerprintHashesNamesAndContentInOrder) {
   EXPECT_EQ(getCorpusFingerprint({}), "d41d8cd98f00b204e9800998ecf8427e");
 }
 
+// A corpus without profiles keeps the fingerprint it always had (the
+// values above); a profile is hashed after the modules:
+//   printf 'zlib/a.o\0<hash A>profile\0zlib\0<profile hash>' | md5sum
+TEST(FingerprintTest, ProfilesAreHashedAfterModulesAndOnlyWhenPresent) {
+  ModuleContent A{"zlib/a.o", "00112233445566778899aabbccddeeff"};
+  ModuleContent B{"zlib/b.o", "ffeeddccbbaa99887766554433221100"};
+  EXPECT_EQ(getCorpusFingerprint({A, B}, {}),
+            "3b67cea269215a4e0809f6b5605b7ed7");
+  ProfileContent P{"zlib", "0123456789abcdef0123456789abcdef"};
+  EXPECT_EQ(getCorpusFingerprint({A}, {P}), "3668ae30f23d4265331317816aa0ed2f");
+  ProfileContent Q{"zlib", "0123456789abcdef0123456789abcdee"};
+  EXPECT_NE(getCorpusFingerprint({A}, {P}), getCorpusFingerprint({A}, {Q}));
+}
+
 TEST(FingerprintTest, FingerprintSeparatesNameFromContent) {
   // Without the NUL after the name these two would hash the same bytes.
   ModuleContent A{"zlib/a.o", "0123"};

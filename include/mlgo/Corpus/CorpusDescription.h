@@ -20,6 +20,15 @@
 //                              index files (<module>.thinlto.bc)
 //   "global_command_override"  optional array of cc1 arguments used for every
 //                              module instead of its .cmd file
+//   "profiles"                 optional (mlgo's): an object mapping a package
+//                              (a module name's first component) to its
+//                              indexed profile, a path relative to DIR
+//                              (`mlgo corpus profile` writes
+//                              "profiles/<package>.profdata"); speed training
+//                              applies it to the package's modules
+//                              (docs/speed.md). Absent when no package has
+//                              one, so a corpus without profiles reads and
+//                              writes as before.
 //
 // Other keys are preserved when read and written back, so that a corpus
 // written by other tools round-trips.
@@ -34,6 +43,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,6 +59,8 @@ struct CorpusDescription {
   std::vector<std::string> Modules;
   bool HasThinLTO = false;
   std::optional<std::vector<std::string>> GlobalCommandOverride;
+  /// Package -> its profile, relative to the corpus directory.
+  std::map<std::string, std::string> Profiles;
   /// Keys this library does not interpret, kept for round-tripping.
   llvm::json::Object Extra;
 
@@ -62,8 +74,12 @@ struct CorpusDescription {
   /// Writes DIR/corpus_description.json (pretty-printed, atomically).
   llvm::Error write(llvm::StringRef Dir) const;
 
-  /// Everything but the module list, as one JSON value: two corpora can be
-  /// combined exactly when their settings are equal.
+  /// The path of \p Package's profile inside the corpus at \p Dir, or none.
+  std::optional<std::string> getProfilePath(llvm::StringRef Dir,
+                                            llvm::StringRef Package) const;
+
+  /// Everything but the module list and the profiles, as one JSON value: two
+  /// corpora can be combined exactly when their settings are equal.
   llvm::json::Value settings() const;
 };
 
@@ -77,8 +93,8 @@ std::string getModuleFile(llvm::StringRef Dir, llvm::StringRef Module,
 /// copied then, as ml-compiler-opt's combine_training_corpus does), else the
 /// input directory's base name (and its files are copied into
 /// Output/<P_I>/). Fails, writing nothing, if the inputs differ in anything
-/// but their modules, if two prefixes collide, or if a module file is
-/// missing.
+/// but their modules, if two prefixes collide, if a module file is missing,
+/// or if an input carries profiles (their packages would be renamed).
 llvm::Expected<CorpusDescription>
 combineCorpora(llvm::ArrayRef<std::string> Inputs, llvm::StringRef Output);
 

@@ -12,7 +12,12 @@
 //                 and LLVM. The bitcode and cc1 arguments carry the package
 //                 versions and the paths the packages were built at, so a
 //                 corpus rebuilt after a Debian update, or under another
-//                 directory, differs.
+//                 directory, differs. A corpus that carries profiles
+//                 (CorpusDescription.h, "profiles") adds, after the
+//                 modules, for each package in name order: "profile", a NUL,
+//                 the package, a NUL, and the MD5 of the profile's bytes.
+//                 Without profiles nothing is added: the fingerprint of
+//                 every older corpus stays what it was.
 //
 // `mlgo train` records the fingerprint in the model (metadata.corpus_hash)
 // and its report; `mlgo corpus stats` prints it.
@@ -27,6 +32,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
@@ -41,12 +47,34 @@ struct ModuleContent {
   llvm::StringRef ContentHash;
 };
 
-/// The fingerprint of a corpus whose modules are \p Modules, in order.
-std::string getCorpusFingerprint(llvm::ArrayRef<ModuleContent> Modules);
+/// A package's profile as the fingerprint sees it.
+struct ProfileContent {
+  llvm::StringRef Package;
+  /// The MD5 of the profile file (32 hex digits).
+  llvm::StringRef ContentHash;
+};
+
+/// The fingerprint of a corpus whose modules are \p Modules, in order, and
+/// whose packages' profiles are \p Profiles, in package order.
+std::string getCorpusFingerprint(llvm::ArrayRef<ModuleContent> Modules,
+                                 llvm::ArrayRef<ProfileContent> Profiles = {});
 
 struct CorpusDescription;
+
+/// The MD5 (32 hex digits) of each profile \p Description names, in package
+/// order, read from the corpus at \p Dir. Errors name the file.
+llvm::Expected<std::vector<std::string>>
+hashCorpusProfiles(llvm::StringRef Dir, const CorpusDescription &Description);
+
+/// getCorpusFingerprint() of \p Modules and of \p Description's profiles
+/// with their hashes \p ProfileHashes (from hashCorpusProfiles()).
+std::string getCorpusFingerprint(llvm::ArrayRef<ModuleContent> Modules,
+                                 const CorpusDescription &Description,
+                                 llvm::ArrayRef<std::string> ProfileHashes);
+
 /// The fingerprint of the corpus at \p Dir described by \p Description:
-/// reads every module's bitcode and cc1 arguments. Errors name the file.
+/// reads every module's bitcode and cc1 arguments, and every profile.
+/// Errors name the file.
 llvm::Expected<std::string>
 computeCorpusFingerprint(llvm::StringRef Dir,
                          const CorpusDescription &Description);

@@ -36,6 +36,14 @@
 // A module's score is the sum of its functions' scores, and its counts the
 // sums of their counts, in the module's function order.
 //
+// With a profile applied (the IR carries function entry counts and branch
+// weights), the same counts are also taken with each block weighed by its
+// profile count instead, MachineBlockFrequencyInfo::getBlockProfileCount
+// (the block's frequency relative to the entry times the function's entry
+// count): the form upstream trains on, where a function the workload never
+// ran weighs 0. Both are computed for every function; without profile data
+// the profile-weighted ones are 0.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_REGALLOC_SCORE_H
@@ -45,6 +53,8 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -87,6 +97,13 @@ struct FunctionScore {
   ScoreCounts Counts;
   /// Counts.weighted().
   double Score = 0.0;
+  /// The function's entry count from the profile, if the IR has one.
+  std::optional<uint64_t> EntryCount;
+  /// The counts with each block weighed by its profile count
+  /// (MachineBlockFrequencyInfo::getBlockProfileCount; 0 without one), in
+  /// the same order, and their weighted sum.
+  ScoreCounts ProfileCounts;
+  double ProfileScore = 0.0;
 };
 
 /// The score of every function with a body in one module.
@@ -99,12 +116,21 @@ struct ModuleScore {
   ScoreCounts Counts;
   /// The functions' scores summed in order.
   double Score = 0.0;
+  /// The functions' ProfileCounts and ProfileScores summed in order.
+  ScoreCounts ProfileCounts;
+  double ProfileScore = 0.0;
 };
 
 /// The counts of \p MF with the block frequencies of \p MBFI (upstream's
 /// calculateRegAllocScore).
 ScoreCounts countInstructions(const llvm::MachineFunction &MF,
                               const llvm::MachineBlockFrequencyInfo &MBFI);
+
+/// The counts of \p MF with each block weighed by its profile count
+/// (MBFI.getBlockProfileCount: 0 for a function without an entry count).
+ScoreCounts
+countInstructionsByProfile(const llvm::MachineFunction &MF,
+                           const llvm::MachineBlockFrequencyInfo &MBFI);
 
 /// The score of \p MF, with block frequencies computed from its CFG, branch
 /// probabilities and loops (MachineDominatorTree, MachineLoopInfo,
@@ -159,6 +185,13 @@ struct LLCOptions {
 /// timed out after N s".
 llvm::Expected<std::string> compileToMIR(llvm::StringRef IRPath,
                                          const LLCOptions &Options);
+
+/// Compiles \p IRPath (.ll or .bc) to the object \p ObjectPath with
+/// `llc -O2 -filetype=obj <ExtraArgs> IRPath`: the same compile as
+/// compileToMIR() with the same options, run to the end, hence the same
+/// allocation (llc is deterministic). Errors as compileToMIR()'s.
+llvm::Error compileToObject(llvm::StringRef IRPath, llvm::StringRef ObjectPath,
+                            const LLCOptions &Options);
 
 /// scoreMIR() of compileToMIR(\p IRPath); the score's File is \p IRPath.
 llvm::Expected<ModuleScore> compileAndScore(llvm::StringRef IRPath,

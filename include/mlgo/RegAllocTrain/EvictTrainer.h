@@ -46,6 +46,7 @@
 
 #include "mlgo/Model/Model.h"
 #include "mlgo/RegAllocModel/TieBreak.h"
+#include "mlgo/RegAllocTrain/EvictionScorer.h"
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -85,6 +86,10 @@ struct EvictTrainOptions {
   /// The plugin llc loads to evaluate candidates.
   std::string PluginPath;
   bool Quiet = false;
+  /// Static: the mean per-module ratio of static scores. Speed: the
+  /// per-package ratio of profile-weighted cycles, averaged over packages
+  /// (evictionObjective).
+  EvictionReward Reward = EvictionReward::Static;
 };
 
 /// One evaluated set: the summed scores per package, and the mean ratio.
@@ -106,6 +111,9 @@ struct EvictTrainResult {
   EvictSetResult Validation;
   /// With FitTies: the fit the search started from.
   std::optional<TieBreakFit> TieBreak;
+  /// With the speed reward: modules skipped, their package having no
+  /// profile.
+  size_t WithoutProfile = 0;
 };
 
 /// Runs the loop above; progress and a summary go to \p Log.
@@ -129,6 +137,7 @@ struct EvictEvalOptions {
   unsigned Jobs = 2;
   std::string PluginPath;
   bool Quiet = false;
+  EvictionReward Reward = EvictionReward::Static;
 };
 
 struct EvictEvalResult {
@@ -138,10 +147,13 @@ struct EvictEvalResult {
     double Default = 0, Model = 0;
   };
   std::vector<Package> Packages;
-  /// Modules scored, and left out because their MIR does not read back.
-  size_t Modules = 0, LeftOut = 0;
+  /// Modules scored, left out because their MIR does not read back, and
+  /// (speed reward) skipped because their package has no profile.
+  size_t Modules = 0, LeftOut = 0, WithoutProfile = 0;
   double Default = 0, Model = 0;
-  /// The mean of model / default over modules whose default is not 0.
+  /// Static: the mean of model / default over modules whose default is not
+  /// 0. Speed: the per-package ratio of the sums, averaged over packages
+  /// whose default is not 0 (evictionObjective).
   double MeanRatio = 1;
   /// Modules the model scores exactly as LLVM's advisor: with equal scores
   /// the allocations agree (or differ only where they cost the same). The

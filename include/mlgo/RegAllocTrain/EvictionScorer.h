@@ -19,6 +19,17 @@
 // every construct): such a module cannot be scored and is left out, which
 // the log says and getLeftOut() counts.
 //
+// The reward is the static score (Reward::Static), or with Reward::Speed
+// the profile-weighted cycles of the final code (docs/speed.md, "The reward
+// in training"): a module is then prepared by applying its package's
+// profile from the corpus description (SpeedReward.h's applyProfile,
+// clang-19 -O2 -fprofile-use, into WORK/ir-profiled/), and each model is
+// scored by compiling it with llc-19 and the address-map flags to an object
+// and summing its functions' cycles (speed::measureExecutionCost); the
+// scores go to WORK/speed-scores.tsv, the same format. Modules of packages
+// without a profile are skipped and counted (getSkippedWithoutProfile());
+// a profile that does not match its package's module is an error.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_REGALLOCTRAIN_EVICTIONSCORER_H
@@ -33,6 +44,7 @@
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -68,10 +80,31 @@ private:
 
 /// A corpus module ready to score.
 struct ScoredModule {
-  std::string Name;   ///< The corpus name.
-  std::string IRPath; ///< WORK/ir/..., optimized.
-  double Default = 0; ///< The score of LLVM's advisor (stock llc-19).
+  std::string Name;    ///< The corpus name.
+  std::string Package; ///< Its package (Corpus/Package.h).
+  std::string IRPath;  ///< WORK/ir/... (or WORK/ir-profiled/...), optimized.
+  double Default = 0;  ///< The score of LLVM's advisor (stock llc-19).
 };
+
+/// What a model is scored by; lower is better for both.
+enum class EvictionReward {
+  /// LLVM's static regalloc score (Score.h).
+  Static,
+  /// The profile-weighted cycles of the object (SpeedReward.h).
+  Speed,
+};
+
+/// Parses "static" or "speed".
+llvm::Expected<EvictionReward> parseEvictionReward(llvm::StringRef Name);
+
+/// The objective of \p Scores on \p Set (lower is better; 1 is LLVM's
+/// advisor). Static: the mean over modules of score / default. Speed: per
+/// package, the sum of the scores over the sum of the defaults, averaged
+/// over packages, so each program counts by what runs in it rather than by
+/// how many modules it has.
+double evictionObjective(llvm::ArrayRef<double> Scores,
+                         llvm::ArrayRef<ScoredModule> Set,
+                         EvictionReward Reward);
 
 struct EvictionScorerOptions {
   std::string CorpusDir;
@@ -81,6 +114,7 @@ struct EvictionScorerOptions {
   unsigned Jobs = 2;
   /// Print nothing (otherwise: the modules left out).
   bool Quiet = false;
+  EvictionReward Reward = EvictionReward::Static;
 };
 
 class EvictionScorer {
@@ -112,6 +146,9 @@ public:
 
   /// Modules prepare() left out (their MIR does not read back).
   size_t getLeftOut() const { return LeftOut; }
+  /// With the speed reward: modules prepare() skipped because their
+  /// package has no profile.
+  size_t getSkippedWithoutProfile() const { return WithoutProfile; }
   const EvictionScorerOptions &getOptions() const { return Options; }
 
 private:
@@ -125,7 +162,9 @@ private:
   EvictionScorerOptions Options;
   llvm::raw_ostream &Log;
   ScoreCache Cache;
-  size_t LeftOut = 0;
+  /// Package -> its profile (with the speed reward).
+  std::map<std::string, std::string> Profiles;
+  size_t LeftOut = 0, WithoutProfile = 0;
 };
 
 } // namespace mlgo::regalloc

@@ -14,6 +14,14 @@
 // decision, an outcome line and that function's score: lower is better. A
 // function without decisions has a context line and no reward, as in LLVM.
 //
+// With a profile (docs/speed.md, "The reward in training"), the module (IR
+// before optimization) gets it applied first (SpeedReward.h's
+// applyProfile), llc runs with the address-map flags, and a second llc run
+// with the same options compiles the same allocation to an object: each
+// function's reward is then its profile-weighted cycles, and the header's
+// score spec is named "profile_cycles" instead of "reward", so a log says
+// which reward it carries. Lower is better for both.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef MLGO_REGALLOCTRAIN_REWARDLOG_H
@@ -34,13 +42,21 @@ struct RewardLogOptions {
   std::string ModelPath;
   /// How llc runs (its extra arguments come before the plugin's).
   LLCOptions LLC;
+  /// The profile to apply; empty: the static score is the reward.
+  std::string Profile;
 };
+
+/// The name of the log's score spec: "reward" (the static score, as LLVM's
+/// development mode logs it) or, with a profile, "profile_cycles".
+llvm::StringRef getRewardName(const RewardLogOptions &Options);
 
 struct RewardLogSummary {
   size_t Functions = 0;    ///< Contexts in the log.
   size_t Observations = 0; ///< Decisions.
   size_t Rewards = 0;      ///< Functions with a decision, hence a reward.
-  double Score = 0;        ///< The module's score.
+  /// The module's reward: its static score, or with a profile its
+  /// profile-weighted cycles.
+  double Score = 0;
 };
 
 /// Writes the log of \p IRPath (.ll or .bc) to \p OutPath (through a

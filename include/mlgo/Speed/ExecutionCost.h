@@ -78,6 +78,11 @@ inline constexpr const char *AddressMapFlags[] = {
     "-fbasic-block-address-map", "-mllvm",
     "-pgo-analysis-map=func-entry-count,bb-freq"};
 
+/// The same for llc (the options clang's -fbasic-block-address-map and
+/// -mllvm set).
+inline constexpr const char *AddressMapLLCFlags[] = {
+    "-basic-block-address-map", "-pgo-analysis-map=func-entry-count,bb-freq"};
+
 /// One machine basic block of the final code.
 struct BlockCost {
   /// The block's ID in the address map (its MachineBasicBlock number).
