@@ -31,3 +31,13 @@ run_test() {
     cmp "sample$i.tst" "sample$i.ref"
   fi
 }
+
+# The benchmark (`mlgo eval package --profile`): compress and decompress
+# the 1 MiB of its own sources, checking the round trip; the profile comes
+# from the tests' samples.
+bench_programs=(bzip2)
+bench_workload() {
+  "$PWD/bzip2" -c <"$bench_input" >"$1/input.bz2"
+  "$PWD/bzip2" -dc <"$1/input.bz2" >"$1/input.out"
+  cmp "$bench_input" "$1/input.out"
+}
