@@ -17,8 +17,9 @@ namespace {
 TEST(ProfileTest, PackageFlagsApplyTheProfileAndTheAddressMap) {
   EXPECT_EQ(speedPackageFlags("/w/p.profdata"),
             (std::vector<std::string>{
-                "-fprofile-use=/w/p.profdata", "-fbasic-block-address-map",
-                "-mllvm", "-pgo-analysis-map=func-entry-count,bb-freq"}));
+                "-fprofile-use=/w/p.profdata", "-fdebug-default-version=4",
+                "-fbasic-block-address-map", "-mllvm",
+                "-pgo-analysis-map=func-entry-count,bb-freq"}));
 }
 
 TEST(ProfileTest, MismatchesFromABuildLog) {

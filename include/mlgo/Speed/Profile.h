@@ -68,8 +68,10 @@ llvm::Error mergeRawProfiles(llvm::ArrayRef<std::string> Raw,
 
 /// The clang driver arguments of a package's speed compiles, which
 /// `mlgo eval package|build --profile` appends to its own compiles (not to
-/// the build systems' probe programs): the profile and the address map that
-/// measureExecutionCost reads. Unlike speedCompileFlags(), neither a
+/// the build systems' probe programs): the profile, the address map that
+/// measureExecutionCost reads, and DWARF 4 for any debug information (the
+/// callgrind that measures these builds cannot read clang-19's DWARF 5 of
+/// every shared library). Unlike speedCompileFlags(), neither a
 /// function the profile does not know nor a control-flow mismatch stops the
 /// compile: a package builds programs its workload never runs, and each
 /// such program's `main` is a mismatch with the profile's. The driver
