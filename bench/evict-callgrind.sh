@@ -51,6 +51,9 @@ for cfg in default model; do
   cp "$work/xz-utils/$dir/src/src/xz/.libs/xz" "$out/$cfg/xz"
   mkdir -p "$out/$cfg/lib"
   cp -L "$work/xz-utils/$dir/src/src/liblzma/.libs/liblzma.so.5" "$out/$cfg/lib/"
+  # bzip2 links the build's libbz2.so.1.0, which has the compressor; with
+  # no run path it would load the system's.
+  cp -L "$work/bzip2/$dir/src/libbz2.so.1.0" "$out/$cfg/lib/"
 done
 src() { cat "$(cat "$work/$1/source-dir.txt")"/$2; }
 { src bzip2 '*.c'; src zlib '*.c'; src lua5.4 'src/*.c'; src bzip2 '*.c'; src zlib '*.c'; src lua5.4 'src/*.c'; } > "$out/input"
@@ -71,7 +74,7 @@ LUA
 run() { # cfg program -> runs the workload once
   local d=$out/$1
   case $2 in
-    bzip2) "$d/bzip2" -c < "$out/input" > "$out/$1.bz2" && "$d/bzip2" -dc < "$out/$1.bz2" > "$out/$1.out" ;;
+    bzip2) LD_LIBRARY_PATH=$d/lib "$d/bzip2" -c < "$out/input" > "$out/$1.bz2" && LD_LIBRARY_PATH=$d/lib "$d/bzip2" -dc < "$out/$1.bz2" > "$out/$1.out" ;;
     minigzip) "$d/minigzip" < "$out/input" > "$out/$1.gz" && "$d/minigzip" -d < "$out/$1.gz" > "$out/$1.out" ;;
     xz) LD_LIBRARY_PATH=$d/lib "$d/xz" -6 -c < "$out/input" > "$out/$1.xz" && LD_LIBRARY_PATH=$d/lib "$d/xz" -dc < "$out/$1.xz" > "$out/$1.out" ;;
     lzip) "$d/lzip" -c < "$out/input" > "$out/$1.lz" && "$d/lzip" -dc < "$out/$1.lz" > "$out/$1.out" ;;

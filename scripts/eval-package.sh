@@ -26,6 +26,15 @@
 #   eval-package.sh tests PKG                    the package's test names
 #   eval-package.sh test PKG OUT NAME            runs one test in OUT/src;
 #       exit status 0 means it passed
+#   eval-package.sh profile-workload PKG OUT     the recipe's profile
+#       workload in OUT/src (default: every test), for `mlgo profile package`
+#   eval-package.sh bench PKG SRC OUT SCRATCH    the recipe's benchmark in
+#       OUT/src, on SCRATCH/input (made from SRC's sources once), its
+#       outputs in SCRATCH
+#   eval-package.sh bench-programs PKG           the files the benchmark
+#       runs the code of, relative to OUT/src, one a line
+# `build` reads MLGO_EVAL_SPEED_FLAGS (package-recipes.sh,
+# recipes_eval_setup): the profile flags of the package's own compiles.
 set -euo pipefail
 # shellcheck disable=SC2034 # read by package-recipes.sh
 recipes_prog=eval-package
@@ -111,7 +120,45 @@ test)
   cd "$out/src/$(recipe_get "$pkg" subdir)"
   run_step run_test "$3"
   ;;
+profile-workload)
+  pkg=$1 out=$2
+  known "$pkg"
+  recipe_load "$pkg"
+  cd "$out/src/$(recipe_get "$pkg" subdir)"
+  if declare -F profile_workload >/dev/null; then
+    run_step profile_workload
+  else
+    declare -F list_tests >/dev/null && declare -F run_test >/dev/null ||
+      die "$pkg: its recipe has neither a profile_workload nor tests"
+    for t in $(run_step list_tests); do
+      echo "profile workload: $pkg: test $t"
+      run_step run_test "$t" || die "$pkg: test '$t' failed in the profile workload"
+    done
+  fi
+  ;;
+bench)
+  pkg=$1 src=$2 out=$3 scratch=$4
+  known "$pkg"
+  recipe_load "$pkg"
+  declare -F bench_workload >/dev/null ||
+    die "$pkg: its recipe has no bench_workload (scripts/packages/$pkg.sh)"
+  mkdir -p "$scratch"
+  bench_make_input "$src" "$scratch/input"
+  bench_input=$scratch/input
+  cd "$out/src/$(recipe_get "$pkg" subdir)"
+  run_step bench_workload "$scratch"
+  ;;
+bench-programs)
+  known "$1"
+  recipe_load "$1"
+  ((${#bench_programs[@]})) ||
+    die "$1: its recipe names no bench_programs (scripts/packages/$1.sh)"
+  sub=$(recipe_get "$1" subdir)
+  for f in "${bench_programs[@]}"; do
+    if [[ $sub == . ]]; then echo "$f"; else echo "$sub/$f"; fi
+  done
+  ;;
 *)
-  die "usage: eval-package.sh packages|fetch|build|tests|test ..."
+  die "usage: eval-package.sh packages|fetch|build|tests|test|profile-workload|bench|bench-programs ..."
   ;;
 esac

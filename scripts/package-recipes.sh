@@ -31,6 +31,18 @@
 #   build_tests()             builds what the tests need (eval only)
 #   list_tests()              prints the test names, one a line (eval only)
 #   run_test NAME             runs one test in the build tree (eval only)
+#   profile_workload()        what `mlgo profile package` runs in the
+#                             instrumented build tree (default: run_test of
+#                             every list_tests entry)
+#   bench_workload DIR        a benchmark on another input than the tests',
+#                             run in a build tree (`mlgo eval package
+#                             --profile`); $bench_input is ~1 MiB of the
+#                             package's own sources (bench_make_input), DIR a
+#                             scratch directory for its outputs. It runs the
+#                             programs by absolute path ($PWD/...)
+#   bench_programs=(F...)     the files (below the subdir) whose code the
+#                             benchmark runs: programs and shared libraries,
+#                             costed with the profile (`mlgo speed cost`)
 #
 # Functions run under `set -eo pipefail`; build, build_tests and run_test in
 # the source directory (the subdir), list_tests before anything is built
@@ -114,10 +126,11 @@ recipes_has() {
 # recipe_load PKG: forgets the previous recipe and sources PKG's, if any.
 recipe_load() {
   unset build_system subdir autoreconf drop_patches configure_args \
-    cmake_args make_args
-  unset -f build build_tests list_tests run_test
+    cmake_args make_args bench_programs
+  unset -f build build_tests list_tests run_test profile_workload \
+    bench_workload
   pkg=$1 build_system="" subdir=. autoreconf=0
-  drop_patches=() configure_args=() cmake_args=()
+  drop_patches=() configure_args=() cmake_args=() bench_programs=()
   # Recipes name the flavour's variables in their arrays; outside a build
   # (listing tests) they are empty.
   : "${CC=}" "${CXX=}" "${CFLAGS=}" "${CXXFLAGS=}" "${OPT_FLAGS=}" \
@@ -162,6 +175,10 @@ run_step() {
 # COMPILER "$@" FLAG... (the flags after the build's own), under GNU time
 # appending the peak RSS (KiB) to RSS_LOG unless that is empty. The one
 # place compiler wrappers are written, for the corpus and for eval.
+# $wrapper_speed_flags (words without quotes), when set, are added too, but
+# not to the build systems' probe programs (configure's conftest, CMake's
+# try_compile under CMakeFiles/ and cmTC_*, a program on stdin): a profile
+# knows the package's code, and a probe's main would be a mismatch.
 write_compiler_wrapper() {
   local path=$1 compiler=$2 rss=$3 flags="" f
   shift 3
@@ -174,6 +191,16 @@ write_compiler_wrapper() {
   done
   {
     echo '#!/bin/sh'
+    if [[ -n ${wrapper_speed_flags:-} ]]; then
+      echo "speed='$wrapper_speed_flags'"
+      echo 'for a in "$@"; do'
+      echo '  case $a in'
+      echo '  - | conftest* | */conftest* | *cmTC_*) speed= ;;'
+      echo '  *CMakeFiles/*.c | *CMakeFiles/*.cc | *CMakeFiles/*.cpp | *CMakeFiles/*.cxx) speed= ;;'
+      echo '  esac'
+      echo 'done'
+      flags+=' $speed'
+    fi
     if [[ -n $rss ]]; then
       echo "exec /usr/bin/time -f %M -a -o '$rss' $compiler \"\$@\"$flags"
     else
@@ -217,7 +244,10 @@ recipes_corpus_setup() {
 # the compilers only where a recipe passes them. From `mlgo eval package
 # --evict`: MLGO_EVAL_OPT_LEVEL replaces -Oz (with -O2), and
 # MLGO_EVAL_EVICT, when FLAG... load the plugin, turns on its eviction
-# model with LLVM's own inliner deciding: "embedded", or a model file.
+# model with LLVM's own inliner deciding: "embedded", or a model file. From
+# `mlgo profile package` and `mlgo eval package --profile`:
+# MLGO_EVAL_SPEED_FLAGS (-fprofile-generate, or -fprofile-use=P and the
+# address map) for the package's own compiles and links (not for probes).
 recipes_eval_setup() {
   local out=$1 opt=${MLGO_EVAL_OPT_LEVEL:--Oz}
   flavour=eval jobs=$2
@@ -231,6 +261,7 @@ recipes_eval_setup() {
   fi
   set -- "${flags[@]}"
   OPT_FLAGS=$opt EMBED_FLAGS=""
+  local wrapper_speed_flags=${MLGO_EVAL_SPEED_FLAGS:-}
   write_compiler_wrapper "$out/bin/cc" clang-19 "$out/rss.log" "$opt" "$@" &&
     write_compiler_wrapper "$out/bin/c++" clang++-19 "$out/rss.log" "$opt" "$@" ||
     return 1
@@ -455,6 +486,24 @@ run_ctest() {
   [[ $1 =~ ^[A-Za-z0-9_:-]+$ ]] || die "no $pkg test '$1'"
   cd mlgo-build
   ctest --output-on-failure --no-tests=error -R "^$1\$"
+}
+
+# bench_make_input SRC FILE: the benchmarks' input, unless FILE exists:
+# exactly 1 MiB of text, the C and C++ sources and headers under SRC
+# concatenated in path order (C locale), repeated as often as needed. The
+# same bytes for every build of a package, and not its tests' data.
+bench_make_input() {
+  [[ -s $2 ]] && return 0
+  local files
+  files=$(cd "$1" && find . -type f \( -name '*.c' -o -name '*.h' -o \
+    -name '*.cc' -o -name '*.cpp' \) | LC_ALL=C sort)
+  [[ -n $files ]] || die "$1 has no C or C++ source for a benchmark input"
+  : >"$2.tmp"
+  while (($(stat -c %s "$2.tmp") < 1048576)); do
+    # shellcheck disable=SC2086 # one path a line, no spaces in sources
+    (cd "$1" && cat $files) >>"$2.tmp"
+  done
+  truncate -s 1048576 "$2.tmp" && mv "$2.tmp" "$2"
 }
 
 #===-- Checking the recipes -----------------------------------------------===#

@@ -12,6 +12,8 @@
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Inline/Decisions.h"
+#include "mlgo/Speed/ExecutionCost.h"
+#include "mlgo/Speed/Profile.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
@@ -26,7 +28,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/TargetParser/Host.h"
 
+#include <algorithm>
 #include <chrono>
 #include <functional>
 #include <map>
@@ -188,6 +192,18 @@ struct BuildPlan {
   /// directory: tests that only a build can list.
   std::function<Error(const std::string &Dir, std::vector<TestCase> &Tests)>
       ListBuiltTests;
+  /// With a profile: the command that runs the benchmark against the build
+  /// in \p Dir, its outputs in \p Scratch.
+  std::function<std::vector<std::string>(const std::string &Dir,
+                                         const std::string &Scratch)>
+      BenchArgv;
+  /// The files the benchmark runs the code of, relative to the build tree;
+  /// none: the build's programs that callgrind saw run.
+  std::vector<std::string> BenchPrograms;
+  /// The command that profiles the build in \p Dir (made with
+  /// -fprofile-generate): the profile workload.
+  std::function<std::vector<std::vector<std::string>>(const std::string &Dir)>
+      ProfileWorkload;
 };
 
 } // namespace
@@ -240,6 +256,240 @@ static std::vector<std::string> getPolicyArgs(BuildKind Kind,
   return Args;
 }
 
+/// What one run of the benchmark under callgrind executed in a build's own
+/// programs.
+struct CallgrindRun {
+  uint64_t Instructions = 0;
+  /// The build's programs that ran, relative to its tree, sorted.
+  std::vector<std::string> Programs;
+};
+
+/// Runs \p Argv under callgrind, following children, one log per process
+/// in \p LogDir (-v: the log names the program's file), and sums the
+/// executed instructions of the processes whose program lies under
+/// \p Tree: the shells and tools of the workload are not the build's.
+/// Instructions are counted from main on (--toggle-collect=main): the
+/// dynamic loader's and libc's start-up depend on the environment and the
+/// program's path (17 instructions of 135,000 for a longer directory name),
+/// main's work on the program and its input only.
+static Expected<CallgrindRun> runCallgrind(StringRef Name,
+                                           ArrayRef<std::string> Argv,
+                                           const std::string &Tree,
+                                           const std::string &LogDir,
+                                           unsigned TimeoutSeconds) {
+  sys::fs::remove_directories(LogDir);
+  if (std::error_code EC = sys::fs::create_directories(LogDir))
+    return makeError(LogDir + ": " + EC.message());
+  std::vector<std::string> Full = {"valgrind",
+                                   "--tool=callgrind",
+                                   "--callgrind-out-file=/dev/null",
+                                   "--trace-children=yes",
+                                   "--toggle-collect=main",
+                                   "-v",
+                                   "--log-file=" + LogDir + "/%p.log"};
+  llvm::append_range(Full, Argv);
+  std::string Out = LogDir + "/output.txt";
+  ProcessResult R = runLogged(Full, Out, TimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Name + ": the benchmark under callgrind " + R.describe() +
+                     "; last lines of " + Out + ":\n" + readTail(Out, 10));
+  CallgrindRun Run;
+  std::set<std::string> Programs;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(LogDir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (!StringRef(It->path()).ends_with(".log"))
+      continue;
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(It->path());
+    if (!Buf)
+      return Buf.takeError();
+    StringRef Program;
+    std::optional<uint64_t> Collected;
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n');
+    for (StringRef L : Lines) {
+      size_t Syms = L.find("Reading syms from ");
+      if (Program.empty() && Syms != StringRef::npos)
+        Program = L.drop_front(Syms + strlen("Reading syms from ")).trim();
+      size_t C = L.find("Collected : ");
+      uint64_t N;
+      if (C != StringRef::npos &&
+          !L.drop_front(C + strlen("Collected : ")).trim().getAsInteger(10, N))
+        Collected = N;
+    }
+    if (!Program.starts_with(Tree + "/"))
+      continue;
+    if (!Collected || *Collected == 0)
+      return makeError(It->path() + ": callgrind counted nothing in main of " +
+                       Program + " (did it end normally? is it stripped?)");
+    Run.Instructions += *Collected;
+    Programs.insert(Program.drop_front(Tree.size() + 1).str());
+  }
+  if (EC)
+    return makeError(LogDir + ": " + EC.message());
+  if (Programs.empty())
+    return makeError(Name + ": the benchmark ran no program of the build in " +
+                     Tree + " (see " + Out + ")");
+  Run.Programs.assign(Programs.begin(), Programs.end());
+  return Run;
+}
+
+/// The median of \p V (the mean of the middle two for an even count).
+static double median(std::vector<double> V) {
+  assert(!V.empty() && "the median of nothing");
+  std::sort(V.begin(), V.end());
+  size_t N = V.size();
+  return N % 2 ? V[N / 2] : (V[N / 2 - 1] + V[N / 2]) / 2;
+}
+
+/// The reward of the files \p Programs of \p Tree: their profile-weighted
+/// instructions and cycles, summed; an error if no function has a count.
+static Error measureReward(StringRef Name, StringRef ProfilePath,
+                           const std::string &Tree,
+                           ArrayRef<std::string> Programs,
+                           speed::BlockCoster &Coster, double &Instructions,
+                           double &Cycles) {
+  size_t Profiled = 0;
+  for (const std::string &P : Programs) {
+    std::string Path = Tree + "/" + P;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+        MemoryBuffer::getFile(Path, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Buf)
+      return makeError(Path + ": " + Buf.getError().message());
+    Expected<speed::ObjectCost> Cost =
+        speed::measureExecutionCost((*Buf)->getMemBufferRef(), &Coster);
+    if (!Cost)
+      return Cost.takeError();
+    Instructions += Cost->Instructions;
+    Cycles += Cost->Cycles;
+    Profiled += Cost->Profiled;
+  }
+  if (Profiled == 0)
+    return makeError(Name + ": no function of " + Tree + "/{" +
+                     join(Programs, ",") + "} has a count of the profile " +
+                     ProfilePath + ": it is not a profile of this program");
+  return Error::success();
+}
+
+/// The benchmark against both builds: callgrind, the reward, and paired
+/// wall-clock runs, alternating.
+static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
+                          const std::string &BaseDir,
+                          const std::string &ModelDir, PackageReport &Report) {
+  auto Log = [&](const Twine &Message) {
+    if (Opts.Log)
+      Opts.Log(Message.str());
+  };
+  const std::string &Name = Plan.Name;
+  SpeedReport &S = Report.Speed;
+  std::string Scratch = Opts.WorkDir + "/bench";
+  std::string BaseTree = BaseDir + "/" + Plan.Tree,
+              ModelTree = ModelDir + "/" + Plan.Tree;
+  Log("benchmarking " + Name + " under callgrind with " + Report.BaselineName);
+  Expected<CallgrindRun> Base =
+      runCallgrind(Name, Plan.BenchArgv(BaseDir, Scratch), BaseTree,
+                   BaseDir + "/callgrind", Opts.TestTimeoutSeconds * 20);
+  if (!Base)
+    return Base.takeError();
+  Log("benchmarking " + Name + " under callgrind with " + Report.ModelName);
+  Expected<CallgrindRun> Model =
+      runCallgrind(Name, Plan.BenchArgv(ModelDir, Scratch), ModelTree,
+                   ModelDir + "/callgrind", Opts.TestTimeoutSeconds * 20);
+  if (!Model)
+    return Model.takeError();
+  if (Expected<std::unique_ptr<MemoryBuffer>> Log =
+          readWholeFile(Opts.WorkDir + "/build-oz.log"))
+    S.Mismatches = speed::findProfileMismatches((*Log)->getBuffer());
+  else
+    return Log.takeError();
+  S.BaselineExecuted = Base->Instructions;
+  S.ModelExecuted = Model->Instructions;
+
+  S.Programs = Plan.BenchPrograms.empty() ? Base->Programs : Plan.BenchPrograms;
+  Expected<std::unique_ptr<speed::BlockCoster>> Coster =
+      speed::BlockCoster::create(sys::getDefaultTargetTriple(), "");
+  if (!Coster)
+    return Coster.takeError();
+  if (Error E =
+          measureReward(Name, Opts.ProfilePath, BaseTree, S.Programs, **Coster,
+                        S.BaselineRewardInstructions, S.BaselineRewardCycles))
+    return E;
+  if (Error E =
+          measureReward(Name, Opts.ProfilePath, ModelTree, S.Programs, **Coster,
+                        S.ModelRewardInstructions, S.ModelRewardCycles))
+    return E;
+
+  S.WallRuns = std::max(1u, Opts.WallRuns);
+  std::vector<double> BaseTimes, ModelTimes, Ratios;
+  for (unsigned I = 0; I < S.WallRuns; ++I) {
+    Log("timing " + Name + ": run " + Twine(I + 1) + " of " +
+        Twine(S.WallRuns));
+    double Seconds[2];
+    const std::string *Dirs[2] = {&BaseDir, &ModelDir};
+    for (int K = 0; K < 2; ++K) {
+      std::string Out = *Dirs[K] + "/bench-wall.log";
+      auto Start = std::chrono::steady_clock::now();
+      ProcessResult R = runLogged(Plan.BenchArgv(*Dirs[K], Scratch), Out,
+                                  Opts.TestTimeoutSeconds);
+      Seconds[K] = std::chrono::duration<double>(
+                       std::chrono::steady_clock::now() - Start)
+                       .count();
+      if (!R.succeeded())
+        return makeError(Name + ": the benchmark " + R.describe() +
+                         "; last lines of " + Out + ":\n" + readTail(Out, 10));
+    }
+    BaseTimes.push_back(Seconds[0]);
+    ModelTimes.push_back(Seconds[1]);
+    Ratios.push_back(Seconds[1] / Seconds[0]);
+  }
+  S.BaselineWallMedian = median(BaseTimes);
+  S.ModelWallMedian = median(ModelTimes);
+  S.WallRatioMedian = median(Ratios);
+  return Error::success();
+}
+
+/// Builds \p Plan with Opts.OptLevel -fprofile-generate into WORK/profile
+/// (the program's own runs during the build write their raw profiles
+/// aside), runs its profile workload and merges the profile into \p Out.
+static Expected<speed::ProfileInfo>
+runProfile(const BuildEvalOptions &Opts, const BuildPlan &Plan, StringRef Out) {
+  auto Log = [&](const Twine &Message) {
+    if (Opts.Log)
+      Opts.Log(Message.str());
+  };
+  const std::string &Name = Plan.Name;
+  std::string Dir = Opts.WorkDir + "/profile";
+  std::string BuildLog = Opts.WorkDir + "/build-profile.log";
+  std::vector<std::string> Argv = {
+      "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel,
+      "MLGO_EVAL_EVICT=", "MLGO_EVAL_SPEED_FLAGS=-fprofile-generate",
+      "LLVM_PROFILE_FILE=" + Opts.WorkDir +
+          "/profile-build-runs/%m-%p.profraw"};
+  llvm::append_range(Argv, Plan.BuildArgv(Dir, {}));
+  Log("building " + Name + " with " + Opts.OptLevel + " -fprofile-generate");
+  ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Name + ": the build with -fprofile-generate " +
+                     R.describe() + "; last lines of " + BuildLog + ":\n" +
+                     readTail(BuildLog, 15));
+  std::string WorkloadLog = Opts.WorkDir + "/profile-workload.log";
+  Log("running the profile workload of " + Name);
+  RunOptions O;
+  O.Stdin = "/dev/null";
+  O.Stdout = WorkloadLog;
+  O.Stderr = WorkloadLog;
+  O.TimeoutSeconds = Opts.BuildTimeoutSeconds;
+  O.OwnProcessGroup = true;
+  Expected<speed::ProfileInfo> Info =
+      speed::collectProfile(Plan.ProfileWorkload(Dir), O, Out);
+  if (!Info)
+    return makeError(Name + ": " + toString(Info.takeError()) +
+                     "; last lines of " + WorkloadLog + ":\n" +
+                     readTail(WorkloadLog, 10));
+  return Info;
+}
+
 /// Builds \p Plan with -Oz, the model and (with a decisions file) tuned,
 /// measures each build and runs every test against each.
 static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
@@ -271,6 +521,24 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     if (!F)
       return F.takeError();
   }
+  if (!Opts.ProfilePath.empty()) {
+    if (Report.HasTuned)
+      return makeError(Pkg + ": a profiled evaluation has no tuned build");
+    if (!Plan.BenchArgv)
+      return makeError(Pkg + ": a profiled evaluation needs a benchmark");
+    if (StringRef(Opts.ProfilePath).find_first_of(" \t\n'\"\\$`*?[") !=
+        StringRef::npos)
+      return makeError(Opts.ProfilePath +
+                       ": a profile path with white space or shell "
+                       "characters cannot go into the compiler wrappers");
+    // A profile that is no profile fails now, not in the first compile.
+    Expected<speed::ProfileInfo> Info =
+        speed::readProfileInfo(Opts.ProfilePath);
+    if (!Info)
+      return Info.takeError();
+    Log("profile " + Opts.ProfilePath + ": " + Twine(Info->Functions) +
+        " functions, " + Twine(Info->ExecutedFunctions) + " executed");
+  }
   std::vector<Config> Configs = {{BuildKind::Baseline, Opts.OptLevel, "", {}},
                                  {BuildKind::Model, Opts.Model.Name, "", {}}};
   if (Report.HasTuned)
@@ -290,7 +558,11 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
         "MLGO_EVAL_EVICT=" + (!Opts.Evict ? std::string()
                               : Opts.EvictModelPath.empty()
                                   ? std::string("embedded")
-                                  : Opts.EvictModelPath)};
+                                  : Opts.EvictModelPath),
+        "MLGO_EVAL_SPEED_FLAGS=" +
+            (Opts.ProfilePath.empty()
+                 ? std::string()
+                 : join(speed::speedPackageFlags(Opts.ProfilePath), " "))};
     llvm::append_range(Argv,
                        Plan.BuildArgv(Cfg.Dir, getPolicyArgs(Cfg.Kind, Opts)));
     std::string BuildLog = Opts.WorkDir + "/build-" + Fields.DirName + ".log";
@@ -384,26 +656,28 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     }
     Report.Tests.push_back(std::move(T));
   }
+  if (!Opts.ProfilePath.empty()) {
+    if (Error E =
+            measureSpeed(Opts, Plan, Configs[0].Dir, Configs[1].Dir, Report))
+      return E;
+    Report.HasSpeed = true;
+  }
   return Report;
 }
 
-Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+/// The plan of Opts.Package's builds from the source \p Src: its recipe's
+/// build, tests (listed now, when \p ListTests, so that a recipe error
+/// shows before any build), benchmark and profile workload.
+static Expected<BuildPlan> makePackagePlan(const PackageEvalOptions &Opts,
+                                           const std::string &Src,
+                                           bool ListTests) {
   const std::string &Pkg = Opts.Package;
-  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
-    return makeError(Opts.WorkDir + ": " + EC.message());
-
   SmallString<128> FetchLog(Opts.WorkDir);
   sys::path::append(FetchLog, "fetch.log");
-  Expected<std::string> Source = fetchSource(Opts);
-  if (!Source)
-    return Source.takeError();
-  const std::string &Src = *Source;
-
   BuildPlan Plan;
   Plan.Name = Pkg;
   Plan.Tree = "src";
-  // The test list, before building, so a recipe error shows early.
-  if (Opts.RunTests) {
+  if (ListTests) {
     SmallString<128> List(Opts.WorkDir);
     sys::path::append(List, "tests.txt");
     ProcessResult R = runLogged({"bash", Opts.RecipeScript, "tests", Pkg},
@@ -419,18 +693,69 @@ Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
     for (StringRef L : Lines)
       Plan.Tests.push_back({L.trim().str(), L.trim().str() + ".log"});
   }
-  Plan.BuildArgv = [&](const std::string &Dir, ArrayRef<std::string> Policy) {
-    std::vector<std::string> Argv = {
-        "bash", Opts.RecipeScript,        "build", Pkg, Src,
-        Dir,    std::to_string(Opts.Jobs)};
+  if (!Opts.ProfilePath.empty()) {
+    SmallString<128> List(Opts.WorkDir);
+    sys::path::append(List, "bench-programs.txt");
+    ProcessResult R = runLogged(
+        {"bash", Opts.RecipeScript, "bench-programs", Pkg}, FetchLog, 60, List);
+    if (!R.succeeded())
+      return makeError(Pkg + ": listing the benchmark's programs " +
+                       R.describe() + ":\n" + readTail(FetchLog, 10));
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(List);
+    if (!Buf)
+      return Buf.takeError();
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, /*KeepEmpty=*/false);
+    for (StringRef L : Lines)
+      Plan.BenchPrograms.push_back(L.trim().str());
+  }
+  std::string Script = Opts.RecipeScript, Jobs = std::to_string(Opts.Jobs);
+  Plan.BuildArgv = [=](const std::string &Dir, ArrayRef<std::string> Policy) {
+    std::vector<std::string> Argv = {"bash", Script, "build", Pkg,
+                                     Src,    Dir,    Jobs};
     llvm::append_range(Argv, Policy);
     return Argv;
   };
-  Plan.TestArgv = [&](const std::string &Dir, const TestCase &Test) {
-    return std::vector<std::string>{"bash", Opts.RecipeScript, "test", Pkg,
-                                    Dir,    Test.Name};
+  Plan.TestArgv = [=](const std::string &Dir, const TestCase &Test) {
+    return std::vector<std::string>{"bash", Script, "test",
+                                    Pkg,    Dir,    Test.Name};
   };
-  return runBuilds(Opts, Plan);
+  Plan.BenchArgv = [=](const std::string &Dir, const std::string &Scratch) {
+    return std::vector<std::string>{"bash", Script, "bench", Pkg,
+                                    Src,    Dir,    Scratch};
+  };
+  Plan.ProfileWorkload = [=](const std::string &Dir) {
+    return std::vector<std::vector<std::string>>{
+        {"bash", Script, "profile-workload", Pkg, Dir}};
+  };
+  return Plan;
+}
+
+Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts) {
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+  Expected<std::string> Source = fetchSource(Opts);
+  if (!Source)
+    return Source.takeError();
+  Expected<BuildPlan> Plan = makePackagePlan(Opts, *Source, Opts.RunTests);
+  if (!Plan)
+    return Plan.takeError();
+  return runBuilds(Opts, *Plan);
+}
+
+Expected<speed::ProfileInfo> profilePackage(const PackageEvalOptions &Opts,
+                                            StringRef Out) {
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+  Expected<std::string> Source = fetchSource(Opts);
+  if (!Source)
+    return Source.takeError();
+  PackageEvalOptions Plain = Opts;
+  Plain.ProfilePath.clear();
+  Expected<BuildPlan> Plan = makePackagePlan(Plain, *Source, false);
+  if (!Plan)
+    return Plan.takeError();
+  return runProfile(Opts, *Plan, Out);
 }
 
 /// The file that marks a work directory of `mlgo eval build`: a copy of a
@@ -511,7 +836,9 @@ static Error listCtests(StringRef Name, const std::string &Tree,
   return Error::success();
 }
 
-Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
+/// The plan of Opts.SourceDir's builds (checked: its build system, no
+/// stale objects in a tree to be copied), its work directory marked.
+static Expected<BuildPlan> makeSourcePlan(const SourceEvalOptions &Opts) {
   if (!sys::fs::is_directory(Opts.SourceDir))
     return makeError(Opts.SourceDir + ": no such directory");
   auto System =
@@ -540,7 +867,7 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
           writeFileAtomically(Marker, "a work directory of mlgo eval build\n"))
     return E;
 
-  StringRef Src = Opts.SourceDir;
+  std::string Src = Opts.SourceDir;
   if (InPlace) {
     Expected<std::string> Stale = findStaleObject(Src);
     if (!Stale)
@@ -559,44 +886,81 @@ Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
   for (size_t I = 0; I < Opts.TestCommands.size(); ++I)
     Plan.Tests.push_back(
         {Opts.TestCommands[I], "test-" + std::to_string(I + 1) + ".log"});
-  Plan.BuildArgv = [&](const std::string &Dir, ArrayRef<std::string> Policy) {
-    std::vector<std::string> Argv = {"bash",
-                                     Opts.BuildScript,
-                                     "build",
-                                     getBuildSystemName(Opts.System).str(),
-                                     Src.str(),
-                                     Dir,
-                                     std::to_string(Opts.Jobs)};
+  std::string Script = Opts.BuildScript, Tree = Plan.Tree;
+  std::string SystemName = getBuildSystemName(Opts.System).str();
+  std::string Jobs = std::to_string(Opts.Jobs);
+  std::vector<std::string> ConfigureArgs = Opts.ConfigureArgs,
+                           MakeArgs = Opts.MakeArgs;
+  Plan.BuildArgv = [=](const std::string &Dir, ArrayRef<std::string> Policy) {
+    std::vector<std::string> Argv = {"bash", Script, "build", SystemName,
+                                     Src,    Dir,    Jobs};
     llvm::append_range(Argv, Policy);
     Argv.resize(Argv.size() + 3 - Policy.size());
-    for (const std::string &A : Opts.ConfigureArgs) {
+    for (const std::string &A : ConfigureArgs) {
       Argv.push_back("configure");
       Argv.push_back(A);
     }
-    for (const std::string &A : Opts.MakeArgs) {
+    for (const std::string &A : MakeArgs) {
       Argv.push_back("make");
       Argv.push_back(A);
     }
     return Argv;
   };
-  Plan.TestArgv = [&](const std::string &Dir, const TestCase &Test) {
-    std::string Tree = Dir + "/" + Plan.Tree;
+  // A shell command run in a build tree, as a test is.
+  auto InTree = [=](const std::string &Dir, const std::string &Command) {
+    std::string Where = Dir + "/" + Tree;
+    return std::vector<std::string>{
+        "bash", Script, "test", Where, InPlace ? Where : Src, Command};
+  };
+  Plan.TestArgv = [=](const std::string &Dir, const TestCase &Test) {
     if (Test.CtestNumber) {
       std::string N = std::to_string(Test.CtestNumber);
-      return std::vector<std::string>{"ctest", "--test-dir",
-                                      Tree,    "--output-on-failure",
-                                      "-I",    N + "," + N + ",1"};
+      return std::vector<std::string>{
+          "ctest", "--test-dir",      Dir + "/" + Tree, "--output-on-failure",
+          "-I",    N + "," + N + ",1"};
     }
-    return std::vector<std::string>{
-        "bash", Opts.BuildScript,           "test",
-        Tree,   InPlace ? Tree : Src.str(), Test.Name};
+    return InTree(Dir, Test.Name);
   };
-  if (Opts.Ctest)
-    Plan.ListBuiltTests = [&](const std::string &Dir,
+  if (Opts.Ctest) {
+    std::string Name = Opts.Name;
+    Plan.ListBuiltTests = [=](const std::string &Dir,
                               std::vector<TestCase> &Tests) {
-      return listCtests(Opts.Name, Dir + "/" + Plan.Tree, Dir, Tests);
+      return listCtests(Name, Dir + "/" + Tree, Dir, Tests);
     };
-  return runBuilds(Opts, Plan);
+  }
+  if (!Opts.BenchCommand.empty()) {
+    std::string Bench = Opts.BenchCommand;
+    Plan.BenchArgv = [=](const std::string &Dir, const std::string &) {
+      return InTree(Dir, Bench);
+    };
+  }
+  return Plan;
+}
+
+Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts) {
+  Expected<BuildPlan> Plan = makeSourcePlan(Opts);
+  if (!Plan)
+    return Plan.takeError();
+  return runBuilds(Opts, *Plan);
+}
+
+Expected<speed::ProfileInfo>
+profileSourceTree(const SourceEvalOptions &Opts,
+                  ArrayRef<std::string> RunCommands, StringRef Out) {
+  if (RunCommands.empty())
+    return makeError(Opts.Name + ": no workload command to profile with");
+  Expected<BuildPlan> Plan = makeSourcePlan(Opts);
+  if (!Plan)
+    return Plan.takeError();
+  std::vector<std::string> Commands(RunCommands.begin(), RunCommands.end());
+  auto TestArgv = Plan->TestArgv;
+  Plan->ProfileWorkload = [=](const std::string &Dir) {
+    std::vector<std::vector<std::string>> Argvs;
+    for (const std::string &C : Commands)
+      Argvs.push_back(TestArgv(Dir, TestCase{C, "", 0}));
+    return Argvs;
+  };
+  return runProfile(Opts, *Plan, Out);
 }
 
 } // namespace mlgo

@@ -204,11 +204,82 @@ Table getPackageSummaryTable(
   return T;
 }
 
+/// \p Value / \p Base with four decimals; "-" without a base.
+static std::string formatSpeedRatio(double Base, double Value) {
+  if (Base <= 0)
+    return "-";
+  return formatv("{0:F4}", Value / Base).str();
+}
+
+Table PackageReport::getSpeedTable() const {
+  Table T;
+  T.Header = {Package + " speed", BaselineName, ModelName, "ratio"};
+  auto Whole = [](double D) { return formatv("{0:F0}", D).str(); };
+  T.addRow({"executed instructions (callgrind)",
+            std::to_string(Speed.BaselineExecuted),
+            std::to_string(Speed.ModelExecuted),
+            formatSpeedRatio(double(Speed.BaselineExecuted),
+                             double(Speed.ModelExecuted))});
+  T.addRow({"reward: instructions (profile)",
+            Whole(Speed.BaselineRewardInstructions),
+            Whole(Speed.ModelRewardInstructions),
+            formatSpeedRatio(Speed.BaselineRewardInstructions,
+                             Speed.ModelRewardInstructions)});
+  T.addRow(
+      {"reward: cycles (profile)", Whole(Speed.BaselineRewardCycles),
+       Whole(Speed.ModelRewardCycles),
+       formatSpeedRatio(Speed.BaselineRewardCycles, Speed.ModelRewardCycles)});
+  T.addRow(
+      {"wall-clock seconds (median of " + std::to_string(Speed.WallRuns) + ")",
+       formatv("{0:F3}", Speed.BaselineWallMedian).str(),
+       formatv("{0:F3}", Speed.ModelWallMedian).str(),
+       formatv("{0:F4}", Speed.WallRatioMedian).str()});
+  return T;
+}
+
+Table getSpeedSummaryTable(
+    ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
+    StringRef BaselineName, StringRef ModelName) {
+  Table T;
+  T.Header = {"package",
+              "instructions " + ModelName.str() + "/" + BaselineName.str(),
+              "reward instructions", "reward cycles", "wall-clock"};
+  for (const auto &[Name, R] : Packages) {
+    if (!R || !R->HasSpeed)
+      continue;
+    const SpeedReport &S = R->Speed;
+    T.addRow(
+        {Name,
+         formatSpeedRatio(double(S.BaselineExecuted), double(S.ModelExecuted)),
+         formatSpeedRatio(S.BaselineRewardInstructions,
+                          S.ModelRewardInstructions),
+         formatSpeedRatio(S.BaselineRewardCycles, S.ModelRewardCycles),
+         formatv("{0:F4}", S.WallRatioMedian).str()});
+  }
+  return T;
+}
+
 void PackageReport::print(raw_ostream &OS, ReportFormat Format) const {
   getSizeTable().print(OS, Format);
   OS << '\n';
   getBuildTable().print(OS, Format);
   OS << '\n';
+  if (HasSpeed) {
+    getSpeedTable().print(OS, Format);
+    OS << '\n';
+    if (Format != ReportFormat::CSV) {
+      OS << "reward of: " << join(Speed.Programs, ", ") << '\n';
+      if (!Speed.Mismatches.empty()) {
+        OS << "functions whose control flow differs from the profile's (no "
+              "counts): "
+           << Speed.Mismatches.size() << " (";
+        for (size_t I = 0; I < Speed.Mismatches.size() && I < 3; ++I)
+          OS << (I ? ", " : "") << Speed.Mismatches[I];
+        OS << (Speed.Mismatches.size() > 3 ? ", ...)" : ")") << '\n';
+      }
+      OS << '\n';
+    }
+  }
   if (Format == ReportFormat::CSV)
     return getTestTable().print(OS, Format);
   if (Tests.empty()) {

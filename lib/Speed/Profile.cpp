@@ -70,6 +70,84 @@ std::vector<std::string> speedCompileFlags(StringRef Profile) {
           "-pgo-warn-missing-function"};
 }
 
+std::vector<std::string> speedPackageFlags(StringRef Profile) {
+  // DWARF 4 where a package asks for debug information: valgrind 3.19
+  // (callgrind, which measures these builds) gives up on clang-19's
+  // DWARF 5 in bzip2's libbz2.so ("possibly corrupted debuginfo"). The
+  // code is the same either way.
+  return {"-fprofile-use=" + Profile.str(), "-fdebug-default-version=4",
+          "-fbasic-block-address-map", "-mllvm",
+          "-pgo-analysis-map=func-entry-count,bb-freq"};
+}
+
+std::vector<std::string> findProfileMismatches(StringRef Log) {
+  static constexpr StringLiteral Marker =
+      ": function control flow change detected (hash mismatch) ";
+  std::vector<std::string> Found;
+  SmallVector<StringRef> Lines;
+  Log.split(Lines, '\n');
+  for (StringRef L : Lines) {
+    size_t At = L.find(Marker);
+    if (At == StringRef::npos)
+      continue;
+    StringRef File = L.take_front(At);
+    size_t Kind = File.rfind(": ");
+    if (Kind != StringRef::npos)
+      File = File.drop_front(Kind + 2);
+    StringRef Function = L.drop_front(At + Marker.size()).split(' ').first;
+    std::string Entry = (File + ": " + Function).str();
+    if (std::find(Found.begin(), Found.end(), Entry) == Found.end())
+      Found.push_back(std::move(Entry));
+  }
+  return Found;
+}
+
+Expected<ProfileInfo>
+collectProfile(ArrayRef<std::vector<std::string>> Commands,
+               const RunOptions &Options, StringRef Out) {
+  SmallString<128> Dir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-profile", Dir))
+    return makeError("cannot create a directory for raw profiles: " +
+                     EC.message());
+  auto Cleanup = [&] { sys::fs::remove_directories(Dir); };
+  // %m: one file per instrumented binary (merged across its runs by the
+  // runtime), %p: per process, so that concurrent runs never share a file.
+  SmallString<256> Pattern(Dir);
+  sys::path::append(Pattern, "%m-%p.profraw");
+  for (const std::vector<std::string> &Command : Commands) {
+    // The workload and everything it starts inherit the variable.
+    std::vector<std::string> Argv = {"env",
+                                     ("LLVM_PROFILE_FILE=" + Pattern).str()};
+    Argv.insert(Argv.end(), Command.begin(), Command.end());
+    ProcessResult R = runProcess(Argv, Options);
+    if (!R.succeeded()) {
+      Cleanup();
+      return makeError("the workload '" + Command.front() + "' " +
+                       R.describe() + "; no profile written");
+    }
+  }
+  std::vector<std::string> Files;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC))
+    Files.push_back(It->path());
+  std::sort(Files.begin(), Files.end());
+  if (Files.empty()) {
+    Cleanup();
+    return makeError("the workload '" + Commands.front().front() +
+                     "' ran no program built with -fprofile-generate; no "
+                     "profile written");
+  }
+  Error E = mergeRawProfiles(Files, Out);
+  Cleanup();
+  if (E)
+    return E;
+  Expected<ProfileInfo> Info = readProfileInfo(Out);
+  if (!Info)
+    sys::fs::remove(Out);
+  return Info;
+}
+
 Error mergeRawProfiles(ArrayRef<std::string> Raw, StringRef Out) {
   if (Raw.empty())
     return makeError(Out + ": no raw profile to merge (did the workload run "

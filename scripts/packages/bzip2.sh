@@ -19,8 +19,13 @@ list_tests() {
   for i in 1 2 3; do echo "sample$i-decompress"; done
 }
 
+# bzip2 links libbz2.so (-L. -lbz2 finds the shared library's symlink) and
+# has no run path: without LD_LIBRARY_PATH it would run the system's
+# libbz2.so.1.0, and neither the tests nor the benchmark would run the
+# build's compressor.
 run_test() {
   [[ $1 =~ ^sample([123])-(compress|decompress)$ ]] || die "no bzip2 test '$1'"
+  export LD_LIBRARY_PATH=$PWD
   local i=${BASH_REMATCH[1]} flag=-d
   if [[ ${BASH_REMATCH[2]} == compress ]]; then
     ./bzip2 "-$i" <"sample$i.ref" >"sample$i.rb2"
@@ -30,4 +35,15 @@ run_test() {
     ./bzip2 $flag <"sample$i.bz2" >"sample$i.tst"
     cmp "sample$i.tst" "sample$i.ref"
   fi
+}
+
+# The benchmark (`mlgo eval package --profile`): compress and decompress
+# the 1 MiB of its own sources, checking the round trip; the profile comes
+# from the tests' samples.
+bench_programs=(bzip2 libbz2.so.1.0)
+bench_workload() {
+  export LD_LIBRARY_PATH=$PWD
+  "$PWD/bzip2" -c <"$bench_input" >"$1/input.bz2"
+  "$PWD/bzip2" -dc <"$1/input.bz2" >"$1/input.out"
+  cmp "$bench_input" "$1/input.out"
 }

@@ -9,3 +9,11 @@ run_test() {
   [[ $1 == check ]] || die "no lzip test '$1'"
   make check
 }
+
+# The benchmark: compress and decompress the 1 MiB of its own sources.
+bench_programs=(lzip)
+bench_workload() {
+  "$PWD/lzip" -c <"$bench_input" >"$1/input.lz"
+  "$PWD/lzip" -dc <"$1/input.lz" >"$1/input.out"
+  cmp "$bench_input" "$1/input.out"
+}

@@ -8,3 +8,12 @@ run_test() {
   [[ $1 =~ ^(teststatic|testshared|test64)$ ]] || die "no zlib test '$1'"
   make "$1"
 }
+
+# The benchmark: minigzip (static) compresses and decompresses the 1 MiB of
+# its own sources, checking the round trip.
+bench_programs=(minigzip)
+bench_workload() {
+  "$PWD/minigzip" <"$bench_input" >"$1/input.gz"
+  "$PWD/minigzip" -d <"$1/input.gz" >"$1/input.out"
+  cmp "$bench_input" "$1/input.out"
+}

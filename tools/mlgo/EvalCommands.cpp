@@ -127,6 +127,25 @@ cl::opt<std::string> PackageEvictModel(
     "evict-model",
     cl::desc("with --evict: the eviction model file (default: embedded)"),
     cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageProfile(
+    "profile",
+    cl::desc("evaluate for speed with this indexed profile (a directory: "
+             "<dir>/<package>.profdata for each package): both builds at -O2 "
+             "with it, the eviction model against LLVM's advisor, then the "
+             "recipe's benchmark under callgrind, the reward and wall-clock "
+             "runs"),
+    cl::value_desc("file|dir"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<bool> PackageProfileFromTests(
+    "profile-from-tests",
+    cl::desc("as --profile, with a profile of each package made first by its "
+             "recipe's profile workload (by default its test suite), as "
+             "mlgo profile package makes it: <work>/<package>.profdata"),
+    cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned> PackageWallRuns(
+    "wall-runs",
+    cl::desc("with a profile: paired wall-clock runs of the benchmark "
+             "(default: 5)"),
+    cl::init(5), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -205,6 +224,27 @@ cl::opt<std::string> BuildDecisions(
     "decisions",
     cl::desc("also build with the model and this decisions file (mlgo tune)"),
     cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildProfile(
+    "profile",
+    cl::desc("evaluate for speed with this indexed profile (mlgo profile "
+             "build): both builds at -O2 with it, the eviction model against "
+             "LLVM's advisor, then --bench under callgrind, the reward and "
+             "wall-clock runs"),
+    cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildBench(
+    "bench",
+    cl::desc("with --profile: the benchmark, a shell command run in each "
+             "build tree as a test is (on another input than the profile's)"),
+    cl::value_desc("command"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildEvictModel(
+    "evict-model",
+    cl::desc("with --profile: the eviction model file (default: embedded)"),
+    cl::value_desc("file"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<unsigned> BuildWallRuns(
+    "wall-runs",
+    cl::desc("with --profile: paired wall-clock runs of the benchmark "
+             "(default: 5)"),
+    cl::init(5), cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<std::string> BuildWork(
     "work-dir",
     cl::desc("build trees and logs (default: mlgo-eval-<name> in the current "
@@ -456,9 +496,15 @@ int runEvalPackage() {
       return fail(P.takeError());
     Opts.Model = *P;
   }
-  if (!PackageEvictModel.empty() && !PackageEvict)
+  bool Speed = !PackageProfile.empty() || PackageProfileFromTests;
+  if (!PackageProfile.empty() && PackageProfileFromTests)
+    return fail("--profile and --profile-from-tests: give one");
+  if (!PackageEvictModel.empty() && !PackageEvict && !Speed)
     return fail("--evict-model is for --evict");
-  if (PackageEvict) {
+  if (Speed && !PackageDecisions.empty())
+    return fail("--decisions is for the inlining model; a profiled "
+                "evaluation evaluates the eviction model");
+  if (PackageEvict || Speed) {
     if (!PackageModel.empty() || !PackageDecisions.empty())
       return fail("--evict evaluates the eviction model; --model and "
                   "--decisions are for the inlining model");
@@ -476,6 +522,7 @@ int runEvalPackage() {
   Opts.BuildTimeoutSeconds = PackageBuildTimeout;
   Opts.TestTimeoutSeconds = PackageTestTimeout;
   Opts.RunTests = !PackageNoTests;
+  Opts.WallRuns = std::max(1u, unsigned(PackageWallRuns));
   Opts.Log = [](StringRef Line) { errs() << "eval: " << Line << '\n'; };
 
   // Every package is evaluated, whatever happened to the ones before.
@@ -507,6 +554,31 @@ int runEvalPackage() {
       // A package without a file in the directory was not tuned: it is
       // built twice, as without the option.
     }
+    Opts.ProfilePath.clear();
+    if (!PackageProfile.empty()) {
+      SmallString<256> P(PackageProfile);
+      if (sys::fs::is_directory(P))
+        sys::path::append(P, Opts.Package + ".profdata");
+      Opts.ProfilePath = getAbsolutePath(P);
+      if (!sys::fs::exists(Opts.ProfilePath)) {
+        WithColor::error(errs(), "mlgo")
+            << Opts.Package << ": no profile " << Opts.ProfilePath << '\n';
+        AllOK = false;
+        continue;
+      }
+    }
+    if (PackageProfileFromTests) {
+      std::string Out = Opts.WorkDir + "/" + Opts.Package + ".profdata";
+      Expected<speed::ProfileInfo> Info = profilePackage(Opts, Out);
+      if (!Info) {
+        WithColor::error(errs(), "mlgo") << toString(Info.takeError()) << '\n';
+        AllOK = false;
+        continue;
+      }
+      errs() << "eval: " << Out << ": " << Info->Functions << " functions, "
+             << Info->ExecutedFunctions << " executed\n";
+      Opts.ProfilePath = Out;
+    }
     if (Printed)
       outs() << '\n';
     AllOK &= evalOnePackage(Opts, *Format, Reports[I]);
@@ -520,6 +592,11 @@ int runEvalPackage() {
       outs() << '\n';
     getPackageSummaryTable(Rows, Opts.OptLevel, Opts.Model.Name)
         .print(outs(), *Format);
+    if (Speed) {
+      outs() << '\n';
+      getSpeedSummaryTable(Rows, Opts.OptLevel, Opts.Model.Name)
+          .print(outs(), *Format);
+    }
     outs().flush();
   }
   return AllOK ? 0 : 1;
@@ -562,6 +639,29 @@ int runEvalBuild() {
     if (!P)
       return fail(P.takeError());
     Opts.Model = *P;
+  }
+  if (!BuildBench.empty() && BuildProfile.empty())
+    return fail("--bench is for --profile");
+  if (!BuildEvictModel.empty() && BuildProfile.empty())
+    return fail("--evict-model is for --profile");
+  if (!BuildProfile.empty()) {
+    if (BuildBench.empty())
+      return fail("--profile needs --bench: the benchmark to measure");
+    if (!BuildModel.empty() || !BuildDecisions.empty())
+      return fail("--profile evaluates the eviction model; --model and "
+                  "--decisions are for the inlining model");
+    Opts.ProfilePath = getAbsolutePath(BuildProfile);
+    Opts.BenchCommand = BuildBench;
+    Opts.WallRuns = std::max(1u, unsigned(BuildWallRuns));
+    Opts.Evict = true;
+    Opts.OptLevel = "-O2";
+    Opts.Model.Name = "evict";
+    if (!BuildEvictModel.empty()) {
+      if (!sys::fs::is_regular_file(BuildEvictModel))
+        return fail(BuildEvictModel + ": no such file (the eviction model)");
+      Opts.EvictModelPath = getAbsolutePath(BuildEvictModel);
+      Opts.Model.Name = "evict " + sys::path::filename(BuildEvictModel).str();
+    }
   }
   if (!BuildDecisions.empty()) {
     if (!sys::fs::is_regular_file(BuildDecisions))

@@ -327,6 +327,42 @@ TEST(PackageReportTest, RSSLog) {
   EXPECT_EQ(parsePeakRSS(""), 0u);
 }
 
+TEST(PackageReportTest, SpeedTable) {
+  PackageReport R;
+  R.Package = "lzip";
+  R.BaselineName = "-O2";
+  R.ModelName = "evict";
+  R.HasSpeed = true;
+  R.Speed.BaselineExecuted = 1000000;
+  R.Speed.ModelExecuted = 990000;
+  R.Speed.BaselineRewardInstructions = 2000.4;
+  R.Speed.ModelRewardInstructions = 2010.6;
+  R.Speed.BaselineRewardCycles = 800;
+  R.Speed.ModelRewardCycles = 0;
+  R.Speed.WallRuns = 5;
+  R.Speed.BaselineWallMedian = 1.25;
+  R.Speed.ModelWallMedian = 1.2;
+  R.Speed.WallRatioMedian = 0.96;
+  std::string S;
+  raw_string_ostream OS(S);
+  R.getSpeedTable().print(OS, ReportFormat::Table);
+  EXPECT_EQ(S, "lzip speed                             -O2   evict   ratio\n"
+               "----------------------------------------------------------\n"
+               "executed instructions (callgrind)  1000000  990000  0.9900\n"
+               "reward: instructions (profile)        2000    2011  1.0051\n"
+               "reward: cycles (profile)               800       0  0.0000\n"
+               "wall-clock seconds (median of 5)     1.250   1.200  0.9600\n");
+  R.Speed.BaselineRewardCycles = 0;
+  std::vector<std::pair<std::string, const PackageReport *>> Rows = {
+      {"lzip", &R}, {"gone", nullptr}};
+  std::string Summary;
+  raw_string_ostream SOS(Summary);
+  getSpeedSummaryTable(Rows, "-O2", "evict").print(SOS, ReportFormat::CSV);
+  EXPECT_EQ(Summary, "package,instructions evict/-O2,reward instructions,"
+                     "reward cycles,wall-clock\n"
+                     "lzip,0.9900,1.0051,-,0.9600\n");
+}
+
 TEST(PackageReportTest, ReportAndVerdicts) {
   PackageReport R;
   R.Package = "zlib";

@@ -21,6 +21,16 @@
 //   WORK/tuned/ the same with the plugin and a decisions file (when given)
 //   WORK/build-{oz,model,tuned}.log   each build's output
 //
+// With a profile (`--profile`), both builds apply it
+// (mlgo/Speed/Profile.h, speedPackageFlags) and carry the address map, and
+// after the tests a benchmark workload (the recipe's bench_workload, or
+// `--bench CMD`) runs against each: under callgrind (executed instructions
+// of the build's own programs), then paired and alternating for wall-clock
+// time; the reward (mlgo/Speed/ExecutionCost.h) of the programs it runs is
+// read off the builds. profilePackage and profileSourceTree make such a
+// profile: the program built at the same level with -fprofile-generate
+// (WORK/profile/), its profile workload run, the raw profiles merged.
+//
 // Nothing is silently skipped: a failed build or fetch is an error naming
 // the program, the build and its log; a failed test is a TestOutcome.
 //
@@ -32,6 +42,7 @@
 #include "mlgo/Eval/BuildSystem.h"
 #include "mlgo/Eval/ModuleCompiler.h"
 #include "mlgo/Eval/PackageReport.h"
+#include "mlgo/Speed/Profile.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -61,6 +72,11 @@ struct BuildEvalOptions {
   bool Evict = false;
   /// The eviction model file (-mlgo-evict-model); empty: the embedded one.
   std::string EvictModelPath;
+  /// An indexed profile (absolute, no white space): both builds apply it,
+  /// and the speed of both on the benchmark workload is measured.
+  std::string ProfilePath;
+  /// Paired wall-clock runs of the benchmark (with a profile).
+  unsigned WallRuns = 5;
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;
   unsigned TestTimeoutSeconds = 600;
@@ -85,6 +101,14 @@ llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
 /// --package`. Errors name the package, the step and its log.
 llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
                                llvm::StringRef CorpusDir);
+
+/// Builds Opts.Package at Opts.OptLevel with -fprofile-generate (its
+/// recipe, from the same source as evaluatePackage's builds:
+/// WORK/profile/), runs its recipe's profile workload (profile_workload,
+/// by default every test; log WORK/profile-workload.log) and writes the
+/// merged profile to \p Out. Errors name the package, the step and its log.
+llvm::Expected<speed::ProfileInfo>
+profilePackage(const PackageEvalOptions &Opts, llvm::StringRef Out);
 
 /// The linked artifacts under \p BuildDir (relative paths, sorted): regular
 /// files, not symlinks, that are ELF executables, ELF shared objects or
@@ -115,6 +139,9 @@ struct SourceEvalOptions : BuildEvalOptions {
   bool Ctest = false;
   /// scripts/eval-build.sh.
   std::string BuildScript;
+  /// With a profile: the benchmark, a shell command run like a test in
+  /// each build tree; the programs of the build it runs are costed.
+  std::string BenchCommand;
 };
 
 /// Builds Opts.SourceDir two or three ways and runs its test commands
@@ -122,6 +149,14 @@ struct SourceEvalOptions : BuildEvalOptions {
 /// build and its log), no linked artifact, or a tree to be copied that
 /// holds objects of an earlier in-tree build (they would not be rebuilt).
 llvm::Expected<PackageReport> evaluateSourceTree(const SourceEvalOptions &Opts);
+
+/// Builds Opts.SourceDir at Opts.OptLevel with -fprofile-generate
+/// (WORK/profile/), runs each of \p RunCommands in the build tree as
+/// evaluateSourceTree runs a test (log WORK/profile-workload.log) and
+/// writes the merged profile to \p Out.
+llvm::Expected<speed::ProfileInfo>
+profileSourceTree(const SourceEvalOptions &Opts,
+                  llvm::ArrayRef<std::string> RunCommands, llvm::StringRef Out);
 
 } // namespace mlgo
 

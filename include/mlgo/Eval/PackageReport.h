@@ -62,6 +62,29 @@ struct TestOutcome {
   std::string TunedLog = "";
 };
 
+/// The speed of both builds of a profiled evaluation (`mlgo eval
+/// package|build --profile`) on the benchmark workload, which runs another
+/// input than the profile's.
+struct SpeedReport {
+  /// Executed instructions (callgrind's Ir) of the build's own programs
+  /// on the workload, summed over their processes.
+  uint64_t BaselineExecuted = 0, ModelExecuted = 0;
+  /// The reward: the profile-weighted instructions and cycles of the
+  /// programs the workload runs (mlgo/Speed/ExecutionCost.h).
+  double BaselineRewardInstructions = 0, ModelRewardInstructions = 0;
+  double BaselineRewardCycles = 0, ModelRewardCycles = 0;
+  /// Paired wall-clock runs, alternating baseline and model: the median
+  /// seconds of each and the median of the per-pair ratios model/baseline.
+  unsigned WallRuns = 0;
+  double BaselineWallMedian = 0, ModelWallMedian = 0, WallRatioMedian = 0;
+  /// The files costed for the reward, relative to the build tree.
+  std::vector<std::string> Programs;
+  /// Functions whose control flow differs from the profile's ("FILE:
+  /// FUNCTION", from clang's warnings in the baseline build): they get no
+  /// counts.
+  std::vector<std::string> Mismatches;
+};
+
 struct PackageReport {
   std::string Package;
   std::string BaselineName = "-Oz";
@@ -77,6 +100,9 @@ struct PackageReport {
   std::string TunedName = "tuned";
   BuildStats Tuned;
   std::vector<TestOutcome> Tests;
+  /// With a profile: the benchmark's speed of both builds.
+  bool HasSpeed = false;
+  SpeedReport Speed;
 
   /// Tests that pass with the baseline and fail with the model (or, with
   /// a tuned build, fail with it).
@@ -94,6 +120,9 @@ struct PackageReport {
   Table getSizeTable() const;
   Table getBuildTable() const;
   Table getTestTable() const;
+  /// The speed table (HasSpeed): executed instructions, the reward's
+  /// instructions and cycles, wall-clock medians, each with its ratio.
+  Table getSpeedTable() const;
   /// The three tables and a verdict line per failing test.
   void print(llvm::raw_ostream &OS, ReportFormat Format) const;
 };
@@ -103,6 +132,14 @@ struct PackageReport {
 /// A package without a report (null: its fetch or a build failed) gets a
 /// row saying so. The last row sums the sizes of the packages with one.
 Table getPackageSummaryTable(
+    llvm::ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
+    llvm::StringRef BaselineName, llvm::StringRef ModelName);
+
+/// One row per package with a speed report (`--profile`), in the order
+/// given: the ratios model/baseline of its executed instructions, reward
+/// instructions and cycles, and wall-clock time; packages without one are
+/// left out.
+Table getSpeedSummaryTable(
     llvm::ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
     llvm::StringRef BaselineName, llvm::StringRef ModelName);
 

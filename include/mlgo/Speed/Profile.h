@@ -23,6 +23,8 @@
 #ifndef MLGO_SPEED_PROFILE_H
 #define MLGO_SPEED_PROFILE_H
 
+#include "mlgo/Support/Process.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -63,6 +65,35 @@ std::vector<std::string> speedCompileFlags(llvm::StringRef Profile);
 /// stderr, or a missing or empty input.
 llvm::Error mergeRawProfiles(llvm::ArrayRef<std::string> Raw,
                              llvm::StringRef Out);
+
+/// The clang driver arguments of a package's speed compiles, which
+/// `mlgo eval package|build --profile` appends to its own compiles (not to
+/// the build systems' probe programs): the profile, the address map that
+/// measureExecutionCost reads, and DWARF 4 for any debug information (the
+/// callgrind that measures these builds cannot read clang-19's DWARF 5 of
+/// every shared library). Unlike speedCompileFlags(), neither a
+/// function the profile does not know nor a control-flow mismatch stops the
+/// compile: a package builds programs its workload never runs, and each
+/// such program's `main` is a mismatch with the profile's. The driver
+/// reports the mismatches clang warns about (findProfileMismatches), and a
+/// profile that gives the measured programs no count is its error.
+std::vector<std::string> speedPackageFlags(llvm::StringRef Profile);
+
+/// The functions clang warned about in the build log \p Log as a
+/// control-flow mismatch with the profile ("FILE: FUNCTION", in order,
+/// each once).
+std::vector<std::string> findProfileMismatches(llvm::StringRef Log);
+
+/// Runs the workload \p Commands one after the other (each must succeed)
+/// with LLVM_PROFILE_FILE pointing into a fresh directory (one raw profile
+/// per instrumented binary and process), merges what they wrote into the
+/// indexed profile \p Out and checks it (readProfileInfo). \p Options
+/// apply to each command (timeout, output). Errors name the command that
+/// failed, or say that no instrumented program ran; \p Out is written only
+/// when everything succeeded.
+llvm::Expected<ProfileInfo>
+collectProfile(llvm::ArrayRef<std::vector<std::string>> Commands,
+               const RunOptions &Options, llvm::StringRef Out);
 
 } // namespace mlgo::speed
 
