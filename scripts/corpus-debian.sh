@@ -34,7 +34,7 @@
 # locked while a run uses it.
 #
 #   scripts/corpus-debian.sh [--out DIR] [--jobs N] [--mlgo PATH]
-#                            [--build-root DIR]
+#                            [--build-root DIR] [--speed]
 #                            [--c | --cxx | --all] [--build-only] [--list]
 #                            [PKG...]
 #
@@ -42,6 +42,15 @@
 # in the repository (what ./test.sh and ./run.sh build), --build-root
 # /var/tmp/mlgo-corpus-build, the C packages. Run it under `nice -n 19` on a
 # shared machine. --list prints the packages a run would build and exits.
+#
+# --speed builds the speed corpus (the eviction policy's, issue #48): every
+# package at -O2 instead of -Oz (defaults: --out corpus-speed/, --build-root
+# /var/tmp/mlgo-corpus-build-O2), then profiles each package whose recipe
+# has a workload (profile_workload, else its tests) with `mlgo profile
+# package` and gives it to the corpus with `mlgo corpus profile`.
+# OUT/profiles.tsv names every package: profiled (the profile's summary),
+# or why not (no workload in its recipe; the profile build or workload
+# failed, with the log).
 #
 # The packages (--c, --cxx, --all: the corpus-train and corpus-validation
 # rows of scripts/packages/list.tsv, C or C++) and how each is built (its
@@ -54,12 +63,13 @@ here="$(cd "$(dirname "$0")/.." && pwd)"
 recipes_prog=corpus-debian
 # shellcheck source-path=SCRIPTDIR source=package-recipes.sh
 source "$here/scripts/package-recipes.sh"
-out="$here/corpus"
+out=""
+speed=0
 jobs=1
 mlgo="${MLGO:-$here/build/bin/mlgo}"
 build_only=0
 # Shipped models record the fingerprint of a corpus built here.
-work=/var/tmp/mlgo-corpus-build
+work=""
 set_name=c
 pkgs=()
 
@@ -75,16 +85,23 @@ while [[ $# -gt 0 ]]; do
     --jobs) jobs="$2"; shift 2 ;;
     --mlgo) mlgo="$2"; shift 2 ;;
     --build-root) work="$2"; shift 2 ;;
+    --speed) speed=1; shift ;;
     --c) set_name=c; shift ;;
     --cxx) set_name=cxx; shift ;;
     --all) set_name=all; shift ;;
     --build-only) build_only=1; shift ;;
     --list) list_only=1; shift ;;
-    -h|--help) sed -n '2,48p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,58p' "$0"; exit 0 ;;
     -*) echo "corpus-debian: unknown option $1" >&2; exit 2 ;;
     *) pkgs+=("$1"); shift ;;
   esac
 done
+opt_flag=-Oz
+if [[ $speed -eq 1 ]]; then
+  opt_flag=-O2
+  : "${out:=$here/corpus-speed}" "${work:=/var/tmp/mlgo-corpus-build-O2}"
+fi
+: "${out:=$here/corpus}" "${work:=/var/tmp/mlgo-corpus-build}"
 explicit_pkgs=0
 [[ ${#pkgs[@]} -gt 0 ]] && explicit_pkgs=1
 if [[ ${#pkgs[@]} -eq 0 ]]; then
@@ -128,7 +145,7 @@ fi
 # ends in -Oz -Xclang -fembed-bitcode=all whatever the package does. They,
 # LLVM's ar/nm/ranlib first on PATH and the exported build environment (CC,
 # CXX, CFLAGS, ...) are the corpus flavour of scripts/package-recipes.sh.
-recipes_corpus_setup "$work" "$jobs" || exit 1
+recipes_corpus_setup "$work" "$jobs" "$opt_flag" || exit 1
 log() { echo "corpus-debian: $*" >&2; }
 
 # The deb-src entry `apt-get source` needs, and the autotools that packages
@@ -345,5 +362,56 @@ if [[ ${#ok[@]} -gt 0 && $build_only -eq 0 ]]; then
   "$mlgo" corpus combine "${ok[@]}" -o "$out" || log "combining failed"
   "$mlgo" corpus stats --threads "$jobs" "$out" > "$out/stats.txt.tmp" 2>&1 &&
     mv "$out/stats.txt.tmp" "$out/stats.txt"
+fi
+
+# The speed corpus: each package profiled by its recipe's workload, in a
+# build of its own (`mlgo profile package`: -O2 -fprofile-generate, the
+# package's build system), the profile then given to the combined corpus.
+# A package without a workload, or whose profile run fails, is named in
+# profiles.tsv with the reason; the corpus keeps its modules (unprofiled
+# modules are left out of the speed reward, which the trainer's log says).
+if [[ $speed -eq 1 && $build_only -eq 0 && ${#ok[@]} -gt 0 ]]; then
+  profiles_file="$out/profiles.tsv"
+  declare -A prow
+  if [[ -f "$profiles_file" ]]; then
+    while IFS=$'\t' read -r p rest; do
+      [[ $p == package ]] || prow[$p]="$p"$'\t'"$rest"
+    done < "$profiles_file"
+  fi
+  mkdir -p "$out/.work/profiles"
+  for pkg in "${pkgs[@]}"; do
+    [[ " ${ok[*]} " == *" $out/$pkg "* ]] || continue
+    pd="$out/.work/profiles/$pkg.profdata"
+    if ! recipe_defines "$pkg" profile_workload &&
+       ! { recipe_defines "$pkg" list_tests && recipe_defines "$pkg" run_test; }; then
+      prow[$pkg]="$pkg"$'\t'"no workload"$'\t'"scripts/packages/$pkg.sh has no profile_workload and no tests"
+      rm -f "$pd"
+      continue
+    fi
+    if [[ ! -f "$pd" ]]; then
+      log "$pkg: profiling"
+      if ! "$mlgo" profile package "$pkg" -o "$pd" --jobs "$jobs" \
+             --work-dir "$work/$pkg/profile" > "$work/$pkg/profile.log" 2>&1; then
+        prow[$pkg]="$pkg"$'\t'"failed"$'\t'"mlgo profile package: $(tail -1 "$work/$pkg/profile.log") (see $work/$pkg/profile.log)"
+        rm -f "$pd"
+        continue
+      fi
+    fi
+    prow[$pkg]="$pkg"$'\t'"profiled"$'\t'"$("$mlgo" profile show "$pd" 2>&1 | head -1)"
+  done
+  # The combined description was rewritten above: every profile goes back
+  # into it, this run's and earlier runs'.
+  for pd in "$out"/.work/profiles/*.profdata; do
+    [[ -f $pd ]] || continue
+    p=$(basename "$pd" .profdata)
+    [[ -d "$out/$p" ]] || continue
+    "$mlgo" corpus profile "$out" --package "$p" --profile "$pd" >&2 ||
+      log "$p: mlgo corpus profile failed"
+  done
+  {
+    printf 'package\tstatus\tdetails\n'
+    for p in "${order[@]}"; do [[ -n ${prow[$p]:-} ]] && echo "${prow[$p]}"; done
+  } > "$profiles_file.tmp" && mv "$profiles_file.tmp" "$profiles_file"
+  column -t -s $'\t' "$profiles_file" >&2
 fi
 column -t -s $'\t' "$status_file" >&2

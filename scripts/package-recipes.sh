@@ -209,13 +209,15 @@ write_compiler_wrapper() {
   } >"$path" && chmod +x "$path"
 }
 
-# recipes_corpus_setup ROOT JOBS: the corpus flavour, for every package of
-# a run: the compilers ROOT/bin/clang-19-mlgo and clang++-19-mlgo, LLVM 19's
-# ar, nm and ranlib first on PATH, and the exported build environment.
+# recipes_corpus_setup ROOT JOBS [OPT]: the corpus flavour, for every
+# package of a run: the compilers ROOT/bin/clang-19-mlgo and
+# clang++-19-mlgo, LLVM 19's ar, nm and ranlib first on PATH, and the
+# exported build environment. OPT is the optimization level (default -Oz;
+# the speed corpus is built at -O2).
 recipes_corpus_setup() {
   local root=$1 tool
   flavour=corpus jobs=$2
-  OPT_FLAGS="-Oz"
+  OPT_FLAGS=${3:--Oz}
   EMBED_FLAGS="-Xclang -fembed-bitcode=all"
   FLAGS="$OPT_FLAGS $EMBED_FLAGS"
   # shellcheck disable=SC2086 # the flags are words
