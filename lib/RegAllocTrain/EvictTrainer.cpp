@@ -160,12 +160,14 @@ Expected<EvictTrainResult> Trainer::run() {
   Shuffle(ValNames, 0x76616c);
 
   std::vector<ScoredModule> Train, Val;
-  bool Speed = O.Reward == EvictionReward::Speed;
+  bool Speed = usesProfile(O.Reward);
+  StringRef What = describeEvictionReward(O.Reward);
   if (!O.Quiet)
     Log << (Speed ? "mlgo regalloc train: preparing modules (clang-19 -O2 "
-                    "-fprofile-use, stock llc-19 profile-weighted cycles)\n"
-                  : "mlgo regalloc train: preparing modules (opt-19 -O2, "
-                    "stock llc-19 scores)\n");
+                    "-fprofile-use, stock llc-19 " +
+                        What + ")\n"
+                  : Twine("mlgo regalloc train: preparing modules (opt-19 "
+                          "-O2, stock llc-19 scores)\n"));
   if (Error E = Scorer->prepare(TrainNames, O.TrainModules, Train, "training"))
     return E;
   if (!ValNames.empty() && O.ValidationModules)
@@ -194,9 +196,8 @@ Expected<EvictTrainResult> Trainer::run() {
     Log << formatv("modules: {0} training, {1} validation; start objective "
                    "{2:f5} ({3})\n",
                    Train.size(), Val.size(), Result.StartObjective,
-                   Speed ? "profile-weighted cycles / LLVM default, per "
-                           "package"
-                         : "score / LLVM default");
+                   Speed ? (What + " / LLVM default, per package").str()
+                         : std::string("score / LLVM default"));
 
   // The shared learner: antithetic pairs, rewards normalized by their
   // spread (z-scores), plain gradient steps. Each weight moves on its own
@@ -270,8 +271,11 @@ Expected<EvictTrainResult> Trainer::run() {
               format("%g", O.SigmaFloor), format("%g", O.Step), O.TrainModules,
               O.FitTies ? " --fit-ties" : "")
           .str() +
-      (Speed ? " --reward speed" : "") + " --init " +
-      sys::path::filename(O.InitModelPath).str() +
+      (Speed ? " --reward " + std::string(O.Reward == EvictionReward::Speed
+                                              ? "speed"
+                                              : "instructions")
+             : std::string()) +
+      " --init " + sys::path::filename(O.InitModelPath).str() +
       // The held-out packages decide which modules train.
       (O.ValidationPackages.empty()
            ? std::string()
@@ -329,14 +333,14 @@ Expected<EvictTrainResult> Trainer::run() {
   raw_string_ostream RS(R);
   RS << "# Eviction training\n\n";
   if (Speed)
-    RS << formatv("- reward: profile-weighted cycles; {0} module(s) skipped "
+    RS << formatv("- reward: {1}; {0} module(s) skipped "
                   "(their package has no profile)\n",
-                  Result.WithoutProfile);
+                  Result.WithoutProfile, What);
   RS << formatv("- training modules: {0}; objective ({3}): start {1:f5}, "
                 "trained {2:f5}\n",
                 Train.size(), Result.StartObjective, Best,
-                Speed ? "cycles / LLVM default, per package, mean"
-                      : "score / LLVM default, mean");
+                Speed ? (What + " / LLVM default, per package, mean").str()
+                      : std::string("score / LLVM default, mean"));
   RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n\n",
                 V.Modules, V.StartRatio, V.TrainedRatio);
   if (const std::optional<TieBreakFit> &T = Result.TieBreak) {
@@ -410,10 +414,11 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
   std::vector<ScoredModule> Set;
   if (!E.Quiet)
     Log << "mlgo eval regalloc: " << Names.size()
-        << (E.Reward == EvictionReward::Speed
-                ? " modules (clang-19 -O2 -fprofile-use, stock llc-19 "
-                  "profile-weighted cycles)\n"
-                : " modules (opt-19 -O2, stock llc-19 scores)\n");
+        << (usesProfile(E.Reward)
+                ? (" modules (clang-19 -O2 -fprofile-use, stock llc-19 " +
+                   describeEvictionReward(E.Reward) + ")\n")
+                      .str()
+                : std::string(" modules (opt-19 -O2, stock llc-19 scores)\n"));
   if (Error Err = (*Scorer)->prepare(Names, Names.size(), Set, "evaluation",
                                      /*KeepFree=*/true))
     return Err;
@@ -444,7 +449,7 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
     P.Name = Name;
     R.Packages.push_back(P);
   }
-  if (E.Reward == EvictionReward::Speed)
+  if (usesProfile(E.Reward))
     R.MeanRatio = evictionObjective(*Scores, Set, E.Reward);
   else if (RatioCount)
     R.MeanRatio = RatioSum / static_cast<double>(RatioCount);

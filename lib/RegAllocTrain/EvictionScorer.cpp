@@ -78,14 +78,29 @@ Expected<EvictionReward> parseEvictionReward(StringRef Name) {
     return EvictionReward::Static;
   if (Name == "speed")
     return EvictionReward::Speed;
-  return makeError("unknown reward '" + Name + "' (static or speed)");
+  if (Name == "instructions")
+    return EvictionReward::Instructions;
+  return makeError("unknown reward '" + Name +
+                   "' (static, speed or instructions)");
+}
+
+StringRef describeEvictionReward(EvictionReward R) {
+  switch (R) {
+  case EvictionReward::Static:
+    return "static score";
+  case EvictionReward::Speed:
+    return "profile-weighted cycles";
+  case EvictionReward::Instructions:
+    return "profile-weighted instructions";
+  }
+  llvm_unreachable("unknown reward");
 }
 
 double evictionObjective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set,
                          EvictionReward Reward) {
   if (Set.empty())
     return 1;
-  if (Reward == EvictionReward::Static) {
+  if (!usesProfile(Reward)) {
     double Sum = 0;
     for (size_t I = 0; I < Set.size(); ++I)
       Sum += Scores[I] / Set[I].Default;
@@ -113,7 +128,7 @@ double evictionObjective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set,
 
 Expected<std::unique_ptr<EvictionScorer>>
 EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
-  bool Speed = O.Reward == EvictionReward::Speed;
+  bool Speed = usesProfile(O.Reward);
   for (StringRef Dir : {"", Speed ? "/ir-profiled" : "/ir", "/candidates"})
     if (std::error_code EC = sys::fs::create_directories(O.WorkDir + Dir))
       return makeError("cannot create '" + O.WorkDir + Dir +
@@ -130,9 +145,12 @@ EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
                        "' has no profile (the speed reward needs packages "
                        "with one: mlgo corpus profile)");
   }
-  // The two rewards keep apart caches: a score is a number of one kind.
-  if (Error E = S->Cache.open(O.WorkDir +
-                              (Speed ? "/speed-scores.tsv" : "/scores.tsv")))
+  // The rewards keep apart caches: a score is a number of one kind.
+  StringRef CacheName = O.Reward == EvictionReward::Static ? "/scores.tsv"
+                        : O.Reward == EvictionReward::Speed
+                            ? "/speed-scores.tsv"
+                            : "/instruction-scores.tsv";
+  if (Error E = S->Cache.open((O.WorkDir + CacheName).str()))
     return E;
   return S;
 }
@@ -165,11 +183,12 @@ Expected<double> EvictionScorer::scoreOne(StringRef Id, StringRef ModelPath,
     LO.ExtraArgs.push_back(("-mlgo-evict-model=" + ModelPath).str());
   }
   double Score = 0;
-  if (Options.Reward == EvictionReward::Speed) {
+  if (usesProfile(Options.Reward)) {
     Expected<speed::ObjectCost> C = costProfiledIR(M.IRPath, LO);
     if (!C)
       return makeError(M.Name + ": " + toString(C.takeError()));
-    Score = C->Cycles;
+    Score =
+        Options.Reward == EvictionReward::Speed ? C->Cycles : C->Instructions;
   } else {
     Expected<ModuleScore> S = compileAndScore(M.IRPath, LO);
     if (!S)
@@ -192,7 +211,7 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
     std::vector<ScoredModule> Batch(N);
     std::vector<std::string> Errors(N), Skipped(N);
     std::vector<char> NoProfile(N, 0);
-    bool Speed = Options.Reward == EvictionReward::Speed;
+    bool Speed = usesProfile(Options.Reward);
     runJobs(N, Options.Jobs, [&](size_t I) {
       ScoredModule &M = Batch[I];
       M.Name = Candidates[Next + I];

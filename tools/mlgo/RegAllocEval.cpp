@@ -60,11 +60,12 @@ cl::opt<unsigned> Jobs("jobs", cl::desc("parallel compiles (default 2)"),
 cl::alias JobsShort("j", cl::aliasopt(Jobs));
 cl::opt<std::string>
     Reward("reward",
-           cl::desc("static (LLVM's static regalloc score, the default) or "
+           cl::desc("static (LLVM's static regalloc score, the default), "
                     "speed (profile-weighted cycles of the final code, with "
-                    "the corpus's package profiles)"),
-           cl::init("static"), cl::value_desc("static|speed"), cl::sub(EvalCmd),
-           cl::cat(Cat));
+                    "the corpus's package profiles) or instructions "
+                    "(profile-weighted executed instructions, likewise)"),
+           cl::init("static"), cl::value_desc("static|speed|instructions"),
+           cl::sub(EvalCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but the table"),
                     cl::sub(EvalCmd), cl::cat(Cat));
 
@@ -109,11 +110,12 @@ int runEval() {
             formatv("{0:f1}", R->Default).str(),
             formatv("{0:f1}", R->Model).str(), ratio(R->Model, R->Default)});
   T.print(outs(), *F);
-  if (*F != ReportFormat::CSV && O.Reward == regalloc::EvictionReward::Speed)
-    outs() << formatv("\nreward: profile-weighted cycles; mean per package "
+  if (*F != ReportFormat::CSV && regalloc::usesProfile(O.Reward))
+    outs() << formatv("\nreward: {2}; mean per package "
                       "of model / default: {0:f4}; {1} module(s) skipped "
                       "(their package has no profile)\n",
-                      R->MeanRatio, R->WithoutProfile)
+                      R->MeanRatio, R->WithoutProfile,
+                      regalloc::describeEvictionReward(O.Reward))
            << formatv("{0} of {1} module(s) cost exactly as with LLVM's "
                       "advisor\n",
                       R->SameScore, R->Modules);

@@ -85,10 +85,11 @@ cl::opt<bool> FitTies("fit-ties",
                       cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<std::string>
     Reward("reward",
-           cl::desc("static (LLVM's static regalloc score, the default) or "
+           cl::desc("static (LLVM's static regalloc score, the default), "
                     "speed (profile-weighted cycles of the final code, with "
-                    "the corpus's package profiles)"),
-           cl::init("static"), cl::value_desc("static|speed"),
+                    "the corpus's package profiles) or instructions "
+                    "(profile-weighted executed instructions, likewise)"),
+           cl::init("static"), cl::value_desc("static|speed|instructions"),
            cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but errors"),
                     cl::sub(TrainCmd), cl::cat(Cat));

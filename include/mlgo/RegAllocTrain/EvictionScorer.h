@@ -92,10 +92,22 @@ enum class EvictionReward {
   Static,
   /// The profile-weighted cycles of the object (SpeedReward.h).
   Speed,
+  /// The profile-weighted executed instructions of the object: the
+  /// estimate that agrees with callgrind (docs/speed.md, "Validation").
+  Instructions,
 };
 
-/// Parses "static" or "speed".
+/// Parses "static", "speed" or "instructions".
 llvm::Expected<EvictionReward> parseEvictionReward(llvm::StringRef Name);
+
+/// Whether \p R is measured on profiled code (speed or instructions).
+inline bool usesProfile(EvictionReward R) {
+  return R != EvictionReward::Static;
+}
+
+/// What \p R counts, for logs and reports: "static score",
+/// "profile-weighted cycles" or "profile-weighted instructions".
+llvm::StringRef describeEvictionReward(EvictionReward R);
 
 /// The objective of \p Scores on \p Set (lower is better; 1 is LLVM's
 /// advisor). Static: the mean over modules of score / default. Speed: per
