@@ -365,7 +365,8 @@ if [[ ${#ok[@]} -gt 0 && $build_only -eq 0 ]]; then
 fi
 
 # The speed corpus: each package profiled by its recipe's workload, in a
-# build of its own (`mlgo profile package`: -O2 -fprofile-generate, the
+# build of its own (under BUILD-ROOT/.profiles/, apart from the package's
+# directory, whose only other directory is its source) (`mlgo profile package`: -O2 -fprofile-generate, the
 # package's build system), the profile then given to the combined corpus.
 # A package without a workload, or whose profile run fails, is named in
 # profiles.tsv with the reason; the corpus keeps its modules (unprofiled
@@ -378,7 +379,7 @@ if [[ $speed -eq 1 && $build_only -eq 0 && ${#ok[@]} -gt 0 ]]; then
       [[ $p == package ]] || prow[$p]="$p"$'\t'"$rest"
     done < "$profiles_file"
   fi
-  mkdir -p "$out/.work/profiles"
+  mkdir -p "$out/.work/profiles" "$work/.profiles"
   for pkg in "${pkgs[@]}"; do
     [[ " ${ok[*]} " == *" $out/$pkg "* ]] || continue
     pd="$out/.work/profiles/$pkg.profdata"
@@ -391,8 +392,8 @@ if [[ $speed -eq 1 && $build_only -eq 0 && ${#ok[@]} -gt 0 ]]; then
     if [[ ! -f "$pd" ]]; then
       log "$pkg: profiling"
       if ! "$mlgo" profile package "$pkg" -o "$pd" --jobs "$jobs" \
-             --work-dir "$work/$pkg/profile" > "$work/$pkg/profile.log" 2>&1; then
-        prow[$pkg]="$pkg"$'\t'"failed"$'\t'"mlgo profile package: $(tail -1 "$work/$pkg/profile.log") (see $work/$pkg/profile.log)"
+             --work-dir "$work/.profiles/$pkg" > "$work/.profiles/$pkg.log" 2>&1; then
+        prow[$pkg]="$pkg"$'\t'"failed"$'\t'"mlgo profile package: $(tail -1 "$work/.profiles/$pkg.log") (see $work/.profiles/$pkg.log)"
         rm -f "$pd"
         continue
       fi
