@@ -177,6 +177,7 @@ Expected<EvictTrainResult> Trainer::run() {
 
   EvictTrainResult Result;
   Result.WithoutProfile = Scorer->getSkippedWithoutProfile();
+  Result.NeverRun = Scorer->getSkippedNeverRun();
   if (O.FitTies) {
     if (!O.Quiet)
       Log << "fitting the tie-breaker on the start model's decisions\n";
@@ -334,8 +335,13 @@ Expected<EvictTrainResult> Trainer::run() {
   RS << "# Eviction training\n\n";
   if (Speed)
     RS << formatv("- reward: {1}; {0} module(s) skipped "
-                  "(their package has no profile)\n",
-                  Result.WithoutProfile, What);
+                  "(their package has no profile){2}\n",
+                  Result.WithoutProfile, What,
+                  Result.NeverRun ? formatv(", {0} never run by their "
+                                            "package's workload",
+                                            Result.NeverRun)
+                                        .str()
+                                  : std::string());
   RS << formatv("- training modules: {0}; objective ({3}): start {1:f5}, "
                 "trained {2:f5}\n",
                 Train.size(), Result.StartObjective, Best,
@@ -429,6 +435,7 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
   R.Modules = Set.size();
   R.LeftOut = (*Scorer)->getLeftOut();
   R.WithoutProfile = (*Scorer)->getSkippedWithoutProfile();
+  R.NeverRun = (*Scorer)->getSkippedNeverRun();
   std::map<std::string, EvictEvalResult::Package> ByPkg;
   double RatioSum = 0;
   size_t RatioCount = 0;

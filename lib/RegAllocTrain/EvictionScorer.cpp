@@ -23,6 +23,7 @@
 #include "llvm/Support/MD5.h"
 
 #include <algorithm>
+#include <map>
 
 using namespace llvm;
 
@@ -205,12 +206,14 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
                               bool KeepFree) {
   // Optimize and score candidates in batches until Want have a non-zero
   // default score.
+  // Per profiled package: modules examined, and those the workload ran.
+  std::map<std::string, std::pair<size_t, size_t>> RunByPackage;
   size_t Next = 0;
   while (Out.size() < Want && Next < Candidates.size()) {
     size_t N = std::min(Candidates.size() - Next, Want - Out.size() + 4);
     std::vector<ScoredModule> Batch(N);
     std::vector<std::string> Errors(N), Skipped(N);
-    std::vector<char> NoProfile(N, 0);
+    std::vector<char> NoProfile(N, 0), NotRun(N, 0);
     bool Speed = usesProfile(Options.Reward);
     runJobs(N, Options.Jobs, [&](size_t I) {
       ScoredModule &M = Batch[I];
@@ -227,14 +230,28 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
           return;
         }
         // A profile that does not match its package's module is an error
-        // naming both, never a module quietly left out.
+        // naming both, never a module quietly left out. A function the
+        // profile does not know belongs to a program the workload never
+        // ran (bzip2recover in bzip2's tests): a module of only such
+        // functions is skipped and counted, and a package whose every
+        // examined module is one is an error (below).
         if (!sys::fs::exists(M.IRPath))
           if (Error E =
                   applyProfile(getModuleFile(Options.CorpusDir, M.Name, ".bc"),
-                               Profile->second, M.IRPath)) {
+                               Profile->second, M.IRPath, 300,
+                               ProfileMatch::AllowUnknownFunctions)) {
             Errors[I] = toString(std::move(E));
             return;
           }
+        Expected<bool> Counted = hasProfileCounts(M.IRPath);
+        if (!Counted) {
+          Errors[I] = toString(Counted.takeError());
+          return;
+        }
+        if (!*Counted) {
+          NotRun[I] = 1;
+          return;
+        }
       } else if (!sys::fs::exists(M.IRPath)) {
         std::string Tmp = M.IRPath + ".tmp";
         RunOptions RO;
@@ -270,6 +287,13 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
         ++WithoutProfile;
         continue;
       }
+      auto &[Examined, Run] = RunByPackage[Batch[I].Package];
+      ++Examined;
+      if (NotRun[I]) {
+        ++NeverRun;
+        continue;
+      }
+      ++Run;
       if (!Skipped[I].empty()) {
         if (!Options.Quiet)
           Log << "  left out " << Batch[I].Name << ": " << Skipped[I] << "\n";
@@ -281,6 +305,13 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
     }
     Next += N;
   }
+  // A profile that knows no function of its package is not its profile:
+  // never a package whose reward is silently 0.
+  for (const auto &[Package, Counts] : RunByPackage)
+    if (Counts.first > 0 && Counts.second == 0)
+      return makeError(Profiles[Package] + ": knows no function of the " +
+                       Twine(Counts.first) + " module(s) of package '" +
+                       Package + "' examined: not its profile");
   if (Out.empty() && !KeepFree)
     return makeError("no " + What + " module of '" + Options.CorpusDir +
                      "' has register-allocation cost to learn from");

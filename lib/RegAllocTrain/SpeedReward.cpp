@@ -13,9 +13,13 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/IRReader/IRReader.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 
 using namespace llvm;
 
@@ -42,7 +46,7 @@ static std::string firstErrorOf(StringRef Path) {
 }
 
 Error applyProfile(StringRef IRPath, StringRef Profile, StringRef OutPath,
-                   unsigned TimeoutSeconds) {
+                   unsigned TimeoutSeconds, ProfileMatch Match) {
   if (Expected<speed::ProfileInfo> Info = speed::readProfileInfo(Profile);
       !Info)
     return Info.takeError();
@@ -55,8 +59,18 @@ Error applyProfile(StringRef IRPath, StringRef Profile, StringRef OutPath,
   FileRemover RemoveErr(ErrPath);
   std::string Tmp = (OutPath + ".tmp").str();
   std::vector<std::string> Argv = {"clang-19", "-O2"};
-  for (std::string &Flag : speed::speedCompileFlags(Profile))
-    Argv.push_back(std::move(Flag));
+  std::vector<std::string> Flags = speed::speedCompileFlags(Profile);
+  for (size_t I = 0; I < Flags.size(); ++I) {
+    // Without the warning, clang says nothing of functions the profile
+    // does not know; a changed control flow is still a -Wbackend-plugin
+    // error.
+    if (Match == ProfileMatch::AllowUnknownFunctions && Flags[I] == "-mllvm" &&
+        I + 1 < Flags.size() && Flags[I + 1] == "-pgo-warn-missing-function") {
+      ++I;
+      continue;
+    }
+    Argv.push_back(Flags[I]);
+  }
   Argv.insert(Argv.end(),
               {"-x", "ir", IRPath.str(), "-emit-llvm", "-c", "-o", Tmp});
   RunOptions Run;
@@ -77,6 +91,18 @@ Error applyProfile(StringRef IRPath, StringRef Profile, StringRef OutPath,
   if (std::error_code EC = sys::fs::rename(Tmp, OutPath))
     return makeError("cannot rename '" + Tmp + "': " + EC.message());
   return Error::success();
+}
+
+Expected<bool> hasProfileCounts(StringRef ProfiledIR) {
+  LLVMContext Context;
+  SMDiagnostic Diag;
+  std::unique_ptr<Module> M = parseIRFile(ProfiledIR, Diag, Context);
+  if (!M)
+    return makeError(ProfiledIR + ": " + Diag.getMessage());
+  for (const Function &F : *M)
+    if (!F.isDeclaration() && F.getEntryCount())
+      return true;
+  return false;
 }
 
 LLCOptions withAddressMap(LLCOptions Options) {

@@ -113,9 +113,14 @@ int runEval() {
   if (*F != ReportFormat::CSV && regalloc::usesProfile(O.Reward))
     outs() << formatv("\nreward: {2}; mean per package "
                       "of model / default: {0:f4}; {1} module(s) skipped "
-                      "(their package has no profile)\n",
+                      "(their package has no profile){3}\n",
                       R->MeanRatio, R->WithoutProfile,
-                      regalloc::describeEvictionReward(O.Reward))
+                      regalloc::describeEvictionReward(O.Reward),
+                      R->NeverRun ? formatv(", {0} never run by their "
+                                            "package's workload",
+                                            R->NeverRun)
+                                        .str()
+                                  : std::string())
            << formatv("{0} of {1} module(s) cost exactly as with LLVM's "
                       "advisor\n",
                       R->SameScore, R->Modules);

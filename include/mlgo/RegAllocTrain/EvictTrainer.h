@@ -113,7 +113,7 @@ struct EvictTrainResult {
   std::optional<TieBreakFit> TieBreak;
   /// With the speed reward: modules skipped, their package having no
   /// profile.
-  size_t WithoutProfile = 0;
+  size_t WithoutProfile = 0, NeverRun = 0;
 };
 
 /// Runs the loop above; progress and a summary go to \p Log.
@@ -149,7 +149,7 @@ struct EvictEvalResult {
   std::vector<Package> Packages;
   /// Modules scored, left out because their MIR does not read back, and
   /// (speed reward) skipped because their package has no profile.
-  size_t Modules = 0, LeftOut = 0, WithoutProfile = 0;
+  size_t Modules = 0, LeftOut = 0, WithoutProfile = 0, NeverRun = 0;
   double Default = 0, Model = 0;
   /// Static: the mean of model / default over modules whose default is not
   /// 0. Speed: the per-package ratio of the sums, averaged over packages

@@ -161,6 +161,9 @@ public:
   /// With the speed reward: modules prepare() skipped because their
   /// package has no profile.
   size_t getSkippedWithoutProfile() const { return WithoutProfile; }
+  /// Modules of profiled packages none of whose functions the profile
+  /// knows: programs the package's workload never ran. Skipped.
+  size_t getSkippedNeverRun() const { return NeverRun; }
   const EvictionScorerOptions &getOptions() const { return Options; }
 
 private:
@@ -176,7 +179,7 @@ private:
   ScoreCache Cache;
   /// Package -> its profile (with the speed reward).
   std::map<std::string, std::string> Profiles;
-  size_t LeftOut = 0, WithoutProfile = 0;
+  size_t LeftOut = 0, WithoutProfile = 0, NeverRun = 0;
 };
 
 } // namespace mlgo::regalloc

@@ -39,15 +39,31 @@
 
 namespace mlgo::regalloc {
 
+/// How strictly a profile must know a module's functions.
+enum class ProfileMatch {
+  /// Every function: one the profile does not know is an error (a user's
+  /// file and its profile).
+  Strict,
+  /// A function the profile does not know is cold (a corpus module of a
+  /// program the package's workload never ran, e.g. bzip2recover); a
+  /// function whose control flow changed is still an error.
+  AllowUnknownFunctions,
+};
+
 /// Optimizes \p IRPath (.ll or .bc, before optimization) at -O2 with the
 /// profile \p Profile applied, into \p OutPath (written under a temporary
 /// name and renamed: never half a file). The profile is checked first
 /// (speed::readProfileInfo). Errors name the profile: "P: does not match
-/// IR: <clang's first error>" when a function's control flow changed or the
-/// profile does not know it, "P: clang-19 ...: <first line>" otherwise.
+/// IR: <clang's first error>" when a function's control flow changed or
+/// (Strict) the profile does not know it, "P: clang-19 ...: <first line>"
+/// otherwise.
 llvm::Error applyProfile(llvm::StringRef IRPath, llvm::StringRef Profile,
-                         llvm::StringRef OutPath,
-                         unsigned TimeoutSeconds = 300);
+                         llvm::StringRef OutPath, unsigned TimeoutSeconds = 300,
+                         ProfileMatch Match = ProfileMatch::Strict);
+
+/// Whether a function defined in \p ProfiledIR (from applyProfile) has a
+/// profile entry count, even 0: false when the profile knew none of them.
+llvm::Expected<bool> hasProfileCounts(llvm::StringRef ProfiledIR);
 
 /// \p Options with the address-map flags both llc runs get.
 LLCOptions withAddressMap(LLCOptions Options);
