@@ -178,6 +178,7 @@ Expected<EvictTrainResult> Trainer::run() {
   EvictTrainResult Result;
   Result.WithoutProfile = Scorer->getSkippedWithoutProfile();
   Result.NeverRun = Scorer->getSkippedNeverRun();
+  Result.Mismatched = Scorer->getProfileMismatches();
   if (O.FitTies) {
     if (!O.Quiet)
       Log << "fitting the tie-breaker on the start model's decisions\n";
@@ -342,6 +343,10 @@ Expected<EvictTrainResult> Trainer::run() {
                                             Result.NeverRun)
                                         .str()
                                   : std::string());
+  if (!Result.Mismatched.empty())
+    RS << formatv("- profile counts dropped (control flow the profile does "
+                  "not match): {0}\n",
+                  join(Result.Mismatched, ", "));
   RS << formatv("- training modules: {0}; objective ({3}): start {1:f5}, "
                 "trained {2:f5}\n",
                 Train.size(), Result.StartObjective, Best,
@@ -436,6 +441,7 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
   R.LeftOut = (*Scorer)->getLeftOut();
   R.WithoutProfile = (*Scorer)->getSkippedWithoutProfile();
   R.NeverRun = (*Scorer)->getSkippedNeverRun();
+  R.Mismatched = (*Scorer)->getProfileMismatches();
   std::map<std::string, EvictEvalResult::Package> ByPkg;
   double RatioSum = 0;
   size_t RatioCount = 0;

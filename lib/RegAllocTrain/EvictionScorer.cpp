@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 #include <map>
@@ -235,14 +236,37 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
         // ran (bzip2recover in bzip2's tests): a module of only such
         // functions is skipped and counted, and a package whose every
         // examined module is one is an error (below).
-        if (!sys::fs::exists(M.IRPath))
+        // The functions whose counts clang dropped (a control flow the
+        // profile does not match) are kept beside the IR, written after
+        // it: a module is prepared once that file exists.
+        std::string MismatchPath = M.IRPath + ".mismatches";
+        if (!sys::fs::exists(MismatchPath)) {
+          std::vector<std::string> Found;
           if (Error E =
                   applyProfile(getModuleFile(Options.CorpusDir, M.Name, ".bc"),
                                Profile->second, M.IRPath, 300,
-                               ProfileMatch::AllowUnknownFunctions)) {
+                               ProfileMatch::Package, &Found)) {
             Errors[I] = toString(std::move(E));
             return;
           }
+          std::string Text;
+          for (const std::string &F : Found)
+            Text += StringRef(F).rsplit(": ").second.str() + "\n";
+          if (Error E = writeFileAtomically(MismatchPath, Text)) {
+            Errors[I] = toString(std::move(E));
+            return;
+          }
+        }
+        Expected<std::unique_ptr<MemoryBuffer>> Mismatched =
+            readWholeFile(MismatchPath);
+        if (!Mismatched) {
+          Errors[I] = toString(Mismatched.takeError());
+          return;
+        }
+        SmallVector<StringRef> Names;
+        (*Mismatched)->getBuffer().split(Names, '\n', -1, false);
+        for (StringRef F : Names)
+          M.Mismatched.push_back(F.str());
         Expected<bool> Counted = hasProfileCounts(M.IRPath);
         if (!Counted) {
           Errors[I] = toString(Counted.takeError());
@@ -287,6 +311,8 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
         ++WithoutProfile;
         continue;
       }
+      for (const std::string &F : Batch[I].Mismatched)
+        Mismatched.push_back(Batch[I].Name + ": " + F);
       auto &[Examined, Run] = RunByPackage[Batch[I].Package];
       ++Examined;
       if (NotRun[I]) {

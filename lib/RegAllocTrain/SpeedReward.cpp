@@ -46,7 +46,8 @@ static std::string firstErrorOf(StringRef Path) {
 }
 
 Error applyProfile(StringRef IRPath, StringRef Profile, StringRef OutPath,
-                   unsigned TimeoutSeconds, ProfileMatch Match) {
+                   unsigned TimeoutSeconds, ProfileMatch Match,
+                   std::vector<std::string> *Mismatches) {
   if (Expected<speed::ProfileInfo> Info = speed::readProfileInfo(Profile);
       !Info)
     return Info.takeError();
@@ -59,18 +60,13 @@ Error applyProfile(StringRef IRPath, StringRef Profile, StringRef OutPath,
   FileRemover RemoveErr(ErrPath);
   std::string Tmp = (OutPath + ".tmp").str();
   std::vector<std::string> Argv = {"clang-19", "-O2"};
-  std::vector<std::string> Flags = speed::speedCompileFlags(Profile);
-  for (size_t I = 0; I < Flags.size(); ++I) {
-    // Without the warning, clang says nothing of functions the profile
-    // does not know; a changed control flow is still a -Wbackend-plugin
-    // error.
-    if (Match == ProfileMatch::AllowUnknownFunctions && Flags[I] == "-mllvm" &&
-        I + 1 < Flags.size() && Flags[I + 1] == "-pgo-warn-missing-function") {
-      ++I;
-      continue;
-    }
-    Argv.push_back(Flags[I]);
-  }
+  // A package's profile: only -fprofile-use, so that clang says nothing
+  // of functions the profile does not know and warns of mismatches.
+  if (Match == ProfileMatch::Package)
+    Argv.push_back(("-fprofile-use=" + Profile).str());
+  else
+    for (std::string &Flag : speed::speedCompileFlags(Profile))
+      Argv.push_back(std::move(Flag));
   Argv.insert(Argv.end(),
               {"-x", "ir", IRPath.str(), "-emit-llvm", "-c", "-o", Tmp});
   RunOptions Run;
@@ -88,6 +84,11 @@ Error applyProfile(StringRef IRPath, StringRef Profile, StringRef OutPath,
     return makeError(Profile + ": clang-19 -fprofile-use on " + IRPath + " " +
                      R.describe() + (Line.empty() ? "" : ": " + Line));
   }
+  if (Mismatches)
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Log =
+            MemoryBuffer::getFile(ErrPath))
+      for (std::string &M : speed::findProfileMismatches((*Log)->getBuffer()))
+        Mismatches->push_back(std::move(M));
   if (std::error_code EC = sys::fs::rename(Tmp, OutPath))
     return makeError("cannot rename '" + Tmp + "': " + EC.message());
   return Error::success();

@@ -16,6 +16,7 @@
 #include "mlgo/RegAllocTrain/EvictTrainer.h"
 #include "mlgo/Support/InstallDirs.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -123,7 +124,12 @@ int runEval() {
                                   : std::string())
            << formatv("{0} of {1} module(s) cost exactly as with LLVM's "
                       "advisor\n",
-                      R->SameScore, R->Modules);
+                      R->SameScore, R->Modules)
+           << (R->Mismatched.empty()
+                   ? std::string()
+                   : "profile counts dropped (control flow the profile does "
+                     "not match): " +
+                         llvm::join(R->Mismatched, ", ") + "\n");
   else if (*F != ReportFormat::CSV)
     outs() << formatv("\nmean per module of model / default: {0:f4} (over "
                       "modules LLVM allocates with a cost); {1} module(s) "

@@ -114,6 +114,8 @@ struct EvictTrainResult {
   /// With the speed reward: modules skipped, their package having no
   /// profile.
   size_t WithoutProfile = 0, NeverRun = 0;
+  /// The scorer's getProfileMismatches().
+  std::vector<std::string> Mismatched;
 };
 
 /// Runs the loop above; progress and a summary go to \p Log.
@@ -150,6 +152,8 @@ struct EvictEvalResult {
   /// Modules scored, left out because their MIR does not read back, and
   /// (speed reward) skipped because their package has no profile.
   size_t Modules = 0, LeftOut = 0, WithoutProfile = 0, NeverRun = 0;
+  /// The scorer's getProfileMismatches().
+  std::vector<std::string> Mismatched;
   double Default = 0, Model = 0;
   /// Static: the mean of model / default over modules whose default is not
   /// 0. Speed: the per-package ratio of the sums, averaged over packages

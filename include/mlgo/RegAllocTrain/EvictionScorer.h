@@ -84,6 +84,9 @@ struct ScoredModule {
   std::string Package; ///< Its package (Corpus/Package.h).
   std::string IRPath;  ///< WORK/ir/... (or WORK/ir-profiled/...), optimized.
   double Default = 0;  ///< The score of LLVM's advisor (stock llc-19).
+  /// Speed rewards: the functions whose profile counts clang dropped (a
+  /// control flow the profile does not match).
+  std::vector<std::string> Mismatched;
 };
 
 /// What a model is scored by; lower is better for both.
@@ -164,6 +167,13 @@ public:
   /// Modules of profiled packages none of whose functions the profile
   /// knows: programs the package's workload never ran. Skipped.
   size_t getSkippedNeverRun() const { return NeverRun; }
+  /// "MODULE: FUNCTION" of every function of the prepared modules whose
+  /// control flow the profile does not match (its counts dropped: a
+  /// program the workload never ran, whose `main` is named like the one of
+  /// a program that ran), in preparation order.
+  const std::vector<std::string> &getProfileMismatches() const {
+    return Mismatched;
+  }
   const EvictionScorerOptions &getOptions() const { return Options; }
 
 private:
@@ -180,6 +190,7 @@ private:
   /// Package -> its profile (with the speed reward).
   std::map<std::string, std::string> Profiles;
   size_t LeftOut = 0, WithoutProfile = 0, NeverRun = 0;
+  std::vector<std::string> Mismatched;
 };
 
 } // namespace mlgo::regalloc

@@ -36,6 +36,7 @@
 #include "llvm/Support/Error.h"
 
 #include <string>
+#include <vector>
 
 namespace mlgo::regalloc {
 
@@ -44,10 +45,15 @@ enum class ProfileMatch {
   /// Every function: one the profile does not know is an error (a user's
   /// file and its profile).
   Strict,
-  /// A function the profile does not know is cold (a corpus module of a
-  /// program the package's workload never ran, e.g. bzip2recover); a
-  /// function whose control flow changed is still an error.
-  AllowUnknownFunctions,
+  /// A package's profile, as a package build applies it
+  /// (speed::speedPackageFlags): a function the profile does not know is
+  /// cold (a corpus module of a program the package's workload never ran,
+  /// e.g. bzip2recover), and one whose control flow does not match (that
+  /// program's `main`, named like the one of the program that ran) keeps no
+  /// counts and is reported in \p Mismatches. Whether the profile is the
+  /// package's at all is the caller's check (hasProfileCounts over its
+  /// modules).
+  Package,
 };
 
 /// Optimizes \p IRPath (.ll or .bc, before optimization) at -O2 with the
@@ -59,7 +65,8 @@ enum class ProfileMatch {
 /// otherwise.
 llvm::Error applyProfile(llvm::StringRef IRPath, llvm::StringRef Profile,
                          llvm::StringRef OutPath, unsigned TimeoutSeconds = 300,
-                         ProfileMatch Match = ProfileMatch::Strict);
+                         ProfileMatch Match = ProfileMatch::Strict,
+                         std::vector<std::string> *Mismatches = nullptr);
 
 /// Whether a function defined in \p ProfiledIR (from applyProfile) has a
 /// profile entry count, even 0: false when the profile knew none of them.
