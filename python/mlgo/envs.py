@@ -1,0 +1,391 @@
+"""Environments in the gymnasium API shape, over stock clang-19 and mlgo's
+plugin in interactive mode (docs/python.md, docs/protocol.md).
+
+No gymnasium is needed: the classes have reset(seed=, options=) -> (obs,
+info), step(action) -> (obs, reward, terminated, truncated, info), close(),
+action_space and observation_space, and wrap into gymnasium.Env unchanged
+if a researcher has it.
+
+Each episode is one real compile: `clang-19 -cc1 <the module's stored
+arguments> -x ir M.bc` with mlgo-plugin.so loaded and
+-mlgo-interactive-channel-base, served by mlgo's own protocol host
+(mlgo::serveCommand, on a thread of the extension module) - so a compiler
+that dies, stalls or breaks the stream is a RuntimeError naming the module,
+never a hang, and the channel files are always removed.
+"""
+import os
+import tempfile
+
+import numpy as np
+
+from . import _core, _paths
+from .data import Corpus, TensorSpec, code_size, record_dtype
+
+
+class Discrete:
+    """gymnasium.spaces.Discrete's shape: the actions 0 .. n-1."""
+
+    def __init__(self, n, seed=None):
+        self.n = n
+        self.np_random = np.random.default_rng(seed)
+
+    def seed(self, seed=None):
+        self.np_random = np.random.default_rng(seed)
+
+    def sample(self, mask=None):
+        if mask is None:
+            return int(self.np_random.integers(self.n))
+        allowed = np.flatnonzero(np.asarray(mask))
+        if len(allowed) == 0:
+            return self.n - 1
+        return int(self.np_random.choice(allowed))
+
+    def contains(self, x):
+        try:
+            return int(x) == x and 0 <= int(x) < self.n
+        except (TypeError, ValueError):
+            return False
+
+    def __repr__(self):
+        return f"Discrete({self.n})"
+
+
+class EnvError(RuntimeError):
+    """A compile of an episode failed: the compiler's exit status or signal,
+    a stall, a malformed stream. The message names the module."""
+
+
+def _as_action(env, action, n):
+    """An integer action in 0 .. n-1, or a ValueError naming the module."""
+    a = action
+    if isinstance(a, np.ndarray):
+        if a.size != 1:
+            raise ValueError(f"{env}: {env._where()}: expected one action, "
+                             f"got an array of shape {a.shape}")
+        a = a.reshape(-1)[0]
+    if isinstance(a, (bool, np.bool_)):
+        a = int(a)
+    if not isinstance(a, (int, np.integer)) or not 0 <= int(a) < n:
+        raise ValueError(f"{env}: {env._where()}: invalid action {action!r}: "
+                         f"expected an integer from 0 to {n - 1}")
+    return int(a)
+
+
+class _CompilerEpisodes:
+    """What InliningEnv and EvictionEnv share: one compiler process per
+    episode, stepped through a _core.Episode."""
+
+    def __init__(self, timeout):
+        self.timeout = int(timeout)
+        self._episode = None
+        self._tmp = tempfile.TemporaryDirectory(prefix="mlgo-env-")
+        self._features = None
+        self._dtype = None
+        self._names = None
+
+    def _start(self, command):
+        self._stop()
+        self._episode = _core.Episode(command, self.timeout)
+
+    def _stop(self):
+        if self._episode is not None:
+            self._episode.close()
+            self._episode = None
+
+    def _wait(self):
+        """'observation' or 'finished'; an EnvError when the compile
+        failed."""
+        state = self._episode.wait()
+        if state == "failed":
+            message = self._episode.error()
+            self._stop()
+            raise EnvError(f"{self}: {self._where()}: {message}")
+        return state
+
+    def _observation(self):
+        if self._features is None:
+            self._features = [TensorSpec.from_json(s)
+                              for s in self._episode.features()]
+            self._dtype = record_dtype(self._features)
+            self._names = [s.name for s in self._features]
+        rec = np.frombuffer(self._episode.observation(), dtype=self._dtype)[0]
+        return {n: rec[n] for n in self._names}
+
+    def close(self):
+        self._stop()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+            self._tmp = None
+
+    def __del__(self):
+        try:
+            self.close()
+        except Exception:
+            pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class InliningEnv(_CompilerEpisodes):
+    """One episode per corpus module: the inliner's decisions, in the order
+    it asks for them.
+
+    observation: {feature name: numpy array}, LLVM 19's 38 inliner features
+        as the compiler sends them (int64, shape (1,); plus
+        'inlining_default', LLVM's own decision, with include_default=True)
+        - read-only views of the received bytes;
+    action: 1 to inline the call site, 0 not to;
+    reward: 0 at every step but the last; at the end, the module's code
+        (every executable section of its object, as `mlgo eval corpus`
+        counts it) under stock clang at the same level minus under the
+        episode's decisions, in bytes (reward='bytes', the default; positive
+        is smaller) or as a fraction of the stock size (reward='relative');
+    info: module, package, decision (its index), and at the end text_size,
+        baseline_text_size and decisions.
+
+    Modules in which the inliner asks nothing are skipped (they are listed
+    in info['skipped'] of the next reset). Without options, reset() walks
+    the modules in an order shuffled by the seed (np.random.default_rng);
+    reset(options={'module': name}) compiles that one.
+    """
+
+    def __init__(self, corpus, modules=None, packages=None, opt_level="Oz",
+                 reward="bytes", include_default=False, timeout=300,
+                 clang="clang-19", plugin=None, seed=None):
+        super().__init__(timeout)
+        if opt_level not in ("Oz", "Os", "O2", "O3"):
+            raise ValueError(f"InliningEnv: opt_level must be Oz, Os, O2 or "
+                             f"O3, got {opt_level!r}")
+        if reward not in ("bytes", "relative"):
+            raise ValueError(f"InliningEnv: reward must be 'bytes' or "
+                             f"'relative', got {reward!r}")
+        self.corpus = corpus if isinstance(corpus, Corpus) else Corpus(
+            corpus, packages=packages, modules=modules)
+        if len(self.corpus) == 0:
+            raise ValueError(f"InliningEnv: {self.corpus.path}: no modules")
+        self.opt_level = opt_level
+        self.reward_kind = reward
+        self.include_default = include_default
+        self.clang = clang
+        self.plugin = plugin or _paths.plugin_path()
+        self.action_space = Discrete(2)
+        self.observation_space = None  # known after the first reset
+        self._baselines = {}
+        self._no_decisions = set()
+        self._rng = np.random.default_rng(seed)
+        self._order = []
+        self._module = None
+        self._obs = None
+        self._decision = 0
+        self._done = True
+
+    def __str__(self):
+        return "InliningEnv"
+
+    def _where(self):
+        return self._module.name if self._module else "(no module)"
+
+    def _level_args(self):
+        # The stored arguments say -Oz (or what the build used); a later -O
+        # wins in cc1.
+        return [] if self.opt_level == "Oz" else ["-" + self.opt_level]
+
+    def _object(self, tag):
+        return os.path.join(self._tmp.name, f"{tag}.o")
+
+    def baseline(self, module):
+        """The module's code under stock clang at this level (bytes),
+        compiled once and kept."""
+        if isinstance(module, str):
+            module = self.corpus[module]
+        key = module.name
+        if key not in self._baselines:
+            out = self._object("baseline")
+            cmd = module.command(out, self._level_args(), self.clang)
+            try:
+                _core.run_compiler(cmd, self.timeout)
+            except RuntimeError as e:
+                raise EnvError(f"{self}: {module.name}: {e}") from None
+            self._baselines[key] = code_size(out)[0]
+        return self._baselines[key]
+
+    def episode_command(self, module):
+        """The compiler command of an episode ({channel}: the channel)."""
+        p = self.plugin
+        extra = self._level_args() + [
+            "-load", p, "-fpass-plugin=" + p,
+            "-mllvm", "-mlgo-interactive-channel-base={channel}"]
+        if self.include_default:
+            extra += ["-mllvm", "-mlgo-interactive-include-default"]
+        return module.command(self._object("episode"), extra, self.clang)
+
+    def _next_module(self):
+        if not self._order:
+            self._order = list(self._rng.permutation(len(self.corpus)))
+        return self.corpus[int(self._order.pop(0))]
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._order = []
+            self.action_space.seed(seed)
+        options = options or {}
+        skipped = []
+        tries = 0
+        while True:
+            if "module" in options:
+                module = self.corpus[options["module"]]
+            else:
+                module = self._next_module()
+                if module.name in self._no_decisions:
+                    skipped.append(module.name)
+                    tries += 1
+                    if tries > len(self.corpus):
+                        raise EnvError(f"{self}: {self.corpus.path}: the "
+                                       f"inliner asks no decision in any "
+                                       f"module")
+                    continue
+            self._module = module
+            self._start(self.episode_command(module))
+            state = self._wait()
+            if state == "observation":
+                break
+            self._stop()
+            self._no_decisions.add(module.name)
+            if "module" in options:
+                raise ValueError(f"{self}: {module.name}: the inliner asks "
+                                 f"no decision in this module")
+            skipped.append(module.name)
+            tries += 1
+            if tries > len(self.corpus):
+                raise EnvError(f"{self}: {self.corpus.path}: the inliner "
+                               f"asks no decision in any module")
+        self._decision = 0
+        self._done = False
+        self._obs = self._observation()
+        if self.observation_space is None:
+            self.observation_space = {s.name: s for s in self._features}
+        return self._obs, {"module": module.name, "package": module.package,
+                           "decision": 0, "skipped": skipped}
+
+    # step() in two halves, so that VectorInliningEnv can start every
+    # compiler before it waits for any.
+    def _send(self, action):
+        if self._done:
+            raise ValueError(f"{self}: {self._where()}: step() after the end "
+                             f"of the episode; call reset()")
+        a = _as_action(self, action, 2)
+        self._episode.act(np.int64(a).tobytes())
+
+    def _collect(self):
+        state = self._wait()
+        self._decision += 1
+        info = {"module": self._module.name,
+                "package": self._module.package,
+                "decision": self._decision}
+        if state == "observation":
+            self._obs = self._observation()
+            return self._obs, 0.0, False, False, info
+        self._done = True
+        decisions = self._episode.decisions()
+        self._stop()
+        size = code_size(self._object("episode"))[0]
+        base = self.baseline(self._module)
+        reward = float(base - size)
+        if self.reward_kind == "relative":
+            reward = reward / base if base else 0.0
+        info.update(text_size=size, baseline_text_size=base,
+                    decisions=decisions)
+        return self._obs, reward, True, False, info
+
+    def step(self, action):
+        self._send(action)
+        return self._collect()
+
+
+def stack(observations):
+    """A list of observation dicts as one dict of (N, *shape) arrays."""
+    names = observations[0].keys()
+    return {n: np.stack([o[n] for o in observations]) for n in names}
+
+
+class VectorInliningEnv:
+    """num_envs InliningEnvs stepped together, gymnasium's VectorEnv shape:
+    every compiler is started (each is its own process) before any is
+    waited for, so the episodes run in parallel. Environment i walks the
+    modules i, i+n, ... of the seeded order. Episodes reset automatically:
+    an environment whose episode ended returns the next episode's first
+    observation, with the last one in info['final_observation'][i] and
+    its info in info['final_info'][i] (gymnasium 0.29's convention)."""
+
+    def __init__(self, corpus, num_envs=2, seed=None, **kwargs):
+        self.num_envs = num_envs
+        self.envs = [InliningEnv(corpus, **kwargs) for _ in range(num_envs)]
+        self.corpus = self.envs[0].corpus
+        self.seed = seed
+        self.action_space = Discrete(2)
+        self._cursor = 0
+        self._order = []
+        self._rng = np.random.default_rng(seed)
+
+    def _next(self):
+        if not self._order:
+            self._order = list(self._rng.permutation(len(self.corpus)))
+        return self.corpus[int(self._order.pop(0))].name
+
+    def _reset_one(self, i):
+        while True:
+            name = self._next()
+            env = self.envs[i]
+            if name in env._no_decisions:
+                continue
+            try:
+                return env.reset(options={"module": name})
+            except ValueError:
+                for e in self.envs:
+                    e._no_decisions.add(name)
+                if all(m.name in env._no_decisions for m in self.corpus):
+                    raise EnvError(f"VectorInliningEnv: {self.corpus.path}: "
+                                   f"the inliner asks no decision in any "
+                                   f"module")
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._order = []
+        obs, infos = zip(*[self._reset_one(i) for i in range(self.num_envs)])
+        return stack(list(obs)), {"module": np.array(
+            [i["module"] for i in infos])}
+
+    def step(self, actions):
+        actions = np.asarray(actions).reshape(self.num_envs)
+        for env, a in zip(self.envs, actions):
+            env._send(a)
+        obs, rewards, terms, truncs = [], [], [], []
+        final_obs = np.full(self.num_envs, None, dtype=object)
+        final_info = np.full(self.num_envs, None, dtype=object)
+        modules = []
+        for i, env in enumerate(self.envs):
+            o, r, term, trunc, info = env._collect()
+            if term or trunc:
+                final_obs[i], final_info[i] = o, info
+                o, _ = self._reset_one(i)
+            obs.append(o)
+            rewards.append(r)
+            terms.append(term)
+            truncs.append(trunc)
+            modules.append(self.envs[i]._module.name)
+        done = np.array(terms) | np.array(truncs)
+        info = {"module": np.array(modules), "final_observation": final_obs,
+                "_final_observation": done, "final_info": final_info,
+                "_final_info": done}
+        return (stack(obs), np.array(rewards, dtype=np.float64),
+                np.array(terms), np.array(truncs), info)
+
+    def close(self):
+        for e in self.envs:
+            e.close()
