@@ -15,13 +15,14 @@ docs/python.md.
 from ._config import VERSION as __version__
 from .data import (Corpus, CorpusModule, Log, LogContext, TensorSpec,
                    code_size, read_log, record_dtype)
-from .envs import (Discrete, EnvError, InliningEnv, VectorInliningEnv,
-                   stack)
+from .envs import (Discrete, EnvError, EvictionEnv, InliningEnv,
+                   VectorInliningEnv, stack)
 from .model import Model
 from ._paths import plugin_path, bin_dir, mlgo_program
 
 __all__ = [
-    "Corpus", "CorpusModule", "Discrete", "EnvError", "InliningEnv", "Log",
+    "Corpus", "CorpusModule", "Discrete", "EnvError", "EvictionEnv",
+    "InliningEnv", "Log",
     "LogContext", "Model", "TensorSpec", "VectorInliningEnv", "bin_dir",
     "code_size", "mlgo_program", "plugin_path", "read_log", "record_dtype",
     "stack",

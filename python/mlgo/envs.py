@@ -389,3 +389,247 @@ class VectorInliningEnv:
     def close(self):
         for e in self.envs:
             e.close()
+
+
+class EvictionEnv(_CompilerEpisodes):
+    """One episode per function's register allocation: LLVM's greedy
+    allocator asks, for each live range it cannot place, which of 33
+    columns to evict (32 candidate registers and column 32, the live range
+    itself: evict nothing).
+
+    Each episode is a real `llc-19 -O2` of the function's module with
+    LLVM's interactive eviction advisor (-regalloc-enable-advisor=release
+    -regalloc-evict-interactive-channel-base, stock llc, no plugin); the
+    other functions of the module are answered by mlgo's `first-valid`
+    rule on the host thread (a function's allocation does not depend on
+    another's).
+
+    observation: {feature: array}, LLVM 19's eviction features (mask,
+        is_free, ... shape (1, 33); progress (1,));
+    action: a column 0 .. 32; a column the observation's mask forbids is a
+        ValueError naming the module and the function (LLVM would fail with
+        "ran out of registers"), and the episode goes on;
+    info: module, function, decision, and 'action_mask' (bool, 33): the
+        columns allowed now;
+    reward: at the end of the episode, the function's cost under LLVM's
+        own advisor minus under the episode's decisions (positive is
+        better). The cost is the speed reward (docs/speed.md: the
+        profile-weighted cycles of the function's final code) when the
+        module's package has a profile in the corpus, LLVM's static
+        regalloc score (docs/regalloc.md) otherwise; info['reward_kind']
+        says which. reward='static' forces the static score.
+
+    Modules: a corpus's (optimized first with `opt-19 -O2`, as `mlgo
+    regalloc train` does; with a profile, `clang-19 -O2 -fprofile-use`
+    instead), or IR files given as files=[...], used as they are. Which
+    functions ask for evictions is found by one llc run per module (all
+    answered by first-valid), kept for the environment's life; functions
+    without evictions have no episode.
+    """
+
+    COLUMNS = 33
+
+    def __init__(self, corpus=None, files=None, modules=None, packages=None,
+                 reward="auto", timeout=300, llc="llc-19", seed=None):
+        super().__init__(timeout)
+        if (corpus is None) == (files is None):
+            raise ValueError("EvictionEnv: give either a corpus or files")
+        if reward not in ("auto", "static"):
+            raise ValueError(f"EvictionEnv: reward must be 'auto' or "
+                             f"'static', got {reward!r}")
+        self.reward_kind = reward
+        self.llc = llc
+        if corpus is not None:
+            self.corpus = corpus if isinstance(corpus, Corpus) else Corpus(
+                corpus, packages=packages, modules=modules)
+            self._sources = [(m.name, m.bitcode, m.profile)
+                             for m in self.corpus]
+        else:
+            self.corpus = None
+            self._sources = []
+            for f in files:
+                if not os.path.isfile(f):
+                    raise ValueError(f"EvictionEnv: {f}: no such file")
+                self._sources.append((os.fspath(f), os.fspath(f), None))
+        if not self._sources:
+            raise ValueError("EvictionEnv: no modules")
+        self.action_space = Discrete(self.COLUMNS)
+        self.observation_space = None
+        self._prepared = {}
+        self._rng = np.random.default_rng(seed)
+        self._order = []
+        self._module = None
+        self._function = None
+        self._done = True
+
+    def __str__(self):
+        return "EvictionEnv"
+
+    def _where(self):
+        if self._module is None:
+            return "(no module)"
+        return f"{self._module}: {self._function}"
+
+    # -- preparation ----------------------------------------------------------
+
+    def _compile(self, argv, what):
+        try:
+            _core.run_compiler(argv, self.timeout)
+        except RuntimeError as e:
+            raise EnvError(f"{self}: {what}: {e}") from None
+
+    def _speed(self, profile):
+        return profile is not None and self.reward_kind == "auto"
+
+    def _llc_output(self, speed, out):
+        if speed:
+            return ["-filetype=obj"] + _core.address_map_flags() + ["-o", out]
+        return ["-stop-after=virtregrewriter", "-o", out]
+
+    def _costs(self, speed, path):
+        """{function: cost} of an episode's output."""
+        try:
+            if speed:
+                return {f: c for f, _, _, c in _core.execution_cost(path)}
+            return {f: s for f, s, _ in _core.score_mir(path)}
+        except ValueError as e:
+            raise EnvError(f"{self}: {self._where()}: {e}") from None
+
+    def prepare(self, name):
+        """Prepares a module (once): its IR, the cost of each function under
+        LLVM's advisor, and the functions that ask for evictions with their
+        decision counts under first-valid. Returns that record."""
+        if name in self._prepared:
+            return self._prepared[name]
+        src = dict((n, (b, p)) for n, b, p in self._sources)
+        if name not in src:
+            raise KeyError(f"{self}: no module named {name!r}")
+        bitcode, profile = src[name]
+        speed = self._speed(profile)
+        flat = name.replace("/", "@")
+        ir = bitcode
+        if self.corpus is not None:
+            ir = os.path.join(self._tmp.name, flat + ".ir.bc")
+            if speed:
+                try:
+                    _core.apply_profile(bitcode, profile, ir, self.timeout)
+                except ValueError as e:
+                    raise EnvError(f"{self}: {name}: {e}") from None
+            else:
+                self._compile(["opt-19", "-O2", bitcode, "-o", ir], name)
+        out = os.path.join(self._tmp.name, "baseline" +
+                           (".o" if speed else ".mir"))
+        self._module, self._function = name, "(LLVM's advisor)"
+        self._compile([self.llc, "-O2"] + self._llc_output(speed, out) +
+                      [ir], name)
+        baseline = self._costs(speed, out)
+        # Which functions ask, and how often under first-valid.
+        episode = _core.Episode(self._command(ir, speed, "discover"),
+                                self.timeout, "first-valid", "\x00none")
+        state = episode.wait()
+        if state == "failed":
+            msg = episode.error()
+            episode.close()
+            raise EnvError(f"{self}: {name}: {msg}")
+        counts = [(f, n) for f, n in episode.context_decisions() if n > 0]
+        episode.close()
+        rec = {"ir": ir, "speed": speed, "baseline": baseline,
+               "functions": counts}
+        self._prepared[name] = rec
+        return rec
+
+    def _command(self, ir, speed, tag):
+        out = os.path.join(self._tmp.name,
+                           tag + (".o" if speed else ".mir"))
+        return [self.llc, "-O2"] + self._llc_output(speed, out) + [
+            "-regalloc-enable-advisor=release",
+            "-regalloc-evict-interactive-channel-base={channel}", ir]
+
+    def functions(self, module):
+        """The functions of a module that have episodes, with the number
+        of evictions each asks for under first-valid."""
+        return list(self.prepare(module)["functions"])
+
+    # -- episodes -------------------------------------------------------------
+
+    def _next_episode(self):
+        if not self._order:
+            pairs = []
+            for name, _, _ in self._sources:
+                pairs += [(name, f) for f, _ in self.functions(name)]
+            if not pairs:
+                raise EnvError(f"{self}: no function of any module asks for "
+                               f"an eviction")
+            self._order = [pairs[i] for i in self._rng.permutation(len(pairs))]
+        return self._order.pop(0)
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+            self._order = []
+            self.action_space.seed(seed)
+        options = options or {}
+        if "module" in options:
+            module = options["module"]
+            fns = [f for f, _ in self.functions(module)]
+            function = options.get("function", fns[0] if fns else None)
+            if function not in fns:
+                raise ValueError(f"{self}: {module}: function "
+                                 f"{function!r} asks for no eviction")
+        else:
+            module, function = self._next_episode()
+        rec = self.prepare(module)
+        self._module, self._function = module, function
+        # first-valid answers every other function; this one comes here.
+        self._stop()
+        self._episode = _core.Episode(
+            self._command(rec["ir"], rec["speed"], "episode"), self.timeout,
+            "first-valid", function)
+        if self._wait() != "observation":
+            raise EnvError(f"{self}: {self._where()}: the function asked for "
+                           f"no eviction this time")
+        self._done = False
+        self._decision = 0
+        self._obs = self._observation()
+        if self.observation_space is None:
+            self.observation_space = {s.name: s for s in self._features}
+        return self._obs, self._info()
+
+    def _info(self):
+        return {"module": self._module, "function": self._function,
+                "decision": self._decision,
+                "action_mask": self._obs["mask"].reshape(-1) != 0}
+
+    def step(self, action):
+        if self._done:
+            raise ValueError(f"{self}: {self._where()}: step() after the end "
+                             f"of the episode; call reset()")
+        a = _as_action(self, action, self.COLUMNS)
+        mask = self._obs["mask"].reshape(-1)
+        if mask[a] == 0:
+            raise ValueError(f"{self}: {self._where()}: invalid action {a}: "
+                             f"the mask forbids column {a} (allowed: "
+                             f"{', '.join(map(str, np.flatnonzero(mask)))})")
+        self._episode.act(np.int64(a).tobytes())
+        state = self._wait()
+        self._decision += 1
+        if state == "observation":
+            self._obs = self._observation()
+            return self._obs, 0.0, False, False, self._info()
+        self._done = True
+        decisions = self._episode.decisions()
+        self._stop()
+        rec = self._prepared[self._module]
+        out = os.path.join(self._tmp.name,
+                           "episode" + (".o" if rec["speed"] else ".mir"))
+        cost = self._costs(rec["speed"], out)
+        f = self._function
+        if f not in cost or f not in rec["baseline"]:
+            raise EnvError(f"{self}: {self._where()}: no cost for the "
+                           f"function in the compiler's output")
+        reward = float(rec["baseline"][f] - cost[f])
+        info = self._info()
+        info.update(cost=cost[f], baseline_cost=rec["baseline"][f],
+                    decisions=decisions,
+                    reward_kind="speed" if rec["speed"] else "static")
+        return self._obs, reward, True, False, info

@@ -27,16 +27,23 @@ public:
                        "episode is one session");
     E.Header = H;
     E.HaveHeader = true;
-    return Error::success();
+    return E.Others ? E.Others->begin(H) : Error::success();
   }
 
   void switchContext(StringRef Name) override {
     std::lock_guard<std::mutex> L(E.Mutex);
     E.Context = Name.str();
+    E.ContextDecisions.emplace_back(E.Context, 0);
+    if (E.Others)
+      E.Others->switchContext(Name);
   }
 
   llvm::Error decide(const LogHeader &H, const LogRecord &Obs,
                      const LogReader &Reader, char *AdviceOut) override {
+    if (!E.ContextDecisions.empty())
+      ++E.ContextDecisions.back().second;
+    if (E.Others && E.Context != E.Target)
+      return E.Others->decide(H, Obs, Reader, AdviceOut);
     std::unique_lock<std::mutex> L(E.Mutex);
     if (E.Closing)
       return makeError("the episode was closed");
@@ -61,7 +68,9 @@ private:
   Episode &E;
 };
 
-Episode::Episode(std::vector<std::string> Command, unsigned TimeoutSeconds) {
+Episode::Episode(std::vector<std::string> Command, unsigned TimeoutSeconds,
+                 std::unique_ptr<ServePolicy> Others, std::string Target)
+    : Others(std::move(Others)), Target(std::move(Target)) {
   Host = std::thread([this, Command = std::move(Command), TimeoutSeconds] {
     run(Command, TimeoutSeconds);
   });

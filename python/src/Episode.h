@@ -46,7 +46,12 @@ public:
   enum class State { Running, Observation, Finished, Failed };
 
   /// Starts \p Command ({channel} is the channel base) on a host thread.
-  Episode(std::vector<std::string> Command, unsigned TimeoutSeconds);
+  /// With \p Others, only the observations of the context named \p Target
+  /// come to the caller; \p Others answers every other one on the host
+  /// thread (an eviction episode is one function of a module's compile).
+  Episode(std::vector<std::string> Command, unsigned TimeoutSeconds,
+          std::unique_ptr<ServePolicy> Others = nullptr,
+          std::string Target = "");
   ~Episode();
   Episode(const Episode &) = delete;
   Episode &operator=(const Episode &) = delete;
@@ -61,8 +66,14 @@ public:
   const std::string &getContext() const { return ObsContext; }
   uint64_t getIndex() const { return ObsIndex; }
   const std::vector<char> &getObservation() const { return ObsBytes; }
-  /// Observations answered so far.
+  /// Observations the caller answered so far.
   uint64_t getDecisions() const { return Decisions; }
+  /// Observations per context (the caller's and Others'), in the order the
+  /// contexts came; valid once the state is Finished or Failed.
+  const std::vector<std::pair<std::string, uint64_t>> &
+  getContextDecisions() const {
+    return ContextDecisions;
+  }
 
   /// Answers the pending observation with \p Advice (the advice tensor's
   /// bytes). The state must be Observation.
@@ -78,6 +89,10 @@ public:
 private:
   class Bridge;
   void run(std::vector<std::string> Command, unsigned TimeoutSeconds);
+
+  std::unique_ptr<ServePolicy> Others;
+  std::string Target;
+  std::vector<std::pair<std::string, uint64_t>> ContextDecisions;
 
   std::mutex Mutex;
   std::condition_variable Changed;

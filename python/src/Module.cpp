@@ -24,6 +24,10 @@
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
+#include "mlgo/Protocol/ServePolicy.h"
+#include "mlgo/RegAlloc/Score.h"
+#include "mlgo/RegAllocTrain/SpeedReward.h"
+#include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
@@ -65,9 +69,16 @@ py::list specsToJSON(ArrayRef<TensorSpec> Specs) {
 
 class PyEpisode {
 public:
-  PyEpisode(std::vector<std::string> Command, unsigned TimeoutSeconds)
-      : E(std::make_unique<python::Episode>(std::move(Command),
-                                            TimeoutSeconds)) {}
+  /// \p Others: a ServePolicy spec ("first-valid", "model=FILE") that
+  /// answers every context but \p Target; empty: the caller answers all.
+  PyEpisode(std::vector<std::string> Command, unsigned TimeoutSeconds,
+            const std::string &Others, const std::string &Target) {
+    std::unique_ptr<ServePolicy> P;
+    if (!Others.empty())
+      P = check(createPolicy(Others));
+    E = std::make_unique<python::Episode>(std::move(Command), TimeoutSeconds,
+                                          std::move(P), Target);
+  }
 
   /// Waits for the next observation or the end: "observation", "finished"
   /// or "failed".
@@ -112,6 +123,9 @@ public:
     E->act(V.data(), V.size());
   }
 
+  std::vector<std::pair<std::string, uint64_t>> contextDecisions() const {
+    return E->getContextDecisions();
+  }
   std::string error() const { return E->getError(); }
   double elapsed() const { return E->getStats().ElapsedSeconds; }
   double hostSeconds() const { return E->getStats().HostSeconds; }
@@ -199,6 +213,63 @@ void runCompiler(const std::vector<std::string> &Argv, unsigned Timeout) {
   if (!R.succeeded())
     throw std::runtime_error(Argv[0] + " " + R.describe() +
                              (Stderr.empty() ? "" : ":\n" + Stderr));
+}
+
+//===----------------------------------------------------------------------===//
+// Register allocation: scores and speed
+//===----------------------------------------------------------------------===//
+
+/// (function, static score, profile score) of every function of a module's
+/// MIR.
+std::vector<std::tuple<std::string, double, double>>
+functionScores(const regalloc::ModuleScore &S) {
+  std::vector<std::tuple<std::string, double, double>> Out;
+  for (const regalloc::FunctionScore &F : S.Functions)
+    Out.emplace_back(F.Name, F.Score, F.ProfileScore);
+  return Out;
+}
+
+std::vector<std::tuple<std::string, double, double>>
+scoreMIRFile(const std::string &Path) {
+  return functionScores(check(regalloc::scoreMIRFile(Path)));
+}
+
+/// The scores of \p IR compiled by `llc -O2 -stop-after=virtregrewriter
+/// <Extra>` (LLVM's advisor without extra arguments).
+std::vector<std::tuple<std::string, double, double>>
+compileAndScore(const std::string &IR, std::vector<std::string> Extra,
+                unsigned Timeout) {
+  regalloc::LLCOptions O;
+  O.ExtraArgs = std::move(Extra);
+  O.TimeoutSeconds = Timeout;
+  Expected<regalloc::ModuleScore> S = [&] {
+    py::gil_scoped_release Release;
+    return regalloc::compileAndScore(IR, O);
+  }();
+  return functionScores(check(std::move(S)));
+}
+
+/// (function, entry count, instructions, cycles) of an object carrying
+/// address maps and a profile (docs/speed.md).
+std::vector<std::tuple<std::string, uint64_t, double, double>>
+executionCost(const std::string &Path) {
+  std::unique_ptr<MemoryBuffer> Buf = check(readWholeFile(Path));
+  speed::ObjectCost C =
+      check(speed::measureExecutionCost(Buf->getMemBufferRef(), nullptr));
+  std::vector<std::tuple<std::string, uint64_t, double, double>> Out;
+  for (const speed::FunctionCost &F : C.Functions)
+    Out.emplace_back(F.Name, F.EntryCount, F.Instructions, F.Cycles);
+  return Out;
+}
+
+void applyProfile(const std::string &IR, const std::string &Profile,
+                  const std::string &Out, unsigned Timeout) {
+  Error E = [&] {
+    py::gil_scoped_release Release;
+    return regalloc::applyProfile(IR, Profile, Out, Timeout);
+  }();
+  if (E)
+    raise(std::move(E));
 }
 
 //===----------------------------------------------------------------------===//
@@ -306,8 +377,11 @@ PYBIND11_MODULE(_core, m) {
   m.doc() = "mlgo's C++ libraries, bound for the mlgo Python package";
 
   py::class_<PyEpisode>(m, "Episode")
-      .def(py::init<std::vector<std::string>, unsigned>(), py::arg("command"),
-           py::arg("timeout"))
+      .def(py::init<std::vector<std::string>, unsigned, const std::string &,
+                    const std::string &>(),
+           py::arg("command"), py::arg("timeout"), py::arg("others") = "",
+           py::arg("target") = "")
+      .def("context_decisions", &PyEpisode::contextDecisions)
       .def("wait", &PyEpisode::wait)
       .def("observation", &PyEpisode::observation)
       .def("context", &PyEpisode::context)
@@ -330,6 +404,14 @@ PYBIND11_MODULE(_core, m) {
   m.def("code_size", &codeSize);
   m.def("run_compiler", &runCompiler);
   m.def("read_log", &readLog);
+  m.def("score_mir", &scoreMIRFile);
+  m.def("compile_and_score", &compileAndScore);
+  m.def("execution_cost", &executionCost);
+  m.def("apply_profile", &applyProfile);
+  m.def("address_map_flags", [] {
+    return std::vector<std::string>(std::begin(speed::AddressMapLLCFlags),
+                                    std::end(speed::AddressMapLLCFlags));
+  });
   m.def("model_canonical", &modelCanonical);
   m.def("model_logits", &modelLogits);
 }
