@@ -2,7 +2,7 @@
 
   mlgo.InliningEnv, mlgo.VectorInliningEnv   the inliner, one episode per
                                              corpus module (mlgo.envs)
-  mlgo.EvictionEnv                           register-allocation eviction,
+  mlgo.EvictionEnv, mlgo.VectorEvictionEnv   register-allocation eviction,
                                              one episode per function
   mlgo.read_log, mlgo.Corpus                 training logs as numpy
                                              structured arrays; corpora
@@ -16,14 +16,14 @@ from ._config import VERSION as __version__
 from .data import (Corpus, CorpusModule, Log, LogContext, TensorSpec,
                    code_size, read_log, record_dtype)
 from .envs import (Discrete, EnvError, EvictionEnv, InliningEnv,
-                   VectorInliningEnv, stack)
+                   VectorEvictionEnv, VectorInliningEnv, stack)
 from .model import Model
 from ._paths import plugin_path, bin_dir, mlgo_program
 
 __all__ = [
     "Corpus", "CorpusModule", "Discrete", "EnvError", "EvictionEnv",
     "InliningEnv", "Log",
-    "LogContext", "Model", "TensorSpec", "VectorInliningEnv", "bin_dir",
+    "LogContext", "Model", "TensorSpec", "VectorEvictionEnv", "VectorInliningEnv", "bin_dir",
     "code_size", "mlgo_program", "plugin_path", "read_log", "record_dtype",
     "stack",
 ]

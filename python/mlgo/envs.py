@@ -313,82 +313,116 @@ def stack(observations):
     return {n: np.stack([o[n] for o in observations]) for n in names}
 
 
-class VectorInliningEnv:
-    """num_envs InliningEnvs stepped together, gymnasium's VectorEnv shape:
-    every compiler is started (each is its own process) before any is
-    waited for, so the episodes run in parallel. Environment i walks the
-    modules i, i+n, ... of the seeded order. Episodes reset automatically:
-    an environment whose episode ended returns the next episode's first
-    observation, with the last one in info['final_observation'][i] and
-    its info in info['final_info'][i] (gymnasium 0.29's convention)."""
+class _VectorEnv:
+    """num_envs environments stepped together, gymnasium's VectorEnv shape:
+    every compiler gets its action before any is waited for (each is its
+    own process), so the episodes run in parallel. Episodes are dealt from
+    one seeded order, so no two environments play the same one at once,
+    and reset automatically: an environment whose episode ended returns
+    the next episode's first observation, with the last one in
+    info['final_observation'][i] and its info in info['final_info'][i]
+    (gymnasium 0.29's convention)."""
 
-    def __init__(self, corpus, num_envs=2, seed=None, **kwargs):
-        self.num_envs = num_envs
-        self.envs = [InliningEnv(corpus, **kwargs) for _ in range(num_envs)]
-        self.corpus = self.envs[0].corpus
-        self.seed = seed
-        self.action_space = Discrete(2)
-        self._cursor = 0
-        self._order = []
+    def __init__(self, envs, seed):
+        self.envs = envs
+        self.num_envs = len(envs)
+        self.action_space = envs[0].action_space
         self._rng = np.random.default_rng(seed)
+        self._order = []
+        self._dead = set()
+
+    def _episodes(self):
+        """The reset options of every episode (subclasses)."""
+        raise NotImplementedError
 
     def _next(self):
         if not self._order:
-            self._order = list(self._rng.permutation(len(self.corpus)))
-        return self.corpus[int(self._order.pop(0))].name
+            items = [o for o in self._episodes()
+                     if repr(sorted(o.items())) not in self._dead]
+            if not items:
+                raise EnvError(f"{self}: no episode to play")
+            self._order = [items[i]
+                           for i in self._rng.permutation(len(items))]
+        return self._order.pop(0)
 
     def _reset_one(self, i):
         while True:
-            name = self._next()
-            env = self.envs[i]
-            if name in env._no_decisions:
-                continue
+            opts = self._next()
             try:
-                return env.reset(options={"module": name})
+                return self.envs[i].reset(options=opts)
             except ValueError:
-                for e in self.envs:
-                    e._no_decisions.add(name)
-                if all(m.name in env._no_decisions for m in self.corpus):
-                    raise EnvError(f"VectorInliningEnv: {self.corpus.path}: "
-                                   f"the inliner asks no decision in any "
-                                   f"module")
+                # Nothing to decide there (a module without inlining
+                # decisions): never dealt again.
+                self._dead.add(repr(sorted(opts.items())))
 
     def reset(self, seed=None, options=None):
         if seed is not None:
             self._rng = np.random.default_rng(seed)
             self._order = []
         obs, infos = zip(*[self._reset_one(i) for i in range(self.num_envs)])
-        return stack(list(obs)), {"module": np.array(
-            [i["module"] for i in infos])}
+        return stack(list(obs)), self._stack_info(infos)
+
+    @staticmethod
+    def _stack_info(infos):
+        keys = [k for k in infos[0] if k not in ("skipped",)]
+        out = {}
+        for k in keys:
+            vals = [i.get(k) for i in infos]
+            out[k] = np.stack(vals) if isinstance(vals[0], np.ndarray) \
+                else np.array(vals)
+        return out
 
     def step(self, actions):
         actions = np.asarray(actions).reshape(self.num_envs)
         for env, a in zip(self.envs, actions):
             env._send(a)
-        obs, rewards, terms, truncs = [], [], [], []
+        obs, rewards, terms, truncs, infos = [], [], [], [], []
         final_obs = np.full(self.num_envs, None, dtype=object)
         final_info = np.full(self.num_envs, None, dtype=object)
-        modules = []
         for i, env in enumerate(self.envs):
             o, r, term, trunc, info = env._collect()
             if term or trunc:
                 final_obs[i], final_info[i] = o, info
-                o, _ = self._reset_one(i)
+                o, info = self._reset_one(i)
             obs.append(o)
             rewards.append(r)
             terms.append(term)
             truncs.append(trunc)
-            modules.append(self.envs[i]._module.name)
+            infos.append(info)
         done = np.array(terms) | np.array(truncs)
-        info = {"module": np.array(modules), "final_observation": final_obs,
-                "_final_observation": done, "final_info": final_info,
-                "_final_info": done}
+        info = self._stack_info(infos)
+        info.update(final_observation=final_obs, _final_observation=done,
+                    final_info=final_info, _final_info=done)
         return (stack(obs), np.array(rewards, dtype=np.float64),
                 np.array(terms), np.array(truncs), info)
 
     def close(self):
         for e in self.envs:
             e.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class VectorInliningEnv(_VectorEnv):
+    """num_envs InliningEnvs stepped together (_VectorEnv): one episode per
+    module, dealt from the seeded order of the corpus's modules."""
+
+    def __init__(self, corpus, num_envs=2, seed=None, **kwargs):
+        envs = [InliningEnv(corpus, **kwargs) for _ in range(num_envs)]
+        super().__init__(envs, seed)
+        self.corpus = envs[0].corpus
+        for e in envs[1:]:
+            e._baselines = envs[0]._baselines  # one -Oz compile per module
+
+    def __str__(self):
+        return "VectorInliningEnv"
+
+    def _episodes(self):
+        return [{"module": m.name} for m in self.corpus]
 
 
 class EvictionEnv(_CompilerEpisodes):
@@ -600,7 +634,7 @@ class EvictionEnv(_CompilerEpisodes):
                 "decision": self._decision,
                 "action_mask": self._obs["mask"].reshape(-1) != 0}
 
-    def step(self, action):
+    def _send(self, action):
         if self._done:
             raise ValueError(f"{self}: {self._where()}: step() after the end "
                              f"of the episode; call reset()")
@@ -611,6 +645,12 @@ class EvictionEnv(_CompilerEpisodes):
                              f"the mask forbids column {a} (allowed: "
                              f"{', '.join(map(str, np.flatnonzero(mask)))})")
         self._episode.act(np.int64(a).tobytes())
+
+    def step(self, action):
+        self._send(action)
+        return self._collect()
+
+    def _collect(self):
         state = self._wait()
         self._decision += 1
         if state == "observation":
@@ -633,3 +673,25 @@ class EvictionEnv(_CompilerEpisodes):
                     decisions=decisions,
                     reward_kind="speed" if rec["speed"] else "static")
         return self._obs, reward, True, False, info
+
+
+class VectorEvictionEnv(_VectorEnv):
+    """num_envs EvictionEnvs stepped together (_VectorEnv): one episode per
+    (module, function) with evictions, dealt from one seeded order. The
+    environments share the modules' preparation (optimized IR, LLVM's
+    costs, the functions)."""
+
+    def __init__(self, corpus=None, num_envs=2, seed=None, **kwargs):
+        envs = [EvictionEnv(corpus, **kwargs) for _ in range(num_envs)]
+        super().__init__(envs, seed)
+        for e in envs[1:]:
+            e._prepared = envs[0]._prepared
+
+    def __str__(self):
+        return "VectorEvictionEnv"
+
+    def _episodes(self):
+        first = self.envs[0]
+        return [{"module": name, "function": f}
+                for name, _, _ in first._sources
+                for f, _ in first.functions(name)]

@@ -135,3 +135,25 @@ def test_speed_reward_where_a_profile_exists(profiled_corpus, mlgo_bin):
     with mlgo.EvictionEnv(profiled_corpus, reward="static") as env:
         _, info = play(env, "press/pressure.o", "hot", lambda a: a[0])
         assert info["reward_kind"] == "static"
+
+
+def test_vector_eviction_env_matches_single_env(spills_env):
+    expected = {f: play(spills_env, SPILLS, f, lambda a: a[-1])[0]
+                for f in LAST_VALID}
+    with mlgo.VectorEvictionEnv(files=[SPILLS], num_envs=2, seed=2) as venv:
+        obs, info = venv.reset()
+        assert obs["mask"].shape == (2, 1, 33)
+        assert info["action_mask"].shape == (2, 33)
+        # Dealt from one order: the two play different functions.
+        assert sorted(info["function"]) == sorted(LAST_VALID)
+        seen = {}
+        for _ in range(60):
+            actions = [np.flatnonzero(m)[-1] for m in info["action_mask"]]
+            obs, rewards, term, _, info = venv.step(actions)
+            for i in np.flatnonzero(term):
+                fi = info["final_info"][i]
+                assert fi["decisions"] == LAST_VALID[fi["function"]]
+                seen.setdefault(fi["function"], rewards[i])
+            if len(seen) == len(LAST_VALID):
+                break
+    assert seen == expected
