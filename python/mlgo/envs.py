@@ -145,7 +145,9 @@ class InliningEnv(_CompilerEpisodes):
         episode's decisions, in bytes (reward='bytes', the default; positive
         is smaller) or as a fraction of the stock size (reward='relative');
     info: module, package, decision (its index), and at the end text_size,
-        baseline_text_size and decisions.
+        baseline_text_size, decisions, elapsed_seconds (the compile, from
+        its start to its end) and host_seconds (the part of it not spent
+        waiting for the compiler: this process's own time per episode).
 
     Modules in which the inliner asks nothing are skipped (they are listed
     in info['skipped'] of the next reset). Without options, reset() walks
@@ -292,6 +294,7 @@ class InliningEnv(_CompilerEpisodes):
             return self._obs, 0.0, False, False, info
         self._done = True
         decisions = self._episode.decisions()
+        elapsed, host = self._episode.elapsed(), self._episode.host_seconds()
         self._stop()
         size = code_size(self._object("episode"))[0]
         base = self.baseline(self._module)
@@ -299,7 +302,8 @@ class InliningEnv(_CompilerEpisodes):
         if self.reward_kind == "relative":
             reward = reward / base if base else 0.0
         info.update(text_size=size, baseline_text_size=base,
-                    decisions=decisions)
+                    decisions=decisions, elapsed_seconds=elapsed,
+                    host_seconds=host)
         return self._obs, reward, True, False, info
 
     def step(self, action):
