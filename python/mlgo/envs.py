@@ -99,6 +99,7 @@ class _CompilerEpisodes:
         if state == "failed":
             message = self._episode.error()
             self._stop()
+            self._done = True
             raise EnvError(f"{self}: {self._where()}: {message}")
         return state
 
@@ -278,8 +279,9 @@ class InliningEnv(_CompilerEpisodes):
     # compiler before it waits for any.
     def _send(self, action):
         if self._done:
-            raise ValueError(f"{self}: {self._where()}: step() after the end "
-                             f"of the episode; call reset()")
+            raise ValueError(f"{self}: {self._where()}: no episode in progress "
+                             f"(it ended, or reset() was not called); call "
+                             f"reset()")
         a = _as_action(self, action, 2)
         self._episode.act(np.int64(a).tobytes())
 
@@ -640,8 +642,9 @@ class EvictionEnv(_CompilerEpisodes):
 
     def _send(self, action):
         if self._done:
-            raise ValueError(f"{self}: {self._where()}: step() after the end "
-                             f"of the episode; call reset()")
+            raise ValueError(f"{self}: {self._where()}: no episode in progress "
+                             f"(it ended, or reset() was not called); call "
+                             f"reset()")
         a = _as_action(self, action, self.COLUMNS)
         mask = self._obs["mask"].reshape(-1)
         if mask[a] == 0:

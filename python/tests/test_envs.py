@@ -119,7 +119,7 @@ def test_bad_action_names_module_and_episode_goes_on(tiny_corpus):
             if term:
                 break
         assert steps == ALWAYS["beta/stats.o"]
-        with pytest.raises(ValueError, match="after the end of the episode"):
+        with pytest.raises(ValueError, match="no episode in progress"):
             env.step(1)
 
 
@@ -147,6 +147,8 @@ def test_dead_compiler_is_an_exception_naming_the_module(tiny_corpus):
                                 "observation")
         assert time.monotonic() - start < 10
         assert children() == []
+        with pytest.raises(ValueError, match="no episode in progress"):
+            env.step(0)
         # The next episode works.
         steps, _, _ = play(env, "alpha/table.o", 1)
         assert steps == ALWAYS["alpha/table.o"]
