@@ -5,7 +5,7 @@ text model, and evaluate it beside inline-oz and -Oz.
   python3 ppo_inline.py --corpus CORPUS --out DIR
       [--packages p1,p2] [--validation-packages v1,v2]
       [--iterations N] [--episodes K] [--num-envs 2] [--seed S]
-      [--hidden H] [--embed-build BUILD]
+      [--hidden H] [--embed-build BUILD] [--model FILE]
 
 Steps, each printed:
   1. episodes on the training packages' modules through
@@ -26,6 +26,8 @@ Steps, each printed:
      (cmake -DMLGO_EMBEDDED_MODEL=DIR/model.json in BUILD, a second build
      tree) and evaluated as `--model embedded` of that build, which must
      give the interpreter's bytes.
+With --model FILE, step 1 and 2 are skipped and FILE is checked,
+evaluated (and embedded).
 
 The policy starts as LLVM's heuristic: the model reads `inlining_default`
 (LLVM's own decision, sent with -mlgo-interactive-include-default) and one
@@ -117,6 +119,9 @@ def main():
     ap.add_argument("--lr", type=float, default=3e-3)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--embed-build", default=None)
+    ap.add_argument("--model", default=None,
+                    help="skip training: check, evaluate (and embed) this "
+                         "model instead")
     ap.add_argument("--jobs", type=int, default=2)
     args = ap.parse_args()
 
@@ -134,6 +139,9 @@ def main():
           f"{', '.join(train)}; validation: {', '.join(val) or '(none)'}",
           flush=True)
 
+    if args.model:
+        finish(args, args.model, train, val, start)
+        return
     env = mlgo.VectorInliningEnv(corpus, num_envs=args.num_envs,
                                  seed=args.seed, reward="relative",
                                  include_default=True)
@@ -205,10 +213,15 @@ def main():
               f"--num-envs {args.num_envs} --hidden {args.hidden} "
               f"--epochs {args.epochs} --lr {args.lr} --seed {args.seed}")
     export(policy, specs, model_path, args.seed, recipe)
-    mlgo_bin = mlgo.mlgo_program()
-    run([mlgo_bin, "model", "check", "--canonical", model_path])
     print(f"ppo_inline: wrote {model_path} (trained in {train_seconds:.1f}s)",
           flush=True)
+    finish(args, model_path, train, val, start)
+
+
+def finish(args, model_path, train, val, start):
+    """Steps 3-5: check, evaluate, embed."""
+    mlgo_bin = mlgo.mlgo_program()
+    run([mlgo_bin, "model", "check", "--canonical", model_path])
 
     eval_pkgs = val or train
     table = run([mlgo_bin, "eval", "corpus", args.corpus, "--model",
@@ -235,8 +248,10 @@ def main():
                    "--jobs", str(args.jobs)])
         rows = [l.split(",") for l in csv.strip().splitlines()]
         head = rows[0]
-        emb = head.index("ppo-inline")
-        interp = len(head) - 1 - head[::-1].index("ppo-inline")
+        # Columns: kind, name, modules, -Oz, then per model its bytes,
+        # delta and geomean; the embedded model's is named "embedded".
+        emb = head.index("embedded")
+        interp = head.index(mlgo.Model.load(model_path).name)
         same = all(r[emb] == r[interp] for r in rows[1:])
         print(f"ppo_inline: the model compiled into {args.embed_build}'s "
               f"plugin gives the interpreter's sizes on every module: "
