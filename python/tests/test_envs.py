@@ -199,3 +199,25 @@ def test_o2_episodes(tiny_corpus):
         steps, reward, info = play(env, "alpha/text.o", 0)
         assert steps >= 1
         assert reward == info["baseline_text_size"] - info["text_size"]
+
+
+def test_observations_equal_mlgo_serve_log(tiny_corpus, mlgo_bin, tmp_path):
+    # The same decisions (alternate: 1, 0, 1, ...) through the C++ host,
+    # logged, and through the environment: the same features, value for
+    # value, in the same order.
+    corpus = mlgo.Corpus(tiny_corpus)
+    log_path = str(tmp_path / "text.log")
+    with mlgo.InliningEnv(corpus) as env:
+        run(mlgo_bin, "serve", "--policy", "alternate", "--log", log_path,
+            "--", *env.episode_command(corpus["alpha/text.o"]))
+        rows = mlgo.read_log(log_path).contexts[0].observations
+        obs, _ = env.reset(options={"module": "alpha/text.o"})
+        seen = []
+        for k in range(len(rows)):
+            seen.append(obs)
+            obs, _, term, _, _ = env.step(1 - k % 2)
+        assert term
+    assert len(seen) == len(rows) == ALWAYS["alpha/text.o"]
+    for o, row in zip(seen, rows):
+        for name, value in o.items():
+            assert np.array_equal(value, row[name]), name
