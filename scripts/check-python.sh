@@ -10,6 +10,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
+# A build configured before pybind11 was installed (scripts/setup.sh
+# installs it) has no package yet: configure again (CMake looks again for
+# what it did not find) and build it.
+if ! ls "$build"/python/mlgo/_core*.so >/dev/null 2>&1 && [[ -f $build/build.ninja ]]; then
+  cmake "$build" >/dev/null && ninja -C "$build" -j2 mlgo-python >/dev/null || true
+fi
 py=$(sed -n 's/^MLGO_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt" 2>/dev/null || true)
 if [[ -z "$py" || ! -x "$py" ]]; then
   echo "check-python: $build was not configured with a Python (MLGO_PYTHON)" >&2
