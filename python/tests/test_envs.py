@@ -221,3 +221,21 @@ def test_observations_equal_mlgo_serve_log(tiny_corpus, mlgo_bin, tmp_path):
     for o, row in zip(seen, rows):
         for name, value in o.items():
             assert np.array_equal(value, row[name]), name
+
+
+def test_stalled_compiler_is_killed_and_named(tiny_corpus):
+    # A compiler that stops (SIGSTOP) after its first observation sends
+    # nothing more: the host kills it after `timeout` seconds.
+    with mlgo.InliningEnv(tiny_corpus, timeout=2) as env:
+        env.reset(options={"module": "beta/stats.o"})
+        pids = children()
+        assert len(pids) == 1
+        os.kill(pids[0], signal.SIGSTOP)
+        start = time.monotonic()
+        with pytest.raises(mlgo.EnvError) as e:
+            env.step(1)
+        assert str(e.value) == ("InliningEnv: beta/stats.o: the compiler "
+                                "sent nothing for 2 seconds after 1 "
+                                "observation; killed it")
+        assert time.monotonic() - start < 10
+        assert children() == []

@@ -1,6 +1,7 @@
 """EvictionEnv on real functions: static score and speed rewards."""
 import json
 import os
+import signal
 import subprocess
 
 import numpy as np
@@ -157,3 +158,18 @@ def test_vector_eviction_env_matches_single_env(spills_env):
             if len(seen) == len(LAST_VALID):
                 break
     assert seen == expected
+
+
+def test_dead_llc_is_an_exception_naming_module_and_function(spills_env):
+    _, info = spills_env.reset(options={"module": SPILLS,
+                                        "function": "pressure"})
+    allowed = int(np.flatnonzero(info["action_mask"])[0])
+    pids = []
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as f:
+            pids += [int(p) for p in f.read().split()]
+    assert len(pids) == 1
+    os.kill(pids[0], signal.SIGKILL)
+    with pytest.raises(mlgo.EnvError, match=r"^EvictionEnv: .*spills\.ll: "
+                       r"pressure: compiler was killed by signal 9"):
+        spills_env.step(allowed)
