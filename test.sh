@@ -11,6 +11,10 @@ status=0
 scripts/check-format.sh || status=1
 ctest --test-dir build --output-on-failure -j2 || status=1
 ninja -C build check-lit || status=1
+# The Python package (python/tests, pytest with /usr/bin/python3, ~2 min):
+# environments on real modules, logs, models, the PPO example on a tiny
+# corpus.
+scripts/check-python.sh build || status=1
 # The install (scripts/check-install.sh, ~2 min): into a fresh prefix,
 # moved, README's walkthrough run from it with the build and source trees
 # hidden; then the .deb, installed with apt-get, compiling as the build

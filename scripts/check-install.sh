@@ -10,6 +10,13 @@
 #     an empty directory mounted over each in a private mount namespace,
 #     or, where that is not allowed, the build tree renamed for the
 #     duration - so an install that opened a file of either fails;
+#     The Python package (when the build has it: python/CMakeLists.txt)
+#     is installed too, and from the moved prefix, with both trees hidden,
+#     the build's Python (/usr/bin/python3) imports it, finds the prefix's
+#     plugin and programs and plays one InliningEnv episode on a corpus
+#     the prefix's mlgo extracts; `pip install --no-build-isolation` of
+#     BUILD-DIR/python (offline, into a --target directory) gives a copy
+#     that works too;
 #  3. `cpack -G DEB` makes a .deb that depends on Debian's LLVM 19;
 #     `apt-get install ./mlgo_*.deb` (as root) installs it, /usr/bin/mlgo-clang
 #     -Oz -c f.c gives the same object bytes as the build tree's mlgo-clang,
@@ -58,6 +65,17 @@ done
 cmp -s "$src/models/inline-oz/model.json" "$tmp/prefix/share/mlgo/models/inline-oz/model.json" ||
   die "the installed inline-oz model differs from models/inline-oz/model.json"
 say "layout ok: bin/{mlgo,mlgo-clang,mlgo-clang++}, lib/mlgo/mlgo-plugin.so (+ MLGOInliner.so link), share/mlgo/{models,scripts}, share/doc/mlgo"
+pydir=lib/python3/dist-packages
+python=$(sed -n 's/^MLGO_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")
+have_python=""
+if ls "$build"/python/mlgo/_core*.so >/dev/null 2>&1; then
+  have_python=yes
+  for f in __init__.py envs.py data.py model.py _paths.py _config.py; do
+    [[ -f $tmp/prefix/$pydir/mlgo/$f ]] || die "the install has no $pydir/mlgo/$f"
+  done
+  ls "$tmp/prefix/$pydir"/mlgo/_core*.so >/dev/null 2>&1 || die "the install has no $pydir/mlgo/_core*.so"
+  say "Python package installed in $pydir/mlgo (for $python)"
+fi
 
 # 2. Moved, and with the build and source trees out of reach.
 mv "$tmp/prefix" "$tmp/moved"
@@ -101,6 +119,56 @@ grep -q "^PASS: mlgo :: Eval/user-project.test" "$tmp/walk.log" ||
   { cat "$tmp/walk.log" >&2; die "the walkthrough did not pass"; }
 say "walkthrough passed from the installed tree"
 
+# The Python package from the moved prefix, both trees hidden as above.
+if [[ -n $have_python ]]; then
+  cp "$src/test/Train/Inputs/make-corpus.sh" "$tmp/src/test/Train/Inputs/"
+  {
+    echo "import sys"
+    echo "import mlgo"
+    echo "assert mlgo.plugin_path() == '$prefix/lib/mlgo/mlgo-plugin.so', mlgo.plugin_path()"
+    echo "assert mlgo.bin_dir() == '$prefix/bin', mlgo.bin_dir()"
+    echo "with mlgo.InliningEnv(sys.argv[1]) as env:"
+    echo "    env.reset(options={'module': 'beta/stats.o'})"
+    echo "    n = 1"
+    echo "    while not env.step(1)[2]:"
+    echo "        n += 1"
+    echo "assert n == 4, n"
+    echo "print('python ok')"
+  } >"$tmp/py-check.py"
+  pycheck=(env "PATH=$prefix/bin:/usr/lib/llvm-19/bin:/usr/local/bin:/usr/bin:/bin"
+           "PYTHONPATH=$prefix/$pydir" sh -c
+           'sh "$1/src/test/Train/Inputs/make-corpus.sh" "$1/pycorpus" >/dev/null 2>&1 && "$2" "$1/py-check.py" "$1/pycorpus/corpus"'
+           sh "$tmp" "$python")
+  if unshare -m true 2>/dev/null; then
+    # shellcheck disable=SC2016 # expanded by the inner shell
+    unshare -m sh -c 'mount -t tmpfs mlgo-hidden "$1" && mount -t tmpfs mlgo-hidden "$2" && shift 2 && exec "$@"' \
+      sh "$build" "$src" "${pycheck[@]}" >"$tmp/py.log" 2>&1 ||
+      { cat "$tmp/py.log" >&2; die "the Python package failed from the installed tree"; }
+  else
+    moved_build="$build.check-install-$$"
+    mv "$build" "$moved_build"
+    "${pycheck[@]}" >"$tmp/py.log" 2>&1 ||
+      { cat "$tmp/py.log" >&2; die "the Python package failed from the installed tree"; }
+    mv "$moved_build" "$build"
+    moved_build=""
+  fi
+  grep -qx "python ok" "$tmp/py.log" || { cat "$tmp/py.log" >&2; die "the Python check did not pass"; }
+  say "$python imports mlgo from the moved prefix and plays an InliningEnv episode with its plugin"
+  # pip, offline, of the built package directory (a copy elsewhere finds
+  # the build tree's plugin by its absolute path).
+  cp -r "$build/python" "$tmp/pip-src"
+  "$python" -m pip install --no-build-isolation --no-deps --no-index --quiet \
+    --target "$tmp/pip" "$tmp/pip-src" >"$tmp/pip.log" 2>&1 ||
+    { cat "$tmp/pip.log" >&2; die "pip install --no-build-isolation $build/python failed"; }
+  PYTHONPATH="$tmp/pip" "$python" -c "
+import mlgo
+assert mlgo.__file__.startswith('$tmp/pip/'), mlgo.__file__
+assert mlgo.plugin_path() == '$build/lib/mlgo/mlgo-plugin.so', mlgo.plugin_path()
+assert mlgo.Model.load('$src/models/inline-oz/model.json').name == 'inline-oz'
+" || die "the package pip installed does not work"
+  say "pip install --no-build-isolation $build/python (offline) works"
+fi
+
 # The moved install and the build tree compile alike, byte for byte.
 f="$src/test/Train/Inputs/alpha/text.c"
 "$build/bin/mlgo-clang" -Oz -c "$f" -o "$tmp/build.o"
@@ -141,6 +209,14 @@ cmp "$tmp/build.o" "$tmp/deb.o" || die "/usr/bin/mlgo-clang -Oz gives other byte
 /usr/bin/mlgo --version >"$tmp/deb.version"
 cmp "$tmp/build.version" "$tmp/deb.version" || die "/usr/bin/mlgo --version differs from the build tree's"
 say "/usr/bin/mlgo-clang -Oz -c $(basename "$f"): same bytes as the build tree's; /usr/bin/mlgo --version the same"
+if [[ -n $have_python ]]; then
+  (cd "$tmp" && "$python" -c "
+import mlgo
+assert mlgo.__file__ == '/usr/lib/python3/dist-packages/mlgo/__init__.py', mlgo.__file__
+assert mlgo.plugin_path() == '/usr/lib/mlgo/mlgo-plugin.so', mlgo.plugin_path()
+") || die "$python does not import the .deb's mlgo package from /usr/lib/python3/dist-packages"
+  say "$python imports the .deb's mlgo package, which finds /usr/lib/mlgo/mlgo-plugin.so"
+fi
 apt-get remove -y mlgo >"$tmp/apt-remove.log" 2>&1 ||
   { cat "$tmp/apt-remove.log" >&2; die "apt-get remove mlgo failed"; }
 deb_installed=""

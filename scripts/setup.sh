@@ -22,6 +22,10 @@ packages=(
   libclang-rt-19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   bear dpkg-dev time clang-format-19 valgrind
+  # The Python package (python/, docs/python.md) and its tests and PPO
+  # example, all for Debian's /usr/bin/python3.
+  python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
+  python3-torch
 )
 [[ $want_sources -eq 1 ]] && packages+=(autoconf automake libtool pkg-config)
 

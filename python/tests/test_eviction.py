@@ -1,0 +1,175 @@
+"""EvictionEnv on real functions: static score and speed rewards."""
+import json
+import os
+import signal
+import subprocess
+
+import numpy as np
+import pytest
+
+import mlgo
+from conftest import SOURCE, run
+
+SPILLS = os.path.join(SOURCE, "test/RegAlloc/Inputs/spills.ll")
+# Evictions each function of spills.ll asks for when every answer is the
+# first allowed column (mlgo serve's first-valid), and when every answer is
+# the last allowed one (column 32, "evict nothing", where allowed).
+FIRST_VALID = {"pressure": 101, "fill": 48}
+LAST_VALID = {"pressure": 13, "fill": 4}
+
+
+def play(env, module, function, pick):
+    obs, info = env.reset(options={"module": module, "function": function})
+    assert info["function"] == function and info["action_mask"].dtype == bool
+    while True:
+        allowed = np.flatnonzero(info["action_mask"])
+        obs, reward, term, trunc, info = env.step(int(pick(allowed)))
+        if term:
+            return reward, info
+
+
+@pytest.fixture(scope="module")
+def spills_env():
+    env = mlgo.EvictionEnv(files=[SPILLS], seed=1)
+    yield env
+    env.close()
+
+
+def llc_interactive(out, *extra):
+    return ["llc-19", "-O2", *extra, "-regalloc-enable-advisor=release",
+            "-regalloc-evict-interactive-channel-base={channel}", SPILLS,
+            "-o", out]
+
+
+def test_functions_and_counts_match_mlgo_serve(spills_env, mlgo_bin, tmp_path):
+    assert spills_env.functions(SPILLS) == list(FIRST_VALID.items())
+    _, err = run(mlgo_bin, "serve", "--policy", "first-valid", "--",
+                 *llc_interactive(str(tmp_path / "x.mir"),
+                                  "-stop-after=virtregrewriter"))
+    total = sum(FIRST_VALID.values())
+    assert err.startswith(f"mlgo serve: {total} decisions, "), err
+    for f, n in FIRST_VALID.items():
+        _, info = play(spills_env, SPILLS, f, lambda a: a[0])
+        assert info["decisions"] == n
+        _, info = play(spills_env, SPILLS, f, lambda a: a[-1])
+        assert info["decisions"] == LAST_VALID[f]
+
+
+def test_static_reward_equals_regalloc_score(spills_env, mlgo_bin, tmp_path):
+    mir = str(tmp_path / "fv.mir")
+    run(mlgo_bin, "serve", "--policy", "first-valid", "--",
+        *llc_interactive(mir, "-stop-after=virtregrewriter"))
+
+    def scores(path):
+        out, _ = run(mlgo_bin, "regalloc", "score", "--json", path)
+        return {f["name"]: f["score"]
+                for f in json.loads(out)["files"][0]["functions"]}
+
+    llvm, fv = scores(SPILLS), scores(mir)
+    for f in FIRST_VALID:
+        reward, info = play(spills_env, SPILLS, f, lambda a: a[0])
+        assert info["reward_kind"] == "static"
+        assert info["baseline_cost"] == llvm[f]
+        assert info["cost"] == fv[f]
+        assert reward == llvm[f] - fv[f]
+    # The choice matters: first-valid is worse than LLVM here.
+    assert fv["pressure"] > llvm["pressure"]
+
+
+def test_masked_action_names_module_and_function(spills_env):
+    obs, info = spills_env.reset(options={"module": SPILLS,
+                                          "function": "fill"})
+    forbidden = int(np.flatnonzero(~info["action_mask"])[0])
+    with pytest.raises(ValueError, match=r"^EvictionEnv: .*spills\.ll: fill: "
+                       rf"invalid action {forbidden}: the mask forbids"):
+        spills_env.step(forbidden)
+    with pytest.raises(ValueError, match=r"expected an integer from 0 to 32"):
+        spills_env.step(33)
+    # The episode goes on.
+    while True:
+        allowed = np.flatnonzero(info["action_mask"])
+        _, _, term, _, info = spills_env.step(int(allowed[-1]))
+        if term:
+            break
+    assert info["decisions"] == LAST_VALID["fill"]
+
+
+def test_seeded_episodes_are_reproducible():
+    def walk(seed):
+        with mlgo.EvictionEnv(files=[SPILLS], seed=seed) as env:
+            return [env.reset()[1]["function"] for _ in range(4)]
+    assert walk(5) == walk(5)
+    assert sorted(set(walk(5))) == sorted(FIRST_VALID)
+
+
+@pytest.fixture(scope="module")
+def profiled_corpus(tmp_path_factory, mlgo_bin):
+    out = tmp_path_factory.mktemp("prof")
+    env = dict(os.environ, PATH=os.path.dirname(mlgo_bin) + ":" +
+               os.environ["PATH"])
+    subprocess.run(["sh", os.path.join(
+        SOURCE, "test/Speed/Inputs/make-profiled-corpus.sh"), str(out)],
+        check=True, env=env, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    run(mlgo_bin, "corpus", "profile", str(out / "corpus"), "--package",
+        "press", "--profile", str(out / "press.profdata"))
+    return str(out / "corpus")
+
+
+def test_speed_reward_where_a_profile_exists(profiled_corpus, mlgo_bin):
+    # LLVM's advisor's cycles, as `mlgo regalloc score --profile` costs them.
+    out, _ = run(mlgo_bin, "regalloc", "score", "--json", "--profile",
+                 os.path.join(os.path.dirname(profiled_corpus),
+                              "press.profdata"),
+                 os.path.join(profiled_corpus, "press/pressure.o.bc"))
+    cycles = {f["name"]: f["cycles"]
+              for f in json.loads(out)["files"][0]["functions"]}
+    with mlgo.EvictionEnv(profiled_corpus) as env:
+        fns = env.functions("press/pressure.o")
+        assert [f for f, _ in fns] == ["hot"]
+        reward, info = play(env, "press/pressure.o", "hot", lambda a: a[0])
+        assert info["reward_kind"] == "speed"
+        assert info["baseline_cost"] == cycles["hot"]
+        assert info["decisions"] == fns[0][1]
+        assert reward == info["baseline_cost"] - info["cost"]
+        assert reward != 0
+    with mlgo.EvictionEnv(profiled_corpus, reward="static") as env:
+        _, info = play(env, "press/pressure.o", "hot", lambda a: a[0])
+        assert info["reward_kind"] == "static"
+
+
+def test_vector_eviction_env_matches_single_env(spills_env):
+    expected = {f: play(spills_env, SPILLS, f, lambda a: a[-1])[0]
+                for f in LAST_VALID}
+    with mlgo.VectorEvictionEnv(files=[SPILLS], num_envs=2, seed=2) as venv:
+        obs, info = venv.reset()
+        assert obs["mask"].shape == (2, 1, 33)
+        assert info["action_mask"].shape == (2, 33)
+        # Dealt from one order: the two play different functions.
+        assert sorted(info["function"]) == sorted(LAST_VALID)
+        seen = {}
+        for _ in range(60):
+            actions = [np.flatnonzero(m)[-1] for m in info["action_mask"]]
+            obs, rewards, term, _, info = venv.step(actions)
+            for i in np.flatnonzero(term):
+                fi = info["final_info"][i]
+                assert fi["decisions"] == LAST_VALID[fi["function"]]
+                seen.setdefault(fi["function"], rewards[i])
+            if len(seen) == len(LAST_VALID):
+                break
+    assert seen == expected
+
+
+def test_dead_llc_is_an_exception_naming_module_and_function(spills_env):
+    _, info = spills_env.reset(options={"module": SPILLS,
+                                        "function": "pressure"})
+    allowed = int(np.flatnonzero(info["action_mask"])[0])
+    pids = []
+    for task in os.listdir("/proc/self/task"):
+        with open(f"/proc/self/task/{task}/children") as f:
+            pids += [int(p) for p in f.read().split()]
+    assert len(pids) == 1
+    os.kill(pids[0], signal.SIGKILL)
+    with pytest.raises(mlgo.EnvError, match=r"^EvictionEnv: .*spills\.ll: "
+                       r"pressure: compiler was killed by signal 9"):
+        spills_env.step(allowed)
