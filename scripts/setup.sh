@@ -22,6 +22,7 @@ packages=(
   libclang-rt-19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
   bear dpkg-dev time clang-format-19 valgrind
+  openmpi-bin libopenmpi-dev
 )
 [[ $want_sources -eq 1 ]] && packages+=(autoconf automake libtool pkg-config)
 

@@ -2,7 +2,8 @@
 //
 // The MPI side of mlgo/Distributed/Cluster.h, and the only file that
 // includes <mpi.h>. Rank 0's pool (RankPool) hands each free worker rank
-// the next job, largest bitcode first, and waits for answers by polling
+// the next job, largest bitcode first - or, among the next few, one whose
+// bitcode the rank already holds - and waits for answers by polling
 // (MPI_Iprobe), never in a blocking call: a rank that dies or stops
 // answering is noticed by its silence, and nothing waits on it forever.
 // Worker ranks keep MPI on their main thread (MPI_THREAD_FUNNELED) and
@@ -33,6 +34,7 @@
 #include <condition_variable>
 #include <csignal>
 #include <cstdlib>
+#include <ctime>
 #include <deque>
 #include <mutex>
 #include <thread>
@@ -48,6 +50,12 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// How far down the pending jobs a free rank looks for one whose bitcode it
+/// already holds, before it takes the next one in order. Bounded, so that
+/// largest-first still holds to within this many jobs, and a free rank
+/// spends O(window) on its choice.
+constexpr size_t AffinityWindow = 64;
+
 /// Seconds without a word from a rank that is compiling, or starting,
 /// after which rank 0 gives it up (MLGO_MPI_SILENCE_SECONDS).
 unsigned getSilenceSeconds() {
@@ -61,18 +69,24 @@ unsigned getSilenceSeconds() {
   return Seconds;
 }
 
-/// Sleeps longer the longer nothing happens: a quick answer is picked up
-/// at once, an idle rank does not spin a core another rank needs.
+/// Waits longer the longer nothing happens: an answer that comes soon is
+/// picked up at once (the first polls only yield the core), an idle rank
+/// does not spin a core another rank needs (then it sleeps, up to 2 ms).
 class Backoff {
 public:
-  void reset() { Micros = 0; }
+  void reset() { Polls = 0; }
   void idle() {
-    Micros = Micros ? std::min(Micros * 2, 5000u) : 20u;
+    ++Polls;
+    if (Polls < 200) {
+      std::this_thread::yield();
+      return;
+    }
+    unsigned Micros = std::min(2000u, 10u << std::min(Polls - 200, 8u));
     std::this_thread::sleep_for(std::chrono::microseconds(Micros));
   }
 
 private:
-  unsigned Micros = 0;
+  unsigned Polls = 0;
 };
 
 /// What this process knows of the run.
@@ -88,6 +102,9 @@ struct World {
   /// Rank 0: what MLGO_MPI_STATS prints.
   uint64_t Jobs = 0, BytesSent = 0, BitcodeSent = 0, BytesReceived = 0;
   double RunSeconds = 0;
+  /// CPU seconds rank 0 spent on rounds of its loop that handed out or
+  /// took in a message: its cost per job, whatever the machine's load.
+  double BusyCPUSeconds = 0;
 
   std::string describe(int R) const {
     return ("rank " + Twine(R) + " on host " + Hosts[R] + " (pid " +
@@ -148,6 +165,12 @@ bool receive(int Source, int &From, Tag &TheTag, std::string &Payload) {
 bool sendSmall(int To, Tag TheTag, StringRef Payload) {
   return MPI_Send(Payload.data(), Payload.size(), MPI_BYTE, To,
                   static_cast<int>(TheTag), MPI_COMM_WORLD) == MPI_SUCCESS;
+}
+
+double getThreadCPUSeconds() {
+  timespec T;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec + T.tv_nsec / 1e9;
 }
 
 std::string getHostName() {
@@ -231,6 +254,7 @@ std::vector<JobOutcome> RankPool::run(
   std::string Payload;
   while (Done < Jobs.size()) {
     bool Busy = false;
+    double RoundStart = getThreadCPUSeconds();
     // Hand out work to every free rank.
     for (int R = 1; R < W.Size; ++R) {
       Slot &S = Slots[R];
@@ -238,19 +262,37 @@ std::vector<JobOutcome> RankPool::run(
         continue;
       std::optional<size_t> J;
       bool WantLog = false;
-      for (auto It = Pending.begin(); It != Pending.end() && !J;) {
-        size_t C = *It;
-        WantLog = Jobs[C].WantLog;
-        GateAction A = Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
-        if (A == GateAction::Defer) {
-          ++It;
-          continue;
+      // Affinity first: among the next AffinityWindow jobs, one whose
+      // bitcode this rank holds (its bitcode need not travel again); then
+      // the next job in order.
+      for (bool Affine : {true, false}) {
+        size_t Seen = 0;
+        for (auto It = Pending.begin(); It != Pending.end() && !J;) {
+          size_t C = *It;
+          if (Affine) {
+            const Bitcode &B = getBitcode(Jobs[C].BitcodePath);
+            if (++Seen > AffinityWindow)
+              break;
+            if (B.Hash.empty() || !W.Holds[R].count(B.Hash)) {
+              ++It;
+              continue;
+            }
+          }
+          WantLog = Jobs[C].WantLog;
+          GateAction A =
+              Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
+          if (A == GateAction::Defer) {
+            ++It;
+            continue;
+          }
+          It = Pending.erase(It);
+          if (A == GateAction::Answered)
+            Finish(C);
+          else
+            J = C;
         }
-        It = Pending.erase(It);
-        if (A == GateAction::Answered)
-          Finish(C);
-        else
-          J = C;
+        if (J)
+          break;
       }
       if (!J)
         break;
@@ -342,10 +384,24 @@ std::vector<JobOutcome> RankPool::run(
              ": the rank died, stopped, or its host was lost; every result "
              "so far is kept: run again, with any number of ranks, to resume");
     }
-    if (Busy)
+    // A large job travels in fragments that need this rank's progress:
+    // do not sleep while one is on its way.
+    bool Sending = false;
+    for (int R = 1; R < W.Size; ++R) {
+      if (Slots[R].Send == MPI_REQUEST_NULL)
+        continue;
+      int Complete = 0;
+      MPI_Test(&Slots[R].Send, &Complete, MPI_STATUS_IGNORE);
+      Sending |= !Complete;
+    }
+    if (Busy) {
+      W.BusyCPUSeconds += getThreadCPUSeconds() - RoundStart;
       Idle.reset();
-    else
+    } else if (Sending) {
+      std::this_thread::yield();
+    } else {
       Idle.idle();
+    }
   }
   for (int R = 1; R < W.Size; ++R)
     if (Slots[R].Send != MPI_REQUEST_NULL)
@@ -654,10 +710,11 @@ int finishCluster(int Status) {
       sendSmall(R, Tag::Stop, "");
     if (std::getenv("MLGO_MPI_STATS"))
       errs() << format("mlgo: mpi: %d ranks, %llu jobs in %.3f s, %.1f MB "
-                       "sent (%.1f MB bitcode), %.1f MB received\n",
+                       "sent (%.1f MB bitcode), %.1f MB received, rank 0 "
+                       "busy %.3f s of CPU\n",
                        W.Size, (unsigned long long)W.Jobs, W.RunSeconds,
                        W.BytesSent / 1e6, W.BitcodeSent / 1e6,
-                       W.BytesReceived / 1e6);
+                       W.BytesReceived / 1e6, W.BusyCPUSeconds);
   }
   MPI_Finalize();
   W.Active = false;
