@@ -199,6 +199,8 @@ private:
     uint64_t Size = 0;
     /// Empty until the file was first read.
     std::string Hash;
+    /// Ranks it was sent to.
+    unsigned Holders = 0;
   };
   Bitcode &getBitcode(StringRef Path);
 
@@ -262,18 +264,23 @@ std::vector<JobOutcome> RankPool::run(
         continue;
       std::optional<size_t> J;
       bool WantLog = false;
-      // Affinity first: among the next AffinityWindow jobs, one whose
-      // bitcode this rank holds (its bitcode need not travel again); then
-      // the next job in order.
-      for (bool Affine : {true, false}) {
+      // Affinity: among the next AffinityWindow jobs, first one whose
+      // bitcode this rank holds (it need not travel again), then one whose
+      // bitcode no rank holds yet (so that modules spread over the ranks
+      // instead of every rank getting every module); then the next job in
+      // order.
+      enum Pass { Held, Unheld, Any };
+      for (Pass P : {Held, Unheld, Any}) {
         size_t Seen = 0;
         for (auto It = Pending.begin(); It != Pending.end() && !J;) {
           size_t C = *It;
-          if (Affine) {
-            const Bitcode &B = getBitcode(Jobs[C].BitcodePath);
+          if (P != Any) {
             if (++Seen > AffinityWindow)
               break;
-            if (B.Hash.empty() || !W.Holds[R].count(B.Hash)) {
+            const Bitcode &B = getBitcode(Jobs[C].BitcodePath);
+            bool Fits = P == Held ? !B.Hash.empty() && W.Holds[R].count(B.Hash)
+                                  : B.Holders == 0;
+            if (!Fits) {
               ++It;
               continue;
             }
@@ -319,6 +326,7 @@ std::vector<JobOutcome> RankPool::run(
         B.Hash = hashBitcode(*M.Bitcode);
         W.BitcodeSent += M.Bitcode->size();
         W.Holds[R].insert(B.Hash);
+        ++B.Holders;
       }
       M.BitcodeHash = B.Hash;
       S.Buffer = encodeJobMessage(M);
