@@ -89,6 +89,14 @@ private:
   unsigned Polls = 0;
 };
 
+struct Bitcode {
+  uint64_t Size = 0;
+  /// Empty until the file was first read.
+  std::string Hash;
+  /// Ranks it was sent to.
+  unsigned Holders = 0;
+};
+
 /// What this process knows of the run.
 struct World {
   int Rank = 0;
@@ -97,8 +105,9 @@ struct World {
   /// Per rank: its host and process id (rank 0's too).
   std::vector<std::string> Hosts;
   std::vector<uint32_t> Pids;
-  /// Rank 0: which bitcode each rank holds, by hash.
+  /// Rank 0: which bitcode each rank holds, by hash, and each file's.
   std::vector<StringSet<>> Holds;
+  StringMap<Bitcode> Files;
   /// Rank 0: what MLGO_MPI_STATS prints.
   uint64_t Jobs = 0, BytesSent = 0, BitcodeSent = 0, BytesReceived = 0;
   double RunSeconds = 0;
@@ -195,21 +204,13 @@ public:
   std::vector<int> getWorkerPids() const override { return {}; }
 
 private:
-  struct Bitcode {
-    uint64_t Size = 0;
-    /// Empty until the file was first read.
-    std::string Hash;
-    /// Ranks it was sent to.
-    unsigned Holders = 0;
-  };
-  Bitcode &getBitcode(StringRef Path);
-
   WorkerPoolOptions Options;
-  StringMap<Bitcode> Files;
 };
 
-RankPool::Bitcode &RankPool::getBitcode(StringRef Path) {
-  auto [It, New] = Files.try_emplace(Path);
+/// What rank 0 knows of a bitcode file, for as long as the run lasts (a
+/// command may create more than one pool; the ranks keep what they hold).
+Bitcode &getBitcode(StringRef Path) {
+  auto [It, New] = getWorld().Files.try_emplace(Path);
   if (New) {
     uint64_t Size = 0;
     if (!sys::fs::file_size(Path, Size))
@@ -312,8 +313,7 @@ std::vector<JobOutcome> RankPool::run(
       M.Job = Jobs[*J];
       M.Job.WantLog = WantLog;
       Bitcode &B = getBitcode(M.Job.BitcodePath);
-      bool Holds = !B.Hash.empty() && W.Holds[R].count(B.Hash);
-      if (!Holds) {
+      if (B.Hash.empty() || !W.Holds[R].count(B.Hash)) {
         Expected<std::unique_ptr<MemoryBuffer>> Bytes =
             readWholeFile(M.Job.BitcodePath);
         if (!Bytes) {
@@ -322,11 +322,13 @@ std::vector<JobOutcome> RankPool::run(
           Finish(*J);
           continue;
         }
-        M.Bitcode = (*Bytes)->getBuffer().str();
-        B.Hash = hashBitcode(*M.Bitcode);
-        W.BitcodeSent += M.Bitcode->size();
-        W.Holds[R].insert(B.Hash);
-        ++B.Holders;
+        B.Hash = hashBitcode((*Bytes)->getBuffer());
+        // Another path's bitcode may have brought the same bytes.
+        if (W.Holds[R].insert(B.Hash).second) {
+          M.Bitcode = (*Bytes)->getBuffer().str();
+          W.BitcodeSent += M.Bitcode->size();
+          ++B.Holders;
+        }
       }
       M.BitcodeHash = B.Hash;
       S.Buffer = encodeJobMessage(M);
