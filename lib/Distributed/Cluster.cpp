@@ -627,6 +627,13 @@ int serveWorker() {
 Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
                             StringRef Identity) {
   Launch L = detectLaunch();
+  if (Error E = checkLaunch(L)) {
+    if (L.Rank != 0) {
+      consumeError(std::move(E));
+      return Role{1};
+    }
+    return E;
+  }
   if (L.Size <= 1)
     return Role();
   int Provided = 0;

@@ -47,6 +47,11 @@ Launch detectLaunch(function_ref<std::optional<std::string>(StringRef)> Get) {
     Rank = getNumber(Get, "SLURM_PROCID");
     Size = getNumber(Get, "SLURM_STEP_NUM_TASKS");
     L.Launcher = "SLURM";
+  } else if ((Rank = getNumber(Get, "SLURM_PROCID")) &&
+             (Size = getNumber(Get, "SLURM_STEP_NUM_TASKS")) && *Size > 1) {
+    // srun without --mpi: tasks that cannot talk to each other.
+    L.Launcher = "SLURM";
+    L.WithoutMPI = true;
   }
   if (!Rank || !Size || *Size == 0 || *Rank >= *Size)
     return Launch();
@@ -62,6 +67,17 @@ Launch detectLaunch() {
       return std::nullopt;
     return std::string(V);
   });
+}
+
+Error checkLaunch(const Launch &L) {
+  if (!L.WithoutMPI)
+    return Error::success();
+  return makeError("started by srun as task " + Twine(L.Rank) + " of " +
+                   Twine(L.Size) +
+                   " without an MPI plugin, so the tasks cannot form one "
+                   "run and each would run the whole command; launch with "
+                   "srun --mpi=pmix (srun --mpi=list shows the plugins), or "
+                   "run one task");
 }
 
 bool isDistributedCommand(StringRef Command) {

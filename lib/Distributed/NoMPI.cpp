@@ -19,6 +19,13 @@ bool haveMPI() { return false; }
 
 Expected<Role> startCluster(int &, char **&, StringRef, StringRef) {
   Launch L = detectLaunch();
+  if (Error E = checkLaunch(L)) {
+    if (L.Rank != 0) {
+      consumeError(std::move(E));
+      return Role{1};
+    }
+    return E;
+  }
   if (L.Size <= 1)
     return Role();
   if (L.Rank != 0)

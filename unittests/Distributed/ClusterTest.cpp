@@ -51,6 +51,24 @@ TEST(ClusterTest, LaunchFromTheLaunchersEnvironment) {
   EXPECT_EQ(Pmi2.Rank, 2u);
   EXPECT_EQ(Pmi2.Size, 3u);
 
+  // srun without --mpi: tasks that cannot form one run, refused.
+  Launch Bare =
+      launchWith({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "4"}});
+  EXPECT_TRUE(Bare.WithoutMPI);
+  EXPECT_EQ(Bare.Size, 4u);
+  Error E = checkLaunch(Bare);
+  EXPECT_EQ(toString(std::move(E)),
+            "started by srun as task 0 of 4 without an MPI plugin, so the "
+            "tasks cannot form one run and each would run the whole "
+            "command; launch with srun --mpi=pmix (srun --mpi=list shows "
+            "the plugins), or run one task");
+  EXPECT_FALSE(bool(checkLaunch(Srun)));
+  // One task of srun is one process.
+  Launch OneTask =
+      launchWith({{"SLURM_PROCID", "0"}, {"SLURM_STEP_NUM_TASKS", "1"}});
+  EXPECT_EQ(OneTask.Size, 1u);
+  EXPECT_FALSE(OneTask.WithoutMPI);
+
   // A batch script's own shell is not a rank: an allocation's task count
   // alone says nothing.
   Launch Batch = launchWith({{"SLURM_NTASKS", "64"}, {"SLURM_PROCID", "0"}});

@@ -60,15 +60,23 @@ struct Launch {
   unsigned Size = 1;
   /// Which variables said so ("OMPI_COMM_WORLD", "PMIX", "SLURM").
   std::string Launcher;
+  /// srun started this task as one of Size, but without an MPI plugin
+  /// (no PMIx or PMI variables): the tasks cannot form a run, and each
+  /// would run the whole command.
+  bool WithoutMPI = false;
 };
 
 /// Reads the launcher's environment: Open MPI's OMPI_COMM_WORLD_RANK and
 /// _SIZE (mpirun), or under srun PMIX_RANK or SLURM_PROCID with
-/// SLURM_NTASKS. None of them: a single process, {0, 1}. \p Get reads a
+/// SLURM_STEP_NUM_TASKS (srun's task without PMI: WithoutMPI). None of
+/// them: a single process, {0, 1}. \p Get reads a
 /// variable (std::getenv; tests pass their own).
 Launch detectLaunch(
     llvm::function_ref<std::optional<std::string>(llvm::StringRef)> Get);
 Launch detectLaunch();
+
+/// The error of a launch that cannot form a run (Launch::WithoutMPI).
+llvm::Error checkLaunch(const Launch &L);
 
 /// Whether this mlgo was built with MPI (-DMLGO_MPI=ON).
 bool haveMPI();
