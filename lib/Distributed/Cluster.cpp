@@ -651,6 +651,12 @@ Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
   W.Pids[W.Rank] = ::getpid();
   if (W.Rank != 0) {
     HelloMessage H{Identity.str(), W.Hosts[W.Rank], W.Pids[W.Rank]};
+    // MLGO_WORKER_FAULT=other-build:K: rank K says it is another mlgo, as a
+    // host with another install would (for the test of the refusal).
+    const char *Fault = std::getenv("MLGO_WORKER_FAULT");
+    if (Fault && StringRef(Fault) == "other-build:" + std::to_string(W.Rank))
+      H.Identity =
+          "mlgo version 0.0.0-other\n" + Identity.split('\n').second.str();
     sendSmall(0, Tag::Hello, encodeHello(H));
     // Rank 0 may refuse the run: the first message is then stop.
     int Status = serveWorker();
