@@ -26,6 +26,8 @@ packages=(
   # example, all for Debian's /usr/bin/python3.
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
   python3-torch
+  # Runs across machines (docs/distributed.md).
+  openmpi-bin libopenmpi-dev
 )
 [[ $want_sources -eq 1 ]] && packages+=(autoconf automake libtool pkg-config)
 

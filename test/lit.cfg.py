@@ -32,6 +32,20 @@ if config.mlgo_preload:
     # Tests of memory bounds state RSS limits for an uninstrumented mlgo.
     config.available_features.add("asan")
 
+# A build with MPI (-DMLGO_MPI=ON) runs the tests of compiles on ranks
+# (test/Distributed) with this machine's mpirun, more ranks than cores
+# allowed, and no rank bound to a core (Open MPI binds two ranks or fewer,
+# and a polling rank 0 bound next to its one worker waits for that core's
+# other tenants at every job: docs/distributed.md). Open MPI refuses to run as root unless told to; CI containers run
+# as root, and the variables only say that this is intended.
+if config.mlgo_mpi in ("ON", "1", "TRUE", "YES") and config.mlgo_mpiexec:
+    config.available_features.add("mpi")
+    config.substitutions.append(
+        ("%mpirun", config.mlgo_mpiexec + " --oversubscribe --bind-to none"))
+    if os.geteuid() == 0:
+        config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
+        config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+
 config.substitutions.append(("%mlgo_src", config.mlgo_src_root))
 config.substitutions.append(("%mlgo_obj", config.mlgo_obj_root))
 config.substitutions.append(("%plugin", config.mlgo_plugin))

@@ -315,9 +315,36 @@ static void injectFault(StringRef Module) {
 
 //===-- The pool ----------------------------------------------------------===//
 
+WorkerPool::~WorkerPool() = default;
+
+static WorkerPoolFactory &getFactory() {
+  static WorkerPoolFactory Factory;
+  return Factory;
+}
+
+void setWorkerPoolFactory(WorkerPoolFactory Factory) {
+  getFactory() = std::move(Factory);
+}
+
 Expected<std::unique_ptr<WorkerPool>>
 WorkerPool::create(const WorkerPoolOptions &Options) {
-  std::unique_ptr<WorkerPool> Pool(new WorkerPool(Options));
+  if (getFactory())
+    return getFactory()(Options);
+  return createLocal(Options);
+}
+
+Expected<std::unique_ptr<WorkerPool>>
+WorkerPool::createLocal(const WorkerPoolOptions &Options) {
+  Expected<std::unique_ptr<ProcessWorkerPool>> Pool =
+      ProcessWorkerPool::create(Options);
+  if (!Pool)
+    return Pool.takeError();
+  return std::unique_ptr<WorkerPool>(std::move(*Pool));
+}
+
+Expected<std::unique_ptr<ProcessWorkerPool>>
+ProcessWorkerPool::create(const WorkerPoolOptions &Options) {
+  std::unique_ptr<ProcessWorkerPool> Pool(new ProcessWorkerPool(Options));
   unsigned N = Options.Workers ? Options.Workers
                : llvm::get_physical_cores() > 0
                    ? unsigned(llvm::get_physical_cores())
@@ -331,12 +358,12 @@ WorkerPool::create(const WorkerPoolOptions &Options) {
   return Pool;
 }
 
-WorkerPool::~WorkerPool() {
+ProcessWorkerPool::~ProcessWorkerPool() {
   for (Worker &W : Workers)
     stop(W, /*Kill=*/false);
 }
 
-Error WorkerPool::spawn(Worker &W) {
+Error ProcessWorkerPool::spawn(Worker &W) {
   int Fds[2];
   if (::pipe2(Fds, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create a pipe: ") + std::strerror(errno));
@@ -368,7 +395,7 @@ Error WorkerPool::spawn(Worker &W) {
   return Error::success();
 }
 
-void WorkerPool::stop(Worker &W, bool Kill) {
+void ProcessWorkerPool::stop(Worker &W, bool Kill) {
   if (!W.Process)
     return;
   // Without requests, an idle worker exits.
@@ -379,16 +406,16 @@ void WorkerPool::stop(Worker &W, bool Kill) {
   release(W);
 }
 
-void WorkerPool::release(Worker &W) { W = Worker(); }
+void ProcessWorkerPool::release(Worker &W) { W = Worker(); }
 
-std::vector<int> WorkerPool::getWorkerPids() const {
+std::vector<int> ProcessWorkerPool::getWorkerPids() const {
   std::vector<int> Pids;
   for (const Worker &W : Workers)
     Pids.push_back(W.Process ? W.Process->getPid() : -1);
   return Pids;
 }
 
-std::string WorkerPool::reap(Worker &W, bool &Transient) {
+std::string ProcessWorkerPool::reap(Worker &W, bool &Transient) {
   W.Request.reset();
   ProcessResult R = W.Process->wait();
   release(W);
@@ -403,7 +430,7 @@ std::string WorkerPool::reap(Worker &W, bool &Transient) {
   return "the compile worker " + R.describe();
 }
 
-std::vector<JobOutcome> WorkerPool::run(
+std::vector<JobOutcome> ProcessWorkerPool::run(
     ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
     std::function<void(size_t, JobOutcome &)> OnOutcome, JobGate Gate) {
   using Clock = std::chrono::steady_clock;

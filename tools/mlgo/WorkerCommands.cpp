@@ -86,6 +86,12 @@ cl::opt<bool> NoReplay("no-replay",
                        cl::desc("bench: compile every job (no trajectory "
                                 "replay)"),
                        cl::sub(BenchCmd), cl::cat(Cat));
+cl::opt<bool> NoSpawn(
+    "no-spawn",
+    cl::desc("bench: time the in-process workers alone (under mpirun, the "
+             "worker ranks), without the spawned clang-19 -cc1 to compare "
+             "with"),
+    cl::sub(BenchCmd), cl::cat(Cat));
 cl::opt<unsigned> Timeout("timeout", cl::desc("seconds per compile"),
                           cl::init(300), cl::sub(CheckCmd), cl::sub(BenchCmd),
                           cl::cat(Cat));
@@ -321,6 +327,19 @@ int runBench() {
   std::vector<JobOutcome> In =
       runInProcess(S, Workload, Pool, Replay ? &Cache : nullptr);
   auto T1 = Clock::now();
+  if (NoSpawn) {
+    size_t Failed = 0;
+    for (const JobOutcome &O : In)
+      Failed += !O.ok();
+    double Sec = std::chrono::duration<double>(T1 - T0).count();
+    outs() << format("modules: %zu, policies: %zu, compiles: %zu, parallel: "
+                     "%u, policy: %s, failed: %zu\n",
+                     S.Modules.size(), S.Policies.size(), Workload.size(),
+                     Pool.getNumWorkers(), PolicyOpt.c_str(), Failed)
+           << format("in-process worker: %8.2f s  %8.2f modules/s\n", Sec,
+                     Workload.size() / Sec);
+    return Failed ? 1 : 0;
+  }
   auto Spawned = spawnAll(S, Workload, Pool.getNumWorkers());
   auto T2 = Clock::now();
   for (size_t I = 0; I < Workload.size(); ++I) {

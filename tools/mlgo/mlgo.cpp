@@ -11,6 +11,8 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Distributed/Cluster.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/Format.h"
@@ -144,6 +146,8 @@ static bool isHelpFlag(StringRef Arg) {
 
 using namespace mlgo::tool;
 
+static int runCommand(const std::vector<std::string> &Storage);
+
 int main(int argc, char **argv) {
   InitLLVM X(argc, argv);
   // Under a file size limit (ulimit -f), a write past it raises SIGXFSZ,
@@ -187,6 +191,25 @@ int main(int argc, char **argv) {
     return failWithList("unknown command '" + First + "'", "");
   }
 
+  // Under mpirun or srun, rank 0 runs the command and the other ranks
+  // compile for it (mlgo/Distributed/Cluster.h); this is before anything
+  // forks or starts a thread.
+  std::string Identity;
+  raw_string_ostream IdentityOS(Identity);
+  printVersion(IdentityOS);
+  Expected<mlgo::distributed::Role> Role =
+      mlgo::distributed::startCluster(argc, argv, Storage[1], IdentityOS.str());
+  if (!Role)
+    return mlgo::distributed::finishCluster(fail(Role.takeError()));
+  if (Role->WorkerExit)
+    return *Role->WorkerExit;
+  return mlgo::distributed::finishCluster(runCommand(Storage));
+}
+
+/// Parses the command line (the command's words joined) and runs the
+/// command it selects.
+static int runCommand(const std::vector<std::string> &Storage) {
+  auto &Commands = getCommands();
   std::vector<const char *> Args;
   for (const std::string &S : Storage)
     Args.push_back(S.c_str());

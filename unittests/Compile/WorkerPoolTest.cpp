@@ -259,6 +259,52 @@ protected:
   std::string Good, Bad;
 };
 
+/// A pool that answers every job with its index, for the factory test.
+class CountingPool final : public WorkerPool {
+public:
+  unsigned getNumWorkers() const override { return 7; }
+  std::vector<JobOutcome> run(ArrayRef<CompileJob> Jobs,
+                              std::function<void(size_t, size_t)>,
+                              std::function<void(size_t, JobOutcome &)>,
+                              JobGate) override {
+    std::vector<JobOutcome> Out(Jobs.size());
+    for (size_t I = 0; I < Jobs.size(); ++I)
+      Out[I].Error = "job " + std::to_string(I);
+    return Out;
+  }
+  unsigned getNumRespawns() const override { return 0; }
+  std::vector<int> getWorkerPids() const override { return {}; }
+};
+
+// A run across machines installs a factory (mlgo/Distributed), and every
+// create() after it returns that pool, with the options it was asked for;
+// createLocal() is this machine's pool whatever is installed.
+TEST(WorkerPoolTest, FactoryReplacesThisMachinesPool) {
+  unsigned Asked = 0;
+  setWorkerPoolFactory(
+      [&](const WorkerPoolOptions &O) -> Expected<std::unique_ptr<WorkerPool>> {
+        Asked = O.TimeoutSeconds;
+        return std::make_unique<CountingPool>();
+      });
+  WorkerPoolOptions O;
+  O.TimeoutSeconds = 42;
+  Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(O);
+  setWorkerPoolFactory(nullptr);
+  ASSERT_TRUE(bool(Pool)) << toString(Pool.takeError());
+  EXPECT_EQ(Asked, 42u);
+  EXPECT_EQ((*Pool)->getNumWorkers(), 7u);
+  std::vector<CompileJob> Jobs(2);
+  std::vector<JobOutcome> Out = (*Pool)->run(Jobs);
+  ASSERT_EQ(Out.size(), 2u);
+  EXPECT_EQ(Out[1].Error, "job 1");
+
+  O.Workers = 1;
+  Expected<std::unique_ptr<WorkerPool>> Local = WorkerPool::createLocal(O);
+  ASSERT_TRUE(bool(Local)) << toString(Local.takeError());
+  EXPECT_EQ((*Local)->getNumWorkers(), 1u);
+  EXPECT_EQ((*Local)->getWorkerPids().size(), 1u);
+}
+
 TEST_F(PoolTest, FailuresAreIsolatedAndReported) {
   std::unique_ptr<WorkerPool> Pool = makePool(1, /*Timeout=*/300);
   ASSERT_TRUE(Pool);

@@ -85,13 +85,23 @@ enum class GateAction {
 using JobGate =
     std::function<GateAction(size_t Index, JobOutcome &Answer, bool &WantLog)>;
 
+/// Runs compile jobs somewhere and answers each with what compileModule()
+/// gave, or why it gave nothing. The pool of this machine is
+/// ProcessWorkerPool; a run across machines (mlgo/Distributed) installs a
+/// factory with setWorkerPoolFactory() and create() then returns its pool,
+/// so the trainers and the tuner never know where their compiles run.
 class WorkerPool {
 public:
+  /// The pool of this run: the installed factory's, or this machine's.
   static llvm::Expected<std::unique_ptr<WorkerPool>>
   create(const WorkerPoolOptions &Options);
-  ~WorkerPool();
+  /// This machine's pool of forked workers, whatever factory is installed.
+  static llvm::Expected<std::unique_ptr<WorkerPool>>
+  createLocal(const WorkerPoolOptions &Options);
+  virtual ~WorkerPool();
 
-  unsigned getNumWorkers() const { return Workers.size(); }
+  /// Compiles that can run at once.
+  virtual unsigned getNumWorkers() const = 0;
 
   /// Runs every job; outcomes in job order. \p Progress is called after
   /// each job with (done, total); \p OnOutcome as soon as a job's outcome
@@ -99,18 +109,43 @@ public:
   /// may amend the outcome before run() returns it. \p Gate, if set, sees each
   /// job (in order, skipping deferred ones) when a worker is free, and may
   /// answer it or defer it.
+  virtual std::vector<JobOutcome>
+  run(llvm::ArrayRef<CompileJob> Jobs,
+      std::function<void(size_t, size_t)> Progress = nullptr,
+      std::function<void(size_t, JobOutcome &)> OnOutcome = nullptr,
+      JobGate Gate = nullptr) = 0;
+
+  /// Workers that had to be replaced so far (crashes and timeouts).
+  virtual unsigned getNumRespawns() const = 0;
+
+  /// Process ids of the live workers of this machine, in slot order (-1 for
+  /// a slot whose worker could not be respawned); for monitoring them.
+  virtual std::vector<int> getWorkerPids() const = 0;
+};
+
+/// What WorkerPool::create() calls instead of creating a ProcessWorkerPool.
+using WorkerPoolFactory =
+    std::function<llvm::Expected<std::unique_ptr<WorkerPool>>(
+        const WorkerPoolOptions &)>;
+/// Installs \p Factory for every later WorkerPool::create() (none: this
+/// machine's pool again).
+void setWorkerPoolFactory(WorkerPoolFactory Factory);
+
+/// The pool of forked worker processes on this machine.
+class ProcessWorkerPool final : public WorkerPool {
+public:
+  static llvm::Expected<std::unique_ptr<ProcessWorkerPool>>
+  create(const WorkerPoolOptions &Options);
+  ~ProcessWorkerPool() override;
+
+  unsigned getNumWorkers() const override { return Workers.size(); }
   std::vector<JobOutcome>
   run(llvm::ArrayRef<CompileJob> Jobs,
       std::function<void(size_t, size_t)> Progress = nullptr,
       std::function<void(size_t, JobOutcome &)> OnOutcome = nullptr,
-      JobGate Gate = nullptr);
-
-  /// Workers that had to be replaced so far (crashes and timeouts).
-  unsigned getNumRespawns() const { return Respawns; }
-
-  /// Process ids of the live workers, in slot order (-1 for a slot whose
-  /// worker could not be respawned); for monitoring them.
-  std::vector<int> getWorkerPids() const;
+      JobGate Gate = nullptr) override;
+  unsigned getNumRespawns() const override { return Respawns; }
+  std::vector<int> getWorkerPids() const override;
 
 private:
   struct Worker {
@@ -119,7 +154,8 @@ private:
     /// This process's ends of the worker's pipes.
     FileDescriptor Request, Response;
   };
-  explicit WorkerPool(const WorkerPoolOptions &Options) : Options(Options) {}
+  explicit ProcessWorkerPool(const WorkerPoolOptions &Options)
+      : Options(Options) {}
   llvm::Error spawn(Worker &W);
   void stop(Worker &W, bool Kill);
   /// Describes how worker \p W ended (reaping it); sets \p Transient when

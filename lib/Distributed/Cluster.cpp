@@ -1,0 +1,747 @@
+//===- lib/Distributed/Cluster.cpp - Compiles on MPI ranks ----------------===//
+//
+// The MPI side of mlgo/Distributed/Cluster.h, and the only file that
+// includes <mpi.h>. Rank 0's pool (RankPool) hands each free worker rank
+// the next job, largest bitcode first - or, among the next few, one whose
+// bitcode the rank already holds - and waits for answers by polling
+// (MPI_Iprobe), never in a blocking call: a rank that dies or stops
+// answering is noticed by its silence, and nothing waits on it forever.
+// Worker ranks keep MPI on their main thread (MPI_THREAD_FUNNELED) and
+// compile on a second one, through this machine's pool, so that they beat
+// while a long compile runs.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Distributed/Cluster.h"
+
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <csignal>
+#include <cstdlib>
+#include <ctime>
+#include <deque>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+using namespace llvm;
+
+namespace mlgo::distributed {
+
+bool haveMPI() { return true; }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+/// How far down the pending jobs a free rank looks for one whose bitcode it
+/// already holds, before it takes the next one in order. Bounded, so that
+/// largest-first still holds to within this many jobs, and a free rank
+/// spends O(window) on its choice.
+constexpr size_t AffinityWindow = 64;
+
+/// Seconds without a word from a rank that is compiling, or starting,
+/// after which rank 0 gives it up (MLGO_MPI_SILENCE_SECONDS).
+unsigned getSilenceSeconds() {
+  static const unsigned Seconds = [] {
+    const char *V = std::getenv("MLGO_MPI_SILENCE_SECONDS");
+    unsigned N = 0;
+    if (!V || StringRef(V).getAsInteger(10, N) || N == 0)
+      return 30u;
+    return N;
+  }();
+  return Seconds;
+}
+
+/// Waits longer the longer nothing happens: an answer that comes soon is
+/// picked up at once (the first polls only yield the core), an idle rank
+/// does not spin a core another rank needs (then it sleeps, up to 2 ms).
+class Backoff {
+public:
+  void reset() { Polls = 0; }
+  void idle() {
+    ++Polls;
+    if (Polls < 200) {
+      std::this_thread::yield();
+      return;
+    }
+    unsigned Micros = std::min(2000u, 10u << std::min(Polls - 200, 8u));
+    std::this_thread::sleep_for(std::chrono::microseconds(Micros));
+  }
+
+private:
+  unsigned Polls = 0;
+};
+
+struct Bitcode {
+  uint64_t Size = 0;
+  /// Empty until the file was first read.
+  std::string Hash;
+  /// Ranks it was sent to.
+  unsigned Holders = 0;
+};
+
+/// What this process knows of the run.
+struct World {
+  int Rank = 0;
+  int Size = 1;
+  bool Active = false;
+  /// Per rank: its host and process id (rank 0's too).
+  std::vector<std::string> Hosts;
+  std::vector<uint32_t> Pids;
+  /// Rank 0: which bitcode each rank holds, by hash, and each file's.
+  std::vector<StringSet<>> Holds;
+  StringMap<Bitcode> Files;
+  /// Rank 0: what MLGO_MPI_STATS prints.
+  uint64_t Jobs = 0, BytesSent = 0, BitcodeSent = 0, BytesReceived = 0;
+  double RunSeconds = 0;
+  /// CPU seconds rank 0 spent on rounds of its loop that handed out or
+  /// took in a message: its cost per job, whatever the machine's load.
+  double BusyCPUSeconds = 0;
+
+  std::string describe(int R) const {
+    return ("rank " + Twine(R) + " on host " + Hosts[R] + " (pid " +
+            Twine(Pids[R]) + ")")
+        .str();
+  }
+};
+
+World &getWorld() {
+  static World W;
+  return W;
+}
+
+std::string describeMPIError(int Code) {
+  char Text[MPI_MAX_ERROR_STRING];
+  int Len = 0;
+  if (MPI_Error_string(Code, Text, &Len) != MPI_SUCCESS)
+    return "MPI error " + std::to_string(Code);
+  return std::string(Text, Len);
+}
+
+/// Ends the job from rank 0 after an error: the message, then MPI_Abort,
+/// which has the launcher end every rank and exit with status 1 (under
+/// `mpirun --enable-recovery` a plain exit would leave mpirun's status 0;
+/// MPI_Finalize would wait for the lost rank). Every result so far is in
+/// rank 0's caches.
+[[noreturn]] void endJob(const Twine &Message) {
+  outs().flush();
+  WithColor::error(errs(), "mlgo") << Message << "\n";
+  errs().flush();
+  MPI_Abort(MPI_COMM_WORLD, 1);
+  ::_exit(1);
+}
+
+/// A message waiting from \p Source (or any rank), received; false if none.
+bool receive(int Source, int &From, Tag &TheTag, std::string &Payload) {
+  int Flag = 0;
+  MPI_Status Status;
+  int Err = MPI_Iprobe(Source, MPI_ANY_TAG, MPI_COMM_WORLD, &Flag, &Status);
+  if (Err != MPI_SUCCESS)
+    endJob("MPI_Iprobe failed: " + describeMPIError(Err));
+  if (!Flag)
+    return false;
+  int Count = 0;
+  MPI_Get_count(&Status, MPI_BYTE, &Count);
+  Payload.resize(Count);
+  From = Status.MPI_SOURCE;
+  TheTag = static_cast<Tag>(Status.MPI_TAG);
+  Err = MPI_Recv(Payload.data(), Count, MPI_BYTE, Status.MPI_SOURCE,
+                 Status.MPI_TAG, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  if (Err != MPI_SUCCESS)
+    endJob("cannot receive from rank " + Twine(From) + ": " +
+           describeMPIError(Err));
+  return true;
+}
+
+/// A blocking send of a small message; false when MPI says it failed.
+bool sendSmall(int To, Tag TheTag, StringRef Payload) {
+  return MPI_Send(Payload.data(), Payload.size(), MPI_BYTE, To,
+                  static_cast<int>(TheTag), MPI_COMM_WORLD) == MPI_SUCCESS;
+}
+
+double getThreadCPUSeconds() {
+  timespec T;
+  ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &T);
+  return T.tv_sec + T.tv_nsec / 1e9;
+}
+
+std::string getHostName() {
+  char Name[MPI_MAX_PROCESSOR_NAME];
+  int Len = 0;
+  if (MPI_Get_processor_name(Name, &Len) != MPI_SUCCESS)
+    return "unknown";
+  return std::string(Name, Len);
+}
+
+//===-- Rank 0: the pool of worker ranks ----------------------------------===//
+
+class RankPool final : public WorkerPool {
+public:
+  explicit RankPool(const WorkerPoolOptions &Options) : Options(Options) {}
+  unsigned getNumWorkers() const override { return getWorld().Size - 1; }
+  std::vector<JobOutcome>
+  run(ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
+      std::function<void(size_t, JobOutcome &)> OnOutcome,
+      JobGate Gate) override;
+  unsigned getNumRespawns() const override { return 0; }
+  std::vector<int> getWorkerPids() const override { return {}; }
+
+private:
+  WorkerPoolOptions Options;
+};
+
+/// What rank 0 knows of a bitcode file, for as long as the run lasts (a
+/// command may create more than one pool; the ranks keep what they hold).
+Bitcode &getBitcode(StringRef Path) {
+  auto [It, New] = getWorld().Files.try_emplace(Path);
+  if (New) {
+    uint64_t Size = 0;
+    if (!sys::fs::file_size(Path, Size))
+      It->second.Size = Size;
+  }
+  return It->second;
+}
+
+std::vector<JobOutcome> RankPool::run(
+    ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
+    std::function<void(size_t, JobOutcome &)> OnOutcome, JobGate Gate) {
+  World &W = getWorld();
+  auto Start = Clock::now();
+  std::vector<JobOutcome> Outcomes(Jobs.size());
+  // Largest first: the longest compiles start early, and the small ones
+  // fill the gaps at the end. Stable, so the jobs of one module keep their
+  // order (the gate's trajectory replay relies on the first being first).
+  std::vector<size_t> Order(Jobs.size());
+  for (size_t I = 0; I < Jobs.size(); ++I)
+    Order[I] = I;
+  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
+    return getBitcode(Jobs[A].BitcodePath).Size >
+           getBitcode(Jobs[B].BitcodePath).Size;
+  });
+  std::deque<size_t> Pending(Order.begin(), Order.end());
+
+  struct Slot {
+    std::optional<size_t> Job;
+    Clock::time_point Heard;
+    MPI_Request Send = MPI_REQUEST_NULL;
+    std::string Buffer;
+  };
+  std::vector<Slot> Slots(W.Size);
+  size_t Done = 0;
+  auto Finish = [&](size_t J) {
+    ++Done;
+    if (OnOutcome)
+      OnOutcome(J, Outcomes[J]);
+    if (Progress)
+      Progress(Done, Jobs.size());
+  };
+
+  Backoff Idle;
+  std::string Payload;
+  while (Done < Jobs.size()) {
+    bool Busy = false;
+    double RoundStart = getThreadCPUSeconds();
+    // Hand out work to every free rank.
+    for (int R = 1; R < W.Size; ++R) {
+      Slot &S = Slots[R];
+      if (S.Job)
+        continue;
+      std::optional<size_t> J;
+      bool WantLog = false;
+      // Affinity: among the next AffinityWindow jobs, first one whose
+      // bitcode this rank holds (it need not travel again), then one whose
+      // bitcode no rank holds yet (so that modules spread over the ranks
+      // instead of every rank getting every module); then the next job in
+      // order.
+      enum Pass { Held, Unheld, Any };
+      for (Pass P : {Held, Unheld, Any}) {
+        size_t Seen = 0;
+        for (auto It = Pending.begin(); It != Pending.end() && !J;) {
+          size_t C = *It;
+          if (P != Any) {
+            if (++Seen > AffinityWindow)
+              break;
+            const Bitcode &B = getBitcode(Jobs[C].BitcodePath);
+            bool Fits = P == Held ? !B.Hash.empty() && W.Holds[R].count(B.Hash)
+                                  : B.Holders == 0;
+            if (!Fits) {
+              ++It;
+              continue;
+            }
+          }
+          WantLog = Jobs[C].WantLog;
+          GateAction A =
+              Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
+          if (A == GateAction::Defer) {
+            ++It;
+            continue;
+          }
+          It = Pending.erase(It);
+          if (A == GateAction::Answered)
+            Finish(C);
+          else
+            J = C;
+        }
+        if (J)
+          break;
+      }
+      if (!J)
+        break;
+      Busy = true;
+      // The previous send to this rank completed: the rank answered it.
+      if (S.Send != MPI_REQUEST_NULL)
+        MPI_Wait(&S.Send, MPI_STATUS_IGNORE);
+      JobMessage M;
+      M.TimeoutSeconds = Options.TimeoutSeconds;
+      M.Job = Jobs[*J];
+      M.Job.WantLog = WantLog;
+      Bitcode &B = getBitcode(M.Job.BitcodePath);
+      if (B.Hash.empty() || !W.Holds[R].count(B.Hash)) {
+        Expected<std::unique_ptr<MemoryBuffer>> Bytes =
+            readWholeFile(M.Job.BitcodePath);
+        if (!Bytes) {
+          Outcomes[*J].Error =
+              M.Job.Module + ": " + toString(Bytes.takeError());
+          Finish(*J);
+          continue;
+        }
+        B.Hash = hashBitcode((*Bytes)->getBuffer());
+        // Another path's bitcode may have brought the same bytes.
+        if (W.Holds[R].insert(B.Hash).second) {
+          M.Bitcode = (*Bytes)->getBuffer().str();
+          W.BitcodeSent += M.Bitcode->size();
+          ++B.Holders;
+        }
+      }
+      M.BitcodeHash = B.Hash;
+      S.Buffer = encodeJobMessage(M);
+      W.BytesSent += S.Buffer.size();
+      ++W.Jobs;
+      int Err = MPI_Isend(S.Buffer.data(), S.Buffer.size(), MPI_BYTE, R,
+                          static_cast<int>(Tag::Job), MPI_COMM_WORLD, &S.Send);
+      if (Err != MPI_SUCCESS)
+        endJob("cannot send " + M.Job.Module + " to " + W.describe(R) + ": " +
+               describeMPIError(Err) + "; " + "every result so far is kept: " +
+               "run again, with any number of ranks, to resume");
+      S.Job = *J;
+      S.Heard = Clock::now();
+    }
+    if (Done == Jobs.size())
+      break;
+    bool AnyRunning = false;
+    for (int R = 1; R < W.Size; ++R)
+      AnyRunning |= Slots[R].Job.has_value();
+    if (!AnyRunning) {
+      // Every pending job was deferred or answered, and no rank runs one:
+      // the gate broke its promise. Do as this machine's pool would do
+      // with no worker left.
+      for (size_t J : Pending) {
+        Outcomes[J].Error = Jobs[J].Module + ": no compile worker is running";
+        Outcomes[J].Transient = true;
+        Finish(J);
+      }
+      Pending.clear();
+      continue;
+    }
+    int From = 0;
+    Tag TheTag;
+    while (receive(MPI_ANY_SOURCE, From, TheTag, Payload)) {
+      Busy = true;
+      W.BytesReceived += Payload.size();
+      if (From <= 0 || From >= W.Size)
+        continue;
+      Slot &S = Slots[From];
+      S.Heard = Clock::now();
+      if (TheTag == Tag::Beat)
+        continue;
+      if (TheTag != Tag::Outcome || !S.Job)
+        endJob(W.describe(From) + " sent an unexpected message (tag " +
+               Twine(static_cast<int>(TheTag)) + ")");
+      size_t J = *S.Job;
+      S.Job.reset();
+      Expected<JobOutcome> O = decodeOutcome(Payload);
+      if (!O)
+        endJob(W.describe(From) + " answered " + Jobs[J].Module + " with " +
+               toString(O.takeError()));
+      Outcomes[J] = std::move(*O);
+      Finish(J);
+    }
+    auto Now = Clock::now();
+    for (int R = 1; R < W.Size; ++R) {
+      const Slot &S = Slots[R];
+      if (!S.Job || Now - S.Heard < std::chrono::seconds(getSilenceSeconds()))
+        continue;
+      endJob("compile worker " + W.describe(R) + " has not answered for " +
+             Twine(getSilenceSeconds()) + " s while compiling " +
+             Jobs[*S.Job].Module +
+             ": the rank died, stopped, or its host was lost; every result "
+             "so far is kept: run again, with any number of ranks, to resume");
+    }
+    // A large job travels in fragments that need this rank's progress:
+    // do not sleep while one is on its way.
+    bool Sending = false;
+    for (int R = 1; R < W.Size; ++R) {
+      if (Slots[R].Send == MPI_REQUEST_NULL)
+        continue;
+      int Complete = 0;
+      MPI_Test(&Slots[R].Send, &Complete, MPI_STATUS_IGNORE);
+      Sending |= !Complete;
+    }
+    if (Busy) {
+      W.BusyCPUSeconds += getThreadCPUSeconds() - RoundStart;
+      Idle.reset();
+    } else if (Sending) {
+      std::this_thread::yield();
+    } else {
+      Idle.idle();
+    }
+  }
+  for (int R = 1; R < W.Size; ++R)
+    if (Slots[R].Send != MPI_REQUEST_NULL)
+      MPI_Wait(&Slots[R].Send, MPI_STATUS_IGNORE);
+  W.RunSeconds += std::chrono::duration<double>(Clock::now() - Start).count();
+  return Outcomes;
+}
+
+//===-- Worker ranks ------------------------------------------------------===//
+
+/// \p Text with every \p From replaced by \p To.
+std::string replaceAll(StringRef Text, StringRef From, StringRef To) {
+  std::string Out;
+  while (!From.empty()) {
+    size_t At = Text.find(From);
+    if (At == StringRef::npos)
+      break;
+    Out += Text.take_front(At);
+    Out += To;
+    Text = Text.drop_front(At + From.size());
+  }
+  Out += Text;
+  return Out;
+}
+
+/// MLGO_WORKER_FAULT=kill-rank:MODULE or stop-rank:MODULE makes the worker
+/// rank that is sent MODULE die of SIGKILL, or stop (SIGSTOP), before it
+/// compiles it: a rank lost mid-run, for the fault tests. The forked
+/// workers' faults (crash:, hang:) are WorkerPool.cpp's.
+void injectRankFault(StringRef Module) {
+  const char *V = std::getenv("MLGO_WORKER_FAULT");
+  auto [Kind, Mod] = StringRef(V ? V : "").split(':');
+  if (Mod.empty() || Mod != Module)
+    return;
+  if (Kind == "kill-rank")
+    ::raise(SIGKILL);
+  if (Kind == "stop-rank")
+    ::raise(SIGSTOP);
+}
+
+/// The compile thread of a worker rank: one job at a time through this
+/// machine's pool. The thread lives as long as the rank, since the pool's
+/// forked workers die with the thread that forked them (PR_SET_PDEATHSIG).
+class Compiler {
+public:
+  Compiler() : Thread([this] { loop(); }) {}
+  ~Compiler() {
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      Quit = true;
+    }
+    CV.notify_all();
+    Thread.join();
+  }
+  void start(CompileJob Job, unsigned TimeoutSeconds) {
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      In = std::move(Job);
+      Timeout = TimeoutSeconds;
+    }
+    CV.notify_all();
+  }
+  std::optional<JobOutcome> take() {
+    std::lock_guard<std::mutex> Lock(M);
+    std::optional<JobOutcome> O = std::move(Out);
+    Out.reset();
+    return O;
+  }
+
+private:
+  void loop() {
+    std::unique_ptr<WorkerPool> Pool;
+    unsigned PoolTimeout = 0;
+    for (;;) {
+      CompileJob Job;
+      unsigned T;
+      {
+        std::unique_lock<std::mutex> Lock(M);
+        CV.wait(Lock, [&] { return Quit || In; });
+        if (Quit)
+          return;
+        Job = std::move(*In);
+        In.reset();
+        T = Timeout;
+      }
+      JobOutcome O;
+      if (!Pool || PoolTimeout != T) {
+        Pool.reset();
+        WorkerPoolOptions PO;
+        PO.Workers = 1;
+        PO.TimeoutSeconds = T;
+        Expected<std::unique_ptr<WorkerPool>> P = WorkerPool::createLocal(PO);
+        if (P) {
+          Pool = std::move(*P);
+          PoolTimeout = T;
+        } else {
+          O.Error = Job.Module + ": " + toString(P.takeError());
+          O.Transient = O.Environment = true;
+        }
+      }
+      if (Pool)
+        O = std::move(Pool->run(Job).front());
+      std::lock_guard<std::mutex> Lock(M);
+      Out = std::move(O);
+    }
+  }
+
+  std::mutex M;
+  std::condition_variable CV;
+  std::optional<CompileJob> In;
+  unsigned Timeout = 0;
+  std::optional<JobOutcome> Out;
+  bool Quit = false;
+  std::thread Thread;
+};
+
+int serveWorker() {
+  World &W = getWorld();
+  bool Echo = std::getenv("MLGO_MPI_ECHO") != nullptr;
+  SmallString<128> Dir;
+  if (std::error_code EC = sys::fs::createUniqueDirectory(
+          "mlgo-rank" + std::to_string(W.Rank), Dir)) {
+    // Rank 0 hears of it with the first job's answer.
+    Dir.clear();
+    errs() << "mlgo: rank " << W.Rank << " on host " << W.Hosts[W.Rank]
+           << ": cannot create a directory for bitcode: " << EC.message()
+           << "\n";
+  }
+  StringSet<> Held;
+  Compiler C;
+  bool Running = false;
+  std::string Local, Original;
+  Clock::time_point LastBeat;
+  Backoff Idle;
+  std::string Payload;
+  for (;;) {
+    bool Busy = false;
+    if (Running)
+      if (std::optional<JobOutcome> O = C.take()) {
+        // Errors name the module's own file, as on one machine.
+        if (!O->ok())
+          O->Error = replaceAll(O->Error, Local, Original);
+        sendSmall(0, Tag::Outcome, encodeOutcome(*O));
+        Running = false;
+        Busy = true;
+      }
+    int From = 0;
+    Tag TheTag;
+    if (receive(0, From, TheTag, Payload)) {
+      Busy = true;
+      if (TheTag == Tag::Stop)
+        break;
+      JobOutcome Now;
+      Expected<JobMessage> M = decodeJobMessage(Payload);
+      if (TheTag != Tag::Job) {
+        Now.Error = "rank " + std::to_string(W.Rank) +
+                    ": unexpected message (tag " +
+                    std::to_string(static_cast<int>(TheTag)) + ")";
+        consumeError(M.takeError());
+      } else if (!M) {
+        Now.Error = toString(M.takeError());
+      } else {
+        injectRankFault(M->Job.Module);
+        Local = (Dir + "/" + M->BitcodeHash + ".bc").str();
+        Original = M->Job.BitcodePath;
+        if (M->Bitcode && !Dir.empty()) {
+          if (Error E = writeFileAtomically(Local, *M->Bitcode))
+            Now.Error = M->Job.Module + ": rank " + std::to_string(W.Rank) +
+                        " on host " + W.Hosts[W.Rank] + ": " +
+                        toString(std::move(E));
+          else
+            Held.insert(M->BitcodeHash);
+        }
+        if (Now.Error.empty() && !Held.count(M->BitcodeHash)) {
+          Now.Error = M->Job.Module + ": rank " + std::to_string(W.Rank) +
+                      " on host " + W.Hosts[W.Rank] +
+                      " does not hold its bitcode " + M->BitcodeHash;
+        }
+        if (!Now.Error.empty()) {
+          Now.Transient = Now.Environment = true;
+        } else if (Echo) {
+          // The coordinator's ceiling (bench/mpi-scaling.sh): an answer
+          // without a compile.
+          Now.Result.emplace();
+        } else {
+          M->Job.BitcodePath = Local;
+          C.start(std::move(M->Job), M->TimeoutSeconds);
+          Running = true;
+          LastBeat = Clock::now();
+        }
+      }
+      if (!Running)
+        sendSmall(0, Tag::Outcome, encodeOutcome(Now));
+    }
+    if (Running && Clock::now() - LastBeat >= std::chrono::seconds(1)) {
+      sendSmall(0, Tag::Beat, "");
+      LastBeat = Clock::now();
+    }
+    if (Busy)
+      Idle.reset();
+    else
+      Idle.idle();
+  }
+  if (!Dir.empty())
+    sys::fs::remove_directories(Dir);
+  return 0;
+}
+
+} // namespace
+
+//===-- Start and finish --------------------------------------------------===//
+
+Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
+                            StringRef Identity) {
+  Launch L = detectLaunch();
+  if (Error E = checkLaunch(L)) {
+    if (L.Rank != 0) {
+      consumeError(std::move(E));
+      return Role{1};
+    }
+    return E;
+  }
+  if (L.Size <= 1)
+    return Role();
+  int Provided = 0;
+  if (MPI_Init_thread(&Argc, &Argv, MPI_THREAD_FUNNELED, &Provided) !=
+      MPI_SUCCESS)
+    return makeError("MPI_Init_thread failed");
+  World &W = getWorld();
+  W.Active = true;
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  MPI_Comm_rank(MPI_COMM_WORLD, &W.Rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &W.Size);
+  W.Hosts.assign(W.Size, "unknown");
+  W.Pids.assign(W.Size, 0);
+  W.Hosts[W.Rank] = getHostName();
+  W.Pids[W.Rank] = ::getpid();
+  if (W.Rank != 0) {
+    HelloMessage H{Identity.str(), W.Hosts[W.Rank], W.Pids[W.Rank]};
+    // MLGO_WORKER_FAULT=other-build:K: rank K says it is another mlgo, as a
+    // host with another install would (for the test of the refusal).
+    const char *Fault = std::getenv("MLGO_WORKER_FAULT");
+    if (Fault && StringRef(Fault) == "other-build:" + std::to_string(W.Rank))
+      H.Identity =
+          "mlgo version 0.0.0-other\n" + Identity.split('\n').second.str();
+    sendSmall(0, Tag::Hello, encodeHello(H));
+    // Rank 0 may refuse the run: the first message is then stop.
+    int Status = serveWorker();
+    MPI_Finalize();
+    W.Active = false;
+    return Role{Status};
+  }
+  // Rank 0: every rank says who it is, within the silence limit.
+  W.Holds.resize(W.Size);
+  std::vector<bool> Heard(W.Size);
+  Heard[0] = true;
+  int Missing = W.Size - 1;
+  auto Deadline = Clock::now() + std::chrono::seconds(getSilenceSeconds());
+  std::string Payload, Problem;
+  Backoff Idle;
+  while (Missing) {
+    int From = 0;
+    Tag TheTag;
+    if (!receive(MPI_ANY_SOURCE, From, TheTag, Payload)) {
+      if (Clock::now() > Deadline) {
+        std::string Ranks;
+        for (int R = 1; R < W.Size; ++R)
+          if (!Heard[R])
+            Ranks += (Ranks.empty() ? "" : ", ") + std::to_string(R);
+        endJob("rank(s) " + Ranks + " of " + Twine(W.Size) +
+               " did not start within " + Twine(getSilenceSeconds()) + " s");
+      }
+      Idle.idle();
+      continue;
+    }
+    Expected<HelloMessage> H = decodeHello(Payload);
+    if (TheTag != Tag::Hello || !H || Heard[From])
+      endJob("rank " + Twine(From) + " did not start as rank 0 expected" +
+             (H ? "" : ": " + toString(H.takeError())));
+    Heard[From] = true;
+    --Missing;
+    W.Hosts[From] = H->Host;
+    W.Pids[From] = H->Pid;
+    if (Problem.empty() && H->Identity != Identity) {
+      // Name the first line that differs: the commit, LLVM, a model.
+      SmallVector<StringRef, 8> A, B;
+      StringRef(H->Identity).split(A, '\n');
+      Identity.split(B, '\n');
+      size_t I = 0;
+      while (I < A.size() && I < B.size() && A[I] == B[I])
+        ++I;
+      Problem = (W.describe(From) + " runs another mlgo than rank 0: '" +
+                 (I < A.size() ? A[I].trim() : "") + "' against '" +
+                 (I < B.size() ? B[I].trim() : "") +
+                 "'; install the same build on every host")
+                    .str();
+    }
+  }
+  if (Problem.empty() && !isDistributedCommand(Command))
+    Problem = ("'mlgo " + Command +
+               "' does not run its compiles on MPI ranks; run it as one "
+               "process (without mpirun, or with -np 1)")
+                  .str();
+  if (!Problem.empty())
+    return makeError(Problem);
+  setWorkerPoolFactory([](const WorkerPoolOptions &Options)
+                           -> Expected<std::unique_ptr<WorkerPool>> {
+    return std::make_unique<RankPool>(Options);
+  });
+  return Role();
+}
+
+int finishCluster(int Status) {
+  World &W = getWorld();
+  if (!W.Active)
+    return Status;
+  if (W.Rank == 0) {
+    for (int R = 1; R < W.Size; ++R)
+      sendSmall(R, Tag::Stop, "");
+    if (std::getenv("MLGO_MPI_STATS"))
+      errs() << format("mlgo: mpi: %d ranks, %llu jobs in %.3f s, %.1f MB "
+                       "sent (%.1f MB bitcode), %.1f MB received, rank 0 "
+                       "busy %.3f s of CPU\n",
+                       W.Size, (unsigned long long)W.Jobs, W.RunSeconds,
+                       W.BytesSent / 1e6, W.BitcodeSent / 1e6,
+                       W.BytesReceived / 1e6, W.BusyCPUSeconds);
+  }
+  MPI_Finalize();
+  W.Active = false;
+  return Status;
+}
+
+} // namespace mlgo::distributed
