@@ -85,6 +85,16 @@ SizeFeatureVector computeSizeFeatures(Function &F,
       int64_t Op = opcodeFeature(I.getOpcode());
       if (Op >= 0)
         V[Op] += 1;
+      Type *Ty = I.getType();
+      if (Ty->isPointerTy() || Ty->isIntegerTy(64))
+        Add(SizeFeature::wide_values, 1);
+      if (Ty->isFloatingPointTy())
+        Add(SizeFeature::fp_values, 1);
+      if (I.isUsedOutsideOfBlock(&BB))
+        Add(SizeFeature::cross_block_values, 1);
+      if (const auto *GEP = dyn_cast<GetElementPtrInst>(&I))
+        if (GEP->hasAllConstantIndices())
+          Add(SizeFeature::constant_geps, 1);
       if (const auto *Phi = dyn_cast<PHINode>(&I))
         Add(SizeFeature::phi_operands, Phi->getNumIncomingValues());
       if (const auto *Switch = dyn_cast<SwitchInst>(&I))

@@ -3,7 +3,7 @@
 //   mlgo ir2native dataset --corpus DIR -o DATA.tsv [--packages P,...]
 //   mlgo ir2native train --recipe R.json --data DATA.tsv -o model.json
 //   mlgo ir2native eval --model M.json --data DATA.tsv [--recipe R.json]
-//                       [--packages P,...] [--per-function]
+//                       [--packages P,...] [--per-function] [--max-mdape P]
 //   mlgo ir2native decisions --corpus DIR [--model M.json]
 //                       [--packages P,...] [--max-per-module N]
 //
@@ -84,6 +84,11 @@ cl::opt<bool> PerFunction("per-function",
                           cl::desc("print every function: actual and "
                                    "predicted bytes, error"),
                           cl::sub(EvalCmd), cl::cat(Cat));
+cl::opt<double> MaxMdAPE("max-mdape",
+                         cl::desc("fail (exit 1) if the median absolute "
+                                  "percentage error is above this"),
+                         cl::value_desc("percent"), cl::sub(EvalCmd),
+                         cl::cat(Cat));
 cl::opt<unsigned>
     MaxPerModule("max-per-module",
                  cl::desc("flip at most this many decisions per module "
@@ -224,6 +229,10 @@ int runEval() {
                     A.Functions, 100 * A.MdAPE, 100 * A.MeanAPE, 100 * A.P90APE,
                     A.ActualBytes, A.PredictedBytes,
                     100 * (A.PredictedBytes - A.ActualBytes) / A.ActualBytes);
+  if (MaxMdAPE.getNumOccurrences() && 100 * A.MdAPE > MaxMdAPE)
+    return fail(formatv("MdAPE {0:f1}% is above --max-mdape {1}", 100 * A.MdAPE,
+                        MaxMdAPE.getValue())
+                    .str());
   return 0;
 }
 

@@ -16,7 +16,10 @@
 //    loops and their depth, the dominator tree's depth, calls (argument
 //    set-up, a frame, callee-saved registers), arguments, phis (copies),
 //    switch cases (jump tables or compare chains), constant operands that
-//    do not fit an 8-bit immediate;
+//    do not fit an 8-bit immediate, 64-bit values (a REX prefix each on
+//    x86-64), floating-point values, values live across blocks (register
+//    pressure: spills and callee-saved registers), constant-index
+//    getelementptrs (folded into addressing modes, so nearly free);
 //  * the opcode histogram: the model's weight for an opcode is its
 //    average size in bytes on the target;
 //  * linkage: local functions can take a cheaper calling convention.
@@ -58,7 +61,11 @@ namespace mlgo {
   M(phi_operands, "incoming values of phis")                                   \
   M(switch_cases, "cases of switch instructions")                              \
   M(large_constants, "integer constant operands outside [-128, 127]")          \
-  M(call_arguments, "arguments passed at non-intrinsic call sites")
+  M(call_arguments, "arguments passed at non-intrinsic call sites")          \
+  M(wide_values, "instructions producing a 64-bit integer or a pointer")     \
+  M(fp_values, "instructions producing a floating-point value")              \
+  M(cross_block_values, "values used outside their own block")               \
+  M(constant_geps, "getelementptrs with constant indices only")
 
 // M(name, LLVM Instruction opcode): one count per opcode. The opcodes LLVM
 // 19 C and C++ code uses; the rest (exception pads, callbr, va_arg) add to
