@@ -20,6 +20,7 @@
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/IR2Native/FunctionFeatures.h"
+#include "mlgo/IR2Native/SizePredictor.h"
 #include "mlgo/Inline/InlinerPlugin.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
@@ -102,6 +103,13 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
   C->Options.Fixed = P.Fixed;
   if (Job.WantLog)
     C->LogBuffer = LogBuffer;
+  if (Job.WantLog && Job.WantSizeScore) {
+    Expected<std::unique_ptr<SizePredictor>> Predictor =
+        SizePredictor::create("");
+    if (!Predictor)
+      return Predictor.takeError();
+    C->Options.SizeScore = std::move(*Predictor);
+  }
   if (Job.WantSites)
     C->Options.SiteRecord = Sites;
   C->Options.DecisionCounter = DecisionCounter;

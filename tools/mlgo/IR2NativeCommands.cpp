@@ -20,6 +20,8 @@
 
 #include "mlgo/Compile/CompileWorker.h"
 #include "mlgo/Compile/TrainingCorpus.h"
+#include "mlgo/Log/ByteSource.h"
+#include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/SizeModel/SizeData.h"
 #include "mlgo/Support/Error.h"
@@ -34,6 +36,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
+#include <cstring>
 
 using namespace llvm;
 using namespace mlgo;
@@ -247,6 +250,30 @@ double predictModule(SizePredictorOverSamples &P, const CompileResult &R) {
   return Sum;
 }
 
+/// The delta_size outcome of every policy decision in a log written with
+/// WantSizeScore, in decision order.
+Expected<std::vector<float>> readScores(const std::string &Log,
+                                        StringRef Module) {
+  Expected<std::unique_ptr<LogReader>> R = LogReader::create(
+      createMemorySource(MemoryBuffer::getMemBuffer(Log, Module, false)),
+      Module);
+  if (!R)
+    return R.takeError();
+  std::vector<float> Scores;
+  while (true) {
+    Expected<const LogRecord &> Rec = (*R)->next();
+    if (!Rec)
+      return Rec.takeError();
+    if (Rec->TheKind == LogRecord::Kind::End)
+      return Scores;
+    if (Rec->TheKind != LogRecord::Kind::Outcome)
+      continue;
+    float V;
+    std::memcpy(&V, Rec->Data.data(), sizeof(V));
+    Scores.push_back(V);
+  }
+}
+
 int runDecisions() {
   std::string Path = ModelPath;
   Expected<Model> M = Model::load(Path);
@@ -260,13 +287,17 @@ int runDecisions() {
   if (!Modules)
     return fail(Modules.takeError());
   size_t Decisions = 0, Changed = 0, Agree = 0, Failed = 0;
+  // From the baseline's log alone (no compile per move): an inlined
+  // decision's predicted saving, which inverting it should lose.
+  size_t ScoredChanged = 0, ScoredAgree = 0;
   Progress P("ir2native decisions", "modules");
   size_t Done = 0;
-  outs() << "module\tdecision\tmeasured\tpredicted\n";
+  outs() << "module\tdecision\tmeasured\tpredicted\tlogged_delta_size\n";
   for (const CorpusModule &Mod : *Modules) {
     P.update(Done++, Modules->size());
-    CompileJob Base = Mod.makeJob(CompilePolicy::heuristic());
+    CompileJob Base = Mod.makeJob(CompilePolicy::heuristic(), /*WantLog=*/true);
     Base.WantFunctionSizes = true;
+    Base.WantSizeScore = true;
     Expected<CompileResult> B = compileModule(Base);
     if (!B) {
       consumeError(B.takeError());
@@ -274,6 +305,9 @@ int runDecisions() {
       continue;
     }
     double BasePredicted = predictModule(*Predictor, *B);
+    Expected<std::vector<float>> Scores = readScores(B->Log, Mod.Name);
+    if (!Scores)
+      return fail(Scores.takeError());
     uint32_t N = B->NumDecisions;
     uint32_t Take = MaxPerModule && MaxPerModule < N ? MaxPerModule : N;
     for (uint32_t K = 0; K < Take; ++K) {
@@ -292,20 +326,32 @@ int runDecisions() {
       double Measured =
           static_cast<double>(R->TextSize) - static_cast<double>(B->TextSize);
       double Predicted = predictModule(*Predictor, *R) - BasePredicted;
-      outs() << formatv("{0}\t{1}\t{2:f0}\t{3:f1}\n", Mod.Name, Index, Measured,
-                        Predicted);
+      // A decision that inlined logged a predicted saving, which inverting
+      // it loses (the module grows); one that did not inline logged 0.
+      float Score = Index < Scores->size() ? (*Scores)[Index] : 0;
+      outs() << formatv("{0}\t{1}\t{2:f0}\t{3:f1}\t{4}\n", Mod.Name, Index,
+                        Measured, Predicted, Score);
       if (Measured == 0)
         continue;
       ++Changed;
       if ((Measured > 0) == (Predicted > 0))
         ++Agree;
+      if (Score != 0) {
+        ++ScoredChanged;
+        if ((Measured > 0) == (Score > 0))
+          ++ScoredAgree;
+      }
     }
   }
   P.end();
   outs() << formatv("decisions flipped: {0} ({1} compiles failed)\n"
-                    "changed size: {2}\nsign agrees: {3} ({4:f1}%)\n",
+                    "changed size: {2}\nsign agrees: {3} ({4:f1}%)\n"
+                    "with a logged delta_size: {5}, whose sign agrees: {6} "
+                    "({7:f1}%)\n",
                     Decisions, Failed, Changed, Agree,
-                    Changed ? 100.0 * Agree / Changed : 0.0);
+                    Changed ? 100.0 * Agree / Changed : 0.0, ScoredChanged,
+                    ScoredAgree,
+                    ScoredChanged ? 100.0 * ScoredAgree / ScoredChanged : 0.0);
   return 0;
 }
 

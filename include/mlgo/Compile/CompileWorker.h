@@ -57,6 +57,10 @@ struct CompileJob {
   /// (CompileResult::Functions; docs/ir2native.md). In-process compiles
   /// only: the worker pool does not carry them.
   bool WantFunctionSizes = false;
+  /// With WantLog: each policy decision's outcome in the log is the
+  /// embedded native-size model's predicted saving, "delta_size"
+  /// (MLGOInlineAdvisorOptions::SizeScore; docs/ir2native.md).
+  bool WantSizeScore = false;
 };
 
 /// A function of a compiled module: its size features at the end of the
