@@ -19,6 +19,8 @@
 
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/IR2Native/FunctionFeatures.h"
+#include "mlgo/IR2Native/SizePredictor.h"
 #include "mlgo/Inline/InlinerPlugin.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
@@ -101,6 +103,13 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
   C->Options.Fixed = P.Fixed;
   if (Job.WantLog)
     C->LogBuffer = LogBuffer;
+  if (Job.WantLog && Job.WantSizeScore) {
+    Expected<std::unique_ptr<SizePredictor>> Predictor =
+        SizePredictor::create("");
+    if (!Predictor)
+      return Predictor.takeError();
+    C->Options.SizeScore = std::move(*Predictor);
+  }
   if (Job.WantSites)
     C->Options.SiteRecord = Sites;
   C->Options.DecisionCounter = DecisionCounter;
@@ -200,6 +209,16 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   std::shared_ptr<const InlinerConfig> Shared = std::move(*Config);
   CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
       [Shared](PassBuilder &PB) { registerInliner(PB, Shared); });
+  // IR2Native's dataset: the functions as the code generator gets them.
+  std::vector<FunctionFeatureRow> FeatureRows;
+  if (Job.WantFunctionSizes)
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [&FeatureRows](PassBuilder &PB) {
+          PB.registerOptimizerLastEPCallback(
+              [&FeatureRows](ModulePassManager &MPM, OptimizationLevel) {
+                MPM.addPass(CollectSizeFeaturesPass(&FeatureRows));
+              });
+        });
 
   clang::EmitObjAction Action;
   bool Compiled = CI.ExecuteAction(Action);
@@ -226,6 +245,22 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   if (!Code)
     return Code.takeError();
   Result.TextSize = Code->Total;
+  if (Job.WantFunctionSizes) {
+    Expected<std::vector<std::pair<std::string, uint64_t>>> Sizes =
+        getFunctionSizes(MemoryBufferRef((*Object)->getBuffer(), Job.Module));
+    if (!Sizes)
+      return Sizes.takeError();
+    for (const FunctionFeatureRow &Row : FeatureRows) {
+      auto It =
+          llvm::lower_bound(*Sizes, Row.Name,
+                            [](const std::pair<std::string, uint64_t> &S,
+                               const std::string &N) { return S.first < N; });
+      bool Found = It != Sizes->end() && It->first == Row.Name;
+      Result.Functions.push_back(
+          {Row.Name, Found ? It->second : 0,
+           std::vector<int64_t>(Row.Features.begin(), Row.Features.end())});
+    }
+  }
   for (const auto &[Name, Bytes] : Code->Grouped)
     Result.Grouped.push_back({hashGroupedName(Name), Bytes});
   llvm::sort(Result.Grouped);

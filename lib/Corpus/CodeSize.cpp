@@ -98,4 +98,37 @@ Expected<CodeSize> getCodeSize(MemoryBufferRef Object) {
   return getCodeSize(**Obj);
 }
 
+Expected<std::vector<std::pair<std::string, uint64_t>>>
+getFunctionSizes(MemoryBufferRef Object) {
+  Expected<std::unique_ptr<object::ObjectFile>> Obj =
+      object::ObjectFile::createObjectFile(Object);
+  if (!Obj)
+    return makeError(Object.getBufferIdentifier() + ": " +
+                     toString(Obj.takeError()));
+  const auto *ELF = dyn_cast<object::ELFObjectFileBase>(Obj->get());
+  if (!ELF)
+    return makeError(Object.getBufferIdentifier() +
+                     ": function sizes need an ELF object");
+  std::vector<std::pair<std::string, uint64_t>> Sizes;
+  for (const object::ELFSymbolRef Sym : ELF->symbols()) {
+    if (Sym.getELFType() != ELF::STT_FUNC)
+      continue;
+    Expected<object::section_iterator> Sec = Sym.getSection();
+    if (!Sec) {
+      consumeError(Sec.takeError());
+      continue;
+    }
+    if (*Sec == ELF->section_end() || !(*Sec)->isText())
+      continue;
+    Expected<StringRef> Name = Sym.getName();
+    if (!Name)
+      return makeError(
+          Object.getBufferIdentifier() +
+          ": unreadable symbol name: " + toString(Name.takeError()));
+    Sizes.push_back({Name->str(), Sym.getSize()});
+  }
+  llvm::sort(Sizes);
+  return Sizes;
+}
+
 } // namespace mlgo

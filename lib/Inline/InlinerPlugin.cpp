@@ -25,6 +25,8 @@
 
 #include "mlgo/Inline/InlinerPlugin.h"
 
+#include "mlgo/IR2Native/SizePredictor.h"
+
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Protocol/InteractiveRunner.h"
@@ -74,6 +76,17 @@ cl::opt<bool> TrainingLogScore(
     cl::desc("Add a per-module score to the training log: the module's IR "
              "instruction count when the inliner finishes ('module_ir_size', "
              "logged after the module's last decision)"));
+cl::opt<bool> SizeScore(
+    "mlgo-size-score", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("Add a per-decision score to the training log: the native "
+             "bytes each decision saves as the size model predicts them "
+             "('delta_size', float; docs/ir2native.md)"));
+cl::opt<std::string> SizeModelPath(
+    "mlgo-size-model", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("file"),
+    cl::desc("The native-size model of -mlgo-size-score and "
+             "print<ir2native>, interpreted (default: the model embedded in "
+             "the plugin)"));
 cl::opt<bool> DefaultPolicy(
     "mlgo-default-policy", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Let LLVM's heuristic decide (through mlgo's advisor, so the "
@@ -232,7 +245,9 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
   std::unique_ptr<LogWriter> Log;
   if (C.LogBuffer || !Options.TrainingLogPath.empty()) {
     std::optional<TensorSpec> Score;
-    if (Options.LogModuleScore)
+    if (Options.SizeScore)
+      Score = MLGOInlineAdvisor::getSizeScoreSpec();
+    else if (Options.LogModuleScore)
       Score = MLGOInlineAdvisor::getLogScoreSpec();
     if (C.LogBuffer) {
       Log = std::make_unique<LogWriter>(
@@ -358,6 +373,21 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   if (TrainingLogScore && TrainingLog.empty())
     return makeError("-mlgo-training-log-score needs -mlgo-training-log");
   O.LogModuleScore = TrainingLogScore;
+  if (SizeScore) {
+    if (TrainingLog.empty())
+      return makeError("-mlgo-size-score needs -mlgo-training-log");
+    if (TrainingLogScore)
+      return makeError("-mlgo-size-score and -mlgo-training-log-score are "
+                       "exclusive: a log has one score");
+    Expected<std::unique_ptr<SizePredictor>> P =
+        SizePredictor::create(SizeModelPath);
+    if (!P)
+      return P.takeError();
+    O.SizeScore = std::move(*P);
+  } else if (!SizeModelPath.empty() && !TrainingLog.empty()) {
+    return makeError("-mlgo-size-model names the model of -mlgo-size-score, "
+                     "which is not given");
+  }
   if (!Flip.empty()) {
     if (UseLLVMAdvisor)
       return makeError("-mlgo-flip inverts decisions of mlgo's advisor; it "
@@ -407,6 +437,15 @@ void registerSetupCheck(std::function<Error()> Check) {
 }
 
 void registerInliner(PassBuilder &PB) {
+  // print<ir2native>: every function's predicted native size.
+  PB.registerPipelineParsingCallback(
+      [](StringRef Name, ModulePassManager &MPM,
+         ArrayRef<PassBuilder::PipelineElement>) {
+        if (Name != "print<ir2native>")
+          return false;
+        MPM.addPass(PrintSizePredictionsPass(outs(), SizeModelPath));
+        return true;
+      });
   PB.registerPipelineStartEPCallback([](ModulePassManager &MPM,
                                         OptimizationLevel Level) {
     PipelineForSpeed = Level.getSpeedupLevel() > 0 && Level.getSizeLevel() == 0;

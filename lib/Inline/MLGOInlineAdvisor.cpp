@@ -8,6 +8,8 @@
 
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
 
+#include "mlgo/IR2Native/SizePredictor.h"
+
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Support/Files.h"
 
@@ -171,6 +173,58 @@ TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
   return TensorSpec::createSpec<int64_t>("module_ir_size", {1});
 }
 
+TensorSpec MLGOInlineAdvisor::getSizeScoreSpec() {
+  return TensorSpec::createSpec<float>("delta_size", {1});
+}
+
+/// The advice of a policy decision whose predicted size change is logged
+/// as the decision's score (MLGOInlineAdvisorOptions::SizeScore). The
+/// sizes before are predicted when the advice is made, the caller's after
+/// when the inliner reports the outcome.
+class SizeScoredAdvice final : public MLInlineAdvice {
+public:
+  SizeScoredAdvice(MLGOInlineAdvisor *Advisor, CallBase &CB,
+                   OptimizationRemarkEmitter &ORE, bool Recommendation,
+                   FunctionAnalysisManager &FAM)
+      : MLInlineAdvice(Advisor, CB, ORE, Recommendation), Owner(*Advisor),
+        TTI(FAM.getResult<TargetIRAnalysis>(*CB.getCaller())),
+        CallerBefore(Owner.Options.SizeScore->predict(
+            computeSizeFeatures(*CB.getCaller(), TTI))),
+        CalleeBefore(Owner.Options.SizeScore->predict(
+            computeSizeFeatures(*CB.getCalledFunction(), TTI))) {}
+
+  void recordInliningImpl() override {
+    MLInlineAdvice::recordInliningImpl();
+    log(CallerBefore - callerAfter());
+  }
+  void recordInliningWithCalleeDeletedImpl() override {
+    MLInlineAdvice::recordInliningWithCalleeDeletedImpl();
+    log(CallerBefore + CalleeBefore - callerAfter());
+  }
+  void recordUnsuccessfulInliningImpl(const InlineResult &Result) override {
+    MLInlineAdvice::recordUnsuccessfulInliningImpl(Result);
+    log(0);
+  }
+  void recordUnattemptedInliningImpl() override {
+    MLInlineAdvice::recordUnattemptedInliningImpl();
+    log(0);
+  }
+
+private:
+  float callerAfter() {
+    return Owner.Options.SizeScore->predict(
+        computeSizeFeatures(*getCaller(), TTI));
+  }
+  void log(float DeltaSize) {
+    if (Owner.Log && Owner.Log->hasObservationInProgress())
+      Owner.Log->logReward(DeltaSize);
+  }
+
+  MLGOInlineAdvisor &Owner;
+  const TargetTransformInfo &TTI;
+  const float CallerBefore, CalleeBefore;
+};
+
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
   if (Table && !Options.FixedFileName.empty())
     reportStaleEntries();
@@ -188,7 +242,8 @@ MLGOInlineAdvisor::~MLGOInlineAdvisor() {
   // LLVM discards the advisor when its inliner run ends, so this is the
   // module as the inliner leaves it. An outcome must follow an observation:
   // a module where the policy decided nothing gets no score.
-  if (Options.LogModuleScore && Log->hasObservationInProgress()) {
+  if (Options.LogModuleScore && !Options.SizeScore &&
+      Log->hasObservationInProgress()) {
     int64_t Size = 0;
     for (const Function &F : M)
       Size += F.getInstructionCount();
@@ -372,6 +427,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   emitDecisionRemark(
       ORE, CB, Decision, Decision ? "Inline" : "NoInline",
       Decision ? "advised inlining " : "advised against inlining ", Describe);
+  if (Log && Options.SizeScore)
+    return std::make_unique<SizeScoredAdvice>(this, CB, ORE, Decision != 0,
+                                              FAM);
   return std::make_unique<MLInlineAdvice>(this, CB, ORE, Decision != 0);
 }
 

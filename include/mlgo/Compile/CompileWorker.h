@@ -52,6 +52,23 @@ struct CompileJob {
   /// Return every policy decision's call site (CompileResult::Sites). Not
   /// available for PolicyKind::Stock.
   bool WantSites = false;
+  /// Return every defined function's IR2Native features at the end of the
+  /// IR pipeline with its symbol's size in the object
+  /// (CompileResult::Functions; docs/ir2native.md). In-process compiles
+  /// only: the worker pool does not carry them.
+  bool WantFunctionSizes = false;
+  /// With WantLog: each policy decision's outcome in the log is the
+  /// embedded native-size model's predicted saving, "delta_size"
+  /// (MLGOInlineAdvisorOptions::SizeScore; docs/ir2native.md).
+  bool WantSizeScore = false;
+};
+
+/// A function of a compiled module: its size features at the end of the
+/// IR pipeline, and its symbol's bytes in the object.
+struct FunctionSize {
+  std::string Name;
+  uint64_t NativeSize = 0;
+  std::vector<int64_t> Features;
 };
 
 /// The hash that stands for a grouped section's name in CompileResult.
@@ -71,6 +88,10 @@ struct CompileResult {
   /// Every policy decision's call site and applied decision, in order, when
   /// requested.
   std::vector<DecidedSite> Sites;
+  /// With WantFunctionSizes: every function the IR pipeline left defined,
+  /// in module order; NativeSize 0 for one without a symbol of that name
+  /// in the object (private linkage, or dropped by the code generator).
+  std::vector<FunctionSize> Functions;
   /// Wall-clock seconds of the compile.
   double Seconds = 0;
 };

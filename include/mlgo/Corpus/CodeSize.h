@@ -81,6 +81,13 @@ CodeSize getCodeSize(const llvm::object::ObjectFile &Obj);
 /// Same, for an object in memory; errors name its buffer identifier.
 llvm::Expected<CodeSize> getCodeSize(llvm::MemoryBufferRef Object);
 
+/// The size of every function symbol defined in an executable section of
+/// \p Object (ELF st_size: the function's own bytes, without the padding
+/// before the next one), as (symbol name, bytes), sorted by name. What
+/// IR2Native learns to predict (docs/ir2native.md).
+llvm::Expected<std::vector<std::pair<std::string, uint64_t>>>
+getFunctionSizes(llvm::MemoryBufferRef Object);
+
 } // namespace mlgo
 
 #endif // MLGO_CORPUS_CODESIZE_H

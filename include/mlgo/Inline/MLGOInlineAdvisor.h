@@ -36,6 +36,8 @@
 
 namespace mlgo {
 
+class SizePredictor;
+
 /// Where decisions come from.
 enum class InlineDecisionSource {
   /// A model: embedded in the plugin, or loaded from a file.
@@ -63,6 +65,14 @@ struct MLGOInlineAdvisorOptions {
   /// holding the module's IR instruction count when the inliner finishes
   /// (getLogScoreSpec()).
   bool LogModuleScore = false;
+  /// Log a per-decision score (exclusive with LogModuleScore): after each
+  /// policy decision, an outcome "delta_size" (float) holding the native
+  /// bytes the decision saves as this predictor sees them - the caller's
+  /// predicted size before minus after, plus the callee's before when
+  /// inlining deleted it; 0 when nothing was inlined (upstream's
+  /// development-mode reward, with mlgo's IR2Native model,
+  /// docs/ir2native.md).
+  std::shared_ptr<SizePredictor> SizeScore;
   /// Short description of the model for remarks ("embedded inline-oz").
   std::string ModelDescription;
   /// Training and research hook: called with each policy decision's index
@@ -119,6 +129,8 @@ public:
   getLogFeatures(const MLGOInlineAdvisorOptions &Options);
   /// The per-module score: "module_ir_size", int64_t [1].
   static TensorSpec getLogScoreSpec();
+  /// The per-decision score: "delta_size", float [1].
+  static TensorSpec getSizeScoreSpec();
 
 protected:
   std::unique_ptr<llvm::InlineAdvice>
@@ -129,6 +141,7 @@ protected:
 
 private:
   bool getDefaultDecision(llvm::CallBase &CB);
+  friend class SizeScoredAdvice;
   void reportStaleEntries();
   void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
 

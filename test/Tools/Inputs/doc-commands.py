@@ -66,7 +66,7 @@ for path in files:
             if opt not in plugin_options:
                 problems.append(f"{name}: unknown plugin option {opt}")
         for line in snippet.splitlines():
-            for m in re.finditer(r"^\s*(?:\S*/)?mlgo ([a-z]+)(?: ([a-z]+))?(.*)",
+            for m in re.finditer(r"^\s*(?:\S*/)?mlgo ([a-z][a-z0-9]*)(?: ([a-z]+))?(.*)",
                                  line):
                 first, second, rest = m.group(1), m.group(2), m.group(3)
                 if first not in commands:

@@ -20,6 +20,7 @@ CHECK-NEXT:   commit: {{([0-9a-f]{12}(-dirty)?|unknown)}}
 CHECK-NEXT:   LLVM: $llvm at run time ({{/[^ ]+/libLLVM[^/ ]*\.so[^/ ]*}}), built against $llvm
 CHECK-NEXT:   model inline-oz: md5 $(md5 "$src/models/inline-oz/model.json")
 CHECK-NEXT:   model regalloc-evict: md5 $(md5 "$src/models/regalloc-evict/model.json")
+CHECK-NEXT:   model ir2native: md5 $(md5 "$src/models/ir2native/model.json")
 CHECK-NEXT:   model tune-ranker: md5 $(md5 "$src/models/tune-ranker/ranker.json")
 CHECK-NOT:  {{.}}
 END

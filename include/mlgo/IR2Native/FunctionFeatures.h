@@ -1,0 +1,68 @@
+//===- mlgo/IR2Native/FunctionFeatures.h - A function's size features -*- C++
+//-*-===//
+//
+// The compiler's side of IR2Native's feature table
+// (mlgo/SizeModel/SizeFeatures.h): the features of one function, computed
+// with the function's own analyses (TargetTransformInfo for the code-size
+// estimate, LoopInfo, DominatorTree) from a FunctionAnalysisManager. The
+// dataset reads them at the end of the -Oz pipeline; the plugin reads them
+// for a caller before and after an inlining decision.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_IR2NATIVE_FUNCTIONFEATURES_H
+#define MLGO_IR2NATIVE_FUNCTIONFEATURES_H
+
+#include "mlgo/SizeModel/SizeFeatures.h"
+
+#include "llvm/IR/PassManager.h"
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace llvm {
+class Function;
+class Module;
+class TargetTransformInfo;
+} // namespace llvm
+
+namespace mlgo {
+
+using SizeFeatureVector = std::array<int64_t, NumSizeFeatures>;
+
+/// The features of \p F (a definition), in feature-vector order. The
+/// dominator tree and loops are computed here, not taken from an analysis
+/// manager: the inliner asks about a caller it has just changed, whose
+/// cached analyses are not yet invalidated (upstream's
+/// InlineSizeEstimatorAnalysis does the same).
+SizeFeatureVector computeSizeFeatures(llvm::Function &F,
+                                      const llvm::TargetTransformInfo &TTI);
+/// Same, with the target's TTI from \p FAM.
+SizeFeatureVector computeSizeFeatures(llvm::Function &F,
+                                      llvm::FunctionAnalysisManager &FAM);
+
+/// A function's name and features.
+struct FunctionFeatureRow {
+  std::string Name;
+  SizeFeatureVector Features;
+};
+
+/// Appends the features of every function the module defines, in module
+/// order (the dataset adds it at the end of the -Oz IR pipeline and
+/// joins the rows with the object's symbol sizes).
+class CollectSizeFeaturesPass
+    : public llvm::PassInfoMixin<CollectSizeFeaturesPass> {
+public:
+  explicit CollectSizeFeaturesPass(std::vector<FunctionFeatureRow> *Out)
+      : Out(Out) {}
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+
+private:
+  std::vector<FunctionFeatureRow> *Out;
+};
+
+} // namespace mlgo
+
+#endif // MLGO_IR2NATIVE_FUNCTIONFEATURES_H
