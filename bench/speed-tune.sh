@@ -33,7 +33,9 @@ done
 mkdir -p "$work"
 inputB=$work/inputB
 if [[ ! -s $inputB ]]; then
-  find /usr/include -maxdepth 1 -name '*.h' | LC_ALL=C sort | xargs cat | head -c 1048576 >"$inputB"
+  find /usr/include -maxdepth 1 -name '*.h' | LC_ALL=C sort | xargs cat >"$inputB.all"
+  head -c 1048576 "$inputB.all" >"$inputB"
+  rm "$inputB.all"
 fi
 
 # The sources (relative to the unpacked package) and the package.
@@ -74,7 +76,8 @@ for p in ${programs//,/ }; do
       defs="-D_FILE_OFFSET_BITS=64 -I."
       # shellcheck disable=SC2086
       clang-19 -O2 $defs -fprofile-generate ${files[$p]} -o ../inst
-      cat ./*.c ./*.h | head -c 1048576 >../inputA
+      cat ./*.c ./*.h >../inputA.all
+      head -c 1048576 ../inputA.all >../inputA
       "$mlgo" profile run -o ../p.profdata -- sh -c \
         '../inst -c < ../inputA > ../a.z && ../inst -dc < ../a.z > ../a.back' >/dev/null
       for f in ${files[$p]}; do

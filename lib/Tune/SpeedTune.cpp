@@ -32,6 +32,7 @@
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
@@ -108,6 +109,26 @@ Expected<std::vector<Decision>> readTrajectory(StringRef Path) {
     Out.push_back(std::move(D));
   }
   return Out;
+}
+
+/// Whether the object \p Obj defines no function.
+bool hasNoFunction(MemoryBufferRef Obj) {
+  Expected<std::unique_ptr<object::ObjectFile>> O =
+      object::ObjectFile::createObjectFile(Obj);
+  if (!O) {
+    consumeError(O.takeError());
+    return false;
+  }
+  for (const object::SymbolRef &S : (*O)->symbols()) {
+    Expected<object::SymbolRef::Type> T = S.getType();
+    if (!T) {
+      consumeError(T.takeError());
+      return false;
+    }
+    if (*T == object::SymbolRef::ST_Function)
+      return false;
+  }
+  return true;
 }
 
 /// The compiles of one corpus module, cached in the work directory.
@@ -200,8 +221,16 @@ private:
       return Obj.takeError();
     Expected<speed::ObjectCost> C =
         speed::measureExecutionCost((*Obj)->getMemBufferRef(), &Coster);
-    if (!C)
-      return makeError(M.Name + ": " + toString(C.takeError()));
+    if (!C) {
+      // A module without code (crctable.c: tables only) has no address map
+      // and costs nothing.
+      if (hasNoFunction((*Obj)->getMemBufferRef())) {
+        consumeError(C.takeError());
+        C = speed::ObjectCost();
+      } else {
+        return makeError(M.Name + ": " + toString(C.takeError()));
+      }
+    }
     // The cost file: the totals, then one line per function with a cost,
     // exact to the instruction (the values are integers).
     std::string Text = formatv("{0:f1} {1:f1}\n", C->Instructions, C->Cycles);
@@ -270,11 +299,13 @@ struct ModuleResult {
   unsigned Tries = 0, Compiles = 0;
   /// Whether the module was searched (it has hot functions).
   bool Searched = false;
-  /// The object of the best model-side compile.
+  /// The object of the best model-side compile and its cycles.
   std::string BestObject;
+  double BestCycles = 0;
   /// Whether the model side is used (cheaper than LLVM's eviction).
   bool UseModel() const { return !Entries.Evictions.empty(); }
   double Final() const { return UseModel() ? Best : Base.Instructions; }
+  double FinalCycles() const { return UseModel() ? BestCycles : Base.Cycles; }
   std::string Error;
 };
 
@@ -387,6 +418,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
   R.Model = *Model;
   R.Best = Model->Instructions;
   R.BestObject = Model->Object;
+  R.BestCycles = Model->Cycles;
   std::vector<Decision> Traj = Model->Trajectory;
   // The module's hot functions, hottest first.
   std::vector<std::string> Functions;
@@ -435,6 +467,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
         continue;
       R.Best = Out->Instructions;
       R.BestObject = Out->Object;
+      R.BestCycles = Out->Cycles;
       Cur = std::move(Try);
       Traj = std::move(Out->Trajectory);
       R.Kept.push_back({R.Tries, R.Best});
@@ -697,7 +730,8 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
      << " (" << percent(Tuned, BaseTotal) << "). Search: " << SearchCompiles
      << " compiles.\n\n"
      << "| module | LLVM | model | tuned | predicted | entries | tries "
-        "| kept |\n|---|---:|---:|---:|---:|---:|---:|---:|\n";
+        "| kept | cycles: LLVM | tuned |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   std::vector<const ModuleResult *> Sorted;
   for (const ModuleResult &R : Results)
     Sorted.push_back(&R);
@@ -712,7 +746,8 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
        << formatv("{0:f0}", R->Final()) << " | "
        << percent(R->Final(), R->Base.Instructions) << " | "
        << R->Entries.Evictions.size() << " | " << R->Tries << " | "
-       << R->Kept.size() << " |\n";
+       << R->Kept.size() << " | " << formatv("{0:f0}", R->Base.Cycles) << " | "
+       << formatv("{0:f0}", R->FinalCycles()) << " |\n";
   }
   OS << "\nMeasured gains: not measured by this run (`mlgo eval package "
         "--profile P --decisions FILE` builds and measures both).\n";
