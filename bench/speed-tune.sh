@@ -39,24 +39,29 @@ if [[ ! -s $inputB ]]; then
 fi
 
 # The sources (relative to the unpacked package) and the package.
-declare -A pkg files
+declare -A pkg files defs carg darg
 pkg[bzip2]=bzip2
+defs[bzip2]="-D_FILE_OFFSET_BITS=64"
+carg[bzip2]=-c darg[bzip2]=-dc
 files[bzip2]="blocksort.c huffman.c crctable.c randtable.c compress.c decompress.c bzlib.c bzip2.c"
 pkg[minigzip]=zlib
+defs[minigzip]="-D_FILE_OFFSET_BITS=64 -DHAVE_UNISTD_H -DHAVE_STDARG_H -I."
+carg[minigzip]=-6 darg[minigzip]=-d
 files[minigzip]="adler32.c crc32.c deflate.c infback.c inffast.c inflate.c inftrees.c trees.c zutil.c compress.c uncompr.c gzclose.c gzlib.c gzread.c gzwrite.c test/minigzip.c"
 
-# compress then decompress $2 with program $1, checking the round trip.
+# compress then decompress $2 with program $1 (stdin to stdout: $C and $D
+# are the program's options), checking the round trip.
 roundtrip() {
   local prog=$1 in=$2 out=$3
-  "$prog" -c <"$in" >"$out.z" && "$prog" -dc <"$out.z" >"$out.back" && cmp -s "$in" "$out.back"
+  "$prog" "$C" <"$in" >"$out.z" && "$prog" "$D" <"$out.z" >"$out.back" && cmp -s "$in" "$out.back"
 }
 
 instructions() {
   local prog=$1 in=$2 out=$3 n=0 c d
   c=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=main \
-    "$prog" -c <"$in" 2>&1 >"$out.z" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    "$prog" "$C" <"$in" 2>&1 >"$out.z" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
   d=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null --toggle-collect=main \
-    "$prog" -dc <"$out.z" 2>&1 >"$out.back" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
+    "$prog" "$D" <"$out.z" 2>&1 >"$out.back" | sed -n 's/.*Collected : \([0-9]*\).*/\1/p')
   cmp -s "$in" "$out.back" || { echo "round trip failed: $prog" >&2; exit 1; }
   echo $((c + d))
 }
@@ -66,6 +71,8 @@ for p in ${programs//,/ }; do
   [[ -n ${pkg[$p]:-} ]] || { echo "unknown program $p" >&2; exit 2; }
   src=$("$here/scripts/fetch-source.sh" "${pkg[$p]}")
   w=$work/$p
+  C=${carg[$p]} D=${darg[$p]}
+  export C D
   mkdir -p "$w"
   if [[ ! -s $w/corpus/corpus_description.json ]]; then
     rm -rf "$w/src" "$w/objs" "$w/corpus"
@@ -73,16 +80,16 @@ for p in ${programs//,/ }; do
     cp -a "$src" "$w/src"
     (
       cd "$w/src"
-      defs="-D_FILE_OFFSET_BITS=64 -I."
+      flags=${defs[$p]}
       # shellcheck disable=SC2086
-      clang-19 -O2 $defs -fprofile-generate ${files[$p]} -o ../inst
+      clang-19 -O2 $flags -fprofile-generate ${files[$p]} -o ../inst
       cat ./*.c ./*.h >../inputA.all
       head -c 1048576 ../inputA.all >../inputA
       "$mlgo" profile run -o ../p.profdata -- sh -c \
-        '../inst -c < ../inputA > ../a.z && ../inst -dc < ../a.z > ../a.back' >/dev/null
+        '../inst "$C" < ../inputA > ../a.z && ../inst "$D" < ../a.z > ../a.back' >/dev/null
       for f in ${files[$p]}; do
         # shellcheck disable=SC2086
-        clang-19 -c -O2 $defs -Xclang -fembed-bitcode=all "$f" -o "../objs/$(basename "${f%.c}").o"
+        clang-19 -c -O2 $flags -Xclang -fembed-bitcode=all "$f" -o "../objs/$(basename "${f%.c}").o"
       done
     )
     "$mlgo" corpus extract --objects "$w/objs" --output "$w/corpus" >/dev/null 2>&1
