@@ -9,7 +9,7 @@
 # instructions under callgrind (the whole run of compress and decompress,
 # from main), the round trip checked, and paired wall-clock runs.
 #
-#   bench/speed-tune.sh [--programs bzip2,minigzip] [--max-compiles N]
+#   bench/speed-tune.sh [--programs bzip2,minigzip,lzip] [--max-compiles N]
 #                       [--work DIR]
 #
 # Prints one TSV line per program: the search's estimated change, the
@@ -39,7 +39,7 @@ if [[ ! -s $inputB ]]; then
 fi
 
 # The sources (relative to the unpacked package) and the package.
-declare -A pkg files defs carg darg
+declare -A pkg files defs carg darg cc
 pkg[bzip2]=bzip2
 defs[bzip2]="-D_FILE_OFFSET_BITS=64"
 carg[bzip2]=-c darg[bzip2]=-dc
@@ -47,6 +47,11 @@ files[bzip2]="blocksort.c huffman.c crctable.c randtable.c compress.c decompress
 pkg[minigzip]=zlib
 defs[minigzip]="-D_FILE_OFFSET_BITS=64 -DHAVE_UNISTD_H -DHAVE_STDARG_H -I."
 carg[minigzip]=-6 darg[minigzip]=-d
+pkg[lzip]=lzip
+files[lzip]="arg_parser.cc lzip_index.cc list.cc encoder_base.cc encoder.cc fast_encoder.cc decoder.cc main.cc"
+defs[lzip]="-DPROGVERSION=\"1.23\""
+carg[lzip]=-c darg[lzip]=-dc
+cc[lzip]=clang++-19
 files[minigzip]="adler32.c crc32.c deflate.c infback.c inffast.c inflate.c inftrees.c trees.c zutil.c compress.c uncompr.c gzclose.c gzlib.c gzread.c gzwrite.c test/minigzip.c"
 
 # compress then decompress $2 with program $1 (stdin to stdout: $C and $D
@@ -71,7 +76,7 @@ for p in ${programs//,/ }; do
   [[ -n ${pkg[$p]:-} ]] || { echo "unknown program $p" >&2; exit 2; }
   src=$("$here/scripts/fetch-source.sh" "${pkg[$p]}")
   w=$work/$p
-  C=${carg[$p]} D=${darg[$p]}
+  C=${carg[$p]} D=${darg[$p]} CC=${cc[$p]:-clang-19}
   export C D
   mkdir -p "$w"
   if [[ ! -s $w/corpus/corpus_description.json ]]; then
@@ -82,14 +87,14 @@ for p in ${programs//,/ }; do
       cd "$w/src"
       flags=${defs[$p]}
       # shellcheck disable=SC2086
-      clang-19 -O2 $flags -fprofile-generate ${files[$p]} -o ../inst
-      cat ./*.c ./*.h >../inputA.all
+      $CC -O2 $flags -fprofile-generate ${files[$p]} -o ../inst
+      cat ./*.c* ./*.h >../inputA.all
       head -c 1048576 ../inputA.all >../inputA
       "$mlgo" profile run -o ../p.profdata -- sh -c \
         '../inst "$C" < ../inputA > ../a.z && ../inst "$D" < ../a.z > ../a.back' >/dev/null
       for f in ${files[$p]}; do
         # shellcheck disable=SC2086
-        clang-19 -c -O2 $flags -Xclang -fembed-bitcode=all "$f" -o "../objs/$(basename "${f%.c}").o"
+        $CC -c -O2 $flags -Xclang -fembed-bitcode=all "$f" -o "../objs/$(basename "${f%.*}").o"
       done
     )
     "$mlgo" corpus extract --objects "$w/objs" --output "$w/corpus" >/dev/null 2>&1
@@ -98,8 +103,8 @@ for p in ${programs//,/ }; do
   "$mlgo" tune --objective speed --profile "$w/p.profdata" --corpus "$w/corpus" \
     --work-dir "$w/tune" -o "$w/$p.decisions" --max-compiles "$max" --quiet
   minutes=$(awk "BEGIN{printf \"%.1f\", ($(date +%s) - $start) / 60}")
-  clang-19 "$w"/tune/objects-llvm/*.o -o "$w/$p.llvm"
-  clang-19 "$w"/tune/objects/*.o -o "$w/$p.tuned"
+  $CC "$w"/tune/objects-llvm/*.o -o "$w/$p.llvm"
+  $CC "$w"/tune/objects/*.o -o "$w/$p.tuned"
   roundtrip "$w/$p.llvm" "$inputB" "$w/rt-llvm"
   roundtrip "$w/$p.tuned" "$inputB" "$w/rt-tuned"
   base=$(instructions "$w/$p.llvm" "$inputB" "$w/cg-llvm")
