@@ -16,15 +16,18 @@
 
 extern "C" LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo
 llvmGetPassPluginInfo() {
-  return {LLVM_PLUGIN_API_VERSION, "mlgo-inliner", LLVM_VERSION_STRING,
-          [](llvm::PassBuilder &PB) {
-            mlgo::registerInliner(PB);
-            // -Os/-Oz code keeps LLVM's eviction (EvictionPlugin.h).
-            PB.registerPipelineStartEPCallback(
-                [](llvm::ModulePassManager &, llvm::OptimizationLevel Level) {
-                  mlgo::noteOptimizationLevel(Level.getSizeLevel() > 0);
-                });
-          }};
+  return {
+      LLVM_PLUGIN_API_VERSION, "mlgo-inliner", LLVM_VERSION_STRING,
+      [](llvm::PassBuilder &PB) {
+        mlgo::registerInliner(PB);
+        // -Os/-Oz code keeps LLVM's eviction, and a module's eviction
+        // entries are found by its source (EvictionPlugin.h).
+        PB.registerPipelineStartEPCallback(
+            [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel Level) {
+              mlgo::noteOptimizationLevel(Level.getSizeLevel() > 0);
+              MPM.addPass(mlgo::NoteModuleSourcePass());
+            });
+      }};
 }
 
 namespace {

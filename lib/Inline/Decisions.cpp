@@ -106,7 +106,35 @@ static bool sameSite(const SiteDecision &A, const SiteDecision &B) {
          (A.isGroup() || A.Ordinal == B.Ordinal);
 }
 
-void ModuleDecisions::sort() { llvm::stable_sort(Sites, entryBefore); }
+static bool evictionBefore(const EvictDecision &A, const EvictDecision &B) {
+  return std::make_tuple(StringRef(A.Function), A.Ordinal) <
+         std::make_tuple(StringRef(B.Function), B.Ordinal);
+}
+
+void ModuleDecisions::sort() {
+  llvm::stable_sort(Sites, entryBefore);
+  llvm::stable_sort(Evictions, evictionBefore);
+}
+
+void ModuleDecisions::setEviction(const EvictDecision &D) {
+  for (EvictDecision &E : Evictions)
+    if (E.Function == D.Function && E.Ordinal == D.Ordinal) {
+      E = D;
+      return;
+    }
+  Evictions.push_back(D);
+}
+
+std::string ModuleDecisions::printEvictions() const {
+  std::vector<EvictDecision> Sorted = Evictions;
+  llvm::stable_sort(Sorted, evictionBefore);
+  std::string Out;
+  for (const EvictDecision &E : Sorted)
+    Out += "evict " + encodeName(E.Function) + " " + std::to_string(E.Ordinal) +
+           " " + utohexstr(E.Hash, /*LowerCase=*/false, 16) + " " +
+           std::to_string(E.Column) + "\n";
+  return Out;
+}
 
 void ModuleDecisions::set(const SiteDecision &D) {
   for (SiteDecision &S : Sites)
@@ -174,6 +202,39 @@ std::vector<SiteDecision> DecisionTable::getUnused() const {
   return Out;
 }
 
+/// The lookup key of an eviction decision.
+static std::string evictionKey(StringRef Function, uint32_t Ordinal) {
+  return (Function + Twine('\0') + Twine(Ordinal)).str();
+}
+
+EvictionTable::EvictionTable(std::shared_ptr<const ModuleDecisions> E)
+    : Entries(std::move(E)), Used(Entries->Evictions.size()) {
+  for (size_t I = 0; I < Entries->Evictions.size(); ++I) {
+    const EvictDecision &D = Entries->Evictions[I];
+    Index.try_emplace(evictionKey(D.Function, D.Ordinal), I);
+  }
+}
+
+std::optional<uint32_t> EvictionTable::lookup(StringRef Function,
+                                              uint32_t Ordinal, uint64_t Hash) {
+  auto It = Index.find(evictionKey(Function, Ordinal));
+  if (It == Index.end())
+    return std::nullopt;
+  const EvictDecision &D = Entries->Evictions[It->second];
+  if (D.Hash != Hash)
+    return std::nullopt;
+  Used[It->second] = true;
+  return D.Column;
+}
+
+std::vector<EvictDecision> EvictionTable::getUnused() const {
+  std::vector<EvictDecision> Out;
+  for (size_t I = 0; I < Used.size(); ++I)
+    if (!Used[I])
+      Out.push_back(Entries->Evictions[I]);
+  return Out;
+}
+
 //===-- Files -------------------------------------------------------------===//
 
 Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
@@ -212,6 +273,8 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
       if (Fields.size() < 3 || Fields[1].empty())
         return Fail("expected 'meta <key> <value>'");
       StringRef Value = Line.drop_front(Kind.size() + Fields[1].size() + 2);
+      if (Fields[1] == "objective" && Value != "size" && Value != "speed")
+        return Fail("objective '" + Value + "' is neither 'size' nor 'speed'");
       F.Meta.push_back({Fields[1].str(), Value.str()});
       continue;
     }
@@ -231,9 +294,38 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
       SiteLines.clear();
       continue;
     }
+    if (Kind == "evict") {
+      if (!Cur)
+        return Fail("a decision before the first 'module' line");
+      if (!F.isForSpeed())
+        return Fail("an eviction entry in a file for size; eviction entries "
+                    "belong to files for speed ('meta objective speed')");
+      if (Fields.size() != 5 || Fields[1].empty())
+        return Fail("expected 'evict <function> <ordinal> <hash> <column>'");
+      EvictDecision D;
+      Expected<std::string> Function = decodeField(Fields[1]);
+      if (!Function)
+        return Fail(toString(Function.takeError()));
+      D.Function = std::move(*Function);
+      if (Fields[2].getAsInteger(10, D.Ordinal))
+        return Fail("ordinal '" + Fields[2] +
+                    "' is not a number from 0 to 4294967295");
+      if (Fields[3].size() != 16 || Fields[3].getAsInteger(16, D.Hash))
+        return Fail("hash '" + Fields[3] + "' is not 16 hex digits");
+      if (Fields[4].getAsInteger(10, D.Column) || D.Column > 32)
+        return Fail("column '" + Fields[4] + "' is not a number from 0 to 32");
+      auto [It, New] = SiteLines.try_emplace(
+          "evict\0" + evictionKey(D.Function, D.Ordinal), LineNo);
+      if (!New)
+        return Fail("eviction decision " + Twine(D.Ordinal) + " of '" +
+                    D.Function + "' is decided twice (first on line " +
+                    Twine(It->second) + ")");
+      Cur->Evictions.push_back(std::move(D));
+      continue;
+    }
     if (Kind != "inline" && Kind != "no-inline")
       return Fail("unknown line '" + Kind +
-                  "'; expected meta, module, inline or no-inline");
+                  "'; expected meta, module, inline, no-inline or evict");
     if (!Cur)
       return Fail("a decision before the first 'module' line");
     if (Fields.size() != 4 || Fields[1].empty() || Fields[2].empty() ||
@@ -284,14 +376,17 @@ Expected<DecisionsFile> DecisionsFile::load(StringRef Path) {
 }
 
 std::string DecisionsFile::print() const {
-  std::string Out = "# mlgo inlining decisions (format: docs/decisions.md)\n"
-                    "mlgo-decisions 1\n";
+  std::string Out = isForSpeed() ? "# mlgo decisions for speed (format: "
+                                   "docs/decisions.md)\nmlgo-decisions 1\n"
+                                 : "# mlgo inlining decisions (format: "
+                                   "docs/decisions.md)\nmlgo-decisions 1\n";
   for (const auto &[Key, Value] : Meta)
     Out += "meta " + Key + " " + Value + "\n";
   for (const auto &M : Modules) {
     ModuleDecisions Sorted = *M;
     Sorted.sort();
-    Out += "\nmodule " + encodeName(M->Module) + "\n" + Sorted.printSites();
+    Out += "\nmodule " + encodeName(M->Module) + "\n" + Sorted.printSites() +
+           Sorted.printEvictions();
   }
   return Out;
 }

@@ -336,6 +336,39 @@ struct CheckOptionsPass : PassInfoMixin<CheckOptionsPass> {
   static bool isRequired() { return true; }
 };
 
+/// Whether the decisions file in \p C was written for the kind of pipeline
+/// this thread built (docs/decisions.md, "Size and speed"): entries tuned
+/// for size must not decide a speed build, nor the reverse.
+Error checkObjective(const InlinerConfig &C) {
+  if (!C.Decisions)
+    return Error::success();
+  bool ForSpeed = C.Decisions->isForSpeed();
+  if (PipelineForSpeed && !ForSpeed)
+    return makeError(C.DecisionsPath +
+                     ": decisions tuned for size (-Os/-Oz) cannot apply to "
+                     "a build for speed (-O1/-O2/-O3); tune for speed with "
+                     "`mlgo tune --objective speed`");
+  if (!PipelineForSpeed && ForSpeed)
+    return makeError(C.DecisionsPath +
+                     ": decisions tuned for speed (-O2) cannot apply to a "
+                     "build for size or without an optimization level; "
+                     "build with -O2");
+  return Error::success();
+}
+
+/// Whether \p C's decisions file is for speed and has inlining entries for
+/// \p M.
+bool hasSpeedInliningEntries(const InlinerConfig &C, Module &M) {
+  if (!C.Decisions || !C.Decisions->isForSpeed())
+    return false;
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    Cwd.clear();
+  std::shared_ptr<const ModuleDecisions> E =
+      C.Decisions->find(resolveSourcePath(M.getSourceFileName(), Cwd));
+  return E && !E->Sites.empty();
+}
+
 } // namespace
 
 Expected<InlinerConfig> getInlinerConfigFromOptions() {
@@ -408,9 +441,10 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   C.ModelPath = ModelPath;
   C.ChannelBase = ChannelBase;
   C.UseLLVMAdvisor = UseLLVMAdvisor;
+  // A file for speed fixes some decisions of LLVM's own heuristic.
   C.ExplicitPolicy = Sources > 0 || !TrainingLog.empty() ||
-                     !DecisionsPath.empty() || !Flip.empty() ||
-                     ExploreSeed.getNumOccurrences() > 0;
+                     (C.Decisions && !C.Decisions->isForSpeed()) ||
+                     !Flip.empty() || ExploreSeed.getNumOccurrences() > 0;
   return C;
 }
 
@@ -430,6 +464,15 @@ void registerInliner(PassBuilder &PB,
           });
     });
   });
+}
+
+std::shared_ptr<const DecisionsFile>
+getDecisionsFromOptions(std::string &Path) {
+  const OptionsConfig &O = getOptionsConfig();
+  if (!O.Config)
+    return nullptr;
+  Path = O.Config->DecisionsPath;
+  return O.Config->Decisions;
 }
 
 void registerSetupCheck(std::function<Error()> Check) {
@@ -462,9 +505,21 @@ void registerInliner(PassBuilder &PB) {
               reportSetupError(M, makeError(O.Error));
               return new DefaultInlineAdvisor(M, FAM, Params, IC);
             }
-            // A speed build without a policy asked for is stock LLVM's.
-            if (PipelineForSpeed && !O.Config->ExplicitPolicy)
+            if (Error E = checkObjective(*O.Config)) {
+              reportSetupError(M, std::move(E));
               return new DefaultInlineAdvisor(M, FAM, Params, IC);
+            }
+            // A speed build without a policy asked for is stock LLVM's;
+            // a file for speed fixes some of LLVM's heuristic's decisions
+            // (through mlgo's advisor) in the modules it has inlining
+            // entries for.
+            if (PipelineForSpeed && !O.Config->ExplicitPolicy) {
+              if (!hasSpeedInliningEntries(*O.Config, M))
+                return new DefaultInlineAdvisor(M, FAM, Params, IC);
+              InlinerConfig C = *O.Config;
+              C.Options.Source = InlineDecisionSource::DefaultHeuristic;
+              return createAdvisor(C, M, FAM, Params, IC);
+            }
             return createAdvisor(*O.Config, M, FAM, Params, IC);
           });
     });

@@ -10,6 +10,8 @@
 
 #include "mlgo/RegAlloc/EvictionPlugin.h"
 
+#include "mlgo/Inline/Decisions.h"
+#include "mlgo/Inline/InlinerPlugin.h"
 #include "mlgo/Log/ByteSource.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
@@ -20,6 +22,7 @@
 #include "mlgo/Support/FileDescriptor.h"
 #include "mlgo/embedded/regalloc_evict.h"
 
+#include "llvm/IR/Module.h"
 #include "llvm/InitializePasses.h"
 #include "llvm/PassInfo.h"
 #include "llvm/PassRegistry.h"
@@ -173,6 +176,10 @@ struct Session {
   FileDescriptor LogRead, LogWrite, AdviceRead, AdviceWrite;
   std::string Directory, Base;
   std::unique_ptr<ServePolicy> Policy;
+  /// The decisions file's eviction entries for the module, if any, and
+  /// what the stale report names.
+  std::shared_ptr<EvictionTable> Fixed;
+  std::string FixedFile, Source;
   std::atomic<bool> DirectoryRemoved{false};
   /// The serving thread waits for LLVM's next bytes (it has handled all
   /// earlier ones), or has ended.
@@ -302,6 +309,64 @@ private:
   size_t MaskIndex = 0;
 };
 
+/// -mlgo-decisions: a policy that answers as \p Inner does, except at the
+/// decisions the file's eviction entries fix (same function, same ordinal,
+/// same hash of the features; docs/decisions.md).
+class FixedEvictionPolicy final : public ServePolicy {
+public:
+  FixedEvictionPolicy(std::unique_ptr<ServePolicy> Inner,
+                      std::shared_ptr<EvictionTable> Table)
+      : Inner(std::move(Inner)), Table(std::move(Table)) {}
+
+  Error begin(const LogHeader &H) override {
+    std::optional<size_t> Mask =
+        H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
+    if (!Mask || !H.Features[*Mask].isElementType<int64_t>() ||
+        H.Features[*Mask].getElementCount() != EvictionColumns || !H.Advice ||
+        !H.Advice->isElementType<int64_t>())
+      return makeError("eviction entries need LLVM's int64 'mask' of " +
+                       Twine(EvictionColumns) + " columns and an int64 advice");
+    MaskIndex = *Mask;
+    return Inner->begin(H);
+  }
+  void switchContext(StringRef Name) override {
+    Function = Name.str();
+    Ordinal = 0;
+    Inner->switchContext(Name);
+  }
+  Error decide(const LogHeader &H, const LogRecord &Obs, const LogReader &R,
+               char *AdviceOut) override {
+    if (Error E = Inner->decide(H, Obs, R, AdviceOut))
+      return E;
+    EvictionHash Hash;
+    for (size_t I = 0; I < H.Features.size(); ++I)
+      Hash.add(StringRef(R.getFeatureData(I),
+                         H.Features[I].getTotalTensorBufferSize()));
+    std::optional<uint32_t> Column =
+        Table->lookup(Function, Ordinal++, Hash.get());
+    if (!Column)
+      return Error::success();
+    int64_t Mask[EvictionColumns];
+    std::memcpy(Mask, R.getFeatureData(MaskIndex), sizeof(Mask));
+    // The mask is part of the hash, so the answer was allowed when the
+    // entry was written; a hand-edited file may still name a masked column.
+    if (!Mask[*Column])
+      return makeError("eviction entry " + Twine(Ordinal - 1) + " of '" +
+                       Function + "' answers column " + Twine(*Column) +
+                       ", which LLVM does not allow there");
+    int64_t Choice = *Column;
+    std::memcpy(AdviceOut, &Choice, sizeof(Choice));
+    return Error::success();
+  }
+
+private:
+  std::unique_ptr<ServePolicy> Inner;
+  std::shared_ptr<EvictionTable> Table;
+  std::string Function;
+  uint32_t Ordinal = 0;
+  size_t MaskIndex = 0;
+};
+
 /// The session's log pipe, noting when the serving thread waits on it.
 class WatchedSource final : public ByteSource {
 public:
@@ -336,9 +401,14 @@ void serveSession(std::shared_ptr<Session> S) {
 }
 
 Expected<std::shared_ptr<Session>>
-startSession(std::unique_ptr<ServePolicy> Policy) {
+startSession(std::unique_ptr<ServePolicy> Policy,
+             std::shared_ptr<EvictionTable> Fixed, StringRef FixedFile,
+             StringRef Source) {
   auto S = std::make_shared<Session>();
   S->Policy = std::move(Policy);
+  S->Fixed = std::move(Fixed);
+  S->FixedFile = FixedFile.str();
+  S->Source = Source.str();
   int Log[2], Advice[2];
   if (::pipe2(Log, O_CLOEXEC) != 0 || ::pipe2(Advice, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create the eviction channel's pipes: ") +
@@ -383,6 +453,10 @@ std::atomic<bool> OptionsErrorReported{false};
 
 /// noteOptimizationLevel()'s record for this thread's pipeline.
 thread_local bool SizePipeline = false;
+/// NoteModuleSourcePass's record: the source of the module whose
+/// optimization pipeline ran last on this thread, as given and resolved
+/// against the working directory (the decisions file's lookup path).
+thread_local std::string ModuleSource, ModuleSourceResolved;
 
 std::mutex HookMutex;
 PassInfo::NormalCtor_t LLVMConstructor = nullptr;
@@ -400,6 +474,20 @@ bool isDrained(Session &S) {
          Pending == 0;
 }
 
+/// One line on stderr for a session whose eviction entries did not all fix
+/// a decision (docs/decisions.md, "Applying a file").
+void reportStale(Session &S) {
+  if (!S.Fixed)
+    return;
+  size_t Stale = S.Fixed->getUnused().size();
+  if (!Stale)
+    return;
+  errs() << "mlgo: " << S.Source << ": " << Stale << " of " << S.Fixed->size()
+         << " eviction entries of module '" << S.Fixed->getEntries().Module
+         << "' in " << S.FixedFile
+         << " match no decision (stale; `mlgo tune check` lists them)\n";
+}
+
 /// When the process exits: the training log gets every record LLVM sent
 /// (the last context line and a decision-free compile's header arrive
 /// without a question, so the serving thread may not have handled them
@@ -407,10 +495,14 @@ bool isDrained(Session &S) {
 /// still be blocked reading; they end with the process.
 struct SessionsCleanup {
   ~SessionsCleanup() {
-    if (!EvictTrainingLog.empty()) {
+    bool AnyFixed = llvm::any_of(Sessions, [](auto &S) { return !!S->Fixed; });
+    if (!EvictTrainingLog.empty() || AnyFixed)
       for (auto &S : Sessions)
         for (int Tick = 0; Tick < 10000 && !isDrained(*S); ++Tick)
           std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    for (auto &S : Sessions)
+      reportStale(*S);
+    if (!EvictTrainingLog.empty()) {
       TrainingLogState &L = getTrainingLog();
       std::lock_guard<std::mutex> Lock(L.Mutex);
       if (L.Writer)
@@ -437,6 +529,21 @@ bool evictionRequested() {
   return !EvictUseLLVMAdvisor && (EvictEnabled || !EvictModelPath.empty());
 }
 
+/// The eviction entries of the decisions file (-mlgo-decisions, a file for
+/// speed) for the module whose pipeline ran last on this thread, if any,
+/// and the file's path.
+std::shared_ptr<const ModuleDecisions> findEvictionEntries(std::string &File) {
+  if (EvictUseLLVMAdvisor || ModuleSourceResolved.empty())
+    return nullptr;
+  std::shared_ptr<const DecisionsFile> F = getDecisionsFromOptions(File);
+  if (!F || !F->isForSpeed())
+    return nullptr;
+  std::shared_ptr<const ModuleDecisions> M = F->find(ModuleSourceResolved);
+  if (!M || M->Evictions.empty())
+    return nullptr;
+  return M;
+}
+
 /// The eviction analysis constructor LLVM's pass registry calls.
 Pass *createEvictionAnalysis() {
   std::lock_guard<std::mutex> Lock(HookMutex);
@@ -447,8 +554,16 @@ Pass *createEvictionAnalysis() {
   bool UserChoice =
       getOption(ModeOptionName).getNumOccurrences() > OwnModeOccurrences ||
       getOption(ChannelOptionName).getNumOccurrences() > 0;
-  if (!evictionRequested() || UserChoice)
+  std::string FixedFile;
+  std::shared_ptr<const ModuleDecisions> Fixed = findEvictionEntries(FixedFile);
+  if (UserChoice)
     return LLVMConstructor();
+  if (!evictionRequested() && !Fixed) {
+    // An earlier module of this process may have had entries.
+    if (OwnModeOccurrences > 0)
+      setAdvisorMode("default");
+    return LLVMConstructor();
+  }
   if (SizePipeline) {
     setAdvisorMode("default");
     return LLVMConstructor();
@@ -467,9 +582,15 @@ Pass *createEvictionAnalysis() {
       createEvictionPolicy(EvictModelPath);
   if (!Policy)
     fatal(toString(Policy.takeError()));
+  std::shared_ptr<EvictionTable> Table;
+  if (Fixed) {
+    Table = std::make_shared<EvictionTable>(Fixed);
+    *Policy = std::make_unique<FixedEvictionPolicy>(std::move(*Policy), Table);
+  }
   if (!EvictFlips.empty())
     *Policy = std::make_unique<FlippingPolicy>(std::move(*Policy));
-  Expected<std::shared_ptr<Session>> S = startSession(std::move(*Policy));
+  Expected<std::shared_ptr<Session>> S =
+      startSession(std::move(*Policy), Table, FixedFile, ModuleSource);
   if (!S)
     fatal(toString(S.takeError()));
   Sessions.push_back(*S);
@@ -484,6 +605,17 @@ Pass *createEvictionAnalysis() {
 
 void noteOptimizationLevel(bool OptimizesForSize) {
   SizePipeline = OptimizesForSize;
+}
+
+PreservedAnalyses NoteModuleSourcePass::run(Module &M,
+                                            ModuleAnalysisManager &) {
+  // clang runs in the directory the build compiled the source in.
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    Cwd.clear();
+  ModuleSource = M.getSourceFileName();
+  ModuleSourceResolved = resolveSourcePath(ModuleSource, Cwd);
+  return PreservedAnalyses::all();
 }
 
 Error checkEvictionOptions() {

@@ -2,7 +2,9 @@
 //
 //   mlgo tune --corpus DIR --work-dir W -o decisions [--max-compiles N]
 //   mlgo tune --package PKG --work-dir W -o decisions ...
+//   mlgo tune --objective speed --profile P --corpus DIR --work-dir W -o d
 //   mlgo tune check --corpus DIR decisions
+//   mlgo tune check --corpus DIR --profile P decisions   (a file for speed)
 //   mlgo tune fit-ranker TRIES... -o ranker.json
 //
 // Per-program inlining search (mlgo/Tune/Tuner.h, docs/tune.md). Rerunning
@@ -13,8 +15,10 @@
 #include "Subcommand.h"
 
 #include "mlgo/Eval/PackageEval.h"
+#include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Tune/MoveRanker.h"
+#include "mlgo/Tune/SpeedTune.h"
 #include "mlgo/Tune/TuneCheck.h"
 #include "mlgo/Tune/Tuner.h"
 
@@ -107,6 +111,45 @@ cl::opt<unsigned> Timeout(
     cl::init(300), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("no progress, no report on stdout"),
                     cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string>
+    Objective("objective",
+              cl::desc("'size' (inlining decisions at -Oz, the linked "
+                       ".text) or 'speed' (eviction decisions at -O2 with "
+                       "--profile, the profile-weighted executed "
+                       "instructions; docs/tune.md)"),
+              cl::value_desc("size|speed"), cl::init("size"), cl::sub(TuneCmd),
+              cl::cat(Cat));
+cl::opt<std::string> Profile("profile",
+                             cl::desc("--objective speed: the program's "
+                                      "indexed profile (-fprofile-use)"),
+                             cl::value_desc("file"), cl::sub(TuneCmd),
+                             cl::cat(Cat));
+
+int runSpeedTune() {
+  if (Profile.empty())
+    return fail("--objective speed needs --profile P.profdata");
+  if (Corpus.empty())
+    return fail("--objective speed tunes a corpus of the program's -O2 build "
+                "(--corpus; scripts/corpus-debian.sh --speed makes one for "
+                "a package)");
+  if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
+      !RankerPath.empty() || Budget != 0)
+    return fail("--per-package, --compare, --unguided, --model, --ranker and "
+                "--budget are for --objective size");
+  SpeedTuneOptions O;
+  O.CorpusDir = Corpus;
+  O.Profile = Profile;
+  O.WorkDir = WorkDir;
+  O.Output = Output;
+  O.MaxCompiles = MaxCompiles;
+  O.Seed = Seed;
+  O.Jobs = Workers ? Workers : 2;
+  O.TimeoutSeconds = Timeout;
+  O.Verbose = !Quiet;
+  if (Error E = runSpeedTuning(O))
+    return fail(std::move(E));
+  return 0;
+}
 
 /// Builds --package's corpus into W/corpus, unless a run before did.
 Expected<std::string> getPackageCorpus() {
@@ -129,6 +172,13 @@ Expected<std::string> getPackageCorpus() {
 }
 
 int runTune() {
+  if (Objective == "speed")
+    return runSpeedTune();
+  if (Objective != "size")
+    return fail("--objective must be 'size' or 'speed', not '" + Objective +
+                "'");
+  if (!Profile.empty())
+    return fail("--profile is for --objective speed");
   if (Corpus.empty() == Package.empty())
     return fail("give one of --corpus and --package");
   TuneOptions O;
@@ -179,7 +229,29 @@ cl::opt<std::string> CheckModel("model",
                                 cl::value_desc("file"), cl::sub(CheckCmd),
                                 cl::cat(Cat));
 
+cl::opt<std::string> CheckProfile("profile",
+                                  cl::desc("the profile a file for speed "
+                                           "applies with (-fprofile-use)"),
+                                  cl::value_desc("file"), cl::sub(CheckCmd),
+                                  cl::cat(Cat));
+
 int runCheck() {
+  Expected<DecisionsFile> F = DecisionsFile::load(CheckFile);
+  if (!F)
+    return fail(F.takeError());
+  if (F->isForSpeed()) {
+    if (CheckProfile.empty())
+      return fail(CheckFile + ": a file for speed; give the profile its "
+                              "builds use (--profile)");
+    Expected<size_t> Stale =
+        checkSpeedDecisions(CheckCorpus, CheckFile, CheckProfile, outs());
+    if (!Stale)
+      return fail(Stale.takeError());
+    return *Stale ? 1 : 0;
+  }
+  if (!CheckProfile.empty())
+    return fail(CheckFile + ": a file for size; --profile is for files for "
+                            "speed");
   Expected<size_t> Stale =
       checkDecisions(CheckCorpus, CheckFile, CheckModel, outs());
   if (!Stale)

@@ -131,8 +131,65 @@ TEST(DecisionsTest, MalformedFilesNameTheLine) {
   EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\nmeta k v\n"),
             "d.txt:3: metadata must come before the first 'module' line");
   EXPECT_EQ(parseError("mlgo-decisions 1\nmaybe f g 0\n"),
-            "d.txt:2: unknown line 'maybe'; expected meta, module, inline or "
-            "no-inline");
+            "d.txt:2: unknown line 'maybe'; expected meta, module, inline, "
+            "no-inline or evict");
+}
+
+TEST(DecisionsTest, EvictionEntriesRoundTripInFilesForSpeed) {
+  const char *Text = "# mlgo decisions for speed (format: docs/decisions.md)\n"
+                     "mlgo-decisions 1\n"
+                     "meta objective speed\n"
+                     "\n"
+                     "module a.c\n"
+                     "evict f 0 00000000000000FF 32\n"
+                     "evict f%20x 2 0123456789ABCDEF 3\n";
+  Expected<DecisionsFile> F = DecisionsFile::parse(Text, "d.txt");
+  ASSERT_TRUE(!!F) << toString(F.takeError());
+  EXPECT_TRUE(F->isForSpeed());
+  ASSERT_EQ(F->Modules.size(), 1u);
+  const ModuleDecisions &M = *F->Modules[0];
+  ASSERT_EQ(M.Evictions.size(), 2u);
+  EXPECT_EQ(M.Evictions[1],
+            (EvictDecision{"f x", 2, 0x0123456789abcdefULL, 3}));
+  EXPECT_EQ(F->print(), Text);
+}
+
+TEST(DecisionsTest, EvictionEntriesApplyOnlyWithTheirHash) {
+  auto M = std::make_shared<ModuleDecisions>();
+  M->Evictions = {{"f", 0, 7, 32}, {"f", 1, 8, 2}, {"g", 0, 9, 1}};
+  EvictionTable T(M);
+  EXPECT_EQ(T.lookup("f", 0, 7), std::optional<uint32_t>(32));
+  // The decision's features changed: the entry is not applied.
+  EXPECT_EQ(T.lookup("f", 1, 9), std::nullopt);
+  EXPECT_EQ(T.lookup("h", 0, 9), std::nullopt);
+  std::vector<EvictDecision> Unused = T.getUnused();
+  ASSERT_EQ(Unused.size(), 2u);
+  EXPECT_EQ(Unused[0].Function, "f");
+  EXPECT_EQ(Unused[0].Ordinal, 1u);
+  EXPECT_EQ(Unused[1].Function, "g");
+}
+
+TEST(DecisionsTest, MalformedEvictionEntriesNameTheLine) {
+  const std::string Speed = "mlgo-decisions 1\nmeta objective speed\n"
+                            "module a.c\n";
+  EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\n"
+                       "evict f 0 00000000000000FF 32\n"),
+            "d.txt:3: an eviction entry in a file for size; eviction entries "
+            "belong to files for speed ('meta objective speed')");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nmeta objective fast\n"),
+            "d.txt:2: objective 'fast' is neither 'size' nor 'speed'");
+  EXPECT_EQ(parseError(Speed + "evict f 0 FF 32\n"),
+            "d.txt:4: hash 'FF' is not 16 hex digits");
+  EXPECT_EQ(parseError(Speed + "evict f 0 00000000000000FF 33\n"),
+            "d.txt:4: column '33' is not a number from 0 to 32");
+  EXPECT_EQ(parseError(Speed + "evict f x 00000000000000FF 3\n"),
+            "d.txt:4: ordinal 'x' is not a number from 0 to 4294967295");
+  EXPECT_EQ(parseError(Speed + "evict f 0 00000000000000FF\n"),
+            "d.txt:4: expected 'evict <function> <ordinal> <hash> <column>'");
+  EXPECT_EQ(parseError(Speed + "evict f 0 00000000000000FF 3\n"
+                               "evict f 0 00000000000000FE 2\n"),
+            "d.txt:5: eviction decision 0 of 'f' is decided twice (first on "
+            "line 4)");
 }
 
 } // namespace

@@ -13,6 +13,9 @@
 //   no-inline <caller> <callee> <ordinal>
 //   inline * <callee> *                   fixes every call of <callee> in
 //   no-inline * <callee> *                the module that no site entry fixes
+//   evict <function> <ordinal> <hash> <column>
+//                                         fixes one eviction decision (speed
+//                                         files: 'meta objective speed')
 //
 // A call site is named by its caller, its callee and its ordinal: the
 // number of policy decisions the inliner asked before it for the same
@@ -62,10 +65,48 @@ struct SiteDecision {
   }
 };
 
+/// An eviction entry: the answer at one eviction decision of a function's
+/// register allocation. The decision is the \p Ordinal-th question (from 0)
+/// LLVM's greedy allocator asked while allocating \p Function; \p Hash is
+/// the EvictionHash of the features it sent with it, so that an entry whose
+/// decision changed is stale rather than applied to another decision;
+/// \p Column is the answer (0-31: evict that register's interference; 32:
+/// evict nothing).
+struct EvictDecision {
+  std::string Function;
+  uint32_t Ordinal = 0;
+  uint64_t Hash = 0;
+  uint32_t Column = 0;
+
+  bool operator==(const EvictDecision &O) const {
+    return Function == O.Function && Ordinal == O.Ordinal && Hash == O.Hash &&
+           Column == O.Column;
+  }
+};
+
+/// The hash an eviction entry carries: 64-bit FNV-1a over the bytes of
+/// every feature tensor LLVM sent with the decision, in the order of LLVM's
+/// header (docs/decisions.md, "Eviction decisions").
+class EvictionHash {
+public:
+  void add(llvm::StringRef Bytes) {
+    for (unsigned char C : Bytes) {
+      H ^= C;
+      H *= 1099511628211ULL;
+    }
+  }
+  uint64_t get() const { return H; }
+
+private:
+  uint64_t H = 14695981039346656037ULL;
+};
+
 /// The entries of one module.
 struct ModuleDecisions {
   std::string Module;
   std::vector<SiteDecision> Sites;
+  /// Eviction entries, only in files for speed.
+  std::vector<EvictDecision> Evictions;
 
   /// Sorts the entries (group entries first, then by caller, callee and
   /// ordinal), the order print() writes them in.
@@ -73,8 +114,34 @@ struct ModuleDecisions {
   /// Adds \p D, replacing an entry for the same site (or the same callee's
   /// group).
   void set(const SiteDecision &D);
-  /// The entries in the file's syntax, without the module line.
+  /// Adds \p D, replacing an entry for the same decision.
+  void setEviction(const EvictDecision &D);
+  /// The inlining entries in the file's syntax, without the module line.
   std::string printSites() const;
+  /// The eviction entries in the file's syntax (sorted by function and
+  /// ordinal).
+  std::string printEvictions() const;
+};
+
+/// Looks eviction entries up by decision; what the plugin holds for one
+/// module's code generation.
+class EvictionTable {
+public:
+  explicit EvictionTable(std::shared_ptr<const ModuleDecisions> Entries);
+  /// The answer fixed at decision \p Ordinal of \p Function, if an entry
+  /// names that decision and its hash is \p Hash; marks the entry used. An
+  /// entry with another hash fixes nothing (it is stale).
+  std::optional<uint32_t> lookup(llvm::StringRef Function, uint32_t Ordinal,
+                                 uint64_t Hash);
+  /// Entries that fixed no decision so far.
+  std::vector<EvictDecision> getUnused() const;
+  size_t size() const { return Entries->Evictions.size(); }
+  const ModuleDecisions &getEntries() const { return *Entries; }
+
+private:
+  std::shared_ptr<const ModuleDecisions> Entries;
+  llvm::StringMap<size_t> Index;
+  std::vector<bool> Used;
 };
 
 /// A decision as a compile took it: the site, the applied decision, the
@@ -122,6 +189,9 @@ public:
   std::string print() const;
   /// The value of metadata \p Key, or "".
   llvm::StringRef getMeta(llvm::StringRef Key) const;
+  /// Whether the file was written for speed builds (-O1/-O2/-O3, 'meta
+  /// objective speed') rather than for size (-Os/-Oz, the default).
+  bool isForSpeed() const { return getMeta("objective") == "speed"; }
   void setMeta(llvm::StringRef Key, llvm::StringRef Value);
   /// The entries for a compile of source \p SourcePath, or null.
   std::shared_ptr<const ModuleDecisions> find(llvm::StringRef SourcePath) const;

@@ -76,6 +76,12 @@ void registerInliner(llvm::PassBuilder &PB);
 /// inliner's own setup errors (no crash banner, no output).
 void registerSetupCheck(std::function<llvm::Error()> Check);
 
+/// The decisions file the -mlgo-decisions option names, loaded once (null
+/// without the option or when the options are in error, which the
+/// inliner reports), and its path in \p Path. The eviction half of the
+/// plugin applies its eviction entries.
+std::shared_ptr<const DecisionsFile> getDecisionsFromOptions(std::string &Path);
+
 /// Same, with an explicit configuration. \p Config must outlive every
 /// compilation run with \p PB.
 void registerInliner(llvm::PassBuilder &PB,

@@ -51,6 +51,14 @@
 //    optimization level when a pipeline starts (noteOptimizationLevel) and
 //    the hook, on the same thread, leaves eviction to LLVM after an -Os or
 //    -Oz pipeline. llc runs no such pipeline: its code is for speed.
+//  * Eviction entries of a decisions file for speed (-mlgo-decisions,
+//    docs/decisions.md): a module that has some is allocated with the
+//    model (the embedded one, as `mlgo tune --objective speed` tuned it)
+//    and the entries on top, even without -mlgo-evict; an entry answers
+//    the decision with its function, ordinal and feature hash, and one
+//    whose decision is not there (stale) is never applied to another. The
+//    module is found by the source its optimization pipeline noted
+//    (NoteModuleSourcePass), so llc, which runs none, applies no entries.
 //  * The user's own choice wins: with -regalloc-enable-advisor or
 //    -regalloc-evict-interactive-channel-base on the command line (e.g.
 //    under `mlgo serve`), or -mlgo-evict-use-llvm-advisor, or without
@@ -66,6 +74,7 @@
 #include "mlgo/Tensor/TensorSpec.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/IR/PassManager.h"
 #include "llvm/Support/Error.h"
 
 #include <memory>
@@ -94,6 +103,15 @@ llvm::Error checkEvictionOptions();
 /// for size (-Os, -Oz) or not; code generation that follows on this thread
 /// uses the eviction model only if not.
 void noteOptimizationLevel(bool OptimizesForSize);
+
+/// Notes the source of the module whose optimization pipeline runs on this
+/// thread, so that the code generation that follows finds the module's
+/// eviction entries in the decisions file (-mlgo-decisions, a file for
+/// speed; docs/decisions.md). Added at the start of every pipeline.
+struct NoteModuleSourcePass : llvm::PassInfoMixin<NoteModuleSourcePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
 
 /// Installs the hook described above. Called once, when the plugin is
 /// loaded; a second call does nothing.

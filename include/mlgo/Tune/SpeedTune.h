@@ -1,0 +1,90 @@
+//===- mlgo/Tune/SpeedTune.h - mlgo tune --objective speed ------*- C++ -*-===//
+//
+// The per-program search for speed (issue #49, docs/tune.md "For speed"):
+// a program's own eviction decisions, searched on its own profile.
+//
+// The program is a corpus of its -O2 build. Every compile is the module's
+// own cc1 command with the profile applied (-fprofile-use, mismatches
+// errors) and the basic-block address map, so the object's profile-weighted
+// cost is read off it (mlgo/Speed/ExecutionCost.h); the objective of a
+// module is its profile-weighted executed instructions (what callgrind
+// counts), the search's only signal, compile-only.
+//
+// Per module:
+//   1. LLVM's eviction (stock clang-19 -O2 -fprofile-use): the baseline;
+//   2. the plugin's eviction model, with its trajectory (the training log:
+//      every decision's function, features and answer);
+//   3. in the program's hot functions (those that hold 99% of the
+//      baseline's cost, hottest first) each decision of the current
+//      trajectory in turn, ordinal by ordinal, inverted as -mlgo-evict-flips
+//      does (invertEviction): an entry (function, ordinal, hash of the
+//      features, answer) added to the module's entries; the compile's cost
+//      decides: kept if it lowers the model side's cost, and the trajectory
+//      then becomes the compile's.
+// The module's result is the cheaper of LLVM's eviction (no entries) and
+// the model with the kept entries; a module where the model alone wins gets
+// one entry that pins the model's own first answer (which switches the
+// module to the model).
+//
+// Deterministic: the order of moves is a function of the baseline costs,
+// the trajectories and the seed (which breaks ties between functions of
+// equal cost), and --max-compiles splits over modules by their cost before
+// any compile; modules run in parallel, each search is sequential.
+// Resumable: each compile's result (its cost and trajectory) is kept in
+// WORK/speed/ under the hash of everything it depends on, written
+// atomically, so a rerun after kill -9 reads what was done and compiles
+// the rest; the output is the same file.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TUNE_SPEEDTUNE_H
+#define MLGO_TUNE_SPEEDTUNE_H
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstdint>
+#include <string>
+
+namespace mlgo {
+
+struct SpeedTuneOptions {
+  std::string CorpusDir;
+  /// The program's indexed profile (-fprofile-use).
+  std::string Profile;
+  std::string WorkDir;
+  /// The decisions file written.
+  std::string Output;
+  /// The program's name in the report.
+  std::string ProgramName;
+  /// Search compiles after the two per module; 0: every move.
+  uint64_t MaxCompiles = 0;
+  uint64_t Seed = 1;
+  unsigned Jobs = 2;
+  unsigned TimeoutSeconds = 300;
+  /// The share of the baseline's cost the hot functions hold.
+  double HotShare = 0.99;
+  bool Verbose = true;
+  /// The plugin (default: the installed one) and the compiler.
+  std::string PluginPath;
+  std::string Clang = "clang-19";
+};
+
+/// Runs the search and writes Output (a decisions file for speed),
+/// WORK/report.md and WORK/curve-speed.svg.
+llvm::Error runSpeedTuning(const SpeedTuneOptions &Options);
+
+/// `mlgo tune check` for a file for speed: compiles each module of the
+/// corpus that the file has eviction entries for, with them and the
+/// profile, as a build does, and lists on \p OS the entries that fixed no
+/// decision (stale: their function has no such decision, or its features
+/// changed). Returns how many; errors name the file or the module.
+llvm::Expected<size_t> checkSpeedDecisions(llvm::StringRef CorpusDir,
+                                           llvm::StringRef DecisionsPath,
+                                           llvm::StringRef Profile,
+                                           llvm::raw_ostream &OS);
+
+} // namespace mlgo
+
+#endif // MLGO_TUNE_SPEEDTUNE_H

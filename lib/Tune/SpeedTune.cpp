@@ -1,0 +1,894 @@
+//===- lib/Tune/SpeedTune.cpp - mlgo tune --objective speed ---------------===//
+//
+// See mlgo/Tune/SpeedTune.h: the compiles (clang-19 -cc1 with the module's
+// own arguments, the profile, the address map and the plugin), their cache
+// in the work directory, the greedy search over eviction inversions per
+// module, and the decisions file, report and curve it writes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "mlgo/Tune/SpeedTune.h"
+
+#include "mlgo/Compile/TrainingCorpus.h"
+#include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Inline/Decisions.h"
+#include "mlgo/Log/TrainingLog.h"
+#include "mlgo/RegAllocModel/EvictionFeatures.h"
+#include "mlgo/Speed/ExecutionCost.h"
+#include "mlgo/Speed/Profile.h"
+#include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
+#include "mlgo/Support/InstallDirs.h"
+#include "mlgo/Support/Parallel.h"
+#include "mlgo/Support/Process.h"
+#include "mlgo/Support/Progress.h"
+#include "mlgo/Tune/TuneSearch.h"
+#include "mlgo/Tune/Tuner.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/Config/llvm-config.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Object/ObjectFile.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <chrono>
+#include <cmath>
+#include <map>
+#include <mutex>
+#include <set>
+
+using namespace llvm;
+
+namespace mlgo {
+namespace {
+
+/// One eviction decision of a trajectory, as the training log recorded it.
+struct Decision {
+  std::string Function;
+  uint32_t Ordinal = 0;
+  uint64_t Hash = 0;
+  int64_t Choice = 0;
+  int64_t Mask[EvictionColumns] = {};
+};
+
+/// What one compile gave.
+struct Outcome {
+  /// Profile-weighted instructions and cycles of the module's object.
+  double Instructions = 0, Cycles = 0;
+  /// Per function: profile-weighted instructions.
+  std::map<std::string, double> FunctionCost;
+  /// The model's decisions (empty for LLVM's eviction).
+  std::vector<Decision> Trajectory;
+  /// The object, in the work directory's cache.
+  std::string Object;
+};
+
+/// The trajectory in the plugin's training log at \p Path.
+Expected<std::vector<Decision>> readTrajectory(StringRef Path) {
+  Expected<std::unique_ptr<LogReader>> R = LogReader::open(Path);
+  if (!R)
+    return R.takeError();
+  const LogHeader &H = (*R)->getHeader();
+  std::optional<size_t> Mask =
+      H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
+  // The log's last tensor is the answer (index_to_evict).
+  size_t Features = H.Features.size();
+  if (!Mask || Features < 2)
+    return makeError(Path + ": not an eviction training log");
+  --Features;
+  std::vector<Decision> Out;
+  std::map<std::string, uint32_t> Next;
+  for (;;) {
+    Expected<const LogRecord &> Rec = (*R)->next();
+    if (!Rec)
+      return Rec.takeError();
+    if (Rec->TheKind == LogRecord::Kind::End)
+      break;
+    if (Rec->TheKind != LogRecord::Kind::Observation)
+      continue;
+    Decision D;
+    D.Function = Rec->Context;
+    D.Ordinal = Next[D.Function]++;
+    EvictionHash Hash;
+    for (size_t I = 0; I < Features; ++I)
+      Hash.add(StringRef((*R)->getFeatureData(I),
+                         H.Features[I].getTotalTensorBufferSize()));
+    D.Hash = Hash.get();
+    std::memcpy(&D.Choice, (*R)->getFeatureData(Features), sizeof(D.Choice));
+    std::memcpy(D.Mask, (*R)->getFeatureData(*Mask), sizeof(D.Mask));
+    Out.push_back(std::move(D));
+  }
+  return Out;
+}
+
+/// Whether the object \p Obj defines no function.
+bool hasNoFunction(MemoryBufferRef Obj) {
+  Expected<std::unique_ptr<object::ObjectFile>> O =
+      object::ObjectFile::createObjectFile(Obj);
+  if (!O) {
+    consumeError(O.takeError());
+    return false;
+  }
+  for (const object::SymbolRef &S : (*O)->symbols()) {
+    Expected<object::SymbolRef::Type> T = S.getType();
+    if (!T) {
+      consumeError(T.takeError());
+      return false;
+    }
+    if (*T == object::SymbolRef::ST_Function)
+      return false;
+  }
+  return true;
+}
+
+/// The compiles of one corpus module, cached in the work directory.
+class ModuleCompiler {
+public:
+  ModuleCompiler(const SpeedTuneOptions &O, const CorpusDescription &Desc,
+                 const CorpusModule &M, std::string LookupKey)
+      : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)) {}
+
+  /// LLVM's eviction (\p Entries null), or the model with \p Entries.
+  Expected<Outcome> compile(const ModuleDecisions *Entries,
+                            speed::BlockCoster &Coster) {
+    std::string Text = Entries ? Entries->printEvictions() : "llvm\n";
+    MD5 Hash;
+    Hash.update(M.ContentHash);
+    Hash.update(Text);
+    MD5::MD5Result R;
+    Hash.final(R);
+    std::string Key = toHex(R, /*LowerCase=*/true);
+    std::string Dir = O.WorkDir + "/speed/" + Key.substr(0, 2);
+    std::string Base = Dir + "/" + Key;
+    if (!sys::fs::exists(Base + ".cost")) {
+      ++Compiles;
+      if (Error E = run(Entries, Dir, Base, Coster))
+        return E;
+    } else {
+      ++Cached;
+    }
+    return load(Base, Entries != nullptr);
+  }
+
+  /// Compiles run and compiles read back from the cache.
+  unsigned Compiles = 0, Cached = 0;
+  /// Whether stale entries are expected (tune check) rather than a bug.
+  bool AllowStale = false;
+
+private:
+  Error run(const ModuleDecisions *Entries, StringRef Dir, StringRef Base,
+            speed::BlockCoster &Coster) {
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return makeError("cannot create '" + Dir + "': " + EC.message());
+    std::string Tmp = (Base + ".tmp").str();
+    std::vector<std::string> Extra = {
+        "-fprofile-instrument-use-path=" + O.Profile,
+        "-Werror=backend-plugin",
+        "-mllvm",
+        "-pgo-warn-missing-function",
+        "-fbasic-block-address-map",
+        "-mllvm",
+        "-pgo-analysis-map=func-entry-count,bb-freq"};
+    if (Entries) {
+      ModuleDecisions Here = *Entries;
+      Here.Module = LookupKey;
+      DecisionsFile F;
+      F.setMeta("objective", "speed");
+      F.addModule(std::move(Here));
+      if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
+        return E;
+      Extra.insert(Extra.end(),
+                   {"-load", O.PluginPath, "-fpass-plugin=" + O.PluginPath,
+                    "-mllvm", "-mlgo-evict", "-mllvm",
+                    "-mlgo-evict-training-log=" + Tmp + ".log"});
+      if (!Entries->Evictions.empty())
+        Extra.insert(Extra.end(),
+                     {"-mllvm", "-mlgo-decisions=" + Tmp + ".decisions"});
+    }
+    Expected<std::vector<std::string>> Argv = getModuleCompileCommand(
+        O.CorpusDir, Desc, M.Name, Tmp + ".o", Extra, O.Clang);
+    if (!Argv)
+      return Argv.takeError();
+    RunOptions RO;
+    RO.Stdin = "/dev/null";
+    RO.Stdout = "/dev/null";
+    RO.Stderr = Tmp + ".err";
+    RO.TimeoutSeconds = O.TimeoutSeconds;
+    ProcessResult PR = runProcess(*Argv, RO);
+    std::string Stderr;
+    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+            MemoryBuffer::getFile(Tmp + ".err"))
+      Stderr = (*Buf)->getBuffer().take_front(2000).rtrim().str();
+    if (!PR.succeeded())
+      return makeError(M.Name + ": " + (*Argv)[0] + " " + PR.describe() +
+                       (Stderr.empty() ? "" : ":\n" + Stderr));
+    // Every entry the search wrote must apply: a stale one is a bug.
+    if (!AllowStale && StringRef(Stderr).contains("match no decision (stale"))
+      return makeError(M.Name + ": the search's own entries were stale:\n" +
+                       Stderr);
+    Expected<std::unique_ptr<MemoryBuffer>> Obj = readWholeFile(Tmp + ".o");
+    if (!Obj)
+      return Obj.takeError();
+    Expected<speed::ObjectCost> C =
+        speed::measureExecutionCost((*Obj)->getMemBufferRef(), &Coster);
+    if (!C) {
+      // A module without code (crctable.c: tables only) has no address map
+      // and costs nothing.
+      if (hasNoFunction((*Obj)->getMemBufferRef())) {
+        consumeError(C.takeError());
+        C = speed::ObjectCost();
+      } else {
+        return makeError(M.Name + ": " + toString(C.takeError()));
+      }
+    }
+    // The cost file: the totals, then one line per function with a cost,
+    // exact to the instruction (the values are integers).
+    std::string Text = formatv("{0:f1} {1:f1}\n", C->Instructions, C->Cycles);
+    for (const speed::FunctionCost &F : C->Functions)
+      if (F.Instructions > 0)
+        Text += formatv("{0:f1} {1}\n", F.Instructions, F.Name).str();
+    if (Entries) {
+      if (std::error_code EC =
+              sys::fs::rename(Tmp + ".log", (Base + ".log").str()))
+        return makeError("cannot rename '" + Tmp + ".log': " + EC.message());
+    }
+    if (std::error_code EC = sys::fs::rename(Tmp + ".o", (Base + ".o").str()))
+      return makeError("cannot rename '" + Tmp + ".o': " + EC.message());
+    sys::fs::remove(Tmp + ".err");
+    sys::fs::remove(Tmp + ".decisions");
+    // Last: its presence says the compile is done.
+    return writeFileAtomically(Base + ".cost", Text);
+  }
+
+  Expected<Outcome> load(StringRef Base, bool WithLog) {
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Base + ".cost");
+    if (!Buf)
+      return Buf.takeError();
+    Outcome Out;
+    Out.Object = (Base + ".o").str();
+    SmallVector<StringRef> Lines;
+    (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+    auto Bad = [&] { return makeError(Base + ".cost: malformed"); };
+    if (Lines.empty())
+      return Bad();
+    auto [I, C] = Lines[0].split(' ');
+    if (!to_float(I, Out.Instructions) || !to_float(C, Out.Cycles))
+      return Bad();
+    for (StringRef L : ArrayRef(Lines).drop_front()) {
+      auto [V, Name] = L.split(' ');
+      double X;
+      if (!to_float(V, X))
+        return Bad();
+      Out.FunctionCost[Name.str()] = X;
+    }
+    if (WithLog) {
+      Expected<std::vector<Decision>> T = readTrajectory((Base + ".log").str());
+      if (!T)
+        return T.takeError();
+      Out.Trajectory = std::move(*T);
+    }
+    return Out;
+  }
+
+  const SpeedTuneOptions &O;
+  const CorpusDescription &Desc;
+  const CorpusModule &M;
+  std::string LookupKey;
+};
+
+/// A module's search and its result.
+struct ModuleResult {
+  std::string Key;
+  Outcome Base, Model;
+  /// The model side's best: cost and entries.
+  double Best = 0;
+  ModuleDecisions Entries;
+  /// (search compiles of this module, model-side cost) after each kept
+  /// move.
+  std::vector<std::pair<unsigned, double>> Kept;
+  unsigned Tries = 0, Compiles = 0;
+  /// Whether the module was searched (it has hot functions).
+  bool Searched = false;
+  /// The object of the best model-side compile and its cycles.
+  std::string BestObject;
+  double BestCycles = 0;
+  /// Whether the model side is used (cheaper than LLVM's eviction).
+  bool UseModel() const { return !Entries.Evictions.empty(); }
+  double Final() const { return UseModel() ? Best : Base.Instructions; }
+  double FinalCycles() const { return UseModel() ? BestCycles : Base.Cycles; }
+  std::string Error;
+};
+
+/// The source_filename of \p M resolved against this process's directory,
+/// as the plugin resolves it in the tuner's own compiles.
+Expected<std::string> getLookupKey(const CorpusModule &M) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
+  if (!Buf)
+    return Buf.takeError();
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod =
+      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
+  if (!Mod)
+    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    Cwd.clear();
+  return resolveSourcePath((*Mod)->getSourceFileName(), Cwd);
+}
+
+std::string percent(double New, double Old) {
+  double P = Old == 0 ? 0 : 100.0 * (New - Old) / Old;
+  return (P < 0 ? "-" : "+") + formatv("{0:f3}", std::fabs(P)).str() + "%";
+}
+
+/// The curve of the estimated gain against the search's compiles.
+std::string curveSVG(ArrayRef<std::pair<uint64_t, double>> Points,
+                     StringRef Title) {
+  const double W = 640, H = 360, L = 70, R = 20, T = 30, B = 50;
+  uint64_t MaxX = 1;
+  double MaxY = 0.01;
+  for (auto [X, Y] : Points) {
+    MaxX = std::max(MaxX, X);
+    MaxY = std::max(MaxY, Y);
+  }
+  auto PX = [&](double X) { return L + (W - L - R) * X / double(MaxX); };
+  auto PY = [&](double Y) { return H - B - (H - T - B) * Y / MaxY; };
+  std::string S = formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
+                          "width=\"{0}\" height=\"{1}\" font-family=\"sans-"
+                          "serif\" font-size=\"12\">\n",
+                          W, H);
+  S += formatv("<text x=\"{0}\" y=\"18\">{1}</text>\n", L, Title);
+  S += formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
+               "stroke=\"black\"/>\n",
+               L, H - B, W - R);
+  S += formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
+               "stroke=\"black\"/>\n",
+               L, H - B, T);
+  S += formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\">search "
+               "compiles (0 to {2})</text>\n",
+               (L + W - R) / 2, H - 15, MaxX);
+  S += formatv("<text x=\"15\" y=\"{0}\" transform=\"rotate(-90 15 {0})\" "
+               "text-anchor=\"middle\">estimated gain, % of executed "
+               "instructions (0 to {1:f2})</text>\n",
+               (T + H - B) / 2, MaxY);
+  S += "<polyline fill=\"none\" stroke=\"steelblue\" stroke-width=\"2\" "
+       "points=\"";
+  for (auto [X, Y] : Points)
+    S += formatv("{0:f1},{1:f1} ", PX(double(X)), PY(Y));
+  S += "\"/>\n</svg>\n";
+  return S;
+}
+
+class SpeedTuner {
+public:
+  explicit SpeedTuner(SpeedTuneOptions Opts) : O(std::move(Opts)) {}
+  Error run();
+
+private:
+  ModuleResult search(size_t I, uint64_t Budget, speed::BlockCoster &Coster);
+  void noteCompile(const ModuleResult &R);
+  void noteGain(size_t Module, double Saved);
+  Error writeOutputs(ArrayRef<ModuleResult> Results);
+
+  SpeedTuneOptions O;
+  CorpusDescription Desc;
+  std::vector<CorpusModule> Mods;
+  std::vector<std::string> Keys, LookupKeys;
+  /// The hot functions of the program: (module index, function name) and
+  /// their baseline cost, hottest first.
+  std::vector<std::tuple<size_t, std::string, double>> Hot;
+  std::vector<Outcome> Bases;
+  double BaseTotal = 0;
+
+  std::mutex ProgressMutex;
+  std::unique_ptr<Progress> Bar;
+  uint64_t Done = 0, Planned = 0;
+  /// Per module: the estimated instructions saved so far (for progress).
+  std::vector<double> SavedOf;
+  std::string CorpusFingerprint;
+  uint64_t SearchCompiles = 0;
+  double Seconds = 0;
+};
+
+ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
+                                speed::BlockCoster &Coster) {
+  ModuleResult R;
+  R.Key = Keys[I];
+  R.Base = Bases[I];
+  R.Searched = true;
+  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I]);
+  auto Fail = [&](Error E) {
+    R.Error = toString(std::move(E));
+    return R;
+  };
+  ModuleDecisions None;
+  Expected<Outcome> Model = C.compile(&None, Coster);
+  if (!Model)
+    return Fail(Model.takeError());
+  R.Model = *Model;
+  R.Best = Model->Instructions;
+  R.BestObject = Model->Object;
+  R.BestCycles = Model->Cycles;
+  std::vector<Decision> Traj = Model->Trajectory;
+  // The module's hot functions, hottest first.
+  std::vector<std::string> Functions;
+  for (auto &[Mod, Name, Cost] : Hot)
+    if (Mod == I)
+      Functions.push_back(Name);
+  // A module where the model alone wins keeps it with a pin: the model's
+  // own answer to the first decision of its hottest function that has one.
+  ModuleDecisions Cur;
+  Cur.Module = R.Key;
+  for (const std::string &F : Functions) {
+    auto It =
+        llvm::find_if(Traj, [&](const Decision &D) { return D.Function == F; });
+    if (It == Traj.end())
+      continue;
+    Cur.Evictions.push_back(
+        {It->Function, It->Ordinal, It->Hash, uint32_t(It->Choice)});
+    break;
+  }
+  if (R.Best < R.Base.Instructions && !Cur.Evictions.empty()) {
+    R.Entries = Cur;
+    noteGain(I, R.Base.Instructions - R.Best);
+  }
+  for (const std::string &F : Functions) {
+    for (uint32_t K = 0;; ++K) {
+      if (Budget && R.Tries >= Budget)
+        break;
+      auto It = llvm::find_if(Traj, [&](const Decision &D) {
+        return D.Function == F && D.Ordinal == K;
+      });
+      if (It == Traj.end())
+        break;
+      int64_t Other = invertEviction(It->Mask, It->Choice);
+      if (Other == It->Choice)
+        continue;
+      ModuleDecisions Try = Cur;
+      Try.setEviction({F, K, It->Hash, uint32_t(Other)});
+      Try.sort();
+      ++R.Tries;
+      Expected<Outcome> Out = C.compile(&Try, Coster);
+      R.Compiles = C.Compiles;
+      noteCompile(R);
+      if (!Out)
+        return Fail(Out.takeError());
+      if (Out->Instructions >= R.Best)
+        continue;
+      R.Best = Out->Instructions;
+      R.BestObject = Out->Object;
+      R.BestCycles = Out->Cycles;
+      Cur = std::move(Try);
+      Traj = std::move(Out->Trajectory);
+      R.Kept.push_back({R.Tries, R.Best});
+      if (R.Best < R.Base.Instructions)
+        R.Entries = Cur;
+      noteGain(I, std::max(0.0, R.Base.Instructions - R.Best));
+    }
+  }
+  // The model side is used only if it beats LLVM's eviction.
+  if (R.Best >= R.Base.Instructions)
+    R.Entries = ModuleDecisions();
+  R.Entries.Module = R.Key;
+  R.Compiles = C.Compiles;
+  return R;
+}
+
+void SpeedTuner::noteGain(size_t Module, double Saved) {
+  std::lock_guard<std::mutex> Lock(ProgressMutex);
+  SavedOf[Module] = Saved;
+  double Sum = 0;
+  for (double S : SavedOf)
+    Sum += S;
+  if (Bar)
+    Bar->setDetail(
+        formatv("; estimated gain {0:f2}%", 100.0 * Sum / BaseTotal).str());
+}
+
+void SpeedTuner::noteCompile(const ModuleResult &) {
+  std::lock_guard<std::mutex> Lock(ProgressMutex);
+  ++Done;
+  if (Bar)
+    Bar->update(std::min(Done, Planned), Planned);
+}
+
+Error SpeedTuner::run() {
+  if (O.PluginPath.empty())
+    O.PluginPath = getInstallDirs().Plugin;
+  SmallString<256> Work(O.WorkDir);
+  sys::fs::make_absolute(Work);
+  O.WorkDir = std::string(Work);
+  SmallString<256> Prof(O.Profile);
+  sys::fs::make_absolute(Prof);
+  O.Profile = std::string(Prof);
+  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
+    return makeError("cannot create '" + O.WorkDir + "': " + EC.message());
+  Expected<speed::ProfileInfo> PI = speed::readProfileInfo(O.Profile);
+  if (!PI)
+    return PI.takeError();
+  Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
+  if (!D)
+    return D.takeError();
+  Desc = std::move(*D);
+  Expected<std::vector<CorpusModule>> M = loadTrainingCorpus(O.CorpusDir);
+  if (!M)
+    return M.takeError();
+  Mods = std::move(*M);
+  CorpusFingerprint = getCorpusFingerprint(Mods);
+  std::vector<std::string> Sources;
+  for (const CorpusModule &Mod : Mods) {
+    Expected<std::string> S = getSourceFileName(Mod);
+    if (!S)
+      return S.takeError();
+    Sources.push_back(std::move(*S));
+    Expected<std::string> L = getLookupKey(Mod);
+    if (!L)
+      return L.takeError();
+    LookupKeys.push_back(std::move(*L));
+  }
+  Keys = getSourceKeys(Sources);
+  std::map<std::string, size_t> KeySeen;
+  for (size_t I = 0; I < Keys.size(); ++I)
+    if (!KeySeen.try_emplace(Keys[I], I).second)
+      return makeError("modules '" + Mods[KeySeen[Keys[I]]].Name + "' and '" +
+                       Mods[I].Name + "' have one source, '" + Keys[I] +
+                       "': the speed search tunes each source once");
+
+  auto Start = std::chrono::steady_clock::now();
+  // 1. The baselines: LLVM's eviction.
+  unsigned Threads = std::max(1u, O.Jobs);
+  if (O.Verbose)
+    Bar = std::make_unique<Progress>("mlgo tune: baselines");
+  Planned = Mods.size();
+  std::vector<std::string> Errors(Mods.size());
+  Bases.resize(Mods.size());
+  std::vector<unsigned> BaseCompiles(Mods.size());
+  runJobs(Mods.size(), Threads, [&](size_t I) {
+    Expected<std::unique_ptr<speed::BlockCoster>> Coster =
+        speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
+    if (!Coster) {
+      Errors[I] = toString(Coster.takeError());
+      return;
+    }
+    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I]);
+    Expected<Outcome> B = C.compile(nullptr, **Coster);
+    BaseCompiles[I] = C.Compiles;
+    noteCompile(ModuleResult());
+    if (!B) {
+      Errors[I] = toString(B.takeError());
+      return;
+    }
+    Bases[I] = std::move(*B);
+  });
+  if (Bar)
+    Bar->end();
+  for (const std::string &E : Errors)
+    if (!E.empty())
+      return makeError(E);
+  // 2. The hot functions: 99% of the baseline's cost, hottest first (ties:
+  // by a hash of the name and the seed).
+  std::vector<std::tuple<size_t, std::string, double>> All;
+  for (size_t I = 0; I < Mods.size(); ++I) {
+    BaseTotal += Bases[I].Instructions;
+    for (auto &[Name, Cost] : Bases[I].FunctionCost)
+      All.push_back({I, Name, Cost});
+  }
+  if (BaseTotal <= 0)
+    return makeError(O.Profile + ": no function of the corpus has a count "
+                                 "of the profile");
+  auto TieKey = [&](size_t I, StringRef Name) {
+    return xxh3_64bits(Keys[I] + "\n" + Name.str() + "\n" +
+                       std::to_string(O.Seed));
+  };
+  llvm::sort(All, [&](const auto &A, const auto &B) {
+    if (std::get<2>(A) != std::get<2>(B))
+      return std::get<2>(A) > std::get<2>(B);
+    return TieKey(std::get<0>(A), std::get<1>(A)) <
+           TieKey(std::get<0>(B), std::get<1>(B));
+  });
+  double Sum = 0;
+  for (auto &F : All) {
+    if (Sum >= O.HotShare * BaseTotal)
+      break;
+    Sum += std::get<2>(F);
+    Hot.push_back(F);
+  }
+  // 3. The search, each module with its share of the budget (by its hot
+  // cost; the remainder to the hottest modules), in parallel.
+  std::vector<double> HotCost(Mods.size());
+  for (auto &[I, Name, Cost] : Hot)
+    HotCost[I] += Cost;
+  std::vector<uint64_t> Budget(Mods.size(), 0);
+  std::vector<size_t> ByHeat;
+  for (size_t I = 0; I < Mods.size(); ++I)
+    if (HotCost[I] > 0)
+      ByHeat.push_back(I);
+  llvm::stable_sort(
+      ByHeat, [&](size_t A, size_t B) { return HotCost[A] > HotCost[B]; });
+  if (O.MaxCompiles) {
+    uint64_t Given = 0;
+    for (size_t I : ByHeat) {
+      Budget[I] =
+          uint64_t(std::floor(double(O.MaxCompiles) * HotCost[I] / Sum));
+      Given += Budget[I];
+    }
+    for (size_t K = 0; Given < O.MaxCompiles && !ByHeat.empty(); ++K) {
+      ++Budget[ByHeat[K % ByHeat.size()]];
+      ++Given;
+    }
+  }
+  SavedOf.assign(Mods.size(), 0);
+  Done = 0;
+  Planned = O.MaxCompiles ? O.MaxCompiles + ByHeat.size() : 0;
+  if (!O.MaxCompiles)
+    for (size_t I : ByHeat)
+      Planned += 1 + Bases[I].FunctionCost.size();
+  if (O.Verbose)
+    Bar = std::make_unique<Progress>("mlgo tune: search");
+  std::vector<ModuleResult> Results(Mods.size());
+  runJobs(ByHeat.size(), Threads, [&](size_t K) {
+    size_t I = ByHeat[K];
+    Expected<std::unique_ptr<speed::BlockCoster>> Coster =
+        speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
+    if (!Coster) {
+      Results[I].Error = toString(Coster.takeError());
+      return;
+    }
+    Results[I] = search(I, Budget[I], **Coster);
+  });
+  if (Bar)
+    Bar->end();
+  for (size_t I = 0; I < Mods.size(); ++I) {
+    if (!Results[I].Error.empty())
+      return makeError(Results[I].Error);
+    if (HotCost[I] == 0) {
+      Results[I].Key = Keys[I];
+      Results[I].Base = Bases[I];
+      Results[I].Best = Bases[I].Instructions;
+    }
+    SearchCompiles += Results[I].Tries;
+  }
+  Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  return writeOutputs(Results);
+}
+
+Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
+  double Tuned = 0, ModelTotal = 0;
+  for (const ModuleResult &R : Results) {
+    Tuned += R.Final();
+    ModelTotal += R.Searched ? R.Model.Instructions : R.Base.Instructions;
+  }
+  DecisionsFile F;
+  F.setMeta("llvm", LLVM_VERSION_STRING);
+  F.setMeta("objective", "speed");
+  F.setMeta("corpus", CorpusFingerprint);
+  if (!O.ProgramName.empty())
+    F.setMeta("package", O.ProgramName);
+  F.setMeta("profile", sys::path::filename(O.Profile));
+  F.setMeta("model", "embedded");
+  F.setMeta("seed", std::to_string(O.Seed));
+  F.setMeta("budget", O.MaxCompiles
+                          ? std::to_string(O.MaxCompiles) + " compiles"
+                          : std::string("none"));
+  F.setMeta("compiles", std::to_string(SearchCompiles));
+  F.setMeta("estimated",
+            formatv("profile-weighted instructions: LLVM {0:f0}, tuned {1:f0} "
+                    "({2})",
+                    BaseTotal, Tuned, percent(Tuned, BaseTotal))
+                .str());
+  for (const ModuleResult &R : Results)
+    if (R.UseModel())
+      F.addModule(R.Entries);
+  if (Error E = writeFileAtomically(O.Output, F.print()))
+    return E;
+  // The tuned objects, as a build with the file makes them, and LLVM's
+  // (for linking both and measuring them on a workload).
+  for (size_t I = 0; I < Results.size(); ++I) {
+    const ModuleResult &R = Results[I];
+    for (bool Tuned : {true, false}) {
+      std::string To = O.WorkDir + (Tuned ? "/objects/" : "/objects-llvm/") +
+                       Mods[I].Name + ".o";
+      if (std::error_code EC =
+              sys::fs::create_directories(sys::path::parent_path(To)))
+        return makeError("cannot create the directory of '" + To +
+                         "': " + EC.message());
+      std::string From = Tuned && R.UseModel() ? R.BestObject : R.Base.Object;
+      if (std::error_code EC = sys::fs::copy_file(From, To))
+        return makeError("cannot copy '" + From + "' to '" + To +
+                         "': " + EC.message());
+    }
+  }
+
+  // The report.
+  std::string Rep;
+  raw_string_ostream OS(Rep);
+  OS << "# mlgo tune --objective speed"
+     << (O.ProgramName.empty() ? "" : ": " + O.ProgramName) << "\n\n"
+     << "Corpus `" << O.CorpusDir << "` (" << Results.size()
+     << " modules, fingerprint " << CorpusFingerprint << "), profile `"
+     << O.Profile << "`, seed " << O.Seed << ", "
+     << (O.MaxCompiles ? std::to_string(O.MaxCompiles) + " search compiles"
+                       : std::string("no budget"))
+     << ", " << Hot.size() << " hot functions (" << int(O.HotShare * 100)
+     << "% of the profile-weighted instructions).\n\n"
+     << "Estimated executed instructions (profile-weighted, from the "
+        "objects): LLVM's eviction "
+     << formatv("{0:f0}", BaseTotal) << ", the eviction model alone "
+     << formatv("{0:f0}", ModelTotal) << ", tuned " << formatv("{0:f0}", Tuned)
+     << " (" << percent(Tuned, BaseTotal) << "). Search: " << SearchCompiles
+     << " compiles.\n\n"
+     << "| module | LLVM | model | tuned | predicted | entries | tries "
+        "| kept | cycles: LLVM | tuned |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  std::vector<const ModuleResult *> Sorted;
+  for (const ModuleResult &R : Results)
+    Sorted.push_back(&R);
+  llvm::stable_sort(Sorted, [](const ModuleResult *A, const ModuleResult *B) {
+    return A->Base.Instructions > B->Base.Instructions;
+  });
+  for (const ModuleResult *R : Sorted) {
+    if (!R->Searched)
+      continue;
+    OS << "| " << R->Key << " | " << formatv("{0:f0}", R->Base.Instructions)
+       << " | " << formatv("{0:f0}", R->Model.Instructions) << " | "
+       << formatv("{0:f0}", R->Final()) << " | "
+       << percent(R->Final(), R->Base.Instructions) << " | "
+       << R->Entries.Evictions.size() << " | " << R->Tries << " | "
+       << R->Kept.size() << " | " << formatv("{0:f0}", R->Base.Cycles) << " | "
+       << formatv("{0:f0}", R->FinalCycles()) << " |\n";
+  }
+  OS << "\nMeasured gains: not measured by this run (`mlgo eval package "
+        "--profile P --decisions FILE` builds and measures both).\n";
+  if (Error E = writeFileAtomically(O.WorkDir + "/report.md", Rep))
+    return E;
+  if (O.Verbose)
+    outs() << "mlgo tune: estimated " << percent(Tuned, BaseTotal)
+           << " profile-weighted instructions (LLVM's eviction "
+           << formatv("{0:f0}", BaseTotal) << ", tuned "
+           << formatv("{0:f0}", Tuned) << "); " << SearchCompiles
+           << " search compiles in " << formatv("{0:f0}", Seconds)
+           << " s; wrote " << O.Output << " and " << O.WorkDir
+           << "/report.md\n";
+
+  // The curve: estimated gain of the program after each search compile,
+  // modules' kept moves laid out in the order of the modules' heat (each
+  // module's search is sequential; their compiles add up).
+  std::vector<std::pair<uint64_t, double>> Points = {{0, 0}};
+  uint64_t At = 0;
+  double Gain = 0;
+  for (const ModuleResult *R : Sorted) {
+    double Prev = R->Base.Instructions;
+    if (R->Searched && R->Model.Instructions < Prev) {
+      Gain += Prev - R->Model.Instructions;
+      Prev = R->Model.Instructions;
+    }
+    for (auto [Try, Cost] : R->Kept) {
+      if (Cost < Prev) {
+        Gain += Prev - Cost;
+        Prev = Cost;
+      }
+      Points.push_back({At + Try, 100.0 * Gain / BaseTotal});
+    }
+    At += R->Tries;
+  }
+  Points.push_back({At, 100.0 * Gain / BaseTotal});
+  return writeFileAtomically(
+      O.WorkDir + "/curve-speed.svg",
+      curveSVG(Points, "mlgo tune --objective speed: estimated gain"));
+}
+
+} // namespace
+
+Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
+                                     StringRef DecisionsPath, StringRef Profile,
+                                     raw_ostream &OS) {
+  Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
+  if (!F)
+    return F.takeError();
+  Expected<speed::ProfileInfo> PI = speed::readProfileInfo(Profile);
+  if (!PI)
+    return PI.takeError();
+  Expected<CorpusDescription> Desc = CorpusDescription::read(CorpusDir);
+  if (!Desc)
+    return Desc.takeError();
+  Expected<std::vector<CorpusModule>> Mods = loadTrainingCorpus(CorpusDir);
+  if (!Mods)
+    return Mods.takeError();
+  SmallString<128> Tmp;
+  if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-check", Tmp))
+    return makeError("cannot create a temporary directory: " + EC.message());
+  SpeedTuneOptions O;
+  O.CorpusDir = CorpusDir.str();
+  SmallString<256> Prof(Profile);
+  sys::fs::make_absolute(Prof);
+  O.Profile = std::string(Prof);
+  O.WorkDir = std::string(Tmp);
+  O.PluginPath = getInstallDirs().Plugin;
+  Expected<std::unique_ptr<speed::BlockCoster>> Coster =
+      speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
+  if (!Coster)
+    return Coster.takeError();
+  // Per module of the file: the entries some compile applied.
+  std::map<const ModuleDecisions *, std::set<std::pair<std::string, uint32_t>>>
+      Live;
+  Error Failed = Error::success();
+  for (const CorpusModule &M : *Mods) {
+    Expected<std::string> Src = getSourceFileName(M);
+    if (!Src) {
+      Failed = Src.takeError();
+      break;
+    }
+    std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
+    if (!E || E->Evictions.empty())
+      continue;
+    Expected<std::string> Lookup = getLookupKey(M);
+    if (!Lookup) {
+      Failed = Lookup.takeError();
+      break;
+    }
+    ModuleCompiler C(O, *Desc, M, *Lookup);
+    C.AllowStale = true;
+    Expected<Outcome> Out = C.compile(E.get(), **Coster);
+    if (!Out) {
+      Failed = Out.takeError();
+      break;
+    }
+    auto &L = Live[E.get()];
+    for (const EvictDecision &D : E->Evictions)
+      for (const Decision &T : Out->Trajectory)
+        if (T.Function == D.Function && T.Ordinal == D.Ordinal &&
+            T.Hash == D.Hash && T.Choice == int64_t(D.Column))
+          L.insert({D.Function, D.Ordinal});
+  }
+  sys::fs::remove_directories(Tmp);
+  if (Failed)
+    return Failed;
+  size_t Stale = 0, Entries = 0;
+  for (const auto &M : F->Modules) {
+    if (M->Evictions.empty())
+      continue;
+    Entries += M->Evictions.size();
+    auto It = Live.find(M.get());
+    if (It == Live.end()) {
+      OS << DecisionsPath << ": module '" << M->Module
+         << "' matches no module of the corpus (" << M->Evictions.size()
+         << " eviction entries)\n";
+      Stale += M->Evictions.size();
+      continue;
+    }
+    ModuleDecisions Unused;
+    for (const EvictDecision &D : M->Evictions)
+      if (!It->second.count({D.Function, D.Ordinal}))
+        Unused.Evictions.push_back(D);
+    if (Unused.Evictions.empty())
+      continue;
+    Stale += Unused.Evictions.size();
+    OS << DecisionsPath << ": module '" << M->Module
+       << "': " << Unused.Evictions.size() << " stale eviction entries:\n";
+    std::string Lines = Unused.printEvictions();
+    for (StringRef Line : split(StringRef(Lines).rtrim(), '\n'))
+      OS << "  " << Line << "\n";
+  }
+  OS << DecisionsPath << ": " << Stale << " of " << Entries
+     << " eviction entries match no decision\n";
+  return Stale;
+}
+
+Error runSpeedTuning(const SpeedTuneOptions &Options) {
+  SpeedTuner T(Options);
+  return T.run();
+}
+
+} // namespace mlgo
