@@ -705,9 +705,12 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
         return makeError("cannot create the directory of '" + To +
                          "': " + EC.message());
       std::string From = Tuned && R.UseModel() ? R.BestObject : R.Base.Object;
-      if (std::error_code EC = sys::fs::copy_file(From, To))
-        return makeError("cannot copy '" + From + "' to '" + To +
-                         "': " + EC.message());
+      // Whole or not at all: a run killed here leaves no half object.
+      Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(From);
+      if (!Bytes)
+        return Bytes.takeError();
+      if (Error E = writeFileAtomically(To, (*Bytes)->getBuffer()))
+        return E;
     }
   }
 
