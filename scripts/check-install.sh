@@ -95,6 +95,8 @@ config.mlgo_obj_root = "$tmp/obj"
 config.llvm_tools_dir = "/usr/lib/llvm-19/bin"
 config.mlgo_plugin = "$prefix/lib/mlgo/mlgo-plugin.so"
 config.mlgo_preload = ""
+config.mlgo_mpi = ""
+config.mlgo_mpiexec = ""
 lit_config.load_config(config, os.path.join(config.mlgo_src_root, "test", "lit.cfg.py"))
 EOF
 # Everything runs with a PATH that has the moved prefix and the system only.

@@ -38,10 +38,14 @@ if config.mlgo_preload:
 # and a polling rank 0 bound next to its one worker waits for that core's
 # other tenants at every job: docs/distributed.md). Open MPI refuses to run as root unless told to; CI containers run
 # as root, and the variables only say that this is intended.
-if config.mlgo_mpi in ("ON", "1", "TRUE", "YES") and config.mlgo_mpiexec:
+# A site configuration without them (scripts/check-install.sh's, for the
+# installed tree) runs no MPI test.
+mlgo_mpi = getattr(config, "mlgo_mpi", "")
+mlgo_mpiexec = getattr(config, "mlgo_mpiexec", "")
+if mlgo_mpi in ("ON", "1", "TRUE", "YES") and mlgo_mpiexec:
     config.available_features.add("mpi")
     config.substitutions.append(
-        ("%mpirun", config.mlgo_mpiexec + " --oversubscribe --bind-to none"))
+        ("%mpirun", mlgo_mpiexec + " --oversubscribe --bind-to none"))
     if os.geteuid() == 0:
         config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
