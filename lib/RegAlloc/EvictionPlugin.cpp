@@ -267,6 +267,20 @@ private:
   Session &S;
 };
 
+/// The index of LLVM's int64 'mask' of EvictionColumns columns in \p H,
+/// which a policy that rewrites LLVM's advice needs (with an int64 advice);
+/// else an error starting with \p Who.
+static Expected<size_t> findMask(const LogHeader &H, StringRef Who) {
+  std::optional<size_t> Mask =
+      H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
+  if (!Mask || !H.Features[*Mask].isElementType<int64_t>() ||
+      H.Features[*Mask].getElementCount() != EvictionColumns || !H.Advice ||
+      !H.Advice->isElementType<int64_t>())
+    return makeError(Who + " LLVM's int64 'mask' of " + Twine(EvictionColumns) +
+                     " columns and an int64 advice");
+  return *Mask;
+}
+
 /// -mlgo-evict-flips: a policy that answers as \p Inner does, except at the
 /// listed decisions, which it inverts (invertEviction).
 class FlippingPolicy final : public ServePolicy {
@@ -275,13 +289,9 @@ public:
       : Inner(std::move(Inner)), Flips(EvictFlips.begin(), EvictFlips.end()) {}
 
   Error begin(const LogHeader &H) override {
-    std::optional<size_t> Mask =
-        H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
-    if (!Mask || !H.Features[*Mask].isElementType<int64_t>() ||
-        H.Features[*Mask].getElementCount() != EvictionColumns || !H.Advice ||
-        !H.Advice->isElementType<int64_t>())
-      return makeError("-mlgo-evict-flips needs LLVM's int64 'mask' of " +
-                       Twine(EvictionColumns) + " columns and an int64 advice");
+    Expected<size_t> Mask = findMask(H, "-mlgo-evict-flips needs");
+    if (!Mask)
+      return Mask.takeError();
     MaskIndex = *Mask;
     return Inner->begin(H);
   }
@@ -319,13 +329,9 @@ public:
       : Inner(std::move(Inner)), Table(std::move(Table)) {}
 
   Error begin(const LogHeader &H) override {
-    std::optional<size_t> Mask =
-        H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
-    if (!Mask || !H.Features[*Mask].isElementType<int64_t>() ||
-        H.Features[*Mask].getElementCount() != EvictionColumns || !H.Advice ||
-        !H.Advice->isElementType<int64_t>())
-      return makeError("eviction entries need LLVM's int64 'mask' of " +
-                       Twine(EvictionColumns) + " columns and an int64 advice");
+    Expected<size_t> Mask = findMask(H, "eviction entries need");
+    if (!Mask)
+      return Mask.takeError();
     MaskIndex = *Mask;
     return Inner->begin(H);
   }
