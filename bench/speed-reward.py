@@ -52,7 +52,7 @@ PLUGIN = os.environ.get("MLGO_PLUGIN",
                         os.path.join(ROOT, "build", "lib", "mlgo",
                                      "mlgo-plugin.so"))
 MAP_FLAGS = ["-fbasic-block-address-map", "-mllvm",
-             "-pgo-analysis-map=func-entry-count,bb-freq"]
+             "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"]
 
 # How each program is built from its Debian source: the package, the
 # source files (relative to the source tree), compile and link flags, and
@@ -97,6 +97,9 @@ PROGRAMS = {
             "lmathlib.c", "loadlib.c", "loslib.c", "lstrlib.c",
             "ltablib.c", "lutf8lib.c", "linit.c", "lua.c"]],
         cflags=["-DLUA_USE_LINUX", "-w"], ldflags=["-lm", "-ldl"],
+        # Debian's rules generate this header (luaconf.h includes it).
+        generated={"src/lua5.4-deb-multiarch.h":
+                   '#define DEB_HOST_MULTIARCH "x86_64-linux-gnu"\n'},
         run=lambda p, i, o: [f"{p} {i}.lua {i} > {o}.out"]),
 }
 
@@ -283,6 +286,9 @@ def load_done(path):
 def validate(prog, work, flips_per_program, models, out):
     r = PROGRAMS[prog]
     src = fetch(r["package"])
+    for path, text in r.get("generated", {}).items():
+        with open(os.path.join(src, path), "w") as h:
+            h.write(text)
     pw = os.path.join(work, prog)
     os.makedirs(pw, exist_ok=True)
     inp_a, inp_b = make_inputs(work)

@@ -35,6 +35,10 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/TargetParser/Triple.h"
 
+#include <Eigen/SparseCore>
+#include <Eigen/SparseLU>
+
+#include <cmath>
 #include <mutex>
 
 using namespace llvm;
@@ -54,6 +58,63 @@ void initializeTargets() {
     InitializeAllTargetMCs();
     InitializeAllDisassemblers();
   });
+}
+
+/// Expected visits of each block per entry into the function, solved from
+/// the branch probabilities of the address map's PGO analysis: the visits x
+/// satisfy x = e + Pᵀx, where e is 1 at the entry block (the first in the
+/// map) and P(a, b) is the probability of the edge a -> b. Exact for any
+/// control flow, irreducible or not - where MachineBlockFrequencyInfo's
+/// propagation approximates irreducible cycles (an interpreter's computed
+/// gotos, tail-duplicated into every handler), its frequencies can be 10^14
+/// times too large, and these are not. Empty when the system has no
+/// solution (a cycle the probabilities never leave): the caller then uses
+/// the frequencies. A successor that is not a block of the function is an
+/// error naming it.
+Expected<std::vector<double>>
+solveVisits(ArrayRef<uint32_t> IDs,
+            ArrayRef<object::PGOAnalysisMap::PGOBBEntry> Entries,
+            StringRef FunctionName) {
+  size_t N = IDs.size();
+  if (N == 0)
+    return std::vector<double>();
+  DenseMap<uint32_t, size_t> IndexOf;
+  for (size_t I = 0; I < N; ++I)
+    IndexOf[IDs[I]] = I;
+  std::vector<Eigen::Triplet<double>> Terms;
+  for (size_t I = 0; I < N; ++I)
+    Terms.emplace_back(I, I, 1.0);
+  for (size_t From = 0; From < N; ++From) {
+    for (const auto &Successor : Entries[From].Successors) {
+      auto It = IndexOf.find(Successor.ID);
+      if (It == IndexOf.end())
+        return makeError("the PGO analysis of '" + FunctionName +
+                         "' names block " + Twine(Successor.ID) +
+                         ", which its address map does not have");
+      double Probability = double(Successor.Prob.getNumerator()) /
+                           double(Successor.Prob.getDenominator());
+      Terms.emplace_back(It->second, From, -Probability);
+    }
+  }
+  Eigen::SparseMatrix<double> System(N, N);
+  System.setFromTriplets(Terms.begin(), Terms.end());
+  Eigen::SparseLU<Eigen::SparseMatrix<double>> Solver;
+  Solver.compute(System);
+  if (Solver.info() != Eigen::Success)
+    return std::vector<double>();
+  Eigen::VectorXd Entry = Eigen::VectorXd::Zero(N);
+  Entry[0] = 1;
+  Eigen::VectorXd X = Solver.solve(Entry);
+  if (Solver.info() != Eigen::Success)
+    return std::vector<double>();
+  std::vector<double> Visits(N);
+  for (size_t I = 0; I < N; ++I) {
+    // Round-off leaves blocks that are never reached a hair below zero.
+    if (!std::isfinite(X[I]) || X[I] < -1e-9)
+      return std::vector<double>();
+    Visits[I] = std::max(0.0, X[I]);
+  }
+  return Visits;
 }
 
 } // namespace
@@ -258,32 +319,50 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
           NameIt != Names.end()
               ? NameIt->second.str()
               : "<function at 0x" + utohexstr(FunctionAddress) + ">";
-      if (!Analysis.FeatEnable.FuncEntryCount || !Analysis.FeatEnable.BBFreq)
+      if (!Analysis.FeatEnable.FuncEntryCount || !Analysis.FeatEnable.BBFreq ||
+          !Analysis.FeatEnable.BrProb)
         return Fail("the address map of '" + Function.Name +
-                    "' has no PGO analysis (compile with -mllvm "
-                    "-pgo-analysis-map=func-entry-count,bb-freq)");
+                    "' has no PGO analysis with branch probabilities "
+                    "(compile with -mllvm "
+                    "-pgo-analysis-map=func-entry-count,bb-freq,br-prob)");
       Function.EntryCount = Analysis.FuncEntryCount;
       Function.HasProfile = Analysis.FuncEntryCount > 0;
       Result.Profiled += Function.HasProfile;
+      std::vector<uint32_t> IDs;
+      for (const object::BBAddrMap::BBRangeEntry &Range : Map.getBBRanges())
+        for (const object::BBAddrMap::BBEntry &Entry : Range.BBEntries)
+          IDs.push_back(Entry.ID);
+      if (IDs.size() != Analysis.BBEntries.size())
+        return Fail("the PGO analysis of '" + Function.Name + "' has " +
+                    Twine(Analysis.BBEntries.size()) +
+                    " blocks, its address "
+                    "map " +
+                    Twine(IDs.size()));
+      Expected<std::vector<double>> Visits =
+          solveVisits(IDs, Analysis.BBEntries, Function.Name);
+      if (!Visits)
+        return Fail(toString(Visits.takeError()));
+      Function.CountsSolved = !Visits->empty();
       double EntryFreq =
-          Analysis.BBEntries.empty()
+          IDs.empty()
               ? 0
               : double(Analysis.BBEntries.front().BlockFreq.getFrequency());
       size_t Index = 0;
       for (const object::BBAddrMap::BBRangeEntry &Range : Map.getBBRanges()) {
         for (const object::BBAddrMap::BBEntry &Entry : Range.BBEntries) {
-          if (Index >= Analysis.BBEntries.size())
-            return Fail("the PGO analysis of '" + Function.Name +
-                        "' has fewer blocks than its address map");
           BlockCost Block;
           Block.ID = Entry.ID;
           Block.Offset = Range.BaseAddress + Entry.Offset - FunctionAddress;
           Block.Size = Entry.Size;
-          double Freq =
-              double(Analysis.BBEntries[Index++].BlockFreq.getFrequency());
-          Block.Count = EntryFreq > 0
-                            ? double(Function.EntryCount) * Freq / EntryFreq
-                            : 0;
+          double PerEntry =
+              Function.CountsSolved
+                  ? (*Visits)[Index]
+                  : (EntryFreq > 0 ? double(Analysis.BBEntries[Index]
+                                                .BlockFreq.getFrequency()) /
+                                         EntryFreq
+                                   : 0);
+          ++Index;
+          Block.Count = double(Function.EntryCount) * PerEntry;
           uint64_t Start = Range.BaseAddress + Entry.Offset - SectionAddress;
           if (Start + Entry.Size > Bytes.size())
             return Fail("block " + Twine(Entry.ID) + " of '" + Function.Name +

@@ -77,7 +77,7 @@ std::vector<std::string> speedPackageFlags(StringRef Profile) {
   // code is the same either way.
   return {"-fprofile-use=" + Profile.str(), "-fdebug-default-version=4",
           "-fbasic-block-address-map", "-mllvm",
-          "-pgo-analysis-map=func-entry-count,bb-freq"};
+          "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"};
 }
 
 std::vector<std::string> findProfileMismatches(StringRef Log) {

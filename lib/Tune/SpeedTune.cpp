@@ -178,7 +178,7 @@ private:
         "-pgo-warn-missing-function",
         "-fbasic-block-address-map",
         "-mllvm",
-        "-pgo-analysis-map=func-entry-count,bb-freq"};
+        "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"};
     if (Entries) {
       ModuleDecisions Here = *Entries;
       Here.Module = LookupKey;

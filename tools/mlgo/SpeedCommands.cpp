@@ -10,7 +10,7 @@
 // Files must be compiled with the profile and the address map:
 //
 //   clang-19 -O2 -fprofile-use=P.profdata -fbasic-block-address-map
-//       -mllvm -pgo-analysis-map=func-entry-count,bb-freq -c f.c
+//       -mllvm -pgo-analysis-map=func-entry-count,bb-freq,br-prob -c f.c
 //
 // The tables list functions hottest first (by cycles; --top keeps the first
 // N of each file) and round to whole numbers; --json prints every function,

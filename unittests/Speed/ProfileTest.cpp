@@ -19,7 +19,7 @@ TEST(ProfileTest, PackageFlagsApplyTheProfileAndTheAddressMap) {
             (std::vector<std::string>{
                 "-fprofile-use=/w/p.profdata", "-fdebug-default-version=4",
                 "-fbasic-block-address-map", "-mllvm",
-                "-pgo-analysis-map=func-entry-count,bb-freq"}));
+                "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"}));
 }
 
 TEST(ProfileTest, MismatchesFromABuildLog) {
