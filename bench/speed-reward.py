@@ -33,7 +33,11 @@ the Spearman rank correlation.
 Deterministic: the same programs, inputs and options give the same pairs
 and the same callgrind counts. Resumable: every candidate examined is
 recorded in WORK/PROGRAM/done.tsv (its row, or that its object did not
-change), and a rerun reads those back instead of building them again.
+change), and a rerun reads those back instead of building them again. The
+predictions are kept apart, in WORK/PROGRAM/predicted.tsv, for the
+estimator named in WORK/PROGRAM/estimator: when the estimate changes, a
+rerun predicts every pair again (compiles only) and keeps callgrind's
+counts, which depend on the code alone.
 """
 import argparse
 import hashlib
@@ -51,6 +55,10 @@ MLGO = os.environ.get("MLGO", os.path.join(ROOT, "build", "bin", "mlgo"))
 PLUGIN = os.environ.get("MLGO_PLUGIN",
                         os.path.join(ROOT, "build", "lib", "mlgo",
                                      "mlgo-plugin.so"))
+# The estimate's version: pairs predicted by an older one are predicted
+# again (their callgrind counts kept) - "solved" counts come from the
+# branch probabilities (docs/speed.md).
+ESTIMATOR = "solved-counts"
 MAP_FLAGS = ["-fbasic-block-address-map", "-mllvm",
              "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"]
 
@@ -310,7 +318,17 @@ def validate(prog, work, flips_per_program, models, out):
            capture_output=True)
     speed = ["-fprofile-use=" + profile, "-Werror=backend-plugin"] + MAP_FLAGS
     plug = ["-fplugin=" + PLUGIN, "-fpass-plugin=" + PLUGIN]
-    # 2. The base: every module with the model, its decisions logged.
+    # 2. The base: every module with the model, its decisions logged. Objects
+    # of an older estimator (other map flags) are rebuilt; their code, and so
+    # callgrind's counts in done.tsv, are the same.
+    marker = os.path.join(pw, "estimator")
+    if not os.path.exists(marker) or open(marker).read() != ESTIMATOR:
+        for s in r["sources"]:
+            o = os.path.join(pw, "base-" + s.replace("/", "_") + ".o")
+            if os.path.exists(o):
+                os.remove(o)
+        with open(marker, "w") as h:
+            h.write(ESTIMATOR)
     base_objs, logs = [], {}
     for s in r["sources"]:
         o = os.path.join(pw, "base-" + s.replace("/", "_") + ".o")
@@ -361,8 +379,11 @@ def validate(prog, work, flips_per_program, models, out):
         candidates.append(("model", None, "*", str(m)))
     done_path = os.path.join(pw, "done.tsv")
     done = load_done(done_path)
+    predicted_path = os.path.join(pw, "predicted.tsv")
+    predicted = load_done(predicted_path)
     rows = []
-    with open(done_path, "a") as done_file:
+    with open(done_path, "a") as done_file, \
+            open(predicted_path, "a") as predicted_file:
         for kind, i, s, d in candidates:
             key = (kind, s, d or "")
             if key not in done:
@@ -370,9 +391,23 @@ def validate(prog, work, flips_per_program, models, out):
                                          base_objs, kind, i, s, d, inp_b)
                 done_file.write("\t".join(list(key) + done[key]) + "\n")
                 done_file.flush()
+                if done[key] != ["same"]:
+                    predicted[key] = done[key][:2]
+                    predicted_file.write(
+                        "\t".join(list(key) + predicted[key]) + "\n")
+                    predicted_file.flush()
+            if done[key] != ["same"] and key not in predicted:
+                binary = build_pair(prog, src, pw, scratch, speed, plug,
+                                    base_objs, kind, i, s, d)
+                instr, cycles, _ = speed_cost(binary)
+                predicted[key] = [repr(instr), repr(cycles)]
+                predicted_file.write(
+                    "\t".join(list(key) + predicted[key]) + "\n")
+                predicted_file.flush()
             if done[key] == ["same"]:
                 continue
-            instr, cycles, ir = (float(x) for x in done[key])
+            instr, cycles = (float(x) for x in predicted[key])
+            ir = float(done[key][2])
             row = (prog, kind, s, d or "", instr - b_instr,
                    cycles - b_cycles, ir - b_ir, b_ir)
             rows.append(row)
@@ -386,10 +421,9 @@ def validate(prog, work, flips_per_program, models, out):
     return rows
 
 
-def measure_pair(prog, src, pw, scratch, speed, plug, base_objs, kind, i, s,
-                 d, inp_b):
-    """[instructions, cycles, measured] of the pair's build, or ["same"]
-    when its objects are the base's."""
+def build_pair(prog, src, pw, scratch, speed, plug, base_objs, kind, i, s,
+               d):
+    """The pair's program, or None when its objects are the base's."""
     r = PROGRAMS[prog]
     objs = list(base_objs)
     if kind == "model":
@@ -414,9 +448,20 @@ def measure_pair(prog, src, pw, scratch, speed, plug, base_objs, kind, i, s,
         changed = sha(o) != sha(base_objs[i])
         objs[i] = o
     if not changed:
-        return ["same"]
+        return None
     binary = os.path.join(scratch, "pair")
     link(prog, objs, binary)
+    return binary
+
+
+def measure_pair(prog, src, pw, scratch, speed, plug, base_objs, kind, i, s,
+                 d, inp_b):
+    """[instructions, cycles, measured] of the pair's build, or ["same"]
+    when its objects are the base's."""
+    binary = build_pair(prog, src, pw, scratch, speed, plug, base_objs, kind,
+                        i, s, d)
+    if binary is None:
+        return ["same"]
     instr, cycles, _ = speed_cost(binary)
     ir = run_workload(prog, binary, inp_b, scratch, callgrind=True)
     return [repr(instr), repr(cycles), str(ir)]

@@ -147,11 +147,14 @@ EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
                        "' has no profile (the speed reward needs packages "
                        "with one: mlgo corpus profile)");
   }
-  // The rewards keep apart caches: a score is a number of one kind.
+  // The rewards keep apart caches: a score is a number of one kind. The
+  // speed caches are named after the estimate (block counts solved from
+  // branch probabilities since 2026-11-26: the files of the frequency-based
+  // estimate, speed-scores.tsv and instruction-scores.tsv, are never read).
   StringRef CacheName = O.Reward == EvictionReward::Static ? "/scores.tsv"
                         : O.Reward == EvictionReward::Speed
-                            ? "/speed-scores.tsv"
-                            : "/instruction-scores.tsv";
+                            ? "/speed-cycles.tsv"
+                            : "/speed-instructions.tsv";
   if (Error E = S->Cache.open((O.WorkDir + CacheName).str()))
     return E;
   return S;

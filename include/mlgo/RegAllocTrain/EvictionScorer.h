@@ -26,7 +26,7 @@
 // clang-19 -O2 -fprofile-use, into WORK/ir-profiled/), and each model is
 // scored by compiling it with llc-19 and the address-map flags to an object
 // and summing its functions' cycles (speed::measureExecutionCost); the
-// scores go to WORK/speed-scores.tsv, the same format. Modules of packages
+// scores go to WORK/speed-cycles.tsv, the same format. Modules of packages
 // without a profile are skipped and counted (getSkippedWithoutProfile());
 // a profile that does not match its package's module is an error.
 //
