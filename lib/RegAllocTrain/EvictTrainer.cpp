@@ -194,6 +194,19 @@ Expected<EvictTrainResult> Trainer::run() {
   Result.StartObjective = evictionObjective(*StartScores, Train, O.Reward);
   double Best = Result.StartObjective;
   std::vector<float> BestW = StartW;
+  // With SelectOnValidation, the kept model: the center (or the start) with
+  // the lowest validation objective.
+  double BestValidation = 0;
+  std::vector<float> SelectedW = StartW;
+  if (O.SelectOnValidation) {
+    if (Val.empty())
+      return makeError("--select validation needs validation modules "
+                       "(--validation-packages, --validation-modules)");
+    Expected<std::vector<double>> S = Scorer->score(Start, Val);
+    if (!S)
+      return S.takeError();
+    BestValidation = evictionObjective(*S, Val, O.Reward);
+  }
   if (!O.Quiet)
     Log << formatv("modules: {0} training, {1} validation; start objective "
                    "{2:f5} ({3})\n",
@@ -257,6 +270,19 @@ Expected<EvictTrainResult> Trainer::run() {
     if (!F)
       return F.takeError();
     Result.Curve.push_back({*F, Best});
+    if (O.SelectOnValidation) {
+      std::vector<float> Center = ToFloats(ES->getTheta());
+      Expected<std::vector<double>> S = Scorer->score(withWeights(Center), Val);
+      if (!S)
+        return S.takeError();
+      double FV = evictionObjective(*S, Val, O.Reward);
+      Result.ValidationCurve.push_back(FV);
+      if (FV < BestValidation) {
+        BestValidation = FV;
+        SelectedW = std::move(Center);
+        Result.SelectedGeneration = G + 1;
+      }
+    }
     if (!O.Quiet) {
       Bar.setDetail(formatv("; objective {0:f5}, best {1:f5}", *F, Best).str());
       Bar.update(G + 1, O.Generations);
@@ -265,7 +291,7 @@ Expected<EvictTrainResult> Trainer::run() {
   if (!O.Quiet)
     Bar.end();
   Result.BestObjective = Best;
-  Result.Trained = withWeights(BestW);
+  Result.Trained = withWeights(O.SelectOnValidation ? SelectedW : BestW);
   Result.Trained.Metadata.Recipe =
       formatv("mlgo regalloc train --seed {0} --generations {1} --pairs {2} "
               "--sigma {3} --sigma-floor {4} --step {5} --train-modules {6}{7}",
@@ -273,6 +299,7 @@ Expected<EvictTrainResult> Trainer::run() {
               format("%g", O.SigmaFloor), format("%g", O.Step), O.TrainModules,
               O.FitTies ? " --fit-ties" : "")
           .str() +
+      (O.SelectOnValidation ? " --select validation" : "") +
       (Speed ? " --reward " + std::string(O.Reward == EvictionReward::Speed
                                               ? "speed"
                                               : "instructions")
@@ -324,11 +351,15 @@ Expected<EvictTrainResult> Trainer::run() {
   if (Error E =
           writeFileAtomically(O.OutputPath, Result.Trained.toJSONString()))
     return E;
-  std::string Curve = "generation,center_objective,best_objective\n";
+  bool Sel = O.SelectOnValidation;
+  std::string Curve = "generation,center_objective,best_objective";
+  Curve += Sel ? ",validation_objective\n" : "\n";
   for (size_t G = 0; G < Result.Curve.size(); ++G)
-    Curve += formatv("{0},{1:f6},{2:f6}\n", G + 1, Result.Curve[G].first,
+    Curve += formatv("{0},{1:f6},{2:f6}", G + 1, Result.Curve[G].first,
                      Result.Curve[G].second)
-                 .str();
+                 .str() +
+             (Sel ? formatv(",{0:f6}\n", Result.ValidationCurve[G]).str()
+                  : std::string("\n"));
   if (Error E = writeFileAtomically(O.WorkDir + "/curve.csv", Curve))
     return E;
   std::string R;
@@ -352,8 +383,13 @@ Expected<EvictTrainResult> Trainer::run() {
                 Train.size(), Result.StartObjective, Best,
                 Speed ? (What + " / LLVM default, per package, mean").str()
                       : std::string("score / LLVM default, mean"));
-  RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n\n",
+  RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n",
                 V.Modules, V.StartRatio, V.TrainedRatio);
+  if (Sel)
+    RS << formatv("- kept: the lowest validation objective, generation {0} "
+                  "(0: the start); the validation packages chose it\n",
+                  Result.SelectedGeneration);
+  RS << "\n";
   if (const std::optional<TieBreakFit> &T = Result.TieBreak) {
     RS << formatv(
               "Tie-breaker (fitted before training): {0} decisions, {1} "
@@ -372,10 +408,14 @@ Expected<EvictTrainResult> Trainer::run() {
       RS << formatv("| {0} | {1:f1} | {2:f1} | {3:f1} | {4:f4} |\n", P.Name,
                     P.Default, P.Start, P.Trained, P.Trained / P.Default);
   }
-  RS << "\n| generation | center | best |\n|---:|---:|---:|\n";
+  RS << (Sel ? "\n| generation | center | best | validation |\n"
+               "|---:|---:|---:|---:|\n"
+             : "\n| generation | center | best |\n|---:|---:|---:|\n");
   for (size_t G = 0; G < Result.Curve.size(); ++G)
-    RS << formatv("| {0} | {1:f5} | {2:f5} |\n", G + 1, Result.Curve[G].first,
-                  Result.Curve[G].second);
+    RS << formatv("| {0} | {1:f5} | {2:f5} |", G + 1, Result.Curve[G].first,
+                  Result.Curve[G].second)
+       << (Sel ? formatv(" {0:f5} |\n", Result.ValidationCurve[G]).str()
+               : std::string("\n"));
   RS.flush();
   if (Error E = writeFileAtomically(O.WorkDir + "/report.md", R))
     return E;

@@ -3,7 +3,8 @@
 //   mlgo regalloc train --corpus DIR --work-dir W -o model.json
 //       [--init MODEL] [--validation-packages a,b] [--train-modules N]
 //       [--validation-modules N] [--generations G] [--pairs P]
-//       [--fit-ties] [--sigma S] [--sigma-floor F] [--step S] [--seed N]
+//       [--fit-ties] [--select training|validation] [--sigma S] [--sigma-floor
+//       F] [--step S] [--seed N]
 //       [--jobs N]
 //       [--quiet]
 //
@@ -91,6 +92,13 @@ cl::opt<std::string>
                     "(profile-weighted executed instructions, likewise)"),
            cl::init("static"), cl::value_desc("static|speed|instructions"),
            cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<std::string>
+    Select("select",
+           cl::desc("the model kept: the best training candidate (training, "
+                    "the default) or the generation center with the lowest "
+                    "validation objective (validation)"),
+           cl::init("training"), cl::value_desc("training|validation"),
+           cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but errors"),
                     cl::sub(TrainCmd), cl::cat(Cat));
 
@@ -120,6 +128,10 @@ int runTrain() {
   if (!TheReward)
     return fail(TheReward.takeError());
   O.Reward = *TheReward;
+  if (Select != "training" && Select != "validation")
+    return fail("--select must be training or validation, not '" + Select +
+                "'");
+  O.SelectOnValidation = Select == "validation";
   if (O.Pairs == 0)
     return fail("--pairs must be at least 1");
   if (!(O.SigmaFloor > 0))

@@ -90,6 +90,13 @@ struct EvictTrainOptions {
   /// per-package ratio of profile-weighted cycles, averaged over packages
   /// (evictionObjective).
   EvictionReward Reward = EvictionReward::Static;
+  /// Which model is kept: the best training candidate (false), or the
+  /// generation center - the start included - with the lowest validation
+  /// objective (true; needs validation packages). Selecting on validation
+  /// stops the search from keeping what fits the training packages only;
+  /// the validation packages then choose the model, and only packages
+  /// outside both sets still measure it unseen.
+  bool SelectOnValidation = false;
 };
 
 /// One evaluated set: the summed scores per package, and the mean ratio.
@@ -107,6 +114,10 @@ struct EvictTrainResult {
   Model Trained;
   /// Training objective per generation: center and best so far.
   std::vector<std::pair<double, double>> Curve;
+  /// With SelectOnValidation: the validation objective of each
+  /// generation's center, and the generation kept (0: the start).
+  std::vector<double> ValidationCurve;
+  size_t SelectedGeneration = 0;
   double StartObjective = 1, BestObjective = 1;
   EvictSetResult Validation;
   /// With FitTies: the fit the search started from.

@@ -1,0 +1,33 @@
+# libyaml: its configure, built by detection (the library).
+#
+# Profile workload (the speed corpus, `mlgo profile package`): upstream's
+# test programs on its example documents and on one larger generated
+# document (nested mappings, sequences, anchors and quoted scalars): the
+# scanner, parser, loader, dumper and emitter (run-* in tests/), which
+# exercise every stage of the library.
+profile_workload() {
+  make -C tests run-scanner run-parser run-loader run-dumper run-emitter
+  local tmp i
+  tmp=$(mktemp -d)
+  {
+    echo "defaults: &defaults"
+    echo "  adapter: postgres"
+    echo "  host: 'localhost'"
+    for ((i = 0; i < 3000; i++)); do
+      echo "item$i:"
+      echo "  <<: *defaults"
+      echo "  id: $i"
+      echo "  name: \"entry number $i with \\\"quotes\\\"\""
+      echo "  tags: [alpha, beta, gamma-$i]"
+      echo "  values:"
+      echo "    - $((i * 7 % 1000))"
+      echo "    - {x: $i, y: $((i * 3))}"
+    done
+  } >"$tmp/big.yaml"
+  for f in examples/*.yaml "$tmp/big.yaml"; do
+    for t in run-scanner run-parser run-loader run-dumper run-emitter; do
+      "./tests/$t" "$f" >/dev/null
+    done
+  done
+  rm -rf "$tmp"
+}
