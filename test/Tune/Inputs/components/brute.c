@@ -1,9 +1,9 @@
 // Three independent groups of inlining decisions, six call sites in all:
-// small enough that every configuration can be compiled (64), and the
+// few enough that every configuration can be compiled (64), and the
 // components' search must find the best of them.
 static int sq(int x) { return x * x + 3 * x + 7; }
 int fa1(int x) { return sq(x) + 1; }
-int fa2(int x) { return sq(x + 1) - sq(x); }
+int fa2(int x) { return 2 * sq(x + 1); }
 
 static int big(int x) {
   int t = x;
@@ -14,5 +14,5 @@ static int big(int x) {
 int fb(int x, int y) { return big(x) + big(y); }
 
 static int leaf(int x) { return x > 100 ? 100 : x < -100 ? -100 : x; }
-static int mid(int x, int y) { return leaf(x) * leaf(y) + leaf(x - y); }
-int fc(int x) { return mid(x, 3) + 1; }
+static int mid(int x, int y) { return leaf(x * y) + y; }
+int fc(int x, int y) { return mid(x, y) + 1; }
