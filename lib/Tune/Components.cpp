@@ -139,8 +139,8 @@ Expected<std::vector<FunctionEdge>> getReferenceEdges(StringRef Path) {
   return Edges;
 }
 
-std::vector<std::vector<size_t>>
-partitionSites(ArrayRef<DecidedSite> T, ArrayRef<FunctionEdge> Edges) {
+std::vector<std::vector<size_t>> partitionSites(ArrayRef<DecidedSite> T,
+                                                ArrayRef<FunctionEdge> Edges) {
   NameSets Sets;
   for (const DecidedSite &S : T)
     Sets.join(S.Site.Caller, S.Site.Callee);

@@ -492,8 +492,9 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   auto Fits = [&](uint64_t N, uint64_t Reserve) {
     return !O.MaxCompiles || R.Compiles + N + Reserve <= O.MaxCompiles;
   };
-  auto Compile = [&](ArrayRef<CompileRequest> Req, const Twine &What)
-      -> Expected<std::vector<CompileCache::Entry>> {
+  auto Compile =
+      [&](ArrayRef<CompileRequest> Req,
+          const Twine &What) -> Expected<std::vector<CompileCache::Entry>> {
     Expected<std::vector<CompileCache::Entry>> Res = S.compile(Req, What.str());
     if (Res)
       R.Compiles += Req.size();
@@ -525,12 +526,12 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       std::vector<CompileRequest> Req;
       for (size_t I = First; I < End; ++I) {
         const Comp &C = Comps[Planned[I].first];
-        Req.push_back(Request(
-            C.Unit, {{C.Choice.Sites, C.Configs[Planned[I].second]}}));
+        Req.push_back(
+            Request(C.Unit, {{C.Choice.Sites, C.Configs[Planned[I].second]}}));
       }
-      Expected<std::vector<CompileCache::Entry>> Res = Compile(
-          Req, formatv("components {0}-{1} of {2}", First + 1, End,
-                       Planned.size()));
+      Expected<std::vector<CompileCache::Entry>> Res =
+          Compile(Req, formatv("components {0}-{1} of {2}", First + 1, End,
+                               Planned.size()));
       if (!Res)
         return Res.takeError();
       for (size_t I = First; I < End; ++I) {
@@ -555,9 +556,8 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       ++Stats.Improving;
     }
   for (std::vector<size_t> &Cs : Candidates)
-    llvm::stable_sort(Cs, [&](size_t A, size_t B) {
-      return Comps[A].Best < Comps[B].Best;
-    });
+    llvm::stable_sort(
+        Cs, [&](size_t A, size_t B) { return Comps[A].Best < Comps[B].Best; });
 
   // Each unit with all its components' bests at once. Independent
   // components add up; a unit whose measured change is not the sum of its
@@ -630,8 +630,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
         if (!P)
           return P.takeError();
         for (size_t A = 0; A < Applied.size(); ++A)
-          if ((*P)[A].Ok &&
-              FromModel(U, (*P)[A]) != Gains[A] + Cand.Best)
+          if ((*P)[A].Ok && FromModel(U, (*P)[A]) != Gains[A] + Cand.Best)
             Partners.push_back(A);
       }
       if (Partners.empty())
@@ -745,8 +744,9 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
         configure(Units[U].Key, Start[Units[U].Mods.front()].Sites, Applied);
     St.Current = {Cur};
     St.Kept.push_back(formatv("components: {0} sites inverted in {1} "
-                              "components ({2} bytes)",
-                              countInverted(Applied), Applied.size(), D)
+                              "component{2} ({3} bytes)",
+                              countInverted(Applied), Applied.size(),
+                              Applied.size() == 1 ? "" : "s", D)
                           .str());
     Changed.push_back(U);
   }
@@ -773,7 +773,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   }
   Stats.Compiles = R.Compiles - Before;
   log(formatv("components: {0} in {1} modules ({2} searched exhaustively, "
-              "{3} sites), {4} saving bytes, {5} interactions; {6} compiles",
+              "{3} sites), {4} saving bytes, {5} interaction(s); {6} compiles",
               Stats.Components, Units.size(), Stats.Exhaustive, Stats.Sites,
               Stats.Improving, Stats.Interactions.size(), Stats.Compiles));
   R.Components = std::move(Stats);

@@ -18,9 +18,8 @@ DecidedSite site(const char *Caller, const char *Callee, uint32_t Ordinal,
 
 // main calls a and b; a calls x; b calls y; c calls x; d calls z.
 const std::vector<DecidedSite> Trajectory = {
-    site("a", "x", 0, true),  site("b", "y", 0, false),
-    site("c", "x", 0, false), site("d", "z", 0, true),
-    site("b", "y", 1, true)};
+    site("a", "x", 0, true), site("b", "y", 0, false), site("c", "x", 0, false),
+    site("d", "z", 0, true), site("b", "y", 1, true)};
 
 TEST(ComponentsTest, SitesJoinTheirEnds) {
   // a and c share their callee x; b's two sites share y.
