@@ -585,7 +585,9 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   // Unit U's components combined one at a time, each measured against
   // those before it: where a component does not save what it saved alone,
   // the components it interacts with (found by pairs) and it are searched
-  // jointly. Returns the choices kept and their compile.
+  // jointly. Returns the choices kept and their compile. Every unit that
+  // combines may need its trajectory compiled at the end: held back.
+  const uint64_t Held = Combining.size();
   auto Resolve = [&](size_t U, std::vector<ComponentChoice> &Applied,
                      CompileCache::Entry &Cur) -> Error {
     size_t Mod = Units[U].Mods.front();
@@ -600,7 +602,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     };
     for (size_t C : Candidates[U]) {
       const Comp &Cand = Comps[C];
-      if (!Fits(1, 1))
+      if (!Fits(1, Held))
         return Error::success();
       std::vector<ComponentChoice> With = Applied;
       With.push_back(Cand.Choice);
@@ -621,7 +623,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       }
       // An interaction: which applied components take part, by pairs.
       std::vector<size_t> Partners;
-      if (!Applied.empty() && Fits(Applied.size(), 1)) {
+      if (!Applied.empty() && Fits(Applied.size(), Held)) {
         std::vector<CompileRequest> Pairs;
         for (const ComponentChoice &A : Applied)
           Pairs.push_back(Request(U, {A, Cand.Choice}));
@@ -665,7 +667,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       // At most 2^10 joint configurations.
       const unsigned JointMax = std::min(2 * O.ExhaustiveSites, 10u);
       std::vector<uint64_t> Configs = getConfigs(Joint.size(), JointMax);
-      if (Joint.size() <= JointMax && Fits(Configs.size(), 1)) {
+      if (Joint.size() <= JointMax && Fits(Configs.size(), Held)) {
         std::vector<CompileRequest> JR;
         for (uint64_t M : Configs) {
           std::vector<ComponentChoice> Cs = Others;
