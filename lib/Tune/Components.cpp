@@ -160,13 +160,10 @@ std::vector<std::vector<size_t>> partitionSites(ArrayRef<DecidedSite> T,
 
 std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive) {
   std::vector<uint64_t> Out;
-  if (Sites <= MaxExhaustive && Sites < 64) {
-    for (uint64_t M = 1; M < (uint64_t(1) << Sites); ++M)
-      Out.push_back(M);
+  if (Sites > MaxExhaustive || Sites >= 64)
     return Out;
-  }
-  for (size_t I = 0; I < Sites && I < 64; ++I)
-    Out.push_back(uint64_t(1) << I);
+  for (uint64_t M = 1; M < (uint64_t(1) << Sites); ++M)
+    Out.push_back(M);
   return Out;
 }
 

@@ -510,6 +510,8 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     std::vector<bool> Reserved(Units.size());
     uint64_t Reserve = 0;
     for (size_t C = 0; C < Comps.size(); ++C) {
+      if (Comps[C].Configs.empty())
+        continue; // too large: left to the move search
       uint64_t Own = Reserved[Comps[C].Unit] ? 0 : 2;
       if (!Fits(Planned.size() + Comps[C].Configs.size(), Reserve + Own)) {
         Stats.StoppedByBudget = true;

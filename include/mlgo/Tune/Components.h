@@ -62,7 +62,7 @@ partitionSites(llvm::ArrayRef<DecidedSite> T,
 
 /// The configurations to try for a component of \p Sites sites: every
 /// non-empty mask (1 .. 2^Sites - 1) if Sites <= \p MaxExhaustive, else
-/// each single inversion (1 << I), smallest first.
+/// none (a larger component is left to the move search).
 std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive);
 
 /// One component's sites and the configuration chosen for them.

@@ -69,8 +69,9 @@ struct TuneOptions {
   bool UseRanker = true;
   std::string RankerPath;
   /// Before the move search, split each module's decisions into
-  /// independent components and search them (mlgo/Tune/Components.h):
-  /// exhaustively up to ExhaustiveSites sites, else by single inversions.
+  /// independent components and search those of at most ExhaustiveSites
+  /// sites exhaustively (mlgo/Tune/Components.h); the move search tunes
+  /// the larger ones.
   bool Components = false;
   unsigned ExhaustiveSites = 6;
   /// Join functions by the bitcode's calls and references as well as by
