@@ -16,6 +16,7 @@
 
 #include "mlgo/Tune/Tuner.h"
 
+#include "mlgo/Tune/Components.h"
 #include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/MoveRanker.h"
 
@@ -124,8 +125,21 @@ struct TryRecord {
   bool Kept;
 };
 
+/// What the components phase did (docs/tune.md, "Components").
+struct ComponentStats {
+  /// Components of the modules searched, those searched exhaustively,
+  /// the sites in them, and those whose best configuration saved bytes.
+  size_t Components = 0, Exhaustive = 0, Sites = 0, Improving = 0;
+  /// The phase's compiles.
+  uint64_t Compiles = 0;
+  /// Per interaction detected: which sites, predicted and measured bytes.
+  std::vector<std::string> Interactions;
+  bool StoppedByBudget = false;
+};
+
 /// What one search found.
 struct SearchResult {
+  std::optional<ComponentStats> Components;
   std::vector<UnitState> States;
   std::vector<TryRecord> Tries;
   /// (search compiles, total linked size) after each step.
@@ -369,6 +383,11 @@ private:
     return P;
   }
   Expected<SearchResult> search(TuneOrder Order);
+  /// The components phase: from the model's state in \p R, each
+  /// single-module unit's components searched and combined; \p Linked and
+  /// \p Total follow the kept changes.
+  Error searchComponents(TuneOrder Order, SearchResult &R,
+                         std::vector<LinkedProgram> &Linked, uint64_t &Total);
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
   Error verifyAndWrite(const SearchResult &R);
@@ -380,10 +399,17 @@ private:
   /// "unguided", "guided by the ranker FILE|shipped (md5 …)", "guided by
   /// |logit|".
   std::string describeOrder() const {
+    std::string Components =
+        O.Components
+            ? formatv("components (exhaustive up to {0} sites{1}), then ",
+                      O.ExhaustiveSites,
+                      O.ReferenceGraph ? "" : ", joined by sites only")
+                  .str()
+            : "";
     if (O.Order == TuneOrder::Unguided)
-      return "unguided";
-    return Ranker ? "guided by the ranker " + RankerDescription
-                  : "guided by |logit|";
+      return Components + "unguided";
+    return Components + (Ranker ? "guided by the ranker " + RankerDescription
+                                : "guided by |logit|");
   }
   /// The moves of a unit in state \p St, in \p Order.
   std::vector<TuneMove> plan(const UnitState &St, TuneOrder Order,
@@ -409,6 +435,356 @@ private:
   const std::vector<std::string> Failures;
 };
 
+/// A call site for reports: "caller -> callee #ordinal".
+static std::string showSite(const DecidedSite &S) {
+  return S.Site.Caller + " -> " + S.Site.Callee + " #" +
+         std::to_string(S.Site.Ordinal);
+}
+
+Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
+                              std::vector<LinkedProgram> &Linked,
+                              uint64_t &Total) {
+  ComponentStats Stats;
+  const uint64_t Before = R.Compiles;
+  /// One component of a unit, and its best configuration from the model's
+  /// state: the program's linked .text change (Best) and its mask.
+  struct Comp {
+    size_t Unit;
+    ComponentChoice Choice;
+    std::vector<uint64_t> Configs;
+    int64_t Best = 0;
+  };
+  std::vector<Comp> Comps;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    // Several modules of one source share their entries: the move search
+    // tunes them.
+    if (Units[U].Mods.size() != 1)
+      continue;
+    size_t Mod = Units[U].Mods.front();
+    std::vector<FunctionEdge> Edges;
+    if (O.ReferenceGraph) {
+      Expected<std::vector<FunctionEdge>> E =
+          getReferenceEdges(modules()[Mod].BitcodePath);
+      if (!E)
+        return E.takeError();
+      Edges = std::move(*E);
+    }
+    for (std::vector<size_t> &Sites : partitionSites(Start[Mod].Sites, Edges)) {
+      ++Stats.Components;
+      Stats.Sites += Sites.size();
+      Stats.Exhaustive += Sites.size() <= O.ExhaustiveSites;
+      std::vector<uint64_t> Configs =
+          getConfigs(Sites.size(), O.ExhaustiveSites);
+      Comps.push_back({U, {std::move(Sites), 0}, std::move(Configs), 0});
+    }
+  }
+  auto Request = [&](size_t U, ArrayRef<ComponentChoice> Choices) {
+    size_t Mod = Units[U].Mods.front();
+    return CompileRequest{
+        Mod, policyFor(configure(Units[U].Key, Start[Mod].Sites, Choices))};
+  };
+  // The change of unit U's object to E against the model's program.
+  auto FromModel = [&](size_t U, const CompileCache::Entry &E) {
+    return Programs[Units[U].Program].Linked.delta(
+        {{Units[U].Slots.front(), getCode(E)}});
+  };
+  // Whether N more compiles fit the budget, with Reserve held back.
+  auto Fits = [&](uint64_t N, uint64_t Reserve) {
+    return !O.MaxCompiles || R.Compiles + N + Reserve <= O.MaxCompiles;
+  };
+  auto Compile =
+      [&](ArrayRef<CompileRequest> Req,
+          const Twine &What) -> Expected<std::vector<CompileCache::Entry>> {
+    Expected<std::vector<CompileCache::Entry>> Res = S.compile(Req, What.str());
+    if (Res)
+      R.Compiles += Req.size();
+    return Res;
+  };
+
+  // Each component alone, from the model's state, in order; a unit that
+  // searches holds two compiles back (its combination and its trajectory).
+  // Requests are made and compiled in chunks, so that a module with many
+  // sites never holds all its configurations' entries at once.
+  {
+    std::vector<std::pair<size_t, size_t>> Planned; // (component, config)
+    std::vector<bool> Reserved(Units.size());
+    uint64_t Reserve = 0;
+    for (size_t C = 0; C < Comps.size(); ++C) {
+      if (Comps[C].Configs.empty())
+        continue; // too large: left to the move search
+      uint64_t Own = Reserved[Comps[C].Unit] ? 0 : 2;
+      if (!Fits(Planned.size() + Comps[C].Configs.size(), Reserve + Own)) {
+        Stats.StoppedByBudget = true;
+        break;
+      }
+      Reserve += Own;
+      Reserved[Comps[C].Unit] = true;
+      for (size_t K = 0; K < Comps[C].Configs.size(); ++K)
+        Planned.push_back({C, K});
+    }
+    constexpr size_t Chunk = 256;
+    for (size_t First = 0; First < Planned.size(); First += Chunk) {
+      size_t End = std::min(Planned.size(), First + Chunk);
+      std::vector<CompileRequest> Req;
+      for (size_t I = First; I < End; ++I) {
+        const Comp &C = Comps[Planned[I].first];
+        Req.push_back(
+            Request(C.Unit, {{C.Choice.Sites, C.Configs[Planned[I].second]}}));
+      }
+      Expected<std::vector<CompileCache::Entry>> Res =
+          Compile(Req, formatv("components {0}-{1} of {2}", First + 1, End,
+                               Planned.size()));
+      if (!Res)
+        return Res.takeError();
+      for (size_t I = First; I < End; ++I) {
+        const CompileCache::Entry &E = (*Res)[I - First];
+        Comp &C = Comps[Planned[I].first];
+        if (!E.Ok)
+          continue;
+        int64_t D = FromModel(C.Unit, E);
+        if (D < C.Best) {
+          C.Best = D;
+          C.Choice.Mask = C.Configs[Planned[I].second];
+        }
+      }
+    }
+  }
+
+  // Per unit, its improving components, best first.
+  std::vector<std::vector<size_t>> Candidates(Units.size());
+  for (size_t C = 0; C < Comps.size(); ++C)
+    if (Comps[C].Best < 0) {
+      Candidates[Comps[C].Unit].push_back(C);
+      ++Stats.Improving;
+    }
+  for (std::vector<size_t> &Cs : Candidates)
+    llvm::stable_sort(
+        Cs, [&](size_t A, size_t B) { return Comps[A].Best < Comps[B].Best; });
+
+  // Each unit with all its components' bests at once. Independent
+  // components add up; a unit whose measured change is not the sum of its
+  // components' has an interaction, and is combined one component at a
+  // time instead (resolve below).
+  std::vector<size_t> Combining;
+  std::vector<CompileRequest> Req;
+  for (size_t U = 0; U < Units.size(); ++U) {
+    if (Candidates[U].empty())
+      continue;
+    std::vector<ComponentChoice> All;
+    for (size_t C : Candidates[U])
+      All.push_back(Comps[C].Choice);
+    Combining.push_back(U);
+    Req.push_back(Request(U, All));
+  }
+  // The budget held these back.
+  Expected<std::vector<CompileCache::Entry>> Combined =
+      std::vector<CompileCache::Entry>();
+  if (!Req.empty())
+    Combined = Compile(Req, "components combined");
+  if (!Combined)
+    return Combined.takeError();
+
+  // Unit U's components combined one at a time, each measured against
+  // those before it: where a component does not save what it saved alone,
+  // the components it interacts with (found by pairs) and it are searched
+  // jointly. Returns the choices kept and their compile. Every unit that
+  // combines may need its trajectory compiled at the end: held back.
+  const uint64_t Held = Combining.size();
+  auto Resolve = [&](size_t U, std::vector<ComponentChoice> &Applied,
+                     CompileCache::Entry &Cur) -> Error {
+    size_t Mod = Units[U].Mods.front();
+    const std::vector<DecidedSite> &T = Start[Mod].Sites;
+    std::vector<int64_t> Gains; // per applied choice, alone
+    int64_t CurDelta = 0;
+    auto Describe = [&](ArrayRef<size_t> Sites) {
+      std::vector<std::string> Out;
+      for (size_t I : Sites)
+        Out.push_back(showSite(T[I]));
+      return join(Out, ", ");
+    };
+    for (size_t C : Candidates[U]) {
+      const Comp &Cand = Comps[C];
+      if (!Fits(1, Held))
+        return Error::success();
+      std::vector<ComponentChoice> With = Applied;
+      With.push_back(Cand.Choice);
+      Expected<std::vector<CompileCache::Entry>> One =
+          Compile({Request(U, With)}, "components one by one");
+      if (!One)
+        return One.takeError();
+      const CompileCache::Entry &E = One->front();
+      if (!E.Ok)
+        continue;
+      int64_t D = FromModel(U, E);
+      if (D - CurDelta == Cand.Best) {
+        Applied = std::move(With);
+        Gains.push_back(Cand.Best);
+        CurDelta = D;
+        Cur = E;
+        continue;
+      }
+      // An interaction: which applied components take part, by pairs.
+      std::vector<size_t> Partners;
+      if (!Applied.empty() && Fits(Applied.size(), Held)) {
+        std::vector<CompileRequest> Pairs;
+        for (const ComponentChoice &A : Applied)
+          Pairs.push_back(Request(U, {A, Cand.Choice}));
+        Expected<std::vector<CompileCache::Entry>> P =
+            Compile(Pairs, "component pairs");
+        if (!P)
+          return P.takeError();
+        for (size_t A = 0; A < Applied.size(); ++A)
+          if ((*P)[A].Ok && FromModel(U, (*P)[A]) != Gains[A] + Cand.Best)
+            Partners.push_back(A);
+      }
+      if (Partners.empty())
+        for (size_t A = 0; A < Applied.size(); ++A)
+          Partners.push_back(A);
+      std::vector<size_t> Joint = Cand.Choice.Sites;
+      for (size_t A : Partners)
+        llvm::append_range(Joint, Applied[A].Sites);
+      llvm::sort(Joint);
+      int64_t Predicted = CurDelta + Cand.Best;
+      Stats.Interactions.push_back(
+          formatv("{0}: {1}: predicted {2} bytes, measured {3}; searched "
+                  "jointly",
+                  Units[U].Key, Describe(Joint), Predicted, D)
+              .str());
+      log("interaction in " + Units[U].Key + ": " + Describe(Joint) +
+          formatv(" (predicted {0} bytes, measured {1})", Predicted, D));
+      // The joint search: every configuration of the joint sites (the
+      // others applied as they are), or, too many for that, this
+      // component kept if it still saves bytes.
+      std::vector<ComponentChoice> Others;
+      std::vector<int64_t> OtherGains;
+      for (size_t A = 0; A < Applied.size(); ++A)
+        if (!llvm::is_contained(Partners, A)) {
+          Others.push_back(Applied[A]);
+          OtherGains.push_back(Gains[A]);
+        }
+      std::optional<std::pair<ComponentChoice, CompileCache::Entry>> Best;
+      int64_t BestDelta = std::min(CurDelta, D);
+      if (D < CurDelta)
+        Best = {{Cand.Choice.Sites, Cand.Choice.Mask}, E};
+      // At most 2^10 joint configurations.
+      const unsigned JointMax = std::min(2 * O.ExhaustiveSites, 10u);
+      std::vector<uint64_t> Configs = getConfigs(Joint.size(), JointMax);
+      if (Joint.size() <= JointMax && Fits(Configs.size(), Held)) {
+        std::vector<CompileRequest> JR;
+        for (uint64_t M : Configs) {
+          std::vector<ComponentChoice> Cs = Others;
+          Cs.push_back({Joint, M});
+          JR.push_back(Request(U, Cs));
+        }
+        Expected<std::vector<CompileCache::Entry>> J =
+            Compile(JR, "joint components");
+        if (!J)
+          return J.takeError();
+        for (size_t K = 0; K < Configs.size(); ++K)
+          if ((*J)[K].Ok) {
+            int64_t JD = FromModel(U, (*J)[K]);
+            if (JD < BestDelta) {
+              BestDelta = JD;
+              Best = {{Joint, Configs[K]}, (*J)[K]};
+            }
+          }
+      }
+      if (!Best)
+        continue;
+      // The best joint configuration replaces its partners (a mask over
+      // the candidate's own sites keeps the partners as they were).
+      if (Best->first.Sites == Cand.Choice.Sites) {
+        Others = Applied;
+        OtherGains = Gains;
+      }
+      Others.push_back(Best->first);
+      // Gains now count from the state before the joint choice.
+      int64_t Rest = 0;
+      for (int64_t G : OtherGains)
+        Rest += G;
+      OtherGains.push_back(BestDelta - Rest);
+      Applied = std::move(Others);
+      Gains = std::move(OtherGains);
+      CurDelta = BestDelta;
+      Cur = Best->second;
+    }
+    return Error::success();
+  };
+
+  std::vector<size_t> Changed;
+  for (size_t K = 0; K < Combining.size(); ++K) {
+    size_t U = Combining[K];
+    std::vector<ComponentChoice> Applied;
+    for (size_t C : Candidates[U])
+      Applied.push_back(Comps[C].Choice);
+    CompileCache::Entry Cur = (*Combined)[K];
+    int64_t Predicted = 0;
+    for (size_t C : Candidates[U])
+      Predicted += Comps[C].Best;
+    if (!Cur.Ok || FromModel(U, Cur) != Predicted) {
+      if (Cur.Ok)
+        log(formatv("{0}: components combined {1} bytes, predicted {2}; "
+                    "combining one at a time",
+                    Units[U].Key, FromModel(U, Cur), Predicted));
+      Applied.clear();
+      Cur = Start[Units[U].Mods.front()].Entry;
+      if (Error E = Resolve(U, Applied, Cur))
+        return E;
+    }
+    if (Applied.empty())
+      continue;
+    // Kept if it makes the program, as the units before it left it,
+    // smaller.
+    LinkedProgram &L = Linked[Units[U].Program];
+    std::vector<LinkedProgram::Change> Change = {
+        {Units[U].Slots.front(), getCode(Cur)}};
+    int64_t D = L.delta(Change);
+    if (D >= 0)
+      continue;
+    L.apply(Change);
+    Total += D;
+    UnitState &St = R.States[U];
+    St.Fixed =
+        configure(Units[U].Key, Start[Units[U].Mods.front()].Sites, Applied);
+    St.Current = {Cur};
+    St.Kept.push_back(formatv("components: {0} sites inverted in {1} "
+                              "component{2} ({3} bytes)",
+                              countInverted(Applied), Applied.size(),
+                              Applied.size() == 1 ? "" : "s", D)
+                          .str());
+    Changed.push_back(U);
+  }
+
+  // The changed units' trajectories (held back in the budget).
+  if (!Changed.empty()) {
+    std::vector<CompileRequest> TR;
+    for (size_t U : Changed)
+      TR.push_back({Units[U].Mods.front(), policyFor(R.States[U].Fixed)});
+    Expected<std::vector<CompileService::SitesResult>> T =
+        S.compileWithSites(TR, "components' trajectories");
+    if (!T)
+      return T.takeError();
+    R.Compiles += TR.size();
+    for (size_t K = 0; K < Changed.size(); ++K) {
+      if (!(*T)[K].Entry.Ok)
+        return makeError("a compile that succeeded failed when repeated: " +
+                         (*T)[K].Entry.Error);
+      UnitState &St = R.States[Changed[K]];
+      St.Trajectory = std::move((*T)[K].Sites);
+      St.Moves = plan(St, Order, /*OfferHeuristic=*/true);
+      St.Next = 0;
+    }
+  }
+  Stats.Compiles = R.Compiles - Before;
+  log(formatv("components: {0} in {1} modules ({2} searched exhaustively, "
+              "{3} sites), {4} saving bytes, {5} interaction(s); {6} compiles",
+              Stats.Components, Units.size(), Stats.Exhaustive, Stats.Sites,
+              Stats.Improving, Stats.Interactions.size(), Stats.Compiles));
+  R.Components = std::move(Stats);
+  R.Curve.push_back({R.Compiles, Total});
+  return Error::success();
+}
+
 Expected<SearchResult> Tuner::search(TuneOrder Order) {
   using Clock = std::chrono::steady_clock;
   auto Begin = Clock::now();
@@ -432,6 +808,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     St.Moves = plan(St, Order, /*OfferHeuristic=*/Units[U].Mods.size() == 1);
   }
   R.Curve.push_back({0, Total});
+  if (O.Components)
+    if (Error E = searchComponents(Order, R, Linked, Total))
+      return E;
   // The search shows one progress line of its own.
   S.setProgress("mlgo tune", false);
   Progress Shown(("mlgo tune: search (" + getName(Order) + ")").str(),
@@ -734,6 +1113,14 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                 ModelDescription, describeOrder(), O.Seed, Budget);
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
                 R.StoppedByBudget ? ", stopped by the budget" : "");
+  if (const std::optional<ComponentStats> &C = R.Components)
+    Md += formatv("- Components: {0} ({1} searched exhaustively, {2} sites), "
+                  "{3} saving bytes alone, {4} interaction{5} detected; {6} "
+                  "compiles{7}.\n",
+                  C->Components, C->Exhaustive, C->Sites, C->Improving,
+                  C->Interactions.size(),
+                  C->Interactions.size() == 1 ? "" : "s", C->Compiles,
+                  C->StoppedByBudget ? ", stopped by the budget" : "");
   Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
         "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
   uint64_t TS = 0, TM = 0, TT = 0;
@@ -781,6 +1168,13 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     if (Error E = writeFileAtomically(Path, "# mlgo tune report:" +
                                                 Section.substr(3)))
       return E;
+  }
+  if (R.Components && !R.Components->Interactions.empty()) {
+    Md += "\n## Interactions\n\nComponents whose combination did not save "
+          "the sum of what they saved alone (docs/tune.md, \"Components\").\n"
+          "\n";
+    for (const std::string &I : R.Components->Interactions)
+      Md += "- " + I + "\n";
   }
   if (!Failures.empty()) {
     if (!StringRef(Md).ends_with("\n\n"))

@@ -101,6 +101,22 @@ cl::opt<std::string> RankerPath("ranker",
                                          "shipped one (mlgo tune fit-ranker)"),
                                 cl::value_desc("file"), cl::sub(TuneCmd),
                                 cl::cat(Cat));
+cl::opt<bool> Components("components",
+                         cl::desc("first search each module's independent "
+                                  "components of decisions, then the moves"),
+                         cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<unsigned>
+    ExhaustiveSites("exhaustive-sites",
+                    cl::desc("--components: components of at most this many "
+                             "sites are searched exhaustively (default 6)"),
+                    cl::init(6), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string>
+    ComponentGraph("component-graph",
+                   cl::desc("--components: join functions by the bitcode's "
+                            "calls and references ('references', the "
+                            "default) or by decided sites only ('sites')"),
+                   cl::value_desc("references|sites"), cl::init("references"),
+                   cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -133,9 +149,9 @@ int runSpeedTune() {
                 "(--corpus; scripts/corpus-debian.sh --speed makes one for "
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
-      !RankerPath.empty() || Budget != 0)
-    return fail("--per-package, --compare, --unguided, --model, --ranker and "
-                "--budget are for --objective size");
+      !RankerPath.empty() || Budget != 0 || Components)
+    return fail("--per-package, --compare, --unguided, --model, --ranker, "
+                "--budget and --components are for --objective size");
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
@@ -205,6 +221,15 @@ int runTune() {
   if (!RankerPath.empty() && !O.UseRanker)
     return fail("--ranker is for --guide ranker");
   O.RankerPath = RankerPath;
+  if (ComponentGraph != "references" && ComponentGraph != "sites")
+    return fail("--component-graph must be 'references' or 'sites', not '" +
+                ComponentGraph + "'");
+  if (ExhaustiveSites > 20)
+    return fail("--exhaustive-sites is at most 20 (2^20 compiles per "
+                "component)");
+  O.Components = Components;
+  O.ExhaustiveSites = ExhaustiveSites;
+  O.ReferenceGraph = ComponentGraph == "references";
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

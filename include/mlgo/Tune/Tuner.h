@@ -68,6 +68,16 @@ struct TuneOptions {
   /// (UseRanker false) by the model's |logit|, smallest first.
   bool UseRanker = true;
   std::string RankerPath;
+  /// Before the move search, split each module's decisions into
+  /// independent components and search those of at most ExhaustiveSites
+  /// sites exhaustively (mlgo/Tune/Components.h); the move search tunes
+  /// the larger ones.
+  bool Components = false;
+  unsigned ExhaustiveSites = 6;
+  /// Join functions by the bitcode's calls and references as well as by
+  /// the decided sites; false joins them by the sites only, a split that
+  /// misses interactions (for tests of their detection).
+  bool ReferenceGraph = true;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;

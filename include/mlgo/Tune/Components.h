@@ -1,0 +1,86 @@
+//===- mlgo/Tune/Components.h - Independent inlining decisions --*- C++ -*-===//
+//
+// `mlgo tune --components` (docs/tune.md, "Components") splits a module's
+// inlining decisions into components that cannot change each other's
+// size, searches each small component exhaustively, and combines the
+// components' best configurations (Theodoridis, Grosser and Su, ASPLOS'22,
+// observed that a program's decisions split this way).
+//
+// Two functions are *connected* when one calls or refers to the other in
+// the module's bitcode (directly, or through the initializer of a global
+// variable that refers to functions, such as a vtable), or when a decided
+// call site joins them. A component is a connected set of functions; its
+// decisions are the call sites of the model's trajectory whose caller is in
+// it. Inlining moves a callee's body, and so its calls and references,
+// into the caller: both ends are in one component, so every function
+// whose code a decision can change is in the decision's component, and the
+// module's .text is the sum of its functions' sizes (at -Oz functions are
+// not padded). What the argument leaves out - a global variable's uses
+// seen by interprocedural passes, the model's features that count the
+// whole module at a site the trajectory did not have - is what the
+// combination's measurement checks.
+//
+// A configuration of a component is a bit mask over its sites (in
+// trajectory order): a set bit inverts the model's decision at that site.
+// These are functions over values (unittests/Tune/ComponentsTest.cpp),
+// apart from getReferenceEdges, which reads bitcode.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_TUNE_COMPONENTS_H
+#define MLGO_TUNE_COMPONENTS_H
+
+#include "mlgo/Inline/Decisions.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mlgo {
+
+/// Two functions whose sizes may depend on each other's decisions.
+using FunctionEdge = std::pair<std::string, std::string>;
+
+/// The call and reference edges between the functions defined in the
+/// bitcode file \p Path: a function and each function or function-holding
+/// global variable its body uses, and such a variable and each function
+/// its initializer refers to. Errors name the file.
+llvm::Expected<std::vector<FunctionEdge>>
+getReferenceEdges(llvm::StringRef Path);
+
+/// The components of trajectory \p T: per component, the indices of its
+/// sites in \p T, ascending; components ordered by their first site.
+/// Functions are joined by each site (caller and callee) and by \p Edges.
+std::vector<std::vector<size_t>>
+partitionSites(llvm::ArrayRef<DecidedSite> T,
+               llvm::ArrayRef<FunctionEdge> Edges);
+
+/// The configurations to try for a component of \p Sites sites: every
+/// non-empty mask (1 .. 2^Sites - 1) if Sites <= \p MaxExhaustive, else
+/// none (a larger component is left to the move search).
+std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive);
+
+/// One component's sites and the configuration chosen for them.
+struct ComponentChoice {
+  std::vector<size_t> Sites;
+  uint64_t Mask = 0;
+};
+
+/// The entries that compile module \p Module with trajectory \p T's
+/// decisions, inverted where \p Choices' masks say: every site of \p T
+/// fixed, so that a site outside the chosen components keeps the model's
+/// decision whatever the others do to the module.
+ModuleDecisions configure(llvm::StringRef Module, llvm::ArrayRef<DecidedSite> T,
+                          llvm::ArrayRef<ComponentChoice> Choices);
+
+/// The sites a choice inverts (its mask's set bits): for reports.
+size_t countInverted(llvm::ArrayRef<ComponentChoice> Choices);
+
+} // namespace mlgo
+
+#endif // MLGO_TUNE_COMPONENTS_H
