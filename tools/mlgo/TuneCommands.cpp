@@ -101,6 +101,13 @@ cl::opt<std::string> RankerPath("ranker",
                                          "shipped one (mlgo tune fit-ranker)"),
                                 cl::value_desc("file"), cl::sub(TuneCmd),
                                 cl::cat(Cat));
+cl::opt<std::string> Predict(
+    "predict",
+    cl::desc("predict each move's gain with IR2Native before compiling it: "
+             "'off' (the default), 'rank' (moves predicted not to help are "
+             "tried last) or 'skip' (never tried)"),
+    cl::value_desc("off|rank|skip"), cl::init("off"), cl::sub(TuneCmd),
+    cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -133,9 +140,9 @@ int runSpeedTune() {
                 "(--corpus; scripts/corpus-debian.sh --speed makes one for "
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
-      !RankerPath.empty() || Budget != 0)
-    return fail("--per-package, --compare, --unguided, --model, --ranker and "
-                "--budget are for --objective size");
+      !RankerPath.empty() || Budget != 0 || Predict != "off")
+    return fail("--per-package, --compare, --unguided, --model, --ranker, "
+                "--predict and --budget are for --objective size");
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
@@ -205,6 +212,15 @@ int runTune() {
   if (!RankerPath.empty() && !O.UseRanker)
     return fail("--ranker is for --guide ranker");
   O.RankerPath = RankerPath;
+  if (Predict == "off")
+    O.Predict = TunePredict::Off;
+  else if (Predict == "rank")
+    O.Predict = TunePredict::Rank;
+  else if (Predict == "skip")
+    O.Predict = TunePredict::Skip;
+  else
+    return fail("--predict must be 'off', 'rank' or 'skip', not '" + Predict +
+                "'");
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
