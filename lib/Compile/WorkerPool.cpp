@@ -176,8 +176,7 @@ Expected<WorkerResponse> decodeResponse(StringRef Payload) {
     uint32_t NumGrouped = 0;
     if (!R.getU64(Result.TextSize) || !R.getU32(Result.NumDecisions) ||
         !R.getF64(Result.Seconds) || !R.getF64(Result.PredictedText) ||
-        !R.getString(Result.Log) ||
-        !R.getU32(NumGrouped))
+        !R.getString(Result.Log) || !R.getU32(NumGrouped))
       return Malformed("truncated result");
     // Each grouped section takes 16 bytes: a count the frame cannot hold
     // is malformed, and never sizes an allocation.

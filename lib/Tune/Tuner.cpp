@@ -457,7 +457,8 @@ private:
   const std::vector<std::string> Failures;
 };
 
-Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) const {
+Error Tuner::screen(SearchResult &R,
+                    function_ref<size_t(size_t)> PerUnit) const {
   auto Begin = std::chrono::steady_clock::now();
   // Each round predicts the unpredicted moves among each unit's next
   // PerUnit ones (and the unit itself, once per state); a round that
@@ -486,8 +487,7 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) const
       };
       if (std::isnan(St.Predicted))
         AskFor(SIZE_MAX, policyFor(St.Fixed));
-      for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window;
-           ++K)
+      for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
         if (!St.Screened.count(St.Moves[K].getKey()))
           AskFor(K, policyFor(St, St.Moves[K]));
     }
@@ -536,9 +536,9 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) const
                         std::make_move_iterator(Deferred.rend()));
     }
   }
-  R.PredictSeconds += std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - Begin)
-                          .count();
+  R.PredictSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
+          .count();
   return Error::success();
 }
 
@@ -762,8 +762,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
   if (O.Predict != TunePredict::Off)
     log(formatv("predictions ({0}): {1} in {2:F1} s; {3} moves predicted "
                 "not to help, {4}",
-                getName(Order), R.Predictions, R.PredictSeconds,
-                R.PredictedBad,
+                getName(Order), R.Predictions, R.PredictSeconds, R.PredictedBad,
                 O.Predict == TunePredict::Skip ? "skipped" : "tried last"));
   return R;
 }
