@@ -86,6 +86,7 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
                                    "\x00\x00\x00\x3F"
                                    "\x01"
                                    "\x00"
+                                   "\x00"
                                    "\x00";
   EXPECT_EQ(encodeJob(J), std::string(Documented, sizeof(Documented) - 1));
   Expected<CompileJob> Back = decodeJob(encodeJob(J));
