@@ -187,6 +187,52 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   return Out;
 }
 
+Expected<std::vector<CompileService::Prediction>>
+CompileService::predict(ArrayRef<CompileRequest> Requests, StringRef What) {
+  std::vector<Prediction> Out(Requests.size());
+  std::vector<CompileJob> Jobs;
+  std::vector<size_t> Where;
+  std::vector<std::string> Keys(Requests.size());
+  StringMap<size_t> FirstOfKey;
+  for (size_t I = 0; I < Requests.size(); ++I) {
+    const auto &[M, P] = Requests[I];
+    Keys[I] = cacheKey(Modules[M], P);
+    if (FirstOfKey.count(Keys[I]))
+      continue;
+    FirstOfKey[Keys[I]] = I;
+    CompileJob J = Modules[M].makeJob(P);
+    J.PredictOnly = true;
+    Jobs.push_back(std::move(J));
+    Where.push_back(I);
+  }
+  if (Jobs.empty())
+    return Out;
+  Progress Shown((Label + ": " + What).str());
+  std::string EnvironmentError;
+  Pool.run(
+      Jobs,
+      [&](size_t Done, size_t Total) {
+        if (Verbose)
+          Shown.update(Done, Total);
+      },
+      [&](size_t J, JobOutcome &O) {
+        Prediction &R = Out[Where[J]];
+        R.Ok = O.ok();
+        if (O.ok())
+          R.Bytes = O.Result->PredictedText;
+        else
+          R.Error = O.Error;
+        if (O.Environment && EnvironmentError.empty())
+          EnvironmentError = O.Error;
+      });
+  Shown.end();
+  if (!EnvironmentError.empty())
+    return environmentError(EnvironmentError);
+  for (size_t I = 0; I < Requests.size(); ++I)
+    Out[I] = Out[FirstOfKey.lookup(Keys[I])];
+  return Out;
+}
+
 Error CompileService::logTrajectories(
     ArrayRef<size_t> Mods, ArrayRef<CompilePolicy> Policies,
     function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {

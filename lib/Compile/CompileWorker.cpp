@@ -211,7 +211,7 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
       [Shared](PassBuilder &PB) { registerInliner(PB, Shared); });
   // IR2Native's dataset: the functions as the code generator gets them.
   std::vector<FunctionFeatureRow> FeatureRows;
-  if (Job.WantFunctionSizes)
+  if (Job.WantFunctionSizes && !Job.PredictOnly)
     CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
         [&FeatureRows](PassBuilder &PB) {
           PB.registerOptimizerLastEPCallback(
@@ -219,6 +219,35 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
                 MPM.addPass(CollectSizeFeaturesPass(&FeatureRows));
               });
         });
+
+  // A prediction: the functions as the code generator would get them,
+  // predicted in place; no code generator, no object.
+  std::unique_ptr<SizePredictor> Predictor;
+  if (Job.PredictOnly) {
+    Expected<std::unique_ptr<SizePredictor>> P = SizePredictor::create("");
+    if (!P)
+      return makeError(Job.Module + ": " + toString(P.takeError()));
+    Predictor = std::move(*P);
+    CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+        [&FeatureRows](PassBuilder &PB) {
+          PB.registerOptimizerLastEPCallback(
+              [&FeatureRows](ModulePassManager &MPM, OptimizationLevel) {
+                MPM.addPass(CollectSizeFeaturesPass(&FeatureRows));
+              });
+        });
+    clang::EmitLLVMOnlyAction Action;
+    if (!CI.ExecuteAction(Action))
+      return makeError(Job.Module +
+                       ": compilation failed: " + StringRef(DiagText).trim());
+    // Summed in module order, in double: the same IR gives the same bits.
+    for (const FunctionFeatureRow &Row : FeatureRows)
+      Result.PredictedText += double(Predictor->predict(Row.Features));
+    Result.NumDecisions = Decisions;
+    Result.Seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+            .count();
+    return Result;
+  }
 
   clang::EmitObjAction Action;
   bool Compiled = CI.ExecuteAction(Action);

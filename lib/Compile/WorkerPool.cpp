@@ -54,6 +54,7 @@ std::string encodeJob(const CompileJob &Job) {
   W.putF32(P.ExploreTemperature);
   W.putU8(Job.WantLog);
   W.putU8(Job.WantSites);
+  W.putU8(Job.PredictOnly);
   W.putU8(P.Fixed != nullptr);
   if (P.Fixed) {
     W.putString(P.Fixed->Module);
@@ -93,10 +94,12 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   for (uint32_t I = 0; I < NumFlips; ++I)
     if (!R.getU32(P.Flips.emplace_back()))
       return Malformed();
-  uint8_t HasSeed = 0, WantLog = 0, WantSites = 0, HasFixed = 0;
+  uint8_t HasSeed = 0, WantLog = 0, WantSites = 0, PredictOnly = 0,
+          HasFixed = 0;
   uint64_t Seed = 0;
   if (!R.getU8(HasSeed) || !R.getU64(Seed) || !R.getF32(P.ExploreTemperature) ||
-      !R.getU8(WantLog) || !R.getU8(WantSites) || !R.getU8(HasFixed))
+      !R.getU8(WantLog) || !R.getU8(WantSites) || !R.getU8(PredictOnly) ||
+      !R.getU8(HasFixed))
     return Malformed();
   if (HasFixed) {
     std::string Module, Sites;
@@ -117,6 +120,7 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
     P.ExploreSeed = Seed;
   Job.WantLog = WantLog;
   Job.WantSites = WantSites;
+  Job.PredictOnly = PredictOnly;
   return Job;
 }
 
@@ -131,6 +135,7 @@ std::string encodeResponse(const WorkerResponse &Response) {
   W.putU64(R.TextSize);
   W.putU32(R.NumDecisions);
   W.putF64(R.Seconds);
+  W.putF64(R.PredictedText);
   W.putString(R.Log);
   W.putU32(R.Grouped.size());
   for (const auto &[Hash, Bytes] : R.Grouped) {
@@ -170,8 +175,8 @@ Expected<WorkerResponse> decodeResponse(StringRef Payload) {
     CompileResult &Result = Response.Result;
     uint32_t NumGrouped = 0;
     if (!R.getU64(Result.TextSize) || !R.getU32(Result.NumDecisions) ||
-        !R.getF64(Result.Seconds) || !R.getString(Result.Log) ||
-        !R.getU32(NumGrouped))
+        !R.getF64(Result.Seconds) || !R.getF64(Result.PredictedText) ||
+        !R.getString(Result.Log) || !R.getU32(NumGrouped))
       return Malformed("truncated result");
     // Each grouped section takes 16 bytes: a count the frame cannot hold
     // is malformed, and never sizes an allocation.

@@ -43,11 +43,33 @@
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
+#include <cmath>
+#include <limits>
 #include <map>
 
 using namespace llvm;
 
 namespace mlgo {
+
+StringRef getName(TunePredict P) {
+  switch (P) {
+  case TunePredict::Off:
+    return "off";
+  case TunePredict::Rank:
+    return "rank";
+  case TunePredict::Skip:
+    return "skip";
+  }
+  llvm_unreachable("unknown TunePredict");
+}
+
+/// The MD5 of the embedded IR2Native model that --predict uses.
+static StringRef getSizeModelMD5() {
+  for (const config::EmbeddedModel &M : config::EmbeddedModels)
+    if (StringRef(M.Name) == "ir2native")
+      return M.MD5;
+  return "unknown";
+}
 
 /// The directory the compiler ran in, as clang's driver records it in
 /// the cc1 command (-fdebug-compilation-dir=DIR, which it always passes);
@@ -95,6 +117,11 @@ struct UnitState {
   std::vector<TuneMove> Moves;
   size_t Next = 0;
   std::vector<std::string> Kept;
+  /// With --predict: the unit's predicted .text in its current state (NaN
+  /// until predicted), and the moves of the current plan predicted so
+  /// far, with their units' predicted .text (NaN: the prediction failed).
+  double Predicted = std::numeric_limits<double>::quiet_NaN();
+  StringMap<double> Screened;
 };
 
 /// One program: its modules' objects linked together.
@@ -147,6 +174,12 @@ struct SearchResult {
   uint64_t Compiles = 0;
   bool StoppedByBudget = false;
   double Seconds = 0;
+  /// With --predict: the predictions made (IR pipeline only, one per
+  /// module), their wall-clock seconds, and the moves predicted not to
+  /// shrink their unit (skipped, or tried last).
+  uint64_t Predictions = 0;
+  double PredictSeconds = 0;
+  uint64_t PredictedBad = 0;
 };
 
 /// How the linked size counts a compile's object.
@@ -388,6 +421,17 @@ private:
   /// \p Total follow the kept changes.
   Error searchComponents(TuneOrder Order, SearchResult &R,
                          std::vector<LinkedProgram> &Linked, uint64_t &Total);
+  /// The policy that tries move \p M from state \p St.
+  CompilePolicy policyFor(const UnitState &St, const TuneMove &M) const {
+    return M.Heuristic ? CompilePolicy::heuristic()
+                       : policyFor(applyMove(St.Fixed, M));
+  }
+  /// With --predict: predicts the moves each unit would try next, and
+  /// drops (skip) or moves to the end of its plan (rank) every move whose
+  /// unit is predicted no smaller than now, until the next \p PerUnit(N)
+  /// moves of every unit (N units with moves left) are predicted to help.
+  Error screen(SearchResult &R,
+               llvm::function_ref<size_t(size_t)> PerUnit) const;
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
   Error verifyAndWrite(const SearchResult &R);
@@ -406,10 +450,13 @@ private:
                       O.ReferenceGraph ? "" : ", joined by sites only")
                   .str()
             : "";
-    if (O.Order == TuneOrder::Unguided)
-      return Components + "unguided";
-    return Components + (Ranker ? "guided by the ranker " + RankerDescription
-                                : "guided by |logit|");
+    std::string Guide = O.Order == TuneOrder::Unguided ? "unguided"
+                        : Ranker ? "guided by the ranker " + RankerDescription
+                                 : "guided by |logit|";
+    if (O.Predict != TunePredict::Off)
+      Guide += "; predicted gains: " + getName(O.Predict).str() +
+               " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
+    return Components + Guide;
   }
   /// The moves of a unit in state \p St, in \p Order.
   std::vector<TuneMove> plan(const UnitState &St, TuneOrder Order,
@@ -785,6 +832,91 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   return Error::success();
 }
 
+Error Tuner::screen(SearchResult &R,
+                    function_ref<size_t(size_t)> PerUnit) const {
+  auto Begin = std::chrono::steady_clock::now();
+  // Each round predicts the unpredicted moves among each unit's next
+  // PerUnit ones (and the unit itself, once per state); a round that
+  // drops or defers a move looks at the move after it in the next one.
+  for (;;) {
+    size_t Active = 0;
+    for (const UnitState &St : R.States)
+      Active += St.Next < St.Moves.size();
+    const size_t Window = PerUnit(Active);
+    struct Ask {
+      size_t Unit;
+      /// The move's index in the unit's plan; SIZE_MAX: the unit itself.
+      size_t Move;
+      size_t First;
+    };
+    std::vector<Ask> Asks;
+    std::vector<CompileRequest> Req;
+    for (size_t U = 0; U < Units.size(); ++U) {
+      const UnitState &St = R.States[U];
+      if (St.Next >= St.Moves.size())
+        continue;
+      auto AskFor = [&](size_t Move, const CompilePolicy &P) {
+        Asks.push_back({U, Move, Req.size()});
+        for (size_t M : Units[U].Mods)
+          Req.push_back({M, P});
+      };
+      if (std::isnan(St.Predicted))
+        AskFor(SIZE_MAX, policyFor(St.Fixed));
+      for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
+        if (!St.Screened.count(St.Moves[K].getKey()))
+          AskFor(K, policyFor(St, St.Moves[K]));
+    }
+    if (Req.empty())
+      break;
+    Expected<std::vector<CompileService::Prediction>> P =
+        S.predict(Req, "predictions");
+    if (!P)
+      return P.takeError();
+    R.Predictions += Req.size();
+    // Per unit, its asks in plan order; the unit's own comes first.
+    std::vector<std::vector<size_t>> Bad(Units.size());
+    for (const Ask &A : Asks) {
+      UnitState &St = R.States[A.Unit];
+      double Bytes = 0;
+      bool Ok = true;
+      for (size_t K = 0; K < Units[A.Unit].Mods.size(); ++K) {
+        Ok &= (*P)[A.First + K].Ok;
+        Bytes += (*P)[A.First + K].Bytes;
+      }
+      if (!Ok)
+        Bytes = std::numeric_limits<double>::quiet_NaN();
+      if (A.Move == SIZE_MAX) {
+        St.Predicted = Bytes;
+        continue;
+      }
+      St.Screened[St.Moves[A.Move].getKey()] = Bytes;
+      // A failed prediction says nothing: the compile decides.
+      if (!std::isnan(Bytes) && !std::isnan(St.Predicted) &&
+          !(Bytes < St.Predicted))
+        Bad[A.Unit].push_back(A.Move);
+    }
+    for (size_t U = 0; U < Units.size(); ++U) {
+      if (Bad[U].empty())
+        continue;
+      UnitState &St = R.States[U];
+      R.PredictedBad += Bad[U].size();
+      std::vector<TuneMove> Deferred;
+      for (size_t K : llvm::reverse(Bad[U])) {
+        Deferred.push_back(std::move(St.Moves[K]));
+        St.Moves.erase(St.Moves.begin() + K);
+      }
+      if (O.Predict == TunePredict::Rank)
+        St.Moves.insert(St.Moves.end(),
+                        std::make_move_iterator(Deferred.rbegin()),
+                        std::make_move_iterator(Deferred.rend()));
+    }
+  }
+  R.PredictSeconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Begin)
+          .count();
+  return Error::success();
+}
+
 Expected<SearchResult> Tuner::search(TuneOrder Order) {
   using Clock = std::chrono::steady_clock;
   auto Begin = Clock::now();
@@ -855,11 +987,17 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     // the unit's later tries were made against a state that is gone and
     // are set aside, to be planned again. The count per unit depends on
     // the number of units left only, never on the machine.
+    auto TriesPerUnit = [](size_t Active) {
+      return Active ? std::max<size_t>(1, (TriesPerStep + Active - 1) / Active)
+                    : size_t(1);
+    };
+    if (O.Predict != TunePredict::Off)
+      if (Error E = screen(R, TriesPerUnit))
+        return E;
     size_t Active = 0;
     for (size_t U = 0; U < Units.size(); ++U)
       Active += R.States[U].Next < R.States[U].Moves.size();
-    const size_t PerUnit =
-        Active ? std::max<size_t>(1, (TriesPerStep + Active - 1) / Active) : 1;
+    const size_t PerUnit = TriesPerUnit(Active);
     std::vector<CompileRequest> Req;
     struct Try {
       size_t Unit, First, Move;
@@ -885,9 +1023,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         }
         Reserve += NewReserve - UnitReserve;
         UnitReserve = NewReserve;
-        const TuneMove &M = St.Moves[K];
-        CompilePolicy P = M.Heuristic ? CompilePolicy::heuristic()
-                                      : policyFor(applyMove(St.Fixed, M));
+        CompilePolicy P = policyFor(St, St.Moves[K]);
         Tries.push_back({U, Req.size(), K});
         for (size_t Mod : Units[U].Mods)
           Req.push_back({Mod, P});
@@ -937,6 +1073,12 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       for (size_t K = 0; K < Units[U].Mods.size(); ++K)
         St.Current[K] = Res[First + K];
       St.Kept.push_back(Move.describe() + formatv(" ({0} bytes)", D).str());
+      // The new state is the move's policy (a kept heuristic becomes its
+      // list of decisions, a policy of its own: predicted again).
+      auto Known = St.Screened.find(Move.getKey());
+      St.Predicted = !Move.Heuristic && Known != St.Screened.end()
+                         ? Known->second
+                         : std::numeric_limits<double>::quiet_NaN();
       if (Move.Heuristic)
         KeptHeuristic.push_back(U);
       else
@@ -981,6 +1123,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         St.Trajectory = std::move(T[K].Sites);
         St.Moves = plan(St, Order, /*OfferHeuristic=*/false);
         St.Next = 0;
+        St.Screened.clear();
       }
     }
     R.Curve.push_back({R.Compiles, Total});
@@ -994,6 +1137,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
               getName(Order), R.Compiles, R.Seconds,
               R.StoppedByBudget ? ", stopped by the budget" : "",
               percentChange(ModelTotal, Total)));
+  if (O.Predict != TunePredict::Off)
+    log(formatv("predictions ({0}): {1} in {2:F1} s; {3} moves predicted "
+                "not to help, {4}",
+                getName(Order), R.Predictions, R.PredictSeconds, R.PredictedBad,
+                O.Predict == TunePredict::Skip ? "skipped" : "tried last"));
   return R;
 }
 
@@ -1079,6 +1227,8 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     F.setMeta("seed", std::to_string(O.Seed));
     F.setMeta("budget", Budget);
     F.setMeta("compiles", std::to_string(R.Compiles));
+    if (O.Predict != TunePredict::Off)
+      F.setMeta("predictions", std::to_string(R.Predictions));
     F.setMeta("measured",
               formatv("linked .text: -Oz {0}, model {1}, tuned {2} bytes "
                       "({3:F2}% vs -Oz, {4:F2}% vs the model)",
@@ -1121,6 +1271,11 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                   C->Interactions.size(),
                   C->Interactions.size() == 1 ? "" : "s", C->Compiles,
                   C->StoppedByBudget ? ", stopped by the budget" : "");
+  if (O.Predict != TunePredict::Off)
+    Md += formatv("- Predictions (IR pipeline only): {0}; {1} moves "
+                  "predicted not to help were {2}.\n",
+                  R.Predictions, R.PredictedBad,
+                  O.Predict == TunePredict::Skip ? "skipped" : "tried last");
   Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
         "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
   uint64_t TS = 0, TM = 0, TT = 0;

@@ -117,6 +117,13 @@ cl::opt<std::string>
                             "default) or by decided sites only ('sites')"),
                    cl::value_desc("references|sites"), cl::init("references"),
                    cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string> Predict(
+    "predict",
+    cl::desc("predict each move's gain with IR2Native before compiling it: "
+             "'off' (the default), 'rank' (moves predicted not to help are "
+             "tried last) or 'skip' (never tried)"),
+    cl::value_desc("off|rank|skip"), cl::init("off"), cl::sub(TuneCmd),
+    cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -149,9 +156,10 @@ int runSpeedTune() {
                 "(--corpus; scripts/corpus-debian.sh --speed makes one for "
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
-      !RankerPath.empty() || Budget != 0 || Components)
+      !RankerPath.empty() || Budget != 0 || Components || Predict != "off")
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
-                "--budget and --components are for --objective size");
+                "--predict, --budget and --components are for --objective "
+                "size");
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
@@ -230,6 +238,15 @@ int runTune() {
   O.Components = Components;
   O.ExhaustiveSites = ExhaustiveSites;
   O.ReferenceGraph = ComponentGraph == "references";
+  if (Predict == "off")
+    O.Predict = TunePredict::Off;
+  else if (Predict == "rank")
+    O.Predict = TunePredict::Rank;
+  else if (Predict == "skip")
+    O.Predict = TunePredict::Skip;
+  else
+    return fail("--predict must be 'off', 'rank' or 'skip', not '" + Predict +
+                "'");
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

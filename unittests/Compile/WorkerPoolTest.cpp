@@ -86,6 +86,7 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
                                    "\x00\x00\x00\x3F"
                                    "\x01"
                                    "\x00"
+                                   "\x00"
                                    "\x00";
   EXPECT_EQ(encodeJob(J), std::string(Documented, sizeof(Documented) - 1));
   Expected<CompileJob> Back = decodeJob(encodeJob(J));
@@ -96,14 +97,15 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
 TEST(WorkerPoolTest, FixedDecisionsAndSiteRequestsTravel) {
   CompileJob J = sampleJob();
   J.WantSites = true;
+  J.PredictOnly = true;
   auto Fixed = std::make_shared<ModuleDecisions>();
   Fixed->Module = "src/a b.c";
   Fixed->Sites = {{"main", "helper", 1, true}, {"", "log", 0, false}};
   J.ThePolicy.Fixed = Fixed;
   std::string Frame = encodeJob(J);
-  // want sites, has fixed, the key, the entries as a decisions file writes
-  // them.
-  static const char Tail[] = "\x01\x01"
+  // want sites, predict only, has fixed, the key, the entries as a
+  // decisions file writes them.
+  static const char Tail[] = "\x01\x01\x01"
                              "\x09\x00\x00\x00"
                              "src/a b.c"
                              "\x27\x00\x00\x00"
@@ -113,6 +115,7 @@ TEST(WorkerPoolTest, FixedDecisionsAndSiteRequestsTravel) {
   Expected<CompileJob> Back = decodeJob(Frame);
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
   EXPECT_TRUE(Back->WantSites);
+  EXPECT_TRUE(Back->PredictOnly);
   ASSERT_TRUE(Back->ThePolicy.Fixed);
   EXPECT_EQ(Back->ThePolicy.Fixed->Module, "src/a b.c");
   EXPECT_EQ(Back->ThePolicy.Fixed->Sites, Fixed->Sites);
@@ -161,6 +164,7 @@ TEST(WorkerPoolTest, ResponsesRoundTripAndMalformedOnesAreErrors) {
   R.Result.NumDecisions = 3;
   R.Result.Seconds = 0.25;
   R.Result.Log = "log bytes";
+  R.Result.PredictedText = 412.75;
   R.Result.Grouped = {{0x1ace75513940f516, 45}, {7, 28}};
   DecidedSite Site;
   Site.Site = {"f", "g", 2, true};
@@ -175,6 +179,7 @@ TEST(WorkerPoolTest, ResponsesRoundTripAndMalformedOnesAreErrors) {
   EXPECT_EQ(Back->TheStatus, WorkerResponse::Status::Ok);
   EXPECT_EQ(Back->Result.TextSize, 2118u);
   EXPECT_EQ(Back->Result.Log, "log bytes");
+  EXPECT_EQ(Back->Result.PredictedText, 412.75);
   EXPECT_EQ(Back->Result.Grouped, R.Result.Grouped);
   ASSERT_EQ(Back->Result.Sites.size(), 1u);
   EXPECT_EQ(Back->Result.Sites[0].Site, Site.Site);

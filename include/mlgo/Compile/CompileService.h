@@ -81,6 +81,21 @@ public:
   /// cache, or compiled again; never by trajectory replay).
   llvm::Expected<std::vector<SitesResult>>
   compileWithSites(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
+  /// A prediction of a compile's .text (CompileJob::PredictOnly): the IR
+  /// pipeline under the policy, no code generator, the embedded
+  /// native-size model over every function it leaves. Not cached:
+  /// predictions are cheaper than a compile and a function of the IR, so a
+  /// rerun makes the same ones.
+  struct Prediction {
+    bool Ok = false;
+    double Bytes = 0;
+    /// Why Ok is false, naming the module.
+    std::string Error;
+  };
+  /// One prediction per request; identical requests in one batch are run
+  /// once. The error: the machine's fault (OutputWriteError).
+  llvm::Expected<std::vector<Prediction>>
+  predict(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
   /// Compiles module \p Mods[K] under \p Policies[K] with logging and calls
   /// \p OnRow(K, features, applied decision, heuristic's decision) for
   /// every decision, in order. The first log's feature names (the decision

@@ -61,6 +61,11 @@ struct CompileJob {
   /// embedded native-size model's predicted saving, "delta_size"
   /// (MLGOInlineAdvisorOptions::SizeScore; docs/ir2native.md).
   bool WantSizeScore = false;
+  /// Run the IR pipeline only, without the code generator, and return the
+  /// embedded native-size model's prediction of the object's .text
+  /// (CompileResult::PredictedText): what `mlgo tune --predict` asks
+  /// before it compiles a move. TextSize and Grouped are then 0 and empty.
+  bool PredictOnly = false;
 };
 
 /// A function of a compiled module: its size features at the end of the
@@ -92,6 +97,9 @@ struct CompileResult {
   /// in module order; NativeSize 0 for one without a symbol of that name
   /// in the object (private linkage, or dropped by the code generator).
   std::vector<FunctionSize> Functions;
+  /// With PredictOnly: the sum of the predicted native bytes of every
+  /// function the IR pipeline left defined (docs/ir2native.md).
+  double PredictedText = 0;
   /// Wall-clock seconds of the compile.
   double Seconds = 0;
 };

@@ -14,11 +14,12 @@
 //   request  := str module , str bitcode , u32 nargs , str arg * nargs ,
 //               u8 policy kind , str model json , u32 nflips , u32 flip * n ,
 //               u8 has seed , u64 seed , f32 temperature , u8 want log ,
-//               u8 want sites , u8 has fixed ,
+//               u8 want sites , u8 predict only , u8 has fixed ,
 //               [has fixed: str module key , str entries (decisions-file
 //               lines, docs/decisions.md)]
 //   response := u8 status (0 ok, 1 error, 2 fatal error: the worker exits) ,
-//               ok:    u64 text size , u32 decisions , f64 seconds , str log ,
+//               ok:    u64 text size , u32 decisions , f64 seconds ,
+//                      f64 predicted text , str log ,
 //                      u32 ngrouped , (u64 name hash , u64 bytes) * ngrouped ,
 //                      u32 nsites , site * nsites
 //               error: str message

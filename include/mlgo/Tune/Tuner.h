@@ -36,6 +36,12 @@ namespace mlgo {
 
 struct CorpusModule;
 
+/// What the search does with IR2Native's prediction of a move
+/// (docs/tune.md, "Predicted gains"): nothing, try the moves predicted not
+/// to shrink their unit after all the others, or never try them.
+enum class TunePredict : uint8_t { Off, Rank, Skip };
+llvm::StringRef getName(TunePredict P);
+
 struct TuneOptions {
   std::string CorpusDir;
   std::string WorkDir;
@@ -78,6 +84,10 @@ struct TuneOptions {
   /// the decided sites; false joins them by the sites only, a split that
   /// misses interactions (for tests of their detection).
   bool ReferenceGraph = true;
+  /// Before compiling a move, predict its unit's .text from the IR
+  /// pipeline alone (CompileService::predict) and skip the move or try it
+  /// last when the prediction is not smaller than the unit's own.
+  TunePredict Predict = TunePredict::Off;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;

@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# The predictor's tuning benchmark (issue #52, docs/tune.md "Predicted
+# gains"): `mlgo tune --per-package` on some packages, once with
+# `--predict off` and once with `--predict skip` (and `rank` with
+# --rank), the same budget and seed, each in a work directory of its own.
+# Prints each search's final gain against the model, its compiles,
+# predictions and wall clock, the compiles the skip search needed to reach
+# the off search's final gain (as a fraction of off's compiles to reach
+# it), and plots both curves (bytes saved by compiles) in WORK/predict.svg.
+#
+#   bench/tune-predict.sh CORPUS WORK MAX_COMPILES [--rank] PACKAGE...
+#
+# With no PACKAGE, the inliner's validation packages
+# (models/inline-oz/recipe.json). CORPUS must hold them (scripts/corpus-
+# debian.sh). Rerunning resumes from WORK (the wall clock is then not the
+# search's).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+corpus=$(cd "$1" && pwd)
+work=$2
+max=$3
+shift 3
+modes=(off skip)
+if [[ ${1:-} == --rank ]]; then
+  modes+=(rank)
+  shift
+fi
+pkgs=("$@")
+if [[ ${#pkgs[@]} == 0 ]]; then
+  mapfile -t pkgs < <(python3 -c '
+import json, sys
+print("\n".join(json.load(open(sys.argv[1]))["validation_packages"]))' \
+    "$root/models/inline-oz/recipe.json")
+fi
+mlgo=${MLGO:-$root/build/bin/mlgo}
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+"$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
+echo "packages: ${pkgs[*]}; budget $max compiles per search"
+for m in "${modes[@]}"; do
+  start=$(date +%s)
+  "$mlgo" tune --quiet --per-package --max-compiles "$max" --predict "$m" \
+    --corpus "$work/corpus" --work-dir "$work/$m" -o "$work/decisions-$m" \
+    -j 2
+  echo "$m: wall clock $(( $(date +%s) - start )) s"
+  grep -h '^- Search\|^- Predictions\|^| total' "$work/$m/report.md" || true
+done
+python3 - "$work" "${modes[@]}" <<'PY'
+import csv, sys
+work, modes = sys.argv[1], sys.argv[2:]
+curves = {}
+for m in modes:
+    rows = list(csv.reader(open(f"{work}/{m}/curve-guided.csv")))[1:]
+    base = int(rows[0][1])
+    curves[m] = [(int(c), base - int(b)) for c, b, _ in rows]
+    c, g = curves[m][-1]
+    print(f"{m}: {g} bytes saved against the model in {c} compiles")
+final = curves["off"][-1][1]
+off_at = next(c for c, g in curves["off"] if g >= final)
+for m in modes[1:]:
+    at = next((c for c, g in curves[m] if g >= final), None)
+    if at is None:
+        print(f"{m}: never reaches off's final gain ({final} bytes)")
+    else:
+        print(f"{m}: reaches off's final gain ({final} bytes) after {at} "
+              f"compiles, off after {off_at}: {100 * at / max(off_at, 1):.1f}%")
+W, H, L, B, T, R = 640, 360, 70, 40, 30, 20
+mx = max(max(c for c, _ in v) for v in curves.values()) or 1
+my = max(max(g for _, g in v) for v in curves.values()) or 1
+out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
+       'font-family="sans-serif" font-size="12">',
+       f'<text x="{L}" y="18">mlgo tune --predict: bytes saved against the '
+       'model, by compiles</text>',
+       f'<line x1="{L}" y1="{H-B}" x2="{W-R}" y2="{H-B}" stroke="black"/>',
+       f'<line x1="{L}" y1="{T}" x2="{L}" y2="{H-B}" stroke="black"/>',
+       f'<text x="{L-4}" y="{T+4}" text-anchor="end">{my}</text>',
+       f'<text x="{L-4}" y="{H-B+4}" text-anchor="end">0</text>',
+       f'<text x="{W-R}" y="{H-B+18}" text-anchor="end">{mx} compiles</text>']
+colors = ["#1f77b4", "#d62728", "#2ca02c"]
+for k, m in enumerate(modes):
+    pts = " ".join(f"{L + (W-L-R) * c / mx:.1f},{(H-B) - (H-B-T) * g / my:.1f}"
+                   for c, g in curves[m])
+    out.append(f'<polyline fill="none" stroke="{colors[k]}" stroke-width="2" '
+               f'points="{pts}"/>')
+    out.append(f'<text x="{L+10}" y="{T+16+14*k}" fill="{colors[k]}">'
+               f'--predict {m}</text>')
+out.append("</svg>")
+open(f"{work}/predict.svg", "w").write("\n".join(out) + "\n")
+print(f"curve: {work}/predict.svg")
+PY
