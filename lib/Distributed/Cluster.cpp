@@ -421,17 +421,35 @@ void runOnRanks(Batch &B) {
   W.RunSeconds += std::chrono::duration<double>(Clock::now() - Start).count();
 }
 
+/// What every batch keeps: an outcome per job, decoded from its answer.
+template <typename OutcomeT, Expected<OutcomeT> (*Decode)(StringRef)>
+class BatchOf : public Batch {
+public:
+  explicit BatchOf(size_t N) : Outcomes(N) {}
+  Error answer(size_t J, StringRef Payload) override {
+    Expected<OutcomeT> O = Decode(Payload);
+    if (!O)
+      return O.takeError();
+    Outcomes[J] = std::move(*O);
+    return Error::success();
+  }
+  std::vector<OutcomeT> takeOutcomes() { return std::move(Outcomes); }
+
+protected:
+  std::vector<OutcomeT> Outcomes;
+};
+
 /// Compile jobs, through the gate of WorkerPool::run.
-class CompileBatch final : public Batch {
+class CompileBatch final : public BatchOf<JobOutcome, decodeOutcome> {
 public:
   CompileBatch(ArrayRef<CompileJob> Jobs, unsigned TimeoutSeconds,
                std::function<void(size_t, size_t)> Progress,
                std::function<void(size_t, JobOutcome &)> OnOutcome,
                JobGate Gate)
-      : Jobs(Jobs), TimeoutSeconds(TimeoutSeconds),
+      : BatchOf(Jobs.size()), Jobs(Jobs), TimeoutSeconds(TimeoutSeconds),
         Progress(std::move(Progress)), OnOutcome(std::move(OnOutcome)),
-        Gate(std::move(Gate)), Outcomes(Jobs.size()),
-        WantLog(Jobs.size(), false), Inputs(Jobs.size()) {
+        Gate(std::move(Gate)), WantLog(Jobs.size(), false),
+        Inputs(Jobs.size()) {
     for (size_t J = 0; J < Jobs.size(); ++J)
       Inputs[J] = {Jobs[J].BitcodePath};
   }
@@ -460,13 +478,6 @@ public:
     return encodeJobMessage(M);
   }
   Tag getTag() const override { return Tag::Job; }
-  Error answer(size_t J, StringRef Payload) override {
-    Expected<JobOutcome> O = decodeOutcome(Payload);
-    if (!O)
-      return O.takeError();
-    Outcomes[J] = std::move(*O);
-    return Error::success();
-  }
   void fail(size_t J, std::string Message, bool Transient) override {
     Outcomes[J].Error = std::move(Message);
     Outcomes[J].Transient = Transient;
@@ -477,7 +488,6 @@ public:
     if (Progress)
       Progress(Done, Jobs.size());
   }
-  std::vector<JobOutcome> takeOutcomes() { return std::move(Outcomes); }
 
 private:
   ArrayRef<CompileJob> Jobs;
@@ -485,18 +495,17 @@ private:
   std::function<void(size_t, size_t)> Progress;
   std::function<void(size_t, JobOutcome &)> OnOutcome;
   JobGate Gate;
-  std::vector<JobOutcome> Outcomes;
   std::vector<bool> WantLog;
   std::vector<std::vector<std::string>> Inputs;
 };
 
 /// Tasks (mlgo/Support/Tasks.h), in order.
-class TaskBatch final : public Batch {
+class TaskBatch final : public BatchOf<TaskOutcome, decodeTaskOutcome> {
 public:
   TaskBatch(ArrayRef<Task> Tasks, const ProgressCallback &Progress,
             const TaskOutcomeCallback &OnOutcome)
-      : Tasks(Tasks), Progress(Progress), OnOutcome(OnOutcome),
-        Outcomes(Tasks.size()) {}
+      : BatchOf(Tasks.size()), Tasks(Tasks), Progress(Progress),
+        OnOutcome(OnOutcome) {}
   size_t size() const override { return Tasks.size(); }
   StringRef getModule(size_t J) const override { return Tasks[J].Module; }
   ArrayRef<std::string> getInputs(size_t J) const override {
@@ -527,13 +536,6 @@ public:
     return encodeTaskMessage(M);
   }
   Tag getTag() const override { return Tag::Task; }
-  Error answer(size_t J, StringRef Payload) override {
-    Expected<TaskOutcome> O = decodeTaskOutcome(Payload);
-    if (!O)
-      return O.takeError();
-    Outcomes[J] = std::move(*O);
-    return Error::success();
-  }
   void fail(size_t J, std::string Message, bool) override {
     Outcomes[J].Error = std::move(Message);
   }
@@ -543,13 +545,11 @@ public:
     if (Progress)
       Progress(Done, Tasks.size());
   }
-  std::vector<TaskOutcome> takeOutcomes() { return std::move(Outcomes); }
 
 private:
   ArrayRef<Task> Tasks;
   const ProgressCallback &Progress;
   const TaskOutcomeCallback &OnOutcome;
-  std::vector<TaskOutcome> Outcomes;
 };
 
 class RankPool final : public WorkerPool {
@@ -771,7 +771,7 @@ using Renames = std::vector<std::pair<std::string, std::string>>;
 /// \p Text with each input's path on rank 0 written as its local copy's
 /// (\p Back: the other way), longest first, so that a path that begins
 /// another is not replaced inside it.
-std::string rename(std::string Text, Renames R, bool Back) {
+std::string rewritePaths(std::string Text, Renames R, bool Back) {
   llvm::sort(R, [&](const auto &A, const auto &B) {
     return (Back ? A.first : A.second).size() >
            (Back ? B.first : B.second).size();
@@ -799,11 +799,11 @@ int serveWorker() {
         // Errors name the module's own files, as on one machine.
         if (O->Job) {
           if (!O->Job->ok())
-            O->Job->Error = rename(O->Job->Error, Names, /*Back=*/true);
+            O->Job->Error = rewritePaths(O->Job->Error, Names, /*Back=*/true);
           sendSmall(0, Tag::Outcome, encodeOutcome(*O->Job));
         } else {
           if (!O->Task->ok())
-            O->Task->Error = rename(O->Task->Error, Names, /*Back=*/true);
+            O->Task->Error = rewritePaths(O->Task->Error, Names, /*Back=*/true);
           sendSmall(0, Tag::Answer, encodeTaskOutcome(*O->Task));
         }
         Running = false;
@@ -835,7 +835,7 @@ int serveWorker() {
           }
           if (Now.Error.empty()) {
             for (std::string &A : M->TheTask.Args)
-              A = rename(A, Names, /*Back=*/false);
+              A = rewritePaths(A, Names, /*Back=*/false);
             C.start(std::move(M->TheTask));
             Running = true;
             LastBeat = Clock::now();

@@ -77,15 +77,25 @@ size_t ScoreCache::size() const {
 
 //===-- The reward --------------------------------------------------------===//
 
+/// Each reward's name on the command line (and in a task's arguments).
+static constexpr std::pair<const char *, EvictionReward> RewardNames[] = {
+    {"static", EvictionReward::Static},
+    {"speed", EvictionReward::Speed},
+    {"instructions", EvictionReward::Instructions}};
+
 Expected<EvictionReward> parseEvictionReward(StringRef Name) {
-  if (Name == "static")
-    return EvictionReward::Static;
-  if (Name == "speed")
-    return EvictionReward::Speed;
-  if (Name == "instructions")
-    return EvictionReward::Instructions;
+  for (const auto &[Known, Reward] : RewardNames)
+    if (Name == Known)
+      return Reward;
   return makeError("unknown reward '" + Name +
                    "' (static, speed or instructions)");
+}
+
+static StringRef getRewardName(EvictionReward R) {
+  for (const auto &[Name, Reward] : RewardNames)
+    if (Reward == R)
+      return Name;
+  llvm_unreachable("unknown reward");
 }
 
 StringRef describeEvictionReward(EvictionReward R) {
@@ -211,18 +221,6 @@ Expected<std::string> runRegallocScore(ArrayRef<std::string> Args) {
 }
 
 RegisterTask RegallocScore("regalloc-score", runRegallocScore);
-
-StringRef getRewardName(EvictionReward R) {
-  switch (R) {
-  case EvictionReward::Static:
-    return "static";
-  case EvictionReward::Speed:
-    return "speed";
-  case EvictionReward::Instructions:
-    return "instructions";
-  }
-  llvm_unreachable("unknown reward");
-}
 } // namespace
 
 std::vector<Expected<double>>
