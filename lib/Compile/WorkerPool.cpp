@@ -320,6 +320,37 @@ static void injectFault(StringRef Module) {
 
 //===-- The pool ----------------------------------------------------------===//
 
+std::optional<size_t> pickJob(std::deque<size_t> &Pending,
+                              ArrayRef<CompileJob> Jobs,
+                              std::vector<JobOutcome> &Outcomes,
+                              const JobGate &Gate, bool &WantLog,
+                              function_ref<void(size_t)> Finish,
+                              function_ref<bool(size_t)> Fits, size_t Window) {
+  size_t Seen = 0;
+  for (auto It = Pending.begin(); It != Pending.end();) {
+    size_t C = *It;
+    if (Fits) {
+      if (++Seen > Window)
+        break;
+      if (!Fits(C)) {
+        ++It;
+        continue;
+      }
+    }
+    WantLog = Jobs[C].WantLog;
+    GateAction A = Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
+    if (A == GateAction::Defer) {
+      ++It;
+      continue;
+    }
+    It = Pending.erase(It);
+    if (A == GateAction::Send)
+      return C;
+    Finish(C);
+  }
+  return std::nullopt;
+}
+
 WorkerPool::~WorkerPool() = default;
 
 static WorkerPoolFactory &getFactory() {
@@ -468,22 +499,9 @@ std::vector<JobOutcome> ProcessWorkerPool::run(
     for (size_t WI = 0; WI < Workers.size(); ++WI) {
       if (Running[WI] || !Workers[WI].Process)
         continue;
-      std::optional<size_t> J;
       bool WantLog = false;
-      for (auto It = Pending.begin(); It != Pending.end() && !J;) {
-        size_t C = *It;
-        WantLog = Jobs[C].WantLog;
-        GateAction A = Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
-        if (A == GateAction::Defer) {
-          ++It;
-          continue;
-        }
-        It = Pending.erase(It);
-        if (A == GateAction::Answered)
-          Finish(C);
-        else
-          J = C;
-      }
+      std::optional<size_t> J =
+          pickJob(Pending, Jobs, Outcomes, Gate, WantLog, Finish);
       if (!J)
         break;
       std::string Frame;

@@ -1,8 +1,9 @@
 //===- lib/Distributed/Cluster.cpp - Compiles on MPI ranks ----------------===//
 //
 // The MPI side of mlgo/Distributed/Cluster.h, and the only file that
-// includes <mpi.h>. Rank 0's pool (RankPool) hands each free worker rank
-// the next job, largest bitcode first - or, among the next few, one whose
+// includes <mpi.h>. Rank 0's scheduler (runOnRanks), under its pool
+// (RankPool) and its task runner, hands each free worker rank the next
+// job or task, largest bitcode first - or, among the next few, one whose
 // bitcode the rank already holds - and waits for answers by polling
 // (MPI_Iprobe), never in a blocking call: a rank that dies or stops
 // answering is noticed by its silence, and nothing waits on it forever.
@@ -190,25 +191,10 @@ std::string getHostName() {
   return std::string(Name, Len);
 }
 
-//===-- Rank 0: the pool of worker ranks ----------------------------------===//
+//===-- Rank 0: the scheduler ---------------------------------------------===//
 
-class RankPool final : public WorkerPool {
-public:
-  explicit RankPool(const WorkerPoolOptions &Options) : Options(Options) {}
-  unsigned getNumWorkers() const override { return getWorld().Size - 1; }
-  std::vector<JobOutcome>
-  run(ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
-      std::function<void(size_t, JobOutcome &)> OnOutcome,
-      JobGate Gate) override;
-  unsigned getNumRespawns() const override { return 0; }
-  std::vector<int> getWorkerPids() const override { return {}; }
-
-private:
-  WorkerPoolOptions Options;
-};
-
-/// What rank 0 knows of a bitcode file, for as long as the run lasts (a
-/// command may create more than one pool; the ranks keep what they hold).
+/// What rank 0 knows of an input file, for as long as the run lasts (a
+/// command may run more than one batch; the ranks keep what they hold).
 Bitcode &getBitcode(StringRef Path) {
   auto [It, New] = getWorld().Files.try_emplace(Path);
   if (New) {
@@ -219,22 +205,56 @@ Bitcode &getBitcode(StringRef Path) {
   return It->second;
 }
 
-std::vector<JobOutcome> RankPool::run(
-    ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
-    std::function<void(size_t, JobOutcome &)> OnOutcome, JobGate Gate) {
+/// One batch of work for the worker ranks: compile jobs or tasks. The
+/// scheduler (runOnRanks) decides which rank runs which; the batch knows
+/// what its work is and what its answers mean.
+class Batch {
+public:
+  virtual ~Batch() = default;
+  virtual size_t size() const = 0;
+  /// What messages name.
+  virtual StringRef getModule(size_t J) const = 0;
+  /// The files job \p J reads where it runs; the first orders the jobs
+  /// (largest first) and decides which rank takes them.
+  virtual ArrayRef<std::string> getInputs(size_t J) const = 0;
+  /// The next of \p Pending to send (as pickJob; jobs answered on rank 0
+  /// go to \p Finish).
+  virtual std::optional<size_t> pick(std::deque<size_t> &Pending,
+                                     function_ref<void(size_t)> Finish,
+                                     function_ref<bool(size_t)> Fits,
+                                     size_t Window) = 0;
+  /// The message of job \p J; \p Bytes[I] is input I's content for a rank
+  /// that does not hold it yet.
+  virtual std::string encode(size_t J, ArrayRef<std::string> Hashes,
+                             ArrayRef<std::optional<std::string>> Bytes) = 0;
+  virtual Tag getTag() const = 0;
+  /// Job \p J's answer; an error ends the run.
+  virtual Error answer(size_t J, StringRef Payload) = 0;
+  /// Job \p J failed before any rank ran it.
+  virtual void fail(size_t J, std::string Message, bool Transient) = 0;
+  /// Job \p J's outcome is final (answered, failed or picked as answered).
+  virtual void finish(size_t J, size_t Done) = 0;
+};
+
+/// Hands each free worker rank the next job, largest first - or, among
+/// the next few, one whose input the rank already holds - until every job
+/// of \p B has its outcome.
+void runOnRanks(Batch &B) {
   World &W = getWorld();
   auto Start = Clock::now();
-  std::vector<JobOutcome> Outcomes(Jobs.size());
+  size_t N = B.size();
   // Largest first: the longest compiles start early, and the small ones
   // fill the gaps at the end. Stable, so the jobs of one module keep their
   // order (the gate's trajectory replay relies on the first being first).
-  std::vector<size_t> Order(Jobs.size());
-  for (size_t I = 0; I < Jobs.size(); ++I)
+  auto SizeOf = [&](size_t J) -> uint64_t {
+    ArrayRef<std::string> In = B.getInputs(J);
+    return In.empty() ? 0 : getBitcode(In.front()).Size;
+  };
+  std::vector<size_t> Order(N);
+  for (size_t I = 0; I < N; ++I)
     Order[I] = I;
-  std::stable_sort(Order.begin(), Order.end(), [&](size_t A, size_t B) {
-    return getBitcode(Jobs[A].BitcodePath).Size >
-           getBitcode(Jobs[B].BitcodePath).Size;
-  });
+  std::stable_sort(Order.begin(), Order.end(),
+                   [&](size_t A, size_t C) { return SizeOf(A) > SizeOf(C); });
   std::deque<size_t> Pending(Order.begin(), Order.end());
 
   struct Slot {
@@ -245,17 +265,11 @@ std::vector<JobOutcome> RankPool::run(
   };
   std::vector<Slot> Slots(W.Size);
   size_t Done = 0;
-  auto Finish = [&](size_t J) {
-    ++Done;
-    if (OnOutcome)
-      OnOutcome(J, Outcomes[J]);
-    if (Progress)
-      Progress(Done, Jobs.size());
-  };
+  auto Finish = [&](size_t J) { B.finish(J, ++Done); };
 
   Backoff Idle;
   std::string Payload;
-  while (Done < Jobs.size()) {
+  while (Done < N) {
     bool Busy = false;
     double RoundStart = getThreadCPUSeconds();
     // Hand out work to every free rank.
@@ -263,87 +277,76 @@ std::vector<JobOutcome> RankPool::run(
       Slot &S = Slots[R];
       if (S.Job)
         continue;
-      std::optional<size_t> J;
-      bool WantLog = false;
       // Affinity: among the next AffinityWindow jobs, first one whose
-      // bitcode this rank holds (it need not travel again), then one whose
-      // bitcode no rank holds yet (so that modules spread over the ranks
+      // input this rank holds (it need not travel again), then one whose
+      // input no rank holds yet (so that modules spread over the ranks
       // instead of every rank getting every module); then the next job in
       // order.
-      enum Pass { Held, Unheld, Any };
-      for (Pass P : {Held, Unheld, Any}) {
-        size_t Seen = 0;
-        for (auto It = Pending.begin(); It != Pending.end() && !J;) {
-          size_t C = *It;
-          if (P != Any) {
-            if (++Seen > AffinityWindow)
-              break;
-            const Bitcode &B = getBitcode(Jobs[C].BitcodePath);
-            bool Fits = P == Held ? !B.Hash.empty() && W.Holds[R].count(B.Hash)
-                                  : B.Holders == 0;
-            if (!Fits) {
-              ++It;
-              continue;
-            }
-          }
-          WantLog = Jobs[C].WantLog;
-          GateAction A =
-              Gate ? Gate(C, Outcomes[C], WantLog) : GateAction::Send;
-          if (A == GateAction::Defer) {
-            ++It;
-            continue;
-          }
-          It = Pending.erase(It);
-          if (A == GateAction::Answered)
-            Finish(C);
-          else
-            J = C;
-        }
-        if (J)
-          break;
-      }
+      auto Held = [&](size_t C) {
+        ArrayRef<std::string> In = B.getInputs(C);
+        if (In.empty())
+          return false;
+        const Bitcode &F = getBitcode(In.front());
+        return !F.Hash.empty() && W.Holds[R].count(F.Hash) > 0;
+      };
+      auto Unheld = [&](size_t C) {
+        ArrayRef<std::string> In = B.getInputs(C);
+        return !In.empty() && getBitcode(In.front()).Holders == 0;
+      };
+      std::optional<size_t> J = B.pick(Pending, Finish, Held, AffinityWindow);
+      if (!J)
+        J = B.pick(Pending, Finish, Unheld, AffinityWindow);
+      if (!J)
+        J = B.pick(Pending, Finish, nullptr, SIZE_MAX);
       if (!J)
         break;
       Busy = true;
       // The previous send to this rank completed: the rank answered it.
       if (S.Send != MPI_REQUEST_NULL)
         MPI_Wait(&S.Send, MPI_STATUS_IGNORE);
-      JobMessage M;
-      M.TimeoutSeconds = Options.TimeoutSeconds;
-      M.Job = Jobs[*J];
-      M.Job.WantLog = WantLog;
-      Bitcode &B = getBitcode(M.Job.BitcodePath);
-      if (B.Hash.empty() || !W.Holds[R].count(B.Hash)) {
-        Expected<std::unique_ptr<MemoryBuffer>> Bytes =
-            readWholeFile(M.Job.BitcodePath);
-        if (!Bytes) {
-          Outcomes[*J].Error =
-              M.Job.Module + ": " + toString(Bytes.takeError());
-          Finish(*J);
-          continue;
+      ArrayRef<std::string> Inputs = B.getInputs(*J);
+      std::vector<std::string> Hashes;
+      std::vector<std::optional<std::string>> Bytes;
+      std::string Unreadable;
+      for (const std::string &Path : Inputs) {
+        Bitcode &F = getBitcode(Path);
+        Bytes.emplace_back();
+        if (F.Hash.empty() || !W.Holds[R].count(F.Hash)) {
+          Expected<std::unique_ptr<MemoryBuffer>> Read = readWholeFile(Path);
+          if (!Read) {
+            Unreadable = toString(Read.takeError());
+            break;
+          }
+          F.Hash = hashBitcode((*Read)->getBuffer());
+          // Another path's file may have brought the same bytes.
+          if (W.Holds[R].insert(F.Hash).second) {
+            Bytes.back() = (*Read)->getBuffer().str();
+            W.BitcodeSent += Bytes.back()->size();
+            ++F.Holders;
+          }
         }
-        B.Hash = hashBitcode((*Bytes)->getBuffer());
-        // Another path's bitcode may have brought the same bytes.
-        if (W.Holds[R].insert(B.Hash).second) {
-          M.Bitcode = (*Bytes)->getBuffer().str();
-          W.BitcodeSent += M.Bitcode->size();
-          ++B.Holders;
-        }
+        Hashes.push_back(F.Hash);
       }
-      M.BitcodeHash = B.Hash;
-      S.Buffer = encodeJobMessage(M);
+      if (!Unreadable.empty()) {
+        B.fail(*J, (B.getModule(*J) + ": " + Unreadable).str(), false);
+        Finish(*J);
+        continue;
+      }
+      S.Buffer = B.encode(*J, Hashes, Bytes);
       W.BytesSent += S.Buffer.size();
       ++W.Jobs;
-      int Err = MPI_Isend(S.Buffer.data(), S.Buffer.size(), MPI_BYTE, R,
-                          static_cast<int>(Tag::Job), MPI_COMM_WORLD, &S.Send);
+      int Err =
+          MPI_Isend(S.Buffer.data(), S.Buffer.size(), MPI_BYTE, R,
+                    static_cast<int>(B.getTag()), MPI_COMM_WORLD, &S.Send);
       if (Err != MPI_SUCCESS)
-        endJob("cannot send " + M.Job.Module + " to " + W.describe(R) + ": " +
-               describeMPIError(Err) + "; " + "every result so far is kept: " +
+        endJob("cannot send " + B.getModule(*J) + " to " + W.describe(R) +
+               ": " + describeMPIError(Err) + "; " +
+               "every result so far is kept: " +
                "run again, with any number of ranks, to resume");
       S.Job = *J;
       S.Heard = Clock::now();
     }
-    if (Done == Jobs.size())
+    if (Done == N)
       break;
     bool AnyRunning = false;
     for (int R = 1; R < W.Size; ++R)
@@ -353,8 +356,8 @@ std::vector<JobOutcome> RankPool::run(
       // the gate broke its promise. Do as this machine's pool would do
       // with no worker left.
       for (size_t J : Pending) {
-        Outcomes[J].Error = Jobs[J].Module + ": no compile worker is running";
-        Outcomes[J].Transient = true;
+        B.fail(J, (B.getModule(J) + ": no compile worker is running").str(),
+               true);
         Finish(J);
       }
       Pending.clear();
@@ -371,16 +374,15 @@ std::vector<JobOutcome> RankPool::run(
       S.Heard = Clock::now();
       if (TheTag == Tag::Beat)
         continue;
-      if (TheTag != Tag::Outcome || !S.Job)
+      Tag Want = B.getTag() == Tag::Job ? Tag::Outcome : Tag::Answer;
+      if (TheTag != Want || !S.Job)
         endJob(W.describe(From) + " sent an unexpected message (tag " +
                Twine(static_cast<int>(TheTag)) + ")");
       size_t J = *S.Job;
       S.Job.reset();
-      Expected<JobOutcome> O = decodeOutcome(Payload);
-      if (!O)
-        endJob(W.describe(From) + " answered " + Jobs[J].Module + " with " +
-               toString(O.takeError()));
-      Outcomes[J] = std::move(*O);
+      if (Error E = B.answer(J, Payload))
+        endJob(W.describe(From) + " answered " + B.getModule(J) + " with " +
+               toString(std::move(E)));
       Finish(J);
     }
     auto Now = Clock::now();
@@ -390,7 +392,7 @@ std::vector<JobOutcome> RankPool::run(
         continue;
       endJob("compile worker " + W.describe(R) + " has not answered for " +
              Twine(getSilenceSeconds()) + " s while compiling " +
-             Jobs[*S.Job].Module +
+             B.getModule(*S.Job) +
              ": the rank died, stopped, or its host was lost; every result "
              "so far is kept: run again, with any number of ranks, to resume");
     }
@@ -417,7 +419,165 @@ std::vector<JobOutcome> RankPool::run(
     if (Slots[R].Send != MPI_REQUEST_NULL)
       MPI_Wait(&Slots[R].Send, MPI_STATUS_IGNORE);
   W.RunSeconds += std::chrono::duration<double>(Clock::now() - Start).count();
-  return Outcomes;
+}
+
+/// What every batch keeps: an outcome per job, decoded from its answer.
+template <typename OutcomeT, Expected<OutcomeT> (*Decode)(StringRef)>
+class BatchOf : public Batch {
+public:
+  explicit BatchOf(size_t N) : Outcomes(N) {}
+  Error answer(size_t J, StringRef Payload) override {
+    Expected<OutcomeT> O = Decode(Payload);
+    if (!O)
+      return O.takeError();
+    Outcomes[J] = std::move(*O);
+    return Error::success();
+  }
+  std::vector<OutcomeT> takeOutcomes() { return std::move(Outcomes); }
+
+protected:
+  std::vector<OutcomeT> Outcomes;
+};
+
+/// Compile jobs, through the gate of WorkerPool::run.
+class CompileBatch final : public BatchOf<JobOutcome, decodeOutcome> {
+public:
+  CompileBatch(ArrayRef<CompileJob> Jobs, unsigned TimeoutSeconds,
+               std::function<void(size_t, size_t)> Progress,
+               std::function<void(size_t, JobOutcome &)> OnOutcome,
+               JobGate Gate)
+      : BatchOf(Jobs.size()), Jobs(Jobs), TimeoutSeconds(TimeoutSeconds),
+        Progress(std::move(Progress)), OnOutcome(std::move(OnOutcome)),
+        Gate(std::move(Gate)), WantLog(Jobs.size(), false),
+        Inputs(Jobs.size()) {
+    for (size_t J = 0; J < Jobs.size(); ++J)
+      Inputs[J] = {Jobs[J].BitcodePath};
+  }
+  size_t size() const override { return Jobs.size(); }
+  StringRef getModule(size_t J) const override { return Jobs[J].Module; }
+  ArrayRef<std::string> getInputs(size_t J) const override { return Inputs[J]; }
+  std::optional<size_t> pick(std::deque<size_t> &Pending,
+                             function_ref<void(size_t)> Finish,
+                             function_ref<bool(size_t)> Fits,
+                             size_t Window) override {
+    bool Log = false;
+    std::optional<size_t> J =
+        pickJob(Pending, Jobs, Outcomes, Gate, Log, Finish, Fits, Window);
+    if (J)
+      WantLog[*J] = Log;
+    return J;
+  }
+  std::string encode(size_t J, ArrayRef<std::string> Hashes,
+                     ArrayRef<std::optional<std::string>> Bytes) override {
+    JobMessage M;
+    M.TimeoutSeconds = TimeoutSeconds;
+    M.Job = Jobs[J];
+    M.Job.WantLog = WantLog[J];
+    M.BitcodeHash = Hashes.front();
+    M.Bitcode = Bytes.front();
+    return encodeJobMessage(M);
+  }
+  Tag getTag() const override { return Tag::Job; }
+  void fail(size_t J, std::string Message, bool Transient) override {
+    Outcomes[J].Error = std::move(Message);
+    Outcomes[J].Transient = Transient;
+  }
+  void finish(size_t J, size_t Done) override {
+    if (OnOutcome)
+      OnOutcome(J, Outcomes[J]);
+    if (Progress)
+      Progress(Done, Jobs.size());
+  }
+
+private:
+  ArrayRef<CompileJob> Jobs;
+  unsigned TimeoutSeconds;
+  std::function<void(size_t, size_t)> Progress;
+  std::function<void(size_t, JobOutcome &)> OnOutcome;
+  JobGate Gate;
+  std::vector<bool> WantLog;
+  std::vector<std::vector<std::string>> Inputs;
+};
+
+/// Tasks (mlgo/Support/Tasks.h), in order.
+class TaskBatch final : public BatchOf<TaskOutcome, decodeTaskOutcome> {
+public:
+  TaskBatch(ArrayRef<Task> Tasks, const ProgressCallback &Progress,
+            const TaskOutcomeCallback &OnOutcome)
+      : BatchOf(Tasks.size()), Tasks(Tasks), Progress(Progress),
+        OnOutcome(OnOutcome) {}
+  size_t size() const override { return Tasks.size(); }
+  StringRef getModule(size_t J) const override { return Tasks[J].Module; }
+  ArrayRef<std::string> getInputs(size_t J) const override {
+    return Tasks[J].Inputs;
+  }
+  std::optional<size_t> pick(std::deque<size_t> &Pending,
+                             function_ref<void(size_t)>,
+                             function_ref<bool(size_t)> Fits,
+                             size_t Window) override {
+    size_t Seen = 0;
+    for (auto It = Pending.begin(); It != Pending.end(); ++It) {
+      if (Fits && (++Seen > Window))
+        break;
+      if (Fits && !Fits(*It))
+        continue;
+      size_t J = *It;
+      Pending.erase(It);
+      return J;
+    }
+    return std::nullopt;
+  }
+  std::string encode(size_t J, ArrayRef<std::string> Hashes,
+                     ArrayRef<std::optional<std::string>> Bytes) override {
+    TaskMessage M;
+    M.TheTask = Tasks[J];
+    M.Hashes = Hashes.vec();
+    M.Bytes = Bytes.vec();
+    return encodeTaskMessage(M);
+  }
+  Tag getTag() const override { return Tag::Task; }
+  void fail(size_t J, std::string Message, bool) override {
+    Outcomes[J].Error = std::move(Message);
+  }
+  void finish(size_t J, size_t Done) override {
+    if (OnOutcome)
+      OnOutcome(J, Outcomes[J]);
+    if (Progress)
+      Progress(Done, Tasks.size());
+  }
+
+private:
+  ArrayRef<Task> Tasks;
+  const ProgressCallback &Progress;
+  const TaskOutcomeCallback &OnOutcome;
+};
+
+class RankPool final : public WorkerPool {
+public:
+  explicit RankPool(const WorkerPoolOptions &Options) : Options(Options) {}
+  unsigned getNumWorkers() const override { return getWorld().Size - 1; }
+  std::vector<JobOutcome>
+  run(ArrayRef<CompileJob> Jobs, std::function<void(size_t, size_t)> Progress,
+      std::function<void(size_t, JobOutcome &)> OnOutcome,
+      JobGate Gate) override {
+    CompileBatch B(Jobs, Options.TimeoutSeconds, std::move(Progress),
+                   std::move(OnOutcome), std::move(Gate));
+    runOnRanks(B);
+    return B.takeOutcomes();
+  }
+  unsigned getNumRespawns() const override { return 0; }
+  std::vector<int> getWorkerPids() const override { return {}; }
+
+private:
+  WorkerPoolOptions Options;
+};
+
+std::vector<TaskOutcome> runTasksOnRanks(ArrayRef<Task> Tasks,
+                                         const ProgressCallback &Progress,
+                                         const TaskOutcomeCallback &OnOutcome) {
+  TaskBatch B(Tasks, Progress, OnOutcome);
+  runOnRanks(B);
+  return B.takeOutcomes();
 }
 
 //===-- Worker ranks ------------------------------------------------------===//
@@ -452,11 +612,18 @@ void injectRankFault(StringRef Module) {
     ::raise(SIGSTOP);
 }
 
-/// The compile thread of a worker rank: one job at a time through this
-/// machine's pool. The thread lives as long as the rank, since the pool's
-/// forked workers die with the thread that forked them (PR_SET_PDEATHSIG).
+/// The compile thread of a worker rank: one job or task at a time, a job
+/// through this machine's pool. The thread lives as long as the rank, since
+/// the pool's forked workers die with the thread that forked them
+/// (PR_SET_PDEATHSIG).
 class Compiler {
 public:
+  /// What the thread gives back: a job's outcome or a task's.
+  struct Result {
+    std::optional<JobOutcome> Job;
+    std::optional<TaskOutcome> Task;
+  };
+
   Compiler() : Thread([this] { loop(); }) {}
   ~Compiler() {
     {
@@ -469,92 +636,176 @@ public:
   void start(CompileJob Job, unsigned TimeoutSeconds) {
     {
       std::lock_guard<std::mutex> Lock(M);
-      In = std::move(Job);
+      InJob = std::move(Job);
       Timeout = TimeoutSeconds;
     }
     CV.notify_all();
   }
-  std::optional<JobOutcome> take() {
+  void start(Task T) {
+    {
+      std::lock_guard<std::mutex> Lock(M);
+      InTask = std::move(T);
+    }
+    CV.notify_all();
+  }
+  std::optional<Result> take() {
     std::lock_guard<std::mutex> Lock(M);
-    std::optional<JobOutcome> O = std::move(Out);
+    std::optional<Result> O = std::move(Out);
     Out.reset();
     return O;
   }
 
 private:
+  JobOutcome compile(const CompileJob &Job, unsigned T) {
+    JobOutcome O;
+    if (!Pool || PoolTimeout != T) {
+      Pool.reset();
+      WorkerPoolOptions PO;
+      PO.Workers = 1;
+      PO.TimeoutSeconds = T;
+      Expected<std::unique_ptr<WorkerPool>> P = WorkerPool::createLocal(PO);
+      if (!P) {
+        O.Error = Job.Module + ": " + toString(P.takeError());
+        O.Transient = O.Environment = true;
+        return O;
+      }
+      Pool = std::move(*P);
+      PoolTimeout = T;
+    }
+    return std::move(Pool->run(Job).front());
+  }
+
   void loop() {
-    std::unique_ptr<WorkerPool> Pool;
-    unsigned PoolTimeout = 0;
     for (;;) {
-      CompileJob Job;
+      std::optional<CompileJob> Job;
+      std::optional<Task> TheTask;
       unsigned T;
       {
         std::unique_lock<std::mutex> Lock(M);
-        CV.wait(Lock, [&] { return Quit || In; });
+        CV.wait(Lock, [&] { return Quit || InJob || InTask; });
         if (Quit)
           return;
-        Job = std::move(*In);
-        In.reset();
+        std::swap(Job, InJob);
+        std::swap(TheTask, InTask);
         T = Timeout;
       }
-      JobOutcome O;
-      if (!Pool || PoolTimeout != T) {
-        Pool.reset();
-        WorkerPoolOptions PO;
-        PO.Workers = 1;
-        PO.TimeoutSeconds = T;
-        Expected<std::unique_ptr<WorkerPool>> P = WorkerPool::createLocal(PO);
-        if (P) {
-          Pool = std::move(*P);
-          PoolTimeout = T;
-        } else {
-          O.Error = Job.Module + ": " + toString(P.takeError());
-          O.Transient = O.Environment = true;
-        }
+      Result R;
+      if (Job) {
+        R.Job = compile(*Job, T);
+      } else {
+        Expected<std::string> A = runTaskHere(TheTask->Kind, TheTask->Args);
+        R.Task.emplace();
+        if (A)
+          R.Task->Result = std::move(*A);
+        else
+          R.Task->Error = toString(A.takeError());
       }
-      if (Pool)
-        O = std::move(Pool->run(Job).front());
       std::lock_guard<std::mutex> Lock(M);
-      Out = std::move(O);
+      Out = std::move(R);
     }
   }
 
   std::mutex M;
   std::condition_variable CV;
-  std::optional<CompileJob> In;
+  std::optional<CompileJob> InJob;
+  std::optional<Task> InTask;
   unsigned Timeout = 0;
-  std::optional<JobOutcome> Out;
+  std::optional<Result> Out;
   bool Quit = false;
+  /// The compile thread's own.
+  std::unique_ptr<WorkerPool> Pool;
+  unsigned PoolTimeout = 0;
   std::thread Thread;
 };
+
+/// A worker rank's copies of the files it was sent, by content hash, in a
+/// scratch directory of its own.
+class FileStore {
+public:
+  FileStore(const World &W) : W(W) {
+    if (std::error_code EC = sys::fs::createUniqueDirectory(
+            "mlgo-rank" + std::to_string(W.Rank), Dir)) {
+      // Rank 0 hears of it with the first job's answer.
+      Dir.clear();
+      errs() << "mlgo: rank " << W.Rank << " on host " << W.Hosts[W.Rank]
+             << ": cannot create a directory for bitcode: " << EC.message()
+             << "\n";
+    }
+  }
+  ~FileStore() {
+    if (!Dir.empty())
+      sys::fs::remove_directories(Dir);
+  }
+  /// The local copy of the file \p Hash (\p Original on rank 0), written
+  /// from \p Bytes when sent; the error names \p Module.
+  Expected<std::string> get(StringRef Module, StringRef Original,
+                            StringRef Hash,
+                            const std::optional<std::string> &Bytes) {
+    std::string Where =
+        ("rank " + Twine(W.Rank) + " on host " + W.Hosts[W.Rank]).str();
+    if (Bytes && !Dir.empty()) {
+      // The original's extension: tools that look at it (llc reads .ll as
+      // text) see what they would on rank 0.
+      std::string Local =
+          (Dir + "/" + Hash + sys::path::extension(Original)).str();
+      if (Error E = writeFileAtomically(Local, *Bytes))
+        return makeError(Module + ": " + Where + ": " + toString(std::move(E)));
+      Held[Hash] = Local;
+    }
+    auto It = Held.find(Hash);
+    if (It == Held.end())
+      return makeError(Module + ": " + Where + " does not hold its input " +
+                       Hash);
+    return It->second;
+  }
+
+private:
+  const World &W;
+  SmallString<128> Dir;
+  StringMap<std::string> Held;
+};
+
+/// (local copy, path on rank 0) of the current work's inputs.
+using Renames = std::vector<std::pair<std::string, std::string>>;
+
+/// \p Text with each input's path on rank 0 written as its local copy's
+/// (\p Back: the other way), longest first, so that a path that begins
+/// another is not replaced inside it.
+std::string rewritePaths(std::string Text, Renames R, bool Back) {
+  llvm::sort(R, [&](const auto &A, const auto &B) {
+    return (Back ? A.first : A.second).size() >
+           (Back ? B.first : B.second).size();
+  });
+  for (const auto &[Local, Original] : R)
+    Text = Back ? replaceAll(Text, Local, Original)
+                : replaceAll(Text, Original, Local);
+  return Text;
+}
 
 int serveWorker() {
   World &W = getWorld();
   bool Echo = std::getenv("MLGO_MPI_ECHO") != nullptr;
-  SmallString<128> Dir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory(
-          "mlgo-rank" + std::to_string(W.Rank), Dir)) {
-    // Rank 0 hears of it with the first job's answer.
-    Dir.clear();
-    errs() << "mlgo: rank " << W.Rank << " on host " << W.Hosts[W.Rank]
-           << ": cannot create a directory for bitcode: " << EC.message()
-           << "\n";
-  }
-  StringSet<> Held;
+  FileStore Files(W);
   Compiler C;
   bool Running = false;
-  std::string Local, Original;
+  Renames Names;
   Clock::time_point LastBeat;
   Backoff Idle;
   std::string Payload;
   for (;;) {
     bool Busy = false;
     if (Running)
-      if (std::optional<JobOutcome> O = C.take()) {
-        // Errors name the module's own file, as on one machine.
-        if (!O->ok())
-          O->Error = replaceAll(O->Error, Local, Original);
-        sendSmall(0, Tag::Outcome, encodeOutcome(*O));
+      if (std::optional<Compiler::Result> O = C.take()) {
+        // Errors name the module's own files, as on one machine.
+        if (O->Job) {
+          if (!O->Job->ok())
+            O->Job->Error = rewritePaths(O->Job->Error, Names, /*Back=*/true);
+          sendSmall(0, Tag::Outcome, encodeOutcome(*O->Job));
+        } else {
+          if (!O->Task->ok())
+            O->Task->Error = rewritePaths(O->Task->Error, Names, /*Back=*/true);
+          sendSmall(0, Tag::Answer, encodeTaskOutcome(*O->Task));
+        }
         Running = false;
         Busy = true;
       }
@@ -564,47 +815,66 @@ int serveWorker() {
       Busy = true;
       if (TheTag == Tag::Stop)
         break;
-      JobOutcome Now;
-      Expected<JobMessage> M = decodeJobMessage(Payload);
-      if (TheTag != Tag::Job) {
-        Now.Error = "rank " + std::to_string(W.Rank) +
-                    ": unexpected message (tag " +
-                    std::to_string(static_cast<int>(TheTag)) + ")";
-        consumeError(M.takeError());
-      } else if (!M) {
-        Now.Error = toString(M.takeError());
-      } else {
-        injectRankFault(M->Job.Module);
-        Local = (Dir + "/" + M->BitcodeHash + ".bc").str();
-        Original = M->Job.BitcodePath;
-        if (M->Bitcode && !Dir.empty()) {
-          if (Error E = writeFileAtomically(Local, *M->Bitcode))
-            Now.Error = M->Job.Module + ": rank " + std::to_string(W.Rank) +
-                        " on host " + W.Hosts[W.Rank] + ": " +
-                        toString(std::move(E));
-          else
-            Held.insert(M->BitcodeHash);
-        }
-        if (Now.Error.empty() && !Held.count(M->BitcodeHash)) {
-          Now.Error = M->Job.Module + ": rank " + std::to_string(W.Rank) +
-                      " on host " + W.Hosts[W.Rank] +
-                      " does not hold its bitcode " + M->BitcodeHash;
-        }
-        if (!Now.Error.empty()) {
-          Now.Transient = Now.Environment = true;
-        } else if (Echo) {
-          // The coordinator's ceiling (bench/mpi-scaling.sh): an answer
-          // without a compile.
-          Now.Result.emplace();
+      Names.clear();
+      if (TheTag == Tag::Task) {
+        TaskOutcome Now;
+        Expected<TaskMessage> M = decodeTaskMessage(Payload);
+        if (!M) {
+          Now.Error = toString(M.takeError());
         } else {
-          M->Job.BitcodePath = Local;
-          C.start(std::move(M->Job), M->TimeoutSeconds);
-          Running = true;
-          LastBeat = Clock::now();
+          injectRankFault(M->TheTask.Module);
+          for (size_t I = 0; I < M->TheTask.Inputs.size(); ++I) {
+            Expected<std::string> Local =
+                Files.get(M->TheTask.Module, M->TheTask.Inputs[I], M->Hashes[I],
+                          M->Bytes[I]);
+            if (!Local) {
+              Now.Error = toString(Local.takeError());
+              break;
+            }
+            Names.emplace_back(*Local, M->TheTask.Inputs[I]);
+          }
+          if (Now.Error.empty()) {
+            for (std::string &A : M->TheTask.Args)
+              A = rewritePaths(A, Names, /*Back=*/false);
+            C.start(std::move(M->TheTask));
+            Running = true;
+            LastBeat = Clock::now();
+          }
         }
+        if (!Running)
+          sendSmall(0, Tag::Answer, encodeTaskOutcome(Now));
+      } else {
+        JobOutcome Now;
+        Expected<JobMessage> M = decodeJobMessage(Payload);
+        if (TheTag != Tag::Job) {
+          Now.Error = "rank " + std::to_string(W.Rank) +
+                      ": unexpected message (tag " +
+                      std::to_string(static_cast<int>(TheTag)) + ")";
+          consumeError(M.takeError());
+        } else if (!M) {
+          Now.Error = toString(M.takeError());
+        } else {
+          injectRankFault(M->Job.Module);
+          Expected<std::string> Local = Files.get(
+              M->Job.Module, M->Job.BitcodePath, M->BitcodeHash, M->Bitcode);
+          if (!Local) {
+            Now.Error = toString(Local.takeError());
+            Now.Transient = Now.Environment = true;
+          } else if (Echo) {
+            // The coordinator's ceiling (bench/mpi-scaling.sh): an answer
+            // without a compile.
+            Now.Result.emplace();
+          } else {
+            Names.emplace_back(*Local, M->Job.BitcodePath);
+            M->Job.BitcodePath = *Local;
+            C.start(std::move(M->Job), M->TimeoutSeconds);
+            Running = true;
+            LastBeat = Clock::now();
+          }
+        }
+        if (!Running)
+          sendSmall(0, Tag::Outcome, encodeOutcome(Now));
       }
-      if (!Running)
-        sendSmall(0, Tag::Outcome, encodeOutcome(Now));
     }
     if (Running && Clock::now() - LastBeat >= std::chrono::seconds(1)) {
       sendSmall(0, Tag::Beat, "");
@@ -615,8 +885,6 @@ int serveWorker() {
     else
       Idle.idle();
   }
-  if (!Dir.empty())
-    sys::fs::remove_directories(Dir);
   return 0;
 }
 
@@ -712,8 +980,9 @@ Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
   }
   if (Problem.empty() && !isDistributedCommand(Command))
     Problem = ("'mlgo " + Command +
-               "' does not run its compiles on MPI ranks; run it as one "
-               "process (without mpirun, or with -np 1)")
+               "' does not run its compiles on MPI ranks (those that do: "
+               "tune, train, eval corpus, regalloc train, worker bench); "
+               "run it as one process (without mpirun, or with -np 1)")
                   .str();
   if (!Problem.empty())
     return makeError(Problem);
@@ -721,6 +990,7 @@ Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
                            -> Expected<std::unique_ptr<WorkerPool>> {
     return std::make_unique<RankPool>(Options);
   });
+  setTaskRunner(runTasksOnRanks);
   return Role();
 }
 

@@ -81,7 +81,8 @@ Error checkLaunch(const Launch &L) {
 }
 
 bool isDistributedCommand(StringRef Command) {
-  return Command == "tune" || Command == "train" || Command == "worker bench";
+  return Command == "tune" || Command == "train" || Command == "eval corpus" ||
+         Command == "regalloc train" || Command == "worker bench";
 }
 
 //===-- Messages ----------------------------------------------------------===//
@@ -122,6 +123,82 @@ Expected<JobMessage> decodeJobMessage(StringRef Payload) {
     return Job.takeError();
   M.Job = std::move(*Job);
   return M;
+}
+
+std::string encodeTaskMessage(const TaskMessage &M) {
+  assert(M.Hashes.size() == M.TheTask.Inputs.size() &&
+         M.Bytes.size() == M.TheTask.Inputs.size() && "a hash per input");
+  ByteWriter W;
+  W.putString(M.TheTask.Kind);
+  W.putString(M.TheTask.Module);
+  W.putU32(M.TheTask.Inputs.size());
+  for (size_t I = 0; I < M.TheTask.Inputs.size(); ++I) {
+    W.putString(M.TheTask.Inputs[I]);
+    W.putString(M.Hashes[I]);
+    W.putU8(M.Bytes[I].has_value());
+    if (M.Bytes[I])
+      W.putString(*M.Bytes[I]);
+  }
+  W.putU32(M.TheTask.Args.size());
+  for (const std::string &A : M.TheTask.Args)
+    W.putString(A);
+  return toStringRef(W.Bytes).str();
+}
+
+Expected<TaskMessage> decodeTaskMessage(StringRef Payload) {
+  ByteReader R(Payload);
+  auto Malformed = [&] {
+    return makeError("task message: malformed frame of " +
+                     Twine(Payload.size()) + " bytes");
+  };
+  TaskMessage M;
+  uint32_t NumInputs = 0, NumArgs = 0;
+  if (!R.getString(M.TheTask.Kind) || !R.getString(M.TheTask.Module) ||
+      !R.getU32(NumInputs))
+    return Malformed();
+  // Each input takes at least 9 bytes: a count the frame cannot hold never
+  // sizes an allocation.
+  if (NumInputs > R.remaining() / 9)
+    return Malformed();
+  for (uint32_t I = 0; I < NumInputs; ++I) {
+    uint8_t Has = 0;
+    if (!R.getString(M.TheTask.Inputs.emplace_back()) ||
+        !R.getString(M.Hashes.emplace_back()) || !R.getU8(Has) || Has > 1)
+      return Malformed();
+    M.Bytes.emplace_back();
+    if (Has && !R.getString(M.Bytes.back().emplace()))
+      return Malformed();
+  }
+  if (!R.getU32(NumArgs) || NumArgs > R.remaining() / 4)
+    return Malformed();
+  for (uint32_t I = 0; I < NumArgs; ++I)
+    if (!R.getString(M.TheTask.Args.emplace_back()))
+      return Malformed();
+  if (R.remaining())
+    return Malformed();
+  return M;
+}
+
+std::string encodeTaskOutcome(const TaskOutcome &O) {
+  ByteWriter W;
+  W.putU8(O.ok());
+  W.putString(O.ok() ? *O.Result : O.Error);
+  return toStringRef(W.Bytes).str();
+}
+
+Expected<TaskOutcome> decodeTaskOutcome(StringRef Payload) {
+  ByteReader R(Payload);
+  uint8_t Ok = 0;
+  std::string Body;
+  if (!R.getU8(Ok) || Ok > 1 || !R.getString(Body) || R.remaining())
+    return makeError("answer message: malformed frame of " +
+                     Twine(Payload.size()) + " bytes");
+  TaskOutcome O;
+  if (Ok)
+    O.Result = std::move(Body);
+  else
+    O.Error = std::move(Body);
+  return O;
 }
 
 std::string encodeOutcome(const JobOutcome &O) {

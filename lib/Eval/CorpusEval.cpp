@@ -1,6 +1,7 @@
 //===- lib/Eval/CorpusEval.cpp - Evaluate policies on a corpus ------------===//
 //
-// Runs every (module, policy) compile on a thread pool (runJobs) and
+// Runs every (module, policy) compile through the compiler's codeSizes()
+// (a thread pool, or the ranks of a run across machines) and
 // collects the sizes in module order (see mlgo/Eval/CorpusEval.h). Also the
 // ModuleCompiler anchor.
 //
@@ -18,6 +19,17 @@ namespace mlgo {
 
 ModuleCompiler::~ModuleCompiler() = default;
 
+std::vector<Expected<CodeSize>>
+ModuleCompiler::codeSizes(ArrayRef<Request> Requests, unsigned Threads,
+                          const ProgressCallback &Progress) {
+  return runJobs<Expected<CodeSize>>(
+      Requests.size(), Threads,
+      [&](size_t I) {
+        return codeSize(Requests[I].Module, *Requests[I].Policy);
+      },
+      Progress);
+}
+
 SizeReport evaluateCorpus(ModuleCompiler &Compiler,
                           ArrayRef<std::string> Modules,
                           const NamedPolicy &Baseline,
@@ -33,18 +45,18 @@ SizeReport evaluateCorpus(ModuleCompiler &Compiler,
   std::vector<std::string> Errors(Total);
   // Module-major order: a module's compiles run close together, so a
   // failing module shows up early and the progress is even.
-  runJobs(
-      Total, Options.Jobs,
-      [&](size_t I) {
-        const std::string &Module = Modules[I / NumPolicies];
-        const NamedPolicy &P = *Policies[I % NumPolicies];
-        Expected<CodeSize> Size = Compiler.codeSize(Module, P.Policy);
-        if (Size)
-          Sizes[I] = std::move(*Size);
-        else
-          Errors[I] = toString(Size.takeError());
-      },
-      Options.Progress);
+  std::vector<ModuleCompiler::Request> Requests(Total);
+  for (size_t I = 0; I < Total; ++I)
+    Requests[I] = {Modules[I / NumPolicies],
+                   &Policies[I % NumPolicies]->Policy};
+  std::vector<Expected<CodeSize>> Results =
+      Compiler.codeSizes(Requests, Options.Jobs, Options.Progress);
+  for (size_t I = 0; I < Total; ++I) {
+    if (Results[I])
+      Sizes[I] = std::move(*Results[I]);
+    else
+      Errors[I] = toString(Results[I].takeError());
+  }
 
   SizeReport R;
   R.BaselineName = Baseline.Name;

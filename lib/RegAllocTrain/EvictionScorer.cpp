@@ -13,10 +13,12 @@
 #include "mlgo/Corpus/Package.h"
 #include "mlgo/RegAlloc/Score.h"
 #include "mlgo/RegAllocTrain/SpeedReward.h"
+#include "mlgo/Support/Bytes.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Process.h"
+#include "mlgo/Support/Tasks.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -75,15 +77,25 @@ size_t ScoreCache::size() const {
 
 //===-- The reward --------------------------------------------------------===//
 
+/// Each reward's name on the command line (and in a task's arguments).
+static constexpr std::pair<const char *, EvictionReward> RewardNames[] = {
+    {"static", EvictionReward::Static},
+    {"speed", EvictionReward::Speed},
+    {"instructions", EvictionReward::Instructions}};
+
 Expected<EvictionReward> parseEvictionReward(StringRef Name) {
-  if (Name == "static")
-    return EvictionReward::Static;
-  if (Name == "speed")
-    return EvictionReward::Speed;
-  if (Name == "instructions")
-    return EvictionReward::Instructions;
+  for (const auto &[Known, Reward] : RewardNames)
+    if (Name == Known)
+      return Reward;
   return makeError("unknown reward '" + Name +
                    "' (static, speed or instructions)");
+}
+
+static StringRef getRewardName(EvictionReward R) {
+  for (const auto &[Name, Reward] : RewardNames)
+    if (Reward == R)
+      return Name;
+  llvm_unreachable("unknown reward");
 }
 
 StringRef describeEvictionReward(EvictionReward R) {
@@ -178,31 +190,95 @@ Expected<std::string> EvictionScorer::writeCandidate(const Model &Candidate) {
   return Id;
 }
 
-Expected<double> EvictionScorer::scoreOne(StringRef Id, StringRef ModelPath,
-                                          const ScoredModule &M) {
-  if (std::optional<double> S = Cache.find(Id, M.Name))
-    return *S;
+namespace {
+/// Task "regalloc-score": Args are the reward's name ("static", "speed",
+/// "instructions"), the optimized module, and, for a model, the plugin and
+/// the model file. Answers the score as 8 bytes (f64, bit for bit).
+Expected<std::string> runRegallocScore(ArrayRef<std::string> Args) {
+  if (Args.size() != 2 && Args.size() != 4)
+    return makeError("regalloc-score: malformed arguments");
+  Expected<EvictionReward> Reward = parseEvictionReward(Args[0]);
+  if (!Reward)
+    return Reward.takeError();
+  StringRef IRPath = Args[1];
   LLCOptions LO;
-  if (!ModelPath.empty()) {
-    LO.ExtraArgs.push_back("-load=" + Options.PluginPath);
-    LO.ExtraArgs.push_back(("-mlgo-evict-model=" + ModelPath).str());
+  if (Args.size() == 4) {
+    LO.ExtraArgs.push_back("-load=" + Args[2]);
+    LO.ExtraArgs.push_back("-mlgo-evict-model=" + Args[3]);
   }
   double Score = 0;
-  if (usesProfile(Options.Reward)) {
-    Expected<speed::ObjectCost> C = costProfiledIR(M.IRPath, LO);
+  if (usesProfile(*Reward)) {
+    Expected<speed::ObjectCost> C = costProfiledIR(IRPath, LO);
     if (!C)
-      return makeError(M.Name + ": " + toString(C.takeError()));
-    Score =
-        Options.Reward == EvictionReward::Speed ? C->Cycles : C->Instructions;
+      return C.takeError();
+    Score = *Reward == EvictionReward::Speed ? C->Cycles : C->Instructions;
   } else {
-    Expected<ModuleScore> S = compileAndScore(M.IRPath, LO);
+    Expected<ModuleScore> S = compileAndScore(IRPath, LO);
     if (!S)
       return S.takeError();
     Score = S->Score;
   }
-  if (Error E = Cache.add(Id, M.Name, Score))
-    return E;
-  return Score;
+  ByteWriter W;
+  W.putF64(Score);
+  return toStringRef(W.Bytes).str();
+}
+
+RegisterTask RegallocScore("regalloc-score", runRegallocScore);
+} // namespace
+
+std::vector<Expected<double>>
+EvictionScorer::scoreAll(StringRef Id, StringRef ModelPath,
+                         ArrayRef<const ScoredModule *> Set) {
+  std::vector<std::optional<double>> Known(Set.size());
+  std::vector<Task> Tasks;
+  std::vector<size_t> Of;
+  for (size_t I = 0; I < Set.size(); ++I) {
+    if ((Known[I] = Cache.find(Id, Set[I]->Name)))
+      continue;
+    Task T;
+    T.Kind = "regalloc-score";
+    T.Module = Set[I]->Name;
+    T.Inputs.push_back(Set[I]->IRPath);
+    T.Args = {getRewardName(Options.Reward).str(), Set[I]->IRPath};
+    if (!ModelPath.empty()) {
+      T.Inputs.push_back(ModelPath.str());
+      T.Args.push_back(Options.PluginPath);
+      T.Args.push_back(ModelPath.str());
+    }
+    Tasks.push_back(std::move(T));
+    Of.push_back(I);
+  }
+  std::vector<std::string> Errors(Set.size());
+  // Every score goes to the cache as soon as it is known: a run stopped
+  // mid-batch loses none.
+  runTasks(Tasks, Options.Jobs, nullptr, [&](size_t K, const TaskOutcome &O) {
+    size_t I = Of[K];
+    const ScoredModule &M = *Set[I];
+    if (!O.ok()) {
+      Errors[I] =
+          usesProfile(Options.Reward) ? M.Name + ": " + O.Error : O.Error;
+      return;
+    }
+    double Score = 0;
+    ByteReader R(*O.Result);
+    if (!R.getF64(Score) || R.remaining()) {
+      Errors[I] = M.Name + ": regalloc-score: malformed answer";
+      return;
+    }
+    if (Error E = Cache.add(Id, M.Name, Score)) {
+      Errors[I] = toString(std::move(E));
+      return;
+    }
+    Known[I] = Score;
+  });
+  std::vector<Expected<double>> Scores;
+  for (size_t I = 0; I < Set.size(); ++I) {
+    if (Known[I])
+      Scores.push_back(*Known[I]);
+    else
+      Scores.push_back(makeError(Errors[I]));
+  }
+  return Scores;
 }
 
 Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
@@ -217,7 +293,7 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
     size_t N = std::min(Candidates.size() - Next, Want - Out.size() + 4);
     std::vector<ScoredModule> Batch(N);
     std::vector<std::string> Errors(N), Skipped(N);
-    std::vector<char> NoProfile(N, 0), NotRun(N, 0);
+    std::vector<char> NoProfile(N, 0), NotRun(N, 0), Ready(N, 0);
     bool Speed = usesProfile(Options.Reward);
     runJobs(N, Options.Jobs, [&](size_t I) {
       ScoredModule &M = Batch[I];
@@ -297,16 +373,28 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
           return;
         }
       }
-      Expected<double> S = scoreOne("llvm-default", "", M);
-      if (!S) {
+      Ready[I] = 1;
+    });
+    // The default scores, as tasks (here, or on the worker ranks).
+    std::vector<const ScoredModule *> ToScore;
+    std::vector<size_t> Of;
+    for (size_t I = 0; I < N; ++I)
+      if (Ready[I]) {
+        ToScore.push_back(&Batch[I]);
+        Of.push_back(I);
+      }
+    std::vector<Expected<double>> Defaults =
+        scoreAll("llvm-default", "", ToScore);
+    for (size_t K = 0; K < Of.size(); ++K) {
+      if (!Defaults[K]) {
         // Not every module's MIR reads back (LLVM's MIR printer and parser
         // do not round-trip every construct): such a module cannot be
         // scored and is left out, which the log says.
-        Skipped[I] = toString(S.takeError());
-        return;
+        Skipped[Of[K]] = toString(Defaults[K].takeError());
+        continue;
       }
-      M.Default = *S;
-    });
+      Batch[Of[K]].Default = *Defaults[K];
+    }
     for (size_t I = 0; I < N; ++I) {
       if (!Errors[I].empty())
         return makeError(Errors[I]);
@@ -353,18 +441,22 @@ EvictionScorer::score(const Model &Candidate, ArrayRef<ScoredModule> Set) {
   if (!Id)
     return Id.takeError();
   std::string Path = getCandidatePath(*Id);
-  std::vector<double> Scores(Set.size());
-  std::vector<std::string> Errors(Set.size());
-  runJobs(Set.size(), Options.Jobs, [&](size_t I) {
-    Expected<double> S = scoreOne(*Id, Path, Set[I]);
-    if (S)
-      Scores[I] = *S;
-    else
-      Errors[I] = toString(S.takeError());
-  });
-  for (const std::string &E : Errors)
-    if (!E.empty())
-      return makeError(E);
+  std::vector<const ScoredModule *> Modules;
+  for (const ScoredModule &M : Set)
+    Modules.push_back(&M);
+  std::vector<Expected<double>> Got = scoreAll(*Id, Path, Modules);
+  std::vector<double> Scores;
+  for (Expected<double> &S : Got) {
+    if (!S) {
+      // The first error; the others are consumed with their results.
+      Error E = S.takeError();
+      for (Expected<double> &Rest : Got)
+        if (!Rest)
+          consumeError(Rest.takeError());
+      return E;
+    }
+    Scores.push_back(*S);
+  }
   return Scores;
 }
 

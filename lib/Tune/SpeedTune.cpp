@@ -28,10 +28,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -312,18 +309,13 @@ struct ModuleResult {
 /// The source_filename of \p M resolved against this process's directory,
 /// as the plugin resolves it in the tuner's own compiles.
 Expected<std::string> getLookupKey(const CorpusModule &M) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
-  if (!Buf)
-    return Buf.takeError();
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod =
-      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
-  if (!Mod)
-    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+  Expected<std::string> Name = readSourceFileName(M);
+  if (!Name)
+    return Name.takeError();
   SmallString<256> Cwd;
   if (sys::fs::current_path(Cwd))
     Cwd.clear();
-  return resolveSourcePath((*Mod)->getSourceFileName(), Cwd);
+  return resolveSourcePath(*Name, Cwd);
 }
 
 std::string percent(double New, double Old) {

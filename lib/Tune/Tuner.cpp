@@ -81,10 +81,7 @@ static std::string getCompileDir(ArrayRef<std::string> CC1Args) {
   return "";
 }
 
-/// The module's source as the plugin resolves it in the build
-/// (resolveSourcePath): its source_filename joined to the directory it was
-/// compiled in.
-Expected<std::string> getSourceFileName(const CorpusModule &M) {
+Expected<std::string> readSourceFileName(const CorpusModule &M) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
   if (!Buf)
     return Buf.takeError();
@@ -93,8 +90,17 @@ Expected<std::string> getSourceFileName(const CorpusModule &M) {
       getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
   if (!Mod)
     return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
-  return resolveSourcePath((*Mod)->getSourceFileName(),
-                           getCompileDir(M.CC1Args));
+  return (*Mod)->getSourceFileName();
+}
+
+/// The module's source as the plugin resolves it in the build
+/// (resolveSourcePath): its source_filename joined to the directory it was
+/// compiled in.
+Expected<std::string> getSourceFileName(const CorpusModule &M) {
+  Expected<std::string> Name = readSourceFileName(M);
+  if (!Name)
+    return Name.takeError();
+  return resolveSourcePath(*Name, getCompileDir(M.CC1Args));
 }
 
 namespace {

@@ -83,6 +83,9 @@ TEST(ClusterTest, OnlyCommandsThatCompileDistribute) {
   EXPECT_TRUE(isDistributedCommand("tune"));
   EXPECT_TRUE(isDistributedCommand("train"));
   EXPECT_TRUE(isDistributedCommand("worker bench"));
+  EXPECT_TRUE(isDistributedCommand("eval corpus"));
+  EXPECT_TRUE(isDistributedCommand("regalloc train"));
+  EXPECT_FALSE(isDistributedCommand("eval package"));
   EXPECT_FALSE(isDistributedCommand("tune check"));
   EXPECT_FALSE(isDistributedCommand("corpus extract"));
 }
@@ -133,6 +136,74 @@ TEST(ClusterTest, JobMessagesAreEncodedAsDocumented) {
     EXPECT_FALSE(bool(Cut)) << N;
     consumeError(Cut.takeError());
   }
+}
+
+TEST(ClusterTest, TaskMessagesAreEncodedAsDocumented) {
+  TaskMessage M;
+  M.TheTask.Kind = "k";
+  M.TheTask.Module = "m";
+  M.TheTask.Inputs = {"/a.bc", "/b.json"};
+  M.TheTask.Args = {"x=/a.bc"};
+  M.Hashes = {"h1", "h2"};
+  M.Bytes = {std::string("BC"), std::nullopt};
+  std::string Bytes = encodeTaskMessage(M);
+  std::string Want = std::string("\x01\0\0\0k", 5) +      // kind
+                     std::string("\x01\0\0\0m", 5) +      // module
+                     std::string("\x02\0\0\0", 4) +       // ninputs
+                     std::string("\x05\0\0\0/a.bc", 9) +  // path
+                     std::string("\x02\0\0\0h1", 6) +     // hash
+                     std::string("\x01\x02\0\0\0BC", 7) + // bytes
+                     std::string("\x07\0\0\0/b.json", 11) +
+                     std::string("\x02\0\0\0h2", 6) +
+                     std::string("\0", 1) +         // held
+                     std::string("\x01\0\0\0", 4) + // nargs
+                     std::string("\x07\0\0\0x=/a.bc", 11);
+  EXPECT_EQ(Bytes, Want);
+
+  Expected<TaskMessage> Back = decodeTaskMessage(Bytes);
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->TheTask.Kind, "k");
+  EXPECT_EQ(Back->TheTask.Module, "m");
+  EXPECT_EQ(Back->TheTask.Inputs, M.TheTask.Inputs);
+  EXPECT_EQ(Back->TheTask.Args, M.TheTask.Args);
+  EXPECT_EQ(Back->Hashes, M.Hashes);
+  EXPECT_EQ(Back->Bytes, M.Bytes);
+
+  // Every truncation is an error, never a task.
+  for (size_t N = 0; N < Bytes.size(); ++N) {
+    Expected<TaskMessage> Cut =
+        decodeTaskMessage(StringRef(Bytes).take_front(N));
+    EXPECT_FALSE(bool(Cut)) << N;
+    consumeError(Cut.takeError());
+  }
+  // A count the frame cannot hold sizes nothing.
+  Expected<TaskMessage> Huge = decodeTaskMessage(
+      std::string("\x01\0\0\0k\x01\0\0\0m\xff\xff\xff\xff", 14));
+  ASSERT_FALSE(bool(Huge));
+  EXPECT_EQ(toString(Huge.takeError()),
+            "task message: malformed frame of 14 bytes");
+}
+
+TEST(ClusterTest, TaskAnswersTravelWithTheirKind) {
+  TaskOutcome Ok;
+  Ok.Result = std::string("\0\x01", 2);
+  Expected<TaskOutcome> Back = decodeTaskOutcome(encodeTaskOutcome(Ok));
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->Result, Ok.Result);
+
+  TaskOutcome Failed;
+  Failed.Error = "m: llc-19 exited with status 1";
+  std::string Bytes = encodeTaskOutcome(Failed);
+  EXPECT_EQ(Bytes.substr(0, 5), std::string("\0\x1e\0\0\0", 5));
+  Back = decodeTaskOutcome(Bytes);
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_FALSE(Back->ok());
+  EXPECT_EQ(Back->Error, Failed.Error);
+
+  Expected<TaskOutcome> Bad = decodeTaskOutcome(std::string("\x02\0\0\0\0", 5));
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(toString(Bad.takeError()),
+            "answer message: malformed frame of 5 bytes");
 }
 
 TEST(ClusterTest, OutcomesTravelWithTheirFlags) {

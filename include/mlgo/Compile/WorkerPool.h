@@ -40,7 +40,10 @@
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 
+#include <cstdint>
+#include <deque>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -85,6 +88,20 @@ enum class GateAction {
 /// whether to ask the worker for the log (the job's WantLog, may be set).
 using JobGate =
     std::function<GateAction(size_t Index, JobOutcome &Answer, bool &WantLog)>;
+
+/// The job a free worker takes next: the first of \p Pending, among those
+/// \p Fits accepts within the first \p Window, that \p Gate lets run.
+/// Jobs the gate answers are taken out of \p Pending and handed to
+/// \p Finish; deferred ones stay. \p WantLog is the taken job's, as the
+/// gate may set it. None: nothing to send now. Every pool's choice, so
+/// that all treat the gate alike.
+std::optional<size_t> pickJob(std::deque<size_t> &Pending,
+                              llvm::ArrayRef<CompileJob> Jobs,
+                              std::vector<JobOutcome> &Outcomes,
+                              const JobGate &Gate, bool &WantLog,
+                              llvm::function_ref<void(size_t)> Finish,
+                              llvm::function_ref<bool(size_t)> Fits = nullptr,
+                              size_t Window = SIZE_MAX);
 
 /// Runs compile jobs somewhere and answers each with what compileModule()
 /// gave, or why it gave nothing. The pool of this machine is

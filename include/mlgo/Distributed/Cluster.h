@@ -11,7 +11,10 @@
 //
 // A worker rank compiles with this machine's pool (ProcessWorkerPool, one
 // forked worker): a compiler that crashes or hangs on a module costs that
-// job, reported as on one machine, and not the rank. A worker keeps the
+// job, reported as on one machine, and not the rank. Tasks
+// (mlgo/Support/Tasks.h) run their registered function, which runs its
+// compiler as a subprocess with a timeout, with the same effect. On rank 0
+// runTasks() hands them to the ranks (setTaskRunner). A worker keeps the
 // bitcode it was sent by content hash in a scratch directory, so no shared
 // filesystem is needed and each module's bitcode travels once per rank.
 //
@@ -28,6 +31,16 @@
 //                           frame, status 0); else: str error
 //   tag 4 beat     k -> 0   (empty) every second while compiling
 //   tag 5 stop     0 -> k   (empty) the run is over
+//   tag 6 task     0 -> k   str kind , str module , u32 ninputs ,
+//                           (str path on rank 0 , str hash , u8 has bytes ,
+//                           [str bytes]) * ninputs , u32 nargs ,
+//                           str arg * nargs (mlgo/Support/Tasks.h)
+//   tag 7 answer   k -> 0   u8 ok , str result (ok) or error
+//
+// A job (tag 2) is a compile of CompileJob's kind; a task (tag 6) any
+// other work a command registered (an llc run and its score, a clang -cc1
+// run and its code size). Both go through one scheduler on rank 0, and a
+// worker rank keeps the files of both by content hash.
 //
 // Faults. A worker rank that dies ends the job: Open MPI's mpirun (by
 // default) or srun kills every rank and names the dead one and its host;
@@ -44,6 +57,7 @@
 #define MLGO_DISTRIBUTED_CLUSTER_H
 
 #include "mlgo/Compile/WorkerPool.h"
+#include "mlgo/Support/Tasks.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -109,7 +123,15 @@ int finishCluster(int Status);
 
 //===-- Messages (exposed for tests) --------------------------------------===//
 
-enum class Tag : int { Hello = 1, Job = 2, Outcome = 3, Beat = 4, Stop = 5 };
+enum class Tag : int {
+  Hello = 1,
+  Job = 2,
+  Outcome = 3,
+  Beat = 4,
+  Stop = 5,
+  Task = 6,
+  Answer = 7
+};
 
 struct JobMessage {
   unsigned TimeoutSeconds = 0;
@@ -120,6 +142,19 @@ struct JobMessage {
 };
 std::string encodeJobMessage(const JobMessage &M);
 llvm::Expected<JobMessage> decodeJobMessage(llvm::StringRef Payload);
+
+/// A task and its input files as they travel: Bytes[I] is Inputs[I]'s
+/// content when the worker has not been sent it before.
+struct TaskMessage {
+  Task TheTask;
+  std::vector<std::string> Hashes;
+  std::vector<std::optional<std::string>> Bytes;
+};
+std::string encodeTaskMessage(const TaskMessage &M);
+llvm::Expected<TaskMessage> decodeTaskMessage(llvm::StringRef Payload);
+
+std::string encodeTaskOutcome(const TaskOutcome &O);
+llvm::Expected<TaskOutcome> decodeTaskOutcome(llvm::StringRef Payload);
 
 std::string encodeOutcome(const JobOutcome &O);
 llvm::Expected<JobOutcome> decodeOutcome(llvm::StringRef Payload);

@@ -16,6 +16,7 @@
 
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Eval/ModuleCompiler.h"
+#include "mlgo/Support/Tasks.h"
 
 #include "llvm/Support/MemoryBufferRef.h"
 
@@ -24,7 +25,8 @@
 namespace mlgo {
 
 /// Spawns clang -cc1 per compile, writing the object to a temporary file
-/// that is removed after measuring.
+/// that is removed after measuring. The spawn and the measure are a task
+/// (mlgo/Support/Tasks.h): the same call wherever it runs.
 class ClangModuleCompiler : public ModuleCompiler {
 public:
   struct Options {
@@ -40,6 +42,17 @@ public:
 
   llvm::Expected<CodeSize> codeSize(llvm::StringRef Module,
                                     const CompilePolicy &Policy) override;
+  /// The compiles as tasks (runTasks): here on threads, or on the worker
+  /// ranks of a run across machines.
+  std::vector<llvm::Expected<CodeSize>>
+  codeSizes(llvm::ArrayRef<Request> Requests, unsigned Threads,
+            const ProgressCallback &Progress) override;
+
+  /// The task that compiles \p Module under \p Policy (kind
+  /// "clang-code-size"): its inputs are the module's bitcode and the
+  /// policy's model and decisions files; its answer encodes the CodeSize.
+  llvm::Expected<Task> makeTask(llvm::StringRef Module,
+                                const CompilePolicy &Policy) const;
 
 private:
   std::string CorpusDir;

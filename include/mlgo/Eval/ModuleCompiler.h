@@ -6,8 +6,8 @@
 // does not care how the compile happens. ClangModuleCompiler spawns
 // `clang-19 -cc1` with the module's stored arguments (exactly as the
 // original build compiled it, mlgo/Corpus/CompileCommand.h), with the
-// plugin loaded for a model; an in-process compile worker can implement the
-// same interface later.
+// plugin loaded for a model, as tasks (mlgo/Support/Tasks.h), so that they
+// run on the worker ranks of a run across machines.
 //
 // The size is mlgo's one measure of native code (mlgo/Corpus/CodeSize.h):
 // every executable section, with the sections of COMDAT groups (C++ inline
@@ -21,12 +21,16 @@
 
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Inline/CompilePolicy.h"
+#include "mlgo/Support/Parallel.h"
+
+#include "llvm/ADT/ArrayRef.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
@@ -46,6 +50,18 @@ public:
   /// error (with its message), a timeout, an unreadable object.
   virtual llvm::Expected<CodeSize> codeSize(llvm::StringRef Module,
                                             const CompilePolicy &Policy) = 0;
+
+  /// A compile of \p Module under \p Policy, for codeSizes().
+  struct Request {
+    std::string Module;
+    const CompilePolicy *Policy;
+  };
+  /// codeSize() of every request, in request order, on \p Threads threads
+  /// (0: one per hardware thread); \p Progress as runJobs calls it. A
+  /// compiler that can run its compiles elsewhere overrides it.
+  virtual std::vector<llvm::Expected<CodeSize>>
+  codeSizes(llvm::ArrayRef<Request> Requests, unsigned Threads,
+            const ProgressCallback &Progress);
 };
 
 } // namespace mlgo

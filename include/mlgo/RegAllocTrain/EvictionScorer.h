@@ -179,10 +179,14 @@ public:
 private:
   EvictionScorer(const EvictionScorerOptions &Options, llvm::raw_ostream &Log)
       : Options(Options), Log(Log) {}
-  /// The score of the model \p Id (at \p ModelPath; empty: LLVM's advisor)
-  /// on \p M.
-  llvm::Expected<double> scoreOne(llvm::StringRef Id, llvm::StringRef ModelPath,
-                                  const ScoredModule &M);
+  /// The scores of the model \p Id (at \p ModelPath; empty: LLVM's
+  /// advisor) on each of \p Set: from the cache, or compiled as tasks
+  /// (task "regalloc-score", mlgo/Support/Tasks.h: here on Jobs threads, or
+  /// on the worker ranks of a run across machines) and added to the cache
+  /// as each is known.
+  std::vector<llvm::Expected<double>>
+  scoreAll(llvm::StringRef Id, llvm::StringRef ModelPath,
+           llvm::ArrayRef<const ScoredModule *> Set);
 
   EvictionScorerOptions Options;
   llvm::raw_ostream &Log;

@@ -103,6 +103,10 @@ llvm::Error runTuning(const TuneOptions &Options);
 /// module's entries in a decisions file. Errors name the bitcode file.
 llvm::Expected<std::string> getSourceFileName(const CorpusModule &M);
 
+/// The source_filename of corpus module \p M as its bitcode records it,
+/// unresolved (getSourceFileName resolves it). Errors name the bitcode file.
+llvm::Expected<std::string> readSourceFileName(const CorpusModule &M);
+
 } // namespace mlgo
 
 #endif // MLGO_TUNE_TUNER_H
