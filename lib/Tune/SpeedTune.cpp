@@ -977,7 +977,9 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
      << "% of the profile-weighted instructions).\n\n"
      << "Estimated executed instructions (profile-weighted, from the "
         "objects): clang-19 -O2 -fprofile-use "
-     << formatv("{0:f0}", BaseTotal) << ", the eviction model alone "
+     << formatv("{0:f0}", BaseTotal)
+     << ", the eviction model on the inlining "
+        "entries "
      << formatv("{0:f0}", ModelTotal) << ", tuned " << formatv("{0:f0}", Tuned)
      << " (" << percent(Tuned, BaseTotal) << "): inlining "
      << percent(BaseTotal - InliningGain, BaseTotal) << " (" << InlineEntries
