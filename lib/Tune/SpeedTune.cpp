@@ -571,10 +571,13 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
     return Fail(Start.takeError());
   std::vector<DecidedSite> Sites = Start->Sites;
   double InlineCost = Start->Instructions;
-  uint64_t InlineBudget = Budget ? (Budget + 1) / 2 : 0;
+  // With --max-compiles a module's budget may be 0 (its share rounded
+  // down): it is then not searched.
+  const bool Limited = O.MaxCompiles != 0;
+  uint64_t InlineBudget = (Budget + 1) / 2;
   StringSet<> Tried;
   for (;;) {
-    if (InlineBudget && R.InlineTries >= InlineBudget)
+    if (Limited && R.InlineTries >= InlineBudget)
       break;
     StringMap<double> CalleeHeat;
     for (const DecidedSite &S : Sites) {
@@ -634,7 +637,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
     Consider(*Model, Cur);
   for (const std::string &F : Functions) {
     for (uint32_t K = 0;; ++K) {
-      if (Budget && R.Tries >= Budget)
+      if (Limited && R.Tries >= Budget)
         break;
       auto It = llvm::find_if(Traj, [&](const Decision &D) {
         return D.Function == F && D.Ordinal == K;
