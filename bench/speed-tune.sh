@@ -15,7 +15,9 @@
 # Prints one TSV line per program: the search's estimated change, the
 # measured change of executed instructions, the median wall-clock ratio
 # of 5 paired runs (tuned / -O2), the search's compiles and minutes, and
-# the number of eviction entries. Deterministic but for the wall clock.
+# the number of inlining + eviction entries. The tune checks its modules
+# on input A under callgrind (--workload) and reverts those measured
+# worse. Deterministic but for the wall clock.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 mlgo=${MLGO:-$here/build/bin/mlgo}
@@ -100,8 +102,12 @@ for p in ${programs//,/ }; do
     "$mlgo" corpus extract --objects "$w/objs" --output "$w/corpus" >/dev/null 2>&1
   fi
   start=$(date +%s)
+  # The workload check runs input A (the profile's input), so that input B
+  # stays unseen by the tune.
   "$mlgo" tune --objective speed --profile "$w/p.profdata" --corpus "$w/corpus" \
-    --work-dir "$w/tune" -o "$w/$p.decisions" --max-compiles "$max" --quiet
+    --work-dir "$w/tune" -o "$w/$p.decisions" --max-compiles "$max" --quiet \
+    --link "$CC \$MLGO_OBJECTS/*.o -o \$MLGO_PROGRAM" \
+    --workload "\$MLGO_PROGRAM $C < $w/inputA > $w/wa.z && \$MLGO_PROGRAM $D < $w/wa.z | cmp -s - $w/inputA"
   minutes=$(awk "BEGIN{printf \"%.1f\", ($(date +%s) - $start) / 60}")
   $CC "$w"/tune/objects-llvm/*.o -o "$w/$p.llvm"
   $CC "$w"/tune/objects/*.o -o "$w/$p.tuned"
@@ -118,7 +124,7 @@ for p in ${programs//,/ }; do
   wall=$(printf '%s\n' "${ratios[@]}" | sort -g | sed -n 3p)
   estimated=$(sed -n 's/^meta estimated .*(\(.*\))$/\1/p' "$w/$p.decisions")
   compiles=$(sed -n 's/^meta compiles //p' "$w/$p.decisions")
-  entries=$(grep -c '^evict ' "$w/$p.decisions" || true)
+  entries="$(grep -c '^inline\|^no-inline' "$w/$p.decisions" || true)+$(grep -c '^evict ' "$w/$p.decisions" || true)"
   measured=$(awk "BEGIN{printf \"%+.2f%%\", 100 * ($tuned - $base) / $base}")
   printf '%s\t%s\t%s (%s -> %s)\t%.4f\t%s\t%s\t%s\n' "$p" "$estimated" "$measured" \
     "$base" "$tuned" "$wall" "$compiles" "$minutes" "$entries"

@@ -12,6 +12,7 @@
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Inline/Decisions.h"
+#include "mlgo/Speed/Callgrind.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
 #include "mlgo/Support/Error.h"
@@ -41,17 +42,9 @@ using namespace llvm;
 
 namespace mlgo {
 
-/// The last \p N lines of the file at \p Path ("" if unreadable).
-static std::string readTail(StringRef Path, size_t N) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return "";
-  StringRef Text = (*Buf)->getBuffer().rtrim('\n');
-  size_t Pos = Text.size();
-  for (size_t I = 0; I < N && Pos != StringRef::npos && Pos > 0; ++I)
-    Pos = Text.rfind('\n', Pos - 1);
-  return (Pos == StringRef::npos ? Text : Text.drop_front(Pos + 1)).str();
-}
+using speed::CallgrindRun;
+using speed::readTail;
+using speed::runCallgrind;
 
 /// Runs \p Argv in its own process group (killed whole on timeout), with
 /// stdout and stderr to \p LogPath (stdout to \p StdoutPath instead when
@@ -241,6 +234,13 @@ static BuildFields getFields(BuildKind Kind) {
   llvm_unreachable("unknown build kind");
 }
 
+/// Whether \p Opts evaluate a file for speed: the profiled baseline
+/// against the plugin applying the file (in the model build's place, with
+/// LLVM's own advisors wherever the file has no entries).
+static bool isSpeedTuned(const BuildEvalOptions &Opts) {
+  return !Opts.ProfilePath.empty() && !Opts.DecisionsPath.empty();
+}
+
 /// The policy arguments of the build scripts for a build of \p Kind: none
 /// for the baseline; the plugin and the model file ("" for the embedded
 /// one, and for the eviction model, which the environment names); those
@@ -251,87 +251,10 @@ static std::vector<std::string> getPolicyArgs(BuildKind Kind,
     return {};
   std::vector<std::string> Args = {
       Opts.PluginPath, Opts.Evict ? "" : Opts.Model.Policy.ModelPath};
-  if (Kind == BuildKind::Tuned)
+  if (Kind == BuildKind::Tuned ||
+      (Kind == BuildKind::Model && isSpeedTuned(Opts)))
     Args.push_back(Opts.DecisionsPath);
   return Args;
-}
-
-/// What one run of the benchmark under callgrind executed in a build's own
-/// programs.
-struct CallgrindRun {
-  uint64_t Instructions = 0;
-  /// The build's programs that ran, relative to its tree, sorted.
-  std::vector<std::string> Programs;
-};
-
-/// Runs \p Argv under callgrind, following children, one log per process
-/// in \p LogDir (-v: the log names the program's file), and sums the
-/// executed instructions of the processes whose program lies under
-/// \p Tree: the shells and tools of the workload are not the build's.
-/// Instructions are counted from main on (--toggle-collect=main): the
-/// dynamic loader's and libc's start-up depend on the environment and the
-/// program's path (17 instructions of 135,000 for a longer directory name),
-/// main's work on the program and its input only.
-static Expected<CallgrindRun> runCallgrind(StringRef Name,
-                                           ArrayRef<std::string> Argv,
-                                           const std::string &Tree,
-                                           const std::string &LogDir,
-                                           unsigned TimeoutSeconds) {
-  sys::fs::remove_directories(LogDir);
-  if (std::error_code EC = sys::fs::create_directories(LogDir))
-    return makeError(LogDir + ": " + EC.message());
-  std::vector<std::string> Full = {"valgrind",
-                                   "--tool=callgrind",
-                                   "--callgrind-out-file=/dev/null",
-                                   "--trace-children=yes",
-                                   "--toggle-collect=main",
-                                   "-v",
-                                   "--log-file=" + LogDir + "/%p.log"};
-  llvm::append_range(Full, Argv);
-  std::string Out = LogDir + "/output.txt";
-  ProcessResult R = runLogged(Full, Out, TimeoutSeconds);
-  if (!R.succeeded())
-    return makeError(Name + ": the benchmark under callgrind " + R.describe() +
-                     "; last lines of " + Out + ":\n" + readTail(Out, 10));
-  CallgrindRun Run;
-  std::set<std::string> Programs;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(LogDir, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    if (!StringRef(It->path()).ends_with(".log"))
-      continue;
-    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(It->path());
-    if (!Buf)
-      return Buf.takeError();
-    StringRef Program;
-    std::optional<uint64_t> Collected;
-    SmallVector<StringRef> Lines;
-    (*Buf)->getBuffer().split(Lines, '\n');
-    for (StringRef L : Lines) {
-      size_t Syms = L.find("Reading syms from ");
-      if (Program.empty() && Syms != StringRef::npos)
-        Program = L.drop_front(Syms + strlen("Reading syms from ")).trim();
-      size_t C = L.find("Collected : ");
-      uint64_t N;
-      if (C != StringRef::npos &&
-          !L.drop_front(C + strlen("Collected : ")).trim().getAsInteger(10, N))
-        Collected = N;
-    }
-    if (!Program.starts_with(Tree + "/"))
-      continue;
-    if (!Collected || *Collected == 0)
-      return makeError(It->path() + ": callgrind counted nothing in main of " +
-                       Program + " (did it end normally? is it stripped?)");
-    Run.Instructions += *Collected;
-    Programs.insert(Program.drop_front(Tree.size() + 1).str());
-  }
-  if (EC)
-    return makeError(LogDir + ": " + EC.message());
-  if (Programs.empty())
-    return makeError(Name + ": the benchmark ran no program of the build in " +
-                     Tree + " (see " + Out + ")");
-  Run.Programs.assign(Programs.begin(), Programs.end());
-  return Run;
 }
 
 /// The median of \p V (the mean of the middle two for an even count).
@@ -501,9 +424,10 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
   const std::string &Pkg = Plan.Name;
   PackageReport Report;
   Report.Package = Pkg;
-  Report.ModelName = Opts.Model.Name;
+  const bool SpeedTuned = isSpeedTuned(Opts);
+  Report.ModelName = SpeedTuned ? std::string("tuned") : Opts.Model.Name;
   Report.BaselineName = Opts.OptLevel;
-  if (Opts.Evict && !Opts.DecisionsPath.empty())
+  if (Opts.Evict && !Opts.DecisionsPath.empty() && !SpeedTuned)
     return makeError(Pkg + ": a decisions file is for the inlining model; "
                            "the eviction model's build has none");
   struct Config {
@@ -514,12 +438,17 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     std::string Dir;
     std::map<std::string, uint64_t> Sizes;
   };
-  Report.HasTuned = !Opts.DecisionsPath.empty();
+  Report.HasTuned = !Opts.DecisionsPath.empty() && !SpeedTuned;
   // A file the plugin would reject fails now, not after two builds.
-  if (Report.HasTuned) {
+  if (!Opts.DecisionsPath.empty()) {
     Expected<DecisionsFile> F = DecisionsFile::load(Opts.DecisionsPath);
     if (!F)
       return F.takeError();
+    if (SpeedTuned && !F->isForSpeed())
+      return makeError(Opts.DecisionsPath +
+                       ": decisions tuned for size; a profiled evaluation "
+                       "builds at -O2 and needs a file for speed (`mlgo "
+                       "tune --objective speed`)");
   }
   if (!Opts.ProfilePath.empty()) {
     if (Report.HasTuned)
@@ -555,7 +484,7 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     // environment.
     std::vector<std::string> Argv = {
         "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel,
-        "MLGO_EVAL_EVICT=" + (!Opts.Evict ? std::string()
+        "MLGO_EVAL_EVICT=" + (!Opts.Evict || SpeedTuned ? std::string()
                               : Opts.EvictModelPath.empty()
                                   ? std::string("embedded")
                                   : Opts.EvictModelPath),

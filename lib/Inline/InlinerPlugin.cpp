@@ -509,6 +509,12 @@ void registerInliner(PassBuilder &PB) {
               reportSetupError(M, std::move(E));
               return new DefaultInlineAdvisor(M, FAM, Params, IC);
             }
+            // PGO's pre-inliner (-fprofile-generate and -fprofile-use
+            // builds) stays LLVM's: a profile is recorded and read after
+            // it, so its decisions must be the instrumented build's, and
+            // a decisions file names the main inliner's sites only.
+            if (IC.Pass == InlinePass::EarlyInliner)
+              return new DefaultInlineAdvisor(M, FAM, Params, IC);
             // A speed build without a policy asked for is stock LLVM's;
             // a file for speed fixes some of LLVM's heuristic's decisions
             // (through mlgo's advisor) in the modules it has inlining

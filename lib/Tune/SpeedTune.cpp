@@ -25,9 +25,12 @@
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
+#include "mlgo/Tune/WorkloadCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
@@ -64,8 +67,12 @@ struct Outcome {
   double Instructions = 0, Cycles = 0;
   /// Per function: profile-weighted instructions.
   std::map<std::string, double> FunctionCost;
-  /// The model's decisions (empty for LLVM's eviction).
+  /// The model's eviction decisions (empty for LLVM's eviction).
   std::vector<Decision> Trajectory;
+  /// The inliner's policy decisions (LLVM's heuristic with the module's
+  /// inlining entries), in the order they were taken; empty for the stock
+  /// compile.
+  std::vector<DecidedSite> Sites;
   /// The object, in the work directory's cache.
   std::string Object;
 };
@@ -108,6 +115,55 @@ Expected<std::vector<Decision>> readTrajectory(StringRef Path) {
   return Out;
 }
 
+/// The inliner's decisions of a compile: the sites file the plugin writes
+/// beside its training log (caller, callee and ordinal per decision) and
+/// the log's decisions, one observation per line, in order.
+Expected<std::vector<DecidedSite>> readInlineTrajectory(StringRef LogPath) {
+  std::string SitesPath = (LogPath + ".sites").str();
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(SitesPath);
+  if (!Buf)
+    return Buf.takeError();
+  Expected<std::unique_ptr<LogReader>> R = LogReader::open(LogPath);
+  if (!R)
+    return R.takeError();
+  std::optional<size_t> Choice =
+      (*R)->getHeader().findFeature("inlining_decision");
+  if (!Choice)
+    return makeError(LogPath + ": not an inlining training log");
+  std::vector<DecidedSite> Out;
+  SmallVector<StringRef> Lines;
+  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
+  for (StringRef Line : Lines) {
+    SmallVector<StringRef, 3> F;
+    Line.split(F, ' ');
+    DecidedSite S;
+    S.Logit = std::nanf("");
+    if (F.size() != 3 || !decodeName(F[0], S.Site.Caller) ||
+        !decodeName(F[1], S.Site.Callee) ||
+        F[2].getAsInteger(10, S.Site.Ordinal))
+      return makeError(SitesPath + ": malformed line '" + Line + "'");
+    Expected<const LogRecord &> Rec = (*R)->next();
+    while (Rec && Rec->TheKind != LogRecord::Kind::Observation &&
+           Rec->TheKind != LogRecord::Kind::End)
+      Rec = (*R)->next();
+    if (!Rec)
+      return Rec.takeError();
+    if (Rec->TheKind == LogRecord::Kind::End)
+      return makeError(LogPath + ": fewer decisions than " + SitesPath);
+    int64_t D;
+    std::memcpy(&D, (*R)->getFeatureData(*Choice), sizeof(D));
+    S.Site.Inline = D != 0;
+    Out.push_back(std::move(S));
+  }
+  return Out;
+}
+
+/// How the tuned side of a module is compiled: its inlining entries always
+/// (through mlgo's advisor with LLVM's heuristic), and either LLVM's
+/// eviction (a module whose file has no eviction entries) or the eviction
+/// model with the entries.
+enum class Eviction : uint8_t { LLVM, Model };
+
 /// Whether the object \p Obj defines no function.
 bool hasNoFunction(MemoryBufferRef Obj) {
   Expected<std::unique_ptr<object::ObjectFile>> O =
@@ -135,10 +191,20 @@ public:
                  const CorpusModule &M, std::string LookupKey)
       : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)) {}
 
-  /// LLVM's eviction (\p Entries null), or the model with \p Entries.
+  /// Stock clang-19 (\p Entries null), or the module built with
+  /// \p Entries: their inlining entries on top of LLVM's heuristic, and
+  /// \p E's eviction (the model's with the eviction entries, or LLVM's,
+  /// when there are none).
   Expected<Outcome> compile(const ModuleDecisions *Entries,
-                            speed::BlockCoster &Coster) {
-    std::string Text = Entries ? Entries->printEvictions() : "llvm\n";
+                            speed::BlockCoster &Coster,
+                            Eviction E = Eviction::Model) {
+    assert((!Entries || E == Eviction::Model || Entries->Evictions.empty()) &&
+           "eviction entries apply with the eviction model");
+    std::string Text = "llvm\n";
+    if (Entries)
+      Text = "sites\n" + Entries->printSites() +
+             (E == Eviction::Model ? "evict model\n" + Entries->printEvictions()
+                                   : "evict llvm\n");
     MD5 Hash;
     Hash.update(M.ContentHash);
     Hash.update(Text);
@@ -149,12 +215,12 @@ public:
     std::string Base = Dir + "/" + Key;
     if (!sys::fs::exists(Base + ".cost")) {
       ++Compiles;
-      if (Error E = run(Entries, Dir, Base, Coster))
-        return E;
+      if (Error Err = run(Entries, E, Dir, Base, Coster))
+        return Err;
     } else {
       ++Cached;
     }
-    return load(Base, Entries != nullptr);
+    return load(Base, Entries != nullptr, Entries && E == Eviction::Model);
   }
 
   /// Compiles run and compiles read back from the cache.
@@ -163,8 +229,8 @@ public:
   bool AllowStale = false;
 
 private:
-  Error run(const ModuleDecisions *Entries, StringRef Dir, StringRef Base,
-            speed::BlockCoster &Coster) {
+  Error run(const ModuleDecisions *Entries, Eviction Ev, StringRef Dir,
+            StringRef Base, speed::BlockCoster &Coster) {
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return makeError("cannot create '" + Dir + "': " + EC.message());
     std::string Tmp = (Base + ".tmp").str();
@@ -184,11 +250,17 @@ private:
       F.addModule(std::move(Here));
       if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
         return E;
+      // The inliner's decisions are recorded through mlgo's advisor with
+      // LLVM's heuristic, the advisor a build with the file's inlining
+      // entries runs (the log changes no decision).
       Extra.insert(Extra.end(),
                    {"-load", O.PluginPath, "-fpass-plugin=" + O.PluginPath,
-                    "-mllvm", "-mlgo-evict", "-mllvm",
-                    "-mlgo-evict-training-log=" + Tmp + ".log"});
-      if (!Entries->Evictions.empty())
+                    "-mllvm", "-mlgo-default-policy", "-mllvm",
+                    "-mlgo-training-log=" + Tmp + ".ilog"});
+      if (Ev == Eviction::Model)
+        Extra.insert(Extra.end(), {"-mllvm", "-mlgo-evict", "-mllvm",
+                                   "-mlgo-evict-training-log=" + Tmp + ".log"});
+      if (!Entries->Evictions.empty() || !Entries->Sites.empty())
         Extra.insert(Extra.end(),
                      {"-mllvm", "-mlgo-decisions=" + Tmp + ".decisions"});
     }
@@ -235,9 +307,12 @@ private:
       if (F.Instructions > 0)
         Text += formatv("{0:f1} {1}\n", F.Instructions, F.Name).str();
     if (Entries) {
-      if (std::error_code EC =
-              sys::fs::rename(Tmp + ".log", (Base + ".log").str()))
-        return makeError("cannot rename '" + Tmp + ".log': " + EC.message());
+      std::vector<std::string> Logs = {".ilog", ".ilog.sites"};
+      if (Ev == Eviction::Model)
+        Logs.push_back(".log");
+      for (const std::string &L : Logs)
+        if (std::error_code EC = sys::fs::rename(Tmp + L, (Base + L).str()))
+          return makeError("cannot rename '" + Tmp + L + "': " + EC.message());
     }
     if (std::error_code EC = sys::fs::rename(Tmp + ".o", (Base + ".o").str()))
       return makeError("cannot rename '" + Tmp + ".o': " + EC.message());
@@ -247,7 +322,7 @@ private:
     return writeFileAtomically(Base + ".cost", Text);
   }
 
-  Expected<Outcome> load(StringRef Base, bool WithLog) {
+  Expected<Outcome> load(StringRef Base, bool WithSites, bool WithLog) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Base + ".cost");
     if (!Buf)
       return Buf.takeError();
@@ -268,6 +343,13 @@ private:
         return Bad();
       Out.FunctionCost[Name.str()] = X;
     }
+    if (WithSites) {
+      Expected<std::vector<DecidedSite>> S =
+          readInlineTrajectory((Base + ".ilog").str());
+      if (!S)
+        return S.takeError();
+      Out.Sites = std::move(*S);
+    }
     if (WithLog) {
       Expected<std::vector<Decision>> T = readTrajectory((Base + ".log").str());
       if (!T)
@@ -286,23 +368,43 @@ private:
 /// A module's search and its result.
 struct ModuleResult {
   std::string Key;
+  /// Stock clang-19, and the eviction model with the kept inlining
+  /// entries (no eviction entry).
   Outcome Base, Model;
-  /// The model side's best: cost and entries.
-  double Best = 0;
+  /// The module's best so far: its cost, cycles, object and entries (none:
+  /// the stock compile is the best).
+  double Best = 0, BestCycles = 0;
+  std::string BestObject;
   ModuleDecisions Entries;
-  /// (search compiles of this module, model-side cost) after each kept
-  /// move.
+  /// The cost of the best with LLVM's eviction and inlining entries only
+  /// (the inlining phase's result).
+  double InlineBest = 0;
+  /// (search compiles of this module, the module's best cost) after each
+  /// move that lowered it.
   std::vector<std::pair<unsigned, double>> Kept;
   unsigned Tries = 0, Compiles = 0;
+  unsigned InlineTries = 0, InlineKept = 0, EvictTries = 0, EvictKept = 0;
   /// Whether the module was searched (it has hot functions).
   bool Searched = false;
-  /// The object of the best model-side compile and its cycles.
-  std::string BestObject;
-  double BestCycles = 0;
-  /// Whether the model side is used (cheaper than LLVM's eviction).
-  bool UseModel() const { return !Entries.Evictions.empty(); }
-  double Final() const { return UseModel() ? Best : Base.Instructions; }
-  double FinalCycles() const { return UseModel() ? BestCycles : Base.Cycles; }
+  /// The workload check: the program's instructions with this module alone
+  /// tuned (0: not measured), and whether it was reverted (its entries
+  /// dropped; Predicted keeps the search's estimate).
+  uint64_t MeasuredAlone = 0;
+  bool Reverted = false;
+  double Predicted = 0;
+  bool UseEntries() const {
+    return !Entries.Sites.empty() || !Entries.Evictions.empty();
+  }
+  double Final() const { return UseEntries() ? Best : Base.Instructions; }
+  double FinalCycles() const { return UseEntries() ? BestCycles : Base.Cycles; }
+  /// What the inlining entries and the eviction side each saved of the
+  /// stock compile's cost (their sum is Base - Final).
+  double inliningGain() const {
+    return Entries.Sites.empty() ? 0 : Base.Instructions - InlineBest;
+  }
+  double evictionGain() const {
+    return Base.Instructions - Final() - inliningGain();
+  }
   std::string Error;
 };
 
@@ -361,6 +463,25 @@ std::string curveSVG(ArrayRef<std::pair<uint64_t, double>> Points,
   return S;
 }
 
+/// \p Entries without the inlining entries that fix no decision of
+/// trajectory \p Sites (a kept move can take the sites of an earlier
+/// entry away); such entries change nothing, and a user's build would
+/// report them as stale.
+ModuleDecisions pruneStale(ModuleDecisions Entries,
+                           ArrayRef<DecidedSite> Sites) {
+  std::set<std::tuple<std::string, std::string, uint32_t>> Live;
+  StringSet<> Callees;
+  for (const DecidedSite &S : Sites) {
+    Live.insert({S.Site.Caller, S.Site.Callee, S.Site.Ordinal});
+    Callees.insert(S.Site.Callee);
+  }
+  llvm::erase_if(Entries.Sites, [&](const SiteDecision &D) {
+    return D.isGroup() ? !Callees.contains(D.Callee)
+                       : !Live.count({D.Caller, D.Callee, D.Ordinal});
+  });
+  return Entries;
+}
+
 class SpeedTuner {
 public:
   explicit SpeedTuner(SpeedTuneOptions Opts) : O(std::move(Opts)) {}
@@ -370,6 +491,7 @@ private:
   ModuleResult search(size_t I, uint64_t Budget, speed::BlockCoster &Coster);
   void noteCompile(const ModuleResult &R);
   void noteGain(size_t Module, double Saved);
+  Error checkOnWorkload(std::vector<ModuleResult> &Results);
   Error writeOutputs(ArrayRef<ModuleResult> Results);
 
   SpeedTuneOptions O;
@@ -390,6 +512,8 @@ private:
   std::string CorpusFingerprint;
   uint64_t SearchCompiles = 0;
   double Seconds = 0;
+  /// The workload check's verdict, if --workload was given.
+  std::optional<WorkloadVerdict> Verdict;
 };
 
 ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
@@ -397,30 +521,101 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
   ModuleResult R;
   R.Key = Keys[I];
   R.Base = Bases[I];
+  R.Best = R.InlineBest = R.Base.Instructions;
+  R.BestCycles = R.Base.Cycles;
+  R.BestObject = R.Base.Object;
   R.Searched = true;
+  R.Entries.Module = R.Key;
   ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I]);
   auto Fail = [&](Error E) {
     R.Error = toString(std::move(E));
     return R;
   };
-  ModuleDecisions None;
-  Expected<Outcome> Model = C.compile(&None, Coster);
+  // A compile's outcome becomes the module's best if it is cheaper.
+  auto Consider = [&](const Outcome &Out, const ModuleDecisions &Entries) {
+    if (Out.Instructions >= R.Best)
+      return false;
+    R.Best = Out.Instructions;
+    R.BestCycles = Out.Cycles;
+    R.BestObject = Out.Object;
+    R.Entries = Entries;
+    R.Entries.Module = R.Key;
+    R.Kept.push_back({R.Tries, R.Best});
+    noteGain(I, R.Base.Instructions - R.Best);
+    return true;
+  };
+  // The module's hot functions, hottest first, and their cost.
+  std::vector<std::string> Functions;
+  StringMap<double> Heat;
+  for (auto &[Mod, Name, Cost] : Hot)
+    if (Mod == I) {
+      Functions.push_back(Name);
+      Heat[Name] = Cost;
+    }
+
+  // 1. Inlining, with LLVM's eviction: moves of the sites whose caller is
+  // hot (site moves, and each callee's group moves), the hottest caller's
+  // first; after a kept move the module's sites are planned again.
+  ModuleDecisions Cur;
+  Cur.Module = R.Key;
+  Expected<Outcome> Start = C.compile(&Cur, Coster, Eviction::LLVM);
+  if (!Start)
+    return Fail(Start.takeError());
+  std::vector<DecidedSite> Sites = Start->Sites;
+  double InlineCost = Start->Instructions;
+  // With --max-compiles a module's budget may be 0 (its share rounded
+  // down): it is then not searched.
+  const bool Limited = O.MaxCompiles != 0;
+  uint64_t InlineBudget = (Budget + 1) / 2;
+  StringSet<> Tried;
+  for (;;) {
+    if (Limited && R.InlineTries >= InlineBudget)
+      break;
+    StringMap<double> CalleeHeat;
+    for (const DecidedSite &S : Sites) {
+      double &H = CalleeHeat[S.Site.Callee];
+      H = std::max(H, Heat.lookup(S.Site.Caller));
+    }
+    auto Score = [&](const TuneMove &M) {
+      return M.Entry.isGroup() ? CalleeHeat.lookup(M.Entry.Callee)
+                               : Heat.lookup(M.Entry.Caller);
+    };
+    std::vector<TuneMove> Moves =
+        planMoves(Sites, TuneOrder::Guided, O.Seed, Tried, false, Score);
+    auto It =
+        llvm::find_if(Moves, [&](const TuneMove &M) { return Score(M) > 0; });
+    if (It == Moves.end())
+      break;
+    Tried.insert(It->getKey());
+    ModuleDecisions Try = applyMove(Cur, *It);
+    ++R.Tries;
+    ++R.InlineTries;
+    Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::LLVM);
+    R.Compiles = C.Compiles;
+    noteCompile(R);
+    if (!Out)
+      return Fail(Out.takeError());
+    if (Out->Instructions >= InlineCost)
+      continue;
+    InlineCost = Out->Instructions;
+    ++R.InlineKept;
+    Cur = pruneStale(std::move(Try), Out->Sites);
+    Sites = std::move(Out->Sites);
+    Consider(*Out, Cur);
+  }
+  R.InlineBest = std::min(InlineCost, R.Base.Instructions);
+
+  // 2. Eviction, with the kept inlining entries: the model, then in the
+  // hot functions each decision of the current trajectory in turn,
+  // ordinal by ordinal, inverted as -mlgo-evict-flips does.
+  Expected<Outcome> Model = C.compile(&Cur, Coster, Eviction::Model);
   if (!Model)
     return Fail(Model.takeError());
   R.Model = *Model;
-  R.Best = Model->Instructions;
-  R.BestObject = Model->Object;
-  R.BestCycles = Model->Cycles;
+  double ModelCost = Model->Instructions;
   std::vector<Decision> Traj = Model->Trajectory;
-  // The module's hot functions, hottest first.
-  std::vector<std::string> Functions;
-  for (auto &[Mod, Name, Cost] : Hot)
-    if (Mod == I)
-      Functions.push_back(Name);
-  // A module where the model alone wins keeps it with a pin: the model's
-  // own answer to the first decision of its hottest function that has one.
-  ModuleDecisions Cur;
-  Cur.Module = R.Key;
+  // The model side needs one eviction entry to be used: the model's own
+  // answer to the first decision of its hottest function that has one.
   for (const std::string &F : Functions) {
     auto It =
         llvm::find_if(Traj, [&](const Decision &D) { return D.Function == F; });
@@ -430,13 +625,11 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
         {It->Function, It->Ordinal, It->Hash, uint32_t(It->Choice)});
     break;
   }
-  if (R.Best < R.Base.Instructions && !Cur.Evictions.empty()) {
-    R.Entries = Cur;
-    noteGain(I, R.Base.Instructions - R.Best);
-  }
+  if (!Cur.Evictions.empty())
+    Consider(*Model, Cur);
   for (const std::string &F : Functions) {
     for (uint32_t K = 0;; ++K) {
-      if (Budget && R.Tries >= Budget)
+      if (Limited && R.Tries >= Budget)
         break;
       auto It = llvm::find_if(Traj, [&](const Decision &D) {
         return D.Function == F && D.Ordinal == K;
@@ -450,28 +643,21 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
       Try.setEviction({F, K, It->Hash, uint32_t(Other)});
       Try.sort();
       ++R.Tries;
-      Expected<Outcome> Out = C.compile(&Try, Coster);
+      ++R.EvictTries;
+      Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
       R.Compiles = C.Compiles;
       noteCompile(R);
       if (!Out)
         return Fail(Out.takeError());
-      if (Out->Instructions >= R.Best)
+      if (Out->Instructions >= ModelCost)
         continue;
-      R.Best = Out->Instructions;
-      R.BestObject = Out->Object;
-      R.BestCycles = Out->Cycles;
+      ModelCost = Out->Instructions;
+      ++R.EvictKept;
       Cur = std::move(Try);
       Traj = std::move(Out->Trajectory);
-      R.Kept.push_back({R.Tries, R.Best});
-      if (R.Best < R.Base.Instructions)
-        R.Entries = Cur;
-      noteGain(I, std::max(0.0, R.Base.Instructions - R.Best));
+      Consider(*Out, Cur);
     }
   }
-  // The model side is used only if it beats LLVM's eviction.
-  if (R.Best >= R.Base.Instructions)
-    R.Entries = ModuleDecisions();
-  R.Entries.Module = R.Key;
   R.Compiles = C.Compiles;
   return R;
 }
@@ -650,17 +836,76 @@ Error SpeedTuner::run() {
     }
     SearchCompiles += Results[I].Tries;
   }
+  for (ModuleResult &R : Results)
+    R.Predicted = R.Final();
+  if (!O.Workload.empty())
+    if (Error E = checkOnWorkload(Results))
+      return E;
   Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
   return writeOutputs(Results);
 }
 
+Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
+  std::vector<size_t> Changed;
+  std::vector<std::string> Names, Objects;
+  for (size_t I = 0; I < Results.size(); ++I) {
+    if (Results[I].UseEntries())
+      Changed.push_back(I);
+    Names.push_back(Mods[I].Name);
+    Objects.push_back(Results[I].Base.Object);
+  }
+  WorkloadOptions WO;
+  WO.Link = O.Link;
+  WO.Workload = O.Workload;
+  WO.WorkDir = O.WorkDir + "/workload";
+  ProgramMeasurer PM(WO, Names, Keys);
+  if (O.Verbose)
+    Bar = std::make_unique<Progress>("mlgo tune: workload");
+  // Untuned, all tuned, each alone (with two or more), the final program.
+  Planned = 2 + (Changed.size() > 1 ? Changed.size() + 1 : 0);
+  Done = 0;
+  auto Measure = [&](const std::vector<bool> &T) -> Expected<uint64_t> {
+    std::vector<std::string> Objs = Objects;
+    std::vector<bool> Tuned(Results.size(), false);
+    for (size_t K = 0; K < T.size(); ++K)
+      if (T[K]) {
+        Objs[Changed[K]] = Results[Changed[K]].BestObject;
+        Tuned[Changed[K]] = true;
+      }
+    Expected<uint64_t> N = PM.measure(Objs, Tuned);
+    noteCompile(ModuleResult());
+    return N;
+  };
+  Expected<WorkloadVerdict> V = verifyByModule(Changed.size(), Measure);
+  if (Bar)
+    Bar->end();
+  if (!V)
+    return V.takeError();
+  for (size_t K = 0; K < Changed.size(); ++K) {
+    ModuleResult &R = Results[Changed[K]];
+    R.MeasuredAlone = V->Alone[K];
+    if (!V->Reverted[K])
+      continue;
+    R.Reverted = true;
+    R.Entries = ModuleDecisions();
+    R.Entries.Module = R.Key;
+  }
+  Verdict = std::move(*V);
+  return Error::success();
+}
+
 Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
-  double Tuned = 0, ModelTotal = 0;
+  double Tuned = 0, ModelTotal = 0, InliningGain = 0, EvictionGain = 0;
+  size_t InlineEntries = 0, EvictEntries = 0;
   for (const ModuleResult &R : Results) {
     Tuned += R.Final();
     ModelTotal += R.Searched ? R.Model.Instructions : R.Base.Instructions;
+    InliningGain += R.inliningGain();
+    EvictionGain += R.evictionGain();
+    InlineEntries += R.Entries.Sites.size();
+    EvictEntries += R.Entries.Evictions.size();
   }
   DecisionsFile F;
   F.setMeta("llvm", LLVM_VERSION_STRING);
@@ -680,8 +925,15 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
                     "({2})",
                     BaseTotal, Tuned, percent(Tuned, BaseTotal))
                 .str());
+  if (Verdict)
+    F.setMeta("measured",
+              formatv("workload executed instructions: untuned {0}, tuned "
+                      "{1} ({2})",
+                      Verdict->Untuned, Verdict->Final,
+                      percent(double(Verdict->Final), double(Verdict->Untuned)))
+                  .str());
   for (const ModuleResult &R : Results)
-    if (R.UseModel())
+    if (R.UseEntries())
       F.addModule(R.Entries);
   if (Error E = writeFileAtomically(O.Output, F.print()))
     return E;
@@ -696,7 +948,7 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
               sys::fs::create_directories(sys::path::parent_path(To)))
         return makeError("cannot create the directory of '" + To +
                          "': " + EC.message());
-      std::string From = Tuned && R.UseModel() ? R.BestObject : R.Base.Object;
+      std::string From = Tuned && R.UseEntries() ? R.BestObject : R.Base.Object;
       // Whole or not at all: a run killed here leaves no half object.
       Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(From);
       if (!Bytes)
@@ -719,14 +971,19 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
      << ", " << Hot.size() << " hot functions (" << int(O.HotShare * 100)
      << "% of the profile-weighted instructions).\n\n"
      << "Estimated executed instructions (profile-weighted, from the "
-        "objects): LLVM's eviction "
-     << formatv("{0:f0}", BaseTotal) << ", the eviction model alone "
+        "objects): clang-19 -O2 -fprofile-use "
+     << formatv("{0:f0}", BaseTotal)
+     << ", the eviction model on the inlining "
+        "entries "
      << formatv("{0:f0}", ModelTotal) << ", tuned " << formatv("{0:f0}", Tuned)
-     << " (" << percent(Tuned, BaseTotal) << "). Search: " << SearchCompiles
+     << " (" << percent(Tuned, BaseTotal) << "): inlining "
+     << percent(BaseTotal - InliningGain, BaseTotal) << " (" << InlineEntries
+     << " entries), eviction " << percent(BaseTotal - EvictionGain, BaseTotal)
+     << " (" << EvictEntries << " entries). Search: " << SearchCompiles
      << " compiles.\n\n"
-     << "| module | LLVM | model | tuned | predicted | entries | tries "
-        "| kept | cycles: LLVM | tuned |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+     << "| module | LLVM | model | tuned | predicted | inlining | eviction "
+        "| entries | tries | kept | cycles: LLVM | tuned |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
   std::vector<const ModuleResult *> Sorted;
   for (const ModuleResult &R : Results)
     Sorted.push_back(&R);
@@ -736,16 +993,49 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
   for (const ModuleResult *R : Sorted) {
     if (!R->Searched)
       continue;
-    OS << "| " << R->Key << " | " << formatv("{0:f0}", R->Base.Instructions)
-       << " | " << formatv("{0:f0}", R->Model.Instructions) << " | "
-       << formatv("{0:f0}", R->Final()) << " | "
-       << percent(R->Final(), R->Base.Instructions) << " | "
-       << R->Entries.Evictions.size() << " | " << R->Tries << " | "
-       << R->Kept.size() << " | " << formatv("{0:f0}", R->Base.Cycles) << " | "
+    double B = R->Base.Instructions;
+    OS << "| " << R->Key << " | " << formatv("{0:f0}", B) << " | "
+       << formatv("{0:f0}", R->Model.Instructions) << " | "
+       << formatv("{0:f0}", R->Final()) << " | " << percent(R->Final(), B)
+       << " | " << percent(B - R->inliningGain(), B) << " | "
+       << percent(B - R->evictionGain(), B) << " | " << R->Entries.Sites.size()
+       << "+" << R->Entries.Evictions.size() << " | " << R->InlineTries << "+"
+       << R->EvictTries << " | " << R->InlineKept << "+" << R->EvictKept
+       << " | " << formatv("{0:f0}", R->Base.Cycles) << " | "
        << formatv("{0:f0}", R->FinalCycles()) << " |\n";
   }
-  OS << "\nMeasured gains: not measured by this run (`mlgo eval package "
-        "--profile P --decisions FILE` builds and measures both).\n";
+  OS << "\n`model`: the eviction model with the kept inlining entries, "
+        "before eviction moves. `inlining`, `eviction`: what each saved of "
+        "the module's -O2 cost; `entries`, `tries`, `kept`: inlining + "
+        "eviction.\n";
+  OS << "\n";
+  if (!Verdict) {
+    OS << "Measured gains: not measured by this run (`--workload CMD` "
+          "measures them; `mlgo eval package --profile P --decisions FILE` "
+          "builds and measures both).\n";
+  } else {
+    const WorkloadVerdict &V = *Verdict;
+    auto Pct = [&](uint64_t N) {
+      return percent(double(N), double(V.Untuned));
+    };
+    OS << "## Measured on the workload\n\n"
+       << "`" << O.Workload << "` under callgrind (executed instructions "
+       << "from main, in the program's own processes; " << V.Runs
+       << " programs measured): untuned " << V.Untuned
+       << ", every changed module tuned " << V.AllTuned << " ("
+       << Pct(V.AllTuned) << "), the file's program " << V.Final << " ("
+       << Pct(V.Final) << ").\n\n"
+       << "| module | predicted | measured alone | verdict |\n"
+       << "|---|---:|---:|---|\n";
+    for (const ModuleResult *R : Sorted) {
+      if (!R->MeasuredAlone)
+        continue;
+      OS << "| " << R->Key << " | "
+         << percent(R->Predicted, R->Base.Instructions) << " of the module | "
+         << Pct(R->MeasuredAlone) << " of the program | "
+         << (R->Reverted ? "reverted: measured worse" : "kept") << " |\n";
+    }
+  }
   if (Error E = writeFileAtomically(O.WorkDir + "/report.md", Rep))
     return E;
   if (O.Verbose)
@@ -765,10 +1055,6 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
   double Gain = 0;
   for (const ModuleResult *R : Sorted) {
     double Prev = R->Base.Instructions;
-    if (R->Searched && R->Model.Instructions < Prev) {
-      Gain += Prev - R->Model.Instructions;
-      Prev = R->Model.Instructions;
-    }
     for (auto [Try, Cost] : R->Kept) {
       if (Cost < Prev) {
         Gain += Prev - Cost;

@@ -148,7 +148,26 @@ cl::opt<std::string> Profile("profile",
                              cl::value_desc("file"), cl::sub(TuneCmd),
                              cl::cat(Cat));
 
+cl::opt<std::string>
+    Link("link",
+         cl::desc("--objective speed, with --workload: a shell command that "
+                  "links the objects in $MLGO_OBJECTS (one per corpus "
+                  "module, named as the module with .o added) into "
+                  "$MLGO_PROGRAM"),
+         cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string>
+    Workload("workload",
+             cl::desc("--objective speed: a shell command that runs "
+                      "$MLGO_PROGRAM on a workload (and fails if its "
+                      "results are wrong); the tuned and untuned programs "
+                      "are measured under callgrind and modules measured "
+                      "worse are reverted"),
+             cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
+
 int runSpeedTune() {
+  if (Workload.empty() != Link.empty())
+    return fail("--workload and --link go together: --link makes the "
+                "program that --workload runs");
   if (Profile.empty())
     return fail("--objective speed needs --profile P.profdata");
   if (Corpus.empty())
@@ -170,6 +189,8 @@ int runSpeedTune() {
   O.Jobs = Workers ? Workers : 2;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
+  O.Link = Link;
+  O.Workload = Workload;
   if (Error E = runSpeedTuning(O))
     return fail(std::move(E));
   return 0;
@@ -201,8 +222,8 @@ int runTune() {
   if (Objective != "size")
     return fail("--objective must be 'size' or 'speed', not '" + Objective +
                 "'");
-  if (!Profile.empty())
-    return fail("--profile is for --objective speed");
+  if (!Profile.empty() || !Workload.empty() || !Link.empty())
+    return fail("--profile, --workload and --link are for --objective speed");
   if (Corpus.empty() == Package.empty())
     return fail("give one of --corpus and --package");
   TuneOptions O;

@@ -1,7 +1,8 @@
 //===- mlgo/Tune/SpeedTune.h - mlgo tune --objective speed ------*- C++ -*-===//
 //
 // The per-program search for speed (issue #49, docs/tune.md "For speed"):
-// a program's own eviction decisions, searched on its own profile.
+// a program's own inlining and eviction decisions, searched on its own
+// profile.
 //
 // The program is a corpus of its -O2 build. Every compile is the module's
 // own cc1 command with the profile applied (-fprofile-use, mismatches
@@ -11,20 +12,25 @@
 // counts), the search's only signal, compile-only.
 //
 // Per module:
-//   1. LLVM's eviction (stock clang-19 -O2 -fprofile-use): the baseline;
-//   2. the plugin's eviction model, with its trajectory (the training log:
-//      every decision's function, features and answer);
-//   3. in the program's hot functions (those that hold 99% of the
-//      baseline's cost, hottest first) each decision of the current
-//      trajectory in turn, ordinal by ordinal, inverted as -mlgo-evict-flips
-//      does (invertEviction): an entry (function, ordinal, hash of the
-//      features, answer) added to the module's entries; the compile's cost
-//      decides: kept if it lowers the model side's cost, and the trajectory
-//      then becomes the compile's.
-// The module's result is the cheaper of LLVM's eviction (no entries) and
-// the model with the kept entries; a module where the model alone wins gets
+//   1. stock clang-19 -O2 -fprofile-use: the baseline; the program's hot
+//      functions are those that hold 99% of the baselines' cost;
+//   2. inlining, with LLVM's eviction: mlgo's advisor deciding with LLVM's
+//      heuristic, its decisions recorded (the training log and its sites
+//      file); the size search's moves (mlgo/Tune/TuneSearch.h: a site's
+//      decision inverted, a callee's calls all inlined or none) whose
+//      caller is hot, the hottest caller's first, each kept if it lowers
+//      the module's cost, the moves planned again after each kept one;
+//   3. eviction, on top of the kept inlining entries: the plugin's
+//      eviction model, with its trajectory (every decision's function,
+//      features and answer); in the hot functions, hottest first, each
+//      decision of the current trajectory in turn, ordinal by ordinal,
+//      inverted as -mlgo-evict-flips does (invertEviction): an entry
+//      (function, ordinal, hash of the features, answer) added, kept if
+//      it lowers the model side's cost, the trajectory then the compile's.
+// The module's result is the cheapest of the three; the model side gets
 // one entry that pins the model's own first answer (which switches the
-// module to the model).
+// module to the model). With --workload (mlgo/Tune/WorkloadCheck.h) the
+// tuned program is then measured, and modules measured worse reverted.
 //
 // Deterministic: the order of moves is a function of the baseline costs,
 // the trajectories and the seed (which breaks ties between functions of
@@ -66,6 +72,9 @@ struct SpeedTuneOptions {
   /// The share of the baseline's cost the hot functions hold.
   double HotShare = 0.99;
   bool Verbose = true;
+  /// --link and --workload (mlgo/Tune/WorkloadCheck.h): the check of the
+  /// tuned program on a workload; none if empty.
+  std::string Link, Workload;
   /// The plugin (default: the installed one) and the compiler.
   std::string PluginPath;
   std::string Clang = "clang-19";

@@ -1,0 +1,58 @@
+//===- mlgo/Speed/Callgrind.h - Executed instructions, measured -*- C++ -*-===//
+//
+// What the speed tools measure a program with: a command (a benchmark, a
+// workload) run under valgrind's callgrind, following children, and the
+// instructions executed by the processes whose program lies in one
+// directory tree (the build's or the linked program's; the shells and
+// tools of the command are not counted). Callgrind counts are a function
+// of the program and its input, so two runs of one build agree to the
+// instruction: the measure the tools decide on. Wall-clock time is
+// reported beside, never decided on (it is noisy on a shared machine).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MLGO_SPEED_CALLGRIND_H
+#define MLGO_SPEED_CALLGRIND_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlgo {
+namespace speed {
+
+/// What one run of a command under callgrind executed in one tree's
+/// programs.
+struct CallgrindRun {
+  uint64_t Instructions = 0;
+  /// The tree's programs that ran, relative to it, sorted.
+  std::vector<std::string> Programs;
+};
+
+/// Runs \p Argv under callgrind, following children, one log per process
+/// in \p LogDir (-v: the log names the program's file; the command's
+/// stdout and stderr go to LogDir/output.txt), and sums the executed
+/// instructions of the processes whose program lies under \p Tree.
+/// Instructions are counted from main on (--toggle-collect=main): the
+/// dynamic loader's and libc's start-up depend on the environment and the
+/// program's path (17 instructions of 135,000 for a longer directory
+/// name), main's work on the program and its input only. Errors (named by
+/// \p Name): the command failed, or ran no program of the tree, or a
+/// program of the tree ended before callgrind counted anything in main.
+llvm::Expected<CallgrindRun> runCallgrind(llvm::StringRef Name,
+                                          llvm::ArrayRef<std::string> Argv,
+                                          const std::string &Tree,
+                                          const std::string &LogDir,
+                                          unsigned TimeoutSeconds);
+
+/// The last \p N lines of the file at \p Path ("" if it cannot be read).
+std::string readTail(llvm::StringRef Path, size_t N);
+
+} // namespace speed
+} // namespace mlgo
+
+#endif // MLGO_SPEED_CALLGRIND_H
