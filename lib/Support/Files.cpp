@@ -104,4 +104,11 @@ Error writeFileAtomically(const Twine &Path, StringRef Bytes) {
   return Error::success();
 }
 
+Error copyFileAtomically(const Twine &From, const Twine &To) {
+  Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(From);
+  if (!Bytes)
+    return Bytes.takeError();
+  return writeFileAtomically(To, (*Bytes)->getBuffer());
+}
+
 } // namespace mlgo

@@ -950,10 +950,7 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
                          "': " + EC.message());
       std::string From = Tuned && R.UseEntries() ? R.BestObject : R.Base.Object;
       // Whole or not at all: a run killed here leaves no half object.
-      Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(From);
-      if (!Bytes)
-        return Bytes.takeError();
-      if (Error E = writeFileAtomically(To, (*Bytes)->getBuffer()))
+      if (Error E = copyFileAtomically(From, To))
         return E;
     }
   }

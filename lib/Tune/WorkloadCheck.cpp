@@ -121,10 +121,10 @@ Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
   for (const std::string &D : {Objs, Dir + "/bin"})
     if (std::error_code EC = sys::fs::create_directories(D))
       return makeError("cannot create '" + D + "': " + EC.message());
+  // Whole or not at all: a run killed here leaves no half object.
   for (size_t I = 0; I < Objects.size(); ++I)
-    if (std::error_code EC =
-            sys::fs::copy_file(Objects[I], Objs + "/" + Names[I] + ".o"))
-      return makeError("cannot copy '" + Objects[I] + "': " + EC.message());
+    if (Error E = copyFileAtomically(Objects[I], Objs + "/" + Names[I] + ".o"))
+      return E;
   RunOptions RO;
   RO.Stdin = "/dev/null";
   RO.Stdout = RO.Stderr = Dir + "/link.log";

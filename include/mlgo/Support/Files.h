@@ -59,6 +59,10 @@ llvm::Expected<llvm::json::Value> readJSONFile(const llvm::Twine &Path);
 /// write of PATH replaces.
 llvm::Error writeFileAtomically(const llvm::Twine &Path, llvm::StringRef Bytes);
 
+/// Copies the file at \p From to \p To whole or not at all
+/// (readWholeFile, then writeFileAtomically; their errors).
+llvm::Error copyFileAtomically(const llvm::Twine &From, const llvm::Twine &To);
+
 } // namespace mlgo
 
 #endif // MLGO_SUPPORT_FILES_H
