@@ -122,6 +122,26 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   return Out;
 }
 
+std::string
+CompileService::runBatch(ArrayRef<CompileJob> Jobs, StringRef What,
+                         function_ref<void(size_t, JobOutcome &)> OnOutcome) {
+  Progress Shown((Label + ": " + What).str());
+  std::string EnvironmentError;
+  Pool.run(
+      Jobs,
+      [&](size_t Done, size_t Total) {
+        if (Verbose)
+          Shown.update(Done, Total);
+      },
+      [&](size_t J, JobOutcome &O) {
+        if (O.Environment && EnvironmentError.empty())
+          EnvironmentError = O.Error;
+        OnOutcome(J, O);
+      });
+  Shown.end();
+  return EnvironmentError;
+}
+
 Expected<std::vector<CompileService::SitesResult>>
 CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
                                  StringRef What) {
@@ -149,15 +169,9 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   }
   if (Jobs.empty())
     return Out;
-  Progress Shown((Label + ": " + What).str());
-  std::string WriteError, EnvironmentError;
-  Pool.run(
-      Jobs,
-      [&](size_t Done, size_t Total) {
-        if (Verbose)
-          Shown.update(Done, Total);
-      },
-      [&](size_t J, JobOutcome &O) {
+  std::string WriteError;
+  std::string EnvironmentError =
+      runBatch(Jobs, What, [&](size_t J, JobOutcome &O) {
         SitesResult &R = Out[Where[J]];
         if (O.ok()) {
           R.Entry.Ok = true;
@@ -170,12 +184,9 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
         } else {
           R.Entry.Error = O.Error;
           R.Entry.Transient = O.Transient;
-          if (O.Environment && EnvironmentError.empty())
-            EnvironmentError = O.Error;
         }
         keepFirst(WriteError, Cache.insert(Keys[Where[J]], R.Entry));
       });
-  Shown.end();
   if (!WriteError.empty())
     return makeError(WriteError);
   if (!EnvironmentError.empty())
@@ -207,25 +218,15 @@ CompileService::predict(ArrayRef<CompileRequest> Requests, StringRef What) {
   }
   if (Jobs.empty())
     return Out;
-  Progress Shown((Label + ": " + What).str());
-  std::string EnvironmentError;
-  Pool.run(
-      Jobs,
-      [&](size_t Done, size_t Total) {
-        if (Verbose)
-          Shown.update(Done, Total);
-      },
-      [&](size_t J, JobOutcome &O) {
+  std::string EnvironmentError =
+      runBatch(Jobs, What, [&](size_t J, JobOutcome &O) {
         Prediction &R = Out[Where[J]];
         R.Ok = O.ok();
         if (O.ok())
           R.Bytes = O.Result->PredictedText;
         else
           R.Error = O.Error;
-        if (O.Environment && EnvironmentError.empty())
-          EnvironmentError = O.Error;
       });
-  Shown.end();
   if (!EnvironmentError.empty())
     return environmentError(EnvironmentError);
   for (size_t I = 0; I < Requests.size(); ++I)

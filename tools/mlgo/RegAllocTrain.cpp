@@ -23,6 +23,7 @@
 using namespace llvm;
 using namespace mlgo;
 using tool::fail;
+using tool::parseWord;
 
 namespace {
 
@@ -128,10 +129,11 @@ int runTrain() {
   if (!TheReward)
     return fail(TheReward.takeError());
   O.Reward = *TheReward;
-  if (Select != "training" && Select != "validation")
-    return fail("--select must be training or validation, not '" + Select +
-                "'");
-  O.SelectOnValidation = Select == "validation";
+  Expected<bool> OnValidation = parseWord<bool>(
+      "select", Select, {{"training", false}, {"validation", true}});
+  if (!OnValidation)
+    return fail(OnValidation.takeError());
+  O.SelectOnValidation = *OnValidation;
   if (O.Pairs == 0)
     return fail("--pairs must be at least 1");
   if (!(O.SigmaFloor > 0))

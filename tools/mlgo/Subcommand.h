@@ -16,10 +16,15 @@
 #ifndef MLGO_TOOLS_SUBCOMMAND_H
 #define MLGO_TOOLS_SUBCOMMAND_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
+
+#include <initializer_list>
+#include <utility>
+#include <vector>
 
 namespace mlgo::tool {
 
@@ -44,6 +49,26 @@ llvm::cl::OptionCategory &getToolCategory();
 /// of a failed subcommand.
 int fail(llvm::Error E);
 int fail(const llvm::Twine &Message);
+
+/// The error for a word option given a word it does not take:
+/// "--<Option> must be 'a', 'b' or 'c', not '<Value>'".
+llvm::Error wordError(llvm::StringRef Option, llvm::StringRef Value,
+                      llvm::ArrayRef<llvm::StringRef> Words);
+
+/// The value of a word option (--predict off|rank|skip): the entry of
+/// \p Words named \p Value, or wordError().
+template <typename T>
+llvm::Expected<T>
+parseWord(llvm::StringRef Option, llvm::StringRef Value,
+          std::initializer_list<std::pair<llvm::StringRef, T>> Words) {
+  std::vector<llvm::StringRef> Names;
+  for (const auto &[Name, Meaning] : Words) {
+    if (Name == Value)
+      return Meaning;
+    Names.push_back(Name);
+  }
+  return wordError(Option, Value, Names);
+}
 
 /// Prints what `mlgo --version` prints: mlgo's version and git commit, the
 /// LLVM it runs on and was built against, and its embedded models with the

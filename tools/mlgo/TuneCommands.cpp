@@ -34,6 +34,7 @@
 using namespace llvm;
 using namespace mlgo;
 using tool::fail;
+using tool::parseWord;
 
 namespace {
 
@@ -217,11 +218,12 @@ Expected<std::string> getPackageCorpus() {
 }
 
 int runTune() {
-  if (Objective == "speed")
+  Expected<bool> Speed = parseWord<bool>("objective", Objective,
+                                         {{"size", false}, {"speed", true}});
+  if (!Speed)
+    return fail(Speed.takeError());
+  if (*Speed)
     return runSpeedTune();
-  if (Objective != "size")
-    return fail("--objective must be 'size' or 'speed', not '" + Objective +
-                "'");
   if (!Profile.empty() || !Workload.empty() || !Link.empty())
     return fail("--profile, --workload and --link are for --objective speed");
   if (Corpus.empty() == Package.empty())
@@ -244,30 +246,33 @@ int runTune() {
   O.Order = Unguided ? TuneOrder::Unguided : TuneOrder::Guided;
   O.Compare = Compare;
   O.ModelPath = ModelPath;
-  if (Guide != "ranker" && Guide != "logit")
-    return fail("--guide must be 'ranker' or 'logit', not '" + Guide + "'");
-  O.UseRanker = Guide == "ranker";
+  Expected<bool> UseRanker =
+      parseWord<bool>("guide", Guide, {{"ranker", true}, {"logit", false}});
+  if (!UseRanker)
+    return fail(UseRanker.takeError());
+  O.UseRanker = *UseRanker;
   if (!RankerPath.empty() && !O.UseRanker)
     return fail("--ranker is for --guide ranker");
   O.RankerPath = RankerPath;
-  if (ComponentGraph != "references" && ComponentGraph != "sites")
-    return fail("--component-graph must be 'references' or 'sites', not '" +
-                ComponentGraph + "'");
+  Expected<bool> ReferenceGraph =
+      parseWord<bool>("component-graph", ComponentGraph,
+                      {{"references", true}, {"sites", false}});
+  if (!ReferenceGraph)
+    return fail(ReferenceGraph.takeError());
   if (ExhaustiveSites > 20)
     return fail("--exhaustive-sites is at most 20 (2^20 compiles per "
                 "component)");
   O.Components = Components;
   O.ExhaustiveSites = ExhaustiveSites;
-  O.ReferenceGraph = ComponentGraph == "references";
-  if (Predict == "off")
-    O.Predict = TunePredict::Off;
-  else if (Predict == "rank")
-    O.Predict = TunePredict::Rank;
-  else if (Predict == "skip")
-    O.Predict = TunePredict::Skip;
-  else
-    return fail("--predict must be 'off', 'rank' or 'skip', not '" + Predict +
-                "'");
+  O.ReferenceGraph = *ReferenceGraph;
+  Expected<TunePredict> ThePredict =
+      parseWord<TunePredict>("predict", Predict,
+                             {{"off", TunePredict::Off},
+                              {"rank", TunePredict::Rank},
+                              {"skip", TunePredict::Skip}});
+  if (!ThePredict)
+    return fail(ThePredict.takeError());
+  O.Predict = *ThePredict;
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

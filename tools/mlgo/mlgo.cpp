@@ -74,6 +74,18 @@ int fail(const Twine &Message) {
   return 1;
 }
 
+Error wordError(StringRef Option, StringRef Value, ArrayRef<StringRef> Words) {
+  std::string List;
+  for (size_t I = 0; I < Words.size(); ++I)
+    List += (I == 0                  ? "'"
+             : I + 1 == Words.size() ? " or '"
+                                     : ", '") +
+            Words[I].str() + "'";
+  return createStringError(inconvertibleErrorCode(),
+                           "--%s must be %s, not '%s'", Option.str().c_str(),
+                           List.c_str(), Value.str().c_str());
+}
+
 /// The actions of \p Group, or for an empty \p Group the tool's groups and
 /// one-word commands, sorted by name.
 static std::vector<HelpEntry> getHelpEntries(StringRef Group) {

@@ -112,6 +112,13 @@ public:
   size_t getDefaultColumn() const { return DefaultColumn; }
 
 private:
+  /// Runs \p Jobs on the pool under one progress line named \p What and
+  /// hands each outcome to \p OnOutcome. Returns the first environment
+  /// error (the machine's fault, not a module's), empty if none.
+  std::string
+  runBatch(llvm::ArrayRef<CompileJob> Jobs, llvm::StringRef What,
+           llvm::function_ref<void(size_t, JobOutcome &)> OnOutcome);
+
   std::vector<CorpusModule> Modules;
   WorkerPool &Pool;
   bool Verbose;
