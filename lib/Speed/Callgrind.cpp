@@ -11,7 +11,11 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -23,6 +27,159 @@ using namespace llvm;
 
 namespace mlgo {
 namespace speed {
+
+namespace {
+
+/// One position of a cost line ("0x4a0", "12", "+3", "-8", "*"), given the
+/// same position of the line before.
+bool parsePosition(StringRef Token, uint64_t Previous, uint64_t &Out) {
+  if (Token == "*") {
+    Out = Previous;
+    return true;
+  }
+  uint64_t Delta;
+  if (Token.consume_front("+")) {
+    if (Token.getAsInteger(0, Delta))
+      return false;
+    Out = Previous + Delta;
+    return true;
+  }
+  if (Token.consume_front("-")) {
+    if (Token.getAsInteger(0, Delta))
+      return false;
+    Out = Previous - Delta;
+    return true;
+  }
+  return !Token.getAsInteger(0, Out);
+}
+
+} // namespace
+
+Expected<std::vector<std::pair<uint64_t, uint64_t>>>
+readInstructionCounts(StringRef Path, StringRef Program) {
+  auto Fail = [&](const Twine &Why) {
+    return makeError(Path + ": " + Why);
+  };
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return Fail(Buf.getError().message());
+  // Positions default to "line" alone: a file without instruction
+  // positions cannot say which instruction ran.
+  // (npos: not among them)
+  const size_t None = ~size_t(0);
+  size_t InstrAt = None, IrAt = None;
+  size_t NumPositions = 1;
+  StringMap<std::string> Objects; // "(3)" -> its name
+  StringMap<bool> IsProgram;      // object name -> is it Program?
+  bool InProgram = false, CallCost = false;
+  uint64_t Previous = 0;
+  DenseMap<uint64_t, uint64_t> Counts;
+  auto isProgram = [&](StringRef Name) {
+    auto [It, New] = IsProgram.try_emplace(Name, false);
+    if (New)
+      It->second = Name == Program || sys::fs::equivalent(Name, Program);
+    return It->second;
+  };
+  StringRef Rest = (*Buf)->getBuffer();
+  for (size_t LineNo = 1; !Rest.empty(); ++LineNo) {
+    StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    Line = Line.rtrim('\r');
+    if (Line.empty() || Line.front() == '#')
+      continue;
+    char First = Line.front();
+    if (isDigit(First) || First == '+' || First == '-' || First == '*') {
+      if (InstrAt == None)
+        return Fail("no instruction addresses (run callgrind with "
+                    "--dump-instr=yes)");
+      if (IrAt == None)
+        return Fail("no Ir event (instructions executed) in its events");
+      SmallVector<StringRef, 8> Tokens;
+      Line.split(Tokens, ' ', -1, /*KeepEmpty=*/false);
+      if (Tokens.size() < NumPositions)
+        return Fail("line " + Twine(LineNo) + ": a cost line with " +
+                    Twine(Tokens.size()) + " fields, fewer than its " +
+                    Twine(NumPositions) + " positions");
+      uint64_t Address;
+      if (!parsePosition(Tokens[InstrAt], Previous, Address))
+        return Fail("line " + Twine(LineNo) + ": '" + Tokens[InstrAt] +
+                    "' is not an instruction position");
+      Previous = Address;
+      uint64_t Ir = 0;
+      size_t At = NumPositions + IrAt;
+      if (At < Tokens.size() && Tokens[At].getAsInteger(10, Ir))
+        return Fail("line " + Twine(LineNo) + ": '" + Tokens[At] +
+                    "' is not an event count");
+      bool Call = CallCost;
+      CallCost = false;
+      // A call's cost line carries the callee's inclusive cost, not the
+      // instruction's own.
+      if (!Call && InProgram && Ir)
+        Counts[Address] += Ir;
+      continue;
+    }
+    if (Line.starts_with("jump=") || Line.starts_with("jcnd="))
+      return Fail("line " + Twine(LineNo) +
+                  ": jump costs (--collect-jumps=yes) are not read; run "
+                  "callgrind without it");
+    if (Line.starts_with("calls=")) {
+      CallCost = true;
+      continue;
+    }
+    // ob= and cob= share one name table: "(id) name" defines id, "(id)"
+    // names it again, "name" alone is uncompressed.
+    bool Callee = Line.consume_front("cob=");
+    if (Callee || Line.consume_front("ob=")) {
+      StringRef Name = Line;
+      if (Line.starts_with("(")) {
+        auto [Id, After] = Line.split(')');
+        StringRef Key = Id.drop_front();
+        After = After.ltrim(' ');
+        if (!After.empty())
+          Objects[Key] = After.str();
+        auto It = Objects.find(Key);
+        if (It == Objects.end())
+          return Fail("line " + Twine(LineNo) + ": object (" + Key +
+                      ") used before it is named");
+        Name = It->second;
+      }
+      if (!Callee)
+        InProgram = isProgram(Name);
+      continue;
+    }
+    if (Line.consume_front("positions:")) {
+      SmallVector<StringRef, 4> Names;
+      Line.split(Names, ' ', -1, /*KeepEmpty=*/false);
+      NumPositions = Names.size();
+      InstrAt = None;
+      for (size_t I = 0; I < Names.size(); ++I)
+        if (Names[I] == "instr")
+          InstrAt = I;
+      continue;
+    }
+    if (Line.consume_front("events:")) {
+      SmallVector<StringRef, 8> Names;
+      Line.split(Names, ' ', -1, /*KeepEmpty=*/false);
+      IrAt = None;
+      for (size_t I = 0; I < Names.size(); ++I)
+        if (Names[I] == "Ir")
+          IrAt = I;
+      continue;
+    }
+    // Other specifications (fl=, fn=, cfn=, cob=, ...) and header lines
+    // (cmd:, totals:, ...) do not change what ran where.
+  }
+  if (InstrAt == None)
+    return Fail("no instruction addresses (run callgrind with "
+                "--dump-instr=yes)");
+  if (Counts.empty())
+    return Fail("no instruction of " + Program +
+                " ran (a callgrind run of another program?)");
+  std::vector<std::pair<uint64_t, uint64_t>> Sorted(Counts.begin(),
+                                                    Counts.end());
+  llvm::sort(Sorted);
+  return Sorted;
+}
 
 /// The last \p N lines of the file at \p Path ("" if it cannot be read).
 std::string readTail(StringRef Path, size_t N) {

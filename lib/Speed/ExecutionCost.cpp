@@ -314,6 +314,7 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
       const object::PGOAnalysisMap &Analysis = PGO[F];
       uint64_t FunctionAddress = Map.getFunctionAddress();
       FunctionCost Function;
+      Function.Address = FunctionAddress;
       auto NameIt = Names.find({Sec.getIndex(), FunctionAddress});
       Function.Name =
           NameIt != Names.end()

@@ -1,6 +1,7 @@
 //===- tools/mlgo/SpeedCommands.cpp - mlgo speed cost ---------------------===//
 //
-//   mlgo speed cost FILE... [--cpu=CPU] [--top=N] [--json]
+//   mlgo speed cost FILE... [--cpu=CPU] [--top=N] [--json [--blocks]]
+//   mlgo speed cost PROGRAM --callgrind=callgrind.out [...]
 //
 // What the profile compiled into each object or program says its code does
 // (mlgo/Speed/ExecutionCost.h): per function, the profile's entry count, the
@@ -14,13 +15,20 @@
 //
 // The tables list functions hottest first (by cycles; --top keeps the first
 // N of each file) and round to whole numbers; --json prints every function,
-// in the file's order, with every number exact.
+// in the file's order, with every number exact; --blocks adds each
+// function's address and blocks (where the estimate puts the work, to
+// compare with a profiler's per-instruction counts). --callgrind puts
+// beside each estimate what a run of the program under callgrind
+// (--dump-instr=yes) executed in the function's blocks, and with --blocks
+// each block's measured count (its first instruction's): where, and by how
+// much, the profile's branch probabilities miss what ran.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Subcommand.h"
 
 #include "mlgo/Eval/Table.h"
+#include "mlgo/Speed/Callgrind.h"
 #include "mlgo/Speed/ExecutionCost.h"
 
 #include "mlgo/Support/Error.h"
@@ -32,6 +40,7 @@
 #include "llvm/TargetParser/Host.h"
 
 #include <algorithm>
+#include <optional>
 
 using namespace llvm;
 using namespace mlgo;
@@ -59,17 +68,87 @@ cl::opt<unsigned> Top("top",
                       cl::init(0), cl::sub(CostCmd), cl::cat(Cat));
 cl::opt<bool> JSON("json", cl::desc("print JSON instead of tables"),
                    cl::sub(CostCmd), cl::cat(Cat));
+cl::opt<std::string> CallgrindFile(
+    "callgrind",
+    cl::desc("beside each estimate, what the program's run under callgrind "
+             "executed (a callgrind.out file written with "
+             "--dump-instr=yes; one program only)"),
+    cl::value_desc("callgrind.out"), cl::sub(CostCmd), cl::cat(Cat));
+cl::opt<bool> Blocks("blocks",
+                     cl::desc("with --json, every function's address and "
+                              "blocks (id, address, size, count, "
+                              "instructions, cycles)"),
+                     cl::sub(CostCmd), cl::cat(Cat));
 
 std::string whole(double D) { return formatv("{0:F0}", D).str(); }
 
+/// What callgrind measured of one program, per instruction address.
+struct Measured {
+  std::vector<std::pair<uint64_t, uint64_t>> Counts;
+  /// Σ counts of the addresses in [Begin, End).
+  uint64_t instructions(uint64_t Begin, uint64_t End) const {
+    uint64_t Sum = 0;
+    for (auto It = llvm::lower_bound(Counts,
+                                     std::pair<uint64_t, uint64_t>(Begin, 0));
+         It != Counts.end() && It->first < End; ++It)
+      Sum += It->second;
+    return Sum;
+  }
+  /// How often the instruction at \p Address ran: for a block's first
+  /// instruction, how often the block ran.
+  uint64_t count(uint64_t Address) const {
+    auto It =
+        llvm::lower_bound(Counts, std::pair<uint64_t, uint64_t>(Address, 0));
+    return It != Counts.end() && It->first == Address ? It->second : 0;
+  }
+  uint64_t function(const FunctionCost &F) const {
+    uint64_t Sum = 0;
+    for (const BlockCost &B : F.Blocks)
+      Sum += instructions(F.Address + B.Offset, F.Address + B.Offset + B.Size);
+    return Sum;
+  }
+};
+std::optional<Measured> TheMeasured;
+
 json::Object functionJSON(const FunctionCost &F) {
-  return json::Object{{"name", F.Name},
-                      {"entry_count", int64_t(F.EntryCount)},
-                      {"instructions", F.Instructions},
-                      {"cycles", F.Cycles}};
+  json::Object O{{"name", F.Name},
+                 {"entry_count", int64_t(F.EntryCount)},
+                 {"instructions", F.Instructions},
+                 {"cycles", F.Cycles}};
+  if (TheMeasured)
+    O["callgrind_instructions"] = int64_t(TheMeasured->function(F));
+  if (!Blocks)
+    return O;
+  O["address"] = int64_t(F.Address);
+  O["counts_solved"] = F.CountsSolved;
+  json::Array Array;
+  for (const BlockCost &B : F.Blocks) {
+    json::Object Block{{"id", int64_t(B.ID)},
+                       {"address", int64_t(F.Address + B.Offset)},
+                       {"size", int64_t(B.Size)},
+                       {"count", B.Count},
+                       {"instructions", int64_t(B.Instructions)},
+                       {"cycles", B.Cycles}};
+    if (TheMeasured)
+      Block["callgrind_count"] =
+          int64_t(TheMeasured->count(F.Address + B.Offset));
+    Array.push_back(std::move(Block));
+  }
+  O["blocks"] = std::move(Array);
+  return O;
 }
 
 int runCost() {
+  if (!CallgrindFile.empty()) {
+    if (Files.size() != 1)
+      return fail("--callgrind compares one program with its run, not " +
+                  Twine(Files.size()) + " files");
+    Expected<std::vector<std::pair<uint64_t, uint64_t>>> Counts =
+        readInstructionCounts(CallgrindFile, Files.front());
+    if (!Counts)
+      return fail(Counts.takeError());
+    TheMeasured = Measured{std::move(*Counts)};
+  }
   std::vector<ObjectCost> Costs;
   std::unique_ptr<BlockCoster> Coster;
   bool Failed = false;
@@ -118,6 +197,8 @@ int runCost() {
                 Twine(Files.size() == 1 ? Files.front() : "these files") +
                 " has a profile count: compiled without -fprofile-use, or "
                 "with a profile of other code");
+  if (Blocks && !JSON)
+    return fail("--blocks is for --json");
   if (JSON) {
     json::Array FileArray;
     for (size_t I = 0; I < Costs.size(); ++I) {
@@ -154,11 +235,34 @@ int runCost() {
            << C.Profiled << " with a profile count\n";
     Table T;
     T.Header = {"function", "entry count", "instructions", "cycles"};
-    for (const FunctionCost *F : Order)
-      T.addRow({F->Name, std::to_string(F->EntryCount), whole(F->Instructions),
-                whole(F->Cycles)});
+    if (TheMeasured)
+      T.Header.insert(T.Header.end(), {"callgrind", "estimate / callgrind"});
+    auto ratio = [](double Estimate, uint64_t Measured) {
+      return Measured ? formatv("{0:F3}", Estimate / double(Measured)).str()
+                      : std::string("-");
+    };
+    uint64_t MeasuredTotal = 0;
+    for (const FunctionCost &F : C.Functions)
+      MeasuredTotal += TheMeasured ? TheMeasured->function(F) : 0;
+    for (const FunctionCost *F : Order) {
+      std::vector<std::string> Row = {F->Name, std::to_string(F->EntryCount),
+                                      whole(F->Instructions),
+                                      whole(F->Cycles)};
+      if (TheMeasured) {
+        uint64_t M = TheMeasured->function(*F);
+        Row.push_back(std::to_string(M));
+        Row.push_back(ratio(F->Instructions, M));
+      }
+      T.addRow(Row);
+    }
     T.addRuleBeforeNextRow();
-    T.addRow({"total", "", whole(C.Instructions), whole(C.Cycles)});
+    std::vector<std::string> Total = {"total", "", whole(C.Instructions),
+                                      whole(C.Cycles)};
+    if (TheMeasured) {
+      Total.push_back(std::to_string(MeasuredTotal));
+      Total.push_back(ratio(C.Instructions, MeasuredTotal));
+    }
+    T.addRow(Total);
     T.printTerminal(outs());
     outs() << "\n";
   }

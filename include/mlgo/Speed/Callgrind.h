@@ -49,6 +49,18 @@ llvm::Expected<CallgrindRun> runCallgrind(llvm::StringRef Name,
                                           const std::string &LogDir,
                                           unsigned TimeoutSeconds);
 
+/// How often each instruction of one program ran, read from a callgrind
+/// output file written with --dump-instr=yes (so that costs are kept per
+/// instruction address): address (as in the program's ELF, which is how
+/// callgrind writes it, position-independent or not) -> executed count
+/// (Ir). Costs of the program's own code only: other objects (libc, the
+/// loader) are left out. The file may use callgrind's name and position
+/// compression and hold several parts (dumps), which are summed. Errors
+/// name \p Path: unreadable, not written with --dump-instr=yes, no Ir
+/// event, a malformed line (with its number), or no cost of \p Program.
+llvm::Expected<std::vector<std::pair<uint64_t, uint64_t>>>
+readInstructionCounts(llvm::StringRef Path, llvm::StringRef Program);
+
 /// The last \p N lines of the file at \p Path ("" if it cannot be read).
 std::string readTail(llvm::StringRef Path, size_t N);
 

@@ -113,6 +113,9 @@ struct BlockCost {
 /// One function of the final code.
 struct FunctionCost {
   std::string Name;
+  /// The function's address (in a linked program, where it runs; in an
+  /// object, its offset in its section).
+  uint64_t Address = 0;
   /// The profile's entry count, or 0 when the profile has none for it.
   uint64_t EntryCount = 0;
   bool HasProfile = false;
