@@ -57,9 +57,7 @@ bool parsePosition(StringRef Token, uint64_t Previous, uint64_t &Out) {
 
 Expected<std::vector<std::pair<uint64_t, uint64_t>>>
 readInstructionCounts(StringRef Path, StringRef Program) {
-  auto Fail = [&](const Twine &Why) {
-    return makeError(Path + ": " + Why);
-  };
+  auto Fail = [&](const Twine &Why) { return makeError(Path + ": " + Why); };
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
     return Fail(Buf.getError().message());

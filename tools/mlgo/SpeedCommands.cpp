@@ -88,8 +88,8 @@ struct Measured {
   /// Σ counts of the addresses in [Begin, End).
   uint64_t instructions(uint64_t Begin, uint64_t End) const {
     uint64_t Sum = 0;
-    for (auto It = llvm::lower_bound(Counts,
-                                     std::pair<uint64_t, uint64_t>(Begin, 0));
+    for (auto It =
+             llvm::lower_bound(Counts, std::pair<uint64_t, uint64_t>(Begin, 0));
          It != Counts.end() && It->first < End; ++It)
       Sum += It->second;
     return Sum;
@@ -246,8 +246,7 @@ int runCost() {
       MeasuredTotal += TheMeasured ? TheMeasured->function(F) : 0;
     for (const FunctionCost *F : Order) {
       std::vector<std::string> Row = {F->Name, std::to_string(F->EntryCount),
-                                      whole(F->Instructions),
-                                      whole(F->Cycles)};
+                                      whole(F->Instructions), whole(F->Cycles)};
       if (TheMeasured) {
         uint64_t M = TheMeasured->function(*F);
         Row.push_back(std::to_string(M));
