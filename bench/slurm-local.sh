@@ -68,6 +68,8 @@ trap stop EXIT
 trap 'exit 130' INT TERM
 
 echo "== one-node Slurm in $work (host $host, CPUs=$cpus) =="
+# A WORK_DIR used before starts afresh: no jobs of an earlier cluster.
+rm -rf "$work/state" "$work/spool" "$work/log"
 mkdir -p "$work/munge" "$work/run" "$work/state" "$work/spool" "$work/log"
 chmod 700 "$work/munge"
 chmod 755 "$work/run"
