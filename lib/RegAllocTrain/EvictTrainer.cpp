@@ -19,14 +19,16 @@
 #include "mlgo/RegAllocTrain/EvictionScorer.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
-#include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Progress.h"
+#include "mlgo/Support/Tasks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -37,6 +39,35 @@ using namespace llvm;
 
 namespace mlgo::regalloc {
 namespace {
+/// Task "regalloc-log": Args are an optimized module, the plugin and a
+/// model file. Answers the training log of llc-19 compiling the module
+/// with the model, or nothing for a module whose functions never reach
+/// the eviction advisor (it has nothing to fit either).
+Expected<std::string> runRegallocLog(ArrayRef<std::string> Args) {
+  if (Args.size() != 3)
+    return makeError("regalloc-log: malformed arguments");
+  SmallString<128> Log;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-regalloc", "log", Log))
+    return makeError("cannot create a temporary file: " + EC.message());
+  // llc creates the log only when there is one to write.
+  sys::fs::remove(Log);
+  FileRemover RemoveLog(Log);
+  LLCOptions LO;
+  LO.ExtraArgs = {"-load=" + Args[1], "-mlgo-evict-model=" + Args[2],
+                  ("-mlgo-evict-training-log=" + Log).str()};
+  Expected<std::string> MIR = compileToMIR(Args[0], LO);
+  if (!MIR)
+    return MIR.takeError();
+  if (!sys::fs::exists(Log))
+    return std::string();
+  Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(Log);
+  if (!Bytes)
+    return Bytes.takeError();
+  return (*Bytes)->getBuffer().str();
+}
+
+RegisterTask RegallocLog("regalloc-log", runRegallocLog);
 
 class Trainer {
 public:
@@ -69,33 +100,34 @@ Expected<TieBreakFit> Trainer::fitTies(ArrayRef<ScoredModule> Set) {
   std::string Dir = O.WorkDir + "/logs/" + *Id;
   if (std::error_code EC = sys::fs::create_directories(Dir))
     return makeError("cannot create '" + Dir + "': " + EC.message());
-  // One log per module, named by module and start model; written under a
-  // temporary name and renamed, so a killed run leaves none half-written.
+  // One log per module, named by module and start model, each logged by a
+  // task (here, or on the worker ranks) and written atomically, so a
+  // killed run leaves none half-written.
   std::vector<std::string> Logs(Set.size()), Errors(Set.size());
-  runJobs(Set.size(), O.Jobs, [&](size_t I) {
+  std::vector<Task> Tasks;
+  std::vector<size_t> Of;
+  for (size_t I = 0; I < Set.size(); ++I) {
     std::string Flat = Set[I].Name;
     std::replace(Flat.begin(), Flat.end(), '/', '@');
     Logs[I] = Dir + "/" + Flat + ".log";
     if (sys::fs::exists(Logs[I]))
-      return;
-    std::string Tmp = Logs[I] + ".tmp";
-    LLCOptions LO;
-    LO.ExtraArgs = {"-load=" + O.PluginPath, "-mlgo-evict-model=" + ModelPath,
-                    "-mlgo-evict-training-log=" + Tmp};
-    Expected<std::string> MIR = compileToMIR(Set[I].IRPath, LO);
-    if (!MIR) {
-      Errors[I] = toString(MIR.takeError());
-      return;
-    }
-    // A module whose functions never reach the eviction advisor has no
-    // log; it has nothing to fit either.
-    if (!sys::fs::exists(Tmp)) {
-      if (Error E = writeFileAtomically(Logs[I], ""))
-        Errors[I] = toString(std::move(E));
+      continue;
+    Task T;
+    T.Kind = "regalloc-log";
+    T.Module = Set[I].Name;
+    T.Inputs = {Set[I].IRPath, ModelPath};
+    T.Args = {Set[I].IRPath, O.PluginPath, ModelPath};
+    Tasks.push_back(std::move(T));
+    Of.push_back(I);
+  }
+  runTasks(Tasks, O.Jobs, nullptr, [&](size_t K, const TaskOutcome &Out) {
+    size_t I = Of[K];
+    if (!Out.ok()) {
+      Errors[I] = Out.Error;
       return;
     }
-    if (std::error_code EC = sys::fs::rename(Tmp, Logs[I]))
-      Errors[I] = "cannot rename '" + Tmp + "': " + EC.message();
+    if (Error E = writeFileAtomically(Logs[I], *Out.Result))
+      Errors[I] = toString(std::move(E));
   });
   for (const std::string &E : Errors)
     if (!E.empty())

@@ -21,6 +21,7 @@
 #include "mlgo/Support/Tasks.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -224,6 +225,33 @@ Expected<std::string> runRegallocScore(ArrayRef<std::string> Args) {
 }
 
 RegisterTask RegallocScore("regalloc-score", runRegallocScore);
+
+/// Task "regalloc-optimize": Args are a module's bitcode. Answers what
+/// `opt-19 -O2` makes of it (bitcode), so that the modules are optimized
+/// where the compiles run and only rank 0 writes them to the work
+/// directory.
+Expected<std::string> runRegallocOptimize(ArrayRef<std::string> Args) {
+  if (Args.size() != 1)
+    return makeError("regalloc-optimize: malformed arguments");
+  SmallString<128> Out;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-regalloc", "bc", Out))
+    return makeError("cannot create a temporary file: " + EC.message());
+  FileRemover RemoveOut(Out);
+  RunOptions RO;
+  RO.TimeoutSeconds = 300;
+  RO.Stderr = std::string("/dev/null");
+  ProcessResult R =
+      runProcess({"opt-19", "-O2", Args[0], "-o", std::string(Out)}, RO);
+  if (!R.succeeded())
+    return makeError("opt-19 -O2 " + R.describe());
+  Expected<std::unique_ptr<MemoryBuffer>> Bitcode = readWholeFile(Out);
+  if (!Bitcode)
+    return Bitcode.takeError();
+  return (*Bitcode)->getBuffer().str();
+}
+
+RegisterTask RegallocOptimize("regalloc-optimize", runRegallocOptimize);
 } // namespace
 
 std::vector<Expected<double>>
@@ -293,7 +321,8 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
     size_t N = std::min(Candidates.size() - Next, Want - Out.size() + 4);
     std::vector<ScoredModule> Batch(N);
     std::vector<std::string> Errors(N), Skipped(N);
-    std::vector<char> NoProfile(N, 0), NotRun(N, 0), Ready(N, 0);
+    std::vector<char> NoProfile(N, 0), NotRun(N, 0), Ready(N, 0),
+        Unoptimized(N, 0);
     bool Speed = usesProfile(Options.Reward);
     runJobs(N, Options.Jobs, [&](size_t I) {
       ScoredModule &M = Batch[I];
@@ -356,25 +385,40 @@ Error EvictionScorer::prepare(ArrayRef<std::string> Candidates, size_t Want,
           return;
         }
       } else if (!sys::fs::exists(M.IRPath)) {
-        std::string Tmp = M.IRPath + ".tmp";
-        RunOptions RO;
-        RO.TimeoutSeconds = 300;
-        RO.Stderr = std::string("/dev/null");
-        ProcessResult R = runProcess(
-            {"opt-19", "-O2", getModuleFile(Options.CorpusDir, M.Name, ".bc"),
-             "-o", Tmp},
-            RO);
-        if (!R.succeeded()) {
-          Errors[I] = M.Name + ": opt-19 -O2 " + R.describe();
-          return;
-        }
-        if (std::error_code EC = sys::fs::rename(Tmp, M.IRPath)) {
-          Errors[I] = "cannot rename '" + Tmp + "': " + EC.message();
-          return;
-        }
+        Unoptimized[I] = 1;
+        return;
       }
       Ready[I] = 1;
     });
+    // opt-19 -O2, as tasks (here, or on the worker ranks); each module is
+    // written once its answer is in, so a rerun optimizes only the rest.
+    std::vector<Task> Optimize;
+    std::vector<size_t> OptimizeOf;
+    for (size_t I = 0; I < N; ++I)
+      if (Unoptimized[I]) {
+        Task T;
+        T.Kind = "regalloc-optimize";
+        T.Module = Batch[I].Name;
+        std::string Bitcode =
+            getModuleFile(Options.CorpusDir, Batch[I].Name, ".bc");
+        T.Inputs = {Bitcode};
+        T.Args = {Bitcode};
+        Optimize.push_back(std::move(T));
+        OptimizeOf.push_back(I);
+      }
+    runTasks(Optimize, Options.Jobs, nullptr,
+             [&](size_t K, const TaskOutcome &O) {
+               size_t I = OptimizeOf[K];
+               if (!O.ok()) {
+                 Errors[I] = Batch[I].Name + ": " + O.Error;
+                 return;
+               }
+               if (Error E = writeFileAtomically(Batch[I].IRPath, *O.Result)) {
+                 Errors[I] = toString(std::move(E));
+                 return;
+               }
+               Ready[I] = 1;
+             });
     // The default scores, as tasks (here, or on the worker ranks).
     std::vector<const ScoredModule *> ToScore;
     std::vector<size_t> Of;
