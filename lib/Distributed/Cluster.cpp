@@ -978,6 +978,14 @@ Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
                     .str();
     }
   }
+  // Which ranks each host holds, once at the start of a run on more than
+  // one host: when a host is lost, mpirun's message names the host only,
+  // and this line names its ranks.
+  if (Problem.empty()) {
+    std::string Line = describeHosts(W.Hosts);
+    if (!Line.empty())
+      errs() << "mlgo: mpi: " << Line << "\n";
+  }
   if (Problem.empty() && !isDistributedCommand(Command))
     Problem = ("'mlgo " + Command +
                "' does not run its compiles on MPI ranks (those that do: "

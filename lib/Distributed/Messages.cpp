@@ -80,6 +80,26 @@ Error checkLaunch(const Launch &L) {
                    "run one task");
 }
 
+std::string describeHosts(ArrayRef<std::string> Hosts) {
+  std::vector<std::pair<std::string, std::string>> ByHost;
+  for (size_t R = 0; R < Hosts.size(); ++R) {
+    auto It = llvm::find_if(ByHost,
+                            [&](const auto &P) { return P.first == Hosts[R]; });
+    if (It == ByHost.end())
+      ByHost.push_back({Hosts[R], std::to_string(R)});
+    else
+      It->second += "," + std::to_string(R);
+  }
+  if (ByHost.size() < 2)
+    return "";
+  std::string Line;
+  for (const auto &[Host, Ranks] : ByHost)
+    Line += (Line.empty() ? "" : "; ") + Host + ": " +
+            (Ranks.find(',') == std::string::npos ? "rank " : "ranks ") + Ranks;
+  return std::to_string(Hosts.size()) + " ranks on " +
+         std::to_string(ByHost.size()) + " hosts (" + Line + ")";
+}
+
 bool isDistributedCommand(StringRef Command) {
   return Command == "tune" || Command == "train" || Command == "eval corpus" ||
          Command == "regalloc train" || Command == "worker bench";

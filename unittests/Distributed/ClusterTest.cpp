@@ -101,6 +101,15 @@ CompileJob sampleJob() {
   return J;
 }
 
+TEST(ClusterTest, HostsAreListedWithTheirRanks) {
+  EXPECT_EQ(describeHosts({"a", "b", "a"}),
+            "3 ranks on 2 hosts (a: ranks 0,2; b: rank 1)");
+  EXPECT_EQ(describeHosts({"n1", "n1", "n2", "n2", "n3"}),
+            "5 ranks on 3 hosts (n1: ranks 0,1; n2: ranks 2,3; n3: rank 4)");
+  // One host: nothing to say.
+  EXPECT_EQ(describeHosts({"vm", "vm", "vm"}), "");
+}
+
 TEST(ClusterTest, JobMessagesAreEncodedAsDocumented) {
   JobMessage M;
   M.TimeoutSeconds = 300;

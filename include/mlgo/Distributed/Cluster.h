@@ -98,6 +98,11 @@ bool haveMPI();
 /// Commands whose compiles run on the worker ranks.
 bool isDistributedCommand(llvm::StringRef Command);
 
+/// Which ranks each host holds (Hosts[R] is rank R's), hosts in the order
+/// of their first rank: "3 ranks on 2 hosts (a: ranks 0,2; b: rank 1)";
+/// empty for a run on one host.
+std::string describeHosts(llvm::ArrayRef<std::string> Hosts);
+
 /// What startCluster() made of this process.
 struct Role {
   /// This process is a worker rank that has served its run: exit with
