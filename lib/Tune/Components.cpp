@@ -171,7 +171,8 @@ partitionFunctions(ArrayRef<std::string> Functions, ArrayRef<DecidedSite> T,
   std::vector<std::vector<size_t>> Out;
   std::map<size_t, size_t> ComponentOf;
   for (size_t I = 0; I < Functions.size(); ++I) {
-    auto [It, New] = ComponentOf.try_emplace(Sets.get(Functions[I]), Out.size());
+    auto [It, New] =
+        ComponentOf.try_emplace(Sets.get(Functions[I]), Out.size());
     if (New)
       Out.emplace_back();
     Out[It->second].push_back(I);

@@ -86,8 +86,8 @@ void externalize(GlobalValue &G) {
 void declareInstead(Module &M, GlobalAlias &A) {
   GlobalValue *D;
   if (auto *FTy = dyn_cast<FunctionType>(A.getValueType()))
-    D = Function::Create(FTy, GlobalValue::ExternalLinkage,
-                         A.getAddressSpace(), "", &M);
+    D = Function::Create(FTy, GlobalValue::ExternalLinkage, A.getAddressSpace(),
+                         "", &M);
   else
     D = new GlobalVariable(M, A.getValueType(), /*isConstant=*/false,
                            GlobalValue::ExternalLinkage, nullptr, "", nullptr,
@@ -112,9 +112,6 @@ void sliceModule(Module &M, const SliceSpec &S) {
   auto Dropped = [&](const Function &F) {
     return !F.isDeclaration() && Role(F) == SliceRole::Drop;
   };
-  auto NotEmitted = [&](const Function &F) {
-    return !F.isDeclaration() && Role(F) != SliceRole::Emit;
-  };
   // Decided on the module as it is, before any body goes.
   std::vector<GlobalValue *> Outlive;
   for (GlobalVariable &G : M.globals())
@@ -123,12 +120,12 @@ void sliceModule(Module &M, const SliceSpec &S) {
   for (Function &F : M)
     if (!F.isDeclaration() && Role(F) == SliceRole::Emit &&
         (F.hasLocalLinkage() || F.hasLinkOnceLinkage()) &&
-        usedWhere(F, NotEmitted))
+        usedWhere(F, Dropped))
       Outlive.push_back(&F);
   std::vector<GlobalAlias *> Aliases;
   for (GlobalAlias &A : M.aliases()) {
     const auto *F = dyn_cast_or_null<Function>(A.getAliaseeObject());
-    if (F && NotEmitted(*F))
+    if (F && Dropped(*F))
       Aliases.push_back(&A);
   }
   for (GlobalAlias *A : Aliases)
@@ -136,17 +133,11 @@ void sliceModule(Module &M, const SliceSpec &S) {
   for (GlobalValue *G : Outlive)
     externalize(*G);
   for (Function &F : M) {
-    if (F.isDeclaration())
-      continue;
-    SliceRole R = Role(F);
-    if (R == SliceRole::Emit)
+    if (!Dropped(F))
       continue;
     bool Local = F.hasLocalLinkage();
     F.setComdat(nullptr);
-    if (R == SliceRole::Drop)
-      F.deleteBody();
-    else
-      F.setLinkage(GlobalValue::AvailableExternallyLinkage);
+    F.deleteBody();
     if (Local) {
       F.setVisibility(GlobalValue::HiddenVisibility);
       F.setDSOLocal(true);
@@ -167,8 +158,8 @@ Error writeSlice(StringRef In, StringRef Out, const SliceSpec &S) {
   std::string Broken;
   raw_string_ostream BrokenOS(Broken);
   if (verifyModule(**M, &BrokenOS))
-    return makeError(In + ": the slice is not valid IR: " +
-                     StringRef(Broken).trim());
+    return makeError(
+        In + ": the slice is not valid IR: " + StringRef(Broken).trim());
   std::error_code EC;
   raw_fd_ostream OS(Out, EC, sys::fs::OF_None);
   if (EC)
@@ -196,8 +187,16 @@ double SplitSizes::sliceSeconds() const {
 
 namespace {
 
-/// The functions the bitcode file \p Path defines, in module order.
-Expected<std::vector<std::string>> getDefinedFunctions(StringRef Path) {
+/// What planSlices() needs of a module: the functions it defines, in
+/// module order, and the globals whose every user the module holds (local
+/// or linkonce: a static function's calls can be rewritten by
+/// interprocedural passes, a linkonce one is deleted with its last use).
+struct Definitions {
+  std::vector<std::string> Functions;
+  StringSet<> Closed;
+};
+
+Expected<Definitions> getDefinitions(StringRef Path) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
     return Buf.takeError();
@@ -206,23 +205,59 @@ Expected<std::vector<std::string>> getDefinedFunctions(StringRef Path) {
       parseBitcodeFile((*Buf)->getMemBufferRef(), Ctx);
   if (!M)
     return makeError(Path + ": " + toString(M.takeError()));
-  std::vector<std::string> Out;
-  for (const Function &F : **M)
-    if (!F.isDeclaration())
-      Out.push_back(F.getName().str());
+  Definitions Out;
+  for (const GlobalObject &G : (*M)->global_objects()) {
+    if (G.isDeclaration())
+      continue;
+    if (isa<Function>(G))
+      Out.Functions.push_back(G.getName().str());
+    if (G.hasLocalLinkage() || G.hasLinkOnceLinkage())
+      Out.Closed.insert(G.getName());
+  }
   return Out;
 }
 
 /// The slices of kind \p K: per slice, what it emits and keeps.
-std::vector<SliceSpec> planSlices(SplitKind K,
-                                  ArrayRef<std::string> Defined,
+std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
                                   const StringMap<uint64_t> &Kept,
                                   ArrayRef<DecidedSite> T,
                                   ArrayRef<FunctionEdge> Edges) {
+  ArrayRef<std::string> Defined = D.Functions;
   std::vector<SliceSpec> Out;
-  if (K == SplitKind::Components) {
+  StringMap<std::vector<StringRef>> Uses;
+  for (const FunctionEdge &E : Edges)
+    Uses[E.first].push_back(E.second);
+  for (const DecidedSite &S : T)
+    Uses[S.Site.Caller].push_back(S.Site.Callee);
+  // What a slice that emits \p Emit keeps as bodies: every function its
+  // functions reach through calls and references.
+  auto AddBodies = [&](SliceSpec &S) {
+    std::vector<StringRef> Work;
+    for (const auto &E : S.Emit)
+      Work.push_back(E.getKey());
+    while (!Work.empty()) {
+      auto It = Uses.find(Work.back());
+      Work.pop_back();
+      if (It == Uses.end())
+        continue;
+      for (StringRef U : It->second)
+        if (!S.Emit.contains(U) && S.Body.insert(U).second)
+          Work.push_back(U);
+    }
+  };
+  if (K != SplitKind::Functions) {
+    // Components: every edge joins. Statics: an edge joins only when it
+    // reaches a closed global, whose code or life depends on its users.
+    std::vector<FunctionEdge> Joining;
+    std::vector<DecidedSite> Sites;
+    for (const FunctionEdge &E : Edges)
+      if (K == SplitKind::Components || D.Closed.contains(E.second))
+        Joining.push_back(E);
+    for (const DecidedSite &S : T)
+      if (K == SplitKind::Components || D.Closed.contains(S.Site.Callee))
+        Sites.push_back(S);
     for (const std::vector<size_t> &C :
-         partitionFunctions(Defined, T, Edges)) {
+         partitionFunctions(Defined, Sites, Joining)) {
       // A component the module leaves no code of is left out: it
       // compiles to nothing in the module and in its slice.
       if (none_of(C, [&](size_t I) { return Kept.contains(Defined[I]); }))
@@ -230,30 +265,16 @@ std::vector<SliceSpec> planSlices(SplitKind K,
       SliceSpec &S = Out.emplace_back();
       for (size_t I : C)
         S.Emit.insert(Defined[I]);
+      AddBodies(S);
     }
     return Out;
   }
-  StringMap<std::vector<StringRef>> Uses;
-  for (const FunctionEdge &E : Edges)
-    Uses[E.first].push_back(E.second);
-  for (const DecidedSite &D : T)
-    Uses[D.Site.Caller].push_back(D.Site.Callee);
   for (const std::string &F : Defined) {
     if (!Kept.contains(F))
       continue;
     SliceSpec &S = Out.emplace_back();
     S.Emit.insert(F);
-    std::vector<StringRef> Work = {F};
-    while (!Work.empty()) {
-      StringRef N = Work.back();
-      Work.pop_back();
-      auto It = Uses.find(N);
-      if (It == Uses.end())
-        continue;
-      for (StringRef U : It->second)
-        if (U != F && S.Body.insert(U).second)
-          Work.push_back(U);
-    }
+    AddBodies(S);
   }
   return Out;
 }
@@ -267,10 +288,10 @@ Expected<SplitSizes> measureSplit(const CorpusModule &M, const CompilePolicy &P,
   First.WantSites = true;
   Expected<CompileResult> R0 = compileModule(First);
   if (!R0)
-    return R0.takeError();
+    return makeError(M.BitcodePath + ": " + toString(R0.takeError()));
   CompilePolicy Fixed = P;
-  Fixed.Fixed = std::make_shared<const ModuleDecisions>(
-      configure(M.Name, R0->Sites, {}));
+  Fixed.Fixed =
+      std::make_shared<const ModuleDecisions>(configure(M.Name, R0->Sites, {}));
   CompileJob Whole = M.makeJob(Fixed);
   Whole.WantFunctionSizes = true;
   Expected<CompileResult> R1 = compileModule(Whole);
@@ -287,8 +308,7 @@ Expected<SplitSizes> measureSplit(const CorpusModule &M, const CompilePolicy &P,
     Kept[F.Name] = F.NativeSize;
   }
 
-  Expected<std::vector<std::string>> Defined =
-      getDefinedFunctions(M.BitcodePath);
+  Expected<Definitions> Defined = getDefinitions(M.BitcodePath);
   if (!Defined)
     return Defined.takeError();
   Expected<std::vector<FunctionEdge>> Edges = getReferenceEdges(M.BitcodePath);
@@ -307,22 +327,26 @@ Expected<SplitSizes> measureSplit(const CorpusModule &M, const CompilePolicy &P,
     CompileJob J = M.makeJob(Fixed);
     J.BitcodePath = std::string(Path);
     J.WantSites = true;
+    J.WantFunctionSizes = true;
     Expected<CompileResult> R = compileModule(J);
     if (!KeepSlices)
       sys::fs::remove(Path);
     if (!R)
-      return makeError(formatv("{0}: slice {1}: {2}", M.Name, I,
-                               toString(R.takeError()))
-                           .str());
+      return makeError(
+          formatv("{0}: slice {1}: {2}", M.Name, I, toString(R.takeError()))
+              .str());
     SliceSize &S = Out.Slices.emplace_back();
-    for (const std::string &F : *Defined)
+    for (const std::string &F : Defined->Functions)
       if (Plan[I].Emit.contains(F)) {
         S.Functions.push_back(F);
         S.ModuleBytes += Kept.lookup(F);
       }
     S.Decided = R->Sites.size();
-    S.Unfixed = count_if(R->Sites, [](const DecidedSite &D) { return !D.Fixed; });
-    S.Text = R->TextSize;
+    S.Unfixed =
+        count_if(R->Sites, [](const DecidedSite &D) { return !D.Fixed; });
+    for (const FunctionSize &F : R->Functions)
+      if (Plan[I].Emit.contains(F.Name))
+        S.Text += F.NativeSize;
     S.Seconds = R->Seconds;
   }
   return Out;

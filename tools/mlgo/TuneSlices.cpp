@@ -41,8 +41,9 @@ cl::opt<std::string> SlicesCorpus("corpus", cl::desc("the program's corpus"),
 cl::opt<std::string>
     Split("split",
           cl::desc("'components' (each component of `tune --components` "
-                   "alone) or 'functions' (each function alone, what it "
-                   "calls as bodies)"),
+                   "alone), 'statics' (functions joined through static "
+                   "ones) or 'functions' (each function alone), what they "
+                   "reach as bodies"),
           cl::init("functions"), cl::sub(SlicesCmd), cl::cat(Cat));
 cl::list<std::string> OnlyModules("module",
                                   cl::desc("measure this corpus module only "
@@ -64,17 +65,22 @@ cl::opt<bool> PerSlice("per-slice",
                        cl::desc("also print each slice's .text and functions"),
                        cl::sub(SlicesCmd), cl::cat(Cat));
 
-std::string signedBytes(int64_t N) { return (N > 0 ? "+" : "") + llvm::itostr(N); }
+std::string signedBytes(int64_t N) {
+  return (N > 0 ? "+" : "") + llvm::itostr(N);
+}
 
 int runSlices() {
   SplitKind K;
   if (Split == "components")
     K = SplitKind::Components;
+  else if (Split == "statics")
+    K = SplitKind::Statics;
   else if (Split == "functions")
     K = SplitKind::Functions;
   else
-    return fail("--split must be 'components' or 'functions', not '" + Split +
-                "'");
+    return fail("--split must be 'components', 'statics' or 'functions', "
+                "not '" +
+                Split + "'");
   CompilePolicy P = CompilePolicy::embedded();
   if (!SlicesModel.empty()) {
     Expected<CompilePolicy> M = CompilePolicy::loadModel(SlicesModel);
@@ -90,14 +96,12 @@ int runSlices() {
   for (const std::string &M : OnlyModules)
     Wanted.insert(M);
   for (const std::string &M : OnlyModules)
-    if (none_of(*Modules,
-                [&](const CorpusModule &C) { return C.Name == M; }))
+    if (none_of(*Modules, [&](const CorpusModule &C) { return C.Name == M; }))
       return fail(SlicesCorpus + ": no module named '" + M + "'");
   SmallString<128> Dir(Scratch);
   bool Temporary = Dir.empty();
   if (Temporary)
-    if (std::error_code EC =
-            sys::fs::createUniqueDirectory("mlgo-slices", Dir))
+    if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-slices", Dir))
       return fail("cannot create a scratch directory: " + EC.message());
 
   uint64_t AllModule = 0, AllSlices = 0;
@@ -116,10 +120,10 @@ int runSlices() {
                       S->Slices.size(), Split, S->Sites);
     if (PerSlice)
       for (const SliceSize &Sl : S->Slices)
-        outs() << formatv("  {0,6} {1,6} {2,3} {3} ", Sl.Text,
-                          signedBytes(int64_t(Sl.Text) -
-                                      int64_t(Sl.ModuleBytes)),
-                          Sl.Decided, Sl.Unfixed)
+        outs() << formatv(
+                      "  {0,6} {1,6} {2,3} {3} ", Sl.Text,
+                      signedBytes(int64_t(Sl.Text) - int64_t(Sl.ModuleBytes)),
+                      Sl.Decided, Sl.Unfixed)
                << join(Sl.Functions, " ") << "\n";
     int64_t Diff = int64_t(S->sliceText()) - int64_t(S->ModuleText);
     outs() << formatv("  .text: module {0}, its function symbols {1}, slices "
