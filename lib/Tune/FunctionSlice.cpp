@@ -281,6 +281,13 @@ std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
 
 } // namespace
 
+Expected<std::vector<std::string>> getDefinedFunctions(StringRef Path) {
+  Expected<Definitions> D = getDefinitions(Path);
+  if (!D)
+    return D.takeError();
+  return std::move(D->Functions);
+}
+
 Expected<SplitSizes> measureSplit(const CorpusModule &M, const CompilePolicy &P,
                                   SplitKind K, StringRef ScratchDir,
                                   bool KeepSlices) {

@@ -117,6 +117,12 @@ cl::opt<std::string>
                             "default) or by decided sites only ('sites')"),
                    cl::value_desc("references|sites"), cl::init("references"),
                    cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> FunctionLevel(
+    "function-level",
+    cl::desc("--components: compile a component's configurations on a "
+             "slice of its module that holds its functions only (the "
+             "combination is compiled whole)"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> Predict(
     "predict",
     cl::desc("predict each move's gain with IR2Native before compiling it: "
@@ -175,7 +181,8 @@ int runSpeedTune() {
                 "(--corpus; scripts/corpus-debian.sh --speed makes one for "
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
-      !RankerPath.empty() || Budget != 0 || Components || Predict != "off")
+      !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
+      Predict != "off")
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
                 "--predict, --budget and --components are for --objective "
                 "size");
@@ -259,6 +266,13 @@ int runTune() {
   O.Components = Components;
   O.ExhaustiveSites = ExhaustiveSites;
   O.ReferenceGraph = ComponentGraph == "references";
+  if (FunctionLevel && !Components)
+    return fail("--function-level is for --components");
+  if (FunctionLevel && !O.ReferenceGraph)
+    return fail("--function-level needs --component-graph references (a "
+                "slice holds a component closed under calls and "
+                "references)");
+  O.FunctionLevel = FunctionLevel;
   if (Predict == "off")
     O.Predict = TunePredict::Off;
   else if (Predict == "rank")

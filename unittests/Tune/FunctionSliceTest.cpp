@@ -73,8 +73,7 @@ TEST(FunctionSliceTest, DroppedFunctionsBecomeDeclarations) {
   EXPECT_EQ(S->getVisibility(), GlobalValue::HiddenVisibility);
   // Bodies stay as they are in the module.
   EXPECT_FALSE(M->getFunction("f")->isDeclaration());
-  EXPECT_EQ(M->getFunction("h")->getLinkage(),
-            GlobalValue::LinkOnceODRLinkage);
+  EXPECT_EQ(M->getFunction("h")->getLinkage(), GlobalValue::LinkOnceODRLinkage);
   // The dropped s loaded counter: g's slice must not see counter as
   // never loaded, so it is a hidden external.
   EXPECT_EQ(M->getNamedGlobal("counter")->getVisibility(),
@@ -118,8 +117,7 @@ TEST(FunctionSliceTest, AClosedSetKeepsItsLinkage) {
   sliceModule(*M, spec({"s", "f", "g", "h"}, {}));
   EXPECT_TRUE(M->getFunction("s")->hasLocalLinkage());
   EXPECT_TRUE(M->getNamedGlobal("counter")->hasLocalLinkage());
-  EXPECT_EQ(M->getFunction("h")->getLinkage(),
-            GlobalValue::LinkOnceODRLinkage);
+  EXPECT_EQ(M->getFunction("h")->getLinkage(), GlobalValue::LinkOnceODRLinkage);
   ASSERT_NE(M->getNamedAlias("fa"), nullptr);
 }
 

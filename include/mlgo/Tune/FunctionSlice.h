@@ -76,6 +76,11 @@ void sliceModule(llvm::Module &M, const SliceSpec &S);
 llvm::Error writeSlice(llvm::StringRef In, llvm::StringRef Out,
                        const SliceSpec &S);
 
+/// The functions the bitcode file \p Path defines, in module order.
+/// Errors name the file.
+llvm::Expected<std::vector<std::string>>
+getDefinedFunctions(llvm::StringRef Path);
+
 /// How measureSplit() cuts a module.
 enum class SplitKind : uint8_t {
   /// The components of `mlgo tune --components` (Components.h): functions
