@@ -194,6 +194,10 @@ namespace {
 struct Definitions {
   std::vector<std::string> Functions;
   StringSet<> Closed;
+  /// A function and each static variable its code uses: what GlobalOpt
+  /// knows of the variable (never stored, stored once) depends on all of
+  /// them.
+  std::vector<FunctionEdge> StaticData;
 };
 
 Expected<Definitions> getDefinitions(StringRef Path) {
@@ -214,6 +218,15 @@ Expected<Definitions> getDefinitions(StringRef Path) {
     if (G.hasLocalLinkage() || G.hasLinkOnceLinkage())
       Out.Closed.insert(G.getName());
   }
+  for (const GlobalVariable &G : (*M)->globals())
+    if (G.hasLocalLinkage()) {
+      StringSet<> Users;
+      usedWhere(G, [&](const Function &F) {
+        if (Users.insert(F.getName()).second)
+          Out.StaticData.push_back({F.getName().str(), G.getName().str()});
+        return false;
+      });
+    }
   return Out;
 }
 
@@ -221,7 +234,8 @@ Expected<Definitions> getDefinitions(StringRef Path) {
 std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
                                   const StringMap<uint64_t> &Kept,
                                   ArrayRef<DecidedSite> T,
-                                  ArrayRef<FunctionEdge> Edges) {
+                                  ArrayRef<FunctionEdge> Edges,
+                                  bool AllSets = false) {
   ArrayRef<std::string> Defined = D.Functions;
   std::vector<SliceSpec> Out;
   StringMap<std::vector<StringRef>> Uses;
@@ -247,12 +261,15 @@ std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
   };
   if (K != SplitKind::Functions) {
     // Components: every edge joins. Statics: an edge joins only when it
-    // reaches a closed global, whose code or life depends on its users.
+    // reaches a closed global, whose code or life depends on its users,
+    // and so does a static variable's use.
     std::vector<FunctionEdge> Joining;
     std::vector<DecidedSite> Sites;
     for (const FunctionEdge &E : Edges)
       if (K == SplitKind::Components || D.Closed.contains(E.second))
         Joining.push_back(E);
+    if (K == SplitKind::Statics)
+      llvm::append_range(Joining, D.StaticData);
     for (const DecidedSite &S : T)
       if (K == SplitKind::Components || D.Closed.contains(S.Site.Callee))
         Sites.push_back(S);
@@ -260,7 +277,8 @@ std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
          partitionFunctions(Defined, Sites, Joining)) {
       // A component the module leaves no code of is left out: it
       // compiles to nothing in the module and in its slice.
-      if (none_of(C, [&](size_t I) { return Kept.contains(Defined[I]); }))
+      if (!AllSets &&
+          none_of(C, [&](size_t I) { return Kept.contains(Defined[I]); }))
         continue;
       SliceSpec &S = Out.emplace_back();
       for (size_t I : C)
@@ -280,6 +298,43 @@ std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
 }
 
 } // namespace
+
+Expected<ModuleComponents>
+getModuleComponents(StringRef Path, ArrayRef<DecidedSite> T, SplitKind K) {
+  assert(K != SplitKind::Functions && "functions are not closed sets");
+  Expected<Definitions> D = getDefinitions(Path);
+  if (!D)
+    return D.takeError();
+  Expected<std::vector<FunctionEdge>> Edges = getReferenceEdges(Path);
+  if (!Edges)
+    return Edges.takeError();
+  std::vector<SliceSpec> Sets =
+      planSlices(K, *D, {}, T, *Edges, /*AllSets=*/true);
+  StringMap<size_t> SetOf;
+  for (size_t I = 0; I < Sets.size(); ++I)
+    for (const auto &F : Sets[I].Emit)
+      SetOf[F.getKey()] = I;
+  ModuleComponents Out;
+  // Components in order of their first site; a caller in no set is a
+  // component of its own.
+  StringMap<size_t> ComponentOf;
+  for (size_t I = 0; I < T.size(); ++I) {
+    StringRef Caller = T[I].Site.Caller;
+    auto Set = SetOf.find(Caller);
+    std::string Key = Set == SetOf.end() ? "?" + Caller.str()
+                                         : "#" + std::to_string(Set->second);
+    auto [It, New] = ComponentOf.try_emplace(Key, Out.Sites.size());
+    if (New) {
+      Out.Sites.emplace_back();
+      if (Set == SetOf.end())
+        Out.Slices.emplace_back();
+      else
+        Out.Slices.push_back(Sets[Set->second]);
+    }
+    Out.Sites[It->second].push_back(I);
+  }
+  return Out;
+}
 
 Expected<std::vector<std::string>> getDefinedFunctions(StringRef Path) {
   Expected<Definitions> D = getDefinitions(Path);

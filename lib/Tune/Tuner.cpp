@@ -458,7 +458,9 @@ private:
         O.Components
             ? formatv("components (exhaustive up to {0} sites{1}{2}), then ",
                       O.ExhaustiveSites,
-                      O.ReferenceGraph ? "" : ", joined by sites only",
+                      O.StaticsGraph     ? ", joined through statics"
+                      : O.ReferenceGraph ? ""
+                                         : ", joined by sites only",
                       O.FunctionLevel ? ", function-level" : "")
                   .str()
             : "";
@@ -545,49 +547,44 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     if (Units[U].Mods.size() != 1)
       continue;
     size_t Mod = Units[U].Mods.front();
-    std::vector<FunctionEdge> Edges;
-    if (O.ReferenceGraph) {
-      Expected<std::vector<FunctionEdge>> E =
-          getReferenceEdges(modules()[Mod].BitcodePath);
-      if (!E)
-        return E.takeError();
-      Edges = std::move(*E);
+    // The components, and with function-level compiles the slice of
+    // each (mlgo/Tune/FunctionSlice.h).
+    std::vector<std::vector<size_t>> Parts;
+    std::vector<std::optional<SliceSpec>> Slices;
+    if (O.StaticsGraph || O.FunctionLevel) {
+      Expected<ModuleComponents> MC = getModuleComponents(
+          modules()[Mod].BitcodePath, Start[Mod].Sites,
+          O.StaticsGraph ? SplitKind::Statics : SplitKind::Components);
+      if (!MC)
+        return MC.takeError();
+      Parts = std::move(MC->Sites);
+      Slices = std::move(MC->Slices);
+    } else {
+      std::vector<FunctionEdge> Edges;
+      if (O.ReferenceGraph) {
+        Expected<std::vector<FunctionEdge>> E =
+            getReferenceEdges(modules()[Mod].BitcodePath);
+        if (!E)
+          return E.takeError();
+        Edges = std::move(*E);
+      }
+      Parts = partitionSites(Start[Mod].Sites, Edges);
+      Slices.resize(Parts.size());
     }
-    // Function-level compiles: each function's component (the same
-    // partition, over every function the module defines).
-    std::vector<std::string> Defined;
-    StringMap<size_t> FunctionComponent;
-    std::vector<std::vector<size_t>> FunctionComponents;
-    if (O.FunctionLevel) {
-      Expected<std::vector<std::string>> D =
-          getDefinedFunctions(modules()[Mod].BitcodePath);
-      if (!D)
-        return D.takeError();
-      Defined = std::move(*D);
-      FunctionComponents = partitionFunctions(Defined, Start[Mod].Sites, Edges);
-      for (size_t C = 0; C < FunctionComponents.size(); ++C)
-        for (size_t F : FunctionComponents[C])
-          FunctionComponent[Defined[F]] = C;
-    }
-    for (std::vector<size_t> &Sites : partitionSites(Start[Mod].Sites, Edges)) {
+    for (size_t K = 0; K < Parts.size(); ++K) {
+      std::vector<size_t> &Sites = Parts[K];
       ++Stats.Components;
       Stats.Sites += Sites.size();
       Stats.Exhaustive += Sites.size() <= O.ExhaustiveSites;
       std::vector<uint64_t> Configs =
           getConfigs(Sites.size(), O.ExhaustiveSites);
       Comp C{U, {std::move(Sites), 0}, std::move(Configs), 0, {}, {}};
-      auto It = FunctionComponent.end();
-      if (O.FunctionLevel && !C.Configs.empty())
-        It = FunctionComponent.find(
-            Start[Mod].Sites[C.Choice.Sites.front()].Site.Caller);
-      // A caller the bitcode does not define (made by the pipeline) is
-      // measured on the whole module.
-      if (It != FunctionComponent.end()) {
-        SliceSpec Spec;
-        for (size_t F : FunctionComponents[It->second])
-          Spec.Emit.insert(Defined[F]);
+      // A caller the bitcode does not define (made by the pipeline) has
+      // no slice: measured on the whole module.
+      if (O.FunctionLevel && !C.Configs.empty() && Slices[K]) {
         Expected<size_t> Slice = addSlice(
-            Mod, formatv("component-{0}", C.Choice.Sites.front()).str(), Spec);
+            Mod, formatv("component-{0}", C.Choice.Sites.front()).str(),
+            *Slices[K]);
         if (!Slice)
           return Slice.takeError();
         C.Slice = *Slice;

@@ -114,9 +114,11 @@ cl::opt<std::string>
     ComponentGraph("component-graph",
                    cl::desc("--components: join functions by the bitcode's "
                             "calls and references ('references', the "
-                            "default) or by decided sites only ('sites')"),
-                   cl::value_desc("references|sites"), cl::init("references"),
-                   cl::sub(TuneCmd), cl::cat(Cat));
+                            "default), only through static functions and "
+                            "variables ('statics') or by decided sites "
+                            "only ('sites')"),
+                   cl::value_desc("references|statics|sites"),
+                   cl::init("references"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> FunctionLevel(
     "function-level",
     cl::desc("--components: compile a component's configurations on a "
@@ -257,21 +259,23 @@ int runTune() {
   if (!RankerPath.empty() && !O.UseRanker)
     return fail("--ranker is for --guide ranker");
   O.RankerPath = RankerPath;
-  if (ComponentGraph != "references" && ComponentGraph != "sites")
-    return fail("--component-graph must be 'references' or 'sites', not '" +
+  if (ComponentGraph != "references" && ComponentGraph != "statics" &&
+      ComponentGraph != "sites")
+    return fail("--component-graph must be 'references', 'statics' or "
+                "'sites', not '" +
                 ComponentGraph + "'");
   if (ExhaustiveSites > 20)
     return fail("--exhaustive-sites is at most 20 (2^20 compiles per "
                 "component)");
   O.Components = Components;
   O.ExhaustiveSites = ExhaustiveSites;
-  O.ReferenceGraph = ComponentGraph == "references";
+  O.ReferenceGraph = ComponentGraph != "sites";
+  O.StaticsGraph = ComponentGraph == "statics";
   if (FunctionLevel && !Components)
     return fail("--function-level is for --components");
   if (FunctionLevel && !O.ReferenceGraph)
-    return fail("--function-level needs --component-graph references (a "
-                "slice holds a component closed under calls and "
-                "references)");
+    return fail("--function-level needs --component-graph references or "
+                "statics (a slice holds what its component needs)");
   O.FunctionLevel = FunctionLevel;
   if (Predict == "off")
     O.Predict = TunePredict::Off;

@@ -43,6 +43,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -88,7 +89,8 @@ enum class SplitKind : uint8_t {
   /// alone; closed, so nothing is kept as a body.
   Components,
   /// Functions joined only through the globals whose every user the
-  /// module holds (static functions and variables, linkonce functions):
+  /// module holds (static functions and variables, linkonce functions;
+  /// a static variable joins every function that uses it):
   /// the split at calls of external functions, which no pass of the
   /// module rewrites; what the sets call, as bodies.
   Statics,
@@ -97,6 +99,22 @@ enum class SplitKind : uint8_t {
   /// split: a call left out of line separates caller and callee).
   Functions,
 };
+
+/// A module's decisions split for `mlgo tune --components`: per
+/// component, the indices of its sites in the trajectory (ascending;
+/// components ordered by their first site), and the slice that measures
+/// it - none for a site whose caller the bitcode does not define (made
+/// by the pipeline), which is measured on the whole module.
+struct ModuleComponents {
+  std::vector<std::vector<size_t>> Sites;
+  std::vector<std::optional<SliceSpec>> Slices;
+};
+
+/// The components of kind \p K (Components or Statics) of the module in
+/// the bitcode file \p Path with trajectory \p T. Errors name the file.
+llvm::Expected<ModuleComponents>
+getModuleComponents(llvm::StringRef Path, llvm::ArrayRef<DecidedSite> T,
+                    SplitKind K);
 
 /// One slice's compile.
 struct SliceSize {

@@ -84,6 +84,10 @@ struct TuneOptions {
   /// the decided sites; false joins them by the sites only, a split that
   /// misses interactions (for tests of their detection).
   bool ReferenceGraph = true;
+  /// With ReferenceGraph: join functions only through static functions and
+  /// variables and linkonce functions (SplitKind::Statics): a call of an
+  /// external function, inlined or not, separates caller and callee.
+  bool StaticsGraph = false;
   /// With Components: measure each component's configurations on a slice
   /// of its module that holds the component's functions only
   /// (mlgo/Tune/FunctionSlice.h); the module's combination is compiled
