@@ -8,6 +8,12 @@
 # the machine's load, and a wall clock, which does.
 #
 #   bench/tune-components.sh CORPUS WORK [MAX_COMPILES] [EXHAUSTIVE_SITES]
+#   SEARCHES="moves statics" bench/tune-components.sh ...
+#
+# SEARCHES (default "moves components") picks the searches: moves (today's
+# move search), components (--components), statics (--components
+# --component-graph statics --function-level: components split at calls
+# of external functions, their configurations compiled on slices).
 #
 # CORPUS is a program's corpus (`mlgo corpus extract`); WORK receives
 # WORK/moves and WORK/components (work directories, so a rerun resumes:
@@ -22,9 +28,11 @@ max=${3:-400}
 sites=${4:-6}
 mlgo=$(command -v mlgo || echo "$root/build/tools/mlgo/mlgo")
 mkdir -p "$work"
-for search in moves components; do
+for search in ${SEARCHES:-moves components}; do
   flags=()
   [[ $search == components ]] && flags=(--components --exhaustive-sites "$sites")
+  [[ $search == statics ]] && flags=(--components --exhaustive-sites "$sites"
+    --component-graph statics --function-level)
   start=$(date +%s)
   "$mlgo" tune --quiet --corpus "$corpus" --work-dir "$work/$search" \
     -o "$work/$search.decisions" --max-compiles "$max" "${flags[@]}"

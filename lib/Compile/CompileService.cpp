@@ -60,7 +60,7 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
   StringMap<size_t> FirstOfKey;
   for (size_t I = 0; I < Requests.size(); ++I) {
     const auto &[M, P] = Requests[I];
-    Keys[I] = cacheKey(Modules[M], P);
+    Keys[I] = cacheKey(module(M), P);
     const CompileCache::Entry *E = Cache.lookup(Keys[I]);
     if (E && (E->GroupedKnown || !NeedGrouped)) {
       Out[I] = *E;
@@ -69,8 +69,8 @@ CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
     if (FirstOfKey.count(Keys[I]))
       continue;
     FirstOfKey[Keys[I]] = I;
-    Jobs.push_back(Modules[M].makeJob(P));
-    JobModules.push_back(Modules[M].ContentHash);
+    Jobs.push_back(module(M).makeJob(P));
+    JobModules.push_back(module(M).ContentHash);
     Where.push_back(I);
   }
   if (Jobs.empty())
@@ -152,7 +152,7 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   StringMap<size_t> FirstOfKey;
   for (size_t I = 0; I < Requests.size(); ++I) {
     const auto &[M, P] = Requests[I];
-    Keys[I] = cacheKey(Modules[M], P);
+    Keys[I] = cacheKey(module(M), P);
     const CompileCache::Entry *E = Cache.lookup(Keys[I]);
     const std::vector<DecidedSite> *S = SiteRecords.lookup(Keys[I]);
     if (E && E->Ok && S && (E->GroupedKnown || !NeedGrouped)) {
@@ -162,7 +162,7 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
     if (FirstOfKey.count(Keys[I]))
       continue;
     FirstOfKey[Keys[I]] = I;
-    CompileJob J = Modules[M].makeJob(P);
+    CompileJob J = module(M).makeJob(P);
     J.WantSites = true;
     Jobs.push_back(std::move(J));
     Where.push_back(I);
@@ -207,11 +207,11 @@ CompileService::predict(ArrayRef<CompileRequest> Requests, StringRef What) {
   StringMap<size_t> FirstOfKey;
   for (size_t I = 0; I < Requests.size(); ++I) {
     const auto &[M, P] = Requests[I];
-    Keys[I] = cacheKey(Modules[M], P);
+    Keys[I] = cacheKey(module(M), P);
     if (FirstOfKey.count(Keys[I]))
       continue;
     FirstOfKey[Keys[I]] = I;
-    CompileJob J = Modules[M].makeJob(P);
+    CompileJob J = module(M).makeJob(P);
     J.PredictOnly = true;
     Jobs.push_back(std::move(J));
     Where.push_back(I);
@@ -240,8 +240,8 @@ Error CompileService::logTrajectories(
   std::vector<CompileJob> Jobs;
   std::vector<std::string> JobModules;
   for (size_t K = 0; K < Mods.size(); ++K) {
-    Jobs.push_back(Modules[Mods[K]].makeJob(Policies[K], /*WantLog=*/true));
-    JobModules.push_back(Modules[Mods[K]].ContentHash);
+    Jobs.push_back(module(Mods[K]).makeJob(Policies[K], /*WantLog=*/true));
+    JobModules.push_back(module(Mods[K]).ContentHash);
   }
   Progress Shown(Label + ": logging");
   std::vector<JobOutcome> R =
@@ -252,7 +252,7 @@ Error CompileService::logTrajectories(
   Shown.end();
   std::vector<float> Row;
   for (size_t K = 0; K < Jobs.size(); ++K) {
-    const CorpusModule &Mod = Modules[Mods[K]];
+    const CorpusModule &Mod = module(Mods[K]);
     if (!R[K].ok())
       return makeError("logging compile of " + Mod.Name +
                        " failed: " + R[K].Error);

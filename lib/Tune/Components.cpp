@@ -158,6 +158,28 @@ std::vector<std::vector<size_t>> partitionSites(ArrayRef<DecidedSite> T,
   return Out;
 }
 
+std::vector<std::vector<size_t>>
+partitionFunctions(ArrayRef<std::string> Functions, ArrayRef<DecidedSite> T,
+                   ArrayRef<FunctionEdge> Edges) {
+  NameSets Sets;
+  for (const std::string &F : Functions)
+    Sets.get(F);
+  for (const DecidedSite &S : T)
+    Sets.join(S.Site.Caller, S.Site.Callee);
+  for (const FunctionEdge &E : Edges)
+    Sets.join(E.first, E.second);
+  std::vector<std::vector<size_t>> Out;
+  std::map<size_t, size_t> ComponentOf;
+  for (size_t I = 0; I < Functions.size(); ++I) {
+    auto [It, New] =
+        ComponentOf.try_emplace(Sets.get(Functions[I]), Out.size());
+    if (New)
+      Out.emplace_back();
+    Out[It->second].push_back(I);
+  }
+  return Out;
+}
+
 std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive) {
   std::vector<uint64_t> Out;
   if (Sites > MaxExhaustive || Sites >= 64)

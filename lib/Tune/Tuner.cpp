@@ -17,6 +17,7 @@
 #include "mlgo/Tune/Tuner.h"
 
 #include "mlgo/Tune/Components.h"
+#include "mlgo/Tune/FunctionSlice.h"
 #include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/MoveRanker.h"
 
@@ -24,6 +25,7 @@
 #include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Config.h"
 #include "mlgo/Corpus/CodeSize.h"
+#include "mlgo/Corpus/Fingerprint.h"
 #include "mlgo/Corpus/Package.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
@@ -163,8 +165,8 @@ struct ComponentStats {
   /// Components of the modules searched, those searched exhaustively,
   /// the sites in them, and those whose best configuration saved bytes.
   size_t Components = 0, Exhaustive = 0, Sites = 0, Improving = 0;
-  /// The phase's compiles.
-  uint64_t Compiles = 0;
+  /// The phase's compiles, and those of them on slices (function-level).
+  uint64_t Compiles = 0, SliceCompiles = 0;
   /// Per interaction detected: which sites, predicted and measured bytes.
   std::vector<std::string> Interactions;
   bool StoppedByBudget = false;
@@ -438,6 +440,9 @@ private:
   /// moves of every unit (N units with moves left) are predicted to help.
   Error screen(SearchResult &R,
                llvm::function_ref<size_t(size_t)> PerUnit) const;
+  /// Writes module \p Mod's slice \p Spec to W/slices/<module>.<Tag>.bc
+  /// and adds it to the compile service: its index there.
+  Expected<size_t> addSlice(size_t Mod, StringRef Tag, const SliceSpec &Spec);
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
   Error verifyAndWrite(const SearchResult &R);
@@ -451,9 +456,12 @@ private:
   std::string describeOrder() const {
     std::string Components =
         O.Components
-            ? formatv("components (exhaustive up to {0} sites{1}), then ",
+            ? formatv("components (exhaustive up to {0} sites{1}{2}), then ",
                       O.ExhaustiveSites,
-                      O.ReferenceGraph ? "" : ", joined by sites only")
+                      O.StaticsGraph     ? ", joined through statics"
+                      : O.ReferenceGraph ? ""
+                                         : ", joined by sites only",
+                      O.FunctionLevel ? ", function-level" : "")
                   .str()
             : "";
     std::string Guide = O.Order == TuneOrder::Unguided ? "unguided"
@@ -488,6 +496,27 @@ private:
   const std::vector<std::string> Failures;
 };
 
+Expected<size_t> Tuner::addSlice(size_t Mod, StringRef Tag,
+                                 const SliceSpec &Spec) {
+  const CorpusModule &M = modules()[Mod];
+  SmallString<256> Path(O.WorkDir);
+  sys::path::append(Path, "slices", M.Name + "." + Tag + ".bc");
+  StringRef Parent = sys::path::parent_path(Path);
+  if (std::error_code EC = sys::fs::create_directories(Parent))
+    return makeError(Parent + ": cannot create: " + EC.message());
+  if (Error E = writeSlice(M.BitcodePath, Path, Spec))
+    return E;
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  CorpusModule Slice = M;
+  Slice.Name = M.Name + "#" + Tag.str();
+  Slice.BitcodePath = std::string(Path);
+  Slice.ContentHash = getModuleContentHash((*Buf)->getBuffer(), M.CC1Args);
+  Slice.BitcodeSize = (*Buf)->getBufferSize();
+  return S.addModule(std::move(Slice));
+}
+
 /// A call site for reports: "caller -> callee #ordinal".
 static std::string showSite(const DecidedSite &S) {
   return S.Site.Caller + " -> " + S.Site.Callee + " #" +
@@ -506,6 +535,10 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     ComponentChoice Choice;
     std::vector<uint64_t> Configs;
     int64_t Best = 0;
+    /// With O.FunctionLevel: the service's index of the component's slice,
+    /// and the slice's .text with the model's decisions.
+    std::optional<size_t> Slice;
+    std::optional<uint64_t> SliceBase;
   };
   std::vector<Comp> Comps;
   for (size_t U = 0; U < Units.size(); ++U) {
@@ -514,27 +547,62 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     if (Units[U].Mods.size() != 1)
       continue;
     size_t Mod = Units[U].Mods.front();
-    std::vector<FunctionEdge> Edges;
-    if (O.ReferenceGraph) {
-      Expected<std::vector<FunctionEdge>> E =
-          getReferenceEdges(modules()[Mod].BitcodePath);
-      if (!E)
-        return E.takeError();
-      Edges = std::move(*E);
+    // The components, and with function-level compiles the slice of
+    // each (mlgo/Tune/FunctionSlice.h).
+    std::vector<std::vector<size_t>> Parts;
+    std::vector<std::optional<SliceSpec>> Slices;
+    if (O.StaticsGraph || O.FunctionLevel) {
+      Expected<ModuleComponents> MC = getModuleComponents(
+          modules()[Mod].BitcodePath, Start[Mod].Sites,
+          O.StaticsGraph ? SplitKind::Statics : SplitKind::Components);
+      if (!MC)
+        return MC.takeError();
+      Parts = std::move(MC->Sites);
+      Slices = std::move(MC->Slices);
+    } else {
+      std::vector<FunctionEdge> Edges;
+      if (O.ReferenceGraph) {
+        Expected<std::vector<FunctionEdge>> E =
+            getReferenceEdges(modules()[Mod].BitcodePath);
+        if (!E)
+          return E.takeError();
+        Edges = std::move(*E);
+      }
+      Parts = partitionSites(Start[Mod].Sites, Edges);
+      Slices.resize(Parts.size());
     }
-    for (std::vector<size_t> &Sites : partitionSites(Start[Mod].Sites, Edges)) {
+    for (size_t K = 0; K < Parts.size(); ++K) {
+      std::vector<size_t> &Sites = Parts[K];
       ++Stats.Components;
       Stats.Sites += Sites.size();
       Stats.Exhaustive += Sites.size() <= O.ExhaustiveSites;
       std::vector<uint64_t> Configs =
           getConfigs(Sites.size(), O.ExhaustiveSites);
-      Comps.push_back({U, {std::move(Sites), 0}, std::move(Configs), 0});
+      Comp C{U, {std::move(Sites), 0}, std::move(Configs), 0, {}, {}};
+      // A caller the bitcode does not define (made by the pipeline) has
+      // no slice: measured on the whole module.
+      if (O.FunctionLevel && !C.Configs.empty() && Slices[K]) {
+        Expected<size_t> Slice = addSlice(
+            Mod, formatv("component-{0}", C.Choice.Sites.front()).str(),
+            *Slices[K]);
+        if (!Slice)
+          return Slice.takeError();
+        C.Slice = *Slice;
+      }
+      Comps.push_back(std::move(C));
     }
   }
   auto Request = [&](size_t U, ArrayRef<ComponentChoice> Choices) {
     size_t Mod = Units[U].Mods.front();
     return CompileRequest{
         Mod, policyFor(configure(Units[U].Key, Start[Mod].Sites, Choices))};
+  };
+  // A configuration of one component: on its slice, if it has one.
+  auto RequestOne = [&](const Comp &C, uint64_t Mask) {
+    CompileRequest R = Request(C.Unit, {{C.Choice.Sites, Mask}});
+    if (C.Slice)
+      R.first = *C.Slice;
+    return R;
   };
   // The change of unit U's object to E against the model's program.
   auto FromModel = [&](size_t U, const CompileCache::Entry &E) {
@@ -553,6 +621,36 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       R.Compiles += Req.size();
     return Res;
   };
+
+  // Function-level: each slice with the model's decisions, the base its
+  // configurations are measured against. A slice that does not compile is
+  // left to whole-module compiles.
+  {
+    std::vector<size_t> Sliced;
+    std::vector<CompileRequest> Req;
+    for (size_t C = 0; C < Comps.size(); ++C)
+      if (Comps[C].Slice) {
+        Sliced.push_back(C);
+        Req.push_back(RequestOne(Comps[C], 0));
+      }
+    if (!Req.empty() && Fits(Req.size(), 0)) {
+      Expected<std::vector<CompileCache::Entry>> Res =
+          Compile(Req, "component slices");
+      if (!Res)
+        return Res.takeError();
+      Stats.SliceCompiles += Req.size();
+      for (size_t K = 0; K < Sliced.size(); ++K) {
+        Comp &C = Comps[Sliced[K]];
+        if ((*Res)[K].Ok)
+          C.SliceBase = (*Res)[K].TextSize;
+        else
+          C.Slice.reset();
+      }
+    } else {
+      for (size_t C : Sliced)
+        Comps[C].Slice.reset();
+    }
+  }
 
   // Each component alone, from the model's state, in order; a unit that
   // searches holds two compiles back (its combination and its trajectory).
@@ -581,8 +679,8 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       std::vector<CompileRequest> Req;
       for (size_t I = First; I < End; ++I) {
         const Comp &C = Comps[Planned[I].first];
-        Req.push_back(
-            Request(C.Unit, {{C.Choice.Sites, C.Configs[Planned[I].second]}}));
+        Req.push_back(RequestOne(C, C.Configs[Planned[I].second]));
+        Stats.SliceCompiles += C.Slice.has_value();
       }
       Expected<std::vector<CompileCache::Entry>> Res =
           Compile(Req, formatv("components {0}-{1} of {2}", First + 1, End,
@@ -594,7 +692,9 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
         Comp &C = Comps[Planned[I].first];
         if (!E.Ok)
           continue;
-        int64_t D = FromModel(C.Unit, E);
+        // A slice's change is its .text's: the component's functions.
+        int64_t D = C.Slice ? int64_t(E.TextSize) - int64_t(*C.SliceBase)
+                            : FromModel(C.Unit, E);
         if (D < C.Best) {
           C.Best = D;
           C.Choice.Mask = C.Configs[Planned[I].second];
@@ -1272,10 +1372,13 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   if (const std::optional<ComponentStats> &C = R.Components)
     Md += formatv("- Components: {0} ({1} searched exhaustively, {2} sites), "
                   "{3} saving bytes alone, {4} interaction{5} detected; {6} "
-                  "compiles{7}.\n",
+                  "compiles{7}{8}.\n",
                   C->Components, C->Exhaustive, C->Sites, C->Improving,
                   C->Interactions.size(),
                   C->Interactions.size() == 1 ? "" : "s", C->Compiles,
+                  O.FunctionLevel
+                      ? formatv(" ({0} function-level)", C->SliceCompiles).str()
+                      : "",
                   C->StoppedByBudget ? ", stopped by the budget" : "");
   if (O.Predict != TunePredict::Off)
     Md += formatv("- Predictions (IR pipeline only): {0}; {1} moves "

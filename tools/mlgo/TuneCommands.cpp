@@ -115,9 +115,17 @@ cl::opt<std::string>
     ComponentGraph("component-graph",
                    cl::desc("--components: join functions by the bitcode's "
                             "calls and references ('references', the "
-                            "default) or by decided sites only ('sites')"),
-                   cl::value_desc("references|sites"), cl::init("references"),
-                   cl::sub(TuneCmd), cl::cat(Cat));
+                            "default), only through static functions and "
+                            "variables ('statics') or by decided sites "
+                            "only ('sites')"),
+                   cl::value_desc("references|statics|sites"),
+                   cl::init("references"), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> FunctionLevel(
+    "function-level",
+    cl::desc("--components: compile a component's configurations on a "
+             "slice of its module that holds its functions only (the "
+             "combination is compiled whole)"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> Predict(
     "predict",
     cl::desc("predict each move's gain with IR2Native before compiling it: "
@@ -176,7 +184,8 @@ int runSpeedTune() {
                 "(--corpus; scripts/corpus-debian.sh --speed makes one for "
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
-      !RankerPath.empty() || Budget != 0 || Components || Predict != "off")
+      !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
+      Predict != "off")
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
                 "--predict, --budget and --components are for --objective "
                 "size");
@@ -254,17 +263,27 @@ int runTune() {
   if (!RankerPath.empty() && !O.UseRanker)
     return fail("--ranker is for --guide ranker");
   O.RankerPath = RankerPath;
-  Expected<bool> ReferenceGraph =
-      parseWord<bool>("component-graph", ComponentGraph,
-                      {{"references", true}, {"sites", false}});
-  if (!ReferenceGraph)
-    return fail(ReferenceGraph.takeError());
+  enum class Graph { References, Statics, Sites };
+  Expected<Graph> TheGraph =
+      parseWord<Graph>("component-graph", ComponentGraph,
+                       {{"references", Graph::References},
+                        {"statics", Graph::Statics},
+                        {"sites", Graph::Sites}});
+  if (!TheGraph)
+    return fail(TheGraph.takeError());
   if (ExhaustiveSites > 20)
     return fail("--exhaustive-sites is at most 20 (2^20 compiles per "
                 "component)");
   O.Components = Components;
   O.ExhaustiveSites = ExhaustiveSites;
-  O.ReferenceGraph = *ReferenceGraph;
+  O.ReferenceGraph = *TheGraph != Graph::Sites;
+  O.StaticsGraph = *TheGraph == Graph::Statics;
+  if (FunctionLevel && !Components)
+    return fail("--function-level is for --components");
+  if (FunctionLevel && !O.ReferenceGraph)
+    return fail("--function-level needs --component-graph references or "
+                "statics (a slice holds what its component needs)");
+  O.FunctionLevel = FunctionLevel;
   Expected<TunePredict> ThePredict =
       parseWord<TunePredict>("predict", Predict,
                              {{"off", TunePredict::Off},

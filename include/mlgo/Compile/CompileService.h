@@ -58,6 +58,14 @@ public:
   void setNeedGrouped(bool Need) { NeedGrouped = Need; }
 
   const std::vector<CorpusModule> &modules() const { return Modules; }
+  /// Adds a module that is not the corpus's (a slice of one, for
+  /// function-level compiles: mlgo/Tune/FunctionSlice.h) and returns the
+  /// index requests name it by: after the corpus's. modules() stays the
+  /// corpus's; results are cached by the module's content as any other.
+  size_t addModule(CorpusModule M) {
+    Extra.push_back(std::move(M));
+    return Modules.size() + Extra.size() - 1;
+  }
   /// Progress lines start with \p Label (default "mlgo train"); \p Verbose
   /// shows them.
   void setProgress(llvm::StringRef Label, bool Verbose) {
@@ -119,7 +127,11 @@ private:
   runBatch(llvm::ArrayRef<CompileJob> Jobs, llvm::StringRef What,
            llvm::function_ref<void(size_t, JobOutcome &)> OnOutcome);
 
+  const CorpusModule &module(size_t I) const {
+    return I < Modules.size() ? Modules[I] : Extra[I - Modules.size()];
+  }
   std::vector<CorpusModule> Modules;
+  std::vector<CorpusModule> Extra;
   WorkerPool &Pool;
   bool Verbose;
   bool NeedGrouped = false;

@@ -60,6 +60,16 @@ std::vector<std::vector<size_t>>
 partitionSites(llvm::ArrayRef<DecidedSite> T,
                llvm::ArrayRef<FunctionEdge> Edges);
 
+/// The components of every function of \p Functions (the functions a
+/// module defines): per component, the indices of its functions in
+/// \p Functions, ascending; components ordered by their first function.
+/// Joined as partitionSites() joins them; a function no site or edge
+/// touches is a component of its own.
+std::vector<std::vector<size_t>>
+partitionFunctions(llvm::ArrayRef<std::string> Functions,
+                   llvm::ArrayRef<DecidedSite> T,
+                   llvm::ArrayRef<FunctionEdge> Edges);
+
 /// The configurations to try for a component of \p Sites sites: every
 /// non-empty mask (1 .. 2^Sites - 1) if Sites <= \p MaxExhaustive, else
 /// none (a larger component is left to the move search).

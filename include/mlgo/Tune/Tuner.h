@@ -84,6 +84,15 @@ struct TuneOptions {
   /// the decided sites; false joins them by the sites only, a split that
   /// misses interactions (for tests of their detection).
   bool ReferenceGraph = true;
+  /// With ReferenceGraph: join functions only through static functions and
+  /// variables and linkonce functions (SplitKind::Statics): a call of an
+  /// external function, inlined or not, separates caller and callee.
+  bool StaticsGraph = false;
+  /// With Components: measure each component's configurations on a slice
+  /// of its module that holds the component's functions only
+  /// (mlgo/Tune/FunctionSlice.h); the module's combination is compiled
+  /// whole, as without it. Needs ReferenceGraph (a closed component).
+  bool FunctionLevel = false;
   /// Before compiling a move, predict its unit's .text from the IR
   /// pipeline alone (CompileService::predict) and skip the move or try it
   /// last when the prediction is not smaller than the unit's own.
