@@ -195,21 +195,24 @@ speed_profile() {
 
 # speed_inputs PROGRAM SRCDIR DIR: writes DIR/inputA and DIR/inputB.
 speed_inputs() {
-  local p=$1 src=$2 dir=$3
+  local p=$1 src=$2 dir=$3 f
+  # Whole files first, then cut: `head` closing a pipe would fail the
+  # pipeline under pipefail.
   if [[ ! -s $dir/inputB ]]; then
-    find /usr/include -maxdepth 1 -name '*.h' | LC_ALL=C sort | xargs cat |
-      head -c 1048576 >"$dir/inputB"
+    find /usr/include -maxdepth 1 -name '*.h' | LC_ALL=C sort | xargs cat \
+      >"$dir/inputB.all"
+    head -c 1048576 "$dir/inputB.all" >"$dir/inputB"
+    rm "$dir/inputB.all"
   fi
   if [[ $p == lua ]]; then
-    find "$src/src" -name '*.[ch]' | LC_ALL=C sort | xargs cat |
-      head -c 524288 >"$dir/inputA"
-    return
+    find "$src/src" -name '*.[ch]' | LC_ALL=C sort | xargs cat >"$dir/inputA.all"
+    head -c 524288 "$dir/inputA.all" >"$dir/inputA"
+  else
+    for f in ${speed_files[$p]}; do cat "$src/$f"; done >"$dir/inputA.all"
+    find "$src" -maxdepth 1 -name '*.h' | LC_ALL=C sort | xargs -r cat \
+      >>"$dir/inputA.all"
+    head -c 1048576 "$dir/inputA.all" >"$dir/inputA"
   fi
-  local f
-  for f in ${speed_files[$p]}; do cat "$src/$f"; done >"$dir/inputA.all"
-  find "$src" -maxdepth 1 -name '*.h' | LC_ALL=C sort | xargs -r cat \
-    >>"$dir/inputA.all"
-  head -c 1048576 "$dir/inputA.all" >"$dir/inputA"
   rm "$dir/inputA.all"
 }
 
