@@ -52,9 +52,14 @@ for p in ${programs//,/ }; do
   speed_compile "$p" "$w/src" "$w/evict-model" -fprofile-use="$w/p.profdata" "${evict[@]}"
   $link "$w"/evict-base/*.o -o "$w/$p.O2"
   $link "$w"/evict-model/*.o -o "$w/$p.evict"
-  base=$(speed_instructions "$p" "$w/$p.O2" B "$w")
-  model_n=$(speed_instructions "$p" "$w/$p.evict" B "$w")
-  wall=$(speed_wall "$p" "$w/$p.O2" "$w/$p.evict" "$w" "$rounds")
+  # Runs in a directory of their own: bench/speed-tune.sh may be measuring
+  # in the program's.
+  r=$w/evict-run
+  mkdir -p "$r"
+  cp "$w/inputB" "$r/inputB"
+  base=$(speed_instructions "$p" "$w/$p.O2" B "$r")
+  model_n=$(speed_instructions "$p" "$w/$p.evict" B "$r")
+  wall=$(speed_wall "$p" "$w/$p.O2" "$w/$p.evict" "$r" "$rounds")
   printf '%s\t%s\t%s\t%s\t%.4f\n' "$p" "$base" "$model_n" \
     "$(awk "BEGIN{printf \"%+.2f%%\", 100 * ($model_n - $base) / $base}")" "$wall"
 done
