@@ -20,7 +20,9 @@
 # Deterministic but for the wall clock.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/speed-programs.sh
 source "$here/bench/speed-programs.sh"
+# shellcheck source=bench/common.sh
 source "$here/bench/common.sh"
 plugin=$(bench_plugin)
 mlgo=${MLGO:-$here/build/bin/mlgo}

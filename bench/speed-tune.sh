@@ -22,6 +22,7 @@
 # workload B stays unseen. Deterministic but for the wall clock.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
+# shellcheck source=bench/speed-programs.sh
 source "$here/bench/speed-programs.sh"
 mlgo=${MLGO:-$here/build/bin/mlgo}
 programs=$speed_all_programs
