@@ -1098,9 +1098,12 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
   if (!Coster)
     return Coster.takeError();
-  // Per module of the file: the entries some compile applied.
+  // Per module of the file: the eviction entries some compile applied, and
+  // the inlining entries its advisor looked up (a site entry, else the
+  // callee's group entry, as the plugin's DecisionTable does in a build).
   std::map<const ModuleDecisions *, std::set<std::pair<std::string, uint32_t>>>
       Live;
+  std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Inlined;
   Error Failed = Error::success();
   for (const CorpusModule &M : *Mods) {
     Expected<std::string> Src = getSourceFileName(M);
@@ -1109,7 +1112,7 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       break;
     }
     std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
-    if (!E || E->Evictions.empty())
+    if (!E || (E->Evictions.empty() && E->Sites.empty()))
       continue;
     Expected<std::string> Lookup = getLookupKey(M);
     if (!Lookup) {
@@ -1118,7 +1121,12 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     }
     ModuleCompiler C(O, *Desc, M, *Lookup);
     C.AllowStale = true;
-    Expected<Outcome> Out = C.compile(E.get(), **Coster);
+    // Eviction entries apply with the eviction model; a module with
+    // inlining entries only is built with LLVM's eviction, as the search
+    // compiled it.
+    Expected<Outcome> Out =
+        C.compile(E.get(), **Coster,
+                  E->Evictions.empty() ? Eviction::LLVM : Eviction::Model);
     if (!Out) {
       Failed = Out.takeError();
       break;
@@ -1129,39 +1137,58 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
         if (T.Function == D.Function && T.Ordinal == D.Ordinal &&
             T.Hash == D.Hash && T.Choice == int64_t(D.Column))
           L.insert({D.Function, D.Ordinal});
+    auto &T = Inlined[E.get()];
+    if (!T)
+      T = std::make_unique<DecisionTable>(E);
+    for (const DecidedSite &S : Out->Sites)
+      T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
   }
   sys::fs::remove_directories(Tmp);
   if (Failed)
     return Failed;
-  size_t Stale = 0, Entries = 0;
+  size_t Stale = 0, Entries = 0, StaleSites = 0, Sites = 0;
   for (const auto &M : F->Modules) {
-    if (M->Evictions.empty())
+    if (M->Evictions.empty() && M->Sites.empty())
       continue;
     Entries += M->Evictions.size();
+    Sites += M->Sites.size();
     auto It = Live.find(M.get());
     if (It == Live.end()) {
       OS << DecisionsPath << ": module '" << M->Module
          << "' matches no module of the corpus (" << M->Evictions.size()
-         << " eviction entries)\n";
+         << " eviction entries, " << M->Sites.size() << " inlining entries)\n";
       Stale += M->Evictions.size();
+      StaleSites += M->Sites.size();
       continue;
     }
     ModuleDecisions Unused;
     for (const EvictDecision &D : M->Evictions)
       if (!It->second.count({D.Function, D.Ordinal}))
         Unused.Evictions.push_back(D);
-    if (Unused.Evictions.empty())
-      continue;
-    Stale += Unused.Evictions.size();
-    OS << DecisionsPath << ": module '" << M->Module
-       << "': " << Unused.Evictions.size() << " stale eviction entries:\n";
-    std::string Lines = Unused.printEvictions();
-    for (StringRef Line : split(StringRef(Lines).rtrim(), '\n'))
-      OS << "  " << Line << "\n";
+    Unused.Sites = Inlined.at(M.get())->getUnused();
+    Unused.sort();
+    auto List = [&](StringRef Lines) {
+      for (StringRef Line : split(Lines.rtrim(), '\n'))
+        OS << "  " << Line << "\n";
+    };
+    if (!Unused.Evictions.empty()) {
+      Stale += Unused.Evictions.size();
+      OS << DecisionsPath << ": module '" << M->Module
+         << "': " << Unused.Evictions.size() << " stale eviction entries:\n";
+      List(Unused.printEvictions());
+    }
+    if (!Unused.Sites.empty()) {
+      StaleSites += Unused.Sites.size();
+      OS << DecisionsPath << ": module '" << M->Module
+         << "': " << Unused.Sites.size() << " stale inlining entries:\n";
+      List(Unused.printSites());
+    }
   }
   OS << DecisionsPath << ": " << Stale << " of " << Entries
      << " eviction entries match no decision\n";
-  return Stale;
+  OS << DecisionsPath << ": " << StaleSites << " of " << Sites
+     << " inlining entries match no call site\n";
+  return Stale + StaleSites;
 }
 
 Error runSpeedTuning(const SpeedTuneOptions &Options) {

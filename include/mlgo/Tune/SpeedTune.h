@@ -85,10 +85,13 @@ struct SpeedTuneOptions {
 llvm::Error runSpeedTuning(const SpeedTuneOptions &Options);
 
 /// `mlgo tune check` for a file for speed: compiles each module of the
-/// corpus that the file has eviction entries for, with them and the
-/// profile, as a build does, and lists on \p OS the entries that fixed no
-/// decision (stale: their function has no such decision, or its features
-/// changed). Returns how many; errors name the file or the module.
+/// corpus that the file has entries for, with them and the profile, as a
+/// build does, and lists on \p OS the entries that fixed no decision:
+/// eviction entries whose function has no such decision or whose features
+/// changed, and inlining entries that fixed no call site of the compile
+/// (the call site or the callee is gone, or every call of a group entry's
+/// callee has a site entry of its own). Returns how many of both; errors
+/// name the file or the module.
 llvm::Expected<size_t> checkSpeedDecisions(llvm::StringRef CorpusDir,
                                            llvm::StringRef DecisionsPath,
                                            llvm::StringRef Profile,
