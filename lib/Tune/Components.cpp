@@ -110,15 +110,23 @@ private:
 
 } // namespace
 
-Expected<std::vector<FunctionEdge>> getReferenceEdges(StringRef Path) {
+Expected<std::unique_ptr<Module>> readBitcodeModule(StringRef Path,
+                                                    LLVMContext &Ctx) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
     return Buf.takeError();
-  LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> M =
       parseBitcodeFile((*Buf)->getMemBufferRef(), Ctx);
   if (!M)
     return makeError(Path + ": " + toString(M.takeError()));
+  return M;
+}
+
+Expected<std::vector<FunctionEdge>> getReferenceEdges(StringRef Path) {
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> M = readBitcodeModule(Path, Ctx);
+  if (!M)
+    return M.takeError();
   ReferenceFinder Refs;
   std::vector<FunctionEdge> Edges;
   for (const Function &F : **M) {

@@ -146,14 +146,10 @@ void sliceModule(Module &M, const SliceSpec &S) {
 }
 
 Error writeSlice(StringRef In, StringRef Out, const SliceSpec &S) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(In);
-  if (!Buf)
-    return Buf.takeError();
   LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> M =
-      parseBitcodeFile((*Buf)->getMemBufferRef(), Ctx);
+  Expected<std::unique_ptr<Module>> M = readBitcodeModule(In, Ctx);
   if (!M)
-    return makeError(In + ": " + toString(M.takeError()));
+    return M.takeError();
   sliceModule(**M, S);
   std::string Broken;
   raw_string_ostream BrokenOS(Broken);
@@ -201,14 +197,10 @@ struct Definitions {
 };
 
 Expected<Definitions> getDefinitions(StringRef Path) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
-  if (!Buf)
-    return Buf.takeError();
   LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> M =
-      parseBitcodeFile((*Buf)->getMemBufferRef(), Ctx);
+  Expected<std::unique_ptr<Module>> M = readBitcodeModule(Path, Ctx);
   if (!M)
-    return makeError(Path + ": " + toString(M.takeError()));
+    return M.takeError();
   Definitions Out;
   for (const GlobalObject &G : (*M)->global_objects()) {
     if (G.isDeclaration())

@@ -23,7 +23,7 @@
 // A configuration of a component is a bit mask over its sites (in
 // trajectory order): a set bit inverts the model's decision at that site.
 // These are functions over values (unittests/Tune/ComponentsTest.cpp),
-// apart from getReferenceEdges, which reads bitcode.
+// apart from getReferenceEdges and readBitcodeModule, which read bitcode.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,14 +37,25 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
 
 namespace mlgo {
 
 /// Two functions whose sizes may depend on each other's decisions.
 using FunctionEdge = std::pair<std::string, std::string>;
+
+/// The module of the bitcode file \p Path, in \p Ctx. Errors name the
+/// file.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+readBitcodeModule(llvm::StringRef Path, llvm::LLVMContext &Ctx);
 
 /// The call and reference edges between the functions defined in the
 /// bitcode file \p Path: a function and each function or function-holding
