@@ -10,8 +10,11 @@
 #include "mlgo/Speed/ExecutionCost.h"
 
 #include "mlgo/Support/Error.h"
+#include "mlgo/Support/Files.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/MC/MCAsmInfo.h"
 #include "llvm/MC/MCContext.h"
@@ -249,8 +252,57 @@ Expected<BlockWork> BlockCoster::cost(ArrayRef<uint8_t> Bytes,
   return BlockWork{It->second.first, It->second.second};
 }
 
+Expected<MeasuredCounts> readMeasuredCounts(StringRef Path) {
+  auto Fail = [&](const Twine &Why) { return makeError(Path + ": " + Why); };
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  StringRef Rest = (*Buf)->getBuffer();
+  StringRef First;
+  std::tie(First, Rest) = Rest.split('\n');
+  if (First != "mlgo-block-counts 1")
+    return Fail("not a block counts file (its first line is not "
+                "'mlgo-block-counts 1')");
+  MeasuredCounts Out;
+  for (size_t LineNo = 2; !Rest.empty(); ++LineNo) {
+    StringRef Line;
+    std::tie(Line, Rest) = Rest.split('\n');
+    SmallVector<StringRef, 3> Fields;
+    Line.split(Fields, '\t');
+    uint32_t ID;
+    uint64_t Count;
+    if (Fields.size() != 3 || Fields[0].empty() ||
+        Fields[1].getAsInteger(10, ID) || Fields[2].getAsInteger(10, Count))
+      return Fail("line " + Twine(LineNo) +
+                  ": not FUNCTION<TAB>BLOCK ID<TAB>COUNT");
+    if (!Out.Functions[Fields[0]].try_emplace(ID, Count).second)
+      return Fail("line " + Twine(LineNo) + ": block " + Twine(ID) + " of '" +
+                  Fields[0] + "' again");
+  }
+  return Out;
+}
+
+Error writeMeasuredCounts(StringRef Path, const MeasuredCounts &Counts) {
+  std::vector<StringRef> Names;
+  for (const auto &F : Counts.Functions)
+    Names.push_back(F.getKey());
+  llvm::sort(Names);
+  std::string Text = "mlgo-block-counts 1\n";
+  for (StringRef Name : Names) {
+    const DenseMap<uint32_t, uint64_t> &Blocks =
+        Counts.Functions.find(Name)->second;
+    std::vector<std::pair<uint32_t, uint64_t>> Sorted(Blocks.begin(),
+                                                      Blocks.end());
+    llvm::sort(Sorted);
+    for (const auto &[ID, Count] : Sorted)
+      Text += (Name + "\t" + Twine(ID) + "\t" + Twine(Count) + "\n").str();
+  }
+  return writeFileAtomically(Path, Text);
+}
+
 Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
-                                          BlockCoster *Coster) {
+                                          BlockCoster *Coster,
+                                          const MeasuredCounts *Measured) {
   StringRef Name = Buffer.getBufferIdentifier();
   auto Fail = [&](const Twine &Why) { return makeError(Name + ": " + Why); };
   Expected<std::unique_ptr<object::ObjectFile>> File =
@@ -344,6 +396,13 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
       if (!Visits)
         return Fail(toString(Visits.takeError()));
       Function.CountsSolved = !Visits->empty();
+      const DenseMap<uint32_t, uint64_t> *Ran = nullptr;
+      if (Measured) {
+        auto It = Measured->Functions.find(Function.Name);
+        if (It != Measured->Functions.end())
+          Ran = &It->second;
+      }
+      Function.CountsMeasured = Ran != nullptr;
       double EntryFreq =
           IDs.empty()
               ? 0
@@ -364,6 +423,11 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
                                    : 0);
           ++Index;
           Block.Count = double(Function.EntryCount) * PerEntry;
+          if (Ran) {
+            auto It = Ran->find(Entry.ID);
+            if (It != Ran->end())
+              Block.Count = double(It->second);
+          }
           uint64_t Start = Range.BaseAddress + Entry.Offset - SectionAddress;
           if (Start + Entry.Size > Bytes.size())
             return Fail("block " + Twine(Entry.ID) + " of '" + Function.Name +

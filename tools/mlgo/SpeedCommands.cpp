@@ -2,6 +2,8 @@
 //
 //   mlgo speed cost FILE... [--cpu=CPU] [--top=N] [--json [--blocks]]
 //   mlgo speed cost PROGRAM --callgrind=callgrind.out [...]
+//   mlgo speed counts PROGRAM --callgrind=callgrind.out -o counts.tsv
+//   mlgo speed cost FILE... --counts=counts.tsv [...]
 //
 // What the profile compiled into each object or program says its code does
 // (mlgo/Speed/ExecutionCost.h): per function, the profile's entry count, the
@@ -21,7 +23,11 @@
 // beside each estimate what a run of the program under callgrind
 // (--dump-instr=yes) executed in the function's blocks, and with --blocks
 // each block's measured count (its first instruction's): where, and by how
-// much, the profile's branch probabilities miss what ran.
+// much, the profile's branch probabilities miss what ran. `speed counts`
+// writes a run's block counts (function, machine block ID, count) and
+// `speed cost --counts` costs any build of the same code with them where
+// a function has them: register allocation does not renumber blocks, so
+// one run's counts hold for every eviction policy's build.
 //
 //===----------------------------------------------------------------------===//
 
@@ -74,6 +80,11 @@ cl::opt<std::string> CallgrindFile(
              "executed (a callgrind.out file written with "
              "--dump-instr=yes; one program only)"),
     cl::value_desc("callgrind.out"), cl::sub(CostCmd), cl::cat(Cat));
+cl::opt<std::string>
+    CountsFile("counts",
+               cl::desc("take block counts from a run (mlgo speed counts) "
+                        "where it has them, the profile elsewhere"),
+               cl::value_desc("counts.tsv"), cl::sub(CostCmd), cl::cat(Cat));
 cl::opt<bool> Blocks("blocks",
                      cl::desc("with --json, every function's address and "
                               "blocks (id, address, size, count, "
@@ -121,6 +132,7 @@ json::Object functionJSON(const FunctionCost &F) {
     return O;
   O["address"] = int64_t(F.Address);
   O["counts_solved"] = F.CountsSolved;
+  O["counts_measured"] = F.CountsMeasured;
   json::Array Array;
   for (const BlockCost &B : F.Blocks) {
     json::Object Block{{"id", int64_t(B.ID)},
@@ -149,6 +161,13 @@ int runCost() {
       return fail(Counts.takeError());
     TheMeasured = Measured{std::move(*Counts)};
   }
+  std::optional<MeasuredCounts> Ran;
+  if (!CountsFile.empty()) {
+    Expected<MeasuredCounts> C = readMeasuredCounts(CountsFile);
+    if (!C)
+      return fail(C.takeError());
+    Ran = std::move(*C);
+  }
   std::vector<ObjectCost> Costs;
   std::unique_ptr<BlockCoster> Coster;
   bool Failed = false;
@@ -170,8 +189,8 @@ int runCost() {
         return fail(C.takeError());
       Coster = std::move(*C);
     }
-    Expected<ObjectCost> Cost =
-        measureExecutionCost((*Buffer)->getMemBufferRef(), Coster.get());
+    Expected<ObjectCost> Cost = measureExecutionCost(
+        (*Buffer)->getMemBufferRef(), Coster.get(), Ran ? &*Ran : nullptr);
     if (!Cost) {
       fail(Cost.takeError());
       Failed = true;
@@ -271,5 +290,68 @@ int runCost() {
 }
 
 tool::RegisterSubcommand Registered(CostCmd, runCost);
+
+cl::SubCommand CountsCmd("speed counts",
+                         "Write the block counts of a program's run under "
+                         "callgrind, for speed cost --counts");
+cl::opt<std::string> CountsProgram(cl::Positional, cl::Required,
+                                   cl::desc("<program>"), cl::sub(CountsCmd),
+                                   cl::cat(Cat));
+cl::opt<std::string> CountsCallgrind(
+    "callgrind", cl::Required,
+    cl::desc("the program's run: a callgrind.out file written with "
+             "--dump-instr=yes"),
+    cl::value_desc("callgrind.out"), cl::sub(CountsCmd), cl::cat(Cat));
+cl::opt<std::string> CountsOut("o", cl::Required,
+                               cl::desc("the block counts file to write"),
+                               cl::value_desc("counts.tsv"), cl::sub(CountsCmd),
+                               cl::cat(Cat));
+
+int runCounts() {
+  Expected<std::vector<std::pair<uint64_t, uint64_t>>> Counts =
+      readInstructionCounts(CountsCallgrind, CountsProgram);
+  if (!Counts)
+    return fail(Counts.takeError());
+  Measured Run{std::move(*Counts)};
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+      MemoryBuffer::getFile(CountsProgram, /*IsText=*/false,
+                            /*RequiresNullTerminator=*/false);
+  if (!Buffer)
+    return fail(CountsProgram + ": " + Buffer.getError().message());
+  Expected<ObjectCost> Cost =
+      measureExecutionCost((*Buffer)->getMemBufferRef());
+  if (!Cost)
+    return fail(Cost.takeError());
+  // A name defined twice (two static functions of different files) would
+  // give one function the other's counts: such names are left out.
+  StringMap<unsigned> Seen;
+  for (const FunctionCost &F : Cost->Functions)
+    ++Seen[F.Name];
+  MeasuredCounts Out;
+  size_t Blocks = 0, Ambiguous = 0;
+  for (const FunctionCost &F : Cost->Functions) {
+    if (Seen[F.Name] > 1) {
+      ++Ambiguous;
+      continue;
+    }
+    DenseMap<uint32_t, uint64_t> &Ran = Out.Functions[F.Name];
+    for (const BlockCost &B : F.Blocks) {
+      Ran[B.ID] = Run.count(F.Address + B.Offset);
+      ++Blocks;
+    }
+  }
+  if (Error E = writeMeasuredCounts(CountsOut, Out))
+    return fail(std::move(E));
+  outs() << CountsOut << ": " << Blocks << " blocks of " << Out.Functions.size()
+         << " functions";
+  if (Ambiguous)
+    outs() << "; " << Ambiguous
+           << " functions left out (their names are defined more than "
+              "once)";
+  outs() << "\n";
+  return 0;
+}
+
+tool::RegisterSubcommand RegisteredCounts(CountsCmd, runCounts);
 
 } // namespace

@@ -68,6 +68,8 @@
 #define MLGO_SPEED_EXECUTIONCOST_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBufferRef.h"
@@ -123,6 +125,9 @@ struct FunctionCost {
   /// (always, except for a cycle the probabilities never leave, where
   /// MachineBlockFrequencyInfo's frequencies are used).
   bool CountsSolved = false;
+  /// Whether the blocks' counts came from a run (MeasuredCounts) rather
+  /// than from the profile.
+  bool CountsMeasured = false;
   /// Σ Count × Instructions and Σ Count × Cycles over Blocks.
   double Instructions = 0;
   double Cycles = 0;
@@ -171,11 +176,38 @@ private:
   std::unique_ptr<Impl> I;
 };
 
+/// Block counts measured on a run of a program (`mlgo speed counts`, from
+/// callgrind): per function, per machine block ID, how often the block ran.
+/// The profile's branch probabilities are as good as the last pass that
+/// wrote them (LoopRotate overwrites some with {127, 1}: docs/speed.md);
+/// a run's counts are not. Block IDs are the MachineBasicBlock numbers,
+/// given before register allocation: another build of the same code under
+/// another eviction policy keeps nearly all of them (bzip2 under another
+/// model: every function's IDs but 8 of BZ2_decompress's 654, which passes
+/// after allocation merged otherwise), so one run's counts serve every
+/// policy's build. Record them on the workload the profile recorded: a
+/// block the run does not know keeps the profile's count.
+struct MeasuredCounts {
+  /// Function name -> block ID -> count.
+  llvm::StringMap<llvm::DenseMap<uint32_t, uint64_t>> Functions;
+};
+
+/// Reads and writes MeasuredCounts as text: a first line
+/// "mlgo-block-counts 1", then one line per block, "FUNCTION<TAB>ID<TAB>
+/// COUNT", sorted by function and ID. Errors name the file (and the line).
+llvm::Expected<MeasuredCounts> readMeasuredCounts(llvm::StringRef Path);
+llvm::Error writeMeasuredCounts(llvm::StringRef Path,
+                                const MeasuredCounts &Counts);
+
 /// The cost of the ELF object or executable \p Object (its name in errors is
 /// \p Object's identifier). \p Coster must be for the object's target; with
-/// none, one is created for the object's triple and the default CPU.
-llvm::Expected<ObjectCost> measureExecutionCost(llvm::MemoryBufferRef Object,
-                                                BlockCoster *Coster = nullptr);
+/// none, one is created for the object's triple and the default CPU. With
+/// \p Measured, a function it has counts for takes its blocks' counts from
+/// it (a block it does not know keeps the profile's count).
+llvm::Expected<ObjectCost>
+measureExecutionCost(llvm::MemoryBufferRef Object,
+                     BlockCoster *Coster = nullptr,
+                     const MeasuredCounts *Measured = nullptr);
 
 } // namespace mlgo::speed
 
