@@ -156,15 +156,11 @@ Error writeSlice(StringRef In, StringRef Out, const SliceSpec &S) {
   if (verifyModule(**M, &BrokenOS))
     return makeError(
         In + ": the slice is not valid IR: " + StringRef(Broken).trim());
-  std::error_code EC;
-  raw_fd_ostream OS(Out, EC, sys::fs::OF_None);
-  if (EC)
-    return makeError(Out + ": cannot write: " + EC.message());
+  std::string Bitcode;
+  raw_string_ostream OS(Bitcode);
   WriteBitcodeToFile(**M, OS);
-  OS.close();
-  if (OS.has_error())
-    return makeError(Out + ": cannot write: " + OS.error().message());
-  return Error::success();
+  OS.flush();
+  return writeFileAtomically(Out, Bitcode);
 }
 
 uint64_t SplitSizes::sliceText() const {
