@@ -12,6 +12,7 @@
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
 #include "mlgo/Inline/Decisions.h"
+#include "mlgo/Speed/BlockCounts.h"
 #include "mlgo/Speed/Callgrind.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
@@ -372,6 +373,86 @@ static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
   return Error::success();
 }
 
+/// Builds \p Plan with Opts.OptLevel and the profile \p Profile (stock
+/// clang, the address map: speedPackageFlags) into WORK/counts, runs the
+/// profile workload there under callgrind, every process dumping its
+/// per-instruction costs, and writes the block counts of the build's
+/// programs and libraries to Opts.CountsPath.
+static Error recordBlockCounts(const BuildEvalOptions &Opts,
+                               const BuildPlan &Plan, StringRef Profile) {
+  auto Log = [&](const Twine &Message) {
+    if (Opts.Log)
+      Opts.Log(Message.str());
+  };
+  const std::string &Name = Plan.Name;
+  std::string Dir = Opts.WorkDir + "/counts";
+  std::string BuildLog = Opts.WorkDir + "/build-counts.log";
+  // The build runs in its own directories: the profile by its full path.
+  SmallString<256> FullProfile(Profile);
+  if (std::error_code EC = sys::fs::make_absolute(FullProfile))
+    return makeError(Profile + ": " + EC.message());
+  if (FullProfile.str().find_first_of(" \t\n'\"\\$`*?[") != StringRef::npos)
+    return makeError(FullProfile +
+                     ": the profile's path has a character the build's "
+                     "compiler flags cannot hold (white space or a shell "
+                     "special character)");
+  std::vector<std::string> Argv = {
+      "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel, "MLGO_EVAL_EVICT=",
+      "MLGO_EVAL_SPEED_FLAGS=" +
+          join(speed::speedPackageFlags(FullProfile), " ")};
+  llvm::append_range(Argv, Plan.BuildArgv(Dir, {}));
+  Log("building " + Name + " with " + Opts.OptLevel +
+      " and the profile, for its block counts");
+  ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Name + ": the build with the profile " + R.describe() +
+                     "; last lines of " + BuildLog + ":\n" +
+                     readTail(BuildLog, 15));
+  std::string Tree = Dir + "/" + Plan.Tree;
+  std::vector<std::string> Dumps;
+  std::vector<std::vector<std::string>> Workload = Plan.ProfileWorkload(Dir);
+  for (size_t I = 0; I < Workload.size(); ++I) {
+    std::string LogDir =
+        Opts.WorkDir + "/counts-callgrind-" + std::to_string(I + 1);
+    Log("running the profile workload of " + Name + " under callgrind (" +
+        Twine(I + 1) + " of " + Twine(Workload.size()) + ")");
+    // Callgrind runs the workload some 50 times slower than it ran.
+    Expected<speed::CallgrindRun> Run =
+        speed::runCallgrind(Name, Workload[I], Tree, LogDir,
+                            Opts.BuildTimeoutSeconds * 20, true);
+    if (!Run)
+      return Run.takeError();
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(LogDir, EC), End; It != End && !EC;
+         It.increment(EC))
+      if (StringRef(It->path()).ends_with(".callgrind"))
+        Dumps.push_back(It->path());
+    if (EC)
+      return makeError(LogDir + ": " + EC.message());
+  }
+  llvm::sort(Dumps);
+  speed::BlockCountsSummary Summary;
+  Expected<speed::MeasuredCounts> Counts = speed::countBlocks(
+      Dumps,
+      [&](StringRef Object) { return Object.starts_with(Tree + "/"); },
+      &Summary);
+  if (!Counts)
+    return Counts.takeError();
+  if (Summary.Objects.empty())
+    return makeError(Name + ": the profile workload ran no code of " + Tree +
+                     " under callgrind");
+  if (Error E = speed::writeMeasuredCounts(Opts.CountsPath, *Counts))
+    return E;
+  std::string Left;
+  if (Summary.Ambiguous)
+    Left = "; " + std::to_string(Summary.Ambiguous) +
+           " names left out (defined more than once)";
+  Log(Opts.CountsPath + ": " + Twine(Summary.Blocks) + " blocks of " +
+      Twine(Summary.Functions) + " functions in " +
+      Twine(Summary.Objects.size()) + " programs and libraries" + Left);
+  return Error::success();
+}
+
 /// Builds \p Plan with Opts.OptLevel -fprofile-generate into WORK/profile
 /// (the program's own runs during the build write their raw profiles
 /// aside), runs its profile workload and merges the profile into \p Out.
@@ -410,6 +491,9 @@ runProfile(const BuildEvalOptions &Opts, const BuildPlan &Plan, StringRef Out) {
     return makeError(Name + ": " + toString(Info.takeError()) +
                      "; last lines of " + WorkloadLog + ":\n" +
                      readTail(WorkloadLog, 10));
+  if (!Opts.CountsPath.empty())
+    if (Error E = recordBlockCounts(Opts, Plan, Out))
+      return E;
   return Info;
 }
 

@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <map>
 #include <optional>
 #include <set>
 
@@ -55,8 +56,9 @@ bool parsePosition(StringRef Token, uint64_t Previous, uint64_t &Out) {
 
 } // namespace
 
-Expected<std::vector<std::pair<uint64_t, uint64_t>>>
-readInstructionCounts(StringRef Path, StringRef Program) {
+Expected<std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>>
+readObjectInstructionCounts(StringRef Path,
+                            function_ref<bool(StringRef)> Wanted) {
   auto Fail = [&](const Twine &Why) { return makeError(Path + ": " + Why); };
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -68,14 +70,16 @@ readInstructionCounts(StringRef Path, StringRef Program) {
   size_t InstrAt = None, IrAt = None;
   size_t NumPositions = 1;
   StringMap<std::string> Objects; // "(3)" -> its name
-  StringMap<bool> IsProgram;      // object name -> is it Program?
-  bool InProgram = false, CallCost = false;
+  // Object name -> its counts, null for an object not wanted.
+  StringMap<DenseMap<uint64_t, uint64_t> *> IsWanted;
+  std::map<std::string, DenseMap<uint64_t, uint64_t>> Counts;
+  DenseMap<uint64_t, uint64_t> *Current = nullptr;
+  bool CallCost = false;
   uint64_t Previous = 0;
-  DenseMap<uint64_t, uint64_t> Counts;
-  auto isProgram = [&](StringRef Name) {
-    auto [It, New] = IsProgram.try_emplace(Name, false);
-    if (New)
-      It->second = Name == Program || sys::fs::equivalent(Name, Program);
+  auto lookUp = [&](StringRef Name) {
+    auto [It, New] = IsWanted.try_emplace(Name, nullptr);
+    if (New && Wanted(Name))
+      It->second = &Counts[Name.str()];
     return It->second;
   };
   StringRef Rest = (*Buf)->getBuffer();
@@ -112,8 +116,8 @@ readInstructionCounts(StringRef Path, StringRef Program) {
       CallCost = false;
       // A call's cost line carries the callee's inclusive cost, not the
       // instruction's own.
-      if (!Call && InProgram && Ir)
-        Counts[Address] += Ir;
+      if (!Call && Current && Ir)
+        (*Current)[Address] += Ir;
       continue;
     }
     if (Line.starts_with("jump=") || Line.starts_with("jcnd="))
@@ -142,7 +146,7 @@ readInstructionCounts(StringRef Path, StringRef Program) {
         Name = It->second;
       }
       if (!Callee)
-        InProgram = isProgram(Name);
+        Current = lookUp(Name);
       continue;
     }
     if (Line.consume_front("positions:")) {
@@ -170,13 +174,42 @@ readInstructionCounts(StringRef Path, StringRef Program) {
   if (InstrAt == None)
     return Fail("no instruction addresses (run callgrind with "
                 "--dump-instr=yes)");
-  if (Counts.empty())
-    return Fail("no instruction of " + Program +
-                " ran (a callgrind run of another program?)");
-  std::vector<std::pair<uint64_t, uint64_t>> Sorted(Counts.begin(),
-                                                    Counts.end());
-  llvm::sort(Sorted);
+  std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> Sorted;
+  for (auto &[Name, Ran] : Counts) {
+    if (Ran.empty())
+      continue;
+    std::vector<std::pair<uint64_t, uint64_t>> &Out = Sorted[Name];
+    Out.assign(Ran.begin(), Ran.end());
+    llvm::sort(Out);
+  }
   return Sorted;
+}
+
+Expected<std::vector<std::pair<uint64_t, uint64_t>>>
+readInstructionCounts(StringRef Path, StringRef Program) {
+  // Callgrind names the program by the path it ran under; a link or
+  // another spelling of it is the same file.
+  auto Objects = readObjectInstructionCounts(Path, [&](StringRef Name) {
+    return Name == Program || sys::fs::equivalent(Name, Program);
+  });
+  if (!Objects)
+    return Objects.takeError();
+  std::vector<std::pair<uint64_t, uint64_t>> All;
+  for (auto &[Name, Ran] : *Objects)
+    llvm::append_range(All, Ran);
+  if (All.empty())
+    return makeError(Path + ": no instruction of " + Program +
+                     " ran (a callgrind run of another program?)");
+  llvm::sort(All);
+  // One address under two names of the program: one count.
+  std::vector<std::pair<uint64_t, uint64_t>> Summed;
+  for (const auto &[Address, Ir] : All) {
+    if (!Summed.empty() && Summed.back().first == Address)
+      Summed.back().second += Ir;
+    else
+      Summed.emplace_back(Address, Ir);
+  }
+  return Summed;
 }
 
 /// The last \p N lines of the file at \p Path ("" if it cannot be read).
@@ -194,17 +227,22 @@ std::string readTail(StringRef Path, size_t N) {
 Expected<CallgrindRun> runCallgrind(StringRef Name, ArrayRef<std::string> Argv,
                                     const std::string &Tree,
                                     const std::string &LogDir,
-                                    unsigned TimeoutSeconds) {
+                                    unsigned TimeoutSeconds,
+                                    bool DumpInstructions) {
   sys::fs::remove_directories(LogDir);
   if (std::error_code EC = sys::fs::create_directories(LogDir))
     return makeError(LogDir + ": " + EC.message());
-  std::vector<std::string> Full = {"valgrind",
-                                   "--tool=callgrind",
-                                   "--callgrind-out-file=/dev/null",
-                                   "--trace-children=yes",
-                                   "--toggle-collect=main",
-                                   "-v",
-                                   "--log-file=" + LogDir + "/%p.log"};
+  std::vector<std::string> Full = {
+      "valgrind",
+      "--tool=callgrind",
+      DumpInstructions ? "--callgrind-out-file=" + LogDir + "/%p.callgrind"
+                       : std::string("--callgrind-out-file=/dev/null"),
+      "--trace-children=yes",
+      "--toggle-collect=main",
+      "-v",
+      "--log-file=" + LogDir + "/%p.log"};
+  if (DumpInstructions)
+    Full.push_back("--dump-instr=yes");
   llvm::append_range(Full, Argv);
   std::string Out = LogDir + "/output.txt";
   RunOptions RO;

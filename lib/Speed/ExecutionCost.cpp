@@ -397,7 +397,9 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
         return Fail(toString(Visits.takeError()));
       Function.CountsSolved = !Visits->empty();
       const DenseMap<uint32_t, uint64_t> *Ran = nullptr;
-      if (Measured) {
+      // A function the profile never saw run is not the one the run's
+      // counts were kept for (another program's `main`, named alike).
+      if (Measured && Function.HasProfile) {
         auto It = Measured->Functions.find(Function.Name);
         if (It != Measured->Functions.end())
           Ran = &It->second;

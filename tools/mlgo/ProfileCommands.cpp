@@ -3,8 +3,8 @@
 //   mlgo profile run -o P.profdata [--timeout=S] -- COMMAND [ARG]...
 //   mlgo profile merge RAW.profraw... -o P.profdata
 //   mlgo profile show P.profdata
-//   mlgo profile package PKG -o P.profdata [--work-dir DIR] ...
-//   mlgo profile build DIR --run CMD... -o P.profdata [--build-system S] ...
+//   mlgo profile package PKG -o P.profdata [--counts C.tsv] [--work-dir DIR]
+//   mlgo profile build DIR --run CMD... -o P.profdata [--counts C.tsv] ...
 //
 // IR-level profiles for mlgo's speed work (mlgo/Speed/Profile.h). `run` runs
 // a workload command - anything that runs programs built with
@@ -17,8 +17,10 @@
 // recipe's profile workload, by default its test suite) or of a source tree
 // (the --run commands): built at -O2 -fprofile-generate by its own build
 // system, as `mlgo eval package|build --profile` builds it later with the
-// profile (mlgo/Eval/PackageEval.h). An output is written only when
-// everything succeeded.
+// profile (mlgo/Eval/PackageEval.h). With --counts, the program is built
+// once more with the new profile and the workload run again under
+// callgrind, for the block counts of what ran (mlgo/Speed/BlockCounts.h).
+// An output is written only when everything succeeded.
 //
 //===----------------------------------------------------------------------===//
 
@@ -90,6 +92,12 @@ cl::opt<std::string> PackageOut("o", cl::Required,
                                 cl::desc("the indexed profile to write"),
                                 cl::value_desc("file.profdata"),
                                 cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageCounts(
+    "counts",
+    cl::desc("also build with the new profile and write the block counts of "
+             "the workload run again under callgrind (for mlgo speed cost "
+             "--counts and the corpus: mlgo corpus profile --counts)"),
+    cl::value_desc("counts.tsv"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<std::string> PackageWork(
     "work-dir",
     cl::desc("the build tree and logs (default: <build>/profile/<package>)"),
@@ -122,6 +130,11 @@ cl::opt<std::string> BuildOut("o", cl::Required,
                               cl::desc("the indexed profile to write"),
                               cl::value_desc("file.profdata"),
                               cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildCounts(
+    "counts",
+    cl::desc("also build with the new profile and write the block counts of "
+             "the --run commands run again under callgrind"),
+    cl::value_desc("counts.tsv"), cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<std::string> BuildSystemName(
     "build-system",
     cl::desc("configure (autotools), cmake or make (default: the first of "
@@ -210,6 +223,7 @@ int runPackage() {
       PackageWork.empty() ? getInstallDirs().Cache + "/profile/" + PackageName
                           : std::string(PackageWork));
   Opts.OptLevel = "-O2";
+  Opts.CountsPath = PackageCounts;
   Opts.Jobs = std::max(1u, unsigned(PackageJobs));
   Opts.BuildTimeoutSeconds = PackageTimeout;
   Opts.Log = [](StringRef Line) { errs() << "profile: " << Line << '\n'; };
@@ -247,6 +261,7 @@ int runBuild() {
   Opts.MakeArgs = BuildMakeArgs;
   Opts.BuildScript = getInstallDirs().Data + "/scripts/eval-build.sh";
   Opts.OptLevel = "-O2";
+  Opts.CountsPath = BuildCounts;
   Opts.Jobs = std::max(1u, unsigned(BuildJobs));
   Opts.BuildTimeoutSeconds = BuildTimeout;
   Opts.Log = [](StringRef Line) { errs() << "profile: " << Line << '\n'; };

@@ -34,11 +34,14 @@
 #include "Subcommand.h"
 
 #include "mlgo/Eval/Table.h"
+#include "mlgo/Speed/BlockCounts.h"
 #include "mlgo/Speed/Callgrind.h"
 #include "mlgo/Speed/ExecutionCost.h"
 
 #include "mlgo/Support/Error.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -292,15 +295,15 @@ int runCost() {
 tool::RegisterSubcommand Registered(CostCmd, runCost);
 
 cl::SubCommand CountsCmd("speed counts",
-                         "Write the block counts of a program's run under "
-                         "callgrind, for speed cost --counts");
-cl::opt<std::string> CountsProgram(cl::Positional, cl::Required,
-                                   cl::desc("<program>"), cl::sub(CountsCmd),
-                                   cl::cat(Cat));
-cl::opt<std::string> CountsCallgrind(
-    "callgrind", cl::Required,
-    cl::desc("the program's run: a callgrind.out file written with "
-             "--dump-instr=yes"),
+                         "Write the block counts of a run under callgrind, "
+                         "for speed cost --counts");
+cl::list<std::string> CountsPrograms(cl::Positional, cl::OneOrMore,
+                                     cl::desc("<program or library>..."),
+                                     cl::sub(CountsCmd), cl::cat(Cat));
+cl::list<std::string> CountsCallgrind(
+    "callgrind", cl::OneOrMore, cl::CommaSeparated,
+    cl::desc("the run: callgrind.out files written with --dump-instr=yes "
+             "(one per process; their counts add up)"),
     cl::value_desc("callgrind.out"), cl::sub(CountsCmd), cl::cat(Cat));
 cl::opt<std::string> CountsOut("o", cl::Required,
                                cl::desc("the block counts file to write"),
@@ -308,44 +311,30 @@ cl::opt<std::string> CountsOut("o", cl::Required,
                                cl::cat(Cat));
 
 int runCounts() {
-  Expected<std::vector<std::pair<uint64_t, uint64_t>>> Counts =
-      readInstructionCounts(CountsCallgrind, CountsProgram);
+  for (const std::string &P : CountsPrograms)
+    if (!sys::fs::exists(P))
+      return fail(P + ": no such file");
+  auto Wanted = [](StringRef Name) {
+    return llvm::any_of(CountsPrograms, [&](const std::string &P) {
+      return Name == P || sys::fs::equivalent(Name, P);
+    });
+  };
+  BlockCountsSummary Summary;
+  Expected<MeasuredCounts> Counts = countBlocks(
+      std::vector<std::string>(CountsCallgrind.begin(), CountsCallgrind.end()),
+      Wanted, &Summary);
   if (!Counts)
     return fail(Counts.takeError());
-  Measured Run{std::move(*Counts)};
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
-      MemoryBuffer::getFile(CountsProgram, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!Buffer)
-    return fail(CountsProgram + ": " + Buffer.getError().message());
-  Expected<ObjectCost> Cost =
-      measureExecutionCost((*Buffer)->getMemBufferRef());
-  if (!Cost)
-    return fail(Cost.takeError());
-  // A name defined twice (two static functions of different files) would
-  // give one function the other's counts: such names are left out.
-  StringMap<unsigned> Seen;
-  for (const FunctionCost &F : Cost->Functions)
-    ++Seen[F.Name];
-  MeasuredCounts Out;
-  size_t Blocks = 0, Ambiguous = 0;
-  for (const FunctionCost &F : Cost->Functions) {
-    if (Seen[F.Name] > 1) {
-      ++Ambiguous;
-      continue;
-    }
-    DenseMap<uint32_t, uint64_t> &Ran = Out.Functions[F.Name];
-    for (const BlockCost &B : F.Blocks) {
-      Ran[B.ID] = Run.count(F.Address + B.Offset);
-      ++Blocks;
-    }
-  }
-  if (Error E = writeMeasuredCounts(CountsOut, Out))
+  if (Summary.Objects.empty())
+    return fail(join(CountsCallgrind, ", ") + ": no instruction of " +
+                join(CountsPrograms, ", ") +
+                " ran (a callgrind run of another program?)");
+  if (Error E = writeMeasuredCounts(CountsOut, *Counts))
     return fail(std::move(E));
-  outs() << CountsOut << ": " << Blocks << " blocks of " << Out.Functions.size()
-         << " functions";
-  if (Ambiguous)
-    outs() << "; " << Ambiguous
+  outs() << CountsOut << ": " << Summary.Blocks << " blocks of "
+         << Summary.Functions << " functions";
+  if (Summary.Ambiguous)
+    outs() << "; " << Summary.Ambiguous
            << " functions left out (their names are defined more than "
               "once)";
   outs() << "\n";

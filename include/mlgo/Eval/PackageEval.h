@@ -75,6 +75,11 @@ struct BuildEvalOptions {
   /// An indexed profile (absolute, no white space): both builds apply it,
   /// and the speed of both on the benchmark workload is measured.
   std::string ProfilePath;
+  /// profilePackage and profileSourceTree: when set, the block counts of the
+  /// profile workload are written here too (mlgo/Speed/BlockCounts.h): the
+  /// program built with the new profile and the address map (WORK/counts/),
+  /// the workload run again under callgrind (WORK/counts-callgrind-N/).
+  std::string CountsPath;
   /// Paired wall-clock runs of the benchmark (with a profile).
   unsigned WallRuns = 5;
   unsigned Jobs = 1;
@@ -106,7 +111,8 @@ llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
 /// recipe, from the same source as evaluatePackage's builds:
 /// WORK/profile/), runs its recipe's profile workload (profile_workload,
 /// by default every test; log WORK/profile-workload.log) and writes the
-/// merged profile to \p Out. Errors name the package, the step and its log.
+/// merged profile to \p Out (and, with Opts.CountsPath, the workload's
+/// block counts). Errors name the package, the step and its log.
 llvm::Expected<speed::ProfileInfo>
 profilePackage(const PackageEvalOptions &Opts, llvm::StringRef Out);
 

@@ -15,10 +15,12 @@
 #define MLGO_SPEED_CALLGRIND_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -36,7 +38,10 @@ struct CallgrindRun {
 /// Runs \p Argv under callgrind, following children, one log per process
 /// in \p LogDir (-v: the log names the program's file; the command's
 /// stdout and stderr go to LogDir/output.txt), and sums the executed
-/// instructions of the processes whose program lies under \p Tree.
+/// instructions of the processes whose program lies under \p Tree. With
+/// \p DumpInstructions, each process also writes its costs per instruction
+/// (--dump-instr=yes) to LogDir/PID.callgrind, for
+/// readObjectInstructionCounts().
 /// Instructions are counted from main on (--toggle-collect=main): the
 /// dynamic loader's and libc's start-up depend on the environment and the
 /// program's path (17 instructions of 135,000 for a longer directory
@@ -47,7 +52,8 @@ llvm::Expected<CallgrindRun> runCallgrind(llvm::StringRef Name,
                                           llvm::ArrayRef<std::string> Argv,
                                           const std::string &Tree,
                                           const std::string &LogDir,
-                                          unsigned TimeoutSeconds);
+                                          unsigned TimeoutSeconds,
+                                          bool DumpInstructions = false);
 
 /// How often each instruction of one program ran, read from a callgrind
 /// output file written with --dump-instr=yes (so that costs are kept per
@@ -60,6 +66,16 @@ llvm::Expected<CallgrindRun> runCallgrind(llvm::StringRef Name,
 /// event, a malformed line (with its number), or no cost of \p Program.
 llvm::Expected<std::vector<std::pair<uint64_t, uint64_t>>>
 readInstructionCounts(llvm::StringRef Path, llvm::StringRef Program);
+
+/// The same for every object of a run that \p Wanted accepts (by the name
+/// callgrind gives it: the path the program or library was loaded from),
+/// e.g. the programs and shared libraries of one build tree: object name ->
+/// its sorted (address, count) pairs. Objects of which nothing ran are
+/// left out; none at all is not an error here.
+llvm::Expected<
+    std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>>>
+readObjectInstructionCounts(llvm::StringRef Path,
+                            llvm::function_ref<bool(llvm::StringRef)> Wanted);
 
 /// The last \p N lines of the file at \p Path ("" if it cannot be read).
 std::string readTail(llvm::StringRef Path, size_t N);

@@ -203,7 +203,9 @@ llvm::Error writeMeasuredCounts(llvm::StringRef Path,
 /// \p Object's identifier). \p Coster must be for the object's target; with
 /// none, one is created for the object's triple and the default CPU. With
 /// \p Measured, a function it has counts for takes its blocks' counts from
-/// it (a block it does not know keeps the profile's count).
+/// it (a block it does not know keeps the profile's count), if the profile
+/// has an entry count for it (one without is not the function the run
+/// counted: another program's `main`).
 llvm::Expected<ObjectCost>
 measureExecutionCost(llvm::MemoryBufferRef Object,
                      BlockCoster *Coster = nullptr,
