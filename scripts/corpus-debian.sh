@@ -47,8 +47,9 @@
 # package at -O2 instead of -Oz (defaults: --out corpus-speed/, --build-root
 # /var/tmp/mlgo-corpus-build-O2), then profiles each package whose recipe
 # has a workload (profile_workload, else its tests) with `mlgo profile
-# package` and gives it to the corpus with `mlgo corpus profile`.
-# OUT/profiles.tsv names every package: profiled (the profile's summary),
+# package --counts` (the profile, and the block counts of the workload run
+# again under callgrind) and gives both to the corpus with `mlgo corpus
+# profile`. OUT/profiles.tsv names every package: profiled (the profile's summary),
 # or why not (no workload in its recipe; the profile build or workload
 # failed, with the log).
 #
@@ -367,7 +368,9 @@ fi
 # The speed corpus: each package profiled by its recipe's workload, in a
 # build of its own (under BUILD-ROOT/.profiles/, apart from the package's
 # directory, whose only other directory is its source) (`mlgo profile package`: -O2 -fprofile-generate, the
-# package's build system), the profile then given to the combined corpus.
+# package's build system), with the block counts of the same workload run
+# under callgrind on a build with the profile (--counts), both then given to
+# the combined corpus.
 # A package without a workload, or whose profile run fails, is named in
 # profiles.tsv with the reason; the corpus keeps its modules (unprofiled
 # modules are left out of the speed reward, which the trainer's log says).
@@ -389,16 +392,18 @@ if [[ $speed -eq 1 && $build_only -eq 0 && ${#ok[@]} -gt 0 ]]; then
       rm -f "$pd"
       continue
     fi
-    if [[ ! -f "$pd" ]]; then
+    pc="$out/.work/profiles/$pkg.counts.tsv"
+    if [[ ! -f "$pd" || ! -f "$pc" ]]; then
       log "$pkg: profiling"
-      if ! "$mlgo" profile package "$pkg" -o "$pd" --jobs "$jobs" \
+      rm -f "$pd" "$pc"
+      if ! "$mlgo" profile package "$pkg" -o "$pd" --counts "$pc" --jobs "$jobs" \
              --work-dir "$work/.profiles/$pkg" > "$work/.profiles/$pkg.log" 2>&1; then
         prow[$pkg]="$pkg"$'\t'"failed"$'\t'"mlgo profile package: $(tail -1 "$work/.profiles/$pkg.log") (see $work/.profiles/$pkg.log)"
-        rm -f "$pd"
+        rm -f "$pd" "$pc"
         continue
       fi
     fi
-    prow[$pkg]="$pkg"$'\t'"profiled"$'\t'"$("$mlgo" profile show "$pd" 2>&1 | head -1)"
+    prow[$pkg]="$pkg"$'\t'"profiled"$'\t'"$("$mlgo" profile show "$pd" 2>&1 | head -1); block counts: $(grep -c . "$pc") lines"
   done
   # The combined description was rewritten above: every profile goes back
   # into it, this run's and earlier runs'.
@@ -406,7 +411,10 @@ if [[ $speed -eq 1 && $build_only -eq 0 && ${#ok[@]} -gt 0 ]]; then
     [[ -f $pd ]] || continue
     p=$(basename "$pd" .profdata)
     [[ -d "$out/$p" ]] || continue
-    "$mlgo" corpus profile "$out" --package "$p" --profile "$pd" >&2 ||
+    pc="$out/.work/profiles/$p.counts.tsv"
+    counts=()
+    [[ -f $pc ]] && counts=(--counts "$pc")
+    "$mlgo" corpus profile "$out" --package "$p" --profile "$pd" "${counts[@]}" >&2 ||
       log "$p: mlgo corpus profile failed"
   done
   {

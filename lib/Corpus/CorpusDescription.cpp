@@ -36,6 +36,27 @@ static bool isModuleName(StringRef Module) {
   return true;
 }
 
+/// Reads the object \p Value of key \p Key ("profiles", "block_counts"):
+/// package -> a file inside the corpus.
+static Error parsePackageFiles(StringRef Name, StringRef Key,
+                               const json::Value &Value,
+                               std::map<std::string, std::string> &Into) {
+  const json::Object *Files = Value.getAsObject();
+  if (!Files)
+    return makeError(Name + ": '" + Key + "' is not an object");
+  for (const auto &[Package, Path] : *Files) {
+    std::optional<StringRef> S = Path.getAsString();
+    if (!S)
+      return makeError(Name + ": " + Key + "." + StringRef(Package) +
+                       ": expected a string");
+    if (!isModuleName(*S))
+      return makeError(Name + ": " + Key + "." + StringRef(Package) + ": '" +
+                       *S + "' is not a relative path inside the corpus");
+    Into[Package.str()] = S->str();
+  }
+  return Error::success();
+}
+
 Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                                                      StringRef Name) {
   Expected<json::Value> Parsed = parseJSON(Text);
@@ -79,26 +100,21 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
                            "]: expected a string");
         D.GlobalCommandOverride->push_back(S->str());
       }
-    } else if (Key == "profiles") {
-      const json::Object *Profiles = Value.getAsObject();
-      if (!Profiles)
-        return makeError(Name + ": 'profiles' is not an object");
-      for (const auto &[Package, Path] : *Profiles) {
-        std::optional<StringRef> S = Path.getAsString();
-        if (!S)
-          return makeError(Name + ": profiles." + StringRef(Package) +
-                           ": expected a string");
-        if (!isModuleName(*S))
-          return makeError(Name + ": profiles." + StringRef(Package) + ": '" +
-                           *S + "' is not a relative path inside the corpus");
-        D.Profiles[Package.str()] = S->str();
-      }
+    } else if (Key == "profiles" || Key == "block_counts") {
+      if (Error E = parsePackageFiles(
+              Name, Key, Value,
+              Key == "profiles" ? D.Profiles : D.BlockCounts))
+        return E;
     } else {
       D.Extra[Key] = Value;
     }
   }
   if (!Obj->get("modules"))
     return makeError(Name + ": no 'modules' array");
+  for (const auto &Entry : D.BlockCounts)
+    if (!D.Profiles.count(Entry.first))
+      return makeError(Name + ": block_counts." + Entry.first +
+                       ": the package has no profile");
   return D;
 }
 
@@ -120,6 +136,14 @@ json::Value CorpusDescription::settings() const {
 }
 
 std::optional<std::string>
+CorpusDescription::getBlockCountsPath(StringRef Dir, StringRef Package) const {
+  auto It = BlockCounts.find(Package.str());
+  if (It == BlockCounts.end())
+    return std::nullopt;
+  return getModuleFile(Dir, It->second, "");
+}
+
+std::optional<std::string>
 CorpusDescription::getProfilePath(StringRef Dir, StringRef Package) const {
   auto It = Profiles.find(Package.str());
   if (It == Profiles.end())
@@ -137,6 +161,12 @@ json::Value CorpusDescription::toJSON() const {
     for (const auto &[Package, Path] : Profiles)
       P[Package] = Path;
     V.getAsObject()->try_emplace("profiles", std::move(P));
+  }
+  if (!BlockCounts.empty()) {
+    json::Object C;
+    for (const auto &[Package, Path] : BlockCounts)
+      C[Package] = Path;
+    V.getAsObject()->try_emplace("block_counts", std::move(C));
   }
   return V;
 }

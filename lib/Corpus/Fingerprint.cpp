@@ -54,6 +54,17 @@ hashCorpusProfiles(StringRef Dir, const CorpusDescription &Description) {
       return P.takeError();
     MD5 Hash;
     Hash.update((*P)->getBuffer());
+    // The block counts are part of the package's profile: a reward that
+    // reads them changes with them. A package without has the hash of its
+    // profile alone, as before there were counts.
+    if (std::optional<std::string> Counts =
+            Description.getBlockCountsPath(Dir, Entry.first)) {
+      Expected<std::unique_ptr<MemoryBuffer>> C = readWholeFile(*Counts);
+      if (!C)
+        return C.takeError();
+      Hash.update(StringRef("\0block counts\0", 14));
+      Hash.update((*C)->getBuffer());
+    }
     MD5::MD5Result R;
     Hash.final(R);
     Hashes.push_back(std::string(R.digest()));

@@ -166,7 +166,9 @@ Expected<EvictTrainResult> Trainer::run() {
     return makeError("evolution strategies need at least one pair and a "
                      "scale floor (--sigma-floor) greater than 0");
   Expected<std::unique_ptr<EvictionScorer>> Opened = EvictionScorer::open(
-      {O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs, O.Quiet, O.Reward}, Log);
+      {O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs, O.Quiet, O.Reward,
+       O.UseBlockCounts},
+      Log);
   if (!Opened)
     return Opened.takeError();
   Scorer = std::move(*Opened);
@@ -336,6 +338,7 @@ Expected<EvictTrainResult> Trainer::run() {
                                               ? "speed"
                                               : "instructions")
              : std::string()) +
+      (Speed && !O.UseBlockCounts ? " --block-counts=false" : "") +
       " --init " + sys::path::filename(O.InitModelPath).str() +
       // The held-out packages decide which modules train.
       (O.ValidationPackages.empty()
@@ -473,7 +476,9 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
                      "': not an eviction model (a per-column model with a "
                      "masked_argmax decision)");
   Expected<std::unique_ptr<EvictionScorer>> Scorer = EvictionScorer::open(
-      {E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs, E.Quiet, E.Reward}, Log);
+      {E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs, E.Quiet, E.Reward,
+       E.UseBlockCounts},
+      Log);
   if (!Scorer)
     return Scorer.takeError();
   Expected<CorpusDescription> D = CorpusDescription::read(E.CorpusDir);

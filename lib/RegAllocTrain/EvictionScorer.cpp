@@ -155,6 +155,9 @@ EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
       return D.takeError();
     for (const auto &[Package, Path] : D->Profiles)
       S->Profiles[Package] = *D->getProfilePath(O.CorpusDir, Package);
+    if (O.UseBlockCounts)
+      for (const auto &[Package, Path] : D->BlockCounts)
+        S->BlockCounts[Package] = *D->getBlockCountsPath(O.CorpusDir, Package);
     if (S->Profiles.empty())
       return makeError("'" + O.CorpusDir +
                        "' has no profile (the speed reward needs packages "
@@ -164,11 +167,27 @@ EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
   // speed caches are named after the estimate (block counts solved from
   // branch probabilities since 2026-11-26: the files of the frequency-based
   // estimate, speed-scores.tsv and instruction-scores.tsv, are never read).
-  StringRef CacheName = O.Reward == EvictionReward::Static ? "/scores.tsv"
-                        : O.Reward == EvictionReward::Speed
-                            ? "/speed-cycles.tsv"
-                            : "/speed-instructions.tsv";
-  if (Error E = S->Cache.open((O.WorkDir + CacheName).str()))
+  std::string CacheName = O.Reward == EvictionReward::Static ? "scores"
+                          : O.Reward == EvictionReward::Speed
+                              ? "speed-cycles"
+                              : "speed-instructions";
+  // Scores with block counts are scores of other numbers: their cache is
+  // named after the counts' contents (a corpus given new counts starts a
+  // new cache).
+  if (!S->BlockCounts.empty()) {
+    MD5 H;
+    for (const auto &[Package, Path] : S->BlockCounts) {
+      Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(Path);
+      if (!Bytes)
+        return Bytes.takeError();
+      H.update(Package);
+      H.update((*Bytes)->getBuffer());
+    }
+    MD5::MD5Result R;
+    H.final(R);
+    CacheName += "-counts-" + R.digest().str().substr(0, 12).str();
+  }
+  if (Error E = S->Cache.open(O.WorkDir + "/" + CacheName + ".tsv"))
     return E;
   return S;
 }
@@ -193,23 +212,33 @@ Expected<std::string> EvictionScorer::writeCandidate(const Model &Candidate) {
 
 namespace {
 /// Task "regalloc-score": Args are the reward's name ("static", "speed",
-/// "instructions"), the optimized module, and, for a model, the plugin and
-/// the model file. Answers the score as 8 bytes (f64, bit for bit).
+/// "instructions"), the optimized module, the block counts of its package
+/// ("" for none), and, for a model, the plugin and the model file. Answers
+/// the score as 8 bytes (f64, bit for bit).
 Expected<std::string> runRegallocScore(ArrayRef<std::string> Args) {
-  if (Args.size() != 2 && Args.size() != 4)
+  if (Args.size() != 3 && Args.size() != 5)
     return makeError("regalloc-score: malformed arguments");
   Expected<EvictionReward> Reward = parseEvictionReward(Args[0]);
   if (!Reward)
     return Reward.takeError();
   StringRef IRPath = Args[1];
   LLCOptions LO;
-  if (Args.size() == 4) {
-    LO.ExtraArgs.push_back("-load=" + Args[2]);
-    LO.ExtraArgs.push_back("-mlgo-evict-model=" + Args[3]);
+  if (Args.size() == 5) {
+    LO.ExtraArgs.push_back("-load=" + Args[3]);
+    LO.ExtraArgs.push_back("-mlgo-evict-model=" + Args[4]);
   }
   double Score = 0;
   if (usesProfile(*Reward)) {
-    Expected<speed::ObjectCost> C = costProfiledIR(IRPath, LO);
+    std::optional<speed::MeasuredCounts> Counts;
+    if (!Args[2].empty()) {
+      Expected<speed::MeasuredCounts> Read =
+          speed::readMeasuredCounts(Args[2]);
+      if (!Read)
+        return Read.takeError();
+      Counts = std::move(*Read);
+    }
+    Expected<speed::ObjectCost> C =
+        costProfiledIR(IRPath, LO, nullptr, Counts ? &*Counts : nullptr);
     if (!C)
       return C.takeError();
     Score = *Reward == EvictionReward::Speed ? C->Cycles : C->Instructions;
@@ -267,7 +296,13 @@ EvictionScorer::scoreAll(StringRef Id, StringRef ModelPath,
     T.Kind = "regalloc-score";
     T.Module = Set[I]->Name;
     T.Inputs.push_back(Set[I]->IRPath);
-    T.Args = {getRewardName(Options.Reward).str(), Set[I]->IRPath};
+    auto Counts = BlockCounts.find(Set[I]->Package);
+    std::string CountsPath =
+        Counts == BlockCounts.end() ? std::string() : Counts->second;
+    if (!CountsPath.empty())
+      T.Inputs.push_back(CountsPath);
+    T.Args = {getRewardName(Options.Reward).str(), Set[I]->IRPath,
+              CountsPath};
     if (!ModelPath.empty()) {
       T.Inputs.push_back(ModelPath.str());
       T.Args.push_back(Options.PluginPath);

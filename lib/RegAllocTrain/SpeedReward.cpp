@@ -113,9 +113,10 @@ LLCOptions withAddressMap(LLCOptions Options) {
   return Options;
 }
 
-Expected<speed::ObjectCost> costProfiledIR(StringRef ProfiledIR,
-                                           const LLCOptions &Options,
-                                           speed::BlockCoster *Coster) {
+Expected<speed::ObjectCost>
+costProfiledIR(StringRef ProfiledIR, const LLCOptions &Options,
+               speed::BlockCoster *Coster,
+               const speed::MeasuredCounts *Counts) {
   SmallString<128> ObjPath;
   if (std::error_code EC =
           sys::fs::createTemporaryFile("mlgo-speed", "o", ObjPath))
@@ -130,7 +131,7 @@ Expected<speed::ObjectCost> costProfiledIR(StringRef ProfiledIR,
   std::unique_ptr<MemoryBuffer> Named = MemoryBuffer::getMemBuffer(
       (*Obj)->getBuffer(), (ProfiledIR + " (llc-19's object)").str(),
       /*RequiresNullTerminator=*/false);
-  return speed::measureExecutionCost(Named->getMemBufferRef(), Coster);
+  return speed::measureExecutionCost(Named->getMemBufferRef(), Coster, Counts);
 }
 
 Expected<SpeedScore> scoreProfiledIR(StringRef ProfiledIR,

@@ -18,6 +18,7 @@
 #include "mlgo/Corpus/CorpusStats.h"
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Corpus/Package.h"
+#include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
@@ -332,6 +333,12 @@ cl::opt<std::string>
                 cl::value_desc("P.profdata"), cl::sub(ProfileCmd),
                 cl::cat(Cat));
 
+cl::opt<std::string> ProfileCounts(
+    "counts",
+    cl::desc("the block counts of the workload that made the profile (mlgo "
+             "profile package --counts); without it the package keeps none"),
+    cl::value_desc("counts.tsv"), cl::sub(ProfileCmd), cl::cat(Cat));
+
 int runProfile() {
   Expected<CorpusDescription> D = CorpusDescription::read(ProfileDir);
   if (!D)
@@ -347,6 +354,20 @@ int runProfile() {
   Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(ProfileFile);
   if (!Bytes)
     return fail(Bytes.takeError());
+  // Everything is read and checked before the corpus changes.
+  size_t CountedFunctions = 0;
+  std::unique_ptr<MemoryBuffer> CountBytes;
+  if (!ProfileCounts.empty()) {
+    Expected<speed::MeasuredCounts> Counts =
+        speed::readMeasuredCounts(ProfileCounts);
+    if (!Counts)
+      return fail(Counts.takeError());
+    CountedFunctions = Counts->Functions.size();
+    Expected<std::unique_ptr<MemoryBuffer>> Read = readWholeFile(ProfileCounts);
+    if (!Read)
+      return fail(Read.takeError());
+    CountBytes = std::move(*Read);
+  }
   // The corpus owns a copy: the fingerprint covers its bytes, and a
   // profile that changes later elsewhere must not change the corpus.
   std::string Relative = "profiles/" + ProfilePackage + ".profdata";
@@ -357,12 +378,27 @@ int runProfile() {
   if (Error E = writeFileAtomically(Path, (*Bytes)->getBuffer()))
     return fail(std::move(E));
   D->Profiles[ProfilePackage] = Relative;
+  // Counts belong to the run that made the profile: a new profile without
+  // its counts drops the old ones.
+  D->BlockCounts.erase(ProfilePackage);
+  if (!ProfileCounts.empty()) {
+    std::string CountsRelative = "profiles/" + ProfilePackage + ".counts.tsv";
+    if (Error E = writeFileAtomically(
+            getModuleFile(ProfileDir, CountsRelative, ""),
+            CountBytes->getBuffer()))
+      return fail(std::move(E));
+    D->BlockCounts[ProfilePackage] = CountsRelative;
+  }
   if (Error E = D->write(ProfileDir))
     return fail(std::move(E));
   outs() << formatv("{0}: {1} ({2} modules) profiled by {3}: {4} functions, "
                     "{5} executed; largest count {6}\n",
                     ProfileDir, ProfilePackage.getValue(), Modules, Relative,
                     Info->Functions, Info->ExecutedFunctions, Info->MaxCount);
+  if (!ProfileCounts.empty())
+    outs() << formatv("{0}: {1}: block counts of {2} functions, from {3}\n",
+                      ProfileDir, ProfilePackage.getValue(), CountedFunctions,
+                      ProfileCounts.getValue());
   return 0;
 }
 

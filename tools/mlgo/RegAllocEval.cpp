@@ -67,6 +67,12 @@ cl::opt<std::string>
                     "(profile-weighted executed instructions, likewise)"),
            cl::init("static"), cl::value_desc("static|speed|instructions"),
            cl::sub(EvalCmd), cl::cat(Cat));
+cl::opt<bool> UseBlockCounts(
+    "block-counts",
+    cl::desc("speed rewards: take each block's count from the corpus's block "
+             "counts where a package has them (mlgo corpus profile --counts; "
+             "the default), not from the profile's branch probabilities"),
+    cl::init(true), cl::sub(EvalCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but the table"),
                     cl::sub(EvalCmd), cl::cat(Cat));
 
@@ -96,6 +102,7 @@ int runEval() {
   if (!TheReward)
     return fail(TheReward.takeError());
   O.Reward = *TheReward;
+  O.UseBlockCounts = UseBlockCounts;
   Expected<regalloc::EvictEvalResult> R =
       regalloc::evaluateEvictionModel(O, errs());
   if (!R)

@@ -100,6 +100,12 @@ cl::opt<std::string>
                     "validation objective (validation)"),
            cl::init("training"), cl::value_desc("training|validation"),
            cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<bool> UseBlockCounts(
+    "block-counts",
+    cl::desc("speed rewards: take each block's count from the corpus's block "
+             "counts where a package has them (mlgo corpus profile --counts; "
+             "the default), not from the profile's branch probabilities"),
+    cl::init(true), cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("print nothing but errors"),
                     cl::sub(TrainCmd), cl::cat(Cat));
 
@@ -129,6 +135,7 @@ int runTrain() {
   if (!TheReward)
     return fail(TheReward.takeError());
   O.Reward = *TheReward;
+  O.UseBlockCounts = UseBlockCounts;
   Expected<bool> OnValidation = parseWord<bool>(
       "select", Select, {{"training", false}, {"validation", true}});
   if (!OnValidation)

@@ -61,6 +61,10 @@ struct CorpusDescription {
   std::optional<std::vector<std::string>> GlobalCommandOverride;
   /// Package -> its profile, relative to the corpus directory.
   std::map<std::string, std::string> Profiles;
+  /// Package -> the block counts of its profile workload (mlgo profile
+  /// package --counts), relative to the corpus directory: a package has
+  /// them only with a profile.
+  std::map<std::string, std::string> BlockCounts;
   /// Keys this library does not interpret, kept for round-tripping.
   llvm::json::Object Extra;
 
@@ -77,6 +81,10 @@ struct CorpusDescription {
   /// The path of \p Package's profile inside the corpus at \p Dir, or none.
   std::optional<std::string> getProfilePath(llvm::StringRef Dir,
                                             llvm::StringRef Package) const;
+  /// The path of \p Package's block counts inside the corpus at \p Dir, or
+  /// none.
+  std::optional<std::string> getBlockCountsPath(llvm::StringRef Dir,
+                                                llvm::StringRef Package) const;
 
   /// Everything but the module list and the profiles, as one JSON value: two
   /// corpora can be combined exactly when their settings are equal.

@@ -90,6 +90,9 @@ struct EvictTrainOptions {
   /// per-package ratio of profile-weighted cycles, averaged over packages
   /// (evictionObjective).
   EvictionReward Reward = EvictionReward::Static;
+  /// Speed rewards: the corpus's block counts where it has them
+  /// (EvictionScorerOptions::UseBlockCounts).
+  bool UseBlockCounts = true;
   /// Which model is kept: the best training candidate (false), or the
   /// generation center - the start included - with the lowest validation
   /// objective (true; needs validation packages). Selecting on validation
@@ -151,6 +154,7 @@ struct EvictEvalOptions {
   std::string PluginPath;
   bool Quiet = false;
   EvictionReward Reward = EvictionReward::Static;
+  bool UseBlockCounts = true;
 };
 
 struct EvictEvalResult {

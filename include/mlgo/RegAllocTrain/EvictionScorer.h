@@ -130,6 +130,10 @@ struct EvictionScorerOptions {
   /// Print nothing (otherwise: the modules left out).
   bool Quiet = false;
   EvictionReward Reward = EvictionReward::Static;
+  /// Speed rewards: a package's block counts, where the corpus has them
+  /// (mlgo corpus profile --counts), give its blocks their counts; without
+  /// them (or with this off), the profile's branch probabilities do.
+  bool UseBlockCounts = true;
 };
 
 class EvictionScorer {
@@ -193,6 +197,8 @@ private:
   ScoreCache Cache;
   /// Package -> its profile (with the speed reward).
   std::map<std::string, std::string> Profiles;
+  /// Package -> the path of its block counts (speed rewards, when used).
+  std::map<std::string, std::string> BlockCounts;
   size_t LeftOut = 0, WithoutProfile = 0, NeverRun = 0;
   std::vector<std::string> Mismatched;
 };

@@ -77,11 +77,15 @@ LLCOptions withAddressMap(LLCOptions Options);
 
 /// The cost of \p ProfiledIR (from applyProfile) compiled to an object by
 /// llc with \p Options and the address-map flags. \p Coster may be null.
-/// An object in which no function has a profile count is an error (the IR
-/// had no profile applied).
+/// With \p Counts (the block counts of the package's workload), a function
+/// they have takes its blocks' counts from them rather than from the
+/// profile's probabilities (speed::measureExecutionCost). An object in
+/// which no function has a profile count is an error (the IR had no
+/// profile applied).
 llvm::Expected<speed::ObjectCost>
 costProfiledIR(llvm::StringRef ProfiledIR, const LLCOptions &Options,
-               speed::BlockCoster *Coster = nullptr);
+               speed::BlockCoster *Coster = nullptr,
+               const speed::MeasuredCounts *Counts = nullptr);
 
 /// Both rewards of one allocation of \p ProfiledIR.
 struct SpeedScore {
