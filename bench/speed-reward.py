@@ -29,6 +29,13 @@ the Spearman rank correlation.
 
   bench/speed-reward.py [--programs bzip2,minigzip,lzip,lua] [--flips N]
                         [--models N] [--work DIR] [--out pairs.tsv]
+                        [--estimator solved|measured]
+
+The estimator: "solved" (the default) takes each block's count from the
+profile, its entry counts and branch probabilities solved for visits;
+"measured" from a run of the base build on input A under callgrind (`mlgo
+speed counts`, the block counts the trainer's reward reads where a package
+has them), the profile elsewhere. Both are recorded on input A only.
 
 Deterministic: the same programs, inputs and options give the same pairs
 and the same callgrind counts. Resumable: every candidate examined is
@@ -183,13 +190,14 @@ def link(prog, objs, out):
                    check=True, capture_output=True)
 
 
-def run_workload(prog, binary, inp, scratch, callgrind=False):
+def run_workload(prog, binary, inp, scratch, callgrind=False, dump=False):
     cmds = PROGRAMS[prog]["run"](binary, inp, os.path.join(scratch, "o"))
     total = 0
     for i, c in enumerate(cmds):
         if callgrind and not c.startswith("cmp"):
             out = os.path.join(scratch, f"cg.{i}")
             c = (f"valgrind --tool=callgrind --callgrind-out-file={out} "
+                 + ("--dump-instr=yes " if dump else "") +
                  f"--log-file={out}.log " + c)
         sh(c, capture_output=True)
         if callgrind and not cmds[i].startswith("cmp"):
@@ -201,9 +209,11 @@ def run_workload(prog, binary, inp, scratch, callgrind=False):
     return total
 
 
-def speed_cost(binary):
-    j = json.loads(subprocess.run([MLGO, "speed", "cost", "--json", binary],
-                                  check=True, capture_output=True,
+def speed_cost(binary, counts=None):
+    cmd = [MLGO, "speed", "cost", "--json", binary]
+    if counts:
+        cmd += ["--counts", counts]
+    j = json.loads(subprocess.run(cmd, check=True, capture_output=True,
                                   text=True).stdout)
     funcs = {}
     for f in j["files"]:
@@ -297,7 +307,16 @@ def load_done(path):
     return done
 
 
-def validate(prog, work, flips_per_program, models, out):
+def record_counts(prog, base, inp_a, scratch, path):
+    """The base's block counts on input A (every process of the workload)."""
+    run_workload(prog, base, inp_a, scratch, callgrind=True, dump=True)
+    dumps = sorted(os.path.join(scratch, f) for f in os.listdir(scratch)
+                   if f.startswith("cg.") and not f.endswith(".log"))
+    sh([MLGO, "speed", "counts", base, "--callgrind", ",".join(dumps),
+        "-o", path], capture_output=True)
+
+
+def validate(prog, work, flips_per_program, models, out, estimator):
     r = PROGRAMS[prog]
     src = fetch(r["package"])
     for path, text in r.get("generated", {}).items():
@@ -347,7 +366,12 @@ def validate(prog, work, flips_per_program, models, out):
         logs[s] = log if os.path.exists(log) else None
     base = os.path.join(pw, "base")
     link(prog, base_objs, base)
-    b_instr, b_cycles, b_funcs = speed_cost(base)
+    counts = None
+    if estimator == "measured":
+        counts = os.path.join(pw, "counts-a.tsv")
+        if not os.path.exists(counts):
+            record_counts(prog, base, inp_a, scratch, counts)
+    b_instr, b_cycles, b_funcs = speed_cost(base, counts)
     b_ir = run_workload(prog, base, inp_b, scratch, callgrind=True)
     print(f"{prog}: base predicts {b_instr:.0f} instructions, "
           f"{b_cycles:.0f} cycles; callgrind {b_ir} on input B",
@@ -385,7 +409,9 @@ def validate(prog, work, flips_per_program, models, out):
         candidates.append(("model", None, "*", str(m)))
     done_path = os.path.join(pw, "done.tsv")
     done = load_done(done_path)
-    predicted_path = os.path.join(pw, "predicted.tsv")
+    predicted_path = os.path.join(
+        pw, "predicted.tsv" if estimator == "solved" else
+        f"predicted-{estimator}.tsv")
     predicted = load_done(predicted_path)
     rows = []
     with open(done_path, "a") as done_file, \
@@ -397,7 +423,7 @@ def validate(prog, work, flips_per_program, models, out):
                                          base_objs, kind, i, s, d, inp_b)
                 done_file.write("\t".join(list(key) + done[key]) + "\n")
                 done_file.flush()
-                if done[key] != ["same"]:
+                if done[key] != ["same"] and estimator == "solved":
                     predicted[key] = done[key][:2]
                     predicted_file.write(
                         "\t".join(list(key) + predicted[key]) + "\n")
@@ -405,7 +431,7 @@ def validate(prog, work, flips_per_program, models, out):
             if done[key] != ["same"] and key not in predicted:
                 binary = build_pair(prog, src, pw, scratch, speed, plug,
                                     base_objs, kind, i, s, d)
-                instr, cycles, _ = speed_cost(binary)
+                instr, cycles, _ = speed_cost(binary, counts)
                 predicted[key] = [repr(instr), repr(cycles)]
                 predicted_file.write(
                     "\t".join(list(key) + predicted[key]) + "\n")
@@ -483,6 +509,8 @@ def main():
     ap.add_argument("--work", default=os.path.join(ROOT, "build",
                                                     "speed-reward"))
     ap.add_argument("--out", default=None)
+    ap.add_argument("--estimator", choices=("solved", "measured"),
+                    default="solved")
     args = ap.parse_args()
     os.makedirs(args.work, exist_ok=True)
     out_path = args.out or os.path.join(args.work, "pairs.tsv")
@@ -491,7 +519,8 @@ def main():
         out.write("program\tkind\tmodule\tflip\tpredicted_instructions\t"
                   "predicted_cycles\tmeasured_instructions\tmeasured_pct\n")
         for prog in args.programs.split(","):
-            rows += validate(prog, args.work, args.flips, args.models, out)
+            rows += validate(prog, args.work, args.flips, args.models, out,
+                             args.estimator)
     big = [r for r in rows if abs(r[6]) > 0.001 * r[7]]
     print(f"\n{len(rows)} pairs changed code; {len(big)} changed executed "
           f"instructions by more than 0.1%")
