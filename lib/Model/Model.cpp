@@ -77,13 +77,15 @@ StringRef toString(Activation A) {
     return "tanh";
   case Activation::Sigmoid:
     return "sigmoid";
+  case Activation::Exp:
+    return "exp";
   }
   return "?";
 }
 
 static std::optional<Activation> parseActivation(StringRef S) {
   for (auto A : {Activation::Linear, Activation::Relu, Activation::Tanh,
-                 Activation::Sigmoid})
+                 Activation::Sigmoid, Activation::Exp})
     if (toString(A) == S)
       return A;
   return std::nullopt;
