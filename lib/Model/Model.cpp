@@ -439,7 +439,7 @@ Error ModelParser::parseLayer(const json::Value &V, const Twine &Path,
   if (!A)
     return fail(key(Path, "activation"),
                 "unknown activation" + (Act ? " '" + *Act + "'" : Twine()) +
-                    " (expected one of linear, relu, tanh, sigmoid)");
+                    " (expected one of linear, relu, tanh, sigmoid, exp)");
   L.Act = *A;
   std::string WPath = key(Path, "weights");
   const json::Array *Rows;
