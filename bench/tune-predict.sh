@@ -7,6 +7,9 @@
 # predictions and wall clock, the compiles the skip search needed to reach
 # the off search's final gain (as a fraction of off's compiles to reach
 # it), and plots both curves (bytes saved by compiles) in WORK/predict.svg.
+# Predictions count in the budget and on the curves at `mlgo tune
+# --prediction-cost` (0.5 of a compile each): "compiles" below is the
+# budget spent, compiles plus predictions at that cost.
 #
 #   bench/tune-predict.sh CORPUS WORK MAX_COMPILES [--rank] PACKAGE...
 #

@@ -66,6 +66,8 @@ SizeFeatureVector computeSizeFeatures(Function &F,
 
   Add(SizeFeature::arguments, F.arg_size());
   Add(SizeFeature::is_local, F.hasLocalLinkage() ? 1 : 0);
+  Add(SizeFeature::is_comdat,
+      F.hasLinkOnceLinkage() || F.hasWeakLinkage() || F.hasComdat() ? 1 : 0);
   for (BasicBlock &BB : F) {
     Add(SizeFeature::basic_blocks, 1);
     for (Instruction &I : BB) {
@@ -76,6 +78,12 @@ SizeFeatureVector computeSizeFeatures(Function &F,
       } else if (const auto *CB = dyn_cast<CallBase>(&I)) {
         Add(SizeFeature::calls, 1);
         Add(SizeFeature::call_arguments, CB->arg_size());
+        if (CB->getFunctionType()->isVarArg())
+          Add(SizeFeature::vararg_calls, 1);
+        // A call the function returns right after becomes a jump.
+        if (const auto *Ret = dyn_cast_or_null<ReturnInst>(I.getNextNode()))
+          if (!Ret->getReturnValue() || Ret->getReturnValue() == &I)
+            Add(SizeFeature::tail_calls, 1);
       }
       Add(SizeFeature::instructions, 1);
       InstructionCost Cost =
@@ -99,11 +107,16 @@ SizeFeatureVector computeSizeFeatures(Function &F,
         Add(SizeFeature::phi_operands, Phi->getNumIncomingValues());
       if (const auto *Switch = dyn_cast<SwitchInst>(&I))
         Add(SizeFeature::switch_cases, Switch->getNumCases());
-      for (const Use &U : I.operands())
+      for (const Use &U : I.operands()) {
+        const auto *CB = dyn_cast<CallBase>(&I);
+        if (isa<GlobalValue>(U.get()->stripInBoundsConstantOffsets()) &&
+            !(CB && CB->isCallee(&U)))
+          Add(SizeFeature::global_operands, 1);
         if (const auto *C = dyn_cast<ConstantInt>(U.get()))
           if (C->getBitWidth() <= 64 && !isa<SwitchInst>(I) &&
               (C->getSExtValue() < -128 || C->getSExtValue() > 127))
             Add(SizeFeature::large_constants, 1);
+      }
     }
   }
   Add(SizeFeature::loops, LI.getLoopsInPreorder().size());

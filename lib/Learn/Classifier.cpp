@@ -63,6 +63,9 @@ static void activate(Activation A, Eigen::MatrixXd &Z) {
   case Activation::Sigmoid:
     Z = Z.unaryExpr([](double V) { return 1.0 / (1.0 + std::exp(-V)); });
     return;
+  case Activation::Exp:
+    Z = Z.array().exp().matrix();
+    return;
   }
 }
 
@@ -80,6 +83,9 @@ static void backActivate(Activation Act, const Eigen::MatrixXd &A,
     return;
   case Activation::Sigmoid:
     G = (G.array() * A.array() * (1.0 - A.array())).matrix();
+    return;
+  case Activation::Exp:
+    G = (G.array() * A.array()).matrix();
     return;
   }
 }

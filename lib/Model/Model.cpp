@@ -77,13 +77,15 @@ StringRef toString(Activation A) {
     return "tanh";
   case Activation::Sigmoid:
     return "sigmoid";
+  case Activation::Exp:
+    return "exp";
   }
   return "?";
 }
 
 static std::optional<Activation> parseActivation(StringRef S) {
   for (auto A : {Activation::Linear, Activation::Relu, Activation::Tanh,
-                 Activation::Sigmoid})
+                 Activation::Sigmoid, Activation::Exp})
     if (toString(A) == S)
       return A;
   return std::nullopt;
@@ -437,7 +439,7 @@ Error ModelParser::parseLayer(const json::Value &V, const Twine &Path,
   if (!A)
     return fail(key(Path, "activation"),
                 "unknown activation" + (Act ? " '" + *Act + "'" : Twine()) +
-                    " (expected one of linear, relu, tanh, sigmoid)");
+                    " (expected one of linear, relu, tanh, sigmoid, exp)");
   L.Act = *A;
   std::string WPath = key(Path, "weights");
   const json::Array *Rows;

@@ -347,6 +347,10 @@ GeneratedModelCode generateModelCode(const Model &M, StringRef Id,
       OS << "  for (std::size_t I = 0; I < " << Layer.Out << "; ++I)\n    "
          << Elt << " = 1.0f / (1.0f + std::exp(-" << Elt << "));\n";
       break;
+    case Activation::Exp:
+      OS << "  for (std::size_t I = 0; I < " << Layer.Out << "; ++I)\n    "
+         << Elt << " = std::exp(" << Elt << ");\n";
+      break;
     }
   }
   OS << "  return X" << M.Layers.size() << "[0];\n}\n} // namespace\n\n"

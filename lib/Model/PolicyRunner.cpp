@@ -142,6 +142,10 @@ static void activate(Activation A, float *Y, size_t N) {
     for (size_t I = 0; I < N; ++I)
       Y[I] = 1.0f / (1.0f + std::exp(-Y[I]));
     return;
+  case Activation::Exp:
+    for (size_t I = 0; I < N; ++I)
+      Y[I] = std::exp(Y[I]);
+    return;
   }
 }
 

@@ -134,6 +134,11 @@ Expected<SizeRecipe> SizeRecipe::load(StringRef Path) {
                                   "names");
         R.HeldOutPackages.push_back(S->str());
       }
+    } else if (Key == "log_target") {
+      std::optional<bool> B = Val.getAsBoolean();
+      if (!B)
+        return makeError(Path + ": log_target: expected true or false");
+      R.LogTarget = *B;
     } else if (Key == "log_features") {
       std::optional<bool> B = Val.getAsBoolean();
       if (!B)
@@ -147,7 +152,7 @@ Expected<SizeRecipe> SizeRecipe::load(StringRef Path) {
     } else {
       return makeError(Path + ": unknown key '" + Key +
                        "' (expected name, description, held_out_packages, "
-                       "log_features, ridge)");
+                       "log_features, log_target, ridge)");
     }
   }
   return R;
@@ -178,12 +183,16 @@ Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
       V = std::copysign(std::log1p(std::fabs(V)), V);
     return V;
   };
-  // Weighted standardization statistics (weights 1/y^2, as the fit).
-  std::vector<double> Weight(Rows.size());
+  // The fit's target: the size, each sample weighing 1/y^2 (squared
+  // relative errors); or, with LogTarget, log(size), every sample weighing
+  // the same (a difference of logs is a relative error already). The
+  // standardization statistics use the same weights.
+  std::vector<double> Weight(Rows.size()), Target(Rows.size());
   double TotalWeight = 0;
   for (size_t I = 0; I < Rows.size(); ++I) {
     double Y = static_cast<double>(Rows[I]->NativeSize);
-    Weight[I] = 1.0 / (Y * Y);
+    Weight[I] = Recipe.LogTarget ? 1.0 : 1.0 / (Y * Y);
+    Target[I] = Recipe.LogTarget ? std::log(Y) : Y;
     TotalWeight += Weight[I];
   }
   std::vector<double> Mean(C, 0), StdDev(C, 0);
@@ -215,7 +224,7 @@ Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
     X[0] = 1;
     for (size_t K = 0; K < C; ++K)
       X[K + 1] = (Column(*Rows[I], K) - Mean[K]) / StdDev[K];
-    double Y = static_cast<double>(Rows[I]->NativeSize);
+    double Y = Target[I];
     for (size_t R = 0; R < P; ++R) {
       double WX = Weight[I] * X[R];
       B(R) += WX * Y;
@@ -264,7 +273,7 @@ Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
   DenseLayer L;
   L.In = C;
   L.Out = 1;
-  L.Act = Activation::Linear;
+  L.Act = Recipe.LogTarget ? Activation::Exp : Activation::Linear;
   for (size_t K = 0; K < C; ++K)
     L.Weights.push_back(static_cast<float>(Beta(K + 1)));
   L.Bias.push_back(static_cast<float>(Beta(0)));

@@ -177,7 +177,8 @@ struct SearchResult {
   std::optional<ComponentStats> Components;
   std::vector<UnitState> States;
   std::vector<TryRecord> Tries;
-  /// (search compiles, total linked size) after each step.
+  /// (budget spent, total linked size) after each step: the search's
+  /// compiles plus its predictions at their cost (spent()).
   std::vector<std::pair<uint64_t, uint64_t>> Curve;
   uint64_t Compiles = 0;
   bool StoppedByBudget = false;
@@ -188,6 +189,16 @@ struct SearchResult {
   uint64_t Predictions = 0;
   double PredictSeconds = 0;
   uint64_t PredictedBad = 0;
+
+  /// What \p N predictions cost in --max-compiles at \p Cost compiles
+  /// each, rounded up.
+  static uint64_t charge(uint64_t N, double Cost) {
+    return static_cast<uint64_t>(std::ceil(static_cast<double>(N) * Cost));
+  }
+  /// The budget spent: compiles, and predictions at \p Cost each.
+  uint64_t spent(double Cost) const {
+    return Compiles + charge(Predictions, Cost);
+  }
 };
 
 /// How the linked size counts a compile's object.
@@ -611,7 +622,8 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   };
   // Whether N more compiles fit the budget, with Reserve held back.
   auto Fits = [&](uint64_t N, uint64_t Reserve) {
-    return !O.MaxCompiles || R.Compiles + N + Reserve <= O.MaxCompiles;
+    return !O.MaxCompiles ||
+           R.spent(O.PredictionCost) + N + Reserve <= O.MaxCompiles;
   };
   auto Compile =
       [&](ArrayRef<CompileRequest> Req,
@@ -934,18 +946,29 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
               Stats.Components, Units.size(), Stats.Exhaustive, Stats.Sites,
               Stats.Improving, Stats.Interactions.size(), Stats.Compiles));
   R.Components = std::move(Stats);
-  R.Curve.push_back({R.Compiles, Total});
+  R.Curve.push_back({R.spent(O.PredictionCost), Total});
   return Error::success();
 }
 
 Error Tuner::screen(SearchResult &R,
                     function_ref<size_t(size_t)> PerUnit) const {
   auto Begin = std::chrono::steady_clock::now();
+  // The step's compile slots: what its tries may compile at most. Its
+  // predictions may cost as much (PredictionCost each), no more, and
+  // never so much that the budget has no compile left: a move left
+  // unpredicted is compiled as it is, like one whose prediction failed.
+  size_t Active = 0, Slots = 0;
+  for (size_t U = 0; U < Units.size(); ++U)
+    Active += R.States[U].Next < R.States[U].Moves.size();
+  for (size_t U = 0; U < Units.size(); ++U)
+    if (R.States[U].Next < R.States[U].Moves.size())
+      Slots += PerUnit(Active) * Units[U].Mods.size();
+  const uint64_t StepPredictions = R.Predictions;
   // Each round predicts the unpredicted moves among each unit's next
   // PerUnit ones (and the unit itself, once per state); a round that
   // drops or defers a move looks at the move after it in the next one.
   for (;;) {
-    size_t Active = 0;
+    Active = 0;
     for (const UnitState &St : R.States)
       Active += St.Next < St.Moves.size();
     const size_t Window = PerUnit(Active);
@@ -973,6 +996,17 @@ Error Tuner::screen(SearchResult &R,
           AskFor(K, policyFor(St, St.Moves[K]));
     }
     if (Req.empty())
+      break;
+    const uint64_t Step = R.Predictions - StepPredictions + Req.size();
+    if (Step > Req.size() &&
+        SearchResult::charge(Step, O.PredictionCost) > Slots)
+      break;
+    if (O.MaxCompiles &&
+        R.Compiles +
+                SearchResult::charge(R.Predictions + Req.size(),
+                                     O.PredictionCost) +
+                1 >
+            O.MaxCompiles)
       break;
     Expected<std::vector<CompileService::Prediction>> P =
         S.predict(Req, "predictions");
@@ -1121,9 +1155,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
            ++K) {
         size_t NewReserve = St.Moves[K].Heuristic ? 2 : 1;
         NewReserve = std::max(UnitReserve, NewReserve);
-        if (O.MaxCompiles &&
-            R.Compiles + Req.size() + N + Reserve - UnitReserve + NewReserve >
-                O.MaxCompiles) {
+        if (O.MaxCompiles && R.spent(O.PredictionCost) + Req.size() + N +
+                                     Reserve - UnitReserve + NewReserve >
+                                 O.MaxCompiles) {
           Full = true;
           break;
         }
@@ -1232,7 +1266,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         St.Screened.clear();
       }
     }
-    R.Curve.push_back({R.Compiles, Total});
+    R.Curve.push_back({R.spent(O.PredictionCost), Total});
     Show();
   }
   Shown.end();
@@ -1244,10 +1278,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
               R.StoppedByBudget ? ", stopped by the budget" : "",
               percentChange(ModelTotal, Total)));
   if (O.Predict != TunePredict::Off)
-    log(formatv("predictions ({0}): {1} in {2:F1} s; {3} moves predicted "
-                "not to help, {4}",
+    log(formatv("predictions ({0}): {1} in {2:F1} s, counted as {5} "
+                "compiles; {3} moves predicted not to help, {4}",
                 getName(Order), R.Predictions, R.PredictSeconds, R.PredictedBad,
-                O.Predict == TunePredict::Skip ? "skipped" : "tried last"));
+                O.Predict == TunePredict::Skip ? "skipped" : "tried last",
+                SearchResult::charge(R.Predictions, O.PredictionCost)));
   return R;
 }
 
@@ -1381,10 +1416,13 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                       : "",
                   C->StoppedByBudget ? ", stopped by the budget" : "");
   if (O.Predict != TunePredict::Off)
-    Md += formatv("- Predictions (IR pipeline only): {0}; {1} moves "
-                  "predicted not to help were {2}.\n",
+    Md += formatv("- Predictions (IR pipeline only): {0}, counted as {3} "
+                  "compiles in the budget ({4} each); {1} moves predicted "
+                  "not to help were {2}.\n",
                   R.Predictions, R.PredictedBad,
-                  O.Predict == TunePredict::Skip ? "skipped" : "tried last");
+                  O.Predict == TunePredict::Skip ? "skipped" : "tried last",
+                  SearchResult::charge(R.Predictions, O.PredictionCost),
+                  O.PredictionCost);
   Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
         "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
   uint64_t TS = 0, TM = 0, TT = 0;

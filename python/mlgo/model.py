@@ -297,4 +297,6 @@ def _activate(act, y):
     if act == "sigmoid":
         e = _libm_map(_libm.expf, -y, np.float32)
         return (np.float32(1) / (np.float32(1) + e)).astype(np.float32)
+    if act == "exp":
+        return _libm_map(_libm.expf, y, np.float32)
     raise ValueError(f"unknown activation {act!r}")

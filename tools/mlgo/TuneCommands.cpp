@@ -133,6 +133,11 @@ cl::opt<std::string> Predict(
              "tried last) or 'skip' (never tried)"),
     cl::value_desc("off|rank|skip"), cl::init("off"), cl::sub(TuneCmd),
     cl::cat(Cat));
+cl::opt<double> PredictionCost(
+    "prediction-cost",
+    cl::desc("--predict: what one prediction counts in --max-compiles, as "
+             "a fraction of a compile (default 0.5: the IR half of one)"),
+    cl::value_desc("fraction"), cl::init(0.5), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -292,6 +297,11 @@ int runTune() {
   if (!ThePredict)
     return fail(ThePredict.takeError());
   O.Predict = *ThePredict;
+  if (!(PredictionCost >= 0) || !std::isfinite(PredictionCost))
+    return fail(formatv("--prediction-cost must be a number >= 0, not {0}",
+                        PredictionCost.getValue())
+                    .str());
+  O.PredictionCost = PredictionCost;
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

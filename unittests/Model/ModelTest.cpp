@@ -323,7 +323,7 @@ TEST(ModelTest, LocatedErrors) {
       errorAfterEdit(
           M, [](json::Object &Root) { layer(Root, 2)["activation"] = "gelu"; }),
       "m.json: layers[2].activation: unknown activation 'gelu' "
-      "(expected one of linear, relu, tanh, sigmoid)");
+      "(expected one of linear, relu, tanh, sigmoid, exp)");
   EXPECT_EQ(errorAfterEdit(M,
                            [](json::Object &Root) {
                              input(Root, 3)["spec"] = input(Root, 2)["spec"];

@@ -128,6 +128,36 @@ TEST(SizeDataTest, FitRecoversALinearLawDeterministically) {
             "dataset)");
 }
 
+TEST(SizeDataTest, LogTargetFitsAMultiplicativeLawThroughExp) {
+  // Sizes 4 * 2^calls * (1 + instructions)^0.5: linear in log space over
+  // calls and log1p(instructions), so a log-target fit recovers it.
+  std::vector<SizeSample> Samples = makeSamples(200, "p");
+  auto Law = [](const SizeSample &S) {
+    double Calls = S.Features[feature(SizeFeature::calls)];
+    double Instructions = S.Features[feature(SizeFeature::instructions)];
+    return 4 * std::exp2(Calls) * std::sqrt(1 + Instructions);
+  };
+  for (SizeSample &S : Samples)
+    S.NativeSize = static_cast<uint64_t>(std::llround(Law(S) * 1000));
+  std::vector<const SizeSample *> Train;
+  for (const SizeSample &S : Samples)
+    Train.push_back(&S);
+  SizeRecipe Recipe;
+  Recipe.Ridge = 0;
+  Recipe.LogFeatures = true;
+  Recipe.LogTarget = true;
+  Expected<Model> M = fitSizeModel(Train, Recipe, "hash", "test");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  ASSERT_EQ(M->Layers.size(), 1u);
+  EXPECT_EQ(M->Layers[0].Act, Activation::Exp);
+  EXPECT_NE(M->toJSONString().find("\"activation\": \"exp\""),
+            std::string::npos);
+  Expected<SizePredictorOverSamples> P = SizePredictorOverSamples::create(*M);
+  ASSERT_TRUE(bool(P));
+  for (const SizeSample &S : Samples)
+    EXPECT_NEAR(P->predict(S) / (Law(S) * 1000), 1.0, 1e-3) << S.Function;
+}
+
 TEST(SizeDataTest, AccuracyQuantiles) {
   // Errors 0%, 10%, 20%, 50%: the lower median is 10%.
   SizeAccuracy A =

@@ -148,7 +148,9 @@ struct ModelInput {
   }
 };
 
-enum class Activation { Linear, Relu, Tanh, Sigmoid };
+/// Exp (std::exp) makes a last layer's logit a positive quantity fitted
+/// in log space (IR2Native's sizes, docs/ir2native.md).
+enum class Activation { Linear, Relu, Tanh, Sigmoid, Exp };
 llvm::StringRef toString(Activation A);
 
 /// A fully connected layer. Weights are row-major [Out][In], as in the file.

@@ -76,7 +76,7 @@ llvm::StringRef getSamplePackage(const SizeSample &S);
 /// How a size model is trained (models/ir2native/recipe.json):
 ///   {"name": "ir2native", "description": "...",
 ///    "held_out_packages": ["cjson", ...], "ridge": 0.01,
-///    "log_features": true}
+///    "log_features": true, "log_target": true}
 /// Held-out packages are never trained on (the accuracy benchmark measures
 /// on them); ridge is the L2 penalty on standardized weights, relative to
 /// the total sample weight.
@@ -89,6 +89,10 @@ struct SizeRecipe {
   /// model in x and log(1 + x) can bend where fixed costs (prologue,
   /// epilogue, a frame) dominate small functions.
   bool LogFeatures = false;
+  /// Fit log(size), unweighted, and read the layer's output through exp
+  /// (its activation): errors are relative by construction, and a
+  /// prediction is never negative.
+  bool LogTarget = false;
 
   static llvm::Expected<SizeRecipe> load(llvm::StringRef Path);
   bool isHeldOut(llvm::StringRef Package) const;

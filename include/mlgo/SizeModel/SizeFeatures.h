@@ -65,7 +65,11 @@ namespace mlgo {
   M(wide_values, "instructions producing a 64-bit integer or a pointer")     \
   M(fp_values, "instructions producing a floating-point value")              \
   M(cross_block_values, "values used outside their own block")               \
-  M(constant_geps, "getelementptrs with constant indices only")
+  M(constant_geps, "getelementptrs with constant indices only")              \
+  M(is_comdat, "1 for linkonce, weak or COMDAT functions (C++ inline ones)") \
+  M(global_operands, "operands naming a global, other than a call's callee") \
+  M(vararg_calls, "calls of variadic functions (%al set before each)")       \
+  M(tail_calls, "calls whose result the next instruction returns")
 
 // M(name, LLVM Instruction opcode): one count per opcode. The opcodes LLVM
 // 19 C and C++ code uses; the rest (exception pads, callbr, va_arg) add to

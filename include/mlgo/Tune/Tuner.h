@@ -97,6 +97,12 @@ struct TuneOptions {
   /// pipeline alone (CompileService::predict) and skip the move or try it
   /// last when the prediction is not smaller than the unit's own.
   TunePredict Predict = TunePredict::Off;
+  /// With Predict: what one prediction costs in MaxCompiles, as a fraction
+  /// of a compile (a prediction is the IR half of one). The search's
+  /// compiles plus ceil(PredictionCost * predictions) stay within
+  /// MaxCompiles, and the curve counts them so; a step predicts at most
+  /// what its compiles may cost (TriesPerStep compiles' worth).
+  double PredictionCost = 0.5;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
