@@ -51,8 +51,16 @@ ModuleDecisions hoistLinkOnceDecisions(MutableArrayRef<ProgramModule> Modules,
     if (!M.Exact)
       for (const auto &F : M.LinkOnceODR)
         Blocked.insert(F.getKey());
+  // A function no module has entries for is left to the model, as before:
+  // the file names only what the search fixed.
+  StringSet<> Named;
+  for (const ProgramModule &M : Modules)
+    for (const SiteDecision &E : M.Entries.Sites)
+      if (!E.isGroup())
+        Named.insert(E.Caller);
   auto Hoisted = [&](const ProgramModule &M, StringRef Caller) {
-    return M.LinkOnceODR.contains(Caller) && !Blocked.contains(Caller);
+    return M.LinkOnceODR.contains(Caller) && !Blocked.contains(Caller) &&
+           Named.contains(Caller);
   };
   // The program's entries: each function's sites in its first copy.
   StringMap<size_t> Owner;

@@ -86,6 +86,18 @@ TEST(ProgramDecisionsTest, AnInexactCopyKeepsItsFunctionPerModule) {
   EXPECT_EQ(Mods[1].Entries.printSites(), "no-inline f g 0\n");
 }
 
+TEST(ProgramDecisionsTest, AFunctionNoModuleFixesIsLeftToTheModel) {
+  std::vector<ProgramModule> Mods = {
+      module("a.cpp", {site("f", "g", 0, true)}, {"f"}, false),
+      module("b.cpp", {site("f", "g", 0, false), site("main", "f", 0, true)},
+             {"f"}, false)};
+  Mods[1].Entries.Sites = {{"main", "f", 0, true}};
+  ModuleDecisions Program = hoistLinkOnceDecisions(Mods);
+  EXPECT_TRUE(Program.Sites.empty());
+  EXPECT_TRUE(Mods[0].Entries.Sites.empty());
+  EXPECT_EQ(Mods[1].Entries.printSites(), "inline main f 0\n");
+}
+
 TEST(ProgramDecisionsTest, OnlyLinkOnceCallersAndNoGroupsAreExpanded) {
   ModuleDecisions Program;
   Program.Sites = {{"f", "g", 0, true}, {"f", "h", 0, true}};

@@ -18,7 +18,9 @@
 // the program's, the decision it took in the search, so it compiles to the
 // same object. That needs the module's complete trajectory: a function is
 // hoisted only when every module that defines it linkonce_odr is exact
-// (its trajectory is the compile the file must reproduce).
+// (its trajectory is the compile the file must reproduce), and only when
+// some module's entries name one of its sites (a function no module has
+// entries for stays the model's to decide, and the file does not grow).
 //
 // Value code over names and decisions (unittests/Tune/ProgramDecisionsTest
 // .cpp); getLinkOnceODRFunctions reads bitcode.
