@@ -243,7 +243,7 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
   ModuleDecisions *Cur = nullptr;
   StringMap<unsigned> ModuleLines;
   StringMap<unsigned> SiteLines;
-  unsigned LineNo = 0;
+  unsigned LineNo = 0, ProgramLine = 0;
   auto Fail = [&](const Twine &Message) {
     return makeError(Name + ":" + Twine(LineNo) + ": " + Message);
   };
@@ -269,13 +269,32 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     StringRef Kind = Fields[0];
     if (Kind == "meta") {
       if (Cur)
-        return Fail("metadata must come before the first 'module' line");
+        return Fail("metadata must come before the first 'module' or "
+                    "'program' line");
       if (Fields.size() < 3 || Fields[1].empty())
         return Fail("expected 'meta <key> <value>'");
       StringRef Value = Line.drop_front(Kind.size() + Fields[1].size() + 2);
       if (Fields[1] == "objective" && Value != "size" && Value != "speed")
         return Fail("objective '" + Value + "' is neither 'size' nor 'speed'");
       F.Meta.push_back({Fields[1].str(), Value.str()});
+      continue;
+    }
+    if (Kind == "program") {
+      if (Fields.size() != 1)
+        return Fail("expected 'program' alone on its line");
+      if (F.Program)
+        return Fail("a second 'program' line (the first on line " +
+                    Twine(ProgramLine) + ")");
+      if (!F.Modules.empty())
+        return Fail("the 'program' entries must come before the first "
+                    "'module' line");
+      if (F.isForSpeed())
+        return Fail("a 'program' section in a file for speed; it holds "
+                    "inlining entries of files for size");
+      ProgramLine = LineNo;
+      F.Program = std::make_shared<ModuleDecisions>();
+      Cur = F.Program.get();
+      SiteLines.clear();
       continue;
     }
     if (Kind == "module") {
@@ -297,6 +316,8 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     if (Kind == "evict") {
       if (!Cur)
         return Fail("a decision before the first 'module' line");
+      if (Cur == F.Program.get())
+        return Fail("an eviction entry in the 'program' section");
       if (!F.isForSpeed())
         return Fail("an eviction entry in a file for size; eviction entries "
                     "belong to files for speed ('meta objective speed')");
@@ -324,8 +345,9 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
       continue;
     }
     if (Kind != "inline" && Kind != "no-inline")
-      return Fail("unknown line '" + Kind +
-                  "'; expected meta, module, inline, no-inline or evict");
+      return Fail(
+          "unknown line '" + Kind +
+          "'; expected meta, program, module, inline, no-inline or evict");
     if (!Cur)
       return Fail("a decision before the first 'module' line");
     if (Fields.size() != 4 || Fields[1].empty() || Fields[2].empty() ||
@@ -337,6 +359,9 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     bool Group = Fields[1] == "*";
     if (Group != (Fields[3] == "*"))
       return Fail("a group entry has '*' as both caller and ordinal");
+    if (Group && Cur == F.Program.get())
+      return Fail("a group entry in the 'program' section; it holds site "
+                  "entries only");
     Expected<std::string> Callee = decodeField(Fields[2]);
     if (!Callee)
       return Fail(toString(Callee.takeError()));
@@ -382,6 +407,11 @@ std::string DecisionsFile::print() const {
                                    "docs/decisions.md)\nmlgo-decisions 1\n";
   for (const auto &[Key, Value] : Meta)
     Out += "meta " + Key + " " + Value + "\n";
+  if (Program) {
+    ModuleDecisions Sorted = *Program;
+    Sorted.sort();
+    Out += "\nprogram\n" + Sorted.printSites();
+  }
   for (const auto &M : Modules) {
     ModuleDecisions Sorted = *M;
     Sorted.sort();

@@ -230,6 +230,7 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
       Cwd.clear();
     Options.Fixed =
         C.Decisions->find(resolveSourcePath(M.getSourceFileName(), Cwd));
+    Options.ProgramFixed = C.Decisions->Program;
     Options.FixedFileName = C.DecisionsPath;
   }
   if (Options.Source == InlineDecisionSource::Model) {

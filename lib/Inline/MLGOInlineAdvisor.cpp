@@ -164,6 +164,8 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     this->Log->switchContext("");
   if (Options.Fixed)
     Table.emplace(Options.Fixed);
+  if (Options.ProgramFixed)
+    ProgramTable.emplace(Options.ProgramFixed);
   Record = Options.SiteRecord          ? Options.SiteRecord
            : Options.SitesPath.empty() ? nullptr
                                        : &OwnSites;
@@ -353,9 +355,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     break;
   }
   }
-  bool FixedHere = false;
+  bool FixedHere = false, FixedForProgram = false;
   const int64_t SourceDecision = Decision;
-  if (Table || Record) {
+  if (Table || ProgramTable || Record) {
     StringRef Caller = CB.getCaller()->getName(),
               Callee = CB.getCalledFunction()->getName();
     std::string Pair = (Caller + Twine('\0') + Callee).str();
@@ -364,6 +366,14 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       if (std::optional<bool> D = Table->lookup(Caller, Callee, Ordinal)) {
         Decision = *D;
         FixedHere = true;
+      }
+    // A program entry decides every copy of a linkonce_odr caller alike,
+    // where the module's own entries do not.
+    if (!FixedHere && ProgramTable && CB.getCaller()->hasLinkOnceODRLinkage())
+      if (std::optional<bool> D =
+              ProgramTable->lookup(Caller, Callee, Ordinal)) {
+        Decision = *D;
+        FixedHere = FixedForProgram = true;
       }
     if (Record) {
       DecidedSite &R = Record->emplace_back();
@@ -415,7 +425,10 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
         R << " (p(inline) " << formatNumber(*Probability) << ")";
       break;
     }
-    if (FixedHere)
+    if (FixedForProgram)
+      R << "; fixed by the decisions for the program (the source proposed "
+        << (SourceDecision ? "inline" : "no inline") << ")";
+    else if (FixedHere)
       R << "; fixed by the decisions for module '" << Table->getEntries().Module
         << "' (the source proposed "
         << (SourceDecision ? "inline" : "no inline") << ")";

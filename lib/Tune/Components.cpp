@@ -147,18 +147,24 @@ Expected<std::vector<FunctionEdge>> getReferenceEdges(StringRef Path) {
   return Edges;
 }
 
-std::vector<std::vector<size_t>> partitionSites(ArrayRef<DecidedSite> T,
-                                                ArrayRef<FunctionEdge> Edges) {
+namespace {
+
+/// Joins the functions that each decided site of \p T (caller and callee)
+/// and each edge connects, and groups the indices 0 .. \p N - 1 by the set
+/// holding the function \p FunctionOf names for each, groups and their
+/// members in order of first appearance.
+std::vector<std::vector<size_t>>
+groupConnected(ArrayRef<DecidedSite> T, ArrayRef<FunctionEdge> Edges, size_t N,
+               function_ref<StringRef(size_t)> FunctionOf) {
   NameSets Sets;
   for (const DecidedSite &S : T)
     Sets.join(S.Site.Caller, S.Site.Callee);
   for (const FunctionEdge &E : Edges)
     Sets.join(E.first, E.second);
   std::vector<std::vector<size_t>> Out;
-  std::map<size_t, size_t> ComponentOf;
-  for (size_t I = 0; I < T.size(); ++I) {
-    auto [It, New] =
-        ComponentOf.try_emplace(Sets.get(T[I].Site.Caller), Out.size());
+  std::map<size_t, size_t> GroupOf;
+  for (size_t I = 0; I < N; ++I) {
+    auto [It, New] = GroupOf.try_emplace(Sets.get(FunctionOf(I)), Out.size());
     if (New)
       Out.emplace_back();
     Out[It->second].push_back(I);
@@ -166,26 +172,20 @@ std::vector<std::vector<size_t>> partitionSites(ArrayRef<DecidedSite> T,
   return Out;
 }
 
+} // namespace
+
+std::vector<std::vector<size_t>> partitionSites(ArrayRef<DecidedSite> T,
+                                                ArrayRef<FunctionEdge> Edges) {
+  return groupConnected(T, Edges, T.size(), [&](size_t I) -> StringRef {
+    return T[I].Site.Caller;
+  });
+}
+
 std::vector<std::vector<size_t>>
 partitionFunctions(ArrayRef<std::string> Functions, ArrayRef<DecidedSite> T,
                    ArrayRef<FunctionEdge> Edges) {
-  NameSets Sets;
-  for (const std::string &F : Functions)
-    Sets.get(F);
-  for (const DecidedSite &S : T)
-    Sets.join(S.Site.Caller, S.Site.Callee);
-  for (const FunctionEdge &E : Edges)
-    Sets.join(E.first, E.second);
-  std::vector<std::vector<size_t>> Out;
-  std::map<size_t, size_t> ComponentOf;
-  for (size_t I = 0; I < Functions.size(); ++I) {
-    auto [It, New] =
-        ComponentOf.try_emplace(Sets.get(Functions[I]), Out.size());
-    if (New)
-      Out.emplace_back();
-    Out[It->second].push_back(I);
-  }
-  return Out;
+  return groupConnected(T, Edges, Functions.size(),
+                        [&](size_t I) -> StringRef { return Functions[I]; });
 }
 
 std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive) {

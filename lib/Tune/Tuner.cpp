@@ -20,6 +20,7 @@
 #include "mlgo/Tune/FunctionSlice.h"
 #include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/MoveRanker.h"
+#include "mlgo/Tune/ProgramDecisions.h"
 
 #include "mlgo/Compile/CompileService.h"
 #include "mlgo/Compile/TrainingCorpus.h"
@@ -1312,11 +1313,44 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   std::vector<ModuleDecisions> Entries(Units.size());
   for (size_t U = 0; U < Units.size(); ++U) {
     Entries[U] = finalEntries(U, R);
-    if (Entries[U].Sites.empty())
+    if (Entries[U].Module.empty())
+      Entries[U].Module = Units[U].Key;
+  }
+  // Whole-program decisions: each linkonce_odr function's sites decided
+  // once per program, in its 'program' section (ProgramDecisions.h); a
+  // module is then compiled with what the plugin applies in it.
+  std::vector<ModuleDecisions> ProgramEntries(Programs.size());
+  std::vector<HoistStats> Hoisted(Programs.size());
+  std::vector<StringSet<>> LinkOnce(Units.size());
+  for (size_t P = 0; O.WholeProgram && P < Programs.size(); ++P) {
+    std::vector<ProgramModule> Mods;
+    for (size_t U : Programs[P].Units) {
+      ProgramModule &PM = Mods.emplace_back();
+      PM.Entries = Entries[U];
+      PM.Trajectory = R.States[U].Trajectory;
+      PM.Exact = Units[U].Mods.size() == 1;
+      for (size_t M : Units[U].Mods) {
+        Expected<StringSet<>> F =
+            getLinkOnceODRFunctions(modules()[M].BitcodePath);
+        if (!F)
+          return F.takeError();
+        for (const auto &Name : *F)
+          LinkOnce[U].insert(Name.getKey());
+      }
+      PM.LinkOnceODR = LinkOnce[U];
+    }
+    ProgramEntries[P] = hoistLinkOnceDecisions(Mods, &Hoisted[P]);
+    for (size_t I = 0; I < Mods.size(); ++I)
+      Entries[Programs[P].Units[I]] = std::move(Mods[I].Entries);
+  }
+  for (size_t U = 0; U < Units.size(); ++U) {
+    ModuleDecisions Applied = expandForModule(
+        Entries[U], ProgramEntries[Units[U].Program], LinkOnce[U]);
+    if (Applied.Sites.empty())
       continue;
     Tuned.push_back({U, Req.size()});
     for (size_t M : Units[U].Mods)
-      Req.push_back({M, policyFor(Entries[U])});
+      Req.push_back({M, policyFor(Applied)});
   }
   Expected<std::vector<CompileCache::Entry>> Compiled = S.compile(Req, "check");
   if (!Compiled)
@@ -1377,6 +1411,8 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                       percentChange(Prog.Stock, Tuned),
                       percentChange(Prog.Model, Tuned))
                   .str());
+    if (!ProgramEntries[P].Sites.empty())
+      F.Program = std::make_shared<ModuleDecisions>(ProgramEntries[P]);
     for (size_t U : Prog.Units)
       if (!Entries[U].Sites.empty())
         F.addModule(Entries[U]);
@@ -1415,6 +1451,20 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                       ? formatv(" ({0} function-level)", C->SliceCompiles).str()
                       : "",
                   C->StoppedByBudget ? ", stopped by the budget" : "");
+  HoistStats H;
+  for (const HoistStats &P : Hoisted) {
+    H.Functions += P.Functions;
+    H.ProgramEntries += P.ProgramEntries;
+    H.Removed += P.Removed;
+    H.Added += P.Added;
+  }
+  if (H.Functions)
+    Md += formatv("- Whole-program decisions: {0} linkonce_odr function{1} "
+                  "decided once for {2} ({3} program entries; {4} module "
+                  "entries left out, {5} added).\n",
+                  H.Functions, H.Functions == 1 ? "" : "s",
+                  Programs.size() == 1 ? "the program" : "their program",
+                  H.ProgramEntries, H.Removed, H.Added);
   if (O.Predict != TunePredict::Off)
     Md += formatv("- Predictions (IR pipeline only): {0}, counted as {3} "
                   "compiles in the budget ({4} each); {1} moves predicted "
@@ -1431,7 +1481,7 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     uint64_t Tuned = TunedSize[I];
     size_t N = 0;
     for (size_t U : P.Units)
-      N += !Entries[U].Sites.empty();
+      N += !R.States[U].Fixed.Sites.empty();
     Md += formatv("| {0} | {1} | {2} | {3} | {4:F2}% | {5:F2}% | {6} of {7} "
                   "|\n",
                   showProgram(P.Name), P.Stock, P.Model, Tuned,

@@ -126,6 +126,12 @@ cl::opt<bool> FunctionLevel(
              "slice of its module that holds its functions only (the "
              "combination is compiled whole)"),
     cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> PerModuleLinkOnce(
+    "per-module-linkonce",
+    cl::desc("write each module's decisions at sites of C++ inline "
+             "functions (linkonce_odr) in its own entries, instead of once "
+             "for the program (the file's 'program' section)"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> Predict(
     "predict",
     cl::desc("predict each move's gain with IR2Native before compiling it: "
@@ -289,6 +295,7 @@ int runTune() {
     return fail("--function-level needs --component-graph references or "
                 "statics (a slice holds what its component needs)");
   O.FunctionLevel = FunctionLevel;
+  O.WholeProgram = !PerModuleLinkOnce;
   Expected<TunePredict> ThePredict =
       parseWord<TunePredict>("predict", Predict,
                              {{"off", TunePredict::Off},

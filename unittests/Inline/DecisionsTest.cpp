@@ -54,6 +54,57 @@ TEST(DecisionsTest, PrintsSortedAndReadsBack) {
   EXPECT_EQ(Back->Modules[1]->Sites[1].Callee, "50%*");
 }
 
+TEST(DecisionsTest, ProgramEntriesComeFirstAndReadBack) {
+  DecisionsFile F;
+  F.Program = std::make_shared<ModuleDecisions>();
+  F.Program->Sites = {{"_ZN1S3getEv", "_Z4leafi", 1, true},
+                      {"_ZN1S3getEv", "_Z4leafi", 0, false}};
+  ModuleDecisions M;
+  M.Module = "a.cpp";
+  M.Sites = {{"main", "_ZN1S3getEv", 0, true}};
+  F.addModule(M);
+  const char *Want = "# mlgo inlining decisions (format: docs/decisions.md)\n"
+                     "mlgo-decisions 1\n"
+                     "\n"
+                     "program\n"
+                     "no-inline _ZN1S3getEv _Z4leafi 0\n"
+                     "inline _ZN1S3getEv _Z4leafi 1\n"
+                     "\n"
+                     "module a.cpp\n"
+                     "inline main _ZN1S3getEv 0\n";
+  EXPECT_EQ(F.print(), Want);
+  Expected<DecisionsFile> Back = DecisionsFile::parse(Want, "d.txt");
+  ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
+  EXPECT_EQ(Back->print(), Want);
+  ASSERT_TRUE(Back->Program);
+  EXPECT_EQ(Back->Program->Sites.size(), 2u);
+  ASSERT_EQ(Back->Modules.size(), 1u);
+  EXPECT_EQ(Back->Modules[0]->Sites.size(), 1u);
+}
+
+TEST(DecisionsTest, MalformedProgramSectionsNameTheLine) {
+  EXPECT_EQ(parseError("mlgo-decisions 1\nprogram\ninline * g *\n"),
+            "d.txt:3: a group entry in the 'program' section; it holds site "
+            "entries only");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nprogram\nprogram\n"),
+            "d.txt:3: a second 'program' line (the first on line 2)");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\nprogram\n"),
+            "d.txt:3: the 'program' entries must come before the first "
+            "'module' line");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nprogram x\n"),
+            "d.txt:2: expected 'program' alone on its line");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nprogram\nmeta k v\n"),
+            "d.txt:3: metadata must come before the first 'module' or "
+            "'program' line");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nmeta objective speed\nprogram\n"),
+            "d.txt:3: a 'program' section in a file for speed; it holds "
+            "inlining entries of files for size");
+  EXPECT_EQ(parseError("mlgo-decisions 1\nprogram\ninline f g 0\n"
+                       "inline f g 0\nmodule a.c\ninline f g 0\n"),
+            "d.txt:4: call site 'f' -> 'g' #0 is decided twice (first on "
+            "line 3)");
+}
+
 TEST(DecisionsTest, ModulesAreFoundByTheirPathsTail) {
   Expected<DecisionsFile> F = DecisionsFile::parse("mlgo-decisions 1\n"
                                                    "module a.c\n"
@@ -129,10 +180,11 @@ TEST(DecisionsTest, MalformedFilesNameTheLine) {
   EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\nmodule a.c\n"),
             "d.txt:3: module 'a.c' is listed twice (first on line 2)");
   EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\nmeta k v\n"),
-            "d.txt:3: metadata must come before the first 'module' line");
+            "d.txt:3: metadata must come before the first 'module' or "
+            "'program' line");
   EXPECT_EQ(parseError("mlgo-decisions 1\nmaybe f g 0\n"),
-            "d.txt:2: unknown line 'maybe'; expected meta, module, inline, "
-            "no-inline or evict");
+            "d.txt:2: unknown line 'maybe'; expected meta, program, module, "
+            "inline, no-inline or evict");
 }
 
 TEST(DecisionsTest, EvictionEntriesRoundTripInFilesForSpeed) {

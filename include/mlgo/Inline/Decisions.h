@@ -8,6 +8,7 @@
 //
 //   mlgo-decisions 1                      the first line (after comments)
 //   meta <key> <value...>                 metadata, before the first module
+//   program                               starts the program's entries
 //   module <source path>                  starts a module's entries
 //   inline <caller> <callee> <ordinal>    fixes one call site
 //   no-inline <caller> <callee> <ordinal>
@@ -23,6 +24,11 @@
 // (mangled for C++); a byte that is a space, a control character, '%', '*'
 // or not ASCII is written as %XX. Blank lines and lines starting with '#'
 // are comments.
+//
+// The program's entries (site entries only, before the first module) fix
+// the sites whose caller is a linkonce_odr function (a C++ inline function
+// or template instantiation, which the linker keeps once), in every module
+// that defines it, where the module's own entries do not fix the site.
 //
 // A module's key is its source path as the compiler records it (the IR's
 // source_filename), shortened by `mlgo tune` so that it does not depend on
@@ -178,6 +184,10 @@ public:
   std::vector<std::pair<std::string, std::string>> Meta;
   /// Sorted by key; keys unique.
   std::vector<std::shared_ptr<ModuleDecisions>> Modules;
+  /// The 'program' section's site entries (Module empty), or null: the
+  /// decisions at sites whose caller is a linkonce_odr function, for every
+  /// module that defines it.
+  std::shared_ptr<ModuleDecisions> Program;
 
   /// Parses \p Text; errors are "NAME:LINE: what is wrong".
   static llvm::Expected<DecisionsFile> parse(llvm::StringRef Text,

@@ -90,6 +90,10 @@ struct MLGOInlineAdvisorOptions {
   /// Where an entry names the site, its decision replaces the source's;
   /// OverrideDecision then applies to the result.
   std::shared_ptr<const ModuleDecisions> Fixed;
+  /// A decisions file's program entries (its 'program' section): they fix
+  /// the sites whose caller is a linkonce_odr function, in every module
+  /// that defines it, where Fixed names no entry for the site.
+  std::shared_ptr<const ModuleDecisions> ProgramFixed;
   /// The file Fixed came from. When set, entries that fixed no decision by
   /// the end of the module are reported: a remark each ("StaleDecision")
   /// and a one-line summary on stderr.
@@ -155,6 +159,8 @@ private:
   uint64_t Decisions = 0;
   /// Options.Fixed, indexed.
   std::optional<DecisionTable> Table;
+  /// Options.ProgramFixed, indexed.
+  std::optional<DecisionTable> ProgramTable;
   /// Where decisions' sites are recorded: Options.SiteRecord, or OwnSites
   /// for Options.SitesPath, or nowhere.
   std::vector<DecidedSite> *Record = nullptr;

@@ -93,6 +93,10 @@ struct TuneOptions {
   /// (mlgo/Tune/FunctionSlice.h); the module's combination is compiled
   /// whole, as without it. Needs ReferenceGraph (a closed component).
   bool FunctionLevel = false;
+  /// Decide each linkonce_odr function's sites once per program, in the
+  /// decisions file's 'program' section (mlgo/Tune/ProgramDecisions.h),
+  /// rather than in the entries of every module that has a copy.
+  bool WholeProgram = true;
   /// Before compiling a move, predict its unit's .text from the IR
   /// pipeline alone (CompileService::predict) and skip the move or try it
   /// last when the prediction is not smaller than the unit's own.
