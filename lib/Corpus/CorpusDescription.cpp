@@ -102,8 +102,7 @@ Expected<CorpusDescription> CorpusDescription::parse(StringRef Text,
       }
     } else if (Key == "profiles" || Key == "block_counts") {
       if (Error E = parsePackageFiles(
-              Name, Key, Value,
-              Key == "profiles" ? D.Profiles : D.BlockCounts))
+              Name, Key, Value, Key == "profiles" ? D.Profiles : D.BlockCounts))
         return E;
     } else {
       D.Extra[Key] = Value;

@@ -417,9 +417,8 @@ static Error recordBlockCounts(const BuildEvalOptions &Opts,
     Log("running the profile workload of " + Name + " under callgrind (" +
         Twine(I + 1) + " of " + Twine(Workload.size()) + ")");
     // Callgrind runs the workload some 50 times slower than it ran.
-    Expected<speed::CallgrindRun> Run =
-        speed::runCallgrind(Name, Workload[I], Tree, LogDir,
-                            Opts.BuildTimeoutSeconds * 20, true);
+    Expected<speed::CallgrindRun> Run = speed::runCallgrind(
+        Name, Workload[I], Tree, LogDir, Opts.BuildTimeoutSeconds * 20, true);
     if (!Run)
       return Run.takeError();
     std::error_code EC;
@@ -433,8 +432,7 @@ static Error recordBlockCounts(const BuildEvalOptions &Opts,
   llvm::sort(Dumps);
   speed::BlockCountsSummary Summary;
   Expected<speed::MeasuredCounts> Counts = speed::countBlocks(
-      Dumps,
-      [&](StringRef Object) { return Object.starts_with(Tree + "/"); },
+      Dumps, [&](StringRef Object) { return Object.starts_with(Tree + "/"); },
       &Summary);
   if (!Counts)
     return Counts.takeError();

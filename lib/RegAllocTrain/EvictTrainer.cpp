@@ -165,10 +165,10 @@ Expected<EvictTrainResult> Trainer::run() {
   if (O.Generations && (O.Pairs == 0 || !(O.SigmaFloor > 0)))
     return makeError("evolution strategies need at least one pair and a "
                      "scale floor (--sigma-floor) greater than 0");
-  Expected<std::unique_ptr<EvictionScorer>> Opened = EvictionScorer::open(
-      {O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs, O.Quiet, O.Reward,
-       O.UseBlockCounts},
-      Log);
+  Expected<std::unique_ptr<EvictionScorer>> Opened =
+      EvictionScorer::open({O.CorpusDir, O.WorkDir, O.PluginPath, O.Jobs,
+                            O.Quiet, O.Reward, O.UseBlockCounts},
+                           Log);
   if (!Opened)
     return Opened.takeError();
   Scorer = std::move(*Opened);
@@ -338,8 +338,8 @@ Expected<EvictTrainResult> Trainer::run() {
                                               ? "speed"
                                               : "instructions")
              : std::string()) +
-      (Speed && !O.UseBlockCounts ? " --block-counts=false" : "") +
-      " --init " + sys::path::filename(O.InitModelPath).str() +
+      (Speed && !O.UseBlockCounts ? " --block-counts=false" : "") + " --init " +
+      sys::path::filename(O.InitModelPath).str() +
       // The held-out packages decide which modules train.
       (O.ValidationPackages.empty()
            ? std::string()
@@ -475,10 +475,10 @@ Expected<EvictEvalResult> evaluateEvictionModel(const EvictEvalOptions &E,
     return makeError("'" + E.ModelPath +
                      "': not an eviction model (a per-column model with a "
                      "masked_argmax decision)");
-  Expected<std::unique_ptr<EvictionScorer>> Scorer = EvictionScorer::open(
-      {E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs, E.Quiet, E.Reward,
-       E.UseBlockCounts},
-      Log);
+  Expected<std::unique_ptr<EvictionScorer>> Scorer =
+      EvictionScorer::open({E.CorpusDir, E.WorkDir, E.PluginPath, E.Jobs,
+                            E.Quiet, E.Reward, E.UseBlockCounts},
+                           Log);
   if (!Scorer)
     return Scorer.takeError();
   Expected<CorpusDescription> D = CorpusDescription::read(E.CorpusDir);

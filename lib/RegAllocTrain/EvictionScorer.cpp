@@ -231,8 +231,7 @@ Expected<std::string> runRegallocScore(ArrayRef<std::string> Args) {
   if (usesProfile(*Reward)) {
     std::optional<speed::MeasuredCounts> Counts;
     if (!Args[2].empty()) {
-      Expected<speed::MeasuredCounts> Read =
-          speed::readMeasuredCounts(Args[2]);
+      Expected<speed::MeasuredCounts> Read = speed::readMeasuredCounts(Args[2]);
       if (!Read)
         return Read.takeError();
       Counts = std::move(*Read);
@@ -301,8 +300,7 @@ EvictionScorer::scoreAll(StringRef Id, StringRef ModelPath,
         Counts == BlockCounts.end() ? std::string() : Counts->second;
     if (!CountsPath.empty())
       T.Inputs.push_back(CountsPath);
-    T.Args = {getRewardName(Options.Reward).str(), Set[I]->IRPath,
-              CountsPath};
+    T.Args = {getRewardName(Options.Reward).str(), Set[I]->IRPath, CountsPath};
     if (!ModelPath.empty()) {
       T.Inputs.push_back(ModelPath.str());
       T.Args.push_back(Options.PluginPath);

@@ -383,9 +383,9 @@ int runProfile() {
   D->BlockCounts.erase(ProfilePackage);
   if (!ProfileCounts.empty()) {
     std::string CountsRelative = "profiles/" + ProfilePackage + ".counts.tsv";
-    if (Error E = writeFileAtomically(
-            getModuleFile(ProfileDir, CountsRelative, ""),
-            CountBytes->getBuffer()))
+    if (Error E =
+            writeFileAtomically(getModuleFile(ProfileDir, CountsRelative, ""),
+                                CountBytes->getBuffer()))
       return fail(std::move(E));
     D->BlockCounts[ProfilePackage] = CountsRelative;
   }

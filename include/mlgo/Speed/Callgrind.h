@@ -48,12 +48,10 @@ struct CallgrindRun {
 /// name), main's work on the program and its input only. Errors (named by
 /// \p Name): the command failed, or ran no program of the tree, or a
 /// program of the tree ended before callgrind counted anything in main.
-llvm::Expected<CallgrindRun> runCallgrind(llvm::StringRef Name,
-                                          llvm::ArrayRef<std::string> Argv,
-                                          const std::string &Tree,
-                                          const std::string &LogDir,
-                                          unsigned TimeoutSeconds,
-                                          bool DumpInstructions = false);
+llvm::Expected<CallgrindRun>
+runCallgrind(llvm::StringRef Name, llvm::ArrayRef<std::string> Argv,
+             const std::string &Tree, const std::string &LogDir,
+             unsigned TimeoutSeconds, bool DumpInstructions = false);
 
 /// How often each instruction of one program ran, read from a callgrind
 /// output file written with --dump-instr=yes (so that costs are kept per
