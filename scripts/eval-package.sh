@@ -10,7 +10,12 @@
 #   eval-package.sh packages                     the packages it can evaluate
 #                                                (roles eval, eval-optional of
 #                                                scripts/packages/list.tsv)
-#   eval-package.sh fetch PKG CACHE              unpacked Debian source dir
+#   eval-package.sh fetch PKG CACHE [--for-profile]
+#                                                unpacked Debian source dir
+#                                                (--for-profile: `mlgo profile
+#                                                package`, which also takes a
+#                                                training package whose recipe
+#                                                has a profile_workload)
 #   eval-package.sh build PKG SRC OUT JOBS [PLUGIN [MODEL [DECISIONS]]]
 #       copies SRC to OUT/src (unpacks it there without the recipe's
 #       drop_patches) and builds it there with clang-19 -Oz (plus the plugin,
@@ -46,9 +51,11 @@ known() {
     die "no recipe for package '$1' (known: $(recipes_list 'eval|eval-optional' | tr '\n' ' ' | sed 's/ $//'))"
 }
 
-# profiled PKG: the steps `mlgo profile package` runs (fetch, build,
-# profile-workload) also serve a training package that is not evaluated but
-# whose recipe has a profile workload (the speed corpus profiles those).
+# profiled PKG: the steps `mlgo profile package` runs (fetch --for-profile,
+# build, profile-workload) also serve a training package that is not
+# evaluated but whose recipe has a profile workload (the speed corpus
+# profiles those); `mlgo eval package` fetches first, without the flag, and
+# so stops at once for such a package.
 profiled() {
   if recipes_has "$1" 'eval|eval-optional'; then return; fi
   if recipes_has "$1" && [[ -f $recipes_dir/$1.sh ]] &&
@@ -65,7 +72,7 @@ packages)
   recipes_list 'eval|eval-optional'
   ;;
 fetch)
-  profiled "$1"
+  if [[ ${3:-} == --for-profile ]]; then profiled "$1"; else known "$1"; fi
   exec "$repo/scripts/fetch-source.sh" "$1" "$2"
   ;;
 build | corpus-build)

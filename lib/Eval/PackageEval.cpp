@@ -94,7 +94,10 @@ Expected<std::vector<std::string>> findLinkedArtifacts(StringRef BuildDir) {
 }
 
 /// Fetches Opts.Package's source (WORK/fetch.log); returns its directory.
-static Expected<std::string> fetchSource(const PackageEvalOptions &Opts) {
+/// \p ForProfile: for `mlgo profile package`, which also takes a training
+/// package whose recipe has a profile workload but no tests.
+static Expected<std::string> fetchSource(const PackageEvalOptions &Opts,
+                                         bool ForProfile = false) {
   const std::string &Pkg = Opts.Package;
   if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
     return makeError(Opts.WorkDir + ": " + EC.message());
@@ -103,9 +106,12 @@ static Expected<std::string> fetchSource(const PackageEvalOptions &Opts) {
   sys::path::append(FetchLog, "fetch.log");
   if (Opts.Log)
     Opts.Log("fetching the Debian source of " + Pkg);
+  std::vector<std::string> Argv = {"bash", Opts.RecipeScript, "fetch", Pkg,
+                                   Opts.SourceCache};
+  if (ForProfile)
+    Argv.push_back("--for-profile");
   ProcessResult Fetch =
-      runLogged({"bash", Opts.RecipeScript, "fetch", Pkg, Opts.SourceCache},
-                FetchLog, Opts.BuildTimeoutSeconds, SrcFile);
+      runLogged(Argv, FetchLog, Opts.BuildTimeoutSeconds, SrcFile);
   if (!Fetch.succeeded())
     return makeError(Pkg + ": fetching the source " + Fetch.describe() + ":\n" +
                      readTail(FetchLog, 10));
@@ -758,7 +764,7 @@ Expected<speed::ProfileInfo> profilePackage(const PackageEvalOptions &Opts,
                                             StringRef Out) {
   if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
     return makeError(Opts.WorkDir + ": " + EC.message());
-  Expected<std::string> Source = fetchSource(Opts);
+  Expected<std::string> Source = fetchSource(Opts, /*ForProfile=*/true);
   if (!Source)
     return Source.takeError();
   PackageEvalOptions Plain = Opts;
