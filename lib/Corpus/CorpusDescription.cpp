@@ -134,20 +134,25 @@ json::Value CorpusDescription::settings() const {
   return json::Value(std::move(O));
 }
 
-std::optional<std::string>
-CorpusDescription::getBlockCountsPath(StringRef Dir, StringRef Package) const {
-  auto It = BlockCounts.find(Package.str());
-  if (It == BlockCounts.end())
+/// The path of \p Package's entry in \p Files (package -> path relative to
+/// the corpus) inside the corpus at \p Dir, or none.
+static std::optional<std::string>
+getPackageFile(const std::map<std::string, std::string> &Files, StringRef Dir,
+               StringRef Package) {
+  auto It = Files.find(Package.str());
+  if (It == Files.end())
     return std::nullopt;
   return getModuleFile(Dir, It->second, "");
 }
 
 std::optional<std::string>
+CorpusDescription::getBlockCountsPath(StringRef Dir, StringRef Package) const {
+  return getPackageFile(BlockCounts, Dir, Package);
+}
+
+std::optional<std::string>
 CorpusDescription::getProfilePath(StringRef Dir, StringRef Package) const {
-  auto It = Profiles.find(Package.str());
-  if (It == Profiles.end())
-    return std::nullopt;
-  return getModuleFile(Dir, It->second, "");
+  return getPackageFile(Profiles, Dir, Package);
 }
 
 json::Value CorpusDescription::toJSON() const {

@@ -379,6 +379,31 @@ static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
   return Error::success();
 }
 
+/// Builds \p Plan with Opts.OptLevel, no eviction model and the compiler
+/// flags \p SpeedFlags into \p Dir, logging to \p BuildLog; \p ExtraEnv
+/// (NAME=VALUE) goes into the build's environment. \p What names the build
+/// in the log and in errors ("-O2 -fprofile-generate").
+static Error buildWithSpeedFlags(const BuildEvalOptions &Opts,
+                                 const BuildPlan &Plan, const std::string &Dir,
+                                 const std::string &BuildLog,
+                                 const std::string &SpeedFlags,
+                                 ArrayRef<std::string> ExtraEnv,
+                                 const Twine &What) {
+  std::vector<std::string> Argv = {
+      "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel,
+      "MLGO_EVAL_EVICT=", "MLGO_EVAL_SPEED_FLAGS=" + SpeedFlags};
+  llvm::append_range(Argv, ExtraEnv);
+  llvm::append_range(Argv, Plan.BuildArgv(Dir, {}));
+  if (Opts.Log)
+    Opts.Log("building " + Plan.Name + " with " + What.str());
+  ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Plan.Name + ": the build with " + What + " " +
+                     R.describe() + "; last lines of " + BuildLog + ":\n" +
+                     readTail(BuildLog, 15));
+  return Error::success();
+}
+
 /// Builds \p Plan with Opts.OptLevel and the profile \p Profile (stock
 /// clang, the address map: speedPackageFlags) into WORK/counts, runs the
 /// profile workload there under callgrind, every process dumping its
@@ -402,18 +427,11 @@ static Error recordBlockCounts(const BuildEvalOptions &Opts,
                      ": the profile's path has a character the build's "
                      "compiler flags cannot hold (white space or a shell "
                      "special character)");
-  std::vector<std::string> Argv = {
-      "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel, "MLGO_EVAL_EVICT=",
-      "MLGO_EVAL_SPEED_FLAGS=" +
-          join(speed::speedPackageFlags(FullProfile), " ")};
-  llvm::append_range(Argv, Plan.BuildArgv(Dir, {}));
-  Log("building " + Name + " with " + Opts.OptLevel +
-      " and the profile, for its block counts");
-  ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
-  if (!R.succeeded())
-    return makeError(Name + ": the build with the profile " + R.describe() +
-                     "; last lines of " + BuildLog + ":\n" +
-                     readTail(BuildLog, 15));
+  if (Error E = buildWithSpeedFlags(
+          Opts, Plan, Dir, BuildLog,
+          join(speed::speedPackageFlags(FullProfile), " "), {},
+          Opts.OptLevel + " and the profile, for its block counts"))
+    return E;
   std::string Tree = Dir + "/" + Plan.Tree;
   std::vector<std::string> Dumps;
   std::vector<std::vector<std::string>> Workload = Plan.ProfileWorkload(Dir);
@@ -469,18 +487,12 @@ runProfile(const BuildEvalOptions &Opts, const BuildPlan &Plan, StringRef Out) {
   const std::string &Name = Plan.Name;
   std::string Dir = Opts.WorkDir + "/profile";
   std::string BuildLog = Opts.WorkDir + "/build-profile.log";
-  std::vector<std::string> Argv = {
-      "env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel,
-      "MLGO_EVAL_EVICT=", "MLGO_EVAL_SPEED_FLAGS=-fprofile-generate",
-      "LLVM_PROFILE_FILE=" + Opts.WorkDir +
-          "/profile-build-runs/%m-%p.profraw"};
-  llvm::append_range(Argv, Plan.BuildArgv(Dir, {}));
-  Log("building " + Name + " with " + Opts.OptLevel + " -fprofile-generate");
-  ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
-  if (!R.succeeded())
-    return makeError(Name + ": the build with -fprofile-generate " +
-                     R.describe() + "; last lines of " + BuildLog + ":\n" +
-                     readTail(BuildLog, 15));
+  if (Error E =
+          buildWithSpeedFlags(Opts, Plan, Dir, BuildLog, "-fprofile-generate",
+                              {"LLVM_PROFILE_FILE=" + Opts.WorkDir +
+                               "/profile-build-runs/%m-%p.profraw"},
+                              Opts.OptLevel + " -fprofile-generate"))
+    return E;
   std::string WorkloadLog = Opts.WorkDir + "/profile-workload.log";
   Log("running the profile workload of " + Name);
   RunOptions O;

@@ -28,6 +28,8 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
+#include <mutex>
 
 using namespace llvm;
 
@@ -211,6 +213,26 @@ Expected<std::string> EvictionScorer::writeCandidate(const Model &Candidate) {
 }
 
 namespace {
+/// \p Path's block counts, read once per process: every module of a package
+/// is scored with the same file, once per candidate.
+Expected<std::shared_ptr<const speed::MeasuredCounts>>
+readCountsOnce(const std::string &Path) {
+  static std::mutex Mutex;
+  static std::map<std::string, std::shared_ptr<const speed::MeasuredCounts>>
+      Read;
+  std::lock_guard<std::mutex> Lock(Mutex);
+  auto It = Read.find(Path);
+  if (It != Read.end())
+    return It->second;
+  Expected<speed::MeasuredCounts> Counts = speed::readMeasuredCounts(Path);
+  if (!Counts)
+    return Counts.takeError();
+  auto Shared =
+      std::make_shared<const speed::MeasuredCounts>(std::move(*Counts));
+  Read.emplace(Path, Shared);
+  return Shared;
+}
+
 /// Task "regalloc-score": Args are the reward's name ("static", "speed",
 /// "instructions"), the optimized module, the block counts of its package
 /// ("" for none), and, for a model, the plugin and the model file. Answers
@@ -229,15 +251,16 @@ Expected<std::string> runRegallocScore(ArrayRef<std::string> Args) {
   }
   double Score = 0;
   if (usesProfile(*Reward)) {
-    std::optional<speed::MeasuredCounts> Counts;
+    std::shared_ptr<const speed::MeasuredCounts> Counts;
     if (!Args[2].empty()) {
-      Expected<speed::MeasuredCounts> Read = speed::readMeasuredCounts(Args[2]);
+      Expected<std::shared_ptr<const speed::MeasuredCounts>> Read =
+          readCountsOnce(Args[2]);
       if (!Read)
         return Read.takeError();
       Counts = std::move(*Read);
     }
     Expected<speed::ObjectCost> C =
-        costProfiledIR(IRPath, LO, nullptr, Counts ? &*Counts : nullptr);
+        costProfiledIR(IRPath, LO, nullptr, Counts.get());
     if (!C)
       return C.takeError();
     Score = *Reward == EvictionReward::Speed ? C->Cycles : C->Instructions;

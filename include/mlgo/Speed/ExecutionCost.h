@@ -99,7 +99,8 @@ inline constexpr const char *AddressMapLLCFlags[] = {
 
 /// One machine basic block of the final code.
 struct BlockCost {
-  /// The block's ID in the address map (its MachineBasicBlock number).
+  /// The block's ID in the address map: the BBID LLVM gives a machine block
+  /// when it is created (MachineBasicBlock::getBBID), not its number.
   uint32_t ID = 0;
   /// Offset of the block from the function's start, and its size in bytes.
   uint64_t Offset = 0, Size = 0;
@@ -180,9 +181,13 @@ private:
 /// callgrind): per function, per machine block ID, how often the block ran.
 /// The profile's branch probabilities are as good as the last pass that
 /// wrote them (LoopRotate overwrites some with {127, 1}: docs/speed.md);
-/// a run's counts are not. Block IDs are the MachineBasicBlock numbers,
-/// given before register allocation: another build of the same code under
-/// another eviction policy keeps nearly all of them (bzip2 under another
+/// a run's counts are not. Block IDs are the BBIDs LLVM gives machine
+/// blocks in the order it creates them (MachineFunction::
+/// CreateMachineBasicBlock with the address map on), not the blocks'
+/// numbers: the blocks that exist at register allocation keep theirs under
+/// any eviction policy, and only blocks created after it (tail duplication
+/// in block placement) can be numbered otherwise. Another build of the same
+/// code under another eviction policy keeps nearly all of them (bzip2 under another
 /// model: every function's IDs but 8 of BZ2_decompress's 654, which passes
 /// after allocation merged otherwise), so one run's counts serve every
 /// policy's build. Record them on the workload the profile recorded: a
