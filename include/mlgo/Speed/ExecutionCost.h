@@ -187,9 +187,9 @@ private:
 /// numbers: the blocks that exist at register allocation keep theirs under
 /// any eviction policy, and only blocks created after it (tail duplication
 /// in block placement) can be numbered otherwise. Another build of the same
-/// code under another eviction policy keeps nearly all of them (bzip2 under another
-/// model: every function's IDs but 8 of BZ2_decompress's 654, which passes
-/// after allocation merged otherwise), so one run's counts serve every
+/// code under another eviction policy keeps nearly all of them (bzip2 under
+/// another model: every function's IDs but 8 of BZ2_decompress's 654, which
+/// passes after allocation merged otherwise), so one run's counts serve every
 /// policy's build. Record them on the workload the profile recorded: a
 /// block the run does not know keeps the profile's count.
 struct MeasuredCounts {
