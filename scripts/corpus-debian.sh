@@ -197,6 +197,14 @@ classify_build_log() {
 }
 
 status_file="$out/packages.tsv"
+# The source tree `apt-get source` unpacked into the package's work
+# directory $1: the directory holding debian/ (an earlier profile run may
+# have left a work directory beside it).
+unpacked_source() {
+  find "$1" -mindepth 2 -maxdepth 2 -type d -name debian -printf '%h\n' |
+    sort | head -1
+}
+
 declare -A status reason version system
 start_all=$(date +%s)
 
@@ -223,12 +231,12 @@ for pkg in "${pkgs[@]}"; do
     drops=$(recipe_get "$pkg" drop_patches)
     if [[ -n "$drops" ]] &&
        ! unpack_without_patches "$dsc" \
-           "$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)" \
+           "$(unpacked_source "$w")" \
            "$drops" > "$w/unpack.log" 2>&1; then
       status[$pkg]=skipped; reason[$pkg]="unpacking without $drops failed (see $w/unpack.log)"
       continue
     fi
-    src=$(find "$w" -mindepth 1 -maxdepth 1 -type d | head -1)/$(recipe_get "$pkg" subdir)
+    src=$(unpacked_source "$w")/$(recipe_get "$pkg" subdir)
     log "$pkg ${version[$pkg]}: building"
     built=""
     partial=""
@@ -285,7 +293,7 @@ for pkg in "${pkgs[@]}"; do
   if [[ "${system[$pkg]}" == cmake ]]; then
     base="$w/build"
   else
-    base=$(find "$w" -mindepth 1 -maxdepth 1 -type d ! -name build | head -1)
+    base=$(unpacked_source "$w")
   fi
   if "$mlgo" corpus extract --compile-commands "$cc" --output "$staged" \
        --base-dir "$base" \

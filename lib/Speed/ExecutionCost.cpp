@@ -342,32 +342,59 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
     Names.try_emplace({(*Sec)->getIndex(), *Address}, *SymName);
   }
 
-  ObjectCost Result;
-  bool SawMap = false;
+  // The text sections, by index. In an object file each function's map
+  // is linked to the function's own section; a linker joins the maps into
+  // one linked to .text, so in a program or library a function in another
+  // text section (lmdb's `text_env`) is found by its address.
+  struct TextSection {
+    uint64_t Index;
+    uint64_t Address;
+    ArrayRef<uint8_t> Bytes;
+  };
+  std::vector<TextSection> Texts;
   for (const object::SectionRef &Sec : Elf->sections()) {
     if (!Sec.isText())
       continue;
+    Expected<StringRef> Contents = Sec.getContents();
+    if (!Contents)
+      return Fail(toString(Contents.takeError()));
+    Texts.push_back(
+        {Sec.getIndex(), Sec.getAddress(),
+         ArrayRef<uint8_t>(reinterpret_cast<const uint8_t *>(Contents->data()),
+                           Contents->size())});
+  }
+  bool Relocatable = Elf->isRelocatableObject();
+  auto SectionOf = [&](const TextSection &Own,
+                       uint64_t Address) -> const TextSection & {
+    if (Relocatable)
+      return Own;
+    for (const TextSection &T : Texts)
+      if (Address >= T.Address && Address < T.Address + T.Bytes.size())
+        return T;
+    return Own;
+  };
+
+  ObjectCost Result;
+  bool SawMap = false;
+  for (const TextSection &Sec : Texts) {
     std::vector<object::PGOAnalysisMap> PGO;
     Expected<std::vector<object::BBAddrMap>> Maps =
-        Elf->readBBAddrMap(Sec.getIndex(), &PGO);
+        Elf->readBBAddrMap(Sec.Index, &PGO);
     if (!Maps)
       return Fail(toString(Maps.takeError()));
     if (Maps->empty())
       continue;
     SawMap = true;
-    Expected<StringRef> Contents = Sec.getContents();
-    if (!Contents)
-      return Fail(toString(Contents.takeError()));
-    ArrayRef<uint8_t> Bytes(reinterpret_cast<const uint8_t *>(Contents->data()),
-                            Contents->size());
-    uint64_t SectionAddress = Sec.getAddress();
     for (size_t F = 0; F < Maps->size(); ++F) {
       const object::BBAddrMap &Map = (*Maps)[F];
       const object::PGOAnalysisMap &Analysis = PGO[F];
       uint64_t FunctionAddress = Map.getFunctionAddress();
+      const TextSection &Home = SectionOf(Sec, FunctionAddress);
+      ArrayRef<uint8_t> Bytes = Home.Bytes;
+      uint64_t SectionAddress = Home.Address;
       FunctionCost Function;
       Function.Address = FunctionAddress;
-      auto NameIt = Names.find({Sec.getIndex(), FunctionAddress});
+      auto NameIt = Names.find({Home.Index, FunctionAddress});
       Function.Name =
           NameIt != Names.end()
               ? NameIt->second.str()
