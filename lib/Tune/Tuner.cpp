@@ -514,10 +514,11 @@ private:
   /// The components to search from each single-module unit's state in
   /// \p R: all of them, in order (\p Rounds null); or, with --interleave,
   /// those not searched in the same state, highest Expected per compile
-  /// first, that fit \p MaxCost compiles.
+  /// first, that fit \p MaxCost compiles; those expected to save nothing
+  /// only when \p Exhausted (the move search has no move left).
   Expected<ComponentPlan> planComponents(const SearchResult &R,
-                                         RoundState *Rounds,
-                                         uint64_t MaxCost) const;
+                                         RoundState *Rounds, uint64_t MaxCost,
+                                         bool Exhausted = false) const;
   /// The policy that tries move \p M from state \p St.
   CompilePolicy policyFor(const UnitState &St, const TuneMove &M) const {
     return M.Heuristic ? CompilePolicy::heuristic()
@@ -615,7 +616,8 @@ static std::string showSite(const DecidedSite &S) {
 
 Expected<ComponentPlan> Tuner::planComponents(const SearchResult &R,
                                               RoundState *Rounds,
-                                              uint64_t MaxCost) const {
+                                              uint64_t MaxCost,
+                                              bool Exhausted) const {
   ComponentPlan Plan;
   std::vector<Comp> All;
   for (size_t U = 0; U < Units.size(); ++U) {
@@ -708,7 +710,7 @@ Expected<ComponentPlan> Tuner::planComponents(const SearchResult &R,
   // Highest expected gain per compile first; ties in the order found.
   std::vector<size_t> Order;
   for (size_t K = 0; K < All.size(); ++K)
-    if (!All[K].Configs.empty() && All[K].Expected > 0 &&
+    if (!All[K].Configs.empty() && (All[K].Expected > 0 || Exhausted) &&
         !Rounds->Searched.contains(All[K].Key))
       Order.push_back(K);
   llvm::stable_sort(Order, [&](size_t A, size_t B) {
@@ -1331,8 +1333,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
           if (C + RoundCompiles <= MoveCompiles)
             Earlier = G;
         const int64_t Recent = MoveGain - Earlier;
-        Expected<ComponentPlan> P =
-            planComponents(R, &Rounds, std::min(RoundCompiles, Left - 2));
+        Expected<ComponentPlan> P = planComponents(
+            R, &Rounds, std::min(RoundCompiles, Left - 2), Exhausted);
         if (!P)
           return P.takeError();
         if (!P->Comps.empty() &&
