@@ -475,6 +475,14 @@ struct RoundState {
   std::map<size_t, std::pair<size_t, std::vector<Comp>>> Found;
   /// The keys of components searched (Comp::Key).
   StringSet<> Searched;
+  /// What the rounds so far were expected to save, and saved (bytes).
+  double Expected = 0;
+  int64_t Saved = 0;
+  /// How far to believe a round's expected gain: what the rounds so far
+  /// saved per byte expected, with one byte of each added (1 before any
+  /// round). Rounds that save nothing make later ones wait until the
+  /// moves save (almost) nothing either.
+  double calibration() const { return (double(Saved) + 1) / (Expected + 1); }
 };
 
 /// The searches over a set-up program, and what they write: every value
@@ -1274,7 +1282,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
   // searches at most RoundCompiles compiles' worth of components, and is
   // considered each time the move search has made RoundCompiles compiles
   // more (half that after a round was declined), or has no move left; it
-  // runs when the components' expected bytes per compile beat what the
+  // runs when the components' expected bytes per compile, calibrated by
+  // what earlier rounds saved (RoundState::calibration), beat what the
   // moves saved per compile over their last RoundCompiles compiles.
   RoundState Rounds;
   const uint64_t RoundCompiles = std::clamp<uint64_t>(
@@ -1338,8 +1347,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         if (!P)
           return P.takeError();
         if (!P->Comps.empty() &&
-            (Exhausted || P->Expected * double(RoundCompiles) >
-                              double(Recent) * double(P->Cost))) {
+            (Exhausted ||
+             Rounds.calibration() * P->Expected * double(RoundCompiles) >
+                 double(Recent) * double(P->Cost))) {
           log(formatv("components round {0}: {1} components, expected {2:F0} "
                       "bytes in {3} compiles; the moves saved {4} bytes in "
                       "their last {5} compiles",
@@ -1347,9 +1357,12 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
                       Recent, RoundCompiles));
           for (const Comp &C : P->Comps)
             Rounds.Searched.insert(C.Key);
+          const uint64_t RoundTotal = Total;
+          Rounds.Expected += P->Expected;
           if (Error E = searchComponents(Order, R, Linked, Total, std::move(*P),
                                          &Rounds))
             return E;
+          Rounds.Saved += int64_t(RoundTotal) - int64_t(Total);
           ++Rounds.Rounds;
           NextRound = MoveCompiles + RoundCompiles;
           Show();
