@@ -13,7 +13,9 @@
 # SEARCHES (default "moves components") picks the searches: moves (today's
 # move search), components (--components), statics (--components
 # --component-graph statics --function-level: components split at calls
-# of external functions, their configurations compiled on slices).
+# of external functions, their configurations compiled on slices),
+# interleaved (the same with --interleave: components in rounds between
+# the moves' steps, docs/tune.md "Interleaved components").
 #
 # CORPUS is a program's corpus (`mlgo corpus extract`); WORK receives
 # WORK/moves and WORK/components (work directories, so a rerun resumes:
@@ -33,6 +35,8 @@ for search in ${SEARCHES:-moves components}; do
   [[ $search == components ]] && flags=(--components --exhaustive-sites "$sites")
   [[ $search == statics ]] && flags=(--components --exhaustive-sites "$sites"
     --component-graph statics --function-level)
+  [[ $search == interleaved ]] && flags=(--components --exhaustive-sites "$sites"
+    --component-graph statics --function-level --interleave)
   start=$(date +%s)
   "$mlgo" tune --quiet --corpus "$corpus" --work-dir "$work/$search" \
     -o "$work/$search.decisions" --max-compiles "$max" "${flags[@]}"

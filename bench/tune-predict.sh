@@ -55,7 +55,7 @@ curves = {}
 for m in modes:
     rows = list(csv.reader(open(f"{work}/{m}/curve-guided.csv")))[1:]
     base = int(rows[0][1])
-    curves[m] = [(int(c), base - int(b)) for c, b, _ in rows]
+    curves[m] = [(int(c), base - int(b)) for c, b, *_ in rows]
     c, g = curves[m][-1]
     print(f"{m}: {g} bytes saved against the model in {c} compiles")
 final = curves["off"][-1][1]

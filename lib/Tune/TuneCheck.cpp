@@ -3,7 +3,11 @@
 // See mlgo/Tune/TuneCheck.h. An entry is stale when it fixed no decision
 // in any compile of a module it applies to: the plugin's DecisionTable
 // marks each entry a compile's fixed sites look up, and the entries left
-// unmarked are the stale ones.
+// unmarked are the stale ones. A file with a 'program' section compiles
+// each module with what the plugin applies in it (its entries, then the
+// program's for the linkonce_odr functions it defines: expandForModule),
+// and a program entry is stale when no module's compile looked it up: its
+// caller, callee or ordinal is in no module any more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +17,7 @@
 #include "mlgo/Compile/WorkerPool.h"
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/Error.h"
+#include "mlgo/Tune/ProgramDecisions.h"
 #include "mlgo/Tune/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -42,37 +47,81 @@ Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
       return P.takeError();
     Base = std::move(*P);
   }
-  // Each corpus module with the file's entries for it.
+  // Each corpus module with the file's entries for it, and with a program
+  // section the program's for the linkonce_odr functions it defines.
   std::vector<CompileJob> Jobs;
   std::vector<std::shared_ptr<const ModuleDecisions>> For;
+  std::vector<StringSet<>> LinkOnce;
+  const ModuleDecisions NoEntries;
   for (const CorpusModule &M : *Mods) {
     Expected<std::string> Src = getSourceFileName(M);
     if (!Src)
       return Src.takeError();
     std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
-    if (!E)
-      continue;
+    StringSet<> Defined;
     CompilePolicy P = Base;
     P.Fixed = E;
+    if (F->Program) {
+      Expected<StringSet<>> LO = getLinkOnceODRFunctions(M.BitcodePath);
+      if (!LO)
+        return LO.takeError();
+      Defined = std::move(*LO);
+      ModuleDecisions Applied =
+          expandForModule(E ? *E : NoEntries, *F->Program, Defined);
+      if (!Applied.Sites.empty())
+        P.Fixed = std::make_shared<const ModuleDecisions>(std::move(Applied));
+    }
+    if (!P.Fixed)
+      continue;
     CompileJob J = M.makeJob(P);
     J.WantSites = true;
     Jobs.push_back(std::move(J));
     For.push_back(E);
+    LinkOnce.push_back(std::move(Defined));
   }
   std::vector<JobOutcome> R = (*Pool)->run(Jobs);
   // An entry is stale if it fixed no decision in any module it applies to.
+  // A fixed site is the module's entry's if one fixes it, else the
+  // program's (the plugin's order).
   std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Tables;
+  std::unique_ptr<DecisionTable> ProgramTable;
+  if (F->Program)
+    ProgramTable = std::make_unique<DecisionTable>(F->Program);
   for (size_t K = 0; K < Jobs.size(); ++K) {
     if (!R[K].ok())
       return makeError(R[K].Error);
-    auto &T = Tables[For[K].get()];
-    if (!T)
-      T = std::make_unique<DecisionTable>(For[K]);
-    for (const DecidedSite &S : R[K].Result->Sites)
-      if (S.Fixed)
-        T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
+    DecisionTable *T = nullptr;
+    if (For[K]) {
+      auto &Own = Tables[For[K].get()];
+      if (!Own)
+        Own = std::make_unique<DecisionTable>(For[K]);
+      T = Own.get();
+    }
+    for (const DecidedSite &S : R[K].Result->Sites) {
+      if (!S.Fixed)
+        continue;
+      if (T && T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal))
+        continue;
+      if (ProgramTable && LinkOnce[K].contains(S.Site.Caller))
+        ProgramTable->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
+    }
   }
   size_t Stale = 0, Entries = 0;
+  if (ProgramTable) {
+    Entries += F->Program->Sites.size();
+    ModuleDecisions Unused;
+    Unused.Sites = ProgramTable->getUnused();
+    if (!Unused.Sites.empty()) {
+      Stale += Unused.Sites.size();
+      OS << DecisionsPath << ": program: " << Unused.Sites.size()
+         << " stale entries (no module of the corpus has these call "
+            "sites):\n";
+      Unused.sort();
+      std::string Lines = Unused.printSites();
+      for (StringRef Line : split(StringRef(Lines).rtrim(), '\n'))
+        OS << "  " << Line << "\n";
+    }
+  }
   for (const auto &M : F->Modules) {
     Entries += M->Sites.size();
     auto It = Tables.find(M.get());

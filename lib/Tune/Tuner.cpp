@@ -171,6 +171,8 @@ struct ComponentStats {
   /// Per interaction detected: which sites, predicted and measured bytes.
   std::vector<std::string> Interactions;
   bool StoppedByBudget = false;
+  /// Phases run: one, or with --interleave the rounds.
+  unsigned Rounds = 0;
 };
 
 /// What one search found.
@@ -178,9 +180,30 @@ struct SearchResult {
   std::optional<ComponentStats> Components;
   std::vector<UnitState> States;
   std::vector<TryRecord> Tries;
-  /// (budget spent, total linked size) after each step: the search's
-  /// compiles plus its predictions at their cost (spent()).
-  std::vector<std::pair<uint64_t, uint64_t>> Curve;
+  /// One point of the curve.
+  struct Point {
+    /// The budget spent: the search's compiles plus its predictions at
+    /// their cost (spent()).
+    uint64_t Spent;
+    /// The programs' linked .text.
+    uint64_t Total;
+    /// Wall-clock seconds since the search began (not reproducible).
+    double Seconds;
+  };
+  /// A point after each step (and each components round).
+  std::vector<Point> Curve;
+  std::chrono::steady_clock::time_point Begin =
+      std::chrono::steady_clock::now();
+  /// Seconds since Begin.
+  double elapsed() const {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() -
+                                         Begin)
+        .count();
+  }
+  /// Appends the point for the budget spent now and \p Total.
+  void addPoint(double PredictionCost, uint64_t Total) {
+    Curve.push_back({spent(PredictionCost), Total, elapsed()});
+  }
   uint64_t Compiles = 0;
   bool StoppedByBudget = false;
   double Seconds = 0;
@@ -408,6 +431,60 @@ Expected<TuneLayout> layOutUnits(const ProgramMap &Map, const Baselines &B,
   return L;
 }
 
+/// One component of a unit in its state when it was found, and its best
+/// configuration from that state: the program's linked .text change
+/// (Best) and its mask.
+struct Comp {
+  size_t Unit;
+  ComponentChoice Choice;
+  std::vector<uint64_t> Configs;
+  int64_t Best = 0;
+  /// With function-level compiles: the component's slice (none: its
+  /// callers are not in the bitcode), the service's index of it once
+  /// written, and its .text with the state's decisions.
+  std::optional<SliceSpec> Spec;
+  std::optional<size_t> Slice;
+  std::optional<uint64_t> SliceBase;
+  /// What searching it is expected to save (bytes): the ranker's scores of
+  /// its sites' inversions, where positive, summed; without a ranker, one
+  /// byte per site.
+  double Expected = 0;
+  /// Its unit, the unit's state (kept moves) and its sites, for
+  /// RoundState::Searched.
+  std::string Key;
+  /// Compiles its search takes: its configurations, and its slice's base.
+  uint64_t cost() const { return Configs.size() + (Spec ? 1 : 0); }
+};
+
+/// The components a components phase or round searches.
+struct ComponentPlan {
+  std::vector<Comp> Comps;
+  /// All components found (the searched ones' counts with --interleave).
+  size_t Components = 0, Exhaustive = 0, Sites = 0;
+  /// The sum of the chosen components' Expected, and of their cost().
+  double Expected = 0;
+  uint64_t Cost = 0;
+};
+
+/// With --interleave: the components rounds' state through one search.
+struct RoundState {
+  /// Rounds run so far (a round's slices are named after its number).
+  unsigned Rounds = 0;
+  /// Per unit: the state (kept moves) its components were found in, and
+  /// them.
+  std::map<size_t, std::pair<size_t, std::vector<Comp>>> Found;
+  /// The keys of components searched (Comp::Key).
+  StringSet<> Searched;
+  /// What the rounds so far were expected to save, and saved (bytes).
+  double Expected = 0;
+  int64_t Saved = 0;
+  /// How far to believe a round's expected gain: what the rounds so far
+  /// saved per byte expected, with one byte of each added (1 before any
+  /// round). Rounds that save nothing make later ones wait until the
+  /// moves save (almost) nothing either.
+  double calibration() const { return (double(Saved) + 1) / (Expected + 1); }
+};
+
 /// The searches over a set-up program, and what they write: every value
 /// it works on is given to its constructor and stays as given.
 class Tuner {
@@ -440,7 +517,16 @@ private:
   /// single-module unit's components searched and combined; \p Linked and
   /// \p Total follow the kept changes.
   Error searchComponents(TuneOrder Order, SearchResult &R,
-                         std::vector<LinkedProgram> &Linked, uint64_t &Total);
+                         std::vector<LinkedProgram> &Linked, uint64_t &Total,
+                         ComponentPlan Plan, const RoundState *Rounds);
+  /// The components to search from each single-module unit's state in
+  /// \p R: all of them, in order (\p Rounds null); or, with --interleave,
+  /// those not searched in the same state, highest Expected per compile
+  /// first, that fit \p MaxCost compiles; those expected to save nothing
+  /// only when \p Exhausted (the move search has no move left).
+  Expected<ComponentPlan> planComponents(const SearchResult &R,
+                                         RoundState *Rounds, uint64_t MaxCost,
+                                         bool Exhausted = false) const;
   /// The policy that tries move \p M from state \p St.
   CompilePolicy policyFor(const UnitState &St, const TuneMove &M) const {
     return M.Heuristic ? CompilePolicy::heuristic()
@@ -468,12 +554,13 @@ private:
   std::string describeOrder() const {
     std::string Components =
         O.Components
-            ? formatv("components (exhaustive up to {0} sites{1}{2}), then ",
+            ? formatv("components (exhaustive up to {0} sites{1}{2}{3}), then ",
                       O.ExhaustiveSites,
                       O.StaticsGraph     ? ", joined through statics"
                       : O.ReferenceGraph ? ""
                                          : ", joined by sites only",
-                      O.FunctionLevel ? ", function-level" : "")
+                      O.FunctionLevel ? ", function-level" : "",
+                      O.Interleave ? ", in rounds between the moves" : "")
                   .str()
             : "";
     std::string Guide = O.Order == TuneOrder::Unguided ? "unguided"
@@ -535,37 +622,35 @@ static std::string showSite(const DecidedSite &S) {
          std::to_string(S.Site.Ordinal);
 }
 
-Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
-                              std::vector<LinkedProgram> &Linked,
-                              uint64_t &Total) {
-  ComponentStats Stats;
-  const uint64_t Before = R.Compiles;
-  /// One component of a unit, and its best configuration from the model's
-  /// state: the program's linked .text change (Best) and its mask.
-  struct Comp {
-    size_t Unit;
-    ComponentChoice Choice;
-    std::vector<uint64_t> Configs;
-    int64_t Best = 0;
-    /// With O.FunctionLevel: the service's index of the component's slice,
-    /// and the slice's .text with the model's decisions.
-    std::optional<size_t> Slice;
-    std::optional<uint64_t> SliceBase;
-  };
-  std::vector<Comp> Comps;
+Expected<ComponentPlan> Tuner::planComponents(const SearchResult &R,
+                                              RoundState *Rounds,
+                                              uint64_t MaxCost,
+                                              bool Exhausted) const {
+  ComponentPlan Plan;
+  std::vector<Comp> All;
   for (size_t U = 0; U < Units.size(); ++U) {
     // Several modules of one source share their entries: the move search
     // tunes them.
     if (Units[U].Mods.size() != 1)
       continue;
+    const UnitState &St = R.States[U];
+    const size_t Version = St.Kept.size();
+    if (Rounds) {
+      auto It = Rounds->Found.find(U);
+      if (It != Rounds->Found.end() && It->second.first == Version) {
+        llvm::append_range(All, It->second.second);
+        continue;
+      }
+    }
     size_t Mod = Units[U].Mods.front();
+    const std::vector<DecidedSite> &T = St.Trajectory;
     // The components, and with function-level compiles the slice of
     // each (mlgo/Tune/FunctionSlice.h).
     std::vector<std::vector<size_t>> Parts;
     std::vector<std::optional<SliceSpec>> Slices;
     if (O.StaticsGraph || O.FunctionLevel) {
       Expected<ModuleComponents> MC = getModuleComponents(
-          modules()[Mod].BitcodePath, Start[Mod].Sites,
+          modules()[Mod].BitcodePath, T,
           O.StaticsGraph ? SplitKind::Statics : SplitKind::Components);
       if (!MC)
         return MC.takeError();
@@ -580,34 +665,117 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
           return E.takeError();
         Edges = std::move(*E);
       }
-      Parts = partitionSites(Start[Mod].Sites, Edges);
+      Parts = partitionSites(T, Edges);
       Slices.resize(Parts.size());
     }
+    // The ranker's score of each site's inversion.
+    std::vector<double> SiteScore(T.size(), 1.0);
+    if (Ranker) {
+      uint64_t Text = 0;
+      for (const CompileCache::Entry &E : St.Current)
+        Text += E.TextSize;
+      for (const TuneMove &M :
+           planMoves(T, TuneOrder::Unguided, O.Seed, StringSet<>(), false))
+        if (!M.Heuristic && !M.Entry.Caller.empty() &&
+            M.Features.Position < T.size())
+          SiteScore[M.Features.Position] =
+              std::max(0.0, Ranker->score(M, Text));
+    }
+    std::vector<Comp> Found;
     for (size_t K = 0; K < Parts.size(); ++K) {
-      std::vector<size_t> &Sites = Parts[K];
-      ++Stats.Components;
-      Stats.Sites += Sites.size();
-      Stats.Exhaustive += Sites.size() <= O.ExhaustiveSites;
-      std::vector<uint64_t> Configs =
-          getConfigs(Sites.size(), O.ExhaustiveSites);
-      Comp C{U, {std::move(Sites), 0}, std::move(Configs), 0, {}, {}};
+      Comp C;
+      C.Unit = U;
+      C.Configs = getConfigs(Parts[K].size(), O.ExhaustiveSites);
       // A caller the bitcode does not define (made by the pipeline) has
       // no slice: measured on the whole module.
-      if (O.FunctionLevel && !C.Configs.empty() && Slices[K]) {
-        Expected<size_t> Slice = addSlice(
-            Mod, formatv("component-{0}", C.Choice.Sites.front()).str(),
-            *Slices[K]);
-        if (!Slice)
-          return Slice.takeError();
-        C.Slice = *Slice;
-      }
-      Comps.push_back(std::move(C));
+      if (O.FunctionLevel && !C.Configs.empty() && Slices[K])
+        C.Spec = std::move(*Slices[K]);
+      for (size_t I : Parts[K])
+        C.Expected += SiteScore[I];
+      C.Key =
+          formatv("{0}@{1}:{2}/{3}", U, Version,
+                  Parts[K].empty() ? std::string() : showSite(T[Parts[K][0]]),
+                  Parts[K].size())
+              .str();
+      C.Choice = {std::move(Parts[K]), 0};
+      Found.push_back(std::move(C));
     }
+    if (Rounds)
+      Rounds->Found[U] = {Version, Found};
+    llvm::append_range(All, std::move(Found));
+  }
+  if (!Rounds) {
+    for (const Comp &C : All) {
+      ++Plan.Components;
+      Plan.Sites += C.Choice.Sites.size();
+      Plan.Exhaustive += !C.Configs.empty();
+      Plan.Expected += C.Expected;
+      Plan.Cost += C.cost();
+    }
+    Plan.Comps = std::move(All);
+    return Plan;
+  }
+  // Highest expected gain per compile first; ties in the order found.
+  std::vector<size_t> Order;
+  for (size_t K = 0; K < All.size(); ++K)
+    if (!All[K].Configs.empty() && (All[K].Expected > 0 || Exhausted) &&
+        !Rounds->Searched.contains(All[K].Key))
+      Order.push_back(K);
+  llvm::stable_sort(Order, [&](size_t A, size_t B) {
+    return All[A].Expected * double(All[B].cost()) >
+           All[B].Expected * double(All[A].cost());
+  });
+  for (size_t K : Order) {
+    if (Plan.Cost + All[K].cost() > MaxCost)
+      continue;
+    ++Plan.Components;
+    ++Plan.Exhaustive;
+    Plan.Sites += All[K].Choice.Sites.size();
+    Plan.Expected += All[K].Expected;
+    Plan.Cost += All[K].cost();
+    Plan.Comps.push_back(std::move(All[K]));
+  }
+  return Plan;
+}
+
+Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
+                              std::vector<LinkedProgram> &Linked,
+                              uint64_t &Total, ComponentPlan Plan,
+                              const RoundState *Rounds) {
+  ComponentStats Stats;
+  if (R.Components)
+    Stats = *R.Components;
+  const uint64_t Before = R.Compiles;
+  Stats.Components += Plan.Components;
+  Stats.Exhaustive += Plan.Exhaustive;
+  Stats.Sites += Plan.Sites;
+  ++Stats.Rounds;
+  std::vector<Comp> Comps = std::move(Plan.Comps);
+  // Each unit's state as the phase found it: its trajectory, object, and
+  // the programs it is measured against.
+  std::vector<std::vector<DecidedSite>> From(Units.size());
+  std::vector<CompileCache::Entry> FromEntry(Units.size());
+  for (const Comp &C : Comps) {
+    From[C.Unit] = R.States[C.Unit].Trajectory;
+    FromEntry[C.Unit] = R.States[C.Unit].Current.front();
+  }
+  const std::vector<LinkedProgram> FromLinked = Linked;
+  for (Comp &C : Comps) {
+    if (!C.Spec)
+      continue;
+    size_t Mod = Units[C.Unit].Mods.front();
+    std::string Tag = formatv("component-{0}", C.Choice.Sites.front()).str();
+    if (Rounds)
+      Tag = formatv("r{0}-", Rounds->Rounds).str() + Tag;
+    Expected<size_t> Slice = addSlice(Mod, Tag, *C.Spec);
+    if (!Slice)
+      return Slice.takeError();
+    C.Slice = *Slice;
   }
   auto Request = [&](size_t U, ArrayRef<ComponentChoice> Choices) {
     size_t Mod = Units[U].Mods.front();
-    return CompileRequest{
-        Mod, policyFor(configure(Units[U].Key, Start[Mod].Sites, Choices))};
+    return CompileRequest{Mod,
+                          policyFor(configure(Units[U].Key, From[U], Choices))};
   };
   // A configuration of one component: on its slice, if it has one.
   auto RequestOne = [&](const Comp &C, uint64_t Mask) {
@@ -616,9 +784,10 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       R.first = *C.Slice;
     return R;
   };
-  // The change of unit U's object to E against the model's program.
+  // The change of unit U's object to E against the programs as the phase
+  // found them.
   auto FromModel = [&](size_t U, const CompileCache::Entry &E) {
-    return Programs[Units[U].Program].Linked.delta(
+    return FromLinked[Units[U].Program].delta(
         {{Units[U].Slots.front(), getCode(E)}});
   };
   // Whether N more compiles fit the budget, with Reserve held back.
@@ -635,10 +804,12 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     return Res;
   };
 
-  // Function-level: each slice with the model's decisions, the base its
+  // Function-level: each slice with the state's decisions, the base its
   // configurations are measured against. A slice that does not compile is
-  // left to whole-module compiles.
-  {
+  // left to whole-module compiles. A round (--interleave) compiles the
+  // bases with the configurations, in one batch, and a component whose
+  // base fails saves nothing.
+  if (!Rounds) {
     std::vector<size_t> Sliced;
     std::vector<CompileRequest> Req;
     for (size_t C = 0; C < Comps.size(); ++C)
@@ -672,24 +843,38 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   {
     std::vector<std::pair<size_t, size_t>> Planned; // (component, config)
     std::vector<bool> Reserved(Units.size());
-    uint64_t Reserve = 0;
+    std::vector<bool> WithBase(Comps.size());
+    uint64_t Reserve = 0, Bases = 0;
     for (size_t C = 0; C < Comps.size(); ++C) {
       if (Comps[C].Configs.empty())
         continue; // too large: left to the move search
       uint64_t Own = Reserved[Comps[C].Unit] ? 0 : 2;
-      if (!Fits(Planned.size() + Comps[C].Configs.size(), Reserve + Own)) {
+      uint64_t Base = Rounds && Comps[C].Slice ? 1 : 0;
+      if (!Fits(Planned.size() + Bases + Base + Comps[C].Configs.size(),
+                Reserve + Own)) {
         Stats.StoppedByBudget = true;
         break;
       }
+      Bases += Base;
+      WithBase[C] = Base;
       Reserve += Own;
       Reserved[Comps[C].Unit] = true;
       for (size_t K = 0; K < Comps[C].Configs.size(); ++K)
         Planned.push_back({C, K});
     }
-    constexpr size_t Chunk = 256;
+    const size_t Chunk = Rounds ? std::max<size_t>(Planned.size(), 1) : 256;
     for (size_t First = 0; First < Planned.size(); First += Chunk) {
       size_t End = std::min(Planned.size(), First + Chunk);
       std::vector<CompileRequest> Req;
+      // A round's slice bases, first in its one batch.
+      std::vector<size_t> Bases;
+      if (Rounds)
+        for (size_t C = 0; C < Comps.size(); ++C)
+          if (WithBase[C]) {
+            Bases.push_back(C);
+            Req.push_back(RequestOne(Comps[C], 0));
+            ++Stats.SliceCompiles;
+          }
       for (size_t I = First; I < End; ++I) {
         const Comp &C = Comps[Planned[I].first];
         Req.push_back(RequestOne(C, C.Configs[Planned[I].second]));
@@ -700,10 +885,13 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
                                Planned.size()));
       if (!Res)
         return Res.takeError();
+      for (size_t K = 0; K < Bases.size(); ++K)
+        if ((*Res)[K].Ok)
+          Comps[Bases[K]].SliceBase = (*Res)[K].TextSize;
       for (size_t I = First; I < End; ++I) {
-        const CompileCache::Entry &E = (*Res)[I - First];
+        const CompileCache::Entry &E = (*Res)[Bases.size() + I - First];
         Comp &C = Comps[Planned[I].first];
-        if (!E.Ok)
+        if (!E.Ok || (C.Slice && !C.SliceBase))
           continue;
         // A slice's change is its .text's: the component's functions.
         int64_t D = C.Slice ? int64_t(E.TextSize) - int64_t(*C.SliceBase)
@@ -758,8 +946,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   const uint64_t Held = Combining.size();
   auto Resolve = [&](size_t U, std::vector<ComponentChoice> &Applied,
                      CompileCache::Entry &Cur) -> Error {
-    size_t Mod = Units[U].Mods.front();
-    const std::vector<DecidedSite> &T = Start[Mod].Sites;
+    const std::vector<DecidedSite> &T = From[U];
     std::vector<int64_t> Gains; // per applied choice, alone
     int64_t CurDelta = 0;
     auto Describe = [&](ArrayRef<size_t> Sites) {
@@ -893,7 +1080,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
                     "combining one at a time",
                     Units[U].Key, FromModel(U, Cur), Predicted));
       Applied.clear();
-      Cur = Start[Units[U].Mods.front()].Entry;
+      Cur = FromEntry[U];
       if (Error E = Resolve(U, Applied, Cur))
         return E;
     }
@@ -910,8 +1097,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
     L.apply(Change);
     Total += D;
     UnitState &St = R.States[U];
-    St.Fixed =
-        configure(Units[U].Key, Start[Units[U].Mods.front()].Sites, Applied);
+    St.Fixed = configure(Units[U].Key, From[U], Applied);
     St.Current = {Cur};
     St.Kept.push_back(formatv("components: {0} sites inverted in {1} "
                               "component{2} ({3} bytes)",
@@ -939,15 +1125,17 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       St.Trajectory = std::move((*T)[K].Sites);
       St.Moves = plan(St, Order, /*OfferHeuristic=*/true);
       St.Next = 0;
+      St.Screened.clear();
+      St.Predicted = std::numeric_limits<double>::quiet_NaN();
     }
   }
-  Stats.Compiles = R.Compiles - Before;
+  Stats.Compiles += R.Compiles - Before;
   log(formatv("components: {0} in {1} modules ({2} searched exhaustively, "
               "{3} sites), {4} saving bytes, {5} interaction(s); {6} compiles",
               Stats.Components, Units.size(), Stats.Exhaustive, Stats.Sites,
               Stats.Improving, Stats.Interactions.size(), Stats.Compiles));
   R.Components = std::move(Stats);
-  R.Curve.push_back({R.spent(O.PredictionCost), Total});
+  R.addPoint(O.PredictionCost, Total);
   return Error::success();
 }
 
@@ -1080,10 +1268,30 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     // list of one module's decisions reproduces only that module.
     St.Moves = plan(St, Order, /*OfferHeuristic=*/Units[U].Mods.size() == 1);
   }
-  R.Curve.push_back({0, Total});
-  if (O.Components)
-    if (Error E = searchComponents(Order, R, Linked, Total))
+  R.Curve.push_back({0, Total, 0});
+  if (O.Components && !O.Interleave) {
+    Expected<ComponentPlan> P =
+        planComponents(R, nullptr, std::numeric_limits<uint64_t>::max());
+    if (!P)
+      return P.takeError();
+    if (Error E =
+            searchComponents(Order, R, Linked, Total, std::move(*P), nullptr))
       return E;
+  }
+  // With --interleave (docs/tune.md, "Interleaved components"): a round
+  // searches at most RoundCompiles compiles' worth of components, and is
+  // considered each time the move search has made RoundCompiles compiles
+  // more (half that after a round was declined), or has no move left; it
+  // runs when the components' expected bytes per compile, calibrated by
+  // what earlier rounds saved (RoundState::calibration), beat what the
+  // moves saved per compile over their last RoundCompiles compiles.
+  RoundState Rounds;
+  const uint64_t RoundCompiles = std::clamp<uint64_t>(
+      uint64_t(1) << std::min(O.ExhaustiveSites, 10u), 32, 1024);
+  uint64_t MoveCompiles = 0, NextRound = RoundCompiles;
+  int64_t MoveGain = 0;
+  /// (move compiles, bytes the moves saved) after each move step.
+  std::vector<std::pair<uint64_t, int64_t>> MoveHistory = {{0, 0}};
   // The search shows one progress line of its own.
   S.setProgress("mlgo tune", false);
   Progress Shown(("mlgo tune: search (" + getName(Order) + ")").str(),
@@ -1122,6 +1330,48 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       R.StoppedByBudget = true;
       break;
     }
+    if (O.Interleave) {
+      bool Exhausted = Remaining() == 0;
+      uint64_t Left = O.MaxCompiles
+                          ? O.MaxCompiles - std::min(O.MaxCompiles,
+                                                     R.spent(O.PredictionCost))
+                          : RoundCompiles + 2;
+      if ((Exhausted || MoveCompiles >= NextRound) && Left > 2) {
+        int64_t Earlier = 0;
+        for (auto [C, G] : MoveHistory)
+          if (C + RoundCompiles <= MoveCompiles)
+            Earlier = G;
+        const int64_t Recent = MoveGain - Earlier;
+        Expected<ComponentPlan> P = planComponents(
+            R, &Rounds, std::min(RoundCompiles, Left - 2), Exhausted);
+        if (!P)
+          return P.takeError();
+        if (!P->Comps.empty() &&
+            (Exhausted ||
+             Rounds.calibration() * P->Expected * double(RoundCompiles) >
+                 double(Recent) * double(P->Cost))) {
+          log(formatv("components round {0}: {1} components, expected {2:F0} "
+                      "bytes in {3} compiles; the moves saved {4} bytes in "
+                      "their last {5} compiles",
+                      Rounds.Rounds + 1, P->Comps.size(), P->Expected, P->Cost,
+                      Recent, RoundCompiles));
+          for (const Comp &C : P->Comps)
+            Rounds.Searched.insert(C.Key);
+          const uint64_t RoundTotal = Total;
+          Rounds.Expected += P->Expected;
+          if (Error E = searchComponents(Order, R, Linked, Total, std::move(*P),
+                                         &Rounds))
+            return E;
+          Rounds.Saved += int64_t(RoundTotal) - int64_t(Total);
+          ++Rounds.Rounds;
+          NextRound = MoveCompiles + RoundCompiles;
+          Show();
+          continue;
+        }
+        NextRound = MoveCompiles + RoundCompiles / 2;
+      }
+    }
+    const uint64_t StepCompiles = R.Compiles, StepTotal = Total;
     // Each unit with moves left tries its next ones, as many as the budget
     // allows: one each when many units are left, more when few are (so
     // that the workers stay busy), judged in order - once one is kept,
@@ -1267,7 +1517,10 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         St.Screened.clear();
       }
     }
-    R.Curve.push_back({R.spent(O.PredictionCost), Total});
+    MoveCompiles += R.Compiles - StepCompiles;
+    MoveGain += int64_t(StepTotal) - int64_t(Total);
+    MoveHistory.push_back({MoveCompiles, MoveGain});
+    R.addPoint(O.PredictionCost, Total);
     Show();
   }
   Shown.end();
@@ -1443,14 +1696,18 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   if (const std::optional<ComponentStats> &C = R.Components)
     Md += formatv("- Components: {0} ({1} searched exhaustively, {2} sites), "
                   "{3} saving bytes alone, {4} interaction{5} detected; {6} "
-                  "compiles{7}{8}.\n",
+                  "compiles{7}{9}{8}.\n",
                   C->Components, C->Exhaustive, C->Sites, C->Improving,
                   C->Interactions.size(),
                   C->Interactions.size() == 1 ? "" : "s", C->Compiles,
                   O.FunctionLevel
                       ? formatv(" ({0} function-level)", C->SliceCompiles).str()
                       : "",
-                  C->StoppedByBudget ? ", stopped by the budget" : "");
+                  C->StoppedByBudget ? ", stopped by the budget" : "",
+                  O.Interleave ? formatv(" in {0} round{1}", C->Rounds,
+                                         C->Rounds == 1 ? "" : "s")
+                                     .str()
+                               : "");
   HoistStats H;
   for (const HoistStats &P : Hoisted) {
     H.Functions += P.Functions;
@@ -1570,11 +1827,11 @@ Error Tuner::writeCurves(
   for (const Program &P : Programs)
     ModelTotal += P.Model;
   for (auto [Order, R] : Rs) {
-    std::string Csv = "compiles,linked bytes,% vs the model\n";
-    for (auto [C, Size] : R->Curve)
-      Csv +=
-          formatv("{0},{1},{2:F3}\n", C, Size, percentChange(ModelTotal, Size))
-              .str();
+    std::string Csv = "compiles,linked bytes,% vs the model,seconds\n";
+    for (const SearchResult::Point &P : R->Curve)
+      Csv += formatv("{0},{1},{2:F3},{3:F1}\n", P.Spent, P.Total,
+                     percentChange(ModelTotal, P.Total), P.Seconds)
+                 .str();
     if (Error E = writeFileAtomically(
             workFile(("curve-" + getName(Order) + ".csv").str()), Csv))
       return E;
@@ -1584,9 +1841,9 @@ Error Tuner::writeCurves(
   // Gain (bytes saved against the model) over compiles, one line each.
   double MaxX = 1, MaxY = 1;
   for (auto [Order, R] : Rs)
-    for (auto [C, Size] : R->Curve) {
-      MaxX = std::max(MaxX, double(C));
-      MaxY = std::max(MaxY, double(int64_t(ModelTotal) - int64_t(Size)));
+    for (const SearchResult::Point &P : R->Curve) {
+      MaxX = std::max(MaxX, double(P.Spent));
+      MaxY = std::max(MaxY, double(int64_t(ModelTotal) - int64_t(P.Total)));
     }
   const double W = 640, H = 360, L = 70, B = 40, T = 30, Rt = 20;
   std::string Svg = formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
@@ -1613,10 +1870,10 @@ Error Tuner::writeCurves(
   const char *Colors[] = {"#1f77b4", "#d62728"};
   for (size_t K = 0; K < Rs.size(); ++K) {
     std::string Points;
-    for (auto [C, Size] : Rs[K].second->Curve) {
-      double X = L + (W - L - Rt) * double(C) / MaxX;
+    for (const SearchResult::Point &P : Rs[K].second->Curve) {
+      double X = L + (W - L - Rt) * double(P.Spent) / MaxX;
       double Y = (H - B) - (H - B - T) *
-                               double(int64_t(ModelTotal) - int64_t(Size)) /
+                               double(int64_t(ModelTotal) - int64_t(P.Total)) /
                                MaxY;
       Points += formatv("{0:F1},{1:F1} ", X, Y).str();
     }

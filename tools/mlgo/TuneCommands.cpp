@@ -126,6 +126,12 @@ cl::opt<bool> FunctionLevel(
              "slice of its module that holds its functions only (the "
              "combination is compiled whole)"),
     cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> Interleave(
+    "interleave",
+    cl::desc("--components: search components in rounds between the "
+             "move search's steps, highest expected gain per compile "
+             "first, when they promise more than the moves gain"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> PerModuleLinkOnce(
     "per-module-linkonce",
     cl::desc("write each module's decisions at sites of C++ inline "
@@ -196,7 +202,7 @@ int runSpeedTune() {
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
       !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
-      Predict != "off")
+      Interleave || Predict != "off")
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
                 "--predict, --budget and --components are for --objective "
                 "size");
@@ -295,6 +301,9 @@ int runTune() {
     return fail("--function-level needs --component-graph references or "
                 "statics (a slice holds what its component needs)");
   O.FunctionLevel = FunctionLevel;
+  if (Interleave && !Components)
+    return fail("--interleave is for --components");
+  O.Interleave = Interleave;
   O.WholeProgram = !PerModuleLinkOnce;
   Expected<TunePredict> ThePredict =
       parseWord<TunePredict>("predict", Predict,

@@ -93,6 +93,13 @@ struct TuneOptions {
   /// (mlgo/Tune/FunctionSlice.h); the module's combination is compiled
   /// whole, as without it. Needs ReferenceGraph (a closed component).
   bool FunctionLevel = false;
+  /// With Components: instead of searching every small component before
+  /// the moves, search them in rounds from the current state, the
+  /// components with the highest expected gain per compile first (the
+  /// ranker's, docs/tune.md "Interleaved"), whenever their expected rate
+  /// beats what the move search gained over its last compiles; a round's
+  /// compiles go to the workers as one batch.
+  bool Interleave = false;
   /// Decide each linkonce_odr function's sites once per program, in the
   /// decisions file's 'program' section (mlgo/Tune/ProgramDecisions.h),
   /// rather than in the entries of every module that has a copy.
