@@ -23,7 +23,9 @@
 #include <vector>
 
 namespace llvm {
+class DominatorTree;
 class Function;
+class LoopInfo;
 class Module;
 class TargetTransformInfo;
 } // namespace llvm
@@ -39,6 +41,14 @@ using SizeFeatureVector = std::array<int64_t, NumSizeFeatures>;
 /// InlineSizeEstimatorAnalysis does the same).
 SizeFeatureVector computeSizeFeatures(llvm::Function &F,
                                       const llvm::TargetTransformInfo &TTI);
+/// Same, with the function's current dominator tree and loops when the
+/// caller has them (both non-null: e.g. an analysis manager's results known
+/// to be up to date); else they are computed here. The features are the
+/// same either way.
+SizeFeatureVector computeSizeFeatures(llvm::Function &F,
+                                      const llvm::TargetTransformInfo &TTI,
+                                      const llvm::DominatorTree *CurrentDT,
+                                      const llvm::LoopInfo *CurrentLI);
 /// Same, with the target's TTI from \p FAM.
 SizeFeatureVector computeSizeFeatures(llvm::Function &F,
                                       llvm::FunctionAnalysisManager &FAM);
