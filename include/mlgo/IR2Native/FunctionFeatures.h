@@ -35,10 +35,9 @@ namespace mlgo {
 using SizeFeatureVector = std::array<int64_t, NumSizeFeatures>;
 
 /// The features of \p F (a definition), in feature-vector order. The
-/// dominator tree and loops are computed here, not taken from an analysis
-/// manager: the inliner asks about a caller it has just changed, whose
-/// cached analyses are not yet invalidated (upstream's
-/// InlineSizeEstimatorAnalysis does the same).
+/// dominator tree and loops are computed here: an analysis manager's may
+/// be stale for a function the inliner has just changed, unless the
+/// caller knows better (the overload below).
 SizeFeatureVector computeSizeFeatures(llvm::Function &F,
                                       const llvm::TargetTransformInfo &TTI);
 /// Same, with the function's current dominator tree and loops when the
