@@ -59,10 +59,23 @@ SizeFeatureVector computeSizeFeatures(Function &F,
 
 SizeFeatureVector computeSizeFeatures(Function &F,
                                       const TargetTransformInfo &TTI) {
+  return computeSizeFeatures(F, TTI, nullptr, nullptr);
+}
+
+SizeFeatureVector computeSizeFeatures(Function &F,
+                                      const TargetTransformInfo &TTI,
+                                      const DominatorTree *CurrentDT,
+                                      const LoopInfo *CurrentLI) {
   SizeFeatureVector V{};
   auto Add = [&](SizeFeature Feature, int64_t N) { V[index(Feature)] += N; };
-  DominatorTree DT(F);
-  LoopInfo LI(DT);
+  std::optional<DominatorTree> OwnDT;
+  std::optional<LoopInfo> OwnLI;
+  if (!CurrentDT || !CurrentLI) {
+    OwnDT.emplace(F);
+    OwnLI.emplace(*OwnDT);
+  }
+  const DominatorTree &DT = OwnDT ? *OwnDT : *CurrentDT;
+  const LoopInfo &LI = OwnLI ? *OwnLI : *CurrentLI;
 
   Add(SizeFeature::arguments, F.arg_size());
   Add(SizeFeature::is_local, F.hasLocalLinkage() ? 1 : 0);
@@ -119,9 +132,10 @@ SizeFeatureVector computeSizeFeatures(Function &F,
       }
     }
   }
-  Add(SizeFeature::loops, LI.getLoopsInPreorder().size());
+  auto Loops = LI.getLoopsInPreorder();
+  Add(SizeFeature::loops, Loops.size());
   int64_t LoopDepth = 0;
-  for (const Loop *L : LI.getLoopsInPreorder())
+  for (const Loop *L : Loops)
     LoopDepth = std::max<int64_t>(LoopDepth, L->getLoopDepth());
   Add(SizeFeature::max_loop_depth, LoopDepth);
   int64_t DomDepth = 0;

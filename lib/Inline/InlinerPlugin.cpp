@@ -81,6 +81,11 @@ cl::opt<bool> SizeScore(
     cl::desc("Add a per-decision score to the training log: the native "
              "bytes each decision saves as the size model predicts them "
              "('delta_size', float; docs/ir2native.md)"));
+cl::opt<bool> SizeScoreVerify(
+    "mlgo-size-score-verify", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("With -mlgo-size-score: check each cached prediction and each "
+             "reused dominator tree and loop info against a computation "
+             "from scratch (a fatal error names the function; for tests)"));
 cl::opt<std::string> SizeModelPath(
     "mlgo-size-model", cl::Hidden, cl::cat(MLGOCategory),
     cl::value_desc("file"),
@@ -418,6 +423,7 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
     if (!P)
       return P.takeError();
     O.SizeScore = std::move(*P);
+    O.VerifySizeScore = SizeScoreVerify;
   } else if (!SizeModelPath.empty() && !TrainingLog.empty()) {
     return makeError("-mlgo-size-model names the model of -mlgo-size-score, "
                      "which is not given");

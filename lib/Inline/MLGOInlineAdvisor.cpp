@@ -15,6 +15,7 @@
 
 #include "llvm/Analysis/AssumptionCache.h"
 #include "llvm/Analysis/BlockFrequencyInfo.h"
+#include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/OptimizationRemarkEmitter.h"
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
@@ -190,16 +191,18 @@ public:
                    FunctionAnalysisManager &FAM)
       : MLInlineAdvice(Advisor, CB, ORE, Recommendation), Owner(*Advisor),
         TTI(FAM.getResult<TargetIRAnalysis>(*CB.getCaller())),
-        CallerBefore(Owner.Options.SizeScore->predict(
-            computeSizeFeatures(*CB.getCaller(), TTI))),
-        CalleeBefore(Owner.Options.SizeScore->predict(
-            computeSizeFeatures(*CB.getCalledFunction(), TTI))) {}
+        CallerBefore(Owner.predictSize(*CB.getCaller(), TTI)),
+        CalleeBefore(Owner.predictSize(*CB.getCalledFunction(), TTI)) {}
 
+  // The base class's record*Impl run first: its onSuccessfulInlining
+  // brings the caller's dominator tree and loops up to date.
   void recordInliningImpl() override {
     MLInlineAdvice::recordInliningImpl();
     log(CallerBefore - callerAfter());
   }
   void recordInliningWithCalleeDeletedImpl() override {
+    // The callee is gone: its address may name another function later.
+    Owner.SizeCache.erase(getCallee());
     MLInlineAdvice::recordInliningWithCalleeDeletedImpl();
     log(CallerBefore + CalleeBefore - callerAfter());
   }
@@ -214,8 +217,7 @@ public:
 
 private:
   float callerAfter() {
-    return Owner.Options.SizeScore->predict(
-        computeSizeFeatures(*getCaller(), TTI));
+    return Owner.predictSizeAfterInlining(*getCaller(), TTI);
   }
   void log(float DeltaSize) {
     if (Owner.Log && Owner.Log->hasObservationInProgress())
@@ -226,6 +228,59 @@ private:
   const TargetTransformInfo &TTI;
   const float CallerBefore, CalleeBefore;
 };
+
+float MLGOInlineAdvisor::predictFresh(Function &F,
+                                      const TargetTransformInfo &TTI,
+                                      const DominatorTree *DT,
+                                      const LoopInfo *LI) {
+  SizeFeatureVector V = computeSizeFeatures(F, TTI, DT, LI);
+  if (Options.VerifySizeScore && (DT || LI) &&
+      V != computeSizeFeatures(F, TTI, nullptr, nullptr))
+    report_fatal_error("mlgo: -mlgo-size-score-verify: the analysis "
+                       "manager's dominator tree or loops of '" +
+                       F.getName() + "' are out of date");
+  float P = Options.SizeScore->predict(V);
+  SizeCache[&F] = P;
+  return P;
+}
+
+float MLGOInlineAdvisor::predictSize(Function &F,
+                                     const TargetTransformInfo &TTI) {
+  auto It = SizeCache.find(&F);
+  if (It != SizeCache.end()) {
+    float P = It->second;
+    if (Options.VerifySizeScore &&
+        P != Options.SizeScore->predict(
+                 computeSizeFeatures(F, TTI, nullptr, nullptr)))
+      report_fatal_error("mlgo: -mlgo-size-score-verify: the cached size "
+                         "prediction of '" +
+                         F.getName() + "' is out of date");
+    return P;
+  }
+  // The analysis manager's results, when it has them, are current: passes
+  // invalidate what they change, and every inlining in this run went
+  // through the base class's onSuccessfulInlining, which updates them.
+  return predictFresh(F, TTI, FAM.getCachedResult<DominatorTreeAnalysis>(F),
+                      FAM.getCachedResult<LoopAnalysis>(F));
+}
+
+float MLGOInlineAdvisor::predictSizeAfterInlining(
+    Function &F, const TargetTransformInfo &TTI) {
+  return predictFresh(F, TTI, FAM.getCachedResult<DominatorTreeAnalysis>(F),
+                      FAM.getCachedResult<LoopAnalysis>(F));
+}
+
+void MLGOInlineAdvisor::onPassEntry(LazyCallGraph::SCC *SCC) {
+  SizeCache.clear();
+  MLInlineAdvisor::onPassEntry(SCC);
+}
+
+std::unique_ptr<MLInlineAdvice>
+MLGOInlineAdvisor::getMandatoryAdviceImpl(CallBase &CB) {
+  // A mandatory inlining changes the caller without a score.
+  SizeCache.erase(CB.getCaller());
+  return MLInlineAdvisor::getMandatoryAdviceImpl(CB);
+}
 
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
   if (Table && !Options.FixedFileName.empty())

@@ -1,6 +1,6 @@
 //===- Classifier.cpp - Training an MLP policy ----------------------------===//
 //
-// Minibatch Adam on weighted binary cross-entropy; see
+// Minibatch Adam on weighted binary cross-entropy (or a regression loss); see
 // mlgo/Learn/Classifier.h for the math and the determinism contract.
 // Examples are columns: a layer computes Z = W A + b for a whole batch.
 // The parameters live in one flat vector (Parameters.h's order: each layer's
@@ -45,7 +45,7 @@ struct LayerShape {
 struct ClassifierTrainer::Impl {
   std::vector<LayerShape> Shapes;
   Eigen::MatrixXd X;    ///< Normalized features, one column per row.
-  Eigen::VectorXd Y, W; ///< Labels and weights.
+  Eigen::VectorXd Y, W; ///< Labels (or targets) and weights.
   std::vector<uint32_t> Order;
   std::vector<std::string> FeatureNames;
 };
@@ -102,6 +102,44 @@ static double crossEntropy(double Z, double Y) {
   return std::max(Z, 0.0) - Y * Z + std::log1p(std::exp(-std::fabs(Z)));
 }
 
+StringRef toString(LossKind L) {
+  switch (L) {
+  case LossKind::CrossEntropy:
+    return "cross_entropy";
+  case LossKind::SquaredError:
+    return "squared_error";
+  case LossKind::AbsoluteError:
+    return "absolute_error";
+  }
+  return "?";
+}
+
+/// The loss of one row with logit \p Z and label or target \p Y.
+static double rowLoss(LossKind L, double Z, double Y) {
+  switch (L) {
+  case LossKind::CrossEntropy:
+    return crossEntropy(Z, Y);
+  case LossKind::SquaredError:
+    return 0.5 * (Z - Y) * (Z - Y);
+  case LossKind::AbsoluteError:
+    return std::fabs(Z - Y);
+  }
+  return 0;
+}
+
+/// d rowLoss / d Z.
+static double rowLossGradient(LossKind L, double Z, double Y) {
+  switch (L) {
+  case LossKind::CrossEntropy:
+    return sigmoid(Z) - Y;
+  case LossKind::SquaredError:
+    return Z - Y;
+  case LossKind::AbsoluteError:
+    return Z > Y ? 1.0 : (Z < Y ? -1.0 : 0.0);
+  }
+  return 0;
+}
+
 /// Forward pass over the columns of \p X; Acts[0] = X, Acts[l+1] = output of
 /// layer l.
 static void forward(const std::vector<LayerShape> &Shapes,
@@ -128,9 +166,21 @@ ClassifierTrainer::ClassifierTrainer(const ClassifierOptions &Options)
 ClassifierTrainer::~ClassifierTrainer() = default;
 
 Expected<std::unique_ptr<ClassifierTrainer>>
-ClassifierTrainer::create(const Dataset &D, const ClassifierOptions &O) {
+ClassifierTrainer::create(const Dataset &D, const ClassifierOptions &O,
+                          ArrayRef<double> Targets) {
   if (D.empty())
     return makeError("cannot train a classifier on an empty dataset");
+  bool Regression = O.Loss != LossKind::CrossEntropy;
+  if (Regression && Targets.size() != D.size())
+    return makeError("a " + toString(O.Loss) + " loss needs one target per " +
+                     "row: got " + Twine(Targets.size()) + " for " +
+                     Twine(D.size()) + " rows");
+  if (!Regression && !Targets.empty())
+    return makeError("cross-entropy trains on the dataset's labels, not on "
+                     "targets");
+  for (double T : Targets)
+    if (!std::isfinite(T))
+      return makeError("a regression target is not finite");
   if (O.BatchSize == 0)
     return makeError("batch size must be positive");
   size_t F = D.getNumFeatures();
@@ -173,7 +223,7 @@ ClassifierTrainer::create(const Dataset &D, const ClassifierOptions &O) {
     normalizeRow(T->Scalings, D.row(I), Buf.data());
     for (size_t J = 0; J < F; ++J)
       P.X(J, I) = Buf[J];
-    P.Y(I) = D.label(I);
+    P.Y(I) = Regression ? Targets[I] : D.label(I);
     P.W(I) = D.weight(I);
   }
 
@@ -230,7 +280,8 @@ EpochStats ClassifierTrainer::runEpoch() {
     // dL/dZ of the output layer.
     Eigen::MatrixXd G(1, B);
     for (size_t K = 0; K < B; ++K)
-      G(0, K) = Wb(K) * (sigmoid(Acts.back()(0, K)) - Yb(K)) / SumW;
+      G(0, K) = Wb(K) *
+                rowLossGradient(Options.Loss, Acts.back()(0, K), Yb(K)) / SumW;
     for (size_t L = Im.Shapes.size(); L-- > 0;) {
       const LayerShape &S = Im.Shapes[L];
       RowMajorMap GW(Grad.data() + S.Offset, S.Out, S.In);
@@ -266,7 +317,8 @@ void ClassifierTrainer::run() {
 static EpochStats measure(const std::vector<LayerShape> &Shapes,
                           const std::vector<double> &Theta,
                           const Eigen::MatrixXd &X, const Eigen::VectorXd &Y,
-                          const Eigen::VectorXd &W, double Threshold) {
+                          const Eigen::VectorXd &W, LossKind TheLoss,
+                          double Threshold) {
   constexpr Eigen::Index Chunk = 4096;
   double Loss = 0, Correct = 0, SumW = 0;
   std::vector<Eigen::MatrixXd> Acts;
@@ -275,8 +327,8 @@ static EpochStats measure(const std::vector<LayerShape> &Shapes,
     forward(Shapes, Theta, X.middleCols(Start, B), Acts);
     for (Eigen::Index K = 0; K < B; ++K) {
       double Z = Acts.back()(0, K), Yk = Y(Start + K), Wk = W(Start + K);
-      Loss += Wk * crossEntropy(Z, Yk);
-      if ((Z > Threshold) == (Yk == 1.0))
+      Loss += Wk * rowLoss(TheLoss, Z, Yk);
+      if (TheLoss == LossKind::CrossEntropy && (Z > Threshold) == (Yk == 1.0))
         Correct += Wk;
       SumW += Wk;
     }
@@ -288,13 +340,15 @@ static EpochStats measure(const std::vector<LayerShape> &Shapes,
 }
 
 EpochStats ClassifierTrainer::evaluate() const {
-  EpochStats S = measure(P->Shapes, Theta, P->X, P->Y, P->W, Options.Threshold);
+  EpochStats S = measure(P->Shapes, Theta, P->X, P->Y, P->W, Options.Loss,
+                         Options.Threshold);
   S.Epoch = Epoch;
   return S;
 }
 
 EpochStats ClassifierTrainer::evaluate(const Dataset &D) const {
   assert(D.getNumFeatures() == Scalings.size() && "same features");
+  assert(Options.Loss == LossKind::CrossEntropy && "labels, not targets");
   size_t F = D.getNumFeatures(), N = D.size();
   Eigen::MatrixXd X(F, N);
   Eigen::VectorXd Y(N), W(N);
@@ -306,7 +360,8 @@ EpochStats ClassifierTrainer::evaluate(const Dataset &D) const {
     Y(I) = D.label(I);
     W(I) = D.weight(I);
   }
-  EpochStats S = measure(P->Shapes, Theta, X, Y, W, Options.Threshold);
+  EpochStats S =
+      measure(P->Shapes, Theta, X, Y, W, Options.Loss, Options.Threshold);
   S.Epoch = Epoch;
   return S;
 }
@@ -344,6 +399,10 @@ std::string describeRecipe(const ClassifierOptions &O) {
      << " log1p=" << (O.Normalization.Log1p ? 1 : 0);
   if (O.ResidualFeature)
     OS << " residual=" << *O.ResidualFeature;
+  // Written only when not the default, so the recipes of classifiers
+  // trained before regression losses existed read the same.
+  if (O.Loss != LossKind::CrossEntropy)
+    OS << " loss=" << toString(O.Loss);
   OS << " threshold=" << formatModelFloat(O.Threshold) << " seed=" << O.Seed;
   return S;
 }
@@ -408,9 +467,10 @@ Error ClassifierTrainer::loadState(const Checkpoint &C, StringRef Prefix) {
 }
 
 Expected<Model> trainClassifier(const Dataset &D,
-                                const ClassifierOptions &Options) {
+                                const ClassifierOptions &Options,
+                                ArrayRef<double> Targets) {
   Expected<std::unique_ptr<ClassifierTrainer>> T =
-      ClassifierTrainer::create(D, Options);
+      ClassifierTrainer::create(D, Options, Targets);
   if (!T)
     return T.takeError();
   (*T)->run();

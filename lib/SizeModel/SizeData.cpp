@@ -7,6 +7,7 @@
 
 #include "mlgo/SizeModel/SizeData.h"
 
+#include "mlgo/Learn/Classifier.h"
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/SizeModel/SizeFeatures.h"
 #include "mlgo/Support/Error.h"
@@ -103,6 +104,72 @@ StringRef getSamplePackage(const SizeSample &S) {
   return StringRef(S.Module).split('/').first;
 }
 
+/// The recipe's "mlp" object (SizeData.h).
+static Expected<SizeRecipe::MLP> parseMLP(StringRef Path,
+                                          const json::Value &Val) {
+  const json::Object *O = Val.getAsObject();
+  if (!O)
+    return makeError(Path + ": mlp: expected an object");
+  SizeRecipe::MLP N;
+  auto Positive = [&](StringRef Key, const json::Value &V,
+                      uint64_t &Out) -> Error {
+    std::optional<int64_t> I = V.getAsInteger();
+    if (!I || *I <= 0)
+      return makeError(Path + ": mlp: " + Key + ": expected an integer > 0");
+    Out = static_cast<uint64_t>(*I);
+    return Error::success();
+  };
+  for (const auto &KV : *O) {
+    StringRef Key = KV.first;
+    const json::Value &V = KV.second;
+    uint64_t U = 0;
+    if (Key == "hidden") {
+      const json::Array *A = V.getAsArray();
+      if (!A || A->empty())
+        return makeError(Path + ": mlp: hidden: expected a non-empty array "
+                                "of layer widths");
+      for (const json::Value &E : *A) {
+        if (Error Err = Positive("hidden", E, U))
+          return Err;
+        N.Hidden.push_back(U);
+      }
+    } else if (Key == "epochs" || Key == "batch_size" || Key == "seed") {
+      if (Error Err = Positive(Key, V, U))
+        return Err;
+      if (Key == "epochs")
+        N.Epochs = static_cast<unsigned>(U);
+      else if (Key == "batch_size")
+        N.BatchSize = U;
+      else
+        N.Seed = U;
+    } else if (Key == "learning_rate" || Key == "l2") {
+      std::optional<double> D = V.getAsNumber();
+      bool LR = Key == "learning_rate";
+      if (!D || !std::isfinite(*D) || *D < 0 || (LR && *D == 0))
+        return makeError(Path + ": mlp: " + Key + ": expected a number " +
+                         (LR ? "> 0" : ">= 0"));
+      (LR ? N.LearningRate : N.L2) = *D;
+    } else if (Key == "loss") {
+      std::optional<StringRef> S = V.getAsString();
+      if (S && *S == "squared_error")
+        N.AbsoluteLoss = false;
+      else if (S && *S == "absolute_error")
+        N.AbsoluteLoss = true;
+      else
+        return makeError(Path + ": mlp: loss: expected \"squared_error\" or "
+                                "\"absolute_error\"");
+    } else {
+      return makeError(Path + ": mlp: unknown key '" + Key +
+                       "' (expected hidden, epochs, batch_size, "
+                       "learning_rate, l2, loss, seed)");
+    }
+  }
+  if (N.Hidden.empty())
+    return makeError(Path + ": mlp: hidden: missing (a linear model is the "
+                            "recipe without mlp)");
+  return N;
+}
+
 Expected<SizeRecipe> SizeRecipe::load(StringRef Path) {
   ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
   if (!Buf)
@@ -144,6 +211,11 @@ Expected<SizeRecipe> SizeRecipe::load(StringRef Path) {
       if (!B)
         return makeError(Path + ": log_features: expected true or false");
       R.LogFeatures = *B;
+    } else if (Key == "mlp") {
+      Expected<SizeRecipe::MLP> N = parseMLP(Path, Val);
+      if (!N)
+        return N.takeError();
+      R.Network = *N;
     } else if (Key == "ridge") {
       std::optional<double> D = Val.getAsNumber();
       if (!D || !(*D >= 0) || !std::isfinite(*D))
@@ -152,7 +224,7 @@ Expected<SizeRecipe> SizeRecipe::load(StringRef Path) {
     } else {
       return makeError(Path + ": unknown key '" + Key +
                        "' (expected name, description, held_out_packages, "
-                       "log_features, log_target, ridge)");
+                       "log_features, log_target, mlp, ridge)");
     }
   }
   return R;
@@ -160,6 +232,87 @@ Expected<SizeRecipe> SizeRecipe::load(StringRef Path) {
 
 bool SizeRecipe::isHeldOut(StringRef Package) const {
   return is_contained(HeldOutPackages, Package);
+}
+
+using ColumnFn = function_ref<double(const SizeSample &, size_t)>;
+
+/// The weighted ridge fit: normal equations over [1, standardized columns],
+/// solved with LDLT.
+static Expected<DenseLayer>
+fitSizeRidge(ArrayRef<const SizeSample *> Rows, double Ridge, size_t C,
+             ColumnFn Column, ArrayRef<double> Mean, ArrayRef<double> StdDev,
+             ArrayRef<double> Weight, double TotalWeight,
+             ArrayRef<double> Target) {
+  const size_t P = C + 1;
+  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(P, P);
+  Eigen::VectorXd B = Eigen::VectorXd::Zero(P);
+  std::vector<double> X(P);
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    X[0] = 1;
+    for (size_t K = 0; K < C; ++K)
+      X[K + 1] = (Column(*Rows[I], K) - Mean[K]) / StdDev[K];
+    double Y = Target[I];
+    for (size_t R = 0; R < P; ++R) {
+      double WX = Weight[I] * X[R];
+      B(R) += WX * Y;
+      for (size_t Col = 0; Col < P; ++Col)
+        A(R, Col) += WX * X[Col];
+    }
+  }
+  for (size_t K = 1; K < P; ++K)
+    A(K, K) += Ridge * TotalWeight;
+  Eigen::VectorXd Beta = A.ldlt().solve(B);
+  for (size_t K = 0; K < P; ++K)
+    if (!std::isfinite(Beta(K)))
+      return makeError("the least-squares fit did not converge (a feature "
+                       "collinear with another and ridge 0?)");
+
+  DenseLayer L;
+  L.In = C;
+  L.Out = 1;
+  L.Act = Activation::Linear;
+  for (size_t K = 0; K < C; ++K)
+    L.Weights.push_back(static_cast<float>(Beta(K + 1)));
+  L.Bias.push_back(static_cast<float>(Beta(0)));
+  return L;
+}
+
+/// The MLP: the classifier's trainer (mlgo/Learn/Classifier.h) with a
+/// regression loss, on the columns as the model's pipelines compute them
+/// (standardized in double, then rounded to float: the interpreter's MLP
+/// input), fed raw.
+static Expected<std::vector<DenseLayer>>
+fitSizeMLP(ArrayRef<const SizeSample *> Rows, const SizeRecipe::MLP &Net,
+           size_t C, ColumnFn Column, ArrayRef<double> Mean,
+           ArrayRef<double> StdDev, ArrayRef<double> Weight,
+           ArrayRef<double> Target) {
+  std::vector<std::string> Names;
+  for (size_t K = 0; K < C; ++K)
+    Names.push_back("column" + std::to_string(K));
+  learn::Dataset D(Names);
+  D.reserve(Rows.size());
+  std::vector<float> Row(C);
+  for (size_t I = 0; I < Rows.size(); ++I) {
+    for (size_t K = 0; K < C; ++K)
+      Row[K] = static_cast<float>((Column(*Rows[I], K) - Mean[K]) / StdDev[K]);
+    D.addRow(Row, 0, static_cast<float>(Weight[I]));
+  }
+  learn::ClassifierOptions O;
+  O.Hidden.assign(Net.Hidden.begin(), Net.Hidden.end());
+  O.HiddenActivation = Activation::Relu;
+  O.Loss = Net.AbsoluteLoss ? learn::LossKind::AbsoluteError
+                            : learn::LossKind::SquaredError;
+  O.Epochs = Net.Epochs;
+  O.BatchSize = Net.BatchSize;
+  O.Optimizer.LearningRate = Net.LearningRate;
+  O.L2 = Net.L2;
+  O.Seed = Net.Seed;
+  for (size_t K = 0; K < C; ++K)
+    O.Normalization.RawFeatures.push_back(K);
+  Expected<Model> M = learn::trainClassifier(D, O, Target);
+  if (!M)
+    return M.takeError();
+  return std::move(M->Layers);
 }
 
 Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
@@ -187,27 +340,37 @@ Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
   // relative errors); or, with LogTarget, log(size), every sample weighing
   // the same (a difference of logs is a relative error already). The
   // standardization statistics use the same weights.
+  // An MLP's absolute error weighs 1/y (the sum of absolute relative
+  // errors). Its standardization is unweighted: weighted by 1/y^2, a large
+  // function's inputs would be hundreds of standard deviations out, where
+  // relu units extrapolate wildly.
+  const bool AbsoluteLoss = Recipe.Network && Recipe.Network->AbsoluteLoss;
   std::vector<double> Weight(Rows.size()), Target(Rows.size());
   double TotalWeight = 0;
   for (size_t I = 0; I < Rows.size(); ++I) {
     double Y = static_cast<double>(Rows[I]->NativeSize);
-    Weight[I] = Recipe.LogTarget ? 1.0 : 1.0 / (Y * Y);
+    Weight[I] =
+        Recipe.LogTarget ? 1.0 : (AbsoluteLoss ? 1.0 / Y : 1.0 / (Y * Y));
     Target[I] = Recipe.LogTarget ? std::log(Y) : Y;
     TotalWeight += Weight[I];
   }
+  auto StatWeight = [&](size_t I) { return Recipe.Network ? 1.0 : Weight[I]; };
+  double TotalStatWeight = 0;
+  for (size_t I = 0; I < Rows.size(); ++I)
+    TotalStatWeight += StatWeight(I);
   std::vector<double> Mean(C, 0), StdDev(C, 0);
   for (size_t I = 0; I < Rows.size(); ++I)
     for (size_t K = 0; K < C; ++K)
-      Mean[K] += Weight[I] * Column(*Rows[I], K);
+      Mean[K] += StatWeight(I) * Column(*Rows[I], K);
   for (size_t K = 0; K < C; ++K)
-    Mean[K] /= TotalWeight;
+    Mean[K] /= TotalStatWeight;
   for (size_t I = 0; I < Rows.size(); ++I)
     for (size_t K = 0; K < C; ++K) {
       double D = Column(*Rows[I], K) - Mean[K];
-      StdDev[K] += Weight[I] * D * D;
+      StdDev[K] += StatWeight(I) * D * D;
     }
   for (size_t K = 0; K < C; ++K) {
-    StdDev[K] = std::sqrt(StdDev[K] / TotalWeight);
+    StdDev[K] = std::sqrt(StdDev[K] / TotalStatWeight);
     // A feature constant over the training set carries no information:
     // keep it readable (the model still binds it) with weight 0.
     if (!(StdDev[K] > 0)) {
@@ -215,30 +378,22 @@ Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
       Mean[K] = 0;
     }
   }
-  // Normal equations over [1, standardized columns].
-  const size_t P = C + 1;
-  Eigen::MatrixXd A = Eigen::MatrixXd::Zero(P, P);
-  Eigen::VectorXd B = Eigen::VectorXd::Zero(P);
-  std::vector<double> X(P);
-  for (size_t I = 0; I < Rows.size(); ++I) {
-    X[0] = 1;
-    for (size_t K = 0; K < C; ++K)
-      X[K + 1] = (Column(*Rows[I], K) - Mean[K]) / StdDev[K];
-    double Y = Target[I];
-    for (size_t R = 0; R < P; ++R) {
-      double WX = Weight[I] * X[R];
-      B(R) += WX * Y;
-      for (size_t Col = 0; Col < P; ++Col)
-        A(R, Col) += WX * X[Col];
-    }
+  std::vector<DenseLayer> Layers;
+  if (Recipe.Network) {
+    Expected<std::vector<DenseLayer>> Net = fitSizeMLP(
+        Rows, *Recipe.Network, C, Column, Mean, StdDev, Weight, Target);
+    if (!Net)
+      return Net.takeError();
+    Layers = std::move(*Net);
+  } else {
+    Expected<DenseLayer> L = fitSizeRidge(Rows, Recipe.Ridge, C, Column, Mean,
+                                          StdDev, Weight, TotalWeight, Target);
+    if (!L)
+      return L.takeError();
+    Layers.push_back(std::move(*L));
   }
-  for (size_t K = 1; K < P; ++K)
-    A(K, K) += Recipe.Ridge * TotalWeight;
-  Eigen::VectorXd Beta = A.ldlt().solve(B);
-  for (size_t K = 0; K < P; ++K)
-    if (!std::isfinite(Beta(K)))
-      return makeError("the least-squares fit did not converge (a feature "
-                       "collinear with another and ridge 0?)");
+  if (Recipe.LogTarget)
+    Layers.back().Act = Activation::Exp;
 
   Model M;
   M.Metadata.Name = Recipe.Name;
@@ -270,14 +425,7 @@ Expected<Model> fitSizeModel(ArrayRef<const SizeSample *> Train,
     }
     M.Inputs.push_back(std::move(In));
   }
-  DenseLayer L;
-  L.In = C;
-  L.Out = 1;
-  L.Act = Recipe.LogTarget ? Activation::Exp : Activation::Linear;
-  for (size_t K = 0; K < C; ++K)
-    L.Weights.push_back(static_cast<float>(Beta(K + 1)));
-  L.Bias.push_back(static_cast<float>(Beta(0)));
-  M.Layers.push_back(std::move(L));
+  M.Layers = std::move(Layers);
   M.OutputSpec = TensorSpec::createSpec<float>(NativeSizeOutputName.str(), {1});
   M.Decision.TheKind = DecisionRule::Kind::Threshold;
   M.Decision.Threshold = 0;

@@ -174,6 +174,43 @@ TEST(ClassifierTest, BadOptionsAreErrors) {
             "cannot train a classifier on an empty dataset");
 }
 
+TEST(ClassifierTest, RegressionLossesFitRealTargets) {
+  // t = 2a - b + 3 on a grid: a linear network (no hidden layer) recovers
+  // it with either loss; the recipe names a non-default loss.
+  Dataset D({"a", "b"});
+  std::vector<double> Targets;
+  for (int A = 0; A < 10; ++A)
+    for (int B = 0; B < 10; ++B) {
+      D.addRow({static_cast<float>(A), static_cast<float>(B)}, 0);
+      Targets.push_back(2.0 * A - B + 3);
+    }
+  for (LossKind L : {LossKind::SquaredError, LossKind::AbsoluteError}) {
+    ClassifierOptions O;
+    O.Loss = L;
+    O.Epochs = 400;
+    O.BatchSize = 10;
+    O.Optimizer.LearningRate = 0.05;
+    O.Normalization.Log1p = false;
+    auto T = unwrap(ClassifierTrainer::create(D, O, Targets));
+    T->run();
+    for (size_t I = 0; I < D.size(); ++I)
+      EXPECT_NEAR(T->predictLogit(D.row(I)), Targets[I], 0.1)
+          << toString(L).str() << " row " << I;
+    EXPECT_LT(T->evaluate().Loss, 0.05) << toString(L).str();
+    EXPECT_EQ(T->evaluate().Accuracy, 0.0);
+    EXPECT_NE(describeRecipe(O).find(" loss=" + toString(L).str()),
+              std::string::npos);
+  }
+  ClassifierOptions O;
+  EXPECT_EQ(describeRecipe(O).find("loss="), std::string::npos);
+  EXPECT_EQ(errorMessage(ClassifierTrainer::create(D, O, Targets)),
+            "cross-entropy trains on the dataset's labels, not on targets");
+  O.Loss = LossKind::SquaredError;
+  EXPECT_EQ(errorMessage(ClassifierTrainer::create(D, O)),
+            "a squared_error loss needs one target per row: got 0 for 100 "
+            "rows");
+}
+
 TEST(ClassifierTest, EvaluatesOtherRows) {
   Dataset D = separableData();
   ClassifierOptions O = separableOptions({});

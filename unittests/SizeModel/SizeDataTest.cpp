@@ -158,6 +158,47 @@ TEST(SizeDataTest, LogTargetFitsAMultiplicativeLawThroughExp) {
     EXPECT_NEAR(P->predict(S) / (Law(S) * 1000), 1.0, 1e-3) << S.Function;
 }
 
+TEST(SizeDataTest, MLPFitsAMultiplicativeLawDeterministically) {
+  // The law of LogTargetFitsAMultiplicativeLawThroughExp, fitted by a relu
+  // network with a log target and absolute error.
+  std::vector<SizeSample> Samples = makeSamples(200, "p");
+  auto Law = [](const SizeSample &S) {
+    double Calls = S.Features[feature(SizeFeature::calls)];
+    double Instructions = S.Features[feature(SizeFeature::instructions)];
+    return 4 * std::exp2(Calls) * std::sqrt(1 + Instructions);
+  };
+  for (SizeSample &S : Samples)
+    S.NativeSize = static_cast<uint64_t>(std::llround(Law(S) * 1000));
+  std::vector<const SizeSample *> Train;
+  for (const SizeSample &S : Samples)
+    Train.push_back(&S);
+  SizeRecipe Recipe;
+  Recipe.LogFeatures = true;
+  Recipe.LogTarget = true;
+  Recipe.Network.emplace();
+  Recipe.Network->Hidden = {8};
+  Recipe.Network->Epochs = 300;
+  Recipe.Network->BatchSize = 16;
+  Recipe.Network->LearningRate = 0.01;
+  Expected<Model> M = fitSizeModel(Train, Recipe, "hash", "test");
+  ASSERT_TRUE(bool(M)) << toString(M.takeError());
+  ASSERT_EQ(M->Layers.size(), 2u);
+  EXPECT_EQ(M->Layers[0].Act, Activation::Relu);
+  EXPECT_EQ(M->Layers[0].In, 2 * NumSizeFeatures);
+  EXPECT_EQ(M->Layers[1].Act, Activation::Exp);
+  Expected<SizePredictorOverSamples> P = SizePredictorOverSamples::create(*M);
+  ASSERT_TRUE(bool(P));
+  std::vector<double> Predicted, Actual;
+  for (const SizeSample &S : Samples) {
+    Predicted.push_back(P->predict(S));
+    Actual.push_back(static_cast<double>(S.NativeSize));
+  }
+  EXPECT_LT(measureSizeAccuracy(Predicted, Actual).MdAPE, 0.05);
+  Expected<Model> Again = fitSizeModel(Train, Recipe, "hash", "test");
+  ASSERT_TRUE(bool(Again));
+  EXPECT_EQ(M->toJSONString(), Again->toJSONString());
+}
+
 TEST(SizeDataTest, AccuracyQuantiles) {
   // Errors 0%, 10%, 20%, 50%: the lower median is 10%.
   SizeAccuracy A =
@@ -181,6 +222,28 @@ TEST(SizeDataTest, RecipeErrorsNameTheKey) {
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
             (Path + ": ridge: expected a number >= 0").str());
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    OS << "{\"mlp\": {\"hidden\": [8], \"loss\": \"hinge\"}}";
+  }
+  R = SizeRecipe::load(Path);
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(toString(R.takeError()),
+            (Path + ": mlp: loss: expected \"squared_error\" or "
+                    "\"absolute_error\"")
+                .str());
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    OS << "{\"mlp\": {\"epochs\": 3}}";
+  }
+  R = SizeRecipe::load(Path);
+  ASSERT_FALSE(bool(R));
+  EXPECT_EQ(toString(R.takeError()),
+            (Path + ": mlp: hidden: missing (a linear model is the recipe "
+                    "without mlp)")
+                .str());
   sys::fs::remove(Path);
 }
 

@@ -23,7 +23,9 @@
 #include <vector>
 
 namespace llvm {
+class DominatorTree;
 class Function;
+class LoopInfo;
 class Module;
 class TargetTransformInfo;
 } // namespace llvm
@@ -33,12 +35,19 @@ namespace mlgo {
 using SizeFeatureVector = std::array<int64_t, NumSizeFeatures>;
 
 /// The features of \p F (a definition), in feature-vector order. The
-/// dominator tree and loops are computed here, not taken from an analysis
-/// manager: the inliner asks about a caller it has just changed, whose
-/// cached analyses are not yet invalidated (upstream's
-/// InlineSizeEstimatorAnalysis does the same).
+/// dominator tree and loops are computed here: an analysis manager's may
+/// be stale for a function the inliner has just changed, unless the
+/// caller knows better (the overload below).
 SizeFeatureVector computeSizeFeatures(llvm::Function &F,
                                       const llvm::TargetTransformInfo &TTI);
+/// Same, with the function's current dominator tree and loops when the
+/// caller has them (both non-null: e.g. an analysis manager's results known
+/// to be up to date); else they are computed here. The features are the
+/// same either way.
+SizeFeatureVector computeSizeFeatures(llvm::Function &F,
+                                      const llvm::TargetTransformInfo &TTI,
+                                      const llvm::DominatorTree *CurrentDT,
+                                      const llvm::LoopInfo *CurrentLI);
 /// Same, with the target's TTI from \p FAM.
 SizeFeatureVector computeSizeFeatures(llvm::Function &F,
                                       llvm::FunctionAnalysisManager &FAM);

@@ -27,6 +27,7 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Runner/ModelRunner.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/MLInlineAdvisor.h"
 
@@ -73,6 +74,10 @@ struct MLGOInlineAdvisorOptions {
   /// development-mode reward, with mlgo's IR2Native model,
   /// docs/ir2native.md).
   std::shared_ptr<SizePredictor> SizeScore;
+  /// Check every cached or reused size feature vector against one computed
+  /// from scratch (-mlgo-size-score-verify); a difference is a fatal error
+  /// naming the function.
+  bool VerifySizeScore = false;
   /// Short description of the model for remarks ("embedded inline-oz").
   std::string ModelDescription;
   /// Training and research hook: called with each policy decision's index
@@ -136,9 +141,13 @@ public:
   /// The per-decision score: "delta_size", float [1].
   static TensorSpec getSizeScoreSpec();
 
+  void onPassEntry(llvm::LazyCallGraph::SCC *SCC) override;
+
 protected:
   std::unique_ptr<llvm::InlineAdvice>
   getAdviceImpl(llvm::CallBase &CB) override;
+  std::unique_ptr<llvm::MLInlineAdvice>
+  getMandatoryAdviceImpl(llvm::CallBase &CB) override;
   std::unique_ptr<llvm::MLInlineAdvice>
   getAdviceFromModel(llvm::CallBase &CB,
                      llvm::OptimizationRemarkEmitter &ORE) override;
@@ -146,6 +155,17 @@ protected:
 private:
   bool getDefaultDecision(llvm::CallBase &CB);
   friend class SizeScoredAdvice;
+  /// The size model's prediction for \p F as it is now, from the cache
+  /// when it holds F's (SizeCache).
+  float predictSize(llvm::Function &F, const llvm::TargetTransformInfo &TTI);
+  /// The prediction for \p F, which an inlining has just changed: the
+  /// analysis manager's dominator tree and loops are up to date (the base
+  /// class's onSuccessfulInlining brings them up to date for its function
+  /// properties), so only the instruction walk is done.
+  float predictSizeAfterInlining(llvm::Function &F,
+                                 const llvm::TargetTransformInfo &TTI);
+  float predictFresh(llvm::Function &F, const llvm::TargetTransformInfo &TTI,
+                     const llvm::DominatorTree *DT, const llvm::LoopInfo *LI);
   void reportStaleEntries();
   void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
 
@@ -168,6 +188,16 @@ private:
   /// Policy decisions so far per caller and callee ("caller\0callee"): the
   /// next call site's ordinal.
   llvm::StringMap<uint32_t> Ordinals;
+  /// -mlgo-size-score's predictions during one inliner run: a function's
+  /// prediction after a decision is its prediction before the next one
+  /// when nothing else changed it in between. Within a run only the
+  /// inliner changes functions: every scored inlining stores the caller's
+  /// new prediction, a mandatory one drops the caller's, a deleted callee
+  /// is dropped. Cleared when a run starts (the function simplification
+  /// passes between runs change functions unseen). -mlgo-size-score-verify
+  /// checks every hit. (No instruction-count guard: counting is linear in
+  /// the function and cost a third of what the cache saves.)
+  llvm::DenseMap<const llvm::Function *, float> SizeCache;
 };
 
 /// Builds the runner for InlineDecisionSource::Model: the interpreted model

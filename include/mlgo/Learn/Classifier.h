@@ -25,6 +25,14 @@
 // bit. The whole state (parameters, Adam moments, generator, epoch) can be
 // checkpointed after any epoch and resumed bit-identically.
 //
+// Regression: with Loss SquaredError or AbsoluteError the trainer fits real
+// targets (one per row, passed to create(); the dataset's 0/1 labels are
+// ignored) instead of labels: the loss of a row is w_i (z_i - t_i)^2 / 2 or
+// w_i |z_i - t_i| (gradient w_i sign(z_i - t_i), 0 at a tie), divided by
+// the batch's sum of weights as above. The logit is the prediction;
+// IR2Native's size model (mlgo/SizeModel/SizeData.h) fits log(bytes) this
+// way and exports the last layer with an exp activation.
+//
 // A residual input: ResidualFeature names one feature (e.g. the default
 // heuristic's own 0/1 decision) that is fed raw - an empty pipeline, no
 // log1p, no standardization - so a model can learn "follow the heuristic
@@ -56,15 +64,25 @@ namespace learn {
 
 /// Loss and accuracy of a model on a set of rows, both weighted.
 struct EpochStats {
-  unsigned Epoch = 0;  ///< Epochs completed when measured.
-  double Loss = 0;     ///< Weighted mean cross-entropy (no L2 term).
-  double Accuracy = 0; ///< Weighted fraction with (logit > T) == label.
+  unsigned Epoch = 0; ///< Epochs completed when measured.
+  double Loss = 0;    ///< Weighted mean loss (no L2 term).
+  /// Weighted fraction with (logit > T) == label; 0 for a regression.
+  double Accuracy = 0;
 };
+
+/// What the trainer minimizes (the file comment has the formulas).
+enum class LossKind {
+  CrossEntropy,  ///< 0/1 labels, the logit through a sigmoid.
+  SquaredError,  ///< Real targets, (logit - target)^2 / 2.
+  AbsoluteError, ///< Real targets, |logit - target|: a median regression.
+};
+llvm::StringRef toString(LossKind L);
 
 struct ClassifierOptions {
   /// Hidden layer widths; {} is logistic regression.
   std::vector<size_t> Hidden;
   Activation HiddenActivation = Activation::Relu;
+  LossKind Loss = LossKind::CrossEntropy;
   unsigned Epochs = 10;
   size_t BatchSize = 256;
   OptimizerOptions Optimizer;
@@ -93,8 +111,11 @@ struct ClassifierOptions {
 /// rows only while it is being created (the normalized rows are copied).
 class ClassifierTrainer {
 public:
+  /// \p Targets: one per row of \p D for a regression loss, none for
+  /// cross-entropy.
   static llvm::Expected<std::unique_ptr<ClassifierTrainer>>
-  create(const Dataset &D, const ClassifierOptions &Options);
+  create(const Dataset &D, const ClassifierOptions &Options,
+         llvm::ArrayRef<double> Targets = {});
   ~ClassifierTrainer();
 
   /// Runs one epoch (a fresh permutation, then every minibatch), then
@@ -106,7 +127,7 @@ public:
   bool isDone() const { return Epoch >= Options.Epochs; }
 
   /// Loss and accuracy (double forward pass) on the training rows, or on
-  /// other rows with the same features.
+  /// other rows with the same features (cross-entropy only).
   EpochStats evaluate() const;
   EpochStats evaluate(const Dataset &D) const;
   /// The double-precision logit of one raw row.
@@ -142,7 +163,8 @@ private:
 
 /// Creates a trainer, runs every epoch and exports the model.
 llvm::Expected<Model> trainClassifier(const Dataset &D,
-                                      const ClassifierOptions &Options);
+                                      const ClassifierOptions &Options,
+                                      llvm::ArrayRef<double> Targets = {});
 
 /// The recipe string recorded in a model's metadata for \p Options.
 std::string describeRecipe(const ClassifierOptions &Options);

@@ -42,6 +42,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -76,11 +77,33 @@ llvm::StringRef getSamplePackage(const SizeSample &S);
 /// How a size model is trained (models/ir2native/recipe.json):
 ///   {"name": "ir2native", "description": "...",
 ///    "held_out_packages": ["cjson", ...], "ridge": 0.01,
-///    "log_features": true, "log_target": true}
+///    "log_features": true, "log_target": true,
+///    "mlp": {"hidden": [32], "epochs": 200, "batch_size": 64,
+///            "learning_rate": 0.001, "l2": 0, "loss": "absolute_error",
+///            "seed": 1}}
 /// Held-out packages are never trained on (the accuracy benchmark measures
 /// on them); ridge is the L2 penalty on standardized weights, relative to
-/// the total sample weight.
+/// the total sample weight. With "mlp" the model is a relu network instead
+/// of a linear layer (ridge unused), trained by the classifier's trainer
+/// (mlgo/Learn/Classifier.h) with a regression loss.
 struct SizeRecipe {
+  /// The recipe's "mlp": hidden relu layers over the same inputs and
+  /// pipelines as the linear model (standardized without weights), one
+  /// output. The loss is on the target: log(size) with log_target (the
+  /// output through exp), else the size itself, each sample weighing 1/y
+  /// (absolute error: the sum of absolute relative errors) or 1/y^2
+  /// (squared error: of squared relative errors). Minibatch Adam, seeded:
+  /// the same dataset and recipe give the same bits.
+  struct MLP {
+    std::vector<uint64_t> Hidden;
+    unsigned Epochs = 100;
+    uint64_t BatchSize = 64;
+    double LearningRate = 1e-3;
+    double L2 = 0;
+    bool AbsoluteLoss = true;
+    uint64_t Seed = 1;
+  };
+
   std::string Name = "ir2native";
   std::string Description;
   std::vector<std::string> HeldOutPackages;
@@ -93,6 +116,7 @@ struct SizeRecipe {
   /// (its activation): errors are relative by construction, and a
   /// prediction is never negative.
   bool LogTarget = false;
+  std::optional<MLP> Network;
 
   static llvm::Expected<SizeRecipe> load(llvm::StringRef Path);
   bool isHeldOut(llvm::StringRef Package) const;
