@@ -384,6 +384,16 @@ struct ModuleResult {
   std::vector<std::pair<unsigned, double>> Kept;
   unsigned Tries = 0, Compiles = 0;
   unsigned InlineTries = 0, InlineKept = 0, EvictTries = 0, EvictKept = 0;
+  /// Passes over the moves (a pass after one that kept a move tries again
+  /// the moves it did not keep), and the tries and kept moves of the
+  /// passes after the first.
+  unsigned InlinePasses = 0, EvictPasses = 0;
+  unsigned LaterTries = 0, LaterKept = 0;
+  /// The module's budget (its share of --max-compiles and what modules
+  /// out of moves handed on to it), and whether its search ended for want
+  /// of moves rather than of budget.
+  uint64_t Share = 0, Budget = 0;
+  bool OutOfMoves = false;
   /// Whether the module was searched (it has hot functions).
   bool Searched = false;
   /// The workload check: the program's instructions with this module alone
@@ -488,8 +498,9 @@ public:
   Error run();
 
 private:
-  ModuleResult search(size_t I, uint64_t Budget, speed::BlockCoster &Coster);
-  void noteCompile(const ModuleResult &R);
+  ModuleResult search(size_t I, uint64_t Share, uint64_t Budget,
+                      uint64_t Counted, speed::BlockCoster &Coster);
+  void noteCompile(const ModuleResult &R, uint64_t Counted = 0);
   void noteGain(size_t Module, double Saved);
   Error checkOnWorkload(std::vector<ModuleResult> &Results);
   Error writeOutputs(ArrayRef<ModuleResult> Results);
@@ -511,13 +522,17 @@ private:
   std::vector<double> SavedOf;
   std::string CorpusFingerprint;
   uint64_t SearchCompiles = 0;
+  /// The budget modules out of moves handed on, and the rounds of the
+  /// search (a round after the first reruns the modules given more).
+  uint64_t HandedOn = 0;
+  unsigned Rounds = 0;
   double Seconds = 0;
   /// The workload check's verdict, if --workload was given.
   std::optional<WorkloadVerdict> Verdict;
 };
 
-ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
-                                speed::BlockCoster &Coster) {
+ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
+                                uint64_t Counted, speed::BlockCoster &Coster) {
   ModuleResult R;
   R.Key = Keys[I];
   R.Base = Bases[I];
@@ -525,6 +540,8 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
   R.BestCycles = R.Base.Cycles;
   R.BestObject = R.Base.Object;
   R.Searched = true;
+  R.Share = Share;
+  R.Budget = Budget;
   R.Entries.Module = R.Key;
   ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I]);
   auto Fail = [&](Error E) {
@@ -555,7 +572,9 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
 
   // 1. Inlining, with LLVM's eviction: moves of the sites whose caller is
   // hot (site moves, and each callee's group moves), the hottest caller's
-  // first; after a kept move the module's sites are planned again.
+  // first; after a kept move the module's sites are planned again. A pass
+  // that kept a move is followed by another over the moves it did not
+  // keep (they were judged before the kept ones changed the module).
   ModuleDecisions Cur;
   Cur.Module = R.Key;
   Expected<Outcome> Start = C.compile(&Cur, Coster, Eviction::LLVM);
@@ -564,13 +583,23 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
   std::vector<DecidedSite> Sites = Start->Sites;
   double InlineCost = Start->Instructions;
   // With --max-compiles a module's budget may be 0 (its share rounded
-  // down): it is then not searched.
+  // down): it is then not searched. Inlining gets half the module's own
+  // share, whatever was handed on to it, so that a search with more
+  // budget repeats the one with less and goes on from where it stopped.
   const bool Limited = O.MaxCompiles != 0;
-  uint64_t InlineBudget = (Budget + 1) / 2;
-  StringSet<> Tried;
+  const uint64_t InlineBudget = (Share + 1) / 2;
+  bool Stopped = false;
+  StringSet<> Tried, KeptMoves;
+  // The entries every inlining compile had: a move that leads to a set
+  // compiled before is not tried again.
+  std::set<std::string> Compiled = {Cur.printSites()};
+  bool KeptInPass = false;
+  R.InlinePasses = 1;
   for (;;) {
-    if (Limited && R.InlineTries >= InlineBudget)
+    if (Limited && R.InlineTries >= InlineBudget) {
+      Stopped = true;
       break;
+    }
     StringMap<double> CalleeHeat;
     for (const DecidedSite &S : Sites) {
       double &H = CalleeHeat[S.Site.Callee];
@@ -584,21 +613,38 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
         planMoves(Sites, TuneOrder::Guided, O.Seed, Tried, false, Score);
     auto It =
         llvm::find_if(Moves, [&](const TuneMove &M) { return Score(M) > 0; });
-    if (It == Moves.end())
-      break;
+    if (It == Moves.end()) {
+      if (!KeptInPass)
+        break;
+      // The next pass: every move again but the kept ones.
+      Tried.clear();
+      for (const auto &K : KeptMoves)
+        Tried.insert(K.getKey());
+      KeptInPass = false;
+      ++R.InlinePasses;
+      continue;
+    }
     Tried.insert(It->getKey());
     ModuleDecisions Try = applyMove(Cur, *It);
+    if (!Compiled.insert(Try.printSites()).second)
+      continue;
     ++R.Tries;
     ++R.InlineTries;
+    if (R.InlinePasses > 1)
+      ++R.LaterTries;
     Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::LLVM);
     R.Compiles = C.Compiles;
-    noteCompile(R);
+    noteCompile(R, Counted);
     if (!Out)
       return Fail(Out.takeError());
     if (Out->Instructions >= InlineCost)
       continue;
     InlineCost = Out->Instructions;
     ++R.InlineKept;
+    if (R.InlinePasses > 1)
+      ++R.LaterKept;
+    KeptMoves.insert(It->getKey());
+    KeptInPass = true;
     Cur = pruneStale(std::move(Try), Out->Sites);
     Sites = std::move(Out->Sites);
     Consider(*Out, Cur);
@@ -607,7 +653,13 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
 
   // 2. Eviction, with the kept inlining entries: the model, then in the
   // hot functions each decision of the current trajectory in turn,
-  // ordinal by ordinal, inverted as -mlgo-evict-flips does.
+  // ordinal by ordinal, inverted as -mlgo-evict-flips does. A function
+  // whose pass kept an inversion gets another pass: each kept inversion
+  // changed the decisions after it, so those tried before it were judged
+  // against another allocation.
+  // Inlining never gets more than its share's half: stopping it says
+  // nothing of whether the module has moves left for more budget.
+  Stopped = false;
   Expected<Outcome> Model = C.compile(&Cur, Coster, Eviction::Model);
   if (!Model)
     return Fail(Model.takeError());
@@ -627,37 +679,102 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Budget,
   }
   if (!Cur.Evictions.empty())
     Consider(*Model, Cur);
-  for (const std::string &F : Functions) {
-    for (uint32_t K = 0;; ++K) {
-      if (Limited && R.Tries >= Budget)
-        break;
-      auto It = llvm::find_if(Traj, [&](const Decision &D) {
-        return D.Function == F && D.Ordinal == K;
-      });
-      if (It == Traj.end())
-        break;
-      int64_t Other = invertEviction(It->Mask, It->Choice);
-      if (Other == It->Choice)
+  // The eviction entries every compile had, as for inlining.
+  std::set<std::string> CompiledEvictions = {Cur.printEvictions()};
+  // The heat of a decision, as the search measured it: how far inverting
+  // it last moved the module's cost (the profile-weighted instructions of
+  // the code its live ranges touch). LLVM 19's eviction features give
+  // block frequencies only relative to the decision's other candidates, so
+  // the first pass goes by ordinal and the later ones hottest first (ties
+  // by ordinal), where an inversion in cold code moved nothing.
+  std::map<std::pair<std::string, uint32_t>, double> Moved;
+  StringSet<> Again;
+  for (unsigned Pass = 1;; ++Pass) {
+    R.EvictPasses = Pass;
+    StringSet<> KeptIn;
+    for (const std::string &F : Functions) {
+      if (Pass > 1 && !Again.contains(F))
         continue;
-      ModuleDecisions Try = Cur;
-      Try.setEviction({F, K, It->Hash, uint32_t(Other)});
-      Try.sort();
-      ++R.Tries;
-      ++R.EvictTries;
-      Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
-      R.Compiles = C.Compiles;
-      noteCompile(R);
-      if (!Out)
-        return Fail(Out.takeError());
-      if (Out->Instructions >= ModelCost)
-        continue;
-      ModelCost = Out->Instructions;
-      ++R.EvictKept;
-      Cur = std::move(Try);
-      Traj = std::move(Out->Trajectory);
-      Consider(*Out, Cur);
+      std::vector<uint32_t> Order;
+      if (Pass > 1) {
+        for (const Decision &D : Traj)
+          if (D.Function == F)
+            Order.push_back(D.Ordinal);
+        llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
+          return Moved[{F, A}] > Moved[{F, B}];
+        });
+      }
+      for (uint32_t N = 0;; ++N) {
+        if (Limited && R.Tries >= Budget) {
+          Stopped = true;
+          break;
+        }
+        if (Pass > 1 && N == Order.size())
+          break;
+        uint32_t K = Pass > 1 ? Order[N] : N;
+        auto It = llvm::find_if(Traj, [&](const Decision &D) {
+          return D.Function == F && D.Ordinal == K;
+        });
+        // The first pass ends with the function's trajectory; a later one
+        // skips an ordinal a kept inversion took away.
+        if (It == Traj.end()) {
+          if (Pass > 1)
+            continue;
+          break;
+        }
+        // A later pass leaves the entries it has alone (the kept
+        // inversions and the model's pinned first answer).
+        if (Pass > 1 && llvm::any_of(Cur.Evictions, [&](const auto &E) {
+              return E.Function == F && E.Ordinal == K;
+            }))
+          continue;
+        int64_t Other = invertEviction(It->Mask, It->Choice);
+        if (Other == It->Choice)
+          continue;
+        ModuleDecisions Try = Cur;
+        Try.setEviction({F, K, It->Hash, uint32_t(Other)});
+        Try.sort();
+        if (!CompiledEvictions.insert(Try.printEvictions()).second)
+          continue;
+        ++R.Tries;
+        ++R.EvictTries;
+        if (Pass > 1)
+          ++R.LaterTries;
+        // An inversion before a kept one changes the decisions after it:
+        // the kept entries may then fix no decision. The compile applies
+        // those that still match, the rest are dropped below.
+        C.AllowStale = Pass > 1;
+        Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+        C.AllowStale = false;
+        R.Compiles = C.Compiles;
+        noteCompile(R, Counted);
+        if (!Out)
+          return Fail(Out.takeError());
+        Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
+        if (Out->Instructions >= ModelCost)
+          continue;
+        ModelCost = Out->Instructions;
+        ++R.EvictKept;
+        if (Pass > 1)
+          ++R.LaterKept;
+        llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
+          return llvm::none_of(Out->Trajectory, [&](const Decision &D) {
+            return D.Function == E.Function && D.Ordinal == E.Ordinal &&
+                   D.Hash == E.Hash && D.Choice == int64_t(E.Column);
+          });
+        });
+        Cur = std::move(Try);
+        CompiledEvictions.insert(Cur.printEvictions());
+        Traj = std::move(Out->Trajectory);
+        KeptIn.insert(F);
+        Consider(*Out, Cur);
+      }
     }
+    if (KeptIn.empty() || Stopped)
+      break;
+    Again = std::move(KeptIn);
   }
+  R.OutOfMoves = !Stopped;
   R.Compiles = C.Compiles;
   return R;
 }
@@ -673,8 +790,12 @@ void SpeedTuner::noteGain(size_t Module, double Saved) {
         formatv("; estimated gain {0:f2}%", 100.0 * Sum / BaseTotal).str());
 }
 
-void SpeedTuner::noteCompile(const ModuleResult &) {
+void SpeedTuner::noteCompile(const ModuleResult &R, uint64_t Counted) {
   std::lock_guard<std::mutex> Lock(ProgressMutex);
+  // A module searched again with more budget repeats its first tries
+  // (read back from the cache), which the progress counted already.
+  if (R.Tries && R.Tries <= Counted)
+    return;
   ++Done;
   if (Bar)
     Bar->update(std::min(Done, Planned), Planned);
@@ -813,22 +934,72 @@ Error SpeedTuner::run() {
       Planned += 1 + Bases[I].FunctionCost.size();
   if (O.Verbose)
     Bar = std::make_unique<Progress>("mlgo tune: search");
+  // In rounds: each module with its budget; then the budget the modules
+  // out of moves left unused is handed on to those stopped by theirs (by
+  // their hot cost, the remainder to the hottest), which are searched
+  // again: their first tries repeat, read back from the cache, and the
+  // search goes on. Until no budget is left over or no module wants more.
+  const std::vector<uint64_t> Share = Budget;
+  std::vector<uint64_t> Counted(Mods.size(), 0);
   std::vector<ModuleResult> Results(Mods.size());
-  runJobs(ByHeat.size(), Threads, [&](size_t K) {
-    size_t I = ByHeat[K];
-    Expected<std::unique_ptr<speed::BlockCoster>> Coster =
-        speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
-    if (!Coster) {
-      Results[I].Error = toString(Coster.takeError());
-      return;
+  std::vector<size_t> Round = ByHeat;
+  while (!Round.empty()) {
+    ++Rounds;
+    runJobs(Round.size(), Threads, [&](size_t K) {
+      size_t I = Round[K];
+      Expected<std::unique_ptr<speed::BlockCoster>> Coster =
+          speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
+      if (!Coster) {
+        Results[I].Error = toString(Coster.takeError());
+        return;
+      }
+      Results[I] = search(I, Share[I], Budget[I], Counted[I], **Coster);
+    });
+    for (size_t I : Round)
+      if (!Results[I].Error.empty()) {
+        if (Bar)
+          Bar->end();
+        return makeError(Results[I].Error);
+      }
+    if (!O.MaxCompiles)
+      break;
+    uint64_t Left = 0;
+    std::vector<size_t> Open;
+    for (size_t I : ByHeat) {
+      ModuleResult &R = Results[I];
+      if (!R.OutOfMoves) {
+        Open.push_back(I);
+        continue;
+      }
+      Left += Budget[I] - R.Tries;
+      Budget[I] = R.Budget = R.Tries;
     }
-    Results[I] = search(I, Budget[I], **Coster);
-  });
+    if (!Left || Open.empty())
+      break;
+    HandedOn += Left;
+    double OpenCost = 0;
+    for (size_t I : Open)
+      OpenCost += HotCost[I];
+    uint64_t Given = 0;
+    std::vector<uint64_t> More(Mods.size(), 0);
+    for (size_t I : Open) {
+      More[I] = uint64_t(std::floor(double(Left) * HotCost[I] / OpenCost));
+      Given += More[I];
+    }
+    for (size_t K = 0; Given < Left; ++K, ++Given)
+      ++More[Open[K % Open.size()]];
+    Round.clear();
+    for (size_t I : Open) {
+      Counted[I] = Results[I].Tries;
+      if (!More[I])
+        continue;
+      Budget[I] += More[I];
+      Round.push_back(I);
+    }
+  }
   if (Bar)
     Bar->end();
   for (size_t I = 0; I < Mods.size(); ++I) {
-    if (!Results[I].Error.empty())
-      return makeError(Results[I].Error);
     if (HotCost[I] == 0) {
       Results[I].Key = Keys[I];
       Results[I].Base = Bases[I];
@@ -1005,6 +1176,28 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
         "before eviction moves. `inlining`, `eviction`: what each saved of "
         "the module's -O2 cost; `entries`, `tries`, `kept`: inlining + "
         "eviction.\n";
+  if (O.MaxCompiles) {
+    OS << "\nBudget: " << O.MaxCompiles
+       << " compiles split over the modules by their hot cost; " << HandedOn
+       << " of them handed on by modules out of moves to those stopped by "
+          "theirs ("
+       << Rounds << (Rounds == 1 ? " round" : " rounds") << ").\n";
+  }
+  OS << "\n| module | share | handed on | tries | out of moves | passes | "
+        "later passes: tries | kept |\n"
+        "|---|---:|---:|---:|---|---:|---:|---:|\n";
+  for (const ModuleResult *R : Sorted) {
+    if (!R->Searched)
+      continue;
+    OS << "| " << R->Key << " | " << R->Share << " | "
+       << (R->Budget > R->Share ? R->Budget - R->Share : 0) << " | " << R->Tries
+       << " | " << (R->OutOfMoves ? "yes" : "no") << " | " << R->InlinePasses
+       << "+" << R->EvictPasses << " | " << R->LaterTries << " | "
+       << R->LaterKept << " |\n";
+  }
+  OS << "\n`share`: the module's part of --max-compiles (0 without one); "
+        "`passes`, inlining + eviction: a pass after one that kept a move "
+        "tries again the moves it did not keep.\n";
   OS << "\n";
   if (!Verdict) {
     OS << "Measured gains: not measured by this run (`--workload CMD` "

@@ -20,13 +20,19 @@
 //      decision inverted, a callee's calls all inlined or none) whose
 //      caller is hot, the hottest caller's first, each kept if it lowers
 //      the module's cost, the moves planned again after each kept one;
+//      a pass that kept a move is followed by one over the moves it did
+//      not keep;
 //   3. eviction, on top of the kept inlining entries: the plugin's
 //      eviction model, with its trajectory (every decision's function,
 //      features and answer); in the hot functions, hottest first, each
 //      decision of the current trajectory in turn, ordinal by ordinal,
 //      inverted as -mlgo-evict-flips does (invertEviction): an entry
 //      (function, ordinal, hash of the features, answer) added, kept if
-//      it lowers the model side's cost, the trajectory then the compile's.
+//      it lowers the model side's cost, the trajectory then the compile's;
+//      a function whose pass kept an inversion gets another pass over its
+//      decisions without an entry, those whose last inversion moved the
+//      cost most first (kept entries a later inversion made stale are
+//      dropped).
 // The module's result is the cheapest of the three; the model side gets
 // one entry that pins the model's own first answer (which switches the
 // module to the model). With --workload (mlgo/Tune/WorkloadCheck.h) the
@@ -35,7 +41,11 @@
 // Deterministic: the order of moves is a function of the baseline costs,
 // the trajectories and the seed (which breaks ties between functions of
 // equal cost), and --max-compiles splits over modules by their cost before
-// any compile; modules run in parallel, each search is sequential.
+// any compile; modules run in parallel, each search is sequential. In
+// rounds: the budget of modules out of moves is then handed on to those
+// their budget stopped, which are searched again (their first tries read
+// back from the cache; inlining is bounded by the module's own share, so
+// the longer search repeats the shorter one).
 // Resumable: each compile's result (its cost and trajectory) is kept in
 // WORK/speed/ under the hash of everything it depends on, written
 // atomically, so a rerun after kill -9 reads what was done and compiles
