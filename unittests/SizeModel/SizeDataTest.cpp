@@ -128,17 +128,26 @@ TEST(SizeDataTest, FitRecoversALinearLawDeterministically) {
             "dataset)");
 }
 
-TEST(SizeDataTest, LogTargetFitsAMultiplicativeLawThroughExp) {
-  // Sizes 4 * 2^calls * (1 + instructions)^0.5: linear in log space over
-  // calls and log1p(instructions), so a log-target fit recovers it.
+/// 4 * 2^calls * (1 + instructions)^0.5: linear in log space over calls and
+/// log1p(instructions).
+double multiplicativeLaw(const SizeSample &S) {
+  double Calls = S.Features[feature(SizeFeature::calls)];
+  double Instructions = S.Features[feature(SizeFeature::instructions)];
+  return 4 * std::exp2(Calls) * std::sqrt(1 + Instructions);
+}
+
+/// 200 samples sized 1000 times multiplicativeLaw.
+std::vector<SizeSample> multiplicativeSamples() {
   std::vector<SizeSample> Samples = makeSamples(200, "p");
-  auto Law = [](const SizeSample &S) {
-    double Calls = S.Features[feature(SizeFeature::calls)];
-    double Instructions = S.Features[feature(SizeFeature::instructions)];
-    return 4 * std::exp2(Calls) * std::sqrt(1 + Instructions);
-  };
   for (SizeSample &S : Samples)
-    S.NativeSize = static_cast<uint64_t>(std::llround(Law(S) * 1000));
+    S.NativeSize =
+        static_cast<uint64_t>(std::llround(multiplicativeLaw(S) * 1000));
+  return Samples;
+}
+
+TEST(SizeDataTest, LogTargetFitsAMultiplicativeLawThroughExp) {
+  // The law is linear in log space, so a log-target fit recovers it.
+  std::vector<SizeSample> Samples = multiplicativeSamples();
   std::vector<const SizeSample *> Train;
   for (const SizeSample &S : Samples)
     Train.push_back(&S);
@@ -155,20 +164,14 @@ TEST(SizeDataTest, LogTargetFitsAMultiplicativeLawThroughExp) {
   Expected<SizePredictorOverSamples> P = SizePredictorOverSamples::create(*M);
   ASSERT_TRUE(bool(P));
   for (const SizeSample &S : Samples)
-    EXPECT_NEAR(P->predict(S) / (Law(S) * 1000), 1.0, 1e-3) << S.Function;
+    EXPECT_NEAR(P->predict(S) / (multiplicativeLaw(S) * 1000), 1.0, 1e-3)
+        << S.Function;
 }
 
 TEST(SizeDataTest, MLPFitsAMultiplicativeLawDeterministically) {
   // The law of LogTargetFitsAMultiplicativeLawThroughExp, fitted by a relu
   // network with a log target and absolute error.
-  std::vector<SizeSample> Samples = makeSamples(200, "p");
-  auto Law = [](const SizeSample &S) {
-    double Calls = S.Features[feature(SizeFeature::calls)];
-    double Instructions = S.Features[feature(SizeFeature::instructions)];
-    return 4 * std::exp2(Calls) * std::sqrt(1 + Instructions);
-  };
-  for (SizeSample &S : Samples)
-    S.NativeSize = static_cast<uint64_t>(std::llround(Law(S) * 1000));
+  std::vector<SizeSample> Samples = multiplicativeSamples();
   std::vector<const SizeSample *> Train;
   for (const SizeSample &S : Samples)
     Train.push_back(&S);
