@@ -184,9 +184,9 @@ private:
 /// a run's counts are not. Block IDs are the BBIDs LLVM gives machine
 /// blocks in the order it creates them (MachineFunction::
 /// CreateMachineBasicBlock with the address map on), not the blocks'
-/// numbers: the blocks that exist at register allocation keep theirs under
-/// any eviction policy, and only blocks created after it (tail duplication
-/// in block placement) can be numbered otherwise. Another build of the same
+/// numbers: no ID is ever given to another block, but the passes after
+/// register allocation remove different blocks and make new ones (with
+/// higher IDs) under another eviction policy. Another build of the same
 /// code under another eviction policy keeps nearly all of them (bzip2 under
 /// another model: every function's IDs but 8 of BZ2_decompress's 654, which
 /// passes after allocation merged otherwise), so one run's counts serve every
