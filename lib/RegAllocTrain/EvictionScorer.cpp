@@ -175,7 +175,9 @@ EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
                               : "speed-instructions";
   // Scores with block counts are scores of other numbers: their cache is
   // named after the counts' contents (a corpus given new counts starts a
-  // new cache).
+  // new cache). "counts2": since 2026-11-27 a block the counts do not have
+  // is scaled like its measured neighbours (measureExecutionCost); the
+  // "counts-" files of the bare profile count are never read.
   if (!S->BlockCounts.empty()) {
     MD5 H;
     for (const auto &[Package, Path] : S->BlockCounts) {
@@ -187,7 +189,7 @@ EvictionScorer::open(const EvictionScorerOptions &O, raw_ostream &Log) {
     }
     MD5::MD5Result R;
     H.final(R);
-    CacheName += "-counts-" + R.digest().str().substr(0, 12).str();
+    CacheName += "-counts2-" + R.digest().str().substr(0, 12).str();
   }
   if (Error E = S->Cache.open(O.WorkDir + "/" + CacheName + ".tsv"))
     return E;

@@ -43,6 +43,7 @@
 
 #include <cmath>
 #include <mutex>
+#include <optional>
 
 using namespace llvm;
 
@@ -300,6 +301,35 @@ Error writeMeasuredCounts(StringRef Path, const MeasuredCounts &Counts) {
   return writeFileAtomically(Path, Text);
 }
 
+/// Gives each block of \p Blocks (in layout order) the run did not measure
+/// (\p Known false) its profile count (\p Solved) scaled by the
+/// measured/profile ratio of the nearest measured block before it in
+/// layout, else of the function's measured blocks together. Such blocks are
+/// the ones this build keeps and the measured build's passes after register
+/// allocation removed, or made anew (tail duplication): code on the paths of
+/// the blocks around them, whose counts the profile gets wrong by the same
+/// factor where it gets a loop nest wrong.
+static void scaleUnmeasured(std::vector<BlockCost> &Blocks,
+                            ArrayRef<double> Solved,
+                            const std::vector<bool> &Known) {
+  double MeasuredSum = 0, SolvedSum = 0;
+  for (size_t I = 0; I < Blocks.size(); ++I)
+    if (Known[I] && Solved[I] > 0) {
+      MeasuredSum += Blocks[I].Count;
+      SolvedSum += Solved[I];
+    }
+  double FunctionRatio = SolvedSum > 0 ? MeasuredSum / SolvedSum : 1;
+  std::optional<double> Ratio;
+  for (size_t I = 0; I < Blocks.size(); ++I) {
+    if (Known[I]) {
+      if (Solved[I] > 0)
+        Ratio = Blocks[I].Count / Solved[I];
+      continue;
+    }
+    Blocks[I].Count = Solved[I] * Ratio.value_or(FunctionRatio);
+  }
+}
+
 Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
                                           BlockCoster *Coster,
                                           const MeasuredCounts *Measured) {
@@ -437,6 +467,10 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
               ? 0
               : double(Analysis.BBEntries.front().BlockFreq.getFrequency());
       size_t Index = 0;
+      // Each block's count from the profile, and whether the run measured
+      // it.
+      std::vector<double> Solved;
+      std::vector<bool> Known;
       for (const object::BBAddrMap::BBRangeEntry &Range : Map.getBBRanges()) {
         for (const object::BBAddrMap::BBEntry &Entry : Range.BBEntries) {
           BlockCost Block;
@@ -452,10 +486,14 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
                                    : 0);
           ++Index;
           Block.Count = double(Function.EntryCount) * PerEntry;
+          Solved.push_back(Block.Count);
+          Known.push_back(false);
           if (Ran) {
             auto It = Ran->find(Entry.ID);
-            if (It != Ran->end())
+            if (It != Ran->end()) {
               Block.Count = double(It->second);
+              Known.back() = true;
+            }
           }
           uint64_t Start = Range.BaseAddress + Entry.Offset - SectionAddress;
           if (Start + Entry.Size > Bytes.size())
@@ -468,10 +506,14 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
                         ": " + toString(Work.takeError()));
           Block.Instructions = Work->Instructions;
           Block.Cycles = Work->Cycles;
-          Function.Instructions += Block.Count * Block.Instructions;
-          Function.Cycles += Block.Count * Block.Cycles;
           Function.Blocks.push_back(Block);
         }
+      }
+      if (Ran)
+        scaleUnmeasured(Function.Blocks, Solved, Known);
+      for (const BlockCost &Block : Function.Blocks) {
+        Function.Instructions += Block.Count * Block.Instructions;
+        Function.Cycles += Block.Count * Block.Cycles;
       }
       Result.Instructions += Function.Instructions;
       Result.Cycles += Function.Cycles;

@@ -191,7 +191,8 @@ private:
 /// another model: every function's IDs but 8 of BZ2_decompress's 654, which
 /// passes after allocation merged otherwise), so one run's counts serve every
 /// policy's build. Record them on the workload the profile recorded: a
-/// block the run does not know keeps the profile's count.
+/// block the run does not know takes the profile's count scaled by the
+/// measured/profile ratio of the nearest measured block before it.
 struct MeasuredCounts {
   /// Function name -> block ID -> count.
   llvm::StringMap<llvm::DenseMap<uint32_t, uint64_t>> Functions;
