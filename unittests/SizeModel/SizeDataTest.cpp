@@ -18,6 +18,8 @@
 
 #include "gtest/gtest.h"
 
+#include <unistd.h>
+
 #include <cmath>
 
 using namespace llvm;
@@ -220,31 +222,27 @@ TEST(SizeDataTest, RecipeErrorsNameTheKey) {
   SmallString<128> Path;
   int FD;
   ASSERT_FALSE(sys::fs::createTemporaryFile("recipe", "json", FD, Path));
-  {
-    raw_fd_ostream OS(FD, /*shouldClose=*/true);
-    OS << "{\"ridge\": -1}";
-  }
-  Expected<SizeRecipe> R = SizeRecipe::load(Path);
+  ::close(FD);
+  // Writes \p Text as the recipe and loads it.
+  auto Load = [&](StringRef Text) {
+    std::error_code EC;
+    {
+      raw_fd_ostream OS(Path, EC);
+      OS << Text;
+    }
+    return SizeRecipe::load(Path);
+  };
+  Expected<SizeRecipe> R = Load("{\"ridge\": -1}");
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
             (Path + ": ridge: expected a number >= 0").str());
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    OS << "{\"mlp\": {\"hidden\": [8], \"loss\": \"hinge\"}}";
-  }
-  R = SizeRecipe::load(Path);
+  R = Load("{\"mlp\": {\"hidden\": [8], \"loss\": \"hinge\"}}");
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
             (Path + ": mlp: loss: expected \"squared_error\" or "
                     "\"absolute_error\"")
                 .str());
-  {
-    std::error_code EC;
-    raw_fd_ostream OS(Path, EC);
-    OS << "{\"mlp\": {\"epochs\": 3}}";
-  }
-  R = SizeRecipe::load(Path);
+  R = Load("{\"mlp\": {\"epochs\": 3}}");
   ASSERT_FALSE(bool(R));
   EXPECT_EQ(toString(R.takeError()),
             (Path + ": mlp: hidden: missing (a linear model is the recipe "
