@@ -37,9 +37,17 @@ rm -rf "$sweep"
 # the fuzz build above (build-fuzz/: clang-19 -O1, every library already
 # compiled with ASan, UBSan and coverage for the fuzz targets, so only the
 # tests themselves are compiled here; docs/hardening.md).
-{ ASAN_OPTIONS=detect_leaks=0 ninja -C build-fuzz mlgo-unittests >/dev/null &&
-  ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-fuzz --output-on-failure -j2; } ||
+# The build's output is kept aside, its errors shown when it fails
+# (a construct clang-19 rejects and GCC accepts fails only here).
+fuzz_log=$(mktemp)
+if ASAN_OPTIONS=detect_leaks=0 ninja -C build-fuzz mlgo-unittests >"$fuzz_log" 2>&1; then
+  ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-fuzz --output-on-failure -j2 || status=1
+else
+  echo "test.sh: the unit tests did not build under ASan/UBSan (build-fuzz):" >&2
+  grep -E -m 20 'error:|FAILED:' "$fuzz_log" >&2 || tail -n 40 "$fuzz_log" >&2
   status=1
+fi
+rm -f "$fuzz_log"
 # The one-definition rule across every area: bin/mlgo and the plugin built
 # with LTO, where GCC reports two different definitions of one type
 # (~5 min).
