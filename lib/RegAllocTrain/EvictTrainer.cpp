@@ -413,9 +413,17 @@ Expected<EvictTrainResult> Trainer::run() {
     RS << formatv("- profile counts dropped (control flow the profile does "
                   "not match): {0}\n",
                   join(Result.Mismatched, ", "));
+  // The kept model's training objective: a generation center's when the
+  // validation packages chose it (the best training candidate is another
+  // model then), else the best candidate's.
+  double KeptObjective = Best;
+  if (Sel)
+    KeptObjective = Result.SelectedGeneration
+                        ? Result.Curve[Result.SelectedGeneration - 1].first
+                        : Result.StartObjective;
   RS << formatv("- training modules: {0}; objective ({3}): start {1:f5}, "
                 "trained {2:f5}\n",
-                Train.size(), Result.StartObjective, Best,
+                Train.size(), Result.StartObjective, KeptObjective,
                 Speed ? (What + " / LLVM default, per package, mean").str()
                       : std::string("score / LLVM default, mean"));
   RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n",
