@@ -389,6 +389,11 @@ struct ModuleResult {
   /// passes after the first.
   unsigned InlinePasses = 0, EvictPasses = 0;
   unsigned LaterTries = 0, LaterKept = 0;
+  /// Pairs of eviction inversions tried and kept (after the single ones).
+  unsigned PairTries = 0, PairKept = 0;
+  /// Every try, in order, for W/moves.tsv: its kind, function, decision,
+  /// the change of the module's cost and whether it was kept.
+  std::vector<std::string> Moves;
   /// The module's budget (its share of --max-compiles and what modules
   /// out of moves handed on to it), and whether its search ended for want
   /// of moves rather than of budget.
@@ -417,6 +422,14 @@ struct ModuleResult {
   }
   std::string Error;
 };
+
+/// Notes a try in \p R's log of moves (W/moves.tsv).
+void logMove(ModuleResult &R, StringRef Kind, StringRef What, double Delta,
+             bool Kept) {
+  R.Moves.push_back(formatv("{0}\t{1}\t{2}\t{3:f0}\t{4}", R.Key, Kind, What,
+                            Delta, Kept ? "kept" : "-")
+                        .str());
+}
 
 /// The source_filename of \p M resolved against this process's directory,
 /// as the plugin resolves it in the tuner's own compiles.
@@ -491,6 +504,11 @@ ModuleDecisions pruneStale(ModuleDecisions Entries,
   });
   return Entries;
 }
+
+/// How many near misses of a function (its inversions that raised the
+/// cost the least) the pair moves combine: at most 45 pairs per function
+/// and state of its entries.
+constexpr size_t SpeedNearMisses = 10;
 
 class SpeedTuner {
 public:
@@ -637,6 +655,8 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
     noteCompile(R, Counted);
     if (!Out)
       return Fail(Out.takeError());
+    logMove(R, "inline", "-\t" + It->describe(), Out->Instructions - InlineCost,
+            Out->Instructions < InlineCost);
     if (Out->Instructions >= InlineCost)
       continue;
     InlineCost = Out->Instructions;
@@ -688,12 +708,48 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   // the first pass goes by ordinal and the later ones hottest first (ties
   // by ordinal), where an inversion in cold code moved nothing.
   std::map<std::pair<std::string, uint32_t>, double> Moved;
+  // What each inversion's last try gave, to pair the near misses once the
+  // single inversions are exhausted: its change of the module's cost, the
+  // function's entries it was tried on (its other functions' entries do
+  // not change its allocation) and the function's decisions after it.
+  struct Single {
+    double Delta = 0;
+    std::string On;
+    std::vector<Decision> After;
+  };
+  std::map<std::pair<std::string, uint32_t>, Single> Singles;
+  auto EntriesOf = [](const ModuleDecisions &D, StringRef F) {
+    std::string S;
+    for (const EvictDecision &E : D.Evictions)
+      if (E.Function == F)
+        S += formatv("{0} {1} {2}\n", E.Ordinal, E.Hash, E.Column).str();
+    return S;
+  };
+  // A try's outcome: kept if it lowers the module's cost (the trajectory
+  // is then the compile's, and entries it made stale are dropped).
+  auto Keep = [&](ModuleDecisions Try, Outcome &Out) {
+    ModelCost = Out.Instructions;
+    ++R.EvictKept;
+    llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
+      return llvm::none_of(Out.Trajectory, [&](const Decision &D) {
+        return D.Function == E.Function && D.Ordinal == E.Ordinal &&
+               D.Hash == E.Hash && D.Choice == int64_t(E.Column);
+      });
+    });
+    Cur = std::move(Try);
+    CompiledEvictions.insert(Cur.printEvictions());
+    Traj = std::move(Out.Trajectory);
+    Consider(Out, Cur);
+  };
+  // The functions whose pairs were tried, with their entries then.
+  StringMap<std::string> PairedOn;
   StringSet<> Again;
+  bool AllFunctions = true;
   for (unsigned Pass = 1;; ++Pass) {
     R.EvictPasses = Pass;
     StringSet<> KeptIn;
     for (const std::string &F : Functions) {
-      if (Pass > 1 && !Again.contains(F))
+      if (!AllFunctions && !Again.contains(F))
         continue;
       std::vector<uint32_t> Order;
       if (Pass > 1) {
@@ -751,28 +807,117 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
         if (!Out)
           return Fail(Out.takeError());
         Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
+        logMove(R, "evict", F + "\t" + std::to_string(K),
+                Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+        Single &S = Singles[{F, K}];
+        S.Delta = Out->Instructions - ModelCost;
+        S.On = EntriesOf(Cur, F);
+        S.After.clear();
+        for (const Decision &D : Out->Trajectory)
+          if (D.Function == F)
+            S.After.push_back(D);
         if (Out->Instructions >= ModelCost)
           continue;
-        ModelCost = Out->Instructions;
-        ++R.EvictKept;
         if (Pass > 1)
           ++R.LaterKept;
-        llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
-          return llvm::none_of(Out->Trajectory, [&](const Decision &D) {
-            return D.Function == E.Function && D.Ordinal == E.Ordinal &&
-                   D.Hash == E.Hash && D.Choice == int64_t(E.Column);
-          });
-        });
-        Cur = std::move(Try);
-        CompiledEvictions.insert(Cur.printEvictions());
-        Traj = std::move(Out->Trajectory);
+        Keep(std::move(Try), *Out);
         KeptIn.insert(F);
-        Consider(*Out, Cur);
       }
     }
-    if (KeptIn.empty() || Stopped)
+    if (Stopped)
       break;
-    Again = std::move(KeptIn);
+    if (!KeptIn.empty()) {
+      Again = std::move(KeptIn);
+      AllFunctions = false;
+      continue;
+    }
+    // The single inversions are exhausted: pairs of each hot function's
+    // near misses (the inversions that moved its cost up by the least),
+    // the first inverted in the current trajectory and the second in the
+    // trajectory the first left (one inversion's effect depends on the
+    // decisions after it). A kept pair sends its function into another
+    // pass of single inversions, and then into pairs again.
+    bool PairKept = false;
+    for (const std::string &F : Functions) {
+      std::string On = EntriesOf(Cur, F);
+      auto Done = PairedOn.find(F);
+      if (Done != PairedOn.end() && Done->second == On)
+        continue;
+      std::vector<std::pair<double, uint32_t>> Near;
+      for (const Decision &D : Traj)
+        if (D.Function == F) {
+          auto S = Singles.find({F, D.Ordinal});
+          if (S != Singles.end() && S->second.On == On && S->second.Delta > 0)
+            Near.push_back({S->second.Delta, D.Ordinal});
+        }
+      llvm::sort(Near);
+      if (Near.size() > SpeedNearMisses)
+        Near.resize(SpeedNearMisses);
+      std::vector<std::tuple<double, uint32_t, uint32_t>> Pairs;
+      for (auto &[DA, A] : Near)
+        for (auto &[DB, B] : Near)
+          if (A < B)
+            Pairs.push_back({DA + DB, A, B});
+      llvm::sort(Pairs);
+      bool Kept = false;
+      for (auto &[Sum, A, B] : Pairs) {
+        if (Limited && R.Tries >= Budget) {
+          Stopped = true;
+          break;
+        }
+        auto First = llvm::find_if(Traj, [&, A = A](const Decision &D) {
+          return D.Function == F && D.Ordinal == A;
+        });
+        const std::vector<Decision> &After = Singles[{F, A}].After;
+        auto Second = llvm::find_if(
+            After, [B = B](const Decision &D) { return D.Ordinal == B; });
+        if (First == Traj.end() || Second == After.end())
+          continue;
+        int64_t OtherA = invertEviction(First->Mask, First->Choice);
+        int64_t OtherB = invertEviction(Second->Mask, Second->Choice);
+        if (OtherA == First->Choice || OtherB == Second->Choice)
+          continue;
+        ModuleDecisions Try = Cur;
+        Try.setEviction({F, A, First->Hash, uint32_t(OtherA)});
+        Try.setEviction({F, B, Second->Hash, uint32_t(OtherB)});
+        Try.sort();
+        if (!CompiledEvictions.insert(Try.printEvictions()).second)
+          continue;
+        ++R.Tries;
+        ++R.EvictTries;
+        ++R.PairTries;
+        // The first inversion may take away the decisions of entries after
+        // it, as in a later pass.
+        C.AllowStale = true;
+        Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+        C.AllowStale = false;
+        R.Compiles = C.Compiles;
+        noteCompile(R, Counted);
+        if (!Out)
+          return Fail(Out.takeError());
+        logMove(R, "pair", formatv("{0}\t{1},{2}", F, A, B).str(),
+                Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+        if (Out->Instructions >= ModelCost)
+          continue;
+        ++R.PairKept;
+        Keep(std::move(Try), *Out);
+        Kept = true;
+        break;
+      }
+      if (Stopped)
+        break;
+      if (!Kept) {
+        PairedOn[F] = On;
+        continue;
+      }
+      Again.clear();
+      Again.insert(F);
+      PairKept = true;
+      break;
+    }
+    if (Stopped || !PairKept)
+      break;
+    AllFunctions = false;
   }
   R.OutOfMoves = !Stopped;
   R.Compiles = C.Compiles;
@@ -1198,6 +1343,22 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
   OS << "\n`share`: the module's part of --max-compiles (0 without one); "
         "`passes`, inlining + eviction: a pass after one that kept a move "
         "tries again the moves it did not keep.\n";
+  unsigned PairTries = 0, PairKept = 0;
+  for (const ModuleResult *R : Sorted) {
+    PairTries += R->PairTries;
+    PairKept += R->PairKept;
+  }
+  if (PairTries) {
+    OS << "\nPairs of eviction inversions (after the single ones, of each "
+          "function's "
+       << SpeedNearMisses << " nearest misses): " << PairTries << " tried, "
+       << PairKept << " kept.\n\n| module | pairs tried | kept |\n"
+       << "|---|---:|---:|\n";
+    for (const ModuleResult *R : Sorted)
+      if (R->PairTries)
+        OS << "| " << R->Key << " | " << R->PairTries << " | " << R->PairKept
+           << " |\n";
+  }
   OS << "\n";
   if (!Verdict) {
     OS << "Measured gains: not measured by this run (`--workload CMD` "
@@ -1227,6 +1388,13 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
     }
   }
   if (Error E = writeFileAtomically(O.WorkDir + "/report.md", Rep))
+    return E;
+  // Every try of the search, module by module in the report's order.
+  std::string Log = "module\tkind\tfunction\tdecision\tdelta\tkept\n";
+  for (const ModuleResult *R : Sorted)
+    for (const std::string &L : R->Moves)
+      Log += L + "\n";
+  if (Error E = writeFileAtomically(O.WorkDir + "/moves.tsv", Log))
     return E;
   if (O.Verbose)
     outs() << "mlgo tune: estimated " << percent(Tuned, BaseTotal)

@@ -32,7 +32,10 @@
 //      a function whose pass kept an inversion gets another pass over its
 //      decisions without an entry, those whose last inversion moved the
 //      cost most first (kept entries a later inversion made stale are
-//      dropped).
+//      dropped); when the single inversions are exhausted, pairs of each
+//      function's near misses (the 10 inversions that raised its cost the
+//      least; the second inverted in the allocation the first left),
+//      nearest first, a kept pair followed by another pass.
 // The module's result is the cheapest of the three; the model side gets
 // one entry that pins the model's own first answer (which switches the
 // module to the model). With --workload (mlgo/Tune/WorkloadCheck.h) the
@@ -91,7 +94,9 @@ struct SpeedTuneOptions {
 };
 
 /// Runs the search and writes Output (a decisions file for speed),
-/// WORK/report.md and WORK/curve-speed.svg.
+/// WORK/report.md, WORK/moves.tsv (every try: module, kind, function,
+/// decision, the change of the module's cost, kept or not) and
+/// WORK/curve-speed.svg.
 llvm::Error runSpeedTuning(const SpeedTuneOptions &Options);
 
 /// `mlgo tune check` for a file for speed: compiles each module of the
