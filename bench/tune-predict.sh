@@ -100,7 +100,7 @@ out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
        f'<text x="{L-4}" y="{T+4}" text-anchor="end">{my}</text>',
        f'<text x="{L-4}" y="{H-B+4}" text-anchor="end">0</text>',
        f'<text x="{W-R}" y="{H-B+18}" text-anchor="end">{mx} compiles</text>']
-colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd"]
+colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
 for k, m in enumerate(modes):
     pts = " ".join(f"{L + (W-L-R) * c / mx:.1f},{(H-B) - (H-B-T) * g / my:.1f}"
                    for c, g in curves[m])
