@@ -159,8 +159,9 @@ struct UnitState {
   double Predicted = std::numeric_limits<double>::quiet_NaN();
   StringMap<double> Screened;
   /// With --predict-slices, per state: each trajectory site's component of
-  /// the statics graph (SIZE_MAX: none), found when first needed, and per
-  /// component the slice its moves are predicted on.
+  /// the statics graph (SIZE_MAX: none; components), found when first
+  /// needed, and the slices moves are predicted on (one per component, or
+  /// one per set of functions a move changes).
   struct PredictionSlice {
     /// None: the component has no slice (a caller the pipeline made).
     std::optional<SliceSpec> Spec;
