@@ -11,7 +11,14 @@
 # --prediction-cost` (0.5 of a compile each): "compiles" below is the
 # budget spent, compiles plus predictions at that cost.
 #
-#   bench/tune-predict.sh CORPUS WORK MAX_COMPILES [--rank] PACKAGE...
+#   bench/tune-predict.sh CORPUS WORK MAX_COMPILES [--rank] [--slices] PACKAGE...
+#
+# --slices adds skip-components and skip-moves (and rank-components and
+# rank-moves with --rank): the same modes with `--predict-slices
+# components|moves`, a move predicted on a slice (docs/tune.md).
+# With `env MODES="off skip-moves"` (off first), those modes only; with
+# `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
+# earlier runs in WORK.
 #
 # With no PACKAGE, the inliner's validation packages
 # (models/inline-oz/recipe.json). CORPUS must hold them (scripts/corpus-
@@ -24,9 +31,19 @@ work=$2
 max=$3
 shift 3
 modes=(off skip)
+rank=0
 if [[ ${1:-} == --rank ]]; then
   modes+=(rank)
+  rank=1
   shift
+fi
+if [[ ${1:-} == --slices ]]; then
+  modes+=(skip-components skip-moves)
+  [[ $rank == 1 ]] && modes+=(rank-components rank-moves)
+  shift
+fi
+if [[ -n ${MODES:-} ]]; then
+  read -r -a modes <<<"$MODES"
 fi
 pkgs=("$@")
 if [[ ${#pkgs[@]} == 0 ]]; then
@@ -41,12 +58,16 @@ work=$(cd "$work" && pwd)
 "$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
 echo "packages: ${pkgs[*]}; budget $max compiles per search"
 for m in "${modes[@]}"; do
+  [[ -n ${PLOT_ONLY:-} ]] && break
   start=$(date +%s)
-  "$mlgo" tune --quiet --per-package --max-compiles "$max" --predict "$m" \
+  flags=(--predict "${m%%-*}")
+  [[ $m == *-* ]] && flags+=(--predict-slices "${m#*-}")
+  "$mlgo" tune --quiet --per-package --max-compiles "$max" "${flags[@]}" \
     --corpus "$work/corpus" --work-dir "$work/$m" -o "$work/decisions-$m" \
     -j 2
   echo "$m: wall clock $(( $(date +%s) - start )) s"
-  grep -h '^- Search\|^- Predictions\|^| total' "$work/$m/report.md" || true
+  grep -h '^- Search\|^- Predictions\|^- Of those\|^| total' \
+    "$work/$m/report.md" || true
 done
 python3 - "$work" "${modes[@]}" <<'PY'
 import csv, sys
@@ -79,14 +100,14 @@ out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
        f'<text x="{L-4}" y="{T+4}" text-anchor="end">{my}</text>',
        f'<text x="{L-4}" y="{H-B+4}" text-anchor="end">0</text>',
        f'<text x="{W-R}" y="{H-B+18}" text-anchor="end">{mx} compiles</text>']
-colors = ["#1f77b4", "#d62728", "#2ca02c"]
+colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
 for k, m in enumerate(modes):
     pts = " ".join(f"{L + (W-L-R) * c / mx:.1f},{(H-B) - (H-B-T) * g / my:.1f}"
                    for c, g in curves[m])
     out.append(f'<polyline fill="none" stroke="{colors[k]}" stroke-width="2" '
                f'points="{pts}"/>')
     out.append(f'<text x="{L+10}" y="{T+16+14*k}" fill="{colors[k]}">'
-               f'--predict {m}</text>')
+               f'--predict {m.replace("-", " --predict-slices ")}</text>')
 out.append("</svg>")
 open(f"{work}/predict.svg", "w").write("\n".join(out) + "\n")
 print(f"curve: {work}/predict.svg")

@@ -145,12 +145,23 @@ void sliceModule(Module &M, const SliceSpec &S) {
   }
 }
 
-Error writeSlice(StringRef In, StringRef Out, const SliceSpec &S) {
+Error writeSlice(StringRef In, StringRef Out, const SliceSpec &S,
+                 SliceInstructions *Counts) {
   LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> M = readBitcodeModule(In, Ctx);
   if (!M)
     return M.takeError();
+  auto Count = [&] {
+    uint64_t N = 0;
+    for (const Function &F : **M)
+      N += F.getInstructionCount();
+    return N;
+  };
+  if (Counts)
+    Counts->Module = Count();
   sliceModule(**M, S);
+  if (Counts)
+    Counts->Slice = Count();
   std::string Broken;
   raw_string_ostream BrokenOS(Broken);
   if (verifyModule(**M, &BrokenOS))
@@ -322,6 +333,35 @@ getModuleComponents(StringRef Path, ArrayRef<DecidedSite> T, SplitKind K) {
     Out.Sites[It->second].push_back(I);
   }
   return Out;
+}
+
+SliceSpec getMoveSlice(ArrayRef<DecidedSite> T, ArrayRef<size_t> Changed) {
+  SliceSpec S;
+  std::vector<StringRef> Work;
+  for (size_t I : Changed) {
+    assert(I < T.size() && "a changed site outside the trajectory");
+    S.Emit.insert(T[I].Site.Caller);
+    S.Emit.insert(T[I].Site.Callee);
+    Work.push_back(T[I].Site.Caller);
+    Work.push_back(T[I].Site.Callee);
+  }
+  // The bodies inlined: a site's caller is the function it was decided
+  // in, so following inlined sites from the emitted functions reaches
+  // every body their code is made of.
+  StringMap<std::vector<StringRef>> Inlined;
+  for (const DecidedSite &D : T)
+    if (D.Site.Inline)
+      Inlined[D.Site.Caller].push_back(D.Site.Callee);
+  while (!Work.empty()) {
+    auto It = Inlined.find(Work.back());
+    Work.pop_back();
+    if (It == Inlined.end())
+      continue;
+    for (StringRef Callee : It->second)
+      if (!S.Emit.contains(Callee) && S.Body.insert(Callee).second)
+        Work.push_back(Callee);
+  }
+  return S;
 }
 
 Expected<std::vector<std::string>> getDefinedFunctions(StringRef Path) {

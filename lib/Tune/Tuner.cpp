@@ -54,6 +54,18 @@ using namespace llvm;
 
 namespace mlgo {
 
+StringRef getName(TunePredictOn P) {
+  switch (P) {
+  case TunePredictOn::Module:
+    return "module";
+  case TunePredictOn::Components:
+    return "components";
+  case TunePredictOn::Moves:
+    return "moves";
+  }
+  llvm_unreachable("unknown TunePredictOn");
+}
+
 StringRef getName(TunePredict P) {
   switch (P) {
   case TunePredict::Off:
@@ -64,6 +76,21 @@ StringRef getName(TunePredict P) {
     return "skip";
   }
   llvm_unreachable("unknown TunePredict");
+}
+
+/// What a compile costs beyond its IR instructions, in instructions: a
+/// prediction of a slice of I instructions from a module of M costs
+/// (PredictionFixedInstructions + I) / (PredictionFixedInstructions + M) of
+/// the module's. From the user CPU time of clang-19 -Oz -emit-llvm on
+/// tinyxml2.o and libyaml's scanner.o, on move slices of both and on an
+/// empty module (docs/tune.md, "On slices"): at or above the shares
+/// measured.
+constexpr double PredictionFixedInstructions = 5000;
+
+/// A slice's prediction as a share of its module's (see above).
+static double getPredictionShare(const SliceInstructions &N) {
+  return (PredictionFixedInstructions + double(N.Slice)) /
+         (PredictionFixedInstructions + double(N.Module));
 }
 
 /// The MD5 of the embedded IR2Native model that --predict uses.
@@ -131,6 +158,37 @@ struct UnitState {
   /// far, with their units' predicted .text (NaN: the prediction failed).
   double Predicted = std::numeric_limits<double>::quiet_NaN();
   StringMap<double> Screened;
+  /// With --predict-slices, per state: each trajectory site's component of
+  /// the statics graph (SIZE_MAX: none; components), found when first
+  /// needed, and the slices moves are predicted on (one per component, or
+  /// one per set of functions a move changes).
+  struct PredictionSlice {
+    /// None: the component has no slice (a caller the pipeline made).
+    std::optional<SliceSpec> Spec;
+    /// The slice in the compile service, once written.
+    std::optional<size_t> Index;
+    /// One prediction's cost in compiles.
+    double Cost = 0;
+    /// The slice's predicted .text as it is (NaN until predicted, or
+    /// when that failed).
+    double Base = std::numeric_limits<double>::quiet_NaN();
+    bool BaseAsked = false;
+  };
+  bool SlicesFound = false;
+  std::vector<size_t> SiteComponent;
+  std::vector<PredictionSlice> Slices;
+  /// With --predict-slices moves: the functions the module's bitcode
+  /// defines, and each move slice's index in Slices by its functions.
+  StringSet<> Defined;
+  StringMap<size_t> MoveSlices;
+  /// Forgets the predictions of the state (a new trajectory).
+  void clearSlices() {
+    SlicesFound = false;
+    SiteComponent.clear();
+    Slices.clear();
+    Defined.clear();
+    MoveSlices.clear();
+  }
 };
 
 /// One program: its modules' objects linked together.
@@ -213,16 +271,23 @@ struct SearchResult {
   uint64_t Predictions = 0;
   double PredictSeconds = 0;
   uint64_t PredictedBad = 0;
+  /// With --predict-slices: the predictions of those made on slices, and
+  /// what they cost in compiles (each its slice's share of the module).
+  uint64_t SlicePredictions = 0;
+  double SliceCharge = 0;
 
-  /// What \p N predictions cost in --max-compiles at \p Cost compiles
-  /// each, rounded up.
-  static uint64_t charge(uint64_t N, double Cost) {
-    return static_cast<uint64_t>(std::ceil(static_cast<double>(N) * Cost));
+  /// What \p N module predictions at \p Cost compiles each and slice
+  /// predictions costing \p Slices cost in --max-compiles, rounded up.
+  static uint64_t charge(uint64_t N, double Cost, double Slices = 0) {
+    return static_cast<uint64_t>(
+        std::ceil(static_cast<double>(N) * Cost + Slices));
   }
-  /// The budget spent: compiles, and predictions at \p Cost each.
-  uint64_t spent(double Cost) const {
-    return Compiles + charge(Predictions, Cost);
+  /// What the predictions made so far cost, rounded up.
+  uint64_t charged(double Cost) const {
+    return charge(Predictions - SlicePredictions, Cost, SliceCharge);
   }
+  /// The budget spent: compiles, and predictions at their cost.
+  uint64_t spent(double Cost) const { return Compiles + charged(Cost); }
 };
 
 /// How the linked size counts a compile's object.
@@ -536,11 +601,19 @@ private:
   /// drops (skip) or moves to the end of its plan (rank) every move whose
   /// unit is predicted no smaller than now, until the next \p PerUnit(N)
   /// moves of every unit (N units with moves left) are predicted to help.
-  Error screen(SearchResult &R,
-               llvm::function_ref<size_t(size_t)> PerUnit) const;
+  /// With slices (PredictOn), a move whose sites lie in one component of the
+  /// statics graph is predicted on its slice against the slice as it is.
+  Error screen(SearchResult &R, llvm::function_ref<size_t(size_t)> PerUnit);
+  /// With slices (PredictOn): the slice of unit \p U's state that
+  /// predicts move \p M, an index into St.Slices (writing it first), or
+  /// none (the move is predicted on the module).
+  Expected<std::optional<size_t>> predictionSlice(size_t U, UnitState &St,
+                                                  const TuneMove &M);
   /// Writes module \p Mod's slice \p Spec to W/slices/<module>.<Tag>.bc
-  /// and adds it to the compile service: its index there.
-  Expected<size_t> addSlice(size_t Mod, StringRef Tag, const SliceSpec &Spec);
+  /// and adds it to the compile service: its index there (and in \p
+  /// Counts, if given, the instructions of the module and the slice).
+  Expected<size_t> addSlice(size_t Mod, StringRef Tag, const SliceSpec &Spec,
+                            SliceInstructions *Counts = nullptr);
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchResult &R) const;
   Error verifyAndWrite(const SearchResult &R);
@@ -568,6 +641,9 @@ private:
                                  : "guided by |logit|";
     if (O.Predict != TunePredict::Off)
       Guide += "; predicted gains: " + getName(O.Predict).str() +
+               (O.PredictOn != TunePredictOn::Module
+                    ? " on slices (" + getName(O.PredictOn).str() + ")"
+                    : "") +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
   }
@@ -596,14 +672,15 @@ private:
 };
 
 Expected<size_t> Tuner::addSlice(size_t Mod, StringRef Tag,
-                                 const SliceSpec &Spec) {
+                                 const SliceSpec &Spec,
+                                 SliceInstructions *Counts) {
   const CorpusModule &M = modules()[Mod];
   SmallString<256> Path(O.WorkDir);
   sys::path::append(Path, "slices", M.Name + "." + Tag + ".bc");
   StringRef Parent = sys::path::parent_path(Path);
   if (std::error_code EC = sys::fs::create_directories(Parent))
     return makeError(Parent + ": cannot create: " + EC.message());
-  if (Error E = writeSlice(M.BitcodePath, Path, Spec))
+  if (Error E = writeSlice(M.BitcodePath, Path, Spec, Counts))
     return E;
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
   if (!Buf)
@@ -1126,6 +1203,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
       St.Moves = plan(St, Order, /*OfferHeuristic=*/true);
       St.Next = 0;
       St.Screened.clear();
+      St.clearSlices();
       St.Predicted = std::numeric_limits<double>::quiet_NaN();
     }
   }
@@ -1139,61 +1217,220 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
   return Error::success();
 }
 
-Error Tuner::screen(SearchResult &R,
-                    function_ref<size_t(size_t)> PerUnit) const {
+Expected<std::optional<size_t>> Tuner::predictionSlice(size_t U, UnitState &St,
+                                                       const TuneMove &M) {
+  // A slice holds one module's functions; the heuristic changes them all.
+  if (Units[U].Mods.size() != 1 || M.Heuristic)
+    return std::nullopt;
+  const std::vector<DecidedSite> &T = St.Trajectory;
+  const size_t Mod = Units[U].Mods.front();
+  // Writes slice K of the state if it is not yet: named after the state
+  // (its kept moves) and K, the same name and bytes in a rerun.
+  auto Write = [&](size_t K) -> Error {
+    UnitState::PredictionSlice &PS = St.Slices[K];
+    if (PS.Index)
+      return Error::success();
+    std::string Tag = formatv("predict-{0}-{1}", St.Kept.size(), K).str();
+    SliceInstructions N;
+    Expected<size_t> Index = addSlice(Mod, Tag, *PS.Spec, &N);
+    if (!Index)
+      return Index.takeError();
+    PS.Index = *Index;
+    PS.Cost = O.PredictionCost * getPredictionShare(N);
+    return Error::success();
+  };
+  if (O.PredictOn == TunePredictOn::Moves) {
+    if (!St.SlicesFound) {
+      Expected<std::vector<std::string>> D =
+          getDefinedFunctions(modules()[Mod].BitcodePath);
+      if (!D)
+        return D.takeError();
+      for (const std::string &F : *D)
+        St.Defined.insert(F);
+      St.SlicesFound = true;
+    }
+    std::vector<size_t> Changed;
+    if (!M.Entry.isGroup()) {
+      if (M.Features.Position < T.size())
+        Changed.push_back(M.Features.Position);
+    } else {
+      for (size_t I = 0; I < T.size(); ++I)
+        if (T[I].Site.Callee == M.Entry.Callee)
+          Changed.push_back(I);
+    }
+    // A caller the bitcode does not define (made by the pipeline) would
+    // be missing from its slice: the module predicts the move.
+    if (Changed.empty() || llvm::any_of(Changed, [&](size_t I) {
+          return !St.Defined.contains(T[I].Site.Caller);
+        }))
+      return std::nullopt;
+    SliceSpec Spec = getMoveSlice(T, Changed);
+    std::vector<StringRef> Names;
+    for (const auto &E : Spec.Emit)
+      Names.push_back(E.getKey());
+    llvm::sort(Names);
+    std::string Key = llvm::join(Names, " ");
+    auto [It, New] = St.MoveSlices.try_emplace(Key, St.Slices.size());
+    if (New) {
+      St.Slices.emplace_back();
+      St.Slices.back().Spec = std::move(Spec);
+    }
+    if (Error E = Write(It->second))
+      return E;
+    return It->second;
+  }
+  if (!St.SlicesFound) {
+    Expected<ModuleComponents> MC =
+        getModuleComponents(modules()[Mod].BitcodePath, T, SplitKind::Statics);
+    if (!MC)
+      return MC.takeError();
+    St.SiteComponent.assign(T.size(), SIZE_MAX);
+    for (size_t K = 0; K < MC->Sites.size(); ++K) {
+      for (size_t I : MC->Sites[K])
+        St.SiteComponent[I] = K;
+      St.Slices.emplace_back();
+      St.Slices.back().Spec = std::move(MC->Slices[K]);
+    }
+    St.SlicesFound = true;
+  }
+  // The component of every site the move changes: one, or none.
+  size_t Comp = SIZE_MAX;
+  auto Join = [&](size_t I) {
+    size_t C = I < St.SiteComponent.size() ? St.SiteComponent[I] : SIZE_MAX;
+    if (C == SIZE_MAX || (Comp != SIZE_MAX && C != Comp))
+      return false;
+    Comp = C;
+    return true;
+  };
+  if (!M.Entry.isGroup()) {
+    if (!Join(M.Features.Position))
+      return std::nullopt;
+  } else {
+    for (size_t I = 0; I < T.size(); ++I)
+      if (T[I].Site.Callee == M.Entry.Callee && !Join(I))
+        return std::nullopt;
+  }
+  if (Comp == SIZE_MAX)
+    return std::nullopt;
+  if (!St.Slices[Comp].Spec)
+    return std::nullopt;
+  if (Error E = Write(Comp))
+    return E;
+  return Comp;
+}
+
+Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
   auto Begin = std::chrono::steady_clock::now();
+  const bool Slicing = O.PredictOn != TunePredictOn::Module;
   // The step's compile slots: what its tries may compile at most. Its
-  // predictions may cost as much (PredictionCost each), no more, and
-  // never so much that the budget has no compile left: a move left
-  // unpredicted is compiled as it is, like one whose prediction failed.
+  // predictions may cost as much (PredictionCost each, a slice's share of
+  // that on a slice), no more, and never so much that the budget has no
+  // compile left: a move left unpredicted is compiled as it is, like one
+  // whose prediction failed.
   size_t Active = 0, Slots = 0;
   for (size_t U = 0; U < Units.size(); ++U)
     Active += R.States[U].Next < R.States[U].Moves.size();
   for (size_t U = 0; U < Units.size(); ++U)
     if (R.States[U].Next < R.States[U].Moves.size())
       Slots += PerUnit(Active) * Units[U].Mods.size();
-  const uint64_t StepPredictions = R.Predictions;
+  uint64_t StepModule = 0, StepMade = 0;
+  double StepSlices = 0;
   // Each round predicts the unpredicted moves among each unit's next
-  // PerUnit ones (and the unit itself, once per state); a round that
-  // drops or defers a move looks at the move after it in the next one.
+  // PerUnit ones (and the unit itself, once per state; with slices, the
+  // slice of each component a move is predicted on, once per state); a
+  // round that drops or defers a move looks at the move after it in the
+  // next one.
   for (;;) {
     Active = 0;
     for (const UnitState &St : R.States)
       Active += St.Next < St.Moves.size();
     const size_t Window = PerUnit(Active);
+    enum class AskKind : uint8_t { Unit, SliceBase, Move, SliceMove };
     struct Ask {
       size_t Unit;
-      /// The move's index in the unit's plan; SIZE_MAX: the unit itself.
+      AskKind Kind;
+      /// The move's index in the unit's plan (Move, SliceMove).
       size_t Move;
+      /// The component (SliceBase, SliceMove).
+      size_t Comp;
       size_t First;
     };
     std::vector<Ask> Asks;
     std::vector<CompileRequest> Req;
+    uint64_t RoundModule = 0, RoundSlicePredictions = 0;
+    double RoundSlices = 0;
     for (size_t U = 0; U < Units.size(); ++U) {
-      const UnitState &St = R.States[U];
+      UnitState &St = R.States[U];
       if (St.Next >= St.Moves.size())
         continue;
-      auto AskFor = [&](size_t Move, const CompilePolicy &P) {
-        Asks.push_back({U, Move, Req.size()});
+      auto AskFor = [&](AskKind Kind, size_t Move, const CompilePolicy &P) {
+        Asks.push_back({U, Kind, Move, 0, Req.size()});
         for (size_t M : Units[U].Mods)
           Req.push_back({M, P});
+        RoundModule += Units[U].Mods.size();
       };
-      if (std::isnan(St.Predicted))
-        AskFor(SIZE_MAX, policyFor(St.Fixed));
+      // With slices, the unit itself is predicted only when a move is
+      // predicted on the module; without, first, as always.
+      std::vector<std::pair<size_t, std::optional<size_t>>> Moves;
       for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
-        if (!St.Screened.count(St.Moves[K].getKey()))
-          AskFor(K, policyFor(St, St.Moves[K]));
+        if (!St.Screened.count(St.Moves[K].getKey())) {
+          std::optional<size_t> Comp;
+          if (Slicing) {
+            Expected<std::optional<size_t>> C =
+                predictionSlice(U, St, St.Moves[K]);
+            if (!C)
+              return C.takeError();
+            Comp = *C;
+          }
+          Moves.push_back({K, Comp});
+        }
+      bool OnModule = !Slicing || llvm::any_of(Moves, [](const auto &KC) {
+        return !KC.second.has_value();
+      });
+      if (std::isnan(St.Predicted) && OnModule)
+        AskFor(AskKind::Unit, SIZE_MAX, policyFor(St.Fixed));
+      // On a slice every site is fixed as the trajectory decided it: the
+      // model's features count the whole module, so a site left to it
+      // could decide otherwise in the slice.
+      ModuleDecisions All;
+      if (Slicing)
+        All = fixAll(Units[U].Key, St.Trajectory);
+      auto SliceAsk = [&](AskKind Kind, size_t Move, size_t Comp,
+                          const CompilePolicy &P) {
+        UnitState::PredictionSlice &PS = St.Slices[Comp];
+        Asks.push_back({U, Kind, Move, Comp, Req.size()});
+        Req.push_back({*PS.Index, P});
+        RoundSlices += PS.Cost;
+        ++RoundSlicePredictions;
+      };
+      for (const auto &[K, MaybeComp] : Moves) {
+        if (!MaybeComp) {
+          AskFor(AskKind::Move, K, policyFor(St, St.Moves[K]));
+          continue;
+        }
+        const size_t Comp = *MaybeComp;
+        // The slice as it is, once per state (asked when the round runs).
+        if (!St.Slices[Comp].BaseAsked &&
+            llvm::none_of(Asks, [&](const Ask &A) {
+              return A.Unit == U && A.Kind == AskKind::SliceBase &&
+                     A.Comp == Comp;
+            }))
+          SliceAsk(AskKind::SliceBase, SIZE_MAX, Comp, policyFor(All));
+        SliceAsk(AskKind::SliceMove, K, Comp,
+                 policyFor(applyMove(All, St.Moves[K])));
+      }
     }
     if (Req.empty())
       break;
-    const uint64_t Step = R.Predictions - StepPredictions + Req.size();
-    if (Step > Req.size() &&
-        SearchResult::charge(Step, O.PredictionCost) > Slots)
+    if (StepMade &&
+        SearchResult::charge(StepModule + RoundModule, O.PredictionCost,
+                             StepSlices + RoundSlices) > Slots)
       break;
     if (O.MaxCompiles &&
         R.Compiles +
-                SearchResult::charge(R.Predictions + Req.size(),
-                                     O.PredictionCost) +
+                SearchResult::charge(
+                    R.Predictions - R.SlicePredictions + RoundModule,
+                    O.PredictionCost, R.SliceCharge + RoundSlices) +
                 1 >
             O.MaxCompiles)
       break;
@@ -1202,26 +1439,50 @@ Error Tuner::screen(SearchResult &R,
     if (!P)
       return P.takeError();
     R.Predictions += Req.size();
-    // Per unit, its asks in plan order; the unit's own comes first.
-    std::vector<std::vector<size_t>> Bad(Units.size());
-    for (const Ask &A : Asks) {
-      UnitState &St = R.States[A.Unit];
+    R.SlicePredictions += RoundSlicePredictions;
+    R.SliceCharge += RoundSlices;
+    StepModule += RoundModule;
+    StepSlices += RoundSlices;
+    StepMade += Req.size();
+    for (const Ask &A : Asks)
+      if (A.Kind == AskKind::SliceBase)
+        R.States[A.Unit].Slices[A.Comp].BaseAsked = true;
+    auto BytesOf = [&](const Ask &A) {
+      const size_t N = A.Kind == AskKind::Unit || A.Kind == AskKind::Move
+                           ? Units[A.Unit].Mods.size()
+                           : 1;
       double Bytes = 0;
       bool Ok = true;
-      for (size_t K = 0; K < Units[A.Unit].Mods.size(); ++K) {
+      for (size_t K = 0; K < N; ++K) {
         Ok &= (*P)[A.First + K].Ok;
         Bytes += (*P)[A.First + K].Bytes;
       }
-      if (!Ok)
-        Bytes = std::numeric_limits<double>::quiet_NaN();
-      if (A.Move == SIZE_MAX) {
-        St.Predicted = Bytes;
+      return Ok ? Bytes : std::numeric_limits<double>::quiet_NaN();
+    };
+    // The bases first: a slice's may come after a move asked on it.
+    for (const Ask &A : Asks) {
+      UnitState &St = R.States[A.Unit];
+      if (A.Kind == AskKind::Unit)
+        St.Predicted = BytesOf(A);
+      else if (A.Kind == AskKind::SliceBase)
+        St.Slices[A.Comp].Base = BytesOf(A);
+    }
+    // Per unit, its moves predicted not to help, in plan order.
+    std::vector<std::vector<size_t>> Bad(Units.size());
+    for (const Ask &A : Asks) {
+      if (A.Kind == AskKind::Unit || A.Kind == AskKind::SliceBase)
         continue;
-      }
-      St.Screened[St.Moves[A.Move].getKey()] = Bytes;
+      UnitState &St = R.States[A.Unit];
+      const double Bytes = BytesOf(A);
+      const double Against =
+          A.Kind == AskKind::Move ? St.Predicted : St.Slices[A.Comp].Base;
+      // The unit's predicted .text after the move: known for a move
+      // predicted on the module only.
+      St.Screened[St.Moves[A.Move].getKey()] =
+          A.Kind == AskKind::Move ? Bytes
+                                  : std::numeric_limits<double>::quiet_NaN();
       // A failed prediction says nothing: the compile decides.
-      if (!std::isnan(Bytes) && !std::isnan(St.Predicted) &&
-          !(Bytes < St.Predicted))
+      if (!std::isnan(Bytes) && !std::isnan(Against) && !(Bytes < Against))
         Bad[A.Unit].push_back(A.Move);
     }
     for (size_t U = 0; U < Units.size(); ++U) {
@@ -1515,6 +1776,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         St.Moves = plan(St, Order, /*OfferHeuristic=*/false);
         St.Next = 0;
         St.Screened.clear();
+        St.clearSlices();
       }
     }
     MoveCompiles += R.Compiles - StepCompiles;
@@ -1532,11 +1794,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
               R.StoppedByBudget ? ", stopped by the budget" : "",
               percentChange(ModelTotal, Total)));
   if (O.Predict != TunePredict::Off)
-    log(formatv("predictions ({0}): {1} in {2:F1} s, counted as {5} "
-                "compiles; {3} moves predicted not to help, {4}",
+    log(formatv("predictions ({0}): {1} ({6} on slices) in {2:F1} s, "
+                "counted as {5} compiles; {3} moves predicted not to help, {4}",
                 getName(Order), R.Predictions, R.PredictSeconds, R.PredictedBad,
                 O.Predict == TunePredict::Skip ? "skipped" : "tried last",
-                SearchResult::charge(R.Predictions, O.PredictionCost)));
+                R.charged(O.PredictionCost), R.SlicePredictions));
   return R;
 }
 
@@ -1656,7 +1918,11 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
     F.setMeta("budget", Budget);
     F.setMeta("compiles", std::to_string(R.Compiles));
     if (O.Predict != TunePredict::Off)
-      F.setMeta("predictions", std::to_string(R.Predictions));
+      F.setMeta("predictions",
+                std::to_string(R.Predictions) +
+                    (O.PredictOn != TunePredictOn::Module
+                         ? formatv(" ({0} on slices)", R.SlicePredictions).str()
+                         : std::string()));
     F.setMeta("measured",
               formatv("linked .text: -Oz {0}, model {1}, tuned {2} bytes "
                       "({3:F2}% vs -Oz, {4:F2}% vs the model)",
@@ -1728,8 +1994,12 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                   "not to help were {2}.\n",
                   R.Predictions, R.PredictedBad,
                   O.Predict == TunePredict::Skip ? "skipped" : "tried last",
-                  SearchResult::charge(R.Predictions, O.PredictionCost),
-                  O.PredictionCost);
+                  R.charged(O.PredictionCost), O.PredictionCost);
+  if (O.PredictOn != TunePredictOn::Module)
+    Md += formatv("- Of those on slices ({2}; each charged by its "
+                  "instructions, docs/tune.md): {0}, {1:F2} compiles' "
+                  "worth.\n",
+                  R.SlicePredictions, R.SliceCharge, getName(O.PredictOn));
   Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
         "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
   uint64_t TS = 0, TM = 0, TT = 0;

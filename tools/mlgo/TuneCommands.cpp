@@ -150,6 +150,13 @@ cl::opt<double> PredictionCost(
     cl::desc("--predict: what one prediction counts in --max-compiles, as "
              "a fraction of a compile (default 0.5: the IR half of one)"),
     cl::value_desc("fraction"), cl::init(0.5), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string> PredictSlices(
+    "predict-slices",
+    cl::desc("--predict: predict a move on a slice, charged by its "
+             "instructions: 'components' (its component of the statics "
+             "graph) or 'moves' (the functions it changes and the bodies "
+             "they inline; docs/tune.md)"),
+    cl::value_desc("components|moves"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -202,7 +209,7 @@ int runSpeedTune() {
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
       !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
-      Interleave || Predict != "off")
+      Interleave || Predict != "off" || !PredictSlices.empty())
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
                 "--predict, --budget and --components are for --objective "
                 "size");
@@ -318,6 +325,17 @@ int runTune() {
                         PredictionCost.getValue())
                     .str());
   O.PredictionCost = PredictionCost;
+  if (!PredictSlices.empty()) {
+    if (O.Predict == TunePredict::Off)
+      return fail("--predict-slices is for --predict rank or skip");
+    Expected<TunePredictOn> On =
+        parseWord<TunePredictOn>("predict-slices", PredictSlices,
+                                 {{"components", TunePredictOn::Components},
+                                  {"moves", TunePredictOn::Moves}});
+    if (!On)
+      return fail(On.takeError());
+    O.PredictOn = *On;
+  }
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

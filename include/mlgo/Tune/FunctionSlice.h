@@ -72,10 +72,16 @@ struct SliceSpec {
 /// alias of a function that is no longer emitted becomes a declaration).
 void sliceModule(llvm::Module &M, const SliceSpec &S);
 
+/// The IR instructions of a module's function bodies, and of its slice's.
+struct SliceInstructions {
+  uint64_t Module = 0, Slice = 0;
+};
+
 /// Reads the bitcode file \p In, slices it by \p S and writes the slice's
-/// bitcode to \p Out. Errors name the file.
+/// bitcode to \p Out; in \p Counts, if given, the instructions of both.
+/// Errors name the file.
 llvm::Error writeSlice(llvm::StringRef In, llvm::StringRef Out,
-                       const SliceSpec &S);
+                       const SliceSpec &S, SliceInstructions *Counts = nullptr);
 
 /// The functions the bitcode file \p Path defines, in module order.
 /// Errors name the file.
@@ -115,6 +121,18 @@ struct ModuleComponents {
 llvm::Expected<ModuleComponents>
 getModuleComponents(llvm::StringRef Path, llvm::ArrayRef<DecidedSite> T,
                     SplitKind K);
+
+/// The slice that predicts a move changing the sites \p Changed (indices
+/// into trajectory \p T) for `mlgo tune --predict-slices move`: it emits
+/// the changed sites' callers and callee, keeps the bodies they inline in
+/// \p T (and those inlined into those, and the callee's), and drops every
+/// other function. Unlike a component's slice it is not closed: what a
+/// dropped function told the pipeline (attributes inferred from its body,
+/// its calls of a static function) is lost, the same before and after the
+/// move, so the difference of the two predictions is an estimate of the
+/// move's, never a measurement.
+SliceSpec getMoveSlice(llvm::ArrayRef<DecidedSite> T,
+                       llvm::ArrayRef<size_t> Changed);
 
 /// One slice's compile.
 struct SliceSize {

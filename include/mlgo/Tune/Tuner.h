@@ -42,6 +42,13 @@ struct CorpusModule;
 enum class TunePredict : uint8_t { Off, Rank, Skip };
 llvm::StringRef getName(TunePredict P);
 
+/// What a prediction of a move compiles (docs/tune.md, "On slices"): the
+/// module; the slice of the move's component of the statics graph, if it
+/// has one; or a slice of the functions the move changes and the bodies
+/// they inline.
+enum class TunePredictOn : uint8_t { Module, Components, Moves };
+llvm::StringRef getName(TunePredictOn P);
+
 struct TuneOptions {
   std::string CorpusDir;
   std::string WorkDir;
@@ -114,6 +121,14 @@ struct TuneOptions {
   /// MaxCompiles, and the curve counts them so; a step predicts at most
   /// what its compiles may cost (TriesPerStep compiles' worth).
   double PredictionCost = 0.5;
+  /// With Predict: predict a move on a slice instead of the whole module
+  /// (Components: the component of the statics graph holding its changed
+  /// sites, mlgo/Tune/FunctionSlice.h; Moves: getMoveSlice()), against the
+  /// same slice as it is; such a prediction costs PredictionCost times the
+  /// slice's share of the module's instructions, with a fixed part
+  /// (Tuner.cpp, PredictionFixedInstructions). Moves without a slice (the
+  /// heuristic) are predicted on the module as with Module.
+  TunePredictOn PredictOn = TunePredictOn::Module;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
