@@ -215,8 +215,9 @@ struct SearchResult {
   uint64_t Predictions = 0;
   double PredictSeconds = 0;
   uint64_t PredictedBad = 0;
-  /// With --program-moves: those tried and kept, and the bytes they saved.
-  uint64_t ProgramTries = 0, ProgramKept = 0;
+  /// With --program-moves: those tried and kept, their compiles (tries
+  /// and the kept ones' trajectories), and the bytes they saved.
+  uint64_t ProgramTries = 0, ProgramKept = 0, ProgramCompiles = 0;
   int64_t ProgramSaved = 0;
 
   /// What \p N predictions cost in --max-compiles at \p Cost compiles
@@ -1471,8 +1472,28 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     // too: one per unit that tries something (two for the heuristic).
     size_t Reserve = 0;
     // Each program's next program move first, judged before the units'
-    // own tries (a unit it changes sets their tries aside).
-    for (size_t P = 0; P < PMoves.size() && !Full; ++P) {
+    // own tries (a unit it changes sets their tries aside). A program
+    // move compiles every copy it changes, so program moves wait until
+    // they promise more than the moves: until the moves saved fewer bytes
+    // over their last RoundCompiles compiles than the program moves' rate
+    // so far ((saved + 1) / (compiles + 1), one byte per compile before
+    // any) would, or have no move left; a count of compiles and bytes, so
+    // deterministic.
+    bool ProgramTurn = false;
+    if (!PMoves.empty()) {
+      int64_t Earlier = 0;
+      for (auto [C, G] : MoveHistory)
+        if (C + RoundCompiles <= MoveCompiles)
+          Earlier = G;
+      double Rate =
+          (double(R.ProgramSaved) + 1) / (double(R.ProgramCompiles) + 1);
+      ProgramTurn = Remaining() == 0 ||
+                    (MoveCompiles >= RoundCompiles &&
+                     Rate * double(RoundCompiles) > double(MoveGain - Earlier));
+    }
+    uint64_t ProgramCompiles = 0;
+    int64_t ProgramSaved = 0;
+    for (size_t P = 0; ProgramTurn && P < PMoves.size() && !Full; ++P) {
       ProgramMoves &PM = PMoves[P];
       if (PM.Stale)
         PlanProgram(P);
@@ -1489,6 +1510,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         break;
       }
       Reserve += Us.size();
+      ProgramCompiles += Us.size();
       Tries.push_back({Us.front(), Req.size(), PM.Next, P, Us});
       for (size_t U : Us)
         Req.push_back({Units[U].Mods.front(),
@@ -1561,7 +1583,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         L.apply(Changes);
         Total += D;
         ++R.ProgramKept;
-        R.ProgramSaved -= D;
+        ProgramSaved -= D;
+        ProgramCompiles += Tr.ProgramUnits.size(); // their trajectories
         for (size_t K = 0; K < Tr.ProgramUnits.size(); ++K) {
           size_t V = Tr.ProgramUnits[K];
           UnitState &VS = R.States[V];
@@ -1665,8 +1688,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
           PMoves[Units[Kept[K]].Program].Stale = true;
       }
     }
-    MoveCompiles += R.Compiles - StepCompiles;
-    MoveGain += int64_t(StepTotal) - int64_t(Total);
+    // What the program moves compiled and saved is theirs, not the moves'.
+    R.ProgramCompiles += ProgramCompiles;
+    R.ProgramSaved += ProgramSaved;
+    MoveCompiles += R.Compiles - StepCompiles - ProgramCompiles;
+    MoveGain += int64_t(StepTotal) - int64_t(Total) - ProgramSaved;
     MoveHistory.push_back({MoveCompiles, MoveGain});
     R.addPoint(O.PredictionCost, Total);
     Show();
@@ -1842,8 +1868,10 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
                 R.StoppedByBudget ? ", stopped by the budget" : "");
   if (O.ProgramMoves)
-    Md += formatv("- Program moves: {0} tried, {1} kept, saving {2} bytes.\n",
-                  R.ProgramTries, R.ProgramKept, R.ProgramSaved);
+    Md += formatv("- Program moves: {0} tried, {1} kept, saving {2} bytes in "
+                  "{3} compiles.\n",
+                  R.ProgramTries, R.ProgramKept, R.ProgramSaved,
+                  R.ProgramCompiles);
   if (const std::optional<ComponentStats> &C = R.Components)
     Md += formatv("- Components: {0} ({1} searched exhaustively, {2} sites), "
                   "{3} saving bytes alone, {4} interaction{5} detected; {6} "
