@@ -15,6 +15,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -124,6 +125,73 @@ std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
     return std::tie(A.Rank, A.Tie) < std::tie(B.Rank, B.Tie);
   });
   std::vector<TuneMove> Out;
+  for (Ranked &R : Moves)
+    Out.push_back(std::move(R.Move));
+  return Out;
+}
+
+std::vector<ProgramMove>
+planProgramMoves(ArrayRef<std::vector<DecidedSite>> Copies, TuneOrder Order,
+                 uint64_t Seed, const StringSet<> &Tried, MoveScore Score) {
+  // Each site's (copy, index) pairs, the sites in order of first
+  // appearance (link order, then trajectory order).
+  using SiteKey = std::tuple<std::string, std::string, uint32_t>;
+  std::map<SiteKey, std::vector<std::pair<size_t, size_t>>> Holders;
+  std::vector<SiteKey> Order0;
+  for (size_t C = 0; C < Copies.size(); ++C)
+    for (size_t I = 0; I < Copies[C].size(); ++I) {
+      const SiteDecision &S = Copies[C][I].Site;
+      SiteKey K{S.Caller, S.Callee, S.Ordinal};
+      auto [It, New] = Holders.try_emplace(K);
+      if (New)
+        Order0.push_back(K);
+      It->second.push_back({C, I});
+    }
+  struct Ranked {
+    double Rank;
+    uint64_t Tie;
+    ProgramMove Move;
+  };
+  std::vector<Ranked> Moves;
+  for (size_t Pos = 0; Pos < Order0.size(); ++Pos) {
+    const auto &Held = Holders[Order0[Pos]];
+    if (Held.size() < 2)
+      continue;
+    for (bool Inline : {true, false}) {
+      ProgramMove PM;
+      for (auto [C, I] : Held)
+        if (Copies[C][I].Site.Inline != Inline)
+          PM.Copies.push_back(C);
+      if (PM.Copies.size() < 2)
+        continue;
+      // The site as the first copy it changes has it.
+      const DecidedSite *First = nullptr;
+      for (auto [C, I] : Held)
+        if (C == PM.Copies.front()) {
+          First = &Copies[C][I];
+          break;
+        }
+      uint32_t CalleeSites = 0;
+      for (const DecidedSite &S : Copies[PM.Copies.front()])
+        CalleeSites += S.Site.Callee == First->Site.Callee;
+      PM.Move.Entry = First->Site;
+      PM.Move.Entry.Inline = Inline;
+      PM.Move.Features = {First->Logit, 1, CalleeSites, uint32_t(Pos)};
+      std::string Key = PM.getKey();
+      if (Tried.contains(Key))
+        continue;
+      double Rank = Order == TuneOrder::Unguided ? double(Pos)
+                    : Score                      ? -Score(PM.Move)
+                                                 : certainty(*First);
+      if (std::isnan(Rank))
+        Rank = std::numeric_limits<double>::infinity();
+      Moves.push_back({Rank, tieBreak(Key, Seed), std::move(PM)});
+    }
+  }
+  llvm::stable_sort(Moves, [](const Ranked &A, const Ranked &B) {
+    return std::tie(A.Rank, A.Tie) < std::tie(B.Rank, B.Tie);
+  });
+  std::vector<ProgramMove> Out;
   for (Ranked &R : Moves)
     Out.push_back(std::move(R.Move));
   return Out;

@@ -217,6 +217,8 @@ struct TryRecord {
   int64_t Delta;
   bool Ok;
   bool Kept;
+  /// A program move (Unit: the first unit it changes).
+  bool Program = false;
 };
 
 /// What the components phase did (docs/tune.md, "Components").
@@ -275,6 +277,10 @@ struct SearchResult {
   /// what they cost in compiles (each its slice's share of the module).
   uint64_t SlicePredictions = 0;
   double SliceCharge = 0;
+  /// With --program-moves: those tried and kept, their compiles (tries
+  /// and the kept ones' trajectories), and the bytes they saved.
+  uint64_t ProgramTries = 0, ProgramKept = 0, ProgramCompiles = 0;
+  int64_t ProgramSaved = 0;
 
   /// What \p N module predictions at \p Cost compiles each and slice
   /// predictions costing \p Slices cost in --max-compiles, rounded up.
@@ -636,6 +642,8 @@ private:
                       O.Interleave ? ", in rounds between the moves" : "")
                   .str()
             : "";
+    if (O.ProgramMoves)
+      Components += "program moves, ";
     std::string Guide = O.Order == TuneOrder::Unguided ? "unguided"
                         : Ranker ? "guided by the ranker " + RankerDescription
                                  : "guided by |logit|";
@@ -1553,6 +1561,65 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
   int64_t MoveGain = 0;
   /// (move compiles, bytes the moves saved) after each move step.
   std::vector<std::pair<uint64_t, int64_t>> MoveHistory = {{0, 0}};
+  // With --program-moves: per unit, the functions its module defines
+  // linkonce_odr (a unit of several modules takes no program move: its
+  // entries are not its complete trajectory); per program, its planned
+  // program moves, replanned whenever one of its units changes.
+  struct ProgramMoves {
+    StringSet<> Tried;
+    std::vector<ProgramMove> Moves;
+    /// Per move's copy index: the unit.
+    std::vector<size_t> CopyUnits;
+    size_t Next = 0;
+    bool Stale = true;
+  };
+  std::vector<ProgramMoves> PMoves(O.ProgramMoves ? Programs.size() : 0);
+  std::vector<StringSet<>> LinkOnce(O.ProgramMoves ? Units.size() : 0);
+  for (size_t U = 0; U < LinkOnce.size(); ++U) {
+    if (Units[U].Mods.size() != 1)
+      continue;
+    Expected<StringSet<>> F =
+        getLinkOnceODRFunctions(modules()[Units[U].Mods.front()].BitcodePath);
+    if (!F)
+      return F.takeError();
+    LinkOnce[U] = std::move(*F);
+  }
+  auto PlanProgram = [&](size_t P) {
+    ProgramMoves &PM = PMoves[P];
+    std::vector<std::vector<DecidedSite>> Copies;
+    PM.CopyUnits.clear();
+    for (size_t U : Programs[P].Units) {
+      if (LinkOnce[U].empty())
+        continue;
+      std::vector<DecidedSite> Sites;
+      for (const DecidedSite &D : R.States[U].Trajectory)
+        if (LinkOnce[U].contains(D.Site.Caller))
+          Sites.push_back(D);
+      if (Sites.empty())
+        continue;
+      Copies.push_back(std::move(Sites));
+      PM.CopyUnits.push_back(U);
+    }
+    // Scored against the unit of the move's first copy.
+    auto Score = [&](const TuneMove &M) {
+      for (size_t C = 0; C < Copies.size(); ++C)
+        for (const DecidedSite &D : Copies[C])
+          if (D.Site.Caller == M.Entry.Caller &&
+              D.Site.Callee == M.Entry.Callee &&
+              D.Site.Ordinal == M.Entry.Ordinal) {
+            uint64_t Text = 0;
+            for (const CompileCache::Entry &E :
+                 R.States[PM.CopyUnits[C]].Current)
+              Text += E.TextSize;
+            return Ranker->score(M, Text);
+          }
+      return 0.0;
+    };
+    PM.Moves = planProgramMoves(Copies, Order, O.Seed, PM.Tried,
+                                Ranker ? MoveScore(Score) : MoveScore());
+    PM.Next = 0;
+    PM.Stale = false;
+  };
   // The search shows one progress line of its own.
   S.setProgress("mlgo tune", false);
   Progress Shown(("mlgo tune: search (" + getName(Order) + ")").str(),
@@ -1625,6 +1692,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
             return E;
           Rounds.Saved += int64_t(RoundTotal) - int64_t(Total);
           ++Rounds.Rounds;
+          // The round may have changed units' trajectories.
+          for (ProgramMoves &PM : PMoves)
+            PM.Stale = true;
           NextRound = MoveCompiles + RoundCompiles;
           Show();
           continue;
@@ -1653,12 +1723,60 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     std::vector<CompileRequest> Req;
     struct Try {
       size_t Unit, First, Move;
+      /// A program move: its program, and the units it changes.
+      std::optional<size_t> Program;
+      std::vector<size_t> ProgramUnits;
     };
     std::vector<Try> Tries;
     bool Full = false;
     // The budget holds the compiles that learn kept moves' trajectories
     // too: one per unit that tries something (two for the heuristic).
     size_t Reserve = 0;
+    // Each program's next program move first, judged before the units'
+    // own tries (a unit it changes sets their tries aside). A program
+    // move compiles every copy it changes, so program moves wait until
+    // they promise more than the moves: until the moves saved fewer bytes
+    // over their last RoundCompiles compiles than the program moves' rate
+    // so far ((saved + 1) / (compiles + 1), one byte per compile before
+    // any) would, or have no move left; a count of compiles and bytes, so
+    // deterministic.
+    bool ProgramTurn = false;
+    if (!PMoves.empty()) {
+      int64_t Earlier = 0;
+      for (auto [C, G] : MoveHistory)
+        if (C + RoundCompiles <= MoveCompiles)
+          Earlier = G;
+      double Rate =
+          (double(R.ProgramSaved) + 1) / (double(R.ProgramCompiles) + 1);
+      ProgramTurn = Remaining() == 0 ||
+                    (MoveCompiles >= RoundCompiles &&
+                     Rate * double(RoundCompiles) > double(MoveGain - Earlier));
+    }
+    uint64_t ProgramCompiles = 0;
+    int64_t ProgramSaved = 0;
+    for (size_t P = 0; ProgramTurn && P < PMoves.size() && !Full; ++P) {
+      ProgramMoves &PM = PMoves[P];
+      if (PM.Stale)
+        PlanProgram(P);
+      if (PM.Next >= PM.Moves.size())
+        continue;
+      const ProgramMove &Move = PM.Moves[PM.Next];
+      std::vector<size_t> Us;
+      for (size_t C : Move.Copies)
+        Us.push_back(PM.CopyUnits[C]);
+      if (O.MaxCompiles &&
+          R.spent(O.PredictionCost) + Req.size() + 2 * Us.size() + Reserve >
+              O.MaxCompiles) {
+        Full = true;
+        break;
+      }
+      Reserve += Us.size();
+      ProgramCompiles += Us.size();
+      Tries.push_back({Us.front(), Req.size(), PM.Next, P, Us});
+      for (size_t U : Us)
+        Req.push_back({Units[U].Mods.front(),
+                       policyFor(applyMove(R.States[U].Fixed, Move.Move))});
+    }
     for (size_t U = 0; U < Units.size() && !Full; ++U) {
       UnitState &St = R.States[U];
       size_t N = Units[U].Mods.size();
@@ -1676,7 +1794,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         Reserve += NewReserve - UnitReserve;
         UnitReserve = NewReserve;
         CompilePolicy P = policyFor(St, St.Moves[K]);
-        Tries.push_back({U, Req.size(), K});
+        Tries.push_back({U, Req.size(), K, std::nullopt, {}});
         for (size_t Mod : Units[U].Mods)
           Req.push_back({Mod, P});
       }
@@ -1697,6 +1815,52 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     std::vector<bool> Moved(Units.size());
     for (const Try &Tr : Tries) {
       size_t U = Tr.Unit, First = Tr.First;
+      if (Tr.Program) {
+        // A program move: every unit it changes, against the program as
+        // the tries before it left it; set aside if one of them moved.
+        if (llvm::any_of(Tr.ProgramUnits, [&](size_t V) { return Moved[V]; }))
+          continue;
+        ProgramMoves &PM = PMoves[*Tr.Program];
+        const ProgramMove Move = PM.Moves[Tr.Move];
+        PM.Tried.insert(Move.getKey());
+        PM.Next = Tr.Move + 1;
+        std::vector<LinkedProgram::Change> Changes;
+        bool Ok = true;
+        uint64_t UnitText = 0;
+        for (size_t K = 0; K < Tr.ProgramUnits.size(); ++K) {
+          Ok &= Res[First + K].Ok;
+          Changes.push_back({Units[Tr.ProgramUnits[K]].Slots.front(),
+                             getCode(Res[First + K])});
+        }
+        for (const CompileCache::Entry &E : R.States[U].Current)
+          UnitText += E.TextSize;
+        LinkedProgram &L = Linked[*Tr.Program];
+        int64_t D = Ok ? L.delta(Changes) : 0;
+        R.Tries.push_back({Step, R.Compiles - Req.size(), U, Move.Move,
+                           UnitText, D, Ok, Ok && D < 0, true});
+        ++R.ProgramTries;
+        if (!Ok || D >= 0)
+          continue;
+        L.apply(Changes);
+        Total += D;
+        ++R.ProgramKept;
+        ProgramSaved -= D;
+        ProgramCompiles += Tr.ProgramUnits.size(); // their trajectories
+        for (size_t K = 0; K < Tr.ProgramUnits.size(); ++K) {
+          size_t V = Tr.ProgramUnits[K];
+          UnitState &VS = R.States[V];
+          Moved[V] = true;
+          VS.Current.front() = Res[First + K];
+          VS.Kept.push_back(
+              formatv("program move, in {0} modules: {1} ({2} bytes)",
+                      Tr.ProgramUnits.size(), Move.Move.describe(), D)
+                  .str());
+          VS.Predicted = std::numeric_limits<double>::quiet_NaN();
+          VS.Fixed = applyMove(VS.Fixed, Move.Move);
+          Kept.push_back(V);
+        }
+        continue;
+      }
       UnitState &St = R.States[U];
       if (Moved[U])
         continue;
@@ -1773,14 +1937,24 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
                            T[K].Entry.Error);
         UnitState &St = R.States[Kept[K]];
         St.Trajectory = std::move(T[K].Sites);
-        St.Moves = plan(St, Order, /*OfferHeuristic=*/false);
+        // LLVM's heuristic stays on offer to a unit that a program move
+        // changed before it was tried (program moves are judged first).
+        St.Moves = plan(St, Order,
+                        /*OfferHeuristic=*/O.ProgramMoves &&
+                            Units[Kept[K]].Mods.size() == 1 &&
+                            !St.Tried.contains("heuristic"));
         St.Next = 0;
         St.Screened.clear();
         St.clearSlices();
+        if (!PMoves.empty())
+          PMoves[Units[Kept[K]].Program].Stale = true;
       }
     }
-    MoveCompiles += R.Compiles - StepCompiles;
-    MoveGain += int64_t(StepTotal) - int64_t(Total);
+    // What the program moves compiled and saved is theirs, not the moves'.
+    R.ProgramCompiles += ProgramCompiles;
+    R.ProgramSaved += ProgramSaved;
+    MoveCompiles += R.Compiles - StepCompiles - ProgramCompiles;
+    MoveGain += int64_t(StepTotal) - int64_t(Total) - ProgramSaved;
     MoveHistory.push_back({MoveCompiles, MoveGain});
     R.addPoint(O.PredictionCost, Total);
     Show();
@@ -1959,6 +2133,11 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                 ModelDescription, describeOrder(), O.Seed, Budget);
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
                 R.StoppedByBudget ? ", stopped by the budget" : "");
+  if (O.ProgramMoves)
+    Md += formatv("- Program moves: {0} tried, {1} kept, saving {2} bytes in "
+                  "{3} compiles.\n",
+                  R.ProgramTries, R.ProgramKept, R.ProgramSaved,
+                  R.ProgramCompiles);
   if (const std::optional<ComponentStats> &C = R.Components)
     Md += formatv("- Components: {0} ({1} searched exhaustively, {2} sites), "
                   "{3} saving bytes alone, {4} interaction{5} detected; {6} "
@@ -2077,15 +2256,16 @@ Error Tuner::writeTries(TuneOrder Order, const SearchResult &R) {
                     "callee_sites\tposition\tunit_text\tdelta\tok\tkept\n";
   for (const TryRecord &T : R.Tries) {
     const MoveFeatures &F = T.Move.Features;
-    Tsv +=
-        formatv("{0}\t{1}\t{2}\t{3}\t{4}\t{5}\t{6}\t{7}\t{8}\t{9}\t{10}\t{"
-                "11}\t{12}\n",
-                T.Step, T.Compiles,
-                showProgram(Programs[Units[T.Unit].Program].Name),
-                Units[T.Unit].Key, T.Move.getKey(), formatv("{0:F4}", F.Logit),
-                F.Changed, F.CalleeSites, F.Position, T.UnitText, T.Delta,
-                unsigned(T.Ok), unsigned(T.Kept))
-            .str();
+    Tsv += formatv("{0}\t{1}\t{2}\t{3}\t{4}\t{5}\t{6}\t{7}\t{8}\t{9}\t{10}\t{"
+                   "11}\t{12}\n",
+                   T.Step, T.Compiles,
+                   showProgram(Programs[Units[T.Unit].Program].Name),
+                   Units[T.Unit].Key,
+                   (T.Program ? "program " : "") + T.Move.getKey(),
+                   formatv("{0:F4}", F.Logit), F.Changed, F.CalleeSites,
+                   F.Position, T.UnitText, T.Delta, unsigned(T.Ok),
+                   unsigned(T.Kept))
+               .str();
   }
   return writeFileAtomically(
       workFile(("tries-" + getName(Order) + ".tsv").str()), Tsv);

@@ -138,6 +138,12 @@ cl::opt<bool> PerModuleLinkOnce(
              "functions (linkonce_odr) in its own entries, instead of once "
              "for the program (the file's 'program' section)"),
     cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> ProgramMoves(
+    "program-moves",
+    cl::desc("also try moves that decide one call site of a C++ inline "
+             "function (linkonce_odr) alike in every module with a copy "
+             "of it"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> Predict(
     "predict",
     cl::desc("predict each move's gain with IR2Native before compiling it: "
@@ -209,10 +215,10 @@ int runSpeedTune() {
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
       !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
-      Interleave || Predict != "off" || !PredictSlices.empty())
+      Interleave || ProgramMoves || Predict != "off" || !PredictSlices.empty())
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
-                "--predict, --budget and --components are for --objective "
-                "size");
+                "--predict, --budget, --components and --program-moves are for "
+                "--objective size");
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
@@ -312,6 +318,7 @@ int runTune() {
     return fail("--interleave is for --components");
   O.Interleave = Interleave;
   O.WholeProgram = !PerModuleLinkOnce;
+  O.ProgramMoves = ProgramMoves;
   Expected<TunePredict> ThePredict =
       parseWord<TunePredict>("predict", Predict,
                              {{"off", TunePredict::Off},

@@ -106,6 +106,38 @@ TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {
             "inline f g 0\nno-inline f g 1\nno-inline f h 0\n");
 }
 
+// Three copies of the inline function f: its site (f, g, 0) decided
+// not-inline by all three, inlined by the first alone at (f, h, 0), and
+// (f, k, 0) in one copy only.
+TEST(TuneSearchTest, ProgramMovesChangeAtLeastTwoCopies) {
+  std::vector<std::vector<DecidedSite>> Copies = {
+      {site("f", "g", 0, false, -0.5f), site("f", "h", 0, true, 1.0f),
+       site("f", "k", 0, false, -0.1f)},
+      {site("f", "g", 0, false, -2.0f), site("f", "h", 0, false, -1.0f)},
+      {site("f", "h", 0, false, -3.0f), site("f", "g", 0, false, -2.0f)}};
+  StringSet<> Tried;
+  std::vector<ProgramMove> Moves =
+      planProgramMoves(Copies, TuneOrder::Unguided, 1, Tried);
+  // (f, g, 0) inlined in every copy, (f, h, 0) in the two that do not;
+  // not inlining (f, h, 0) would change the first copy only (a move of
+  // its module), and (f, k, 0) has one copy.
+  ASSERT_EQ(Moves.size(), 2u);
+  EXPECT_EQ(Moves[0].getKey(), "program site f g 0 inline");
+  EXPECT_EQ(Moves[0].Copies, (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(Moves[1].getKey(), "program site f h 0 inline");
+  EXPECT_EQ(Moves[1].Copies, (std::vector<size_t>{1, 2}));
+  // The features are the first changed copy's.
+  EXPECT_FLOAT_EQ(Moves[1].Move.Features.Logit, -1.0f);
+  // Guided without a score: the least certain first; tried moves left out.
+  Moves = planProgramMoves(Copies, TuneOrder::Guided, 1, Tried);
+  ASSERT_EQ(Moves.size(), 2u);
+  EXPECT_EQ(Moves[0].getKey(), "program site f g 0 inline");
+  Tried.insert("program site f g 0 inline");
+  Moves = planProgramMoves(Copies, TuneOrder::Guided, 1, Tried);
+  ASSERT_EQ(Moves.size(), 1u);
+  EXPECT_EQ(Moves[0].getKey(), "program site f h 0 inline");
+}
+
 TEST(TuneSearchTest, KeysDoNotDependOnTheBuildDirectory) {
   EXPECT_EQ(getSourceKeys({"/home/u/p/src/a.c", "/home/u/p/lib/b.c",
                            "/home/u/p/src/./c.c"}),

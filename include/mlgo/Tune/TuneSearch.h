@@ -89,6 +89,34 @@ std::vector<TuneMove> planMoves(llvm::ArrayRef<DecidedSite> T, TuneOrder Order,
                                 uint64_t Seed, const llvm::StringSet<> &Tried,
                                 bool OfferHeuristic, MoveScore Score = nullptr);
 
+/// A program move (docs/tune.md, "Program moves"): one call site of a C++
+/// inline function (linkonce_odr) decided alike in every copy of the
+/// function a program holds, so that a callee that dies only when every
+/// copy inlines it (or a caller that only shrinks when every copy does)
+/// is within one move's reach.
+struct ProgramMove {
+  /// The site move, made in each of Copies.
+  TuneMove Move;
+  /// The copies it changes (indices into planProgramMoves' Copies): those
+  /// whose trajectory decides the site the other way; at least two.
+  std::vector<size_t> Copies;
+  /// "program site f g 0 inline".
+  std::string getKey() const { return "program " + Move.getKey(); }
+};
+
+/// The program moves over the trajectories \p Copies of a program's
+/// modules (in link order; each holding only the sites whose caller the
+/// module defines linkonce_odr), in \p Order, leaving out those whose key
+/// is in \p Tried: for every site that two or more copies decide, each
+/// direction that changes at least two of them. A move's features are
+/// those of the site in the first copy it changes; guided by \p Score,
+/// highest first (without it, the smallest |logit|); unguided, in the
+/// order the sites first appear; ties by a hash of the key and the seed.
+std::vector<ProgramMove>
+planProgramMoves(llvm::ArrayRef<std::vector<DecidedSite>> Copies,
+                 TuneOrder Order, uint64_t Seed, const llvm::StringSet<> &Tried,
+                 MoveScore Score = nullptr);
+
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the
 /// callee's site entries (which would win over it).

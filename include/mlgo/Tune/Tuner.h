@@ -111,6 +111,10 @@ struct TuneOptions {
   /// decisions file's 'program' section (mlgo/Tune/ProgramDecisions.h),
   /// rather than in the entries of every module that has a copy.
   bool WholeProgram = true;
+  /// Also try program moves (docs/tune.md, "Program moves"): one call
+  /// site of a C++ inline function decided alike in every module that has
+  /// a copy of it, measured by the program's linked .text.
+  bool ProgramMoves = false;
   /// Before compiling a move, predict its unit's .text from the IR
   /// pipeline alone (CompileService::predict) and skip the move or try it
   /// last when the prediction is not smaller than the unit's own.

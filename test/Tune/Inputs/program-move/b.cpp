@@ -1,0 +1,3 @@
+#include "shared.h"
+
+int second(int X) { return outer(X ^ 5) - outer(X + 9); }
