@@ -229,6 +229,22 @@ Expected<Definitions> getDefinitions(StringRef Path) {
   return Out;
 }
 
+/// Keeps as bodies of \p S every function reached from \p Work through
+/// \p Edges (caller to what it uses) that \p S does not emit: what the
+/// emitted functions need to compile as they would in the module.
+void closeOverBodies(const StringMap<std::vector<StringRef>> &Edges,
+                     std::vector<StringRef> Work, SliceSpec &S) {
+  while (!Work.empty()) {
+    auto It = Edges.find(Work.back());
+    Work.pop_back();
+    if (It == Edges.end())
+      continue;
+    for (StringRef To : It->second)
+      if (!S.Emit.contains(To) && S.Body.insert(To).second)
+        Work.push_back(To);
+  }
+}
+
 /// The slices of kind \p K: per slice, what it emits and keeps.
 std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
                                   const StringMap<uint64_t> &Kept,
@@ -248,15 +264,7 @@ std::vector<SliceSpec> planSlices(SplitKind K, const Definitions &D,
     std::vector<StringRef> Work;
     for (const auto &E : S.Emit)
       Work.push_back(E.getKey());
-    while (!Work.empty()) {
-      auto It = Uses.find(Work.back());
-      Work.pop_back();
-      if (It == Uses.end())
-        continue;
-      for (StringRef U : It->second)
-        if (!S.Emit.contains(U) && S.Body.insert(U).second)
-          Work.push_back(U);
-    }
+    closeOverBodies(Uses, std::move(Work), S);
   };
   if (K != SplitKind::Functions) {
     // Components: every edge joins. Statics: an edge joins only when it
@@ -352,15 +360,7 @@ SliceSpec getMoveSlice(ArrayRef<DecidedSite> T, ArrayRef<size_t> Changed) {
   for (const DecidedSite &D : T)
     if (D.Site.Inline)
       Inlined[D.Site.Caller].push_back(D.Site.Callee);
-  while (!Work.empty()) {
-    auto It = Inlined.find(Work.back());
-    Work.pop_back();
-    if (It == Inlined.end())
-      continue;
-    for (StringRef Callee : It->second)
-      if (!S.Emit.contains(Callee) && S.Body.insert(Callee).second)
-        Work.push_back(Callee);
-  }
+  closeOverBodies(Inlined, std::move(Work), S);
   return S;
 }
 
