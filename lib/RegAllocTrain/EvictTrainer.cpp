@@ -9,6 +9,8 @@
 
 #include "mlgo/RegAllocTrain/EvictTrainer.h"
 
+#include "mlgo/RegAllocModel/EvictionMLP.h"
+
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Fingerprint.h"
 #include "mlgo/Corpus/Package.h"
@@ -87,9 +89,7 @@ private:
 };
 
 Model Trainer::withWeights(ArrayRef<float> W) const {
-  Model M = Start;
-  M.Layers[0].Weights.assign(W.begin(), W.end());
-  return M;
+  return withSearchedParameters(Start, W);
 }
 
 Expected<TieBreakFit> Trainer::fitTies(ArrayRef<ScoredModule> Set) {
@@ -155,11 +155,20 @@ Expected<EvictTrainResult> Trainer::run() {
   if (!M)
     return M.takeError();
   Start = std::move(*M);
-  if (!Start.Decision.isPerColumn() || Start.Layers.size() != 1 ||
-      Start.Layers[0].Out != 1)
+  if (!Start.Decision.isPerColumn() || Start.Layers.back().Out != 1)
     return makeError("'" + O.InitModelPath +
-                     "': the trainer improves per-column models with one "
-                     "linear layer");
+                     "': the trainer improves per-column eviction models "
+                     "(masked_argmax, one logit per column)");
+  bool Linear =
+      Start.Layers.size() == 1 && Start.Layers[0].Act == Activation::Linear;
+  if ((O.FitTies || O.Hidden) && !Linear)
+    return makeError("'" + O.InitModelPath +
+                     "': " + (O.FitTies ? "--fit-ties" : "--hidden") +
+                     " needs a start with one linear layer (it has " +
+                     Twine(Start.Layers.size()) + " layers)");
+  if (O.Hidden == 1)
+    return makeError("--hidden must be 0 (the linear model) or at least 2 "
+                     "(the two units that carry its score, then new ones)");
   if (O.Generations && !(O.Sigma > 0))
     return makeError("the perturbation scale (--sigma) must be greater than 0");
   if (O.Generations && (O.Pairs == 0 || !(O.SigmaFloor > 0)))
@@ -221,7 +230,19 @@ Expected<EvictTrainResult> Trainer::run() {
       return Fit.takeError();
     Result.TieBreak = std::move(*Fit);
   }
-  const std::vector<float> &StartW = Start.Layers[0].Weights;
+  if (O.Hidden) {
+    // The same decisions as the linear start, from a model with a hidden
+    // layer the search can use (EvictionMLP.h).
+    Expected<Model> Wide = widenToMLP(Start, O.Hidden - 2, O.Seed);
+    if (!Wide)
+      return Wide.takeError();
+    Start = std::move(*Wide);
+    if (!O.Quiet)
+      Log << formatv("widened the start into an MLP: {0} ReLU units, {1} "
+                     "searched parameters\n",
+                     O.Hidden, getSearchedParameters(Start).size());
+  }
+  const std::vector<float> StartW = getSearchedParameters(Start);
   Expected<std::vector<double>> StartScores = Scorer->score(Start, Train);
   if (!StartScores)
     return StartScores.takeError();
@@ -333,6 +354,7 @@ Expected<EvictTrainResult> Trainer::run() {
               format("%g", O.SigmaFloor), format("%g", O.Step), O.TrainModules,
               O.FitTies ? " --fit-ties" : "")
           .str() +
+      (O.Hidden ? " --hidden " + std::to_string(O.Hidden) : std::string()) +
       (O.SelectOnValidation ? " --select validation" : "") +
       (Speed ? " --reward " + std::string(O.Reward == EvictionReward::Speed
                                               ? "speed"

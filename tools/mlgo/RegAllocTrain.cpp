@@ -3,8 +3,8 @@
 //   mlgo regalloc train --corpus DIR --work-dir W -o model.json
 //       [--init MODEL] [--validation-packages a,b] [--train-modules N]
 //       [--validation-modules N] [--generations G] [--pairs P]
-//       [--fit-ties] [--select training|validation] [--sigma S] [--sigma-floor
-//       F] [--step S] [--seed N]
+//       [--fit-ties] [--hidden N] [--select training|validation] [--sigma S]
+//       [--sigma-floor F] [--step S] [--seed N]
 //       [--jobs N]
 //       [--quiet]
 //
@@ -85,6 +85,12 @@ cl::opt<bool> FitTies("fit-ties",
                       cl::desc("first fit the tie-breaker on the start "
                                "model's decisions (docs/regalloc.md)"),
                       cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<unsigned>
+    Hidden("hidden",
+           cl::desc("widen the linear start into an MLP of N ReLU units "
+                    "(N >= 2) that takes its decisions, and search all its "
+                    "layers (docs/regalloc.md; default 0: linear)"),
+           cl::value_desc("N"), cl::init(0), cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<std::string>
     Reward("reward",
            cl::desc("static (LLVM's static regalloc score, the default), "
@@ -125,6 +131,7 @@ int runTrain() {
   O.Sigma = Sigma;
   O.SigmaFloor = SigmaFloor;
   O.FitTies = FitTies;
+  O.Hidden = Hidden;
   O.Step = Step;
   O.Seed = Seed;
   O.Jobs = Jobs ? Jobs : 1;

@@ -3,13 +3,17 @@
 // `mlgo regalloc train`: improves a per-column eviction model (Model.h,
 // "masked_argmax") on LLVM's static register-allocation score (Score.h)
 // of corpus modules, by evolution strategies over the weights of its one
-// linear layer. The objective of a model is the mean, over the training
-// modules, of its score divided by stock llc-19's (LLVM's default eviction
-// advisor) on the same module: below 1 is better than LLVM.
+// linear layer (or of every layer of an MLP, EvictionMLP.h). The objective of a
+// model is the mean, over the training modules, of its score divided by stock
+// llc-19's (LLVM's default eviction advisor) on the same module: below 1 is
+// better than LLVM.
 //
 // The loop (docs/regalloc.md, "Training"):
 //   0. with FitTies, the tie-breaker (TieBreak.h) is fitted on the start
-//      model's decisions on the training modules and added to the start.
+//      model's decisions on the training modules and added to the start;
+//      with Hidden, the linear start is then widened into an MLP that
+//      takes the same decisions (EvictionMLP.h), whose every layer the
+//      search moves.
 //   1. modules: the corpus's modules, outside the validation packages,
 //      shuffled with the seed; the first TrainModules whose default score
 //      is not 0 (functions that never spill have nothing to learn). Each
@@ -63,8 +67,8 @@ struct EvictTrainOptions {
   std::string WorkDir;
   /// Where the trained model goes.
   std::string OutputPath;
-  /// The starting model (a per-column eviction model with one linear
-  /// layer).
+  /// The starting model (a per-column eviction model: one linear layer,
+  /// or an MLP this trainer widened).
   std::string InitModelPath;
   /// Packages held out for validation.
   std::vector<std::string> ValidationPackages;
@@ -80,6 +84,12 @@ struct EvictTrainOptions {
   /// model's decisions on the training modules, and start from the model
   /// with it. Logs go to WORK/logs/<start model id>/.
   bool FitTies = false;
+  /// With N > 0, the linear start (after FitTies) is widened into an MLP
+  /// with N ReLU units that takes its decisions (EvictionMLP.h: two units
+  /// carry the linear score, N - 2 new ones start with no say), and the
+  /// search moves every layer's weights and the hidden biases. 0 keeps
+  /// the linear model; 1 is an error.
+  unsigned Hidden = 0;
   double Step = 0.3;
   uint64_t Seed = 1;
   unsigned Jobs = 2;
