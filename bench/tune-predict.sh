@@ -19,7 +19,8 @@
 # Modes for the logged filter (`--logged-filter`, docs/tune.md), none
 # run by default: `logged` skips the moves the trajectory's logged size
 # scores predict to grow their module, `logged_rank` tries them last,
-# `logged+skip` is `logged` followed by `--predict skip`.
+# `logged_promote` skips them and tries the moves the scores predict to
+# shrink it first, `logged+skip` is `logged` followed by `--predict skip`.
 # With `env MODES="off skip-moves"` (off first), those modes only; with
 # `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
 # earlier runs in WORK.
@@ -67,6 +68,7 @@ for m in "${modes[@]}"; do
   case $m in
   logged) flags=(--logged-filter skip) ;;
   logged_rank) flags=(--logged-filter rank) ;;
+  logged_promote) flags=(--logged-filter promote) ;;
   logged+*) flags=(--logged-filter skip --predict "${m#logged+}") ;;
   *)
     flags=(--predict "${m%%-*}")
@@ -116,6 +118,8 @@ def label(m):
         return "--logged-filter skip"
     if m == "logged_rank":
         return "--logged-filter rank"
+    if m == "logged_promote":
+        return "--logged-filter promote"
     if m.startswith("logged+"):
         return "--logged-filter skip --predict " + m[len("logged+"):]
     return "--predict " + m.replace("-", " --predict-slices ")

@@ -169,11 +169,16 @@ std::optional<double> getLoggedGain(ArrayRef<DecidedSite> T,
 
 std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
                                               std::vector<TuneMove> &Moves,
-                                              bool Rank) {
+                                              bool Rank, bool Promote) {
   std::vector<TuneMove> Kept, Out;
+  std::vector<std::pair<double, TuneMove>> Good;
   std::vector<LoggedBadMove> Bad;
   for (TuneMove &M : Moves) {
     std::optional<double> Gain = getLoggedGain(T, M);
+    if (Promote && Gain && *Gain > 0) {
+      Good.push_back({*Gain, std::move(M)});
+      continue;
+    }
     if (!Gain || *Gain >= 0) {
       Kept.push_back(std::move(M));
       continue;
@@ -184,6 +189,18 @@ std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
   if (Rank)
     Kept.insert(Kept.end(), std::make_move_iterator(Out.begin()),
                 std::make_move_iterator(Out.end()));
+  if (!Good.empty()) {
+    llvm::stable_sort(
+        Good, [](const auto &A, const auto &B) { return A.first > B.first; });
+    auto At = Kept.begin();
+    if (At != Kept.end() && At->Heuristic)
+      ++At;
+    std::vector<TuneMove> Front;
+    for (auto &[Gain, M] : Good)
+      Front.push_back(std::move(M));
+    Kept.insert(At, std::make_move_iterator(Front.begin()),
+                std::make_move_iterator(Front.end()));
+  }
   Moves = std::move(Kept);
   return Bad;
 }

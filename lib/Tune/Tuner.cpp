@@ -665,7 +665,8 @@ private:
                     : "") +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     if (O.LoggedFilter != TunePredict::Off)
-      Guide += "; logged filter: " + getName(O.LoggedFilter).str() +
+      Guide += "; logged filter: " +
+               (O.LoggedPromote ? "promote" : getName(O.LoggedFilter).str()) +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
   }
@@ -683,7 +684,8 @@ private:
     if (O.LoggedFilter == TunePredict::Off)
       return Moves;
     for (LoggedBadMove &B : filterByLoggedGain(
-             St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank))
+             St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank,
+             O.LoggedPromote))
       R.LoggedBad.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
     return Moves;
   }

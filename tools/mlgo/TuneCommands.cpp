@@ -169,8 +169,9 @@ cl::opt<std::string> LoggedFilter(
              "size scores its trajectory's compile logged (IR2Native's "
              "predicted saving per inlining, at no extra compile): 'off' "
              "(the default), 'rank' (moves predicted to grow their module "
-             "are tried last) or 'skip' (never tried)"),
-    cl::value_desc("off|rank|skip"), cl::init("off"), cl::sub(TuneCmd),
+             "are tried last), 'skip' (never tried) or 'promote' (skip, "
+             "and try the moves predicted to shrink it first)"),
+    cl::value_desc("off|rank|skip|promote"), cl::init("off"), cl::sub(TuneCmd),
     cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
@@ -358,10 +359,12 @@ int runTune() {
       parseWord<TunePredict>("logged-filter", LoggedFilter,
                              {{"off", TunePredict::Off},
                               {"rank", TunePredict::Rank},
-                              {"skip", TunePredict::Skip}});
+                              {"skip", TunePredict::Skip},
+                              {"promote", TunePredict::Skip}});
   if (!TheFilter)
     return fail(TheFilter.takeError());
   O.LoggedFilter = *TheFilter;
+  O.LoggedPromote = LoggedFilter == "promote";
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

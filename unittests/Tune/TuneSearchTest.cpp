@@ -157,6 +157,23 @@ TEST(TuneSearchTest, LoggedFilterSkipsOrRanksLastTheMovesThatGrow) {
   ASSERT_LT(llvm::find(All, "site f g 0 no-inline") - All.begin(),
             llvm::find(All, "group g no-inline") - All.begin());
   EXPECT_EQ(keys(Rank), Kept);
+  // Promote: skip, and the moves that gain first (after the heuristic),
+  // f's call of h (9 bytes) before k's call of g (2).
+  std::vector<TuneMove> Promote = Planned;
+  EXPECT_EQ(
+      filterByLoggedGain(T, Promote, /*Rank=*/false, /*Promote=*/true).size(),
+      2u);
+  std::vector<std::string> P = keys(Promote);
+  ASSERT_EQ(P.size(), All.size() - 2);
+  EXPECT_EQ(P[0], "heuristic");
+  EXPECT_EQ(P[1], "site f h 0 no-inline");
+  EXPECT_EQ(P[2], "site k g 0 no-inline");
+  std::vector<std::string> Rest;
+  for (const std::string &K : keys(Skip))
+    if (K != "heuristic" && K != "site f h 0 no-inline" &&
+        K != "site k g 0 no-inline")
+      Rest.push_back(K);
+  EXPECT_EQ(std::vector<std::string>(P.begin() + 3, P.end()), Rest);
 }
 
 TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {

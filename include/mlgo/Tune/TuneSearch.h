@@ -138,11 +138,13 @@ struct LoggedBadMove {
 /// The logged filter (docs/tune.md, "The logged filter"): takes out of
 /// \p Moves, keeping the order of the rest, every move whose logged gain
 /// (getLoggedGain) is negative, i.e. predicted to grow its module, and
-/// puts them back at the end in their order when \p Rank. Returns those
-/// it took out, in their order.
+/// puts them back at the end in their order when \p Rank. With
+/// \p Promote, the moves whose logged gain is positive go first (after
+/// the heuristic, if offered), the largest gain first, ties in their
+/// order. Returns those it took out, in their order.
 std::vector<LoggedBadMove> filterByLoggedGain(llvm::ArrayRef<DecidedSite> T,
                                               std::vector<TuneMove> &Moves,
-                                              bool Rank);
+                                              bool Rank, bool Promote = false);
 
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the

@@ -140,6 +140,9 @@ struct TuneOptions {
   /// all the others (Rank), before any prediction or compile; at no
   /// charge.
   TunePredict LoggedFilter = TunePredict::Off;
+  /// With LoggedFilter: the moves whose logged gain is positive are tried
+  /// first, the largest first (filterByLoggedGain).
+  bool LoggedPromote = false;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
