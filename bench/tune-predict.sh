@@ -16,6 +16,11 @@
 # --slices adds skip-components and skip-moves (and rank-components and
 # rank-moves with --rank): the same modes with `--predict-slices
 # components|moves`, a move predicted on a slice (docs/tune.md).
+# Modes for the logged filter (`--logged-filter`, docs/tune.md), none
+# run by default: `logged` skips the moves the trajectory's logged size
+# scores predict to grow their module, `logged_rank` tries them last,
+# `logged_promote` skips them and tries the moves the scores predict to
+# shrink it first, `logged+skip` is `logged` followed by `--predict skip`.
 # With `env MODES="off skip-moves"` (off first), those modes only; with
 # `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
 # earlier runs in WORK.
@@ -60,8 +65,16 @@ echo "packages: ${pkgs[*]}; budget $max compiles per search"
 for m in "${modes[@]}"; do
   [[ -n ${PLOT_ONLY:-} ]] && break
   start=$(date +%s)
-  flags=(--predict "${m%%-*}")
-  [[ $m == *-* ]] && flags+=(--predict-slices "${m#*-}")
+  case $m in
+  logged) flags=(--logged-filter skip) ;;
+  logged_rank) flags=(--logged-filter rank) ;;
+  logged_promote) flags=(--logged-filter promote) ;;
+  logged+*) flags=(--logged-filter skip --predict "${m#logged+}") ;;
+  *)
+    flags=(--predict "${m%%-*}")
+    [[ $m == *-* ]] && flags+=(--predict-slices "${m#*-}")
+    ;;
+  esac
   "$mlgo" tune --quiet --per-package --max-compiles "$max" "${flags[@]}" \
     --corpus "$work/corpus" --work-dir "$work/$m" -o "$work/decisions-$m" \
     -j 2
@@ -100,6 +113,16 @@ out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" '
        f'<text x="{L-4}" y="{T+4}" text-anchor="end">{my}</text>',
        f'<text x="{L-4}" y="{H-B+4}" text-anchor="end">0</text>',
        f'<text x="{W-R}" y="{H-B+18}" text-anchor="end">{mx} compiles</text>']
+def label(m):
+    if m == "logged":
+        return "--logged-filter skip"
+    if m == "logged_rank":
+        return "--logged-filter rank"
+    if m == "logged_promote":
+        return "--logged-filter promote"
+    if m.startswith("logged+"):
+        return "--logged-filter skip --predict " + m[len("logged+"):]
+    return "--predict " + m.replace("-", " --predict-slices ")
 colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
 for k, m in enumerate(modes):
     pts = " ".join(f"{L + (W-L-R) * c / mx:.1f},{(H-B) - (H-B-T) * g / my:.1f}"
@@ -107,7 +130,7 @@ for k, m in enumerate(modes):
     out.append(f'<polyline fill="none" stroke="{colors[k]}" stroke-width="2" '
                f'points="{pts}"/>')
     out.append(f'<text x="{L+10}" y="{T+16+14*k}" fill="{colors[k]}">'
-               f'--predict {m.replace("-", " --predict-slices ")}</text>')
+               f'{label(m)}</text>')
 out.append("</svg>")
 open(f"{work}/predict.svg", "w").write("\n".join(out) + "\n")
 print(f"curve: {work}/predict.svg")

@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 
+#include <cmath>
 #include <cstdlib>
 
 using namespace llvm;
@@ -117,21 +118,25 @@ Error SiteCache::readLine(StringRef Line, const LineLocation &Where) {
     return Where.malformed();
   std::vector<DecidedSite> Sites(N);
   for (uint32_t I = 0; I < N; ++I) {
-    SmallVector<StringRef, 5> G;
+    SmallVector<StringRef, 6> G;
     F[I + 2].split(G, ' ');
     DecidedSite &S = Sites[I];
     unsigned Flags = 0;
-    if (G.size() != 5 || !decodeName(G[0], S.Site.Caller) ||
+    if ((G.size() != 5 && G.size() != 6) || !decodeName(G[0], S.Site.Caller) ||
         !decodeName(G[1], S.Site.Callee) ||
         G[2].getAsInteger(10, S.Site.Ordinal) || G[3].getAsInteger(10, Flags) ||
         Flags > 3)
       return Where.malformed();
     S.Site.Inline = Flags & 1;
     S.Fixed = Flags & 2;
-    std::string Logit = G[4].str();
-    char *End = nullptr;
-    S.Logit = std::strtof(Logit.c_str(), &End);
-    if (End != Logit.c_str() + Logit.size())
+    auto ReadFloat = [](StringRef Field, float &V) {
+      std::string Text = Field.str();
+      char *End = nullptr;
+      V = std::strtof(Text.c_str(), &End);
+      return End == Text.c_str() + Text.size();
+    };
+    if (!ReadFloat(G[4], S.Logit) ||
+        (G.size() == 6 && !ReadFloat(G[5], S.Score)))
       return Where.malformed();
   }
   Map[F[0]] = std::move(Sites);
@@ -160,10 +165,13 @@ Error SiteCache::insert(StringRef Key, std::vector<DecidedSite> Sites) {
   std::string Line;
   raw_string_ostream OS(Line);
   OS << Key << '\t' << Sites.size();
-  for (const DecidedSite &S : Sites)
+  for (const DecidedSite &S : Sites) {
     OS << '\t' << encodeName(S.Site.Caller) << ' ' << encodeName(S.Site.Callee)
        << ' ' << S.Site.Ordinal << ' ' << (S.Site.Inline | S.Fixed << 1) << ' '
        << format("%a", double(S.Logit));
+    if (!std::isnan(S.Score))
+      OS << ' ' << format("%a", double(S.Score));
+  }
   Map[Key] = std::move(Sites);
   return File.append(OS.str());
 }

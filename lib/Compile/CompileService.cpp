@@ -17,6 +17,7 @@
 #include "llvm/Support/MD5.h"
 
 #include <chrono>
+#include <cmath>
 
 using namespace llvm;
 
@@ -155,15 +156,21 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
     Keys[I] = cacheKey(module(M), P);
     const CompileCache::Entry *E = Cache.lookup(Keys[I]);
     const std::vector<DecidedSite> *S = SiteRecords.lookup(Keys[I]);
-    if (E && E->Ok && S && (E->GroupedKnown || !NeedGrouped)) {
+    auto Scored = [](const std::vector<DecidedSite> &Sites) {
+      return llvm::none_of(
+          Sites, [](const DecidedSite &D) { return std::isnan(D.Score); });
+    };
+    if (E && E->Ok && S && (E->GroupedKnown || !NeedGrouped) &&
+        (!SizeScore || Scored(*S))) {
       Out[I] = {*E, *S};
       continue;
     }
     if (FirstOfKey.count(Keys[I]))
       continue;
     FirstOfKey[Keys[I]] = I;
-    CompileJob J = module(M).makeJob(P);
+    CompileJob J = module(M).makeJob(P, /*WantLog=*/SizeScore);
     J.WantSites = true;
+    J.WantSizeScore = SizeScore;
     Jobs.push_back(std::move(J));
     Where.push_back(I);
   }
@@ -173,6 +180,26 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   std::string EnvironmentError =
       runBatch(Jobs, What, [&](size_t J, JobOutcome &O) {
         SitesResult &R = Out[Where[J]];
+        if (O.ok() && SizeScore) {
+          // Each policy decision logs one observation and one outcome,
+          // and records one site, in the same order.
+          const std::string &Name = module(Requests[Where[J]].first).Name;
+          Expected<std::vector<float>> Scores =
+              readLoggedScores(O.Result->Log, Name);
+          if (!Scores) {
+            O.Error = toString(Scores.takeError());
+            O.Result.reset();
+          } else if (Scores->size() != O.Result->Sites.size()) {
+            O.Error = formatv("{0}: the log has {1} size scores for {2} "
+                              "decisions",
+                              Name, Scores->size(), O.Result->Sites.size())
+                          .str();
+            O.Result.reset();
+          } else {
+            for (size_t K = 0; K < Scores->size(); ++K)
+              O.Result->Sites[K].Score = (*Scores)[K];
+          }
+        }
         if (O.ok()) {
           R.Entry.Ok = true;
           R.Entry.TextSize = O.Result->TextSize;

@@ -60,4 +60,28 @@ Expected<DecisionLog> parseDecisionLog(StringRef Log, StringRef Name) {
   return L;
 }
 
+Expected<std::vector<float>> readLoggedScores(StringRef Log, StringRef Name) {
+  auto Reader = LogReader::create(
+      createMemorySource(MemoryBuffer::getMemBuffer(Log, "", false)), Name);
+  if (!Reader)
+    return Reader.takeError();
+  std::vector<float> Scores;
+  while (true) {
+    Expected<const LogRecord &> Rec = (*Reader)->next();
+    if (!Rec)
+      return Rec.takeError();
+    if (Rec->TheKind == LogRecord::Kind::End)
+      return Scores;
+    if (Rec->TheKind != LogRecord::Kind::Outcome)
+      continue;
+    if (Rec->Data.size() != sizeof(float))
+      return makeError(Name + ": a decision's outcome is " +
+                       Twine(Rec->Data.size()) +
+                       " bytes, not one float (delta_size)");
+    float V;
+    std::memcpy(&V, Rec->Data.data(), sizeof(V));
+    Scores.push_back(V);
+  }
+}
+
 } // namespace mlgo

@@ -55,6 +55,7 @@ std::string encodeJob(const CompileJob &Job) {
   W.putU8(Job.WantLog);
   W.putU8(Job.WantSites);
   W.putU8(Job.PredictOnly);
+  W.putU8(Job.WantSizeScore);
   W.putU8(P.Fixed != nullptr);
   if (P.Fixed) {
     W.putString(P.Fixed->Module);
@@ -95,11 +96,11 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
     if (!R.getU32(P.Flips.emplace_back()))
       return Malformed();
   uint8_t HasSeed = 0, WantLog = 0, WantSites = 0, PredictOnly = 0,
-          HasFixed = 0;
+          WantSizeScore = 0, HasFixed = 0;
   uint64_t Seed = 0;
   if (!R.getU8(HasSeed) || !R.getU64(Seed) || !R.getF32(P.ExploreTemperature) ||
       !R.getU8(WantLog) || !R.getU8(WantSites) || !R.getU8(PredictOnly) ||
-      !R.getU8(HasFixed))
+      !R.getU8(WantSizeScore) || !R.getU8(HasFixed))
     return Malformed();
   if (HasFixed) {
     std::string Module, Sites;
@@ -121,6 +122,7 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   Job.WantLog = WantLog;
   Job.WantSites = WantSites;
   Job.PredictOnly = PredictOnly;
+  Job.WantSizeScore = WantSizeScore;
   return Job;
 }
 

@@ -130,6 +130,81 @@ std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
   return Out;
 }
 
+std::optional<double> getLoggedGain(ArrayRef<DecidedSite> T,
+                                    const TuneMove &M) {
+  // Only a move that takes inlinings away has logged scores to lose.
+  if (M.Heuristic || M.Entry.Inline)
+    return std::nullopt;
+  double Lost = 0;
+  bool Any = false;
+  auto Add = [&](const DecidedSite &S) {
+    if (std::isnan(S.Score))
+      return false;
+    Lost += S.Score;
+    Any |= S.Score != 0;
+    return true;
+  };
+  if (M.Entry.isGroup()) {
+    for (const DecidedSite &S : T)
+      if (S.Site.Callee == M.Entry.Callee && S.Site.Inline && !Add(S))
+        return std::nullopt;
+  } else {
+    auto Same = [&](const DecidedSite &S) {
+      return S.Site.Caller == M.Entry.Caller &&
+             S.Site.Callee == M.Entry.Callee &&
+             S.Site.Ordinal == M.Entry.Ordinal;
+    };
+    const DecidedSite *Site = nullptr;
+    if (M.Features.Position < T.size() && Same(T[M.Features.Position]))
+      Site = &T[M.Features.Position];
+    else if (auto It = llvm::find_if(T, Same); It != T.end())
+      Site = &*It;
+    if (!Site || !Site->Site.Inline || !Add(*Site))
+      return std::nullopt;
+  }
+  if (!Any)
+    return std::nullopt;
+  return -Lost;
+}
+
+std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
+                                              std::vector<TuneMove> &Moves,
+                                              bool Rank, bool Promote) {
+  std::vector<TuneMove> Kept, Out;
+  std::vector<std::pair<double, TuneMove>> Good;
+  std::vector<LoggedBadMove> Bad;
+  for (TuneMove &M : Moves) {
+    std::optional<double> Gain = getLoggedGain(T, M);
+    if (Promote && Gain && *Gain > 0) {
+      Good.push_back({*Gain, std::move(M)});
+      continue;
+    }
+    if (!Gain || *Gain >= 0) {
+      Kept.push_back(std::move(M));
+      continue;
+    }
+    Bad.push_back({M.getKey(), *Gain});
+    Out.push_back(std::move(M));
+  }
+  if (Rank)
+    Kept.insert(Kept.end(), std::make_move_iterator(Out.begin()),
+                std::make_move_iterator(Out.end()));
+  if (!Good.empty()) {
+    llvm::stable_sort(
+        Good, [](const auto &A, const auto &B) { return A.first > B.first; });
+    auto At = Kept.begin();
+    if (At != Kept.end() && At->Heuristic)
+      ++At;
+    std::vector<TuneMove> Front;
+    for (auto &[Gain, M] : Good)
+      Front.push_back(std::move(M));
+    Kept.insert(At, std::make_move_iterator(Front.begin()),
+                std::make_move_iterator(Front.end()));
+  }
+  Moves = std::move(Kept);
+  return Bad;
+}
+
 std::vector<ProgramMove>
 planProgramMoves(ArrayRef<std::vector<DecidedSite>> Copies, TuneOrder Order,
                  uint64_t Seed, const StringSet<> &Tried, MoveScore Score) {

@@ -273,6 +273,16 @@ struct SearchResult {
   uint64_t Predictions = 0;
   double PredictSeconds = 0;
   uint64_t PredictedBad = 0;
+  /// With the logged filter: the moves planned whose logged gain is
+  /// negative (skipped, or tried last), each time they are planned, with
+  /// the search's compiles before the plan and the unit's key (the
+  /// logged-<order>.tsv lines).
+  struct LoggedRecord {
+    uint64_t Compiles;
+    std::string Unit;
+    LoggedBadMove Move;
+  };
+  std::vector<LoggedRecord> LoggedBad;
   /// With --predict-slices: the predictions of those made on slices, and
   /// what they cost in compiles (each its slice's share of the module).
   uint64_t SlicePredictions = 0;
@@ -364,6 +374,7 @@ Error openCaches(CompileService &S, const TuneOptions &O) {
   if (Error E = S.openSiteCache(getWorkFile(O, "sites.tsv")))
     return E;
   S.setNeedGrouped(true);
+  S.setSizeScore(O.LoggedFilter != TunePredict::Off);
   S.setProgress("mlgo tune", O.Verbose);
   return Error::success();
 }
@@ -653,17 +664,30 @@ private:
                     ? " on slices (" + getName(O.PredictOn).str() + ")"
                     : "") +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
+    if (O.LoggedFilter != TunePredict::Off)
+      Guide += "; logged filter: " +
+               (O.LoggedPromote ? "promote" : getName(O.LoggedFilter).str()) +
+               " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
   }
-  /// The moves of a unit in state \p St, in \p Order.
+  /// The moves of a unit in state \p St, in \p Order; with the logged
+  /// filter, those it takes out counted in \p R.
   std::vector<TuneMove> plan(const UnitState &St, TuneOrder Order,
-                             bool OfferHeuristic) const {
+                             bool OfferHeuristic, SearchResult &R) const {
     uint64_t Text = 0;
     for (const CompileCache::Entry &E : St.Current)
       Text += E.TextSize;
     auto Score = [&](const TuneMove &M) { return Ranker->score(M, Text); };
-    return planMoves(St.Trajectory, Order, O.Seed, St.Tried, OfferHeuristic,
-                     Ranker ? MoveScore(Score) : MoveScore());
+    std::vector<TuneMove> Moves =
+        planMoves(St.Trajectory, Order, O.Seed, St.Tried, OfferHeuristic,
+                  Ranker ? MoveScore(Score) : MoveScore());
+    if (O.LoggedFilter == TunePredict::Off)
+      return Moves;
+    for (LoggedBadMove &B : filterByLoggedGain(
+             St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank,
+             O.LoggedPromote))
+      R.LoggedBad.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
+    return Moves;
   }
 
   const TuneOptions &O;
@@ -1208,7 +1232,7 @@ Error Tuner::searchComponents(TuneOrder Order, SearchResult &R,
                          (*T)[K].Entry.Error);
       UnitState &St = R.States[Changed[K]];
       St.Trajectory = std::move((*T)[K].Sites);
-      St.Moves = plan(St, Order, /*OfferHeuristic=*/true);
+      St.Moves = plan(St, Order, /*OfferHeuristic=*/true, R);
       St.Next = 0;
       St.Screened.clear();
       St.clearSlices();
@@ -1535,7 +1559,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       St.Current.push_back(Start[M].Entry);
     // LLVM's heuristic is offered to single-module units only: a complete
     // list of one module's decisions reproduces only that module.
-    St.Moves = plan(St, Order, /*OfferHeuristic=*/Units[U].Mods.size() == 1);
+    St.Moves = plan(St, Order, /*OfferHeuristic=*/Units[U].Mods.size() == 1, R);
   }
   R.Curve.push_back({0, Total, 0});
   if (O.Components && !O.Interleave) {
@@ -1942,7 +1966,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         St.Moves = plan(St, Order,
                         /*OfferHeuristic=*/O.ProgramMoves &&
                             Units[Kept[K]].Mods.size() == 1 &&
-                            !St.Tried.contains("heuristic"));
+                            !St.Tried.contains("heuristic"),
+                        R);
         St.Next = 0;
         St.Screened.clear();
         St.clearSlices();
@@ -1973,6 +1998,12 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
                 getName(Order), R.Predictions, R.PredictSeconds, R.PredictedBad,
                 O.Predict == TunePredict::Skip ? "skipped" : "tried last",
                 R.charged(O.PredictionCost), R.SlicePredictions));
+  if (O.LoggedFilter != TunePredict::Off)
+    log(formatv("logged filter ({0}): {1} planned moves predicted to grow "
+                "their module, {2}",
+                getName(Order), R.LoggedBad.size(),
+                O.LoggedFilter == TunePredict::Skip ? "skipped"
+                                                    : "tried last"));
   return R;
 }
 
@@ -2174,6 +2205,13 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
                   R.Predictions, R.PredictedBad,
                   O.Predict == TunePredict::Skip ? "skipped" : "tried last",
                   R.charged(O.PredictionCost), O.PredictionCost);
+  if (O.LoggedFilter != TunePredict::Off)
+    Md +=
+        formatv("- Logged filter (each trajectory's logged size scores, "
+                "no compile): {0} planned moves predicted to grow their "
+                "module were {1}.\n",
+                R.LoggedBad.size(),
+                O.LoggedFilter == TunePredict::Skip ? "skipped" : "tried last");
   if (O.PredictOn != TunePredictOn::Module)
     Md += formatv("- Of those on slices ({2}; each charged by its "
                   "instructions, docs/tune.md): {0}, {1:F2} compiles' "
@@ -2267,8 +2305,18 @@ Error Tuner::writeTries(TuneOrder Order, const SearchResult &R) {
                    unsigned(T.Kept))
                .str();
   }
+  if (Error E = writeFileAtomically(
+          workFile(("tries-" + getName(Order) + ".tsv").str()), Tsv))
+    return E;
+  if (O.LoggedFilter == TunePredict::Off)
+    return Error::success();
+  std::string Logged = "compiles\tmodule\tmove\tlogged_gain\n";
+  for (const SearchResult::LoggedRecord &L : R.LoggedBad)
+    Logged += formatv("{0}\t{1}\t{2}\t{3:F2}\n", L.Compiles, L.Unit, L.Move.Key,
+                      L.Move.Gain)
+                  .str();
   return writeFileAtomically(
-      workFile(("tries-" + getName(Order) + ".tsv").str()), Tsv);
+      workFile(("logged-" + getName(Order) + ".tsv").str()), Logged);
 }
 
 Error Tuner::writeCurves(

@@ -19,9 +19,8 @@
 #include "Subcommand.h"
 
 #include "mlgo/Compile/CompileWorker.h"
+#include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/Compile/TrainingCorpus.h"
-#include "mlgo/Log/ByteSource.h"
-#include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/SizeModel/SizeData.h"
 #include "mlgo/Support/Error.h"
@@ -250,30 +249,6 @@ double predictModule(SizePredictorOverSamples &P, const CompileResult &R) {
   return Sum;
 }
 
-/// The delta_size outcome of every policy decision in a log written with
-/// WantSizeScore, in decision order.
-Expected<std::vector<float>> readScores(const std::string &Log,
-                                        StringRef Module) {
-  Expected<std::unique_ptr<LogReader>> R = LogReader::create(
-      createMemorySource(MemoryBuffer::getMemBuffer(Log, Module, false)),
-      Module);
-  if (!R)
-    return R.takeError();
-  std::vector<float> Scores;
-  while (true) {
-    Expected<const LogRecord &> Rec = (*R)->next();
-    if (!Rec)
-      return Rec.takeError();
-    if (Rec->TheKind == LogRecord::Kind::End)
-      return Scores;
-    if (Rec->TheKind != LogRecord::Kind::Outcome)
-      continue;
-    float V;
-    std::memcpy(&V, Rec->Data.data(), sizeof(V));
-    Scores.push_back(V);
-  }
-}
-
 int runDecisions() {
   std::string Path = ModelPath;
   Expected<Model> M = Model::load(Path);
@@ -305,7 +280,7 @@ int runDecisions() {
       continue;
     }
     double BasePredicted = predictModule(*Predictor, *B);
-    Expected<std::vector<float>> Scores = readScores(B->Log, Mod.Name);
+    Expected<std::vector<float>> Scores = readLoggedScores(B->Log, Mod.Name);
     if (!Scores)
       return fail(Scores.takeError());
     uint32_t N = B->NumDecisions;

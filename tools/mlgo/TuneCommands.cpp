@@ -163,6 +163,16 @@ cl::opt<std::string> PredictSlices(
              "graph) or 'moves' (the functions it changes and the bodies "
              "they inline; docs/tune.md)"),
     cl::value_desc("components|moves"), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string> LoggedFilter(
+    "logged-filter",
+    cl::desc("before any prediction or compile, judge each move by the "
+             "size scores its trajectory's compile logged (IR2Native's "
+             "predicted saving per inlining, at no extra compile): 'off' "
+             "(the default), 'rank' (moves predicted to grow their module "
+             "are tried last), 'skip' (never tried) or 'promote' (skip, "
+             "and try the moves predicted to shrink it first)"),
+    cl::value_desc("off|rank|skip|promote"), cl::init("off"), cl::sub(TuneCmd),
+    cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -215,9 +225,11 @@ int runSpeedTune() {
                 "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
       !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
-      Interleave || ProgramMoves || Predict != "off" || !PredictSlices.empty())
+      Interleave || ProgramMoves || Predict != "off" ||
+      !PredictSlices.empty() || LoggedFilter != "off")
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
-                "--predict, --budget, --components and --program-moves are for "
+                "--predict, --logged-filter, --budget, --components and "
+                "--program-moves are for "
                 "--objective size");
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
@@ -343,6 +355,16 @@ int runTune() {
       return fail(On.takeError());
     O.PredictOn = *On;
   }
+  Expected<TunePredict> TheFilter =
+      parseWord<TunePredict>("logged-filter", LoggedFilter,
+                             {{"off", TunePredict::Off},
+                              {"rank", TunePredict::Rank},
+                              {"skip", TunePredict::Skip},
+                              {"promote", TunePredict::Skip}});
+  if (!TheFilter)
+    return fail(TheFilter.takeError());
+  O.LoggedFilter = *TheFilter;
+  O.LoggedPromote = LoggedFilter == "promote";
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

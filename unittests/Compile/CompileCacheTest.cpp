@@ -11,6 +11,8 @@
 
 #include "gtest/gtest.h"
 
+#include <cmath>
+
 using namespace llvm;
 using namespace mlgo;
 
@@ -179,6 +181,40 @@ TEST_F(CompileCacheTest, AChangedLineIsAChecksumMismatch) {
             File + ": line 3 (byte 143): checksum mismatch: the line "
                    "changed after it was written; remove it to compile it "
                    "again");
+}
+
+TEST_F(CompileCacheTest, SitesKeepTheirLoggedScoreWhenTheyHaveOne) {
+  {
+    SiteCache C;
+    ASSERT_FALSE(bool(C.open(File)));
+    DecidedSite Scored;
+    Scored.Site = {"f", "g", 1, true};
+    Scored.Logit = 0.5f;
+    Scored.Score = -2.25f;
+    DecidedSite Plain;
+    Plain.Site = {"f", "h", 0, false};
+    Plain.Logit = -1.0f;
+    ASSERT_FALSE(bool(C.insert(KeyA, {Scored})));
+    ASSERT_FALSE(bool(C.insert(KeyB, {Plain})));
+  }
+  // A score is a sixth field, only when there is one: files written
+  // without scores are read as before.
+  std::string Text = read();
+  EXPECT_NE(Text.find(std::string(KeyA) + "\t1\tf g 1 1 0x1p-1 -0x1.2p+1\t"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find(std::string(KeyB) + "\t1\tf h 0 0 -0x1p+0\t"),
+            std::string::npos)
+      << Text;
+  SiteCache C;
+  ASSERT_FALSE(bool(C.open(File)));
+  const std::vector<DecidedSite> *A = C.lookup(KeyA);
+  ASSERT_TRUE(A && A->size() == 1);
+  EXPECT_EQ((*A)[0].Score, -2.25f);
+  EXPECT_EQ((*A)[0].Logit, 0.5f);
+  const std::vector<DecidedSite> *B = C.lookup(KeyB);
+  ASSERT_TRUE(B && B->size() == 1);
+  EXPECT_TRUE(std::isnan((*B)[0].Score));
 }
 
 } // namespace

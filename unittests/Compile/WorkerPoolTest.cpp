@@ -87,6 +87,7 @@ TEST(WorkerPoolTest, JobsAreEncodedAsDocumented) {
                                    "\x01"
                                    "\x00"
                                    "\x00"
+                                   "\x00"
                                    "\x00";
   EXPECT_EQ(encodeJob(J), std::string(Documented, sizeof(Documented) - 1));
   Expected<CompileJob> Back = decodeJob(encodeJob(J));
@@ -98,14 +99,15 @@ TEST(WorkerPoolTest, FixedDecisionsAndSiteRequestsTravel) {
   CompileJob J = sampleJob();
   J.WantSites = true;
   J.PredictOnly = true;
+  J.WantSizeScore = true;
   auto Fixed = std::make_shared<ModuleDecisions>();
   Fixed->Module = "src/a b.c";
   Fixed->Sites = {{"main", "helper", 1, true}, {"", "log", 0, false}};
   J.ThePolicy.Fixed = Fixed;
   std::string Frame = encodeJob(J);
-  // want sites, predict only, has fixed, the key, the entries as a
-  // decisions file writes them.
-  static const char Tail[] = "\x01\x01\x01"
+  // want sites, predict only, want size score, has fixed, the key, the
+  // entries as a decisions file writes them.
+  static const char Tail[] = "\x01\x01\x01\x01"
                              "\x09\x00\x00\x00"
                              "src/a b.c"
                              "\x27\x00\x00\x00"
@@ -116,6 +118,7 @@ TEST(WorkerPoolTest, FixedDecisionsAndSiteRequestsTravel) {
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
   EXPECT_TRUE(Back->WantSites);
   EXPECT_TRUE(Back->PredictOnly);
+  EXPECT_TRUE(Back->WantSizeScore);
   ASSERT_TRUE(Back->ThePolicy.Fixed);
   EXPECT_EQ(Back->ThePolicy.Fixed->Module, "src/a b.c");
   EXPECT_EQ(Back->ThePolicy.Fixed->Sites, Fixed->Sites);

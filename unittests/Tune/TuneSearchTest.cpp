@@ -5,6 +5,8 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <map>
+#include <optional>
 
 using namespace llvm;
 using namespace mlgo;
@@ -88,6 +90,90 @@ TEST(TuneSearchTest, SitesWithoutALogitComeLast) {
   EXPECT_EQ(keys(planMoves(T, TuneOrder::Guided, 1, Tried, false)),
             (std::vector<std::string>{"site f b 0 no-inline",
                                       "site f a 0 no-inline"}));
+}
+
+// Trajectory with logged size scores: f's first call of g saved 6 bytes,
+// k's call of g grew the caller by 2, f's call of h grew it by 9; the
+// calls not inlined logged 0.
+std::vector<DecidedSite> scoredTrajectory() {
+  std::vector<DecidedSite> T = {
+      site("f", "g", 0, true, 3.0f), site("f", "h", 0, true, 2.0f),
+      site("f", "g", 1, false, -1.0f), site("k", "g", 0, true, 1.0f),
+      site("k", "m", 0, false, -2.0f)};
+  const float Scores[] = {6.0f, -9.0f, 0.0f, -2.0f, 0.0f};
+  for (size_t I = 0; I < T.size(); ++I)
+    T[I].Score = Scores[I];
+  return T;
+}
+
+TEST(TuneSearchTest, LoggedGainIsTheScoreAMoveTakesAway) {
+  std::vector<DecidedSite> T = scoredTrajectory();
+  std::map<std::string, std::optional<double>> Gains;
+  for (const TuneMove &M :
+       planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true))
+    Gains[M.getKey()] = getLoggedGain(T, M);
+  std::map<std::string, std::optional<double>> Expected = {
+      {"heuristic", std::nullopt},
+      {"site f g 0 no-inline", -6.0},
+      {"site f h 0 no-inline", 9.0},
+      {"site f g 1 inline", std::nullopt},
+      {"site k g 0 no-inline", 2.0},
+      {"site k m 0 inline", std::nullopt},
+      {"group g inline", std::nullopt},
+      // g's inlined calls: f#0 (6) and k#0 (-2).
+      {"group g no-inline", -4.0}};
+  EXPECT_EQ(Gains, Expected);
+  // Without scores (a compile not asked for them) the log says nothing.
+  TuneMove M;
+  M.Entry = {"f", "g", 0, false};
+  EXPECT_EQ(getLoggedGain(Trajectory, M), std::nullopt);
+  // An inlined site that logged 0 (the inlining did not happen) neither.
+  T[0].Score = 0;
+  EXPECT_EQ(getLoggedGain(T, M), std::nullopt);
+}
+
+TEST(TuneSearchTest, LoggedFilterSkipsOrRanksLastTheMovesThatGrow) {
+  std::vector<DecidedSite> T = scoredTrajectory();
+  std::vector<TuneMove> Planned =
+      planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true);
+  std::vector<std::string> All = keys(Planned);
+  std::vector<TuneMove> Skip = Planned;
+  std::vector<LoggedBadMove> Bad = filterByLoggedGain(T, Skip, /*Rank=*/false);
+  ASSERT_EQ(Bad.size(), 2u);
+  EXPECT_EQ(Bad[0].Key, "site f g 0 no-inline");
+  EXPECT_EQ(Bad[0].Gain, -6.0);
+  EXPECT_EQ(Bad[1].Key, "group g no-inline");
+  EXPECT_EQ(Bad[1].Gain, -4.0);
+  std::vector<std::string> Kept;
+  for (const std::string &K : All)
+    if (K != "site f g 0 no-inline" && K != "group g no-inline")
+      Kept.push_back(K);
+  EXPECT_EQ(keys(Skip), Kept);
+  std::vector<TuneMove> Rank = Planned;
+  EXPECT_EQ(filterByLoggedGain(T, Rank, /*Rank=*/true).size(), 2u);
+  Kept.push_back("site f g 0 no-inline");
+  Kept.push_back("group g no-inline");
+  // Both in their planned order: the site's move comes first.
+  ASSERT_LT(llvm::find(All, "site f g 0 no-inline") - All.begin(),
+            llvm::find(All, "group g no-inline") - All.begin());
+  EXPECT_EQ(keys(Rank), Kept);
+  // Promote: skip, and the moves that gain first (after the heuristic),
+  // f's call of h (9 bytes) before k's call of g (2).
+  std::vector<TuneMove> Promote = Planned;
+  EXPECT_EQ(
+      filterByLoggedGain(T, Promote, /*Rank=*/false, /*Promote=*/true).size(),
+      2u);
+  std::vector<std::string> P = keys(Promote);
+  ASSERT_EQ(P.size(), All.size() - 2);
+  EXPECT_EQ(P[0], "heuristic");
+  EXPECT_EQ(P[1], "site f h 0 no-inline");
+  EXPECT_EQ(P[2], "site k g 0 no-inline");
+  std::vector<std::string> Rest;
+  for (const std::string &K : keys(Skip))
+    if (K != "heuristic" && K != "site f h 0 no-inline" &&
+        K != "site k g 0 no-inline")
+      Rest.push_back(K);
+  EXPECT_EQ(std::vector<std::string>(P.begin() + 3, P.end()), Rest);
 }
 
 TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {

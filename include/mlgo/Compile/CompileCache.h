@@ -93,10 +93,13 @@ private:
 /// line per compile:
 ///   <32 hex key> '\t' <n> ('\t' <site>) * n '\n'
 ///   <site> := <caller> ' ' <callee> ' ' <ordinal> ' ' <flags> ' ' <logit>
+///             [' ' <score>]
 /// with names written as in decisions files (docs/decisions.md), flags 1
-/// (inlined) + 2 (fixed), and the logit as C's "%a" (exact; "nan" for
-/// none), and the checksum field of CompileCache's lines. Torn last lines
-/// are cut off as in CompileCache.
+/// (inlined) + 2 (fixed), the logit as C's "%a" (exact; "nan" for
+/// none), the logged size score (DecidedSite::Score) as "%a" when the
+/// compile was asked for it (CompileService::setSizeScore), and the checksum
+/// field of CompileCache's lines. Torn last lines are cut off as in
+/// CompileCache.
 class SiteCache {
 public:
   llvm::Error open(llvm::StringRef Path);

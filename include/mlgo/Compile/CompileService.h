@@ -85,6 +85,11 @@ public:
     CompileCache::Entry Entry;
     std::vector<DecidedSite> Sites;
   };
+  /// compileWithSites() also gives each decision's logged size score
+  /// (DecidedSite::Score): its compiles log with the embedded IR2Native
+  /// model's delta_size (CompileJob::WantSizeScore), which changes nothing
+  /// they compile; cached sites without scores are compiled again.
+  void setSizeScore(bool Want) { SizeScore = Want; }
   /// Like compile(), also giving every decision's call site (from the site
   /// cache, or compiled again; never by trajectory replay).
   llvm::Expected<std::vector<SitesResult>>
@@ -135,6 +140,7 @@ private:
   WorkerPool &Pool;
   bool Verbose;
   bool NeedGrouped = false;
+  bool SizeScore = false;
   std::string Label = "mlgo train";
   CompileCache Cache;
   SiteCache SiteRecords;

@@ -45,6 +45,13 @@ struct DecisionLog {
 llvm::Expected<DecisionLog> parseDecisionLog(llvm::StringRef Log,
                                              llvm::StringRef Name);
 
+/// The outcome of every policy decision of \p Log, in decision order: a
+/// log written with CompileJob::WantSizeScore, whose outcome is the float
+/// "delta_size" (docs/ir2native.md). Errors name \p Name (a malformed log,
+/// an outcome that is not one float).
+llvm::Expected<std::vector<float>> readLoggedScores(llvm::StringRef Log,
+                                                    llvm::StringRef Name);
+
 } // namespace mlgo
 
 #endif // MLGO_COMPILE_DECISIONLOG_H

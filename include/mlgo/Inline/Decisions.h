@@ -48,6 +48,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -157,6 +158,11 @@ struct DecidedSite {
   SiteDecision Site;
   float Logit = 0;
   bool Fixed = false;
+  /// The decision's logged size score when the compile was asked for it
+  /// (CompileService::setSizeScore; docs/ir2native.md, delta_size): the
+  /// native bytes IR2Native predicts the decision saved, 0 for one that
+  /// inlined nothing. NaN when not asked.
+  float Score = std::numeric_limits<float>::quiet_NaN();
 };
 
 /// Looks entries up by call site; what the advisor holds for one compile.

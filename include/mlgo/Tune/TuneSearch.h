@@ -42,6 +42,7 @@
 #include "llvm/ADT/StringSet.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -116,6 +117,34 @@ std::vector<ProgramMove>
 planProgramMoves(llvm::ArrayRef<std::vector<DecidedSite>> Copies,
                  TuneOrder Order, uint64_t Seed, const llvm::StringSet<> &Tried,
                  MoveScore Score = nullptr);
+
+/// The bytes move \p M saves, as trajectory \p T's logged size scores
+/// (DecidedSite::Score, the predicted saving of each decision that
+/// inlined) estimate it without compiling: inverting an inlined site
+/// loses its score (minus the score); a group move that inlines no call
+/// of its callee loses the sum of the scores of the inlined sites it
+/// changes. None when the log says nothing: the heuristic, a move that
+/// inlines (a decision that did not inline logged 0), sites without a
+/// score (NaN), or scores that are all 0.
+std::optional<double> getLoggedGain(llvm::ArrayRef<DecidedSite> T,
+                                    const TuneMove &M);
+
+/// A move the logged filter took out: its key and logged gain.
+struct LoggedBadMove {
+  std::string Key;
+  double Gain;
+};
+
+/// The logged filter (docs/tune.md, "The logged filter"): takes out of
+/// \p Moves, keeping the order of the rest, every move whose logged gain
+/// (getLoggedGain) is negative, i.e. predicted to grow its module, and
+/// puts them back at the end in their order when \p Rank. With
+/// \p Promote, the moves whose logged gain is positive go first (after
+/// the heuristic, if offered), the largest gain first, ties in their
+/// order. Returns those it took out, in their order.
+std::vector<LoggedBadMove> filterByLoggedGain(llvm::ArrayRef<DecidedSite> T,
+                                              std::vector<TuneMove> &Moves,
+                                              bool Rank, bool Promote = false);
 
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the

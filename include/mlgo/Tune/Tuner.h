@@ -133,6 +133,16 @@ struct TuneOptions {
   /// (Tuner.cpp, PredictionFixedInstructions). Moves without a slice (the
   /// heuristic) are predicted on the module as with Module.
   TunePredictOn PredictOn = TunePredictOn::Module;
+  /// The free first filter (docs/tune.md, "The logged filter"): every
+  /// trajectory compile logs each decision's predicted size change
+  /// (CompileService::setSizeScore), and the moves whose logged gain
+  /// (getLoggedGain) is negative are never tried (Skip) or tried after
+  /// all the others (Rank), before any prediction or compile; at no
+  /// charge.
+  TunePredict LoggedFilter = TunePredict::Off;
+  /// With LoggedFilter: the moves whose logged gain is positive are tried
+  /// first, the largest first (filterByLoggedGain).
+  bool LoggedPromote = false;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
