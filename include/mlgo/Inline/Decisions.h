@@ -209,6 +209,22 @@ public:
   void addModule(ModuleDecisions M);
 };
 
+/// The `model` metadata of a file for speed whose eviction entries are
+/// relative to the eviction model in file \p ModelPath: `file <path> (md5
+/// <MD5 of the file's bytes, 32 lower-case hex digits>)`, or `embedded` for
+/// an empty \p ModelPath (the model built into the plugin). Errors name
+/// the model file.
+llvm::Expected<std::string> getEvictionModelMeta(llvm::StringRef ModelPath);
+/// Whether the eviction entries of \p F (read from \p FilePath) may apply
+/// in a compile whose eviction model is \p ModelPath (empty: the embedded
+/// one): the file has no eviction entries, or its `model` metadata names
+/// the same model (a file, by the MD5 of its bytes; no metadata is the
+/// embedded model). Otherwise an error naming the decisions file and both
+/// models (docs/decisions.md, "Eviction decisions").
+llvm::Error checkDecisionsModel(const DecisionsFile &F,
+                                llvm::StringRef FilePath,
+                                llvm::StringRef ModelPath);
+
 /// \p Path with "." and ".." components resolved lexically and separators
 /// made single; the form keys are compared in.
 std::string normalizeSourcePath(llvm::StringRef Path);
