@@ -240,10 +240,10 @@ TEST(DecisionsTest, EvictionEntriesNameTheirModel) {
   ASSERT_TRUE(!!Meta) << toString(Meta.takeError());
   EXPECT_EQ(*Meta, "file " + Path.str().str() + " (md5 " + Digest + ")");
   EXPECT_EQ(cantFail(getEvictionModelMeta("")), "embedded");
-  Expected<std::string> Missing = getEvictionModelMeta(Path + ".none");
+  std::string None = (Path + ".none").str();
+  Expected<std::string> Missing = getEvictionModelMeta(None);
   ASSERT_FALSE(!!Missing);
-  EXPECT_NE(toString(Missing.takeError()).find(Path.str().str() + ".none"),
-            std::string::npos);
+  EXPECT_NE(toString(Missing.takeError()).find(None), std::string::npos);
 
   auto Check = [](StringRef ModelMeta, bool Entries, StringRef Model) {
     DecisionsFile F;
