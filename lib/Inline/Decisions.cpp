@@ -7,6 +7,7 @@
 
 #include "mlgo/Inline/Decisions.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
@@ -14,6 +15,7 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -475,6 +477,13 @@ Expected<std::string> getEvictionModelMeta(StringRef ModelPath) {
       .str();
 }
 
+StringRef getEmbeddedEvictionModelMD5() {
+  for (const config::EmbeddedModel &M : config::EmbeddedModels)
+    if (StringRef(M.Name) == "regalloc-evict")
+      return M.MD5;
+  llvm_unreachable("the build embeds the eviction model");
+}
+
 /// The MD5 in `model` metadata \p Meta (`file <path> (md5 <hex>)`), or ""
 /// for the embedded model (`embedded`, or no metadata).
 static StringRef getModelDigest(StringRef Meta) {
@@ -485,15 +494,15 @@ static StringRef getModelDigest(StringRef Meta) {
 }
 
 /// How an error names the model of `model` metadata \p Meta.
-static std::string describeModel(StringRef Meta) {
+static std::string describeModel(StringRef Meta, StringRef EmbeddedMD5) {
   if (getModelDigest(Meta).empty())
-    return "the embedded eviction model";
+    return ("the embedded eviction model (md5 " + EmbeddedMD5 + ")").str();
   Meta.consume_front("file ");
   return "the eviction model " + Meta.str();
 }
 
 Error checkDecisionsModel(const DecisionsFile &F, StringRef FilePath,
-                          StringRef ModelPath) {
+                          StringRef ModelPath, StringRef EmbeddedMD5) {
   if (llvm::none_of(F.Modules,
                     [](const auto &M) { return !M->Evictions.empty(); }))
     return Error::success();
@@ -501,7 +510,11 @@ Error checkDecisionsModel(const DecisionsFile &F, StringRef FilePath,
   if (!Used)
     return Used.takeError();
   StringRef Tuned = F.getMeta("model");
-  if (getModelDigest(Tuned) == getModelDigest(*Used))
+  auto Digest = [&](StringRef Meta) {
+    StringRef D = getModelDigest(Meta);
+    return D.empty() ? EmbeddedMD5 : D;
+  };
+  if (Digest(Tuned) == Digest(*Used))
     return Error::success();
   std::string Hint =
       ModelPath.empty() ? "; build with -mlgo-evict-model=" +
@@ -509,8 +522,8 @@ Error checkDecisionsModel(const DecisionsFile &F, StringRef FilePath,
       : getModelDigest(Tuned).empty() ? "; build without -mlgo-evict-model"
                                       : "";
   return makeError(FilePath + ": eviction entries tuned on " +
-                   describeModel(Tuned) + " cannot apply with " +
-                   describeModel(*Used) + Hint);
+                   describeModel(Tuned, EmbeddedMD5) + " cannot apply with " +
+                   describeModel(*Used, EmbeddedMD5) + Hint);
 }
 
 } // namespace mlgo

@@ -466,7 +466,8 @@ const std::string &getModelMismatch() {
     std::shared_ptr<const DecisionsFile> F = getDecisionsFromOptions(File);
     if (EvictUseLLVMAdvisor || !F || !F->isForSpeed())
       return "";
-    llvm::Error E = checkDecisionsModel(*F, File, EvictModelPath);
+    llvm::Error E = checkDecisionsModel(*F, File, EvictModelPath,
+                                        getEmbeddedEvictionModelMD5());
     return E ? toString(std::move(E)) : "";
   }();
   return Error;

@@ -1475,7 +1475,8 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     return F.takeError();
   // Entries tuned on another eviction model would be reported stale one by
   // one; the build refuses them as a whole, and so does the check.
-  if (Error E = checkDecisionsModel(*F, DecisionsPath, EvictModel))
+  if (Error E = checkDecisionsModel(*F, DecisionsPath, EvictModel,
+                                    getEmbeddedEvictionModelMD5()))
     return E;
   Expected<std::string> ModelMeta = getEvictionModelMeta(EvictModel);
   if (!ModelMeta)

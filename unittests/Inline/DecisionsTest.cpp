@@ -245,7 +245,10 @@ TEST(DecisionsTest, EvictionEntriesNameTheirModel) {
   ASSERT_FALSE(!!Missing);
   EXPECT_NE(toString(Missing.takeError()).find(None), std::string::npos);
 
-  auto Check = [](StringRef ModelMeta, bool Entries, StringRef Model) {
+  // The embedded model's MD5 as mlgo/Config.h would give it.
+  const std::string Embedded = "0123456789abcdef0123456789abcdef";
+  auto Check = [&](StringRef ModelMeta, bool Entries, StringRef Model,
+                   StringRef EmbeddedMD5) {
     DecisionsFile F;
     F.setMeta("objective", "speed");
     if (!ModelMeta.empty())
@@ -255,32 +258,37 @@ TEST(DecisionsTest, EvictionEntriesNameTheirModel) {
     if (Entries)
       M.Evictions = {{"f", 0, 7, 32}};
     F.addModule(std::move(M));
-    Error E = checkDecisionsModel(F, "d.txt", Model);
+    Error E = checkDecisionsModel(F, "d.txt", Model, EmbeddedMD5);
     return E ? toString(std::move(E)) : std::string("ok");
   };
   const std::string Tuned = "file m.json (md5 " + Digest + ")";
   // The same bytes under another path is the same model.
-  EXPECT_EQ(Check(Tuned, true, Path), "ok");
-  EXPECT_EQ(Check("embedded", true, ""), "ok");
-  EXPECT_EQ(Check("", true, ""), "ok");
+  EXPECT_EQ(Check(Tuned, true, Path, Embedded), "ok");
+  EXPECT_EQ(Check("embedded", true, "", Embedded), "ok");
+  EXPECT_EQ(Check("", true, "", Embedded), "ok");
   // Without eviction entries any model applies.
-  EXPECT_EQ(Check(Tuned, false, ""), "ok");
-  EXPECT_EQ(Check(Tuned, true, ""),
+  EXPECT_EQ(Check(Tuned, false, "", Embedded), "ok");
+  // A file with the embedded model's bytes is the embedded model.
+  EXPECT_EQ(Check(Tuned, true, "", Digest), "ok");
+  EXPECT_EQ(Check("embedded", true, Path, Digest), "ok");
+  EXPECT_EQ(Check(Tuned, true, "", Embedded),
             "d.txt: eviction entries tuned on the eviction model m.json (md5 " +
                 Digest +
-                ") cannot apply with the embedded eviction model; build with "
-                "-mlgo-evict-model=m.json");
-  EXPECT_EQ(Check("embedded", true, Path),
+                ") cannot apply with the embedded eviction model (md5 " +
+                Embedded + "); build with -mlgo-evict-model=m.json");
+  EXPECT_EQ(Check("embedded", true, Path, Embedded),
             "d.txt: eviction entries tuned on the embedded eviction model "
-            "cannot apply with the eviction model " +
+            "(md5 " +
+                Embedded + ") cannot apply with the eviction model " +
                 Path.str().str() + " (md5 " + Digest +
                 "); build without -mlgo-evict-model");
-  EXPECT_EQ(
-      Check("file m.json (md5 00000000000000000000000000000000)", true, Path),
-      "d.txt: eviction entries tuned on the eviction model m.json (md5 "
-      "00000000000000000000000000000000) cannot apply with the eviction "
-      "model " +
-          Path.str().str() + " (md5 " + Digest + ")");
+  EXPECT_EQ(Check("file m.json (md5 00000000000000000000000000000000)", true,
+                  Path, Embedded),
+            "d.txt: eviction entries tuned on the eviction model m.json (md5 "
+            "00000000000000000000000000000000) cannot apply with the eviction "
+            "model " +
+                Path.str().str() + " (md5 " + Digest + ")");
+  EXPECT_EQ(getEmbeddedEvictionModelMD5().size(), 32u);
 }
 
 TEST(DecisionsTest, MalformedEvictionEntriesNameTheLine) {
