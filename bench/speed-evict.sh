@@ -35,7 +35,7 @@ while [[ $# -gt 0 ]]; do
   --programs) programs=$2; shift 2 ;;
   --rounds) rounds=$2; shift 2 ;;
   --work) work=$2; shift 2 ;;
-  --evict-model) model=$2; shift 2 ;;
+  --evict-model) model=$(realpath "$2"); shift 2 ;;
   *) echo "usage: $0 [--programs a,b] [--rounds N] [--work DIR] [--evict-model M]" >&2; exit 2 ;;
   esac
 done

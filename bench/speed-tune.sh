@@ -10,7 +10,7 @@
 # the output checked, and paired wall-clock runs.
 #
 #   bench/speed-tune.sh [--programs bzip2,minigzip,...] [--max-compiles N]
-#                       [--work DIR]
+#                       [--work DIR] [--evict-model M.json]
 #
 # Programs: bzip2, minigzip, lzip, xz, zstd, brotli, lua (default: all).
 # Prints one TSV line per program: the search's estimated change, the
@@ -20,6 +20,9 @@
 # the workload check reverted. The tune checks its modules on workload A
 # under callgrind (--workload) and reverts those measured worse, so that
 # workload B stays unseen. Deterministic but for the wall clock.
+# --evict-model tunes from that eviction model's allocation instead of the
+# embedded model's (mlgo tune --evict-model; the tune's objects are
+# compiled with it, so the tuned program needs nothing more).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 # shellcheck source=bench/speed-programs.sh
@@ -28,12 +31,14 @@ mlgo=${MLGO:-$here/build/bin/mlgo}
 programs=$speed_all_programs
 max=60
 work=${TMPDIR:-/tmp}/mlgo-speed-tune
+evict=()
 while [[ $# -gt 0 ]]; do
   case $1 in
   --programs) programs=$2; shift 2 ;;
   --max-compiles) max=$2; shift 2 ;;
   --work) work=$2; shift 2 ;;
-  *) echo "usage: $0 [--programs a,b] [--max-compiles N] [--work DIR]" >&2; exit 2 ;;
+  --evict-model) evict=(--evict-model "$(realpath "$2")"); shift 2 ;;
+  *) echo "usage: $0 [--programs a,b] [--max-compiles N] [--work DIR] [--evict-model M]" >&2; exit 2 ;;
   esac
 done
 
@@ -51,6 +56,7 @@ for p in ${programs//,/ }; do
   start=$(date +%s)
   "$mlgo" tune --objective speed --profile "$w/p.profdata" --corpus "$w/corpus" \
     --work-dir "$w/tune" -o "$w/$p.decisions" --max-compiles "$max" --quiet \
+    "${evict[@]}" \
     --link "$link \$MLGO_OBJECTS/*.o -o \$MLGO_PROGRAM" \
     --workload "bash $here/bench/speed-programs.sh run $p \$MLGO_PROGRAM A $w"
   minutes=$(awk "BEGIN{printf \"%.1f\", ($(date +%s) - $start) / 60}")

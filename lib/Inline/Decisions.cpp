@@ -7,6 +7,7 @@
 
 #include "mlgo/Inline/Decisions.h"
 
+#include "mlgo/Config.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
@@ -14,6 +15,9 @@
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/ErrorHandling.h"
+#include "llvm/Support/MD5.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
 using namespace llvm;
@@ -458,6 +462,68 @@ void DecisionsFile::addModule(ModuleDecisions M) {
     return;
   }
   Modules.insert(It, std::make_shared<ModuleDecisions>(std::move(M)));
+}
+
+//===-- The eviction model of a file for speed ----------------------------===//
+
+Expected<std::string> getEvictionModelMeta(StringRef ModelPath) {
+  if (ModelPath.empty())
+    return std::string("embedded");
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(ModelPath);
+  if (!Buf)
+    return Buf.takeError();
+  MD5::MD5Result R = MD5::hash(arrayRefFromStringRef((*Buf)->getBuffer()));
+  return ("file " + ModelPath + " (md5 " + toHex(R, /*LowerCase=*/true) + ")")
+      .str();
+}
+
+StringRef getEmbeddedEvictionModelMD5() {
+  for (const config::EmbeddedModel &M : config::EmbeddedModels)
+    if (StringRef(M.Name) == "regalloc-evict")
+      return M.MD5;
+  llvm_unreachable("the build embeds the eviction model");
+}
+
+/// The MD5 in `model` metadata \p Meta (`file <path> (md5 <hex>)`), or ""
+/// for the embedded model (`embedded`, or no metadata).
+static StringRef getModelDigest(StringRef Meta) {
+  if (!Meta.consume_back(")"))
+    return "";
+  size_t At = Meta.rfind(" (md5 ");
+  return At == StringRef::npos ? StringRef() : Meta.substr(At + 6);
+}
+
+/// How an error names the model of `model` metadata \p Meta.
+static std::string describeModel(StringRef Meta, StringRef EmbeddedMD5) {
+  if (getModelDigest(Meta).empty())
+    return ("the embedded eviction model (md5 " + EmbeddedMD5 + ")").str();
+  Meta.consume_front("file ");
+  return "the eviction model " + Meta.str();
+}
+
+Error checkDecisionsModel(const DecisionsFile &F, StringRef FilePath,
+                          StringRef ModelPath, StringRef EmbeddedMD5) {
+  if (llvm::none_of(F.Modules,
+                    [](const auto &M) { return !M->Evictions.empty(); }))
+    return Error::success();
+  Expected<std::string> Used = getEvictionModelMeta(ModelPath);
+  if (!Used)
+    return Used.takeError();
+  StringRef Tuned = F.getMeta("model");
+  auto Digest = [&](StringRef Meta) {
+    StringRef D = getModelDigest(Meta);
+    return D.empty() ? EmbeddedMD5 : D;
+  };
+  if (Digest(Tuned) == Digest(*Used))
+    return Error::success();
+  std::string Hint =
+      ModelPath.empty() ? "; build with -mlgo-evict-model=" +
+                              Tuned.drop_front(5).rsplit(" (md5 ").first.str()
+      : getModelDigest(Tuned).empty() ? "; build without -mlgo-evict-model"
+                                      : "";
+  return makeError(FilePath + ": eviction entries tuned on " +
+                   describeModel(Tuned, EmbeddedMD5) + " cannot apply with " +
+                   describeModel(*Used, EmbeddedMD5) + Hint);
 }
 
 } // namespace mlgo

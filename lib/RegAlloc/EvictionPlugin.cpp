@@ -457,6 +457,22 @@ const std::string &getOptionsError() {
 /// Whether checkEvictionOptions() has handed the error to the compiler.
 std::atomic<bool> OptionsErrorReported{false};
 
+/// checkEvictionOptions()'s verdict on the decisions file: empty if its
+/// eviction entries (if any) were tuned on the eviction model this compile
+/// uses (-mlgo-evict-model, or the embedded one).
+const std::string &getModelMismatch() {
+  static const std::string Error = []() -> std::string {
+    std::string File;
+    std::shared_ptr<const DecisionsFile> F = getDecisionsFromOptions(File);
+    if (EvictUseLLVMAdvisor || !F || !F->isForSpeed())
+      return "";
+    llvm::Error E = checkDecisionsModel(*F, File, EvictModelPath,
+                                        getEmbeddedEvictionModelMD5());
+    return E ? toString(std::move(E)) : "";
+  }();
+  return Error;
+}
+
 /// noteOptimizationLevel()'s record for this thread's pipeline.
 thread_local bool SizePipeline = false;
 /// NoteModuleSourcePass's record: the source of the module whose
@@ -530,9 +546,28 @@ bool onMainThread() {
   return static_cast<pid_t>(::syscall(SYS_gettid)) == ::getpid();
 }
 
-/// Whether the options ask for mlgo's eviction model at all.
+/// Whether the decisions file (-mlgo-decisions) is for speed and has
+/// eviction entries.
+bool haveEvictionEntries() {
+  static const bool Have = [] {
+    std::string File;
+    std::shared_ptr<const DecisionsFile> F = getDecisionsFromOptions(File);
+    return F && F->isForSpeed() && llvm::any_of(F->Modules, [](const auto &M) {
+             return !M->Evictions.empty();
+           });
+  }();
+  return Have;
+}
+
+/// Whether the options ask for mlgo's eviction model in every module:
+/// -mlgo-evict, or -mlgo-evict-model=FILE but in a build with a decisions
+/// file that has eviction entries, where it names the model they were tuned
+/// on and only the modules with entries use it (the others keep LLVM's
+/// advisor, as with the embedded model; docs/decisions.md).
 bool evictionRequested() {
-  return !EvictUseLLVMAdvisor && (EvictEnabled || !EvictModelPath.empty());
+  if (EvictUseLLVMAdvisor)
+    return false;
+  return EvictEnabled || (!EvictModelPath.empty() && !haveEvictionEntries());
 }
 
 /// The eviction entries of the decisions file (-mlgo-decisions, a file for
@@ -564,6 +599,12 @@ Pass *createEvictionAnalysis() {
   std::shared_ptr<const ModuleDecisions> Fixed = findEvictionEntries(FixedFile);
   if (UserChoice)
     return LLVMConstructor();
+  if (Fixed && !getModelMismatch().empty()) {
+    // Reported already (checkEvictionOptions): the compilation fails.
+    if (OptionsErrorReported)
+      return LLVMConstructor();
+    fatal(getModelMismatch());
+  }
   if (!evictionRequested() && !Fixed) {
     // An earlier module of this process may have had entries.
     if (OwnModeOccurrences > 0)
@@ -625,7 +666,13 @@ PreservedAnalyses NoteModuleSourcePass::run(Module &M,
 }
 
 Error checkEvictionOptions() {
-  if (!evictionRequested() || getOptionsError().empty())
+  if (!getModelMismatch().empty()) {
+    OptionsErrorReported = true;
+    return makeError(getModelMismatch());
+  }
+  bool ModelNamed =
+      !EvictUseLLVMAdvisor && (EvictEnabled || !EvictModelPath.empty());
+  if (!ModelNamed || getOptionsError().empty())
     return Error::success();
   OptionsErrorReported = true;
   return makeError(getOptionsError());

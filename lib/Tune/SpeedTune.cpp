@@ -45,6 +45,7 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -187,9 +188,13 @@ bool hasNoFunction(MemoryBufferRef Obj) {
 /// The compiles of one corpus module, cached in the work directory.
 class ModuleCompiler {
 public:
+  /// \p ModelMeta: the eviction model's `model` metadata
+  /// (getEvictionModelMeta of O.EvictModel).
   ModuleCompiler(const SpeedTuneOptions &O, const CorpusDescription &Desc,
-                 const CorpusModule &M, std::string LookupKey)
-      : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)) {}
+                 const CorpusModule &M, std::string LookupKey,
+                 StringRef ModelMeta)
+      : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)),
+        ModelMeta(ModelMeta) {}
 
   /// Stock clang-19 (\p Entries null), or the module built with
   /// \p Entries: their inlining entries on top of LLVM's heuristic, and
@@ -200,10 +205,15 @@ public:
                             Eviction E = Eviction::Model) {
     assert((!Entries || E == Eviction::Model || Entries->Evictions.empty()) &&
            "eviction entries apply with the eviction model");
+    // The embedded model's compiles keep the keys they had before
+    // --evict-model; another model's add the MD5 of its file.
     std::string Text = "llvm\n";
+    std::string Model = "evict model\n";
+    if (!O.EvictModel.empty())
+      Model = "evict model " + ModelMeta.rsplit(" (md5 ").second.str() + "\n";
     if (Entries)
       Text = "sites\n" + Entries->printSites() +
-             (E == Eviction::Model ? "evict model\n" + Entries->printEvictions()
+             (E == Eviction::Model ? Model + Entries->printEvictions()
                                    : "evict llvm\n");
     MD5 Hash;
     Hash.update(M.ContentHash);
@@ -247,6 +257,8 @@ private:
       Here.Module = LookupKey;
       DecisionsFile F;
       F.setMeta("objective", "speed");
+      if (!O.EvictModel.empty())
+        F.setMeta("model", ModelMeta);
       F.addModule(std::move(Here));
       if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
         return E;
@@ -260,6 +272,9 @@ private:
       if (Ev == Eviction::Model)
         Extra.insert(Extra.end(), {"-mllvm", "-mlgo-evict", "-mllvm",
                                    "-mlgo-evict-training-log=" + Tmp + ".log"});
+      if (Ev == Eviction::Model && !O.EvictModel.empty())
+        Extra.insert(Extra.end(),
+                     {"-mllvm", "-mlgo-evict-model=" + O.EvictModel});
       if (!Entries->Evictions.empty() || !Entries->Sites.empty())
         Extra.insert(Extra.end(),
                      {"-mllvm", "-mlgo-decisions=" + Tmp + ".decisions"});
@@ -363,6 +378,7 @@ private:
   const CorpusDescription &Desc;
   const CorpusModule &M;
   std::string LookupKey;
+  StringRef ModelMeta;
 };
 
 /// A module's search and its result.
@@ -539,6 +555,8 @@ private:
   /// Per module: the estimated instructions saved so far (for progress).
   std::vector<double> SavedOf;
   std::string CorpusFingerprint;
+  /// The eviction model's `model` metadata (getEvictionModelMeta).
+  std::string ModelMeta;
   uint64_t SearchCompiles = 0;
   /// The budget modules out of moves handed on, and the rounds of the
   /// search (a round after the first reruns the modules given more).
@@ -561,7 +579,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   R.Share = Share;
   R.Budget = Budget;
   R.Entries.Module = R.Key;
-  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I]);
+  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta);
   auto Fail = [&](Error E) {
     R.Error = toString(std::move(E));
     return R;
@@ -741,6 +759,27 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
     Traj = std::move(Out.Trajectory);
     Consider(Out, Cur);
   };
+  // A move of function \p F: the current entries with each of \p At
+  // (decisions of F's current trajectory, or of the one an earlier
+  // inversion of the move leaves) inverted, and counted as a try; none if
+  // an inversion changes nothing or these entries were compiled before.
+  auto Invert =
+      [&](StringRef F,
+          ArrayRef<const Decision *> At) -> std::optional<ModuleDecisions> {
+    ModuleDecisions Try = Cur;
+    for (const Decision *D : At) {
+      int64_t Other = invertEviction(D->Mask, D->Choice);
+      if (Other == D->Choice)
+        return std::nullopt;
+      Try.setEviction({F.str(), D->Ordinal, D->Hash, uint32_t(Other)});
+    }
+    Try.sort();
+    if (!CompiledEvictions.insert(Try.printEvictions()).second)
+      return std::nullopt;
+    ++R.Tries;
+    ++R.EvictTries;
+    return Try;
+  };
   // The functions whose pairs were tried, with their entries then.
   StringMap<std::string> PairedOn;
   StringSet<> Again;
@@ -784,23 +823,16 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
               return E.Function == F && E.Ordinal == K;
             }))
           continue;
-        int64_t Other = invertEviction(It->Mask, It->Choice);
-        if (Other == It->Choice)
+        std::optional<ModuleDecisions> Try = Invert(F, {&*It});
+        if (!Try)
           continue;
-        ModuleDecisions Try = Cur;
-        Try.setEviction({F, K, It->Hash, uint32_t(Other)});
-        Try.sort();
-        if (!CompiledEvictions.insert(Try.printEvictions()).second)
-          continue;
-        ++R.Tries;
-        ++R.EvictTries;
         if (Pass > 1)
           ++R.LaterTries;
         // An inversion before a kept one changes the decisions after it:
         // the kept entries may then fix no decision. The compile applies
         // those that still match, the rest are dropped below.
         C.AllowStale = Pass > 1;
-        Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+        Expected<Outcome> Out = C.compile(&*Try, Coster, Eviction::Model);
         C.AllowStale = false;
         R.Compiles = C.Compiles;
         noteCompile(R, Counted);
@@ -820,7 +852,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
           continue;
         if (Pass > 1)
           ++R.LaterKept;
-        Keep(std::move(Try), *Out);
+        Keep(std::move(*Try), *Out);
         KeptIn.insert(F);
       }
     }
@@ -873,23 +905,14 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
             After, [B = B](const Decision &D) { return D.Ordinal == B; });
         if (First == Traj.end() || Second == After.end())
           continue;
-        int64_t OtherA = invertEviction(First->Mask, First->Choice);
-        int64_t OtherB = invertEviction(Second->Mask, Second->Choice);
-        if (OtherA == First->Choice || OtherB == Second->Choice)
+        std::optional<ModuleDecisions> Try = Invert(F, {&*First, &*Second});
+        if (!Try)
           continue;
-        ModuleDecisions Try = Cur;
-        Try.setEviction({F, A, First->Hash, uint32_t(OtherA)});
-        Try.setEviction({F, B, Second->Hash, uint32_t(OtherB)});
-        Try.sort();
-        if (!CompiledEvictions.insert(Try.printEvictions()).second)
-          continue;
-        ++R.Tries;
-        ++R.EvictTries;
         ++R.PairTries;
         // The first inversion may take away the decisions of entries after
         // it, as in a later pass.
         C.AllowStale = true;
-        Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+        Expected<Outcome> Out = C.compile(&*Try, Coster, Eviction::Model);
         C.AllowStale = false;
         R.Compiles = C.Compiles;
         noteCompile(R, Counted);
@@ -900,7 +923,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
         if (Out->Instructions >= ModelCost)
           continue;
         ++R.PairKept;
-        Keep(std::move(Try), *Out);
+        Keep(std::move(*Try), *Out);
         Kept = true;
         break;
       }
@@ -955,6 +978,17 @@ Error SpeedTuner::run() {
   SmallString<256> Prof(O.Profile);
   sys::fs::make_absolute(Prof);
   O.Profile = std::string(Prof);
+  // The file names the model as given; the compiles, which run in the
+  // modules' directories, get its absolute path.
+  Expected<std::string> Meta = getEvictionModelMeta(O.EvictModel);
+  if (!Meta)
+    return Meta.takeError();
+  ModelMeta = std::move(*Meta);
+  if (!O.EvictModel.empty()) {
+    SmallString<256> Model(O.EvictModel);
+    sys::fs::make_absolute(Model);
+    O.EvictModel = std::string(Model);
+  }
   if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
     return makeError("cannot create '" + O.WorkDir + "': " + EC.message());
   Expected<speed::ProfileInfo> PI = speed::readProfileInfo(O.Profile);
@@ -1004,7 +1038,7 @@ Error SpeedTuner::run() {
       Errors[I] = toString(Coster.takeError());
       return;
     }
-    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I]);
+    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta);
     Expected<Outcome> B = C.compile(nullptr, **Coster);
     BaseCompiles[I] = C.Compiles;
     noteCompile(ModuleResult());
@@ -1230,7 +1264,7 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
   if (!O.ProgramName.empty())
     F.setMeta("package", O.ProgramName);
   F.setMeta("profile", sys::path::filename(O.Profile));
-  F.setMeta("model", "embedded");
+  F.setMeta("model", ModelMeta);
   F.setMeta("seed", std::to_string(O.Seed));
   F.setMeta("budget", O.MaxCompiles
                           ? std::to_string(O.MaxCompiles) + " compiles"
@@ -1278,7 +1312,10 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
      << (O.ProgramName.empty() ? "" : ": " + O.ProgramName) << "\n\n"
      << "Corpus `" << O.CorpusDir << "` (" << Results.size()
      << " modules, fingerprint " << CorpusFingerprint << "), profile `"
-     << O.Profile << "`, seed " << O.Seed << ", "
+     << O.Profile << "`"
+     << (O.EvictModel.empty() ? std::string()
+                              : ", eviction model `" + ModelMeta + "`")
+     << ", seed " << O.Seed << ", "
      << (O.MaxCompiles ? std::to_string(O.MaxCompiles) + " search compiles"
                        : std::string("no budget"))
      << ", " << Hot.size() << " hot functions (" << int(O.HotShare * 100)
@@ -1432,10 +1469,18 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
 
 Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
                                      StringRef DecisionsPath, StringRef Profile,
-                                     raw_ostream &OS) {
+                                     StringRef EvictModel, raw_ostream &OS) {
   Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
   if (!F)
     return F.takeError();
+  // Entries tuned on another eviction model would be reported stale one by
+  // one; the build refuses them as a whole, and so does the check.
+  if (Error E = checkDecisionsModel(*F, DecisionsPath, EvictModel,
+                                    getEmbeddedEvictionModelMD5()))
+    return E;
+  Expected<std::string> ModelMeta = getEvictionModelMeta(EvictModel);
+  if (!ModelMeta)
+    return ModelMeta.takeError();
   Expected<speed::ProfileInfo> PI = speed::readProfileInfo(Profile);
   if (!PI)
     return PI.takeError();
@@ -1455,6 +1500,11 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
   O.Profile = std::string(Prof);
   O.WorkDir = std::string(Tmp);
   O.PluginPath = getInstallDirs().Plugin;
+  if (!EvictModel.empty()) {
+    SmallString<256> Model(EvictModel);
+    sys::fs::make_absolute(Model);
+    O.EvictModel = std::string(Model);
+  }
   Expected<std::unique_ptr<speed::BlockCoster>> Coster =
       speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
   if (!Coster)
@@ -1480,7 +1530,7 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       Failed = Lookup.takeError();
       break;
     }
-    ModuleCompiler C(O, *Desc, M, *Lookup);
+    ModuleCompiler C(O, *Desc, M, *Lookup, *ModelMeta);
     C.AllowStale = true;
     // Eviction entries apply with the eviction model; a module with
     // inlining entries only is built with LLVM's eviction, as the search

@@ -213,6 +213,14 @@ cl::opt<std::string>
                       "worse are reverted"),
              cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
 
+cl::opt<std::string> EvictModel(
+    "evict-model",
+    cl::desc("--objective speed: the eviction model whose allocation the "
+             "search starts from and inverts (a model file, as the plugin's "
+             "-mlgo-evict-model; default: the embedded one); builds with the "
+             "file need -mllvm -mlgo-evict-model=FILE"),
+    cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
+
 int runSpeedTune() {
   if (Workload.empty() != Link.empty())
     return fail("--workload and --link go together: --link makes the "
@@ -243,6 +251,7 @@ int runSpeedTune() {
   O.Verbose = !Quiet;
   O.Link = Link;
   O.Workload = Workload;
+  O.EvictModel = EvictModel;
   if (Error E = runSpeedTuning(O))
     return fail(std::move(E));
   return 0;
@@ -277,6 +286,9 @@ int runTune() {
     return runSpeedTune();
   if (!Profile.empty() || !Workload.empty() || !Link.empty())
     return fail("--profile, --workload and --link are for --objective speed");
+  if (!EvictModel.empty())
+    return fail("--evict-model is for --objective speed (for size, the "
+                "inlining model is --model)");
   if (Corpus.empty() == Package.empty())
     return fail("give one of --corpus and --package");
   TuneOptions O;
@@ -389,6 +401,12 @@ cl::opt<std::string> CheckModel("model",
                                 cl::value_desc("file"), cl::sub(CheckCmd),
                                 cl::cat(Cat));
 
+cl::opt<std::string>
+    CheckEvictModel("evict-model",
+                    cl::desc("a file for speed: the eviction model the build "
+                             "uses (-mlgo-evict-model), if not the embedded "
+                             "one"),
+                    cl::value_desc("file"), cl::sub(CheckCmd), cl::cat(Cat));
 cl::opt<std::string> CheckProfile("profile",
                                   cl::desc("the profile a file for speed "
                                            "applies with (-fprofile-use)"),
@@ -403,8 +421,11 @@ int runCheck() {
     if (CheckProfile.empty())
       return fail(CheckFile + ": a file for speed; give the profile its "
                               "builds use (--profile)");
-    Expected<size_t> Stale =
-        checkSpeedDecisions(CheckCorpus, CheckFile, CheckProfile, outs());
+    if (!CheckModel.empty())
+      return fail(CheckFile + ": a file for speed; --model is for files for "
+                              "size (the eviction model is --evict-model)");
+    Expected<size_t> Stale = checkSpeedDecisions(
+        CheckCorpus, CheckFile, CheckProfile, CheckEvictModel, outs());
     if (!Stale)
       return fail(Stale.takeError());
     return *Stale ? 1 : 0;
@@ -412,6 +433,9 @@ int runCheck() {
   if (!CheckProfile.empty())
     return fail(CheckFile + ": a file for size; --profile is for files for "
                             "speed");
+  if (!CheckEvictModel.empty())
+    return fail(CheckFile + ": a file for size; --evict-model is for files "
+                            "for speed");
   Expected<size_t> Stale =
       checkDecisions(CheckCorpus, CheckFile, CheckModel, outs());
   if (!Stale)

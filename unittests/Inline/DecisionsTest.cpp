@@ -3,6 +3,9 @@
 #include "mlgo/Inline/Decisions.h"
 
 #include "llvm/Support/Error.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FileUtilities.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include "gtest/gtest.h"
 
@@ -219,6 +222,73 @@ TEST(DecisionsTest, EvictionEntriesApplyOnlyWithTheirHash) {
   EXPECT_EQ(Unused[0].Function, "f");
   EXPECT_EQ(Unused[0].Ordinal, 1u);
   EXPECT_EQ(Unused[1].Function, "g");
+}
+
+TEST(DecisionsTest, EvictionEntriesNameTheirModel) {
+  SmallString<128> Path;
+  ASSERT_FALSE(sys::fs::createTemporaryFile("evict", "json", Path));
+  FileRemover Remove(Path);
+  {
+    std::error_code EC;
+    raw_fd_ostream OS(Path, EC);
+    ASSERT_FALSE(EC);
+    OS << "abc";
+  }
+  // MD5("abc").
+  const std::string Digest = "900150983cd24fb0d6963f7d28e17f72";
+  Expected<std::string> Meta = getEvictionModelMeta(Path);
+  ASSERT_TRUE(!!Meta) << toString(Meta.takeError());
+  EXPECT_EQ(*Meta, "file " + Path.str().str() + " (md5 " + Digest + ")");
+  EXPECT_EQ(cantFail(getEvictionModelMeta("")), "embedded");
+  std::string None = (Path + ".none").str();
+  Expected<std::string> Missing = getEvictionModelMeta(None);
+  ASSERT_FALSE(!!Missing);
+  EXPECT_NE(toString(Missing.takeError()).find(None), std::string::npos);
+
+  // The embedded model's MD5 as mlgo/Config.h would give it.
+  const std::string Embedded = "0123456789abcdef0123456789abcdef";
+  auto Check = [&](StringRef ModelMeta, bool Entries, StringRef Model,
+                   StringRef EmbeddedMD5) {
+    DecisionsFile F;
+    F.setMeta("objective", "speed");
+    if (!ModelMeta.empty())
+      F.setMeta("model", ModelMeta);
+    ModuleDecisions M;
+    M.Module = "a.c";
+    if (Entries)
+      M.Evictions = {{"f", 0, 7, 32}};
+    F.addModule(std::move(M));
+    Error E = checkDecisionsModel(F, "d.txt", Model, EmbeddedMD5);
+    return E ? toString(std::move(E)) : std::string("ok");
+  };
+  const std::string Tuned = "file m.json (md5 " + Digest + ")";
+  // The same bytes under another path is the same model.
+  EXPECT_EQ(Check(Tuned, true, Path, Embedded), "ok");
+  EXPECT_EQ(Check("embedded", true, "", Embedded), "ok");
+  EXPECT_EQ(Check("", true, "", Embedded), "ok");
+  // Without eviction entries any model applies.
+  EXPECT_EQ(Check(Tuned, false, "", Embedded), "ok");
+  // A file with the embedded model's bytes is the embedded model.
+  EXPECT_EQ(Check(Tuned, true, "", Digest), "ok");
+  EXPECT_EQ(Check("embedded", true, Path, Digest), "ok");
+  EXPECT_EQ(Check(Tuned, true, "", Embedded),
+            "d.txt: eviction entries tuned on the eviction model m.json (md5 " +
+                Digest +
+                ") cannot apply with the embedded eviction model (md5 " +
+                Embedded + "); build with -mlgo-evict-model=m.json");
+  EXPECT_EQ(Check("embedded", true, Path, Embedded),
+            "d.txt: eviction entries tuned on the embedded eviction model "
+            "(md5 " +
+                Embedded + ") cannot apply with the eviction model " +
+                Path.str().str() + " (md5 " + Digest +
+                "); build without -mlgo-evict-model");
+  EXPECT_EQ(Check("file m.json (md5 00000000000000000000000000000000)", true,
+                  Path, Embedded),
+            "d.txt: eviction entries tuned on the eviction model m.json (md5 "
+            "00000000000000000000000000000000) cannot apply with the eviction "
+            "model " +
+                Path.str().str() + " (md5 " + Digest + ")");
+  EXPECT_EQ(getEmbeddedEvictionModelMD5().size(), 32u);
 }
 
 TEST(DecisionsTest, MalformedEvictionEntriesNameTheLine) {

@@ -215,6 +215,28 @@ public:
   void addModule(ModuleDecisions M);
 };
 
+/// The `model` metadata of a file for speed whose eviction entries are
+/// relative to the eviction model in file \p ModelPath: `file <path> (md5
+/// <MD5 of the file's bytes, 32 lower-case hex digits>)`, or `embedded` for
+/// an empty \p ModelPath (the model built into the plugin). Errors name
+/// the model file.
+llvm::Expected<std::string> getEvictionModelMeta(llvm::StringRef ModelPath);
+/// The MD5 of the model file the plugin's embedded eviction model was
+/// built from (models/regalloc-evict/model.json; mlgo/Config.h).
+llvm::StringRef getEmbeddedEvictionModelMD5();
+/// Whether the eviction entries of \p F (read from \p FilePath) may apply
+/// in a compile whose eviction model is \p ModelPath (empty: the embedded
+/// one): the file has no eviction entries, or its `model` metadata names a
+/// model with the same bytes, by their MD5. `embedded` (or no metadata)
+/// and an empty \p ModelPath stand for \p EmbeddedMD5, the MD5 of the file
+/// the plugin's embedded model was built from (mlgo/Config.h). Otherwise
+/// an error naming the decisions file and both models (docs/decisions.md,
+/// "Eviction decisions").
+llvm::Error checkDecisionsModel(const DecisionsFile &F,
+                                llvm::StringRef FilePath,
+                                llvm::StringRef ModelPath,
+                                llvm::StringRef EmbeddedMD5);
+
 /// \p Path with "." and ".." components resolved lexically and separators
 /// made single; the form keys are compared in.
 std::string normalizeSourcePath(llvm::StringRef Path);

@@ -88,6 +88,9 @@ struct SpeedTuneOptions {
   /// --link and --workload (mlgo/Tune/WorkloadCheck.h): the check of the
   /// tuned program on a workload; none if empty.
   std::string Link, Workload;
+  /// --evict-model: the eviction model whose trajectory the search inverts
+  /// (-mlgo-evict-model); empty: the one embedded in the plugin.
+  std::string EvictModel;
   /// The plugin (default: the installed one) and the compiler.
   std::string PluginPath;
   std::string Clang = "clang-19";
@@ -106,10 +109,14 @@ llvm::Error runSpeedTuning(const SpeedTuneOptions &Options);
 /// changed, and inlining entries that fixed no call site of the compile
 /// (the call site or the callee is gone, or every call of a group entry's
 /// callee has a site entry of its own). Returns how many of both; errors
-/// name the file or the module.
+/// name the file or the module. The eviction model is \p EvictModel (a
+/// file, -mlgo-evict-model; empty: the embedded one), and a file whose
+/// eviction entries were tuned on another one is an error
+/// (checkDecisionsModel).
 llvm::Expected<size_t> checkSpeedDecisions(llvm::StringRef CorpusDir,
                                            llvm::StringRef DecisionsPath,
                                            llvm::StringRef Profile,
+                                           llvm::StringRef EvictModel,
                                            llvm::raw_ostream &OS);
 
 } // namespace mlgo
