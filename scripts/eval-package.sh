@@ -33,6 +33,8 @@
 #       exit status 0 means it passed
 #   eval-package.sh profile-workload PKG OUT     the recipe's profile
 #       workload in OUT/src (default: every test), for `mlgo profile package`
+#   eval-package.sh profile-run PKG OUT CMD      CMD (`mlgo profile package
+#       --run`) in OUT/src's build tree, with MLGO_BUILD_DIR set to it
 #   eval-package.sh bench PKG SRC OUT SCRATCH    the recipe's benchmark in
 #       OUT/src, on SCRATCH/input (made from SRC's sources once), its
 #       outputs in SCRATCH
@@ -154,6 +156,14 @@ profile-workload)
       run_step run_test "$t" || die "$pkg: test '$t' failed in the profile workload"
     done
   fi
+  ;;
+profile-run)
+  pkg=$1 out=$2 cmd=$3
+  profiled "$pkg"
+  recipe_load "$pkg"
+  cd "$out/src/$(recipe_get "$pkg" subdir)"
+  MLGO_BUILD_DIR=$PWD bash -c "$cmd" ||
+    die "$pkg: the profile workload '$cmd' failed"
   ;;
 bench)
   pkg=$1 src=$2 out=$3 scratch=$4

@@ -246,7 +246,9 @@ recipes_corpus_setup() {
 # the compilers only where a recipe passes them. From `mlgo eval package
 # --evict`: MLGO_EVAL_OPT_LEVEL replaces -Oz (with -O2), and
 # MLGO_EVAL_EVICT, when FLAG... load the plugin, turns on its eviction
-# model with LLVM's own inliner deciding: "embedded", or a model file. From
+# model with LLVM's own inliner deciding: "embedded", or a model file; and
+# MLGO_EVAL_EVICT_MODEL, a model file for the plugin's eviction model
+# only (the build with a decisions file for speed, tuned on that model). From
 # `mlgo profile package` and `mlgo eval package --profile`:
 # MLGO_EVAL_SPEED_FLAGS (-fprofile-generate, or -fprofile-use=P and the
 # address map) for the package's own compiles and links (not for probes).
@@ -260,6 +262,8 @@ recipes_eval_setup() {
             -Xclang -mllvm -Xclang -mlgo-evict)
     [[ $MLGO_EVAL_EVICT == embedded ]] ||
       flags+=(-Xclang -mllvm -Xclang "-mlgo-evict-model=$MLGO_EVAL_EVICT")
+  elif [[ -n ${MLGO_EVAL_EVICT_MODEL:-} && " ${flags[*]}" == *" -fpass-plugin="* ]]; then
+    flags+=(-Xclang -mllvm -Xclang "-mlgo-evict-model=$MLGO_EVAL_EVICT_MODEL")
   fi
   set -- "${flags[@]}"
   OPT_FLAGS=$opt EMBED_FLAGS=""

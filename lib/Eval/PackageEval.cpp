@@ -588,6 +588,9 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
                               : Opts.EvictModelPath.empty()
                                   ? std::string("embedded")
                                   : Opts.EvictModelPath),
+        // A file for speed tuned on a model file needs that model.
+        "MLGO_EVAL_EVICT_MODEL=" +
+            (SpeedTuned ? Opts.EvictModelPath : std::string()),
         "MLGO_EVAL_SPEED_FLAGS=" +
             (Opts.ProfilePath.empty()
                  ? std::string()
@@ -784,6 +787,16 @@ Expected<speed::ProfileInfo> profilePackage(const PackageEvalOptions &Opts,
   Expected<BuildPlan> Plan = makePackagePlan(Plain, *Source, false);
   if (!Plan)
     return Plan.takeError();
+  if (!Opts.ProfileCommands.empty()) {
+    std::string Script = Opts.RecipeScript, Pkg = Opts.Package;
+    std::vector<std::string> Commands = Opts.ProfileCommands;
+    Plan->ProfileWorkload = [=](const std::string &Dir) {
+      std::vector<std::vector<std::string>> Argvs;
+      for (const std::string &C : Commands)
+        Argvs.push_back({"bash", Script, "profile-run", Pkg, Dir, C});
+      return Argvs;
+    };
+  }
   return runProfile(Opts, *Plan, Out);
 }
 

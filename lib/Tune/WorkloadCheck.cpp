@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 
 using namespace llvm;
 
@@ -122,9 +123,16 @@ Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
     if (std::error_code EC = sys::fs::create_directories(D))
       return makeError("cannot create '" + D + "': " + EC.message());
   // Whole or not at all: a run killed here leaves no half object.
-  for (size_t I = 0; I < Objects.size(); ++I)
-    if (Error E = copyFileAtomically(Objects[I], Objs + "/" + Names[I] + ".o"))
+  // A package's modules keep their directories (lib/compress/x.o).
+  for (size_t I = 0; I < Objects.size(); ++I) {
+    std::string To = Objs + "/" + Names[I] + ".o";
+    if (std::error_code EC =
+            sys::fs::create_directories(sys::path::parent_path(To)))
+      return makeError("cannot create the directory of '" + To +
+                       "': " + EC.message());
+    if (Error E = copyFileAtomically(Objects[I], To))
       return E;
+  }
   RunOptions RO;
   RO.Stdin = "/dev/null";
   RO.Stdout = RO.Stderr = Dir + "/link.log";

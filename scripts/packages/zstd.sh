@@ -49,3 +49,14 @@ run_test() {
   *) die "no zstd test '$1'" ;;
   esac
 }
+
+# The benchmark (`mlgo eval package --profile`): compress (level 3, the
+# default) and decompress the 1 MiB of its own sources, checking the round
+# trip; the profile comes from the tests above. programs/zstd compiles the
+# library's sources into itself.
+bench_programs=(programs/zstd)
+bench_workload() {
+  "$PWD/programs/zstd" -3 -q -c <"$bench_input" >"$1/input.zst"
+  "$PWD/programs/zstd" -q -dc <"$1/input.zst" >"$1/input.out"
+  cmp "$bench_input" "$1/input.out"
+}

@@ -98,6 +98,12 @@ cl::opt<std::string> PackageCounts(
              "the workload run again under callgrind (for mlgo speed cost "
              "--counts and the corpus: mlgo corpus profile --counts)"),
     cl::value_desc("counts.tsv"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::list<std::string> PackageRun(
+    "run",
+    cl::desc("the workload instead of the recipe's profile workload (its "
+             "tests): a shell command run in the package's build tree with "
+             "$MLGO_BUILD_DIR set (repeatable; each must succeed)"),
+    cl::value_desc("command"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<std::string> PackageWork(
     "work-dir",
     cl::desc("the build tree and logs (default: <build>/profile/<package>)"),
@@ -224,6 +230,7 @@ int runPackage() {
                           : std::string(PackageWork));
   Opts.OptLevel = "-O2";
   Opts.CountsPath = PackageCounts;
+  Opts.ProfileCommands.assign(PackageRun.begin(), PackageRun.end());
   Opts.Jobs = std::max(1u, unsigned(PackageJobs));
   Opts.BuildTimeoutSeconds = PackageTimeout;
   Opts.Log = [](StringRef Line) { errs() << "profile: " << Line << '\n'; };

@@ -96,6 +96,10 @@ struct PackageEvalOptions : BuildEvalOptions {
   /// Where fetched sources are cached.
   std::string SourceCache;
   bool RunTests = true;
+  /// profilePackage: shell commands that replace the recipe's profile
+  /// workload (`mlgo profile package --run`), each run in the build tree
+  /// (the recipe's subdir of WORK/profile/src) with $MLGO_BUILD_DIR set.
+  std::vector<std::string> ProfileCommands;
 };
 
 llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
@@ -110,7 +114,8 @@ llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
 /// Builds Opts.Package at Opts.OptLevel with -fprofile-generate (its
 /// recipe, from the same source as evaluatePackage's builds:
 /// WORK/profile/), runs its recipe's profile workload (profile_workload,
-/// by default every test; log WORK/profile-workload.log) and writes the
+/// by default every test; or Opts.ProfileCommands; log
+/// WORK/profile-workload.log) and writes the
 /// merged profile to \p Out (and, with Opts.CountsPath, the workload's
 /// block counts). Errors name the package, the step and its log.
 llvm::Expected<speed::ProfileInfo>
