@@ -27,8 +27,9 @@ its trajectories logged IR2Native's size scores (`--logged-filter`),
     plan in the perfect order (its kept moves first, the largest first):
     per step, the compiles of that step's tries in the run (the modules
     that still had moves; the step's compiles less its kept moves'
-    trajectory compiles) plus one trajectory compile per kept move, until
-    every module's kept moves are in;
+    trajectory compiles; with --predict, its predictions' charge too) plus
+    one trajectory compile per kept move, until every module's kept moves
+    are in;
 - with logged scores, the tries by the sign of their logged gain, how
   many of each were kept, and what a filter that tried only those with a
   positive gain would have compiled for what, the tries coming in the
