@@ -20,7 +20,9 @@
 # run by default: `logged` skips the moves the trajectory's logged size
 # scores predict to grow their module, `logged_rank` tries them last,
 # `logged_promote` skips them and tries the moves the scores predict to
-# shrink it first, `logged+skip` is `logged` followed by `--predict skip`.
+# shrink it first, `logged_only` tries only those (and LLVM's heuristic),
+# `logged+skip` is `logged` followed by `--predict skip` (and
+# `logged_only+skip` is `logged_only` followed by it).
 # With `env MODES="off skip-moves"` (off first), those modes only; with
 # `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
 # earlier runs in WORK.
@@ -69,6 +71,8 @@ for m in "${modes[@]}"; do
   logged) flags=(--logged-filter skip) ;;
   logged_rank) flags=(--logged-filter rank) ;;
   logged_promote) flags=(--logged-filter promote) ;;
+  logged_only) flags=(--logged-filter only) ;;
+  logged_only+*) flags=(--logged-filter only --predict "${m#logged_only+}") ;;
   logged+*) flags=(--logged-filter skip --predict "${m#logged+}") ;;
   *)
     flags=(--predict "${m%%-*}")
@@ -120,8 +124,12 @@ def label(m):
         return "--logged-filter rank"
     if m == "logged_promote":
         return "--logged-filter promote"
+    if m == "logged_only":
+        return "--logged-filter only"
     if m.startswith("logged+"):
         return "--logged-filter skip --predict " + m[len("logged+"):]
+    if m.startswith("logged_only+"):
+        return "--logged-filter only --predict " + m[len("logged_only+"):]
     return "--predict " + m.replace("-", " --predict-slices ")
 colors = ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b"]
 for k, m in enumerate(modes):

@@ -169,7 +169,8 @@ std::optional<double> getLoggedGain(ArrayRef<DecidedSite> T,
 
 std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
                                               std::vector<TuneMove> &Moves,
-                                              bool Rank, bool Promote) {
+                                              bool Rank, bool Promote,
+                                              bool Only) {
   std::vector<TuneMove> Kept, Out;
   std::vector<std::pair<double, TuneMove>> Good;
   std::vector<LoggedBadMove> Bad;
@@ -179,11 +180,14 @@ std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
       Good.push_back({*Gain, std::move(M)});
       continue;
     }
-    if (!Gain || *Gain >= 0) {
+    const bool Keep =
+        Only ? M.Heuristic || (Gain && *Gain > 0) : !Gain || *Gain >= 0;
+    if (Keep) {
       Kept.push_back(std::move(M));
       continue;
     }
-    Bad.push_back({M.getKey(), *Gain});
+    Bad.push_back(
+        {M.getKey(), Gain ? *Gain : std::numeric_limits<double>::quiet_NaN()});
     Out.push_back(std::move(M));
   }
   if (Rank)

@@ -666,7 +666,9 @@ private:
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     if (O.LoggedFilter != TunePredict::Off)
       Guide += "; logged filter: " +
-               (O.LoggedPromote ? "promote" : getName(O.LoggedFilter).str()) +
+               (O.LoggedPromote ? "promote"
+                : O.LoggedOnly  ? "only"
+                                : getName(O.LoggedFilter).str()) +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
   }
@@ -685,7 +687,7 @@ private:
       return Moves;
     for (LoggedBadMove &B : filterByLoggedGain(
              St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank,
-             O.LoggedPromote))
+             O.LoggedPromote, O.LoggedOnly))
       R.LoggedBad.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
     return Moves;
   }
@@ -1999,11 +2001,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
                 O.Predict == TunePredict::Skip ? "skipped" : "tried last",
                 R.charged(O.PredictionCost), R.SlicePredictions));
   if (O.LoggedFilter != TunePredict::Off)
-    log(formatv("logged filter ({0}): {1} planned moves predicted to grow "
-                "their module, {2}",
+    log(formatv("logged filter ({0}): {1} planned moves {3}, {2}",
                 getName(Order), R.LoggedBad.size(),
-                O.LoggedFilter == TunePredict::Skip ? "skipped"
-                                                    : "tried last"));
+                O.LoggedFilter == TunePredict::Skip ? "skipped" : "tried last",
+                O.LoggedOnly ? "without a positive logged gain"
+                             : "predicted to grow their module"));
   return R;
 }
 
@@ -2208,10 +2210,11 @@ Error Tuner::verifyAndWrite(const SearchResult &R) {
   if (O.LoggedFilter != TunePredict::Off)
     Md +=
         formatv("- Logged filter (each trajectory's logged size scores, "
-                "no compile): {0} planned moves predicted to grow their "
-                "module were {1}.\n",
+                "no compile): {0} planned moves {2} were {1}.\n",
                 R.LoggedBad.size(),
-                O.LoggedFilter == TunePredict::Skip ? "skipped" : "tried last");
+                O.LoggedFilter == TunePredict::Skip ? "skipped" : "tried last",
+                O.LoggedOnly ? "without a positive logged gain"
+                             : "predicted to grow their module");
   if (O.PredictOn != TunePredictOn::Module)
     Md += formatv("- Of those on slices ({2}; each charged by its "
                   "instructions, docs/tune.md): {0}, {1:F2} compiles' "
@@ -2312,9 +2315,11 @@ Error Tuner::writeTries(TuneOrder Order, const SearchResult &R) {
     return Error::success();
   std::string Logged = "compiles\tmodule\tmove\tlogged_gain\n";
   for (const SearchResult::LoggedRecord &L : R.LoggedBad)
-    Logged += formatv("{0}\t{1}\t{2}\t{3:F2}\n", L.Compiles, L.Unit, L.Move.Key,
-                      L.Move.Gain)
-                  .str();
+    Logged +=
+        formatv("{0}\t{1}\t{2}\t{3}\n", L.Compiles, L.Unit, L.Move.Key,
+                std::isnan(L.Move.Gain) ? std::string("none")
+                                        : formatv("{0:F2}", L.Move.Gain).str())
+            .str();
   return writeFileAtomically(
       workFile(("logged-" + getName(Order) + ".tsv").str()), Logged);
 }

@@ -169,10 +169,12 @@ cl::opt<std::string> LoggedFilter(
              "size scores its trajectory's compile logged (IR2Native's "
              "predicted saving per inlining, at no extra compile): 'off' "
              "(the default), 'rank' (moves predicted to grow their module "
-             "are tried last), 'skip' (never tried) or 'promote' (skip, "
-             "and try the moves predicted to shrink it first)"),
-    cl::value_desc("off|rank|skip|promote"), cl::init("off"), cl::sub(TuneCmd),
-    cl::cat(Cat));
+             "are tried last), 'skip' (never tried), 'promote' (skip, "
+             "and try the moves predicted to shrink it first) or 'only' "
+             "(try only the moves predicted to shrink it, and LLVM's "
+             "heuristic)"),
+    cl::value_desc("off|rank|skip|promote|only"), cl::init("off"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -372,11 +374,13 @@ int runTune() {
                              {{"off", TunePredict::Off},
                               {"rank", TunePredict::Rank},
                               {"skip", TunePredict::Skip},
-                              {"promote", TunePredict::Skip}});
+                              {"promote", TunePredict::Skip},
+                              {"only", TunePredict::Skip}});
   if (!TheFilter)
     return fail(TheFilter.takeError());
   O.LoggedFilter = *TheFilter;
   O.LoggedPromote = LoggedFilter == "promote";
+  O.LoggedOnly = LoggedFilter == "only";
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

@@ -176,6 +176,39 @@ TEST(TuneSearchTest, LoggedFilterSkipsOrRanksLastTheMovesThatGrow) {
   EXPECT_EQ(std::vector<std::string>(P.begin() + 3, P.end()), Rest);
 }
 
+TEST(TuneSearchTest, LoggedFilterOnlyLeavesTheMovesPredictedToShrink) {
+  std::vector<DecidedSite> T = scoredTrajectory();
+  std::vector<TuneMove> Planned =
+      planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true);
+  std::vector<std::string> All = keys(Planned);
+  ASSERT_EQ(All.size(), 8u);
+  std::vector<TuneMove> Only = Planned;
+  std::vector<LoggedBadMove> Bad = filterByLoggedGain(
+      T, Only, /*Rank=*/false, /*Promote=*/false, /*Only=*/true);
+  // Left, in their planned order: the heuristic, f's call of h (+9) and
+  // k's call of g (+2); out: the moves that grow (-6, -4) and those the
+  // log says nothing of (the three that inline), their gain NaN.
+  std::vector<std::string> Kept, Out;
+  for (const std::string &K : All)
+    (K == "heuristic" || K == "site f h 0 no-inline" ||
+             K == "site k g 0 no-inline"
+         ? Kept
+         : Out)
+        .push_back(K);
+  EXPECT_EQ(keys(Only), Kept);
+  ASSERT_EQ(Bad.size(), 5u);
+  std::map<std::string, double> Gains;
+  for (size_t I = 0; I < Bad.size(); ++I) {
+    EXPECT_EQ(Bad[I].Key, Out[I]);
+    Gains[Bad[I].Key] = Bad[I].Gain;
+  }
+  EXPECT_EQ(Gains["site f g 0 no-inline"], -6.0);
+  EXPECT_EQ(Gains["group g no-inline"], -4.0);
+  EXPECT_TRUE(std::isnan(Gains["site f g 1 inline"]));
+  EXPECT_TRUE(std::isnan(Gains["site k m 0 inline"]));
+  EXPECT_TRUE(std::isnan(Gains["group g inline"]));
+}
+
 TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {
   ModuleDecisions Fixed;
   Fixed.Module = "m.c";

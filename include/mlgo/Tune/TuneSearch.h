@@ -129,7 +129,8 @@ planProgramMoves(llvm::ArrayRef<std::vector<DecidedSite>> Copies,
 std::optional<double> getLoggedGain(llvm::ArrayRef<DecidedSite> T,
                                     const TuneMove &M);
 
-/// A move the logged filter took out: its key and logged gain.
+/// A move the logged filter took out: its key and logged gain (NaN when
+/// the log says nothing of it: taken out by \p Only below).
 struct LoggedBadMove {
   std::string Key;
   double Gain;
@@ -141,10 +142,15 @@ struct LoggedBadMove {
 /// puts them back at the end in their order when \p Rank. With
 /// \p Promote, the moves whose logged gain is positive go first (after
 /// the heuristic, if offered), the largest gain first, ties in their
-/// order. Returns those it took out, in their order.
+/// order. With \p Only, every move but the heuristic whose logged gain is
+/// not positive is taken out, those the log says nothing of too (moves
+/// that inline, sites that logged 0): only the moves the scores predict
+/// to shrink the module are left, in their order. Returns those it took
+/// out, in their order.
 std::vector<LoggedBadMove> filterByLoggedGain(llvm::ArrayRef<DecidedSite> T,
                                               std::vector<TuneMove> &Moves,
-                                              bool Rank, bool Promote = false);
+                                              bool Rank, bool Promote = false,
+                                              bool Only = false);
 
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the

@@ -143,6 +143,10 @@ struct TuneOptions {
   /// With LoggedFilter: the moves whose logged gain is positive are tried
   /// first, the largest first (filterByLoggedGain).
   bool LoggedPromote = false;
+  /// With LoggedFilter Skip: only the moves whose logged gain is positive
+  /// (and LLVM's heuristic) are tried; a unit without one leaves the
+  /// lockstep (filterByLoggedGain's Only).
+  bool LoggedOnly = false;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
