@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # Benchmarks `mlgo tune --objective speed` (issue #49) on real programs built
-# by their own build systems: Debian's bzip2, zstd, lzip and xz-utils, each
-# built by its recipe (scripts/packages/), as `mlgo eval package` builds it.
+# by their own build systems: Debian's bzip2, zstd, lzip, xz-utils, zlib
+# (minigzip) and lua5.4, each built by its recipe (scripts/packages/), as
+# `mlgo eval package` builds it.
 #
 # For each package:
 #  1. the corpus: the package's -O2 build with embedded bitcode, as
-#     scripts/corpus-debian.sh --speed makes it (reused from --corpus-build),
+#     scripts/corpus-debian.sh --speed builds it (its tree under --build-root),
 #     extracted with every object kept, then narrowed to the objects the
 #     measured program is made of (bzip2 and libbz2.so's PIC objects,
-#     programs/zstd's own compiles of the library, xz and liblzma.so's);
+#     programs/zstd's own compiles of the library, xz and liblzma.so's,
+#     minigzip and the libz.a members it links, lua and liblua.a's: a
+#     module the profiled program does not link has no profile, which the
+#     tune refuses);
 #  2. the profile: `mlgo profile package --run`, the package's own build
 #     at -O2 -fprofile-generate compressing and decompressing input P
-#     (1 MiB of /usr/include's headers, bench/speed-programs.sh's input B);
+#     (1 MiB of /usr/include's headers, bench/speed-programs.sh's input B;
+#     lua runs the bench's test scripts and bench/speed-lua-a.lua on it);
+#     with --profile-from tests, its recipe's profile workload instead (its
+#     test suite, `mlgo profile package`);
 #  3. the search: `mlgo tune --objective speed` from the eviction model
 #     (--evict-model), checked on input P under callgrind (the corpus's
 #     objects linked into one program; modules measured worse reverted);
@@ -23,7 +30,7 @@
 #
 # Usage: bench/speed-tune-package.sh [--packages bzip2,zstd,lzip,xz-utils]
 #          [--work DIR] [--max-compiles N] [--evict-model FILE]
-#          [--build-root DIR] [--mlgo PATH]
+#          [--build-root DIR] [--mlgo PATH] [--profile-from input|tests]
 # The packages must have been built by scripts/corpus-debian.sh --speed
 # (their build trees under --build-root, /var/tmp/mlgo-corpus-build-O2 by
 # default). Prints one line per package; everything else is in WORK/PKG/.
@@ -33,6 +40,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 packages=bzip2,zstd,lzip,xz-utils work=/var/tmp/speed-tune-package
 budget=60 evict_model=$here/models/regalloc-evict-speed/model.json
 build_root=/var/tmp/mlgo-corpus-build-O2 mlgo=$here/build/bin/mlgo
+profile_from=input
 while (($#)); do
   case $1 in
   --packages) packages=$2; shift 2 ;;
@@ -41,6 +49,7 @@ while (($#)); do
   --evict-model) evict_model=$(realpath "$2"); shift 2 ;;
   --build-root) build_root=$2; shift 2 ;;
   --mlgo) mlgo=$(realpath "$2"); shift 2 ;;
+  --profile-from) profile_from=$2; shift 2 ;;
   *) echo "usage: $0 [--packages a,b] [--work DIR] [--max-compiles N] [--evict-model F] [--build-root DIR] [--mlgo PATH]" >&2; exit 2 ;;
   esac
 done
@@ -53,6 +62,8 @@ pkg_modules() {
   zstd) echo 'programs/obj/.*' ;;
   lzip) echo '.*' ;;
   xz-utils) echo 'src/xz/.*|src/liblzma/\.libs/.*' ;;
+  zlib) echo '(?!example|minigzip64|compress\.o|uncompr|infback).*\.o' ;;
+  lua5.4) echo 'src/(?!luac\.o).*' ;;
   esac
 }
 
@@ -65,21 +76,33 @@ pkg_link() {
   bzip2 | xz-utils) echo "clang-19 -pthread $objs -Wl,--strip-debug -o \$MLGO_PROGRAM" ;;
   zstd) echo "clang-19 -pthread $objs $(find "$2" -path '*/programs/obj/*/huf_decompress_amd64.o') -lz -llzma -Wl,--strip-debug -o \$MLGO_PROGRAM" ;;
   lzip) echo "clang++-19 $objs -Wl,--strip-debug -o \$MLGO_PROGRAM" ;;
+  zlib) echo "clang-19 $objs -Wl,--strip-debug -o \$MLGO_PROGRAM" ;;
+  lua5.4) echo "clang-19 $objs -lm -ldl -Wl,-E -Wl,--strip-debug -o \$MLGO_PROGRAM" ;;
   esac
 }
 
-# pkg_program PKG: the compressor in the build tree, and what it needs.
-pkg_program() {
+# pkg_profile_run PKG IN DIR: the profile's workload in the package's build
+# tree: its program compressing and decompressing IN (lua: the bench's
+# workload A, the test scripts and bench/speed-lua-a.lua, on IN in DIR).
+pkg_profile_run() {
+  local z='$MLGO_BUILD_DIR/../p.z' prog
   case $1 in
-  bzip2) echo 'LD_LIBRARY_PATH=$MLGO_BUILD_DIR ./bzip2' ;;
-  zstd) echo './programs/zstd -q' ;;
-  lzip) echo './lzip' ;;
-  xz-utils) echo 'LD_LIBRARY_PATH=$MLGO_BUILD_DIR/src/liblzma/.libs src/xz/.libs/xz' ;;
+  bzip2) prog='LD_LIBRARY_PATH=$MLGO_BUILD_DIR ./bzip2' ;;
+  zstd) prog='./programs/zstd -q' ;;
+  lzip) prog='./lzip' ;;
+  xz-utils) prog='LD_LIBRARY_PATH=$MLGO_BUILD_DIR/src/liblzma/.libs src/xz/.libs/xz' ;;
+  zlib) echo "./minigzip < $2 > $z && ./minigzip -d < $z | cmp - $2"; return ;;
+  lua5.4) echo "bash $here/bench/speed-programs.sh run lua \$MLGO_BUILD_DIR/src/lua A $3"; return ;;
   esac
+  echo "$prog -c < $2 > $z && $prog -dc < $z | cmp - $2"
 }
 
 # The bench's name of each program (bench/speed-programs.sh).
-declare -A bench_name=([bzip2]=bzip2 [zstd]=zstd [lzip]=lzip [xz-utils]=xz)
+declare -A bench_name=([bzip2]=bzip2 [zstd]=zstd [lzip]=lzip [xz-utils]=xz
+  [zlib]=minigzip [lua5.4]=lua)
+# The bench's workload of each program: B, the headers; lua's A, its
+# scripts on the headers (B is the recipe's benchmark script).
+declare -A bench_input=([lua5.4]=A)
 
 printf '%-9s %9s %9s %9s %9s %7s %s\n' package estimated checked measured reward wall tests
 for pkg in ${packages//,/ }; do
@@ -94,6 +117,7 @@ for pkg in ${packages//,/ }; do
     head -c 1048576 "$w/inputs/all" >"$w/inputs/inputB"
     rm "$w/inputs/all"
   fi
+  [[ -e $w/inputs/inputA ]] || ln -s inputB "$w/inputs/inputA"
   if [[ ! -s $w/corpus/corpus_description.json ]]; then
     rm -rf "$w/corpus"
     "$mlgo" corpus extract --compile-commands "$build_root/$pkg/compile_commands.json" \
@@ -106,15 +130,15 @@ d["modules"] = [m for m in d["modules"] if re.fullmatch(sys.argv[2], m)]
 json.dump(d, open(sys.argv[1], "w"), indent=2)
 EOF
   fi
-  in=$w/inputs/inputB prog=$(pkg_program "$pkg")
+  run=(--run "$(pkg_profile_run "$pkg" "$w/inputs/inputB" "$w/inputs")")
+  [[ $profile_from == tests ]] && run=()
   [[ -s $w/p.profdata ]] ||
     "$mlgo" profile package "$pkg" -o "$w/p.profdata" --work-dir "$w/profile" \
-      --run "$prog -c < $in > \$MLGO_BUILD_DIR/../p.z && $prog -dc < \$MLGO_BUILD_DIR/../p.z | cmp - $in" \
-      >"$w/profile.log" 2>&1
+      "${run[@]}" >"$w/profile.log" 2>&1
   "$mlgo" tune --objective speed --profile "$w/p.profdata" --corpus "$w/corpus" \
     --work-dir "$w/tune" -o "$w/$pkg.decisions" --evict-model "$evict_model" \
     --max-compiles "$budget" --jobs 2 --link "$(pkg_link "$pkg" "$tree")" \
-    --workload "bash $here/bench/speed-programs.sh run ${bench_name[$pkg]} \$MLGO_PROGRAM B $w/inputs" \
+    --workload "bash $here/bench/speed-programs.sh run ${bench_name[$pkg]} \$MLGO_PROGRAM ${bench_input[$pkg]:-B} $w/inputs" \
     >"$w/tune.log" 2>&1
   "$mlgo" eval package "$pkg" --profile "$w/p.profdata" --decisions "$w/$pkg.decisions" \
     --evict-model "$evict_model" --work-dir "$w/eval" --wall-runs 5 --format csv \
