@@ -41,6 +41,27 @@ using namespace llvm;
 
 namespace mlgo::regalloc {
 namespace {
+
+/// The aggregate as the report names it: "mean", "max", or "softmax,
+/// temperature T".
+std::string describeAggregate(const RatioAggregate &A) {
+  std::string Name = getRatioAggregateName(A.TheKind).str();
+  if (A.TheKind != RatioAggregate::Kind::Softmax)
+    return Name;
+  return Name + ", temperature " +
+         formatv("{0}", format("%g", A.Temperature)).str();
+}
+
+/// The aggregate's options in a recipe: none for the mean (recipes written
+/// before the option stay as they were).
+std::string aggregateRecipe(const RatioAggregate &A) {
+  if (A.TheKind == RatioAggregate::Kind::Mean)
+    return "";
+  std::string R = " --aggregate " + getRatioAggregateName(A.TheKind).str();
+  if (A.TheKind == RatioAggregate::Kind::Softmax)
+    R += formatv(" --temperature {0}", format("%g", A.Temperature)).str();
+  return R;
+}
 /// Task "regalloc-log": Args are an optimized module, the plugin and a
 /// model file. Answers the training log of llc-19 compiling the module
 /// with the model, or nothing for a module whose functions never reach
@@ -246,7 +267,8 @@ Expected<EvictTrainResult> Trainer::run() {
   Expected<std::vector<double>> StartScores = Scorer->score(Start, Train);
   if (!StartScores)
     return StartScores.takeError();
-  Result.StartObjective = evictionObjective(*StartScores, Train, O.Reward);
+  Result.StartObjective =
+      evictionObjective(*StartScores, Train, O.Reward, O.Aggregate);
   double Best = Result.StartObjective;
   std::vector<float> BestW = StartW;
   // With SelectOnValidation, the kept model: the center (or the start) with
@@ -260,7 +282,7 @@ Expected<EvictTrainResult> Trainer::run() {
     Expected<std::vector<double>> S = Scorer->score(Start, Val);
     if (!S)
       return S.takeError();
-    BestValidation = evictionObjective(*S, Val, O.Reward);
+    BestValidation = evictionObjective(*S, Val, O.Reward, O.Aggregate);
   }
   if (!O.Quiet)
     Log << formatv("modules: {0} training, {1} validation; start objective "
@@ -298,7 +320,7 @@ Expected<EvictTrainResult> Trainer::run() {
     Expected<std::vector<double>> Sc = Scorer->score(withWeights(W), Train);
     if (!Sc)
       return Sc.takeError();
-    double F = evictionObjective(*Sc, Train, O.Reward);
+    double F = evictionObjective(*Sc, Train, O.Reward, O.Aggregate);
     if (F < Best) {
       Best = F;
       BestW = W;
@@ -330,7 +352,7 @@ Expected<EvictTrainResult> Trainer::run() {
       Expected<std::vector<double>> S = Scorer->score(withWeights(Center), Val);
       if (!S)
         return S.takeError();
-      double FV = evictionObjective(*S, Val, O.Reward);
+      double FV = evictionObjective(*S, Val, O.Reward, O.Aggregate);
       Result.ValidationCurve.push_back(FV);
       if (FV < BestValidation) {
         BestValidation = FV;
@@ -360,7 +382,8 @@ Expected<EvictTrainResult> Trainer::run() {
                                               ? "speed"
                                               : "instructions")
              : std::string()) +
-      (Speed && !O.UseBlockCounts ? " --block-counts=false" : "") + " --init " +
+      (Speed && !O.UseBlockCounts ? " --block-counts=false" : "") +
+      aggregateRecipe(O.Aggregate) + " --init " +
       sys::path::filename(O.InitModelPath).str() +
       // The held-out packages decide which modules train.
       (O.ValidationPackages.empty()
@@ -389,8 +412,8 @@ Expected<EvictTrainResult> Trainer::run() {
     Expected<std::vector<double>> B = Scorer->score(Result.Trained, Val);
     if (!B)
       return B.takeError();
-    V.StartRatio = evictionObjective(*A, Val, O.Reward);
-    V.TrainedRatio = evictionObjective(*B, Val, O.Reward);
+    V.StartRatio = evictionObjective(*A, Val, O.Reward, O.Aggregate);
+    V.TrainedRatio = evictionObjective(*B, Val, O.Reward, O.Aggregate);
     std::map<std::string, EvictSetResult::Package> ByPkg;
     for (size_t I = 0; I < Val.size(); ++I) {
       auto &P = ByPkg[getModulePackage(Val[I].Name).str()];
@@ -446,8 +469,9 @@ Expected<EvictTrainResult> Trainer::run() {
   RS << formatv("- training modules: {0}; objective ({3}): start {1:f5}, "
                 "trained {2:f5}\n",
                 Train.size(), Result.StartObjective, KeptObjective,
-                Speed ? (What + " / LLVM default, per package, mean").str()
-                      : std::string("score / LLVM default, mean"));
+                (Speed ? (What + " / LLVM default, per package, ").str()
+                       : std::string("score / LLVM default, ")) +
+                    describeAggregate(O.Aggregate));
   RS << formatv("- validation modules: {0}; start {1:f5}, trained {2:f5}\n",
                 V.Modules, V.StartRatio, V.TrainedRatio);
   if (Sel)

@@ -27,6 +27,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -113,32 +114,70 @@ StringRef describeEvictionReward(EvictionReward R) {
   llvm_unreachable("unknown reward");
 }
 
-double evictionObjective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set,
-                         EvictionReward Reward) {
-  if (Set.empty())
-    return 1;
-  if (!usesProfile(Reward)) {
+static constexpr std::pair<const char *, RatioAggregate::Kind>
+    AggregateNames[] = {{"mean", RatioAggregate::Kind::Mean},
+                        {"max", RatioAggregate::Kind::Max},
+                        {"softmax", RatioAggregate::Kind::Softmax}};
+
+Expected<RatioAggregate::Kind> parseRatioAggregate(StringRef Name) {
+  for (const auto &[Known, Kind] : AggregateNames)
+    if (Name == Known)
+      return Kind;
+  return makeError("unknown aggregate '" + Name + "' (mean, max or softmax)");
+}
+
+StringRef getRatioAggregateName(RatioAggregate::Kind K) {
+  for (const auto &[Name, Kind] : AggregateNames)
+    if (Kind == K)
+      return Name;
+  llvm_unreachable("unknown aggregate");
+}
+
+double aggregateRatios(ArrayRef<double> Ratios, const RatioAggregate &A) {
+  assert(!Ratios.empty() && "no ratio to aggregate");
+  double N = static_cast<double>(Ratios.size());
+  double Max = *std::max_element(Ratios.begin(), Ratios.end());
+  switch (A.TheKind) {
+  case RatioAggregate::Kind::Mean: {
     double Sum = 0;
+    for (double R : Ratios)
+      Sum += R;
+    return Sum / N;
+  }
+  case RatioAggregate::Kind::Max:
+    return Max;
+  case RatioAggregate::Kind::Softmax: {
+    assert(A.Temperature > 0 && "the temperature must be positive");
+    // Shifted by the max, so that no exponent overflows and the largest
+    // term is exactly 1.
+    double Sum = 0;
+    for (double R : Ratios)
+      Sum += std::exp((R - Max) / A.Temperature);
+    return Max + A.Temperature * std::log(Sum / N);
+  }
+  }
+  llvm_unreachable("unknown aggregate");
+}
+
+double evictionObjective(ArrayRef<double> Scores, ArrayRef<ScoredModule> Set,
+                         EvictionReward Reward, const RatioAggregate &A) {
+  std::vector<double> Ratios;
+  if (!usesProfile(Reward)) {
     for (size_t I = 0; I < Set.size(); ++I)
-      Sum += Scores[I] / Set[I].Default;
-    return Sum / static_cast<double>(Set.size());
+      Ratios.push_back(Scores[I] / Set[I].Default);
+  } else {
+    // std::map: packages in name order, so the sum is the same every time.
+    std::map<std::string, std::pair<double, double>> ByPackage;
+    for (size_t I = 0; I < Set.size(); ++I) {
+      auto &[Model, Default] = ByPackage[Set[I].Package];
+      Model += Scores[I];
+      Default += Set[I].Default;
+    }
+    for (const auto &[Package, Sums] : ByPackage)
+      if (Sums.second > 0)
+        Ratios.push_back(Sums.first / Sums.second);
   }
-  // std::map: packages in name order, so the sum is the same every time.
-  std::map<std::string, std::pair<double, double>> ByPackage;
-  for (size_t I = 0; I < Set.size(); ++I) {
-    auto &[Model, Default] = ByPackage[Set[I].Package];
-    Model += Scores[I];
-    Default += Set[I].Default;
-  }
-  double Sum = 0;
-  size_t Counted = 0;
-  for (const auto &[Package, Sums] : ByPackage) {
-    if (Sums.second <= 0)
-      continue;
-    Sum += Sums.first / Sums.second;
-    ++Counted;
-  }
-  return Counted ? Sum / static_cast<double>(Counted) : 1;
+  return Ratios.empty() ? 1 : aggregateRatios(Ratios, A);
 }
 
 //===-- The scorer --------------------------------------------------------===//

@@ -4,6 +4,7 @@
 //       [--init MODEL] [--validation-packages a,b] [--train-modules N]
 //       [--validation-modules N] [--generations G] [--pairs P]
 //       [--fit-ties] [--hidden N] [--select training|validation] [--sigma S]
+//       [--aggregate mean|max|softmax] [--temperature T]
 //       [--sigma-floor F] [--step S] [--seed N]
 //       [--jobs N]
 //       [--quiet]
@@ -106,6 +107,19 @@ cl::opt<std::string>
                     "validation objective (validation)"),
            cl::init("training"), cl::value_desc("training|validation"),
            cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<std::string> Aggregate(
+    "aggregate",
+    cl::desc("how the ratios model / LLVM default of the packages (static: "
+             "the modules) make the objective: their mean (the default), "
+             "the worst (max), or the smooth maximum T * log(mean(exp(r / "
+             "T))) (softmax)"),
+    cl::init("mean"), cl::value_desc("mean|max|softmax"), cl::sub(TrainCmd),
+    cl::cat(Cat));
+cl::opt<double>
+    Temperature("temperature",
+                cl::desc("--aggregate softmax: the temperature T (0.01): "
+                         "large T is the mean, T -> 0 the max"),
+                cl::init(0.01), cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<bool> UseBlockCounts(
     "block-counts",
     cl::desc("speed rewards: take each block's count from the corpus's block "
@@ -143,6 +157,17 @@ int runTrain() {
     return fail(TheReward.takeError());
   O.Reward = *TheReward;
   O.UseBlockCounts = UseBlockCounts;
+  Expected<regalloc::RatioAggregate::Kind> TheAggregate =
+      regalloc::parseRatioAggregate(Aggregate);
+  if (!TheAggregate)
+    return fail(TheAggregate.takeError());
+  O.Aggregate.TheKind = *TheAggregate;
+  if (Temperature.getNumOccurrences() &&
+      O.Aggregate.TheKind != regalloc::RatioAggregate::Kind::Softmax)
+    return fail("--temperature applies to --aggregate softmax only");
+  if (!(Temperature > 0))
+    return fail("--temperature must be greater than 0");
+  O.Aggregate.Temperature = Temperature;
   Expected<bool> OnValidation = parseWord<bool>(
       "select", Select, {{"training", false}, {"validation", true}});
   if (!OnValidation)

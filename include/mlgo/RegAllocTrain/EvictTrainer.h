@@ -6,7 +6,8 @@
 // linear layer (or of every layer of an MLP, EvictionMLP.h). The objective of a
 // model is the mean, over the training modules, of its score divided by stock
 // llc-19's (LLVM's default eviction advisor) on the same module: below 1 is
-// better than LLVM.
+// better than LLVM (with a speed reward, per package; with Aggregate, the
+// worst or the smooth maximum instead of the mean).
 //
 // The loop (docs/regalloc.md, "Training"):
 //   0. with FitTies, the tie-breaker (TieBreak.h) is fitted on the start
@@ -100,6 +101,11 @@ struct EvictTrainOptions {
   /// per-package ratio of profile-weighted cycles, averaged over packages
   /// (evictionObjective).
   EvictionReward Reward = EvictionReward::Static;
+  /// How the ratios of the packages (static: the modules) become the
+  /// objective, on the training and the validation set alike: their mean,
+  /// or their worst (max) or smooth maximum (softmax), so that a model is
+  /// not kept that makes one package slower to win on others.
+  RatioAggregate Aggregate;
   /// Speed rewards: the corpus's block counts where it has them
   /// (EvictionScorerOptions::UseBlockCounts).
   bool UseBlockCounts = true;

@@ -112,14 +112,45 @@ inline bool usesProfile(EvictionReward R) {
 /// "profile-weighted cycles" or "profile-weighted instructions".
 llvm::StringRef describeEvictionReward(EvictionReward R);
 
+/// How the ratios model / LLVM's advisor of the units of an objective (the
+/// modules with the static reward, the packages with a speed reward) become
+/// one number. The mean lets a gain on one package pay for a loss on
+/// another: a model that makes one program slower to win on others is kept
+/// (lab notes, session 7: bzip2 -2.95% beside xz +0.70%). Max and Softmax
+/// punish the worst unit instead.
+struct RatioAggregate {
+  enum class Kind {
+    /// The mean of the ratios.
+    Mean,
+    /// The largest ratio: only the worst unit counts.
+    Max,
+    /// The smooth maximum T * log(mean(exp(r / T))), T the Temperature:
+    /// between the mean (T large) and the max (T -> 0); with T = 0.01 a
+    /// unit 1% worse than another weighs e times as much in its gradient.
+    /// Equal ratios give that ratio.
+    Softmax,
+  };
+  Kind TheKind = Kind::Mean;
+  double Temperature = 0.01;
+};
+
+/// Parses "mean", "max" or "softmax".
+llvm::Expected<RatioAggregate::Kind> parseRatioAggregate(llvm::StringRef Name);
+
+/// "mean", "max" or "softmax".
+llvm::StringRef getRatioAggregateName(RatioAggregate::Kind K);
+
+/// \p Ratios (at least one) aggregated by \p A.
+double aggregateRatios(llvm::ArrayRef<double> Ratios, const RatioAggregate &A);
+
 /// The objective of \p Scores on \p Set (lower is better; 1 is LLVM's
-/// advisor). Static: the mean over modules of score / default. Speed: per
-/// package, the sum of the scores over the sum of the defaults, averaged
-/// over packages, so each program counts by what runs in it rather than by
-/// how many modules it has.
+/// advisor). Static: the ratios score / default of the modules. Speed: per
+/// package, the sum of the scores over the sum of the defaults, so each program
+/// counts by what runs in it rather than by how many modules it has. The ratios
+/// are aggregated by \p A (default: their mean); an empty set is 1.
 double evictionObjective(llvm::ArrayRef<double> Scores,
                          llvm::ArrayRef<ScoredModule> Set,
-                         EvictionReward Reward);
+                         EvictionReward Reward, const RatioAggregate &A = {});
 
 struct EvictionScorerOptions {
   std::string CorpusDir;
