@@ -43,6 +43,7 @@ Only the standard library; the same inputs print the same text.
 """
 import collections
 import csv
+import hashlib
 import os
 import sys
 
@@ -77,6 +78,10 @@ def read_states(w):
                 p = line.split("\t")
                 if len(p) > 1 and p[1].lstrip("-").isdigit():
                     text[p[0]] = int(p[1])
+                    # Sites scored with the declined ones are cached under
+                    # a key of their own (CompileService::setSizeScore).
+                    d = hashlib.md5((p[0] + "declined").encode()).hexdigest()
+                    text[d] = int(p[1])
         f = open(f"{w}/sites.tsv")
     except OSError:
         return []

@@ -24,6 +24,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -296,7 +297,17 @@ float MLGOInlineAdvisor::estimateDeclinedSaving(
         return Call && Call->isCallee(&U);
       }))
     Share = CalleeBefore / float(Callee.getNumUses());
-  return CallerBefore + Share - Options.SizeScore->predict(Merged);
+  // The merged function is larger than any the model was trained on when
+  // the caller is large, and the network is not monotone there: it may
+  // predict the caller smaller for the callee's code. Without the
+  // simplifications the merge does not see, inlining adds at least the
+  // callee less what the call costs: a 5-byte call, an argument set-up
+  // of about 3 bytes each, the callee's return.
+  const float CallBytes = 5 + 3 * float(CB.arg_size()) + 1;
+  const float After =
+      std::max(Options.SizeScore->predict(Merged),
+               CallerBefore + std::max(CalleeBefore - CallBytes, 0.0f));
+  return CallerBefore + Share - After;
 }
 
 void MLGOInlineAdvisor::onPassEntry(LazyCallGraph::SCC *SCC) {
