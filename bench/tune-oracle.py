@@ -30,6 +30,9 @@ its trajectories logged IR2Native's size scores (`--logged-filter`),
     trajectory compiles; with --predict, its predictions' charge too) plus
     one trajectory compile per kept move, until every module's kept moves
     are in;
+- with scores of the declined sites too (`--logged-declined`), how often
+  the logged gain of the tries of moves that inline agrees in sign with
+  their measured change;
 - with logged scores, the tries by the sign of their logged gain, how
   many of each were kept, and what a filter that tried only those with a
   positive gain would have compiled for what, the tries coming in the
@@ -40,6 +43,7 @@ Only the standard library; the same inputs print the same text.
 """
 import collections
 import csv
+import hashlib
 import os
 import sys
 
@@ -74,6 +78,10 @@ def read_states(w):
                 p = line.split("\t")
                 if len(p) > 1 and p[1].lstrip("-").isdigit():
                     text[p[0]] = int(p[1])
+                    # Sites scored with the declined ones are cached under
+                    # a key of their own (CompileService::setSizeScore).
+                    d = hashlib.md5((p[0] + "declined").encode()).hexdigest()
+                    text[d] = int(p[1])
         f = open(f"{w}/sites.tsv")
     except OSError:
         return []
@@ -96,27 +104,34 @@ def read_states(w):
 def logged_gain(sites, move):
     """getLoggedGain() of include/mlgo/Tune/TuneSearch.h, from sites.tsv."""
     p = move.split(" ")
-    if p[0] != "group" and p[0] != "site" or p[-1] == "inline":
+    if p[0] != "group" and p[0] != "site":
         return None
+    inline = 1 if p[-1] == "inline" else 0
     if p[0] == "group":
-        scores = [s[4] for s in sites if s[1] == p[1] and s[3]]
+        scores = [s[4] for s in sites if s[1] == p[1] and s[3] != inline]
     else:
         scores = [s[4] for s in sites
-                  if (s[0], s[1], s[2]) == (p[1], p[2], int(p[3])) and s[3]]
+                  if (s[0], s[1], s[2]) == (p[1], p[2], int(p[3]))
+                  and s[3] != inline]
     if not scores or all(x == 0 for x in scores):
         return None
-    return -sum(scores)
+    return sum(scores) if inline else -sum(scores)
 
 
 def try_gain(states, r):
     """The try's logged gain in the state it was tried in: a trajectory of
     the unit's .text before the move whose callers include the move's."""
     p = r["move"].split(" ")
-    if p[0] not in ("site", "group") or p[-1] == "inline":
-        return None  # no inlining taken away: nothing logged to lose
+    if p[0] not in ("site", "group"):
+        return None
     cands = [s for s in states if s[0] == r["unit_text"] and
              (p[0] != "site" or p[1] in s[1])]
     gains = {logged_gain(s[2], r["move"]) for s in cands}
+    if p[-1] == "inline":
+        # Declined sites log 0 unless scored: nothing logged is none.
+        gains.discard(None)
+        if not gains:
+            return None
     if len(gains) != 1:
         return "unknown"
     return gains.pop()
@@ -212,6 +227,20 @@ def report(w):
         if sign in table:
             t = table[sign]
             print(f"  {sign}\t{t[0]}\t{t[1]}\t{t[2]}")
+    # The logged gain's sign against the measured change, by direction.
+    # The sign of the logged gain of moves that inline (declined sites
+    # scored: `--logged-declined`) against the measured change.
+    judged = [(try_gain(states, r), r["delta"]) for r in search
+              if r["move"].endswith(" inline") and r["ok"]]
+    judged = [(g, d) for g, d in judged
+              if g not in (None, "unknown") and d != 0]
+    if judged:
+        agree = sum((g > 0) == (d < 0) for g, d in judged)
+        pos = [(g, d) for g, d in judged if g > 0]
+        print(f"moves that inline, tries that change the size: the logged "
+              f"gain's sign agrees on {agree} of {len(judged)}; "
+              f"{len(pos)} with a positive gain, "
+              f"{sum(d < 0 for g, d in pos)} of them shrink")
     t = table["positive"]
     print(f"filter, only the tries with a positive logged gain, in the same "
           f"order: {base} + {t[0]} tries + {t[1]} trajectories = "

@@ -22,7 +22,9 @@
 # `logged_promote` skips them and tries the moves the scores predict to
 # shrink it first, `logged_only` tries only those (and LLVM's heuristic),
 # `logged+skip` is `logged` followed by `--predict skip` (and
-# `logged_only+skip` is `logged_only` followed by it).
+# `logged_only+skip` is `logged_only` followed by it); `logged_declined`
+# and `logged_only_declined` are `logged` and `logged_only` with
+# `--logged-declined` (moves that inline judged too).
 # With `env MODES="off skip-moves"` (off first), those modes only; with
 # `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
 # earlier runs in WORK.
@@ -72,6 +74,8 @@ for m in "${modes[@]}"; do
   logged_rank) flags=(--logged-filter rank) ;;
   logged_promote) flags=(--logged-filter promote) ;;
   logged_only) flags=(--logged-filter only) ;;
+  logged_only_declined) flags=(--logged-filter only --logged-declined) ;;
+  logged_declined) flags=(--logged-filter skip --logged-declined) ;;
   logged_only+*) flags=(--logged-filter only --predict "${m#logged_only+}") ;;
   logged+*) flags=(--logged-filter skip --predict "${m#logged+}") ;;
   *)
@@ -126,6 +130,10 @@ def label(m):
         return "--logged-filter promote"
     if m == "logged_only":
         return "--logged-filter only"
+    if m == "logged_only_declined":
+        return "--logged-filter only --logged-declined"
+    if m == "logged_declined":
+        return "--logged-filter skip --logged-declined"
     if m.startswith("logged+"):
         return "--logged-filter skip --predict " + m[len("logged+"):]
     if m.startswith("logged_only+"):

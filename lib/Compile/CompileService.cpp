@@ -33,6 +33,17 @@ static std::string cacheKey(const CorpusModule &M, const CompilePolicy &P) {
   return std::string(R.digest());
 }
 
+/// The site cache's key for a compile of key \p Key whose declined sites
+/// are scored too (CompileService::setSizeScore).
+static std::string declinedSitesKey(StringRef Key) {
+  MD5 Hash;
+  Hash.update(Key);
+  Hash.update("declined");
+  MD5::MD5Result R;
+  Hash.final(R);
+  return std::string(R.digest());
+}
+
 /// Keeps the first of the errors \p E of appending results to a cache file.
 static void keepFirst(std::string &First, Error E) {
   if (!E)
@@ -149,13 +160,14 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
   std::vector<SitesResult> Out(Requests.size());
   std::vector<CompileJob> Jobs;
   std::vector<size_t> Where;
-  std::vector<std::string> Keys(Requests.size());
+  std::vector<std::string> Keys(Requests.size()), SiteKeys(Requests.size());
   StringMap<size_t> FirstOfKey;
   for (size_t I = 0; I < Requests.size(); ++I) {
     const auto &[M, P] = Requests[I];
     Keys[I] = cacheKey(module(M), P);
+    SiteKeys[I] = DeclinedScore ? declinedSitesKey(Keys[I]) : Keys[I];
     const CompileCache::Entry *E = Cache.lookup(Keys[I]);
-    const std::vector<DecidedSite> *S = SiteRecords.lookup(Keys[I]);
+    const std::vector<DecidedSite> *S = SiteRecords.lookup(SiteKeys[I]);
     auto Scored = [](const std::vector<DecidedSite> &Sites) {
       return llvm::none_of(
           Sites, [](const DecidedSite &D) { return std::isnan(D.Score); });
@@ -171,6 +183,7 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
     CompileJob J = module(M).makeJob(P, /*WantLog=*/SizeScore);
     J.WantSites = true;
     J.WantSizeScore = SizeScore;
+    J.WantDeclinedScore = DeclinedScore;
     Jobs.push_back(std::move(J));
     Where.push_back(I);
   }
@@ -207,7 +220,8 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
           R.Entry.Decisions = O.Result->NumDecisions;
           R.Entry.Seconds = O.Result->Seconds;
           R.Sites = O.Result->Sites;
-          keepFirst(WriteError, SiteRecords.insert(Keys[Where[J]], R.Sites));
+          keepFirst(WriteError,
+                    SiteRecords.insert(SiteKeys[Where[J]], R.Sites));
         } else {
           R.Entry.Error = O.Error;
           R.Entry.Transient = O.Transient;

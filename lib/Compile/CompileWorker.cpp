@@ -109,6 +109,7 @@ getInlinerConfig(const CompileJob &Job, std::string *LogBuffer,
     if (!Predictor)
       return Predictor.takeError();
     C->Options.SizeScore = std::move(*Predictor);
+    C->Options.ScoreDeclined = Job.WantDeclinedScore;
   }
   if (Job.WantSites)
     C->Options.SiteRecord = Sites;

@@ -55,7 +55,8 @@ std::string encodeJob(const CompileJob &Job) {
   W.putU8(Job.WantLog);
   W.putU8(Job.WantSites);
   W.putU8(Job.PredictOnly);
-  W.putU8(Job.WantSizeScore);
+  // 2: with the declined sites' scores.
+  W.putU8(Job.WantSizeScore ? (Job.WantDeclinedScore ? 2 : 1) : 0);
   W.putU8(P.Fixed != nullptr);
   if (P.Fixed) {
     W.putString(P.Fixed->Module);
@@ -122,7 +123,8 @@ Expected<CompileJob> decodeJob(StringRef Payload) {
   Job.WantLog = WantLog;
   Job.WantSites = WantSites;
   Job.PredictOnly = PredictOnly;
-  Job.WantSizeScore = WantSizeScore;
+  Job.WantSizeScore = WantSizeScore != 0;
+  Job.WantDeclinedScore = WantSizeScore == 2;
   return Job;
 }
 

@@ -145,6 +145,79 @@ SizeFeatureVector computeSizeFeatures(Function &F,
   return V;
 }
 
+SizeFeatureVector estimateInlinedFeatures(const SizeFeatureVector &Caller,
+                                          const SizeFeatureVector &Callee,
+                                          const CallBase &CB,
+                                          const TargetTransformInfo &TTI) {
+  SizeFeatureVector V;
+  for (size_t I = 0; I < NumSizeFeatures; ++I)
+    V[I] = Caller[I] + Callee[I];
+  auto At = [&](SizeFeature F) -> int64_t & { return V[index(F)]; };
+  auto Of = [](const SizeFeatureVector &W, SizeFeature F) {
+    return W[index(F)];
+  };
+  for (SizeFeature F :
+       {SizeFeature::arguments, SizeFeature::is_local, SizeFeature::is_comdat})
+    At(F) = Of(Caller, F);
+  for (SizeFeature F :
+       {SizeFeature::max_loop_depth, SizeFeature::domtree_depth})
+    At(F) = std::max(Of(Caller, F), Of(Callee, F));
+
+  // The call goes, counted as computeSizeFeatures counted it.
+  At(SizeFeature::instructions) -= 1;
+  At(SizeFeature::calls) -= 1;
+  At(SizeFeature::call_arguments) -= CB.arg_size();
+  if (CB.getFunctionType()->isVarArg())
+    At(SizeFeature::vararg_calls) -= 1;
+  if (const auto *Ret = dyn_cast_or_null<ReturnInst>(CB.getNextNode()))
+    if (!Ret->getReturnValue() || Ret->getReturnValue() == &CB)
+      At(SizeFeature::tail_calls) -= 1;
+  InstructionCost Cost =
+      TTI.getInstructionCost(&CB, TargetTransformInfo::TCK_CodeSize);
+  if (std::optional<InstructionCost::CostType> C = Cost.getValue())
+    At(SizeFeature::tti_code_size) -= *C;
+  int64_t Op = opcodeFeature(CB.getOpcode());
+  if (Op >= 0)
+    V[Op] -= 1;
+  Type *Ty = CB.getType();
+  if (Ty->isPointerTy() || Ty->isIntegerTy(64))
+    At(SizeFeature::wide_values) -= 1;
+  if (Ty->isFloatingPointTy())
+    At(SizeFeature::fp_values) -= 1;
+  if (CB.isUsedOutsideOfBlock(CB.getParent()))
+    At(SizeFeature::cross_block_values) -= 1;
+  for (const Use &U : CB.operands()) {
+    if (isa<GlobalValue>(U.get()->stripInBoundsConstantOffsets()) &&
+        !CB.isCallee(&U))
+      At(SizeFeature::global_operands) -= 1;
+    if (const auto *C = dyn_cast<ConstantInt>(U.get()))
+      if (C->getBitWidth() <= 64 &&
+          (C->getSExtValue() < -128 || C->getSExtValue() > 127))
+        At(SizeFeature::large_constants) -= 1;
+  }
+
+  // The callee's returns: a one-block callee runs into the rest of its
+  // caller's block; otherwise each return branches to the block that
+  // continues the caller (one more block), through a phi of the returned
+  // values when there are several.
+  const int64_t Returns = Of(Callee, SizeFeature::op_ret);
+  At(SizeFeature::op_ret) -= Returns;
+  if (Of(Callee, SizeFeature::basic_blocks) <= 1) {
+    At(SizeFeature::instructions) -= Returns;
+    At(SizeFeature::basic_blocks) -= 1;
+  } else {
+    At(SizeFeature::op_br) += Returns;
+    if (!Ty->isVoidTy() && Returns > 1) {
+      At(SizeFeature::op_phi) += 1;
+      At(SizeFeature::instructions) += 1;
+      At(SizeFeature::phi_operands) += Returns;
+    }
+  }
+  for (int64_t &X : V)
+    X = std::max<int64_t>(X, 0);
+  return V;
+}
+
 PreservedAnalyses CollectSizeFeaturesPass::run(Module &M,
                                                ModuleAnalysisManager &MAM) {
   FunctionAnalysisManager &FAM =

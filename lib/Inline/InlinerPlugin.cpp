@@ -81,6 +81,11 @@ cl::opt<bool> SizeScore(
     cl::desc("Add a per-decision score to the training log: the native "
              "bytes each decision saves as the size model predicts them "
              "('delta_size', float; docs/ir2native.md)"));
+cl::opt<bool> SizeScoreDeclined(
+    "mlgo-size-score-declined", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("With -mlgo-size-score: a site the policy declines scores the "
+             "bytes inlining it would save, estimated without inlining "
+             "(docs/ir2native.md), instead of 0"));
 cl::opt<bool> SizeScoreVerify(
     "mlgo-size-score-verify", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("With -mlgo-size-score: check each cached prediction and each "
@@ -424,6 +429,9 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
       return P.takeError();
     O.SizeScore = std::move(*P);
     O.VerifySizeScore = SizeScoreVerify;
+    O.ScoreDeclined = SizeScoreDeclined;
+  } else if (SizeScoreDeclined) {
+    return makeError("-mlgo-size-score-declined needs -mlgo-size-score");
   } else if (!SizeModelPath.empty() && !TrainingLog.empty()) {
     return makeError("-mlgo-size-model names the model of -mlgo-size-score, "
                      "which is not given");

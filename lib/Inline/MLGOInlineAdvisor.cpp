@@ -24,6 +24,7 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -192,7 +193,10 @@ public:
       : MLInlineAdvice(Advisor, CB, ORE, Recommendation), Owner(*Advisor),
         TTI(FAM.getResult<TargetIRAnalysis>(*CB.getCaller())),
         CallerBefore(Owner.predictSize(*CB.getCaller(), TTI)),
-        CalleeBefore(Owner.predictSize(*CB.getCalledFunction(), TTI)) {}
+        CalleeBefore(Owner.predictSize(*CB.getCalledFunction(), TTI)),
+        DeclinedSaving(!Recommendation && Owner.Options.ScoreDeclined
+                           ? Owner.estimateDeclinedSaving(CB, TTI)
+                           : 0) {}
 
   // The base class's record*Impl run first: its onSuccessfulInlining
   // brings the caller's dominator tree and loops up to date.
@@ -210,9 +214,10 @@ public:
     MLInlineAdvice::recordUnsuccessfulInliningImpl(Result);
     log(0);
   }
+  // The inliner attempts no site the policy declined.
   void recordUnattemptedInliningImpl() override {
     MLInlineAdvice::recordUnattemptedInliningImpl();
-    log(0);
+    log(DeclinedSaving);
   }
 
 private:
@@ -227,6 +232,8 @@ private:
   MLGOInlineAdvisor &Owner;
   const TargetTransformInfo &TTI;
   const float CallerBefore, CalleeBefore;
+  /// Options.ScoreDeclined's estimate when the policy declined, else 0.
+  const float DeclinedSaving;
 };
 
 float MLGOInlineAdvisor::predictFresh(Function &F,
@@ -240,7 +247,7 @@ float MLGOInlineAdvisor::predictFresh(Function &F,
                        "manager's dominator tree or loops of '" +
                        F.getName() + "' are out of date");
   float P = Options.SizeScore->predict(V);
-  SizeCache[&F] = P;
+  SizeCache[&F] = {P, V};
   return P;
 }
 
@@ -248,7 +255,7 @@ float MLGOInlineAdvisor::predictSize(Function &F,
                                      const TargetTransformInfo &TTI) {
   auto It = SizeCache.find(&F);
   if (It != SizeCache.end()) {
-    float P = It->second;
+    float P = It->second.Prediction;
     if (Options.VerifySizeScore &&
         P != Options.SizeScore->predict(
                  computeSizeFeatures(F, TTI, nullptr, nullptr)))
@@ -268,6 +275,39 @@ float MLGOInlineAdvisor::predictSizeAfterInlining(
     Function &F, const TargetTransformInfo &TTI) {
   return predictFresh(F, TTI, FAM.getCachedResult<DominatorTreeAnalysis>(F),
                       FAM.getCachedResult<LoopAnalysis>(F));
+}
+
+float MLGOInlineAdvisor::estimateDeclinedSaving(
+    CallBase &CB, const TargetTransformInfo &TTI) {
+  Function &Caller = *CB.getCaller();
+  Function &Callee = *CB.getCalledFunction();
+  const float CallerBefore = predictSize(Caller, TTI);
+  const float CalleeBefore = predictSize(Callee, TTI);
+  SizeFeatureVector Merged = estimateInlinedFeatures(
+      SizeCache.find(&Caller)->second.Features,
+      SizeCache.find(&Callee)->second.Features, CB, TTI);
+  // A callee that can be dropped once unused and is used only as the
+  // callee of calls goes when all of them are inlined: each is credited
+  // with its share, so that the sites of a move that inlines every call
+  // sum to the whole callee, and the last call gets all of it.
+  float Share = 0;
+  if (Callee.isDiscardableIfUnused() && !Callee.use_empty() &&
+      llvm::all_of(Callee.uses(), [](const Use &U) {
+        const auto *Call = dyn_cast<CallBase>(U.getUser());
+        return Call && Call->isCallee(&U);
+      }))
+    Share = CalleeBefore / float(Callee.getNumUses());
+  // The merged function is larger than any the model was trained on when
+  // the caller is large, and the network is not monotone there: it may
+  // predict the caller smaller for the callee's code. Without the
+  // simplifications the merge does not see, inlining adds at least the
+  // callee less what the call costs: a 5-byte call, an argument set-up
+  // of about 3 bytes each, the callee's return.
+  const float CallBytes = 5 + 3 * float(CB.arg_size()) + 1;
+  const float After =
+      std::max(Options.SizeScore->predict(Merged),
+               CallerBefore + std::max(CalleeBefore - CallBytes, 0.0f));
+  return CallerBefore + Share - After;
 }
 
 void MLGOInlineAdvisor::onPassEntry(LazyCallGraph::SCC *SCC) {

@@ -132,21 +132,25 @@ std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
 
 std::optional<double> getLoggedGain(ArrayRef<DecidedSite> T,
                                     const TuneMove &M) {
-  // Only a move that takes inlinings away has logged scores to lose.
-  if (M.Heuristic || M.Entry.Inline)
+  if (M.Heuristic)
     return std::nullopt;
-  double Lost = 0;
+  // The sites the move changes are those decided the other way: a move
+  // that takes inlinings away loses their scores, a move that inlines
+  // gains the declined sites' (which log 0 unless the compile scored
+  // them: CompileJob::WantDeclinedScore).
+  const bool Inline = M.Entry.Inline;
+  double Sum = 0;
   bool Any = false;
   auto Add = [&](const DecidedSite &S) {
     if (std::isnan(S.Score))
       return false;
-    Lost += S.Score;
+    Sum += S.Score;
     Any |= S.Score != 0;
     return true;
   };
   if (M.Entry.isGroup()) {
     for (const DecidedSite &S : T)
-      if (S.Site.Callee == M.Entry.Callee && S.Site.Inline && !Add(S))
+      if (S.Site.Callee == M.Entry.Callee && S.Site.Inline != Inline && !Add(S))
         return std::nullopt;
   } else {
     auto Same = [&](const DecidedSite &S) {
@@ -159,12 +163,12 @@ std::optional<double> getLoggedGain(ArrayRef<DecidedSite> T,
       Site = &T[M.Features.Position];
     else if (auto It = llvm::find_if(T, Same); It != T.end())
       Site = &*It;
-    if (!Site || !Site->Site.Inline || !Add(*Site))
+    if (!Site || Site->Site.Inline == Inline || !Add(*Site))
       return std::nullopt;
   }
   if (!Any)
     return std::nullopt;
-  return -Lost;
+  return Inline ? Sum : -Sum;
 }
 
 std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,

@@ -374,7 +374,7 @@ Error openCaches(CompileService &S, const TuneOptions &O) {
   if (Error E = S.openSiteCache(getWorkFile(O, "sites.tsv")))
     return E;
   S.setNeedGrouped(true);
-  S.setSizeScore(O.LoggedFilter != TunePredict::Off);
+  S.setSizeScore(O.LoggedFilter != TunePredict::Off, O.LoggedDeclined);
   S.setProgress("mlgo tune", O.Verbose);
   return Error::success();
 }
@@ -669,6 +669,7 @@ private:
                (O.LoggedPromote ? "promote"
                 : O.LoggedOnly  ? "only"
                                 : getName(O.LoggedFilter).str()) +
+               (O.LoggedDeclined ? ", declined sites scored" : "") +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
   }

@@ -97,6 +97,14 @@ cl::opt<unsigned>
                           "(evenly spaced; 0: all)"),
                  cl::init(8), cl::sub(DecisionsCmd), cl::cat(Cat));
 
+cl::opt<bool> Declined(
+    "declined",
+    cl::desc("the baseline also scores the sites it declined "
+             "(-mlgo-size-score-declined: the estimated saving of inlining "
+             "them); count how often that score's sign agrees with the "
+             "measured change of inlining them"),
+    cl::sub(DecisionsCmd), cl::cat(Cat));
+
 Expected<std::vector<CorpusModule>> loadSelectedModules() {
   Expected<std::vector<CorpusModule>> Modules = loadTrainingCorpus(CorpusDir);
   if (!Modules)
@@ -265,6 +273,9 @@ int runDecisions() {
   // From the baseline's log alone (no compile per move): an inlined
   // decision's predicted saving, which inverting it should lose.
   size_t ScoredChanged = 0, ScoredAgree = 0;
+  // With --declined: a declined decision's estimated saving, which
+  // inverting it (inlining) should gain.
+  size_t DeclinedChanged = 0, DeclinedAgree = 0;
   Progress P("ir2native decisions", "modules");
   size_t Done = 0;
   outs() << "module\tdecision\tmeasured\tpredicted\tlogged_delta_size\n";
@@ -273,6 +284,8 @@ int runDecisions() {
     CompileJob Base = Mod.makeJob(CompilePolicy::heuristic(), /*WantLog=*/true);
     Base.WantFunctionSizes = true;
     Base.WantSizeScore = true;
+    Base.WantDeclinedScore = Declined;
+    Base.WantSites = Declined;
     Expected<CompileResult> B = compileModule(Base);
     if (!B) {
       consumeError(B.takeError());
@@ -311,7 +324,13 @@ int runDecisions() {
       ++Changed;
       if ((Measured > 0) == (Predicted > 0))
         ++Agree;
-      if (Score != 0) {
+      if (Declined && Index < B->Sites.size() && !B->Sites[Index].Site.Inline) {
+        if (Score != 0) {
+          ++DeclinedChanged;
+          if ((Measured < 0) == (Score > 0))
+            ++DeclinedAgree;
+        }
+      } else if (Score != 0) {
         ++ScoredChanged;
         if ((Measured > 0) == (Score > 0))
           ++ScoredAgree;
@@ -327,6 +346,12 @@ int runDecisions() {
                     Changed ? 100.0 * Agree / Changed : 0.0, ScoredChanged,
                     ScoredAgree,
                     ScoredChanged ? 100.0 * ScoredAgree / ScoredChanged : 0.0);
+  if (Declined)
+    outs() << formatv("declined, with an estimated delta_size: {0}, whose "
+                      "sign agrees: {1} ({2:f1}%)\n",
+                      DeclinedChanged, DeclinedAgree,
+                      DeclinedChanged ? 100.0 * DeclinedAgree / DeclinedChanged
+                                      : 0.0);
   return 0;
 }
 

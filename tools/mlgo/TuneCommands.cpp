@@ -175,6 +175,12 @@ cl::opt<std::string> LoggedFilter(
              "heuristic)"),
     cl::value_desc("off|rank|skip|promote|only"), cl::init("off"),
     cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<bool> LoggedDeclined(
+    "logged-declined",
+    cl::desc("with --logged-filter: the sites the model declined log the "
+             "estimated saving of inlining them too, so that moves that "
+             "inline are judged as well (docs/tune.md)"),
+    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -236,7 +242,7 @@ int runSpeedTune() {
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
       !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
       Interleave || ProgramMoves || Predict != "off" ||
-      !PredictSlices.empty() || LoggedFilter != "off")
+      !PredictSlices.empty() || LoggedFilter != "off" || LoggedDeclined)
     return fail("--per-package, --compare, --unguided, --model, --ranker, "
                 "--predict, --logged-filter, --budget, --components and "
                 "--program-moves are for "
@@ -381,6 +387,9 @@ int runTune() {
   O.LoggedFilter = *TheFilter;
   O.LoggedPromote = LoggedFilter == "promote";
   O.LoggedOnly = LoggedFilter == "only";
+  if (LoggedDeclined && O.LoggedFilter == TunePredict::Off)
+    return fail("--logged-declined needs --logged-filter");
+  O.LoggedDeclined = LoggedDeclined;
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

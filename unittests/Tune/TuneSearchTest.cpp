@@ -4,6 +4,7 @@
 
 #include "gtest/gtest.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -207,6 +208,48 @@ TEST(TuneSearchTest, LoggedFilterOnlyLeavesTheMovesPredictedToShrink) {
   EXPECT_TRUE(std::isnan(Gains["site f g 1 inline"]));
   EXPECT_TRUE(std::isnan(Gains["site k m 0 inline"]));
   EXPECT_TRUE(std::isnan(Gains["group g inline"]));
+}
+
+TEST(TuneSearchTest, DeclinedSitesScoresGiveMovesThatInlineAGain) {
+  // The scored trajectory, its declined sites scored too (the compile
+  // asked for them): inlining f's second call of g would save 5 bytes,
+  // k's call of m would grow k by 7.
+  std::vector<DecidedSite> T = scoredTrajectory();
+  T[2].Score = 5.0f;
+  T[4].Score = -7.0f;
+  std::map<std::string, std::optional<double>> Gains;
+  for (const TuneMove &M :
+       planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true))
+    Gains[M.getKey()] = getLoggedGain(T, M);
+  std::map<std::string, std::optional<double>> Expected = {
+      {"heuristic", std::nullopt},
+      {"site f g 0 no-inline", -6.0},
+      {"site f h 0 no-inline", 9.0},
+      {"site f g 1 inline", 5.0},
+      {"site k g 0 no-inline", 2.0},
+      {"site k m 0 inline", -7.0},
+      // g's declined call: f#1 (5); the inlined ones do not count.
+      {"group g inline", 5.0},
+      {"group g no-inline", -4.0}};
+  EXPECT_EQ(Gains, Expected);
+  // `only` now keeps the move that inlines f#1 and drops k's call of m.
+  std::vector<TuneMove> Only =
+      planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true);
+  std::vector<LoggedBadMove> Bad = filterByLoggedGain(
+      T, Only, /*Rank=*/false, /*Promote=*/false, /*Only=*/true);
+  std::vector<std::string> Kept = keys(Only);
+  std::sort(Kept.begin(), Kept.end());
+  EXPECT_EQ(Kept, (std::vector<std::string>{
+                      "group g inline", "heuristic", "site f g 1 inline",
+                      "site f h 0 no-inline", "site k g 0 no-inline"}));
+  ASSERT_EQ(Bad.size(), 3u);
+  // A declined site without a score (NaN) gives its moves none.
+  T[2].Score = std::nanf("");
+  TuneMove M;
+  M.Entry = {"f", "g", 1, true};
+  EXPECT_EQ(getLoggedGain(T, M), std::nullopt);
+  M.Entry = {"", "g", 0, true};
+  EXPECT_EQ(getLoggedGain(T, M), std::nullopt);
 }
 
 TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {

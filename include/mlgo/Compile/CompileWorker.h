@@ -61,6 +61,9 @@ struct CompileJob {
   /// embedded native-size model's predicted saving, "delta_size"
   /// (MLGOInlineAdvisorOptions::SizeScore; docs/ir2native.md).
   bool WantSizeScore = false;
+  /// With WantSizeScore: declined sites score the estimated saving of
+  /// inlining them (MLGOInlineAdvisorOptions::ScoreDeclined).
+  bool WantDeclinedScore = false;
   /// Run the IR pipeline only, without the code generator, and return the
   /// embedded native-size model's prediction of the object's .text
   /// (CompileResult::PredictedText): what `mlgo tune --predict` asks

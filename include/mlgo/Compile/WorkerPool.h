@@ -14,7 +14,8 @@
 //   request  := str module , str bitcode , u32 nargs , str arg * nargs ,
 //               u8 policy kind , str model json , u32 nflips , u32 flip * n ,
 //               u8 has seed , u64 seed , f32 temperature , u8 want log ,
-//               u8 want sites , u8 predict only , u8 want size score ,
+//               u8 want sites , u8 predict only ,
+//               u8 want size score (0 no, 1 yes, 2 with declined sites') ,
 //               u8 has fixed ,
 //               [has fixed: str module key , str entries (decisions-file
 //               lines, docs/decisions.md)]

@@ -23,6 +23,7 @@
 #include <vector>
 
 namespace llvm {
+class CallBase;
 class DominatorTree;
 class Function;
 class LoopInfo;
@@ -51,6 +52,20 @@ SizeFeatureVector computeSizeFeatures(llvm::Function &F,
 /// Same, with the target's TTI from \p FAM.
 SizeFeatureVector computeSizeFeatures(llvm::Function &F,
                                       llvm::FunctionAnalysisManager &FAM);
+
+/// The features the caller of \p CB would have if \p CB were inlined, from
+/// the caller's features \p Caller and the callee's \p Callee alone, with
+/// no inlining done (docs/ir2native.md, "In the plugin"): every count is
+/// the sum of the two, less the call itself (its instruction, arguments,
+/// TTI cost and operands) and with the callee's returns turned into
+/// branches to the rest of the caller (dropped for a one-block callee);
+/// the depths are the larger of the two; the linkage and the formal
+/// arguments are the caller's. What inlining would simplify (constant
+/// arguments, dead branches) is not seen: an estimate without code.
+SizeFeatureVector estimateInlinedFeatures(const SizeFeatureVector &Caller,
+                                          const SizeFeatureVector &Callee,
+                                          const llvm::CallBase &CB,
+                                          const llvm::TargetTransformInfo &TTI);
 
 /// A function's name and features.
 struct FunctionFeatureRow {

@@ -21,6 +21,7 @@
 #ifndef MLGO_INLINE_MLGOINLINEADVISOR_H
 #define MLGO_INLINE_MLGOINLINEADVISOR_H
 
+#include "mlgo/IR2Native/FunctionFeatures.h"
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Inline/InlineFeatures.h"
 #include "mlgo/Log/TrainingLog.h"
@@ -74,6 +75,14 @@ struct MLGOInlineAdvisorOptions {
   /// development-mode reward, with mlgo's IR2Native model,
   /// docs/ir2native.md).
   std::shared_ptr<SizePredictor> SizeScore;
+  /// With SizeScore: a decision that inlined nothing because the policy
+  /// declined the site logs, instead of 0, the bytes inlining it would
+  /// save as the predictor estimates them without inlining: the caller's
+  /// prediction before, plus the callee's share of its own prediction
+  /// when the callee would go once all its calls are inlined, minus the
+  /// prediction of the caller's features merged with the callee's
+  /// (estimateInlinedFeatures; docs/ir2native.md).
+  bool ScoreDeclined = false;
   /// Check every cached or reused size feature vector against one computed
   /// from scratch (-mlgo-size-score-verify); a difference is a fatal error
   /// naming the function.
@@ -166,6 +175,10 @@ private:
                                  const llvm::TargetTransformInfo &TTI);
   float predictFresh(llvm::Function &F, const llvm::TargetTransformInfo &TTI,
                      const llvm::DominatorTree *DT, const llvm::LoopInfo *LI);
+  /// Options.ScoreDeclined's estimate for the declined call site \p CB,
+  /// its caller and callee predicted (and so cached) first.
+  float estimateDeclinedSaving(llvm::CallBase &CB,
+                               const llvm::TargetTransformInfo &TTI);
   void reportStaleEntries();
   void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
 
@@ -197,7 +210,13 @@ private:
   /// passes between runs change functions unseen). -mlgo-size-score-verify
   /// checks every hit. (No instruction-count guard: counting is linear in
   /// the function and cost a third of what the cache saves.)
-  llvm::DenseMap<const llvm::Function *, float> SizeCache;
+  /// Each entry keeps the features predicted from, for
+  /// Options.ScoreDeclined.
+  struct CachedSize {
+    float Prediction;
+    SizeFeatureVector Features;
+  };
+  llvm::DenseMap<const llvm::Function *, CachedSize> SizeCache;
 };
 
 /// Builds the runner for InlineDecisionSource::Model: the interpreted model

@@ -120,12 +120,14 @@ planProgramMoves(llvm::ArrayRef<std::vector<DecidedSite>> Copies,
 
 /// The bytes move \p M saves, as trajectory \p T's logged size scores
 /// (DecidedSite::Score, the predicted saving of each decision that
-/// inlined) estimate it without compiling: inverting an inlined site
-/// loses its score (minus the score); a group move that inlines no call
-/// of its callee loses the sum of the scores of the inlined sites it
-/// changes. None when the log says nothing: the heuristic, a move that
-/// inlines (a decision that did not inline logged 0), sites without a
-/// score (NaN), or scores that are all 0.
+/// inlined, and of inlining each declined site when the compile scored
+/// those: CompileJob::WantDeclinedScore) estimate it without compiling:
+/// inverting an inlined site loses its score (minus the score); a group
+/// move that inlines no call of its callee loses the sum of the scores of
+/// the inlined sites it changes; a move that inlines gains the score(s)
+/// of the declined site(s) it changes. None when the log says nothing:
+/// the heuristic, sites without a score (NaN), or scores that are all 0
+/// (as declined sites log unless scored).
 std::optional<double> getLoggedGain(llvm::ArrayRef<DecidedSite> T,
                                     const TuneMove &M);
 

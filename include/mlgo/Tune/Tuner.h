@@ -147,6 +147,10 @@ struct TuneOptions {
   /// (and LLVM's heuristic) are tried; a unit without one leaves the
   /// lockstep (filterByLoggedGain's Only).
   bool LoggedOnly = false;
+  /// With LoggedFilter: the declined sites log the estimated saving of
+  /// inlining them too (CompileService::setSizeScore's Declined), so that
+  /// moves that inline have a logged gain.
+  bool LoggedDeclined = false;
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
