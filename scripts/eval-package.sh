@@ -38,6 +38,8 @@
 #   eval-package.sh bench PKG SRC OUT SCRATCH    the recipe's benchmark in
 #       OUT/src, on SCRATCH/input (made from SRC's sources once), its
 #       outputs in SCRATCH
+#   eval-package.sh speed-objects PKG            the recipe's speed_objects
+#       (`mlgo tune --objective speed --package`), or nothing
 #   eval-package.sh bench-programs PKG           the files the benchmark
 #       runs the code of, relative to OUT/src, one a line
 # `build` reads MLGO_EVAL_SPEED_FLAGS (package-recipes.sh,
@@ -156,6 +158,10 @@ profile-workload)
       run_step run_test "$t" || die "$pkg: test '$t' failed in the profile workload"
     done
   fi
+  ;;
+speed-objects)
+  profiled "$1"
+  recipe_get "$1" speed_objects
   ;;
 profile-run)
   pkg=$1 out=$2 cmd=$3

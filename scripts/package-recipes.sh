@@ -43,6 +43,13 @@
 #   bench_programs=(F...)     the files (below the subdir) whose code the
 #                             benchmark runs: programs and shared libraries,
 #                             costed with the profile (`mlgo speed cost`)
+#   speed_objects=ERE         the objects those files are linked from, as
+#                             paths below the source (an extended regular
+#                             expression matching whole paths), where the
+#                             build compiles a source more than once or
+#                             builds objects the benchmark does not run: the
+#                             corpus of `mlgo tune --objective speed
+#                             --package` (default: every object)
 #
 # Functions run under `set -eo pipefail`; build, build_tests and run_test in
 # the source directory (the subdir), list_tests before anything is built

@@ -234,16 +234,23 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
   return Unique;
 }
 
-Expected<std::vector<ObjectInput>> findObjects(StringRef Dir) {
+Expected<std::vector<ObjectInput>> findObjects(StringRef Dir, bool AnyName) {
   if (!sys::fs::is_directory(Dir))
     return makeError(Dir + ": not a directory");
   std::vector<ObjectInput> Objects;
   std::error_code EC;
   for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
        It.increment(EC)) {
-    if (It->type() != sys::fs::file_type::regular_file ||
-        !StringRef(It->path()).ends_with(".o"))
+    if (It->type() != sys::fs::file_type::regular_file)
       continue;
+    if (AnyName) {
+      file_magic Magic;
+      if (identify_magic(It->path(), Magic) ||
+          Magic != file_magic::elf_relocatable)
+        continue;
+    } else if (!StringRef(It->path()).ends_with(".o")) {
+      continue;
+    }
     StringRef Rel = StringRef(It->path()).drop_front(Dir.size()).ltrim('/');
     Objects.push_back({It->path(), Rel.str()});
   }

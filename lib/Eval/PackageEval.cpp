@@ -29,6 +29,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -122,31 +123,60 @@ static Expected<std::string> fetchSource(const PackageEvalOptions &Opts,
   return Src;
 }
 
-Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir) {
+Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir,
+                         bool ForSpeed) {
   const std::string &Pkg = Opts.Package;
-  Expected<std::string> Src = fetchSource(Opts);
+  Expected<std::string> Src = fetchSource(Opts, /*ForProfile=*/ForSpeed);
   if (!Src)
     return Src.takeError();
   std::string Out = Opts.WorkDir + "/corpus-build";
   std::string BuildLog = Opts.WorkDir + "/build-corpus.log";
+  StringRef Level = ForSpeed ? "-O2" : "-Oz";
   if (Opts.Log)
-    Opts.Log("building " + Pkg + " with -Oz and embedded bitcode");
-  ProcessResult R = runLogged({"bash", Opts.RecipeScript, "corpus-build", Pkg,
+    Opts.Log(
+        ("building " + Pkg + " with " + Level + " and embedded bitcode").str());
+  ProcessResult R = runLogged({"env", ("MLGO_EVAL_OPT_LEVEL=" + Level).str(),
+                               "bash", Opts.RecipeScript, "corpus-build", Pkg,
                                *Src, Out, std::to_string(Opts.Jobs)},
                               BuildLog, Opts.BuildTimeoutSeconds);
   if (!R.succeeded())
     return makeError(Pkg + ": the corpus build " + R.describe() +
                      "; last lines of " + BuildLog + ":\n" +
                      readTail(BuildLog, 15));
-  Expected<std::vector<ObjectInput>> Objects = findObjects(Out + "/src");
+  // For speed, every compile of a source is kept (bzip2's -fPIC *.sho
+  // beside its *.o), then only the objects of the programs the benchmark
+  // runs: the search tunes the compile that runs.
+  Expected<std::vector<ObjectInput>> Objects =
+      findObjects(Out + "/src", /*AnyName=*/ForSpeed);
   if (!Objects)
     return Objects.takeError();
+  if (ForSpeed) {
+    std::string ListLog = Opts.WorkDir + "/speed-objects.log",
+                List = Opts.WorkDir + "/speed-objects.txt";
+    ProcessResult L = runLogged(
+        {"bash", Opts.RecipeScript, "speed-objects", Pkg}, ListLog, 60, List);
+    if (!L.succeeded())
+      return makeError(Pkg + ": the recipe's speed_objects " + L.describe() +
+                       ":\n" + readTail(ListLog, 5));
+    std::string Pattern = readTail(List, 1);
+    if (!Pattern.empty()) {
+      Regex Re("^(" + Pattern + ")$");
+      std::string Why;
+      if (!Re.isValid(Why))
+        return makeError(Pkg + ": the recipe's speed_objects '" + Pattern +
+                         "' is no extended regular expression: " + Why);
+      llvm::erase_if(*Objects, [&](const ObjectInput &O) {
+        return !Re.match(O.ModuleName);
+      });
+    }
+  }
   if (Opts.Log)
     Opts.Log(
         ("extracting " + Twine(Objects->size()) + " objects of " + Pkg).str());
   ExtractOptions EO;
   EO.OutputDir = CorpusDir.str();
   EO.Threads = Opts.Jobs;
+  EO.Deduplicate = !ForSpeed;
   Expected<ExtractResult> E = extractCorpus(*Objects, EO);
   if (!E)
     return E.takeError();

@@ -39,6 +39,8 @@ run_test() {
 # (word counts of the 1 MiB of C sources, sorting, formatting, arithmetic);
 # the profile comes from the test scripts above.
 bench_programs=(src/lua)
+# lua and the liblua.a it links (not luac).
+speed_objects='src/(lua|l[^u][a-z0-9]*|lu[^a][a-z0-9]*)\.o'
 bench_workload() {
   "$PWD/src/lua" "$repo/scripts/packages/lua5.4-bench.lua" "$bench_input" \
     >"$1/bench.out"

@@ -50,7 +50,10 @@ cl::opt<std::string>
     Package("package",
             cl::desc("a Debian package instead of a corpus: built with its "
                      "eval recipe and embedded bitcode into W/package, its "
-                     "corpus extracted to W/corpus (reused by reruns)"),
+                     "corpus extracted to W/corpus (reused by reruns); for "
+                     "speed at -O2, the objects its recipe's speed_objects "
+                     "names, in W/corpus-O2, and without --profile profiled "
+                     "on its tests into W/profile.profdata"),
             cl::value_desc("name"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> WorkDir("work-dir",
                              cl::desc("where compiles, curves and the report "
@@ -229,16 +232,18 @@ cl::opt<std::string> EvictModel(
              "file need -mllvm -mlgo-evict-model=FILE"),
     cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
 
+Expected<std::string> getPackageCorpus(bool ForSpeed = false);
+Expected<std::string> getPackageProfile();
+
 int runSpeedTune() {
   if (Workload.empty() != Link.empty())
     return fail("--workload and --link go together: --link makes the "
                 "program that --workload runs");
-  if (Profile.empty())
+  if (Corpus.empty() == Package.empty())
+    return fail("--objective speed tunes a corpus of the program's -O2 build: "
+                "give one of --corpus and --package");
+  if (Profile.empty() && Package.empty())
     return fail("--objective speed needs --profile P.profdata");
-  if (Corpus.empty())
-    return fail("--objective speed tunes a corpus of the program's -O2 build "
-                "(--corpus; scripts/corpus-debian.sh --speed makes one for "
-                "a package)");
   if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
       !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
       Interleave || ProgramMoves || Predict != "off" ||
@@ -250,6 +255,18 @@ int runSpeedTune() {
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
+  if (!Package.empty()) {
+    Expected<std::string> Dir = getPackageCorpus(/*ForSpeed=*/true);
+    if (!Dir)
+      return fail(Dir.takeError());
+    O.CorpusDir = *Dir;
+    if (Profile.empty()) {
+      Expected<std::string> P = getPackageProfile();
+      if (!P)
+        return fail(P.takeError());
+      O.Profile = *P;
+    }
+  }
   O.WorkDir = WorkDir;
   O.Output = Output;
   O.MaxCompiles = MaxCompiles;
@@ -265,13 +282,10 @@ int runSpeedTune() {
   return 0;
 }
 
-/// Builds --package's corpus into W/corpus, unless a run before did.
-Expected<std::string> getPackageCorpus() {
+/// The options of --package's builds, in W/package.
+PackageEvalOptions getPackageOptions() {
   SmallString<256> Work(WorkDir);
   sys::fs::make_absolute(Work);
-  std::string CorpusDir = (Work + "/corpus").str();
-  if (sys::fs::exists(CorpusDir + "/corpus_description.json"))
-    return CorpusDir;
   PackageEvalOptions P;
   P.Package = Package;
   P.RecipeScript = getInstallDirs().Data + "/scripts/eval-package.sh";
@@ -280,9 +294,38 @@ Expected<std::string> getPackageCorpus() {
   P.Jobs = 2;
   if (!Quiet)
     P.Log = [](StringRef Line) { errs() << "mlgo tune: " << Line << '\n'; };
-  if (Error E = buildPackageCorpus(P, CorpusDir))
+  return P;
+}
+
+/// Builds --package's corpus into W/corpus (for speed: W/corpus-O2, of
+/// the recipe's speed_objects), unless a run before did.
+Expected<std::string> getPackageCorpus(bool ForSpeed) {
+  SmallString<256> Work(WorkDir);
+  sys::fs::make_absolute(Work);
+  std::string CorpusDir = (Work + (ForSpeed ? "/corpus-O2" : "/corpus")).str();
+  if (sys::fs::exists(CorpusDir + "/corpus_description.json"))
+    return CorpusDir;
+  if (Error E = buildPackageCorpus(getPackageOptions(), CorpusDir, ForSpeed))
     return E;
   return CorpusDir;
+}
+
+/// --package for speed without --profile: W/profile.profdata, the package
+/// profiled on its recipe's profile workload (its test suite), as `mlgo
+/// profile package` makes it, unless a run before did.
+Expected<std::string> getPackageProfile() {
+  SmallString<256> Work(WorkDir);
+  sys::fs::make_absolute(Work);
+  std::string Out = (Work + "/profile.profdata").str();
+  if (sys::fs::exists(Out))
+    return Out;
+  PackageEvalOptions P = getPackageOptions();
+  P.WorkDir = (Work + "/profile").str();
+  P.OptLevel = "-O2";
+  Expected<speed::ProfileInfo> Info = profilePackage(P, Out);
+  if (!Info)
+    return Info.takeError();
+  return Out;
 }
 
 int runTune() {

@@ -116,7 +116,10 @@ readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped,
                     llvm::StringRef BaseDir = "");
 
 /// Every regular file named *.o under \p Dir, sorted, named relative to Dir.
-llvm::Expected<std::vector<ObjectInput>> findObjects(llvm::StringRef Dir);
+/// With \p AnyName, every ELF relocatable object whatever its name (bzip2's
+/// -fPIC objects are *.sho).
+llvm::Expected<std::vector<ObjectInput>> findObjects(llvm::StringRef Dir,
+                                                     bool AnyName = false);
 
 /// The embedded sections of one object.
 struct EmbeddedModule {

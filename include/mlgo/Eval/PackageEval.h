@@ -107,9 +107,13 @@ llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
 /// Builds Opts.Package once with stock clang-19 -Oz and embedded bitcode
 /// (its recipe, as evaluatePackage builds it: WORK/corpus-build/) and
 /// extracts its objects as a corpus into \p CorpusDir, for `mlgo tune
-/// --package`. Errors name the package, the step and its log.
+/// --package`. \p ForSpeed: at -O2, every compile of a source kept, and
+/// only the objects the recipe's speed_objects names (the programs its
+/// benchmark runs are made of). Errors name the package, the step and its
+/// log.
 llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
-                               llvm::StringRef CorpusDir);
+                               llvm::StringRef CorpusDir,
+                               bool ForSpeed = false);
 
 /// Builds Opts.Package at Opts.OptLevel with -fprofile-generate (its
 /// recipe, from the same source as evaluatePackage's builds:
