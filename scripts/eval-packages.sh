@@ -24,6 +24,15 @@
 # which the model has never seen; empty: none) and MLGO_TUNE_COMPILES (per
 # package, default 150) choose them. Only packages being evaluated are
 # tuned. bench/tune-never-seen.sh tunes all seven never-seen programs.
+#
+# Then, for speed, MLGO_SPEED_PACKAGES (default zlib; empty: none) are each
+# tuned on their own -O2 build and test-suite profile (`mlgo tune
+# --objective speed --package`, MLGO_SPEED_COMPILES compiles, default 60,
+# from models/regalloc-evict-speed) and measured by `mlgo eval package
+# --profile --decisions` against clang-19 -O2 -fprofile-use with the same
+# profile: executed instructions of its benchmark under callgrind, the
+# reward, paired wall-clock runs, and its tests against both builds. Only
+# packages being evaluated are (./test.sh leaves zlib out).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
@@ -38,6 +47,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 status=0
 # shellcheck disable=SC2206 # package names are words
 tune_pkgs=(${MLGO_TUNE_PACKAGES-tinyxml2})
+# shellcheck disable=SC2206 # package names are words
+speed_pkgs=(${MLGO_SPEED_PACKAGES-zlib})
+speed_compiles=${MLGO_SPEED_COMPILES:-60}
+speed_dir="$root/$build/speed"
 tune_compiles=${MLGO_TUNE_COMPILES:-150}
 tune_dir="$root/$build/tune"
 decisions=()
@@ -64,5 +77,30 @@ echo
 model=$(sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' "$root/models/inline-oz/model.json" | head -1)
 echo
 echo "model: embedded '$model' (models/inline-oz/model.json); logs and build trees in $build/eval/"
+
+# Speed: a package tuned on its own profile (its tests) and measured
+# against clang-19 -O2 -fprofile-use with the same profile on its
+# benchmark, another input (docs/tune.md, "For speed").
+evict_model="$root/models/regalloc-evict-speed/model.json"
+for speed_pkg in "${speed_pkgs[@]}"; do
+  [[ " ${pkgs[*]} " == *" $speed_pkg "* ]] || continue
+  w="$speed_dir/$speed_pkg"
+  echo
+  echo "=== $speed_pkg for speed: mlgo tune --objective speed --package $speed_pkg --max-compiles $speed_compiles"
+  echo
+  if "$mlgo" tune --objective speed --package "$speed_pkg" --work-dir "$w" \
+    -o "$w/$speed_pkg.decisions" --max-compiles "$speed_compiles" \
+    --evict-model "$evict_model" --quiet; then
+    sed -n '/^Estimated/p' "$w/report.md"
+    echo
+    echo "=== $speed_pkg: clang-19 -O2 -fprofile-use vs the same with $speed_pkg.decisions"
+    echo
+    "$mlgo" eval package "$speed_pkg" -j "$jobs" --profile "$w/profile.profdata" \
+      --decisions "$w/$speed_pkg.decisions" --evict-model "$evict_model" \
+      --work-dir "$w/eval" || status=1
+  else
+    status=1
+  fi
+done
 [[ $status == 0 ]] || echo "eval-packages: a package failed to build or a test failed (see above)" >&2
 exit $status
