@@ -189,12 +189,14 @@ bool hasNoFunction(MemoryBufferRef Obj) {
 class ModuleCompiler {
 public:
   /// \p ModelMeta: the eviction model's `model` metadata
-  /// (getEvictionModelMeta of O.EvictModel).
+  /// (getEvictionModelMeta of O.EvictModel); \p ProfileHash: the MD5 of
+  /// O.Profile's bytes, part of every compile's key (a rerun with another
+  /// profile must not read this one's compiles).
   ModuleCompiler(const SpeedTuneOptions &O, const CorpusDescription &Desc,
                  const CorpusModule &M, std::string LookupKey,
-                 StringRef ModelMeta)
+                 StringRef ModelMeta, StringRef ProfileHash)
       : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)),
-        ModelMeta(ModelMeta) {}
+        ModelMeta(ModelMeta), ProfileHash(ProfileHash) {}
 
   /// Stock clang-19 (\p Entries null), or the module built with
   /// \p Entries: their inlining entries on top of LLVM's heuristic, and
@@ -217,6 +219,7 @@ public:
                                    : "evict llvm\n");
     MD5 Hash;
     Hash.update(M.ContentHash);
+    Hash.update(ProfileHash);
     Hash.update(Text);
     MD5::MD5Result R;
     Hash.final(R);
@@ -379,6 +382,7 @@ private:
   const CorpusModule &M;
   std::string LookupKey;
   StringRef ModelMeta;
+  StringRef ProfileHash;
 };
 
 /// A module's search and its result.
@@ -557,6 +561,8 @@ private:
   std::string CorpusFingerprint;
   /// The eviction model's `model` metadata (getEvictionModelMeta).
   std::string ModelMeta;
+  /// The MD5 of the profile's bytes (hex), in every compile's key.
+  std::string ProfileHash;
   uint64_t SearchCompiles = 0;
   /// The budget modules out of moves handed on, and the rounds of the
   /// search (a round after the first reruns the modules given more).
@@ -579,7 +585,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   R.Share = Share;
   R.Budget = Budget;
   R.Entries.Module = R.Key;
-  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta);
+  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, ProfileHash);
   auto Fail = [&](Error E) {
     R.Error = toString(std::move(E));
     return R;
@@ -992,6 +998,13 @@ Error SpeedTuner::run() {
   if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
     return makeError("cannot create '" + O.WorkDir + "': " + EC.message());
   Expected<speed::ProfileInfo> PI = speed::readProfileInfo(O.Profile);
+  if (PI) {
+    Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(O.Profile);
+    if (!Bytes)
+      return Bytes.takeError();
+    ProfileHash = toHex(MD5::hash(arrayRefFromStringRef((*Bytes)->getBuffer())),
+                        /*LowerCase=*/true);
+  }
   if (!PI)
     return PI.takeError();
   Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
@@ -1038,7 +1051,7 @@ Error SpeedTuner::run() {
       Errors[I] = toString(Coster.takeError());
       return;
     }
-    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta);
+    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, ProfileHash);
     Expected<Outcome> B = C.compile(nullptr, **Coster);
     BaseCompiles[I] = C.Compiles;
     noteCompile(ModuleResult());
@@ -1530,7 +1543,8 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       Failed = Lookup.takeError();
       break;
     }
-    ModuleCompiler C(O, *Desc, M, *Lookup, *ModelMeta);
+    // A temporary work directory: nothing cached to tell apart.
+    ModuleCompiler C(O, *Desc, M, *Lookup, *ModelMeta, "");
     C.AllowStale = true;
     // Eviction entries apply with the eviction model; a module with
     // inlining entries only is built with LLVM's eviction, as the search
