@@ -1782,8 +1782,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     std::vector<bool> FromStock;
     size_t Charged = 0;
     bool Full = false;
-    // The budget holds the compiles that learn kept moves' trajectories
-    // too: one per unit that tries something (two for the heuristic).
+    // The budget holds the compiles that keep LLVM's heuristic too: two
+    // per unit that tries it (its sites, its trajectory). Other kept moves
+    // need none: their tries record their trajectories.
     size_t Reserve = 0;
     // Each program's next program move first, judged before the units'
     // own tries (a unit it changes sets their tries aside). A program
@@ -1818,12 +1819,11 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       for (size_t C : Move.Copies)
         Us.push_back(PM.CopyUnits[C]);
       if (O.MaxCompiles &&
-          R.spent(O.PredictionCost) + Charged + 2 * Us.size() + Reserve >
+          R.spent(O.PredictionCost) + Charged + Us.size() + Reserve >
               O.MaxCompiles) {
         Full = true;
         break;
       }
-      Reserve += Us.size();
       ProgramCompiles += Us.size();
       Tries.push_back({Us.front(), Req.size(), PM.Next, P, Us});
       for (size_t U : Us) {
@@ -1847,7 +1847,9 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
           const bool Heuristic = St.Moves[K].Heuristic;
           if (Heuristic != HeuristicPass)
             break;
-          size_t NewReserve = Heuristic ? 2 : 1;
+          // A kept move's trajectory is its try's (no compile); a kept
+          // heuristic compiles its sites, then its trajectory.
+          size_t NewReserve = Heuristic ? 2 : 0;
           NewReserve = std::max(UnitReserve[U], NewReserve);
           const size_t TryCompiles = Heuristic ? 0 : N;
           if (O.MaxCompiles && R.spent(O.PredictionCost) + Charged +
@@ -1879,15 +1881,20 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       if (!FromStock[I])
         ToCompile.push_back(Req[I]);
     assert(ToCompile.size() == Charged && "a step's compiles miscounted");
+    // The tries are compiled with their sites: a kept move's try is the
+    // compile that learns its new trajectory (the same module and policy).
     std::vector<CompileCache::Entry> Res(Req.size());
+    std::vector<std::vector<DecidedSite>> ResSites(Req.size());
     if (!ToCompile.empty()) {
-      Expected<std::vector<CompileCache::Entry>> Compiled =
-          S.compile(ToCompile, ("step " + Twine(Step)).str());
+      Expected<std::vector<CompileService::SitesResult>> Compiled =
+          S.compileWithSites(ToCompile, ("step " + Twine(Step)).str());
       if (!Compiled)
         return Compiled.takeError();
       for (size_t I = 0, J = 0; I < Req.size(); ++I)
-        if (!FromStock[I])
-          Res[I] = std::move((*Compiled)[J++]);
+        if (!FromStock[I]) {
+          Res[I] = std::move((*Compiled)[J].Entry);
+          ResSites[I] = std::move((*Compiled)[J++].Sites);
+        }
     }
     for (size_t I = 0; I < Req.size(); ++I)
       if (FromStock[I])
@@ -1895,7 +1902,10 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
     R.Compiles += ToCompile.size();
     // Judge the tries in order, each against the programs as the tries
     // before it left them.
+    // Kept units, and per kept unit the request whose sites are its new
+    // trajectory (none for a kept heuristic: compiled below).
     std::vector<size_t> Kept, KeptHeuristic;
+    std::vector<std::optional<size_t>> KeptFrom;
     std::vector<bool> Moved(Units.size());
     for (const Try &Tr : Tries) {
       size_t U = Tr.Unit, First = Tr.First;
@@ -1929,7 +1939,6 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         Total += D;
         ++R.ProgramKept;
         ProgramSaved -= D;
-        ProgramCompiles += Tr.ProgramUnits.size(); // their trajectories
         for (size_t K = 0; K < Tr.ProgramUnits.size(); ++K) {
           size_t V = Tr.ProgramUnits[K];
           UnitState &VS = R.States[V];
@@ -1942,6 +1951,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
           VS.Predicted = std::numeric_limits<double>::quiet_NaN();
           VS.Fixed = applyMove(VS.Fixed, Move.Move);
           Kept.push_back(V);
+          KeptFrom.push_back(First + K);
         }
         continue;
       }
@@ -1984,6 +1994,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       else
         St.Fixed = applyMove(St.Fixed, Move);
       Kept.push_back(U);
+      KeptFrom.push_back(Move.Heuristic ? std::nullopt
+                                        : std::optional<size_t>(First));
     }
     // A kept heuristic becomes its complete list of decisions.
     if (!KeptHeuristic.empty()) {
@@ -2016,23 +2028,33 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
             fixAll(Units[KeptHeuristic[K]].Key, H[K].Sites);
       }
     }
-    // Kept moves change the trajectory: learn it, plan again.
+    // Kept moves change the trajectory: learn it (a kept move's from its
+    // try, a kept heuristic's by a compile), plan again.
     if (!Kept.empty()) {
       std::vector<CompileRequest> TR;
-      for (size_t U : Kept)
-        TR.push_back({Units[U].Mods.front(), policyFor(R.States[U].Fixed)});
-      Expected<std::vector<CompileService::SitesResult>> TCompiled =
-          S.compileWithSites(TR, "new trajectories");
-      if (!TCompiled)
-        return TCompiled.takeError();
-      std::vector<CompileService::SitesResult> &T = *TCompiled;
-      R.Compiles += TR.size();
-      for (size_t K = 0; K < Kept.size(); ++K) {
-        if (!T[K].Entry.Ok)
-          return makeError("a compile that succeeded failed when repeated: " +
-                           T[K].Entry.Error);
+      for (size_t K = 0; K < Kept.size(); ++K)
+        if (!KeptFrom[K])
+          TR.push_back({Units[Kept[K]].Mods.front(),
+                        policyFor(R.States[Kept[K]].Fixed)});
+      std::vector<CompileService::SitesResult> T;
+      if (!TR.empty()) {
+        Expected<std::vector<CompileService::SitesResult>> TCompiled =
+            S.compileWithSites(TR, "new trajectories");
+        if (!TCompiled)
+          return TCompiled.takeError();
+        T = std::move(*TCompiled);
+        R.Compiles += TR.size();
+      }
+      for (size_t K = 0, J = 0; K < Kept.size(); ++K) {
         UnitState &St = R.States[Kept[K]];
-        St.Trajectory = std::move(T[K].Sites);
+        if (KeptFrom[K]) {
+          St.Trajectory = std::move(ResSites[*KeptFrom[K]]);
+        } else {
+          if (!T[J].Entry.Ok)
+            return makeError("a compile that succeeded failed when repeated: " +
+                             T[J].Entry.Error);
+          St.Trajectory = std::move(T[J++].Sites);
+        }
         // LLVM's heuristic stays on offer to a unit that a program move
         // changed before it was tried (program moves are judged first).
         St.Moves = plan(St, Order,
