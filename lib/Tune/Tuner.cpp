@@ -703,7 +703,7 @@ private:
   const std::string RankerDescription;
   /// Per module: the model's compile with its sites.
   /// Per module: its -Oz compile, which is also the result of trying LLVM's
-  /// heuristic on it (docs/tune.md, "LLVM's heuristic, judged without a
+  /// heuristic on it (docs/tune.md, "LLVM's heuristic without a
   /// compile"), and the model's compile with its sites.
   const std::vector<CompileCache::Entry> Stock;
   const std::vector<CompileService::SitesResult> Start;
