@@ -572,13 +572,15 @@ struct RoundState {
 class Tuner {
 public:
   Tuner(const TuneOptions &O, CompileService &S, TuneModels Models,
+        std::vector<CompileCache::Entry> Stock,
         std::vector<CompileService::SitesResult> Start, TuneLayout Layout)
       : O(O), S(S), Base(std::move(Models.Base)),
         ModelDescription(std::move(Models.ModelDescription)),
         Ranker(std::move(Models.Ranker)),
         RankerDescription(std::move(Models.RankerDescription)),
-        Start(std::move(Start)), Programs(std::move(Layout.Programs)),
-        Units(std::move(Layout.Units)), Failures(std::move(Layout.Failures)) {}
+        Stock(std::move(Stock)), Start(std::move(Start)),
+        Programs(std::move(Layout.Programs)), Units(std::move(Layout.Units)),
+        Failures(std::move(Layout.Failures)) {}
   Error run();
 
 private:
@@ -700,6 +702,10 @@ private:
   const std::optional<MoveRanker> Ranker;
   const std::string RankerDescription;
   /// Per module: the model's compile with its sites.
+  /// Per module: its -Oz compile, which is also the result of trying LLVM's
+  /// heuristic on it (docs/tune.md, "LLVM's heuristic without a
+  /// compile"), and the model's compile with its sites.
+  const std::vector<CompileCache::Entry> Stock;
   const std::vector<CompileService::SitesResult> Start;
   const std::vector<Program> Programs;
   const std::vector<Unit> Units;
@@ -1406,9 +1412,12 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
       };
       // With slices, the unit itself is predicted only when a move is
       // predicted on the module; without, first, as always.
+      // LLVM's heuristic is not predicted: its try costs no compile (its
+      // result is the -Oz compile, search()).
       std::vector<std::pair<size_t, std::optional<size_t>>> Moves;
       for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
-        if (!St.Screened.count(St.Moves[K].getKey())) {
+        if (!St.Moves[K].Heuristic &&
+            !St.Screened.count(St.Moves[K].getKey())) {
           std::optional<size_t> Comp;
           if (Slicing) {
             Expected<std::optional<size_t>> C =
@@ -1419,9 +1428,10 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
           }
           Moves.push_back({K, Comp});
         }
-      bool OnModule = !Slicing || llvm::any_of(Moves, [](const auto &KC) {
-        return !KC.second.has_value();
-      });
+      bool OnModule = !Moves.empty() &&
+                      (!Slicing || llvm::any_of(Moves, [](const auto &KC) {
+                        return !KC.second.has_value();
+                      }));
       if (std::isnan(St.Predicted) && OnModule)
         AskFor(AskKind::Unit, SIZE_MAX, policyFor(St.Fixed));
       // On a slice every site is fixed as the trajectory decided it: the
@@ -1461,12 +1471,21 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
         SearchResult::charge(StepModule + RoundModule, O.PredictionCost,
                              StepSlices + RoundSlices) > Slots)
       break;
+    // What the step's tries need after the predictions: one compile; or,
+    // where a unit's next moves hold LLVM's heuristic (a free try), the
+    // two compiles that keep it, so that predicting other moves never
+    // leaves the heuristic untried.
+    size_t Needed = 1;
+    for (const UnitState &St : R.States)
+      for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
+        if (St.Moves[K].Heuristic)
+          Needed += Needed == 1 ? 1 : 2;
     if (O.MaxCompiles &&
         R.Compiles +
                 SearchResult::charge(
                     R.Predictions - R.SlicePredictions + RoundModule,
                     O.PredictionCost, R.SliceCharge + RoundSlices) +
-                1 >
+                Needed >
             O.MaxCompiles)
       break;
     Expected<std::vector<CompileService::Prediction>> P =
@@ -1755,9 +1774,17 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       std::vector<size_t> ProgramUnits;
     };
     std::vector<Try> Tries;
+    // Per request: whether its result is the module's -Oz compile (a try
+    // of LLVM's heuristic: the plugin's advisor letting the heuristic
+    // decide builds what stock clang does, test/Inline/
+    // default-policy-matches-stock.ll), judged without a compile and not
+    // charged to the budget; Charged counts the others.
+    std::vector<bool> FromStock;
+    size_t Charged = 0;
     bool Full = false;
-    // The budget holds the compiles that learn kept moves' trajectories
-    // too: one per unit that tries something (two for the heuristic).
+    // The budget holds the compiles that keep LLVM's heuristic too: two
+    // per unit that tries it (its sites, its trajectory). Other kept moves
+    // need none: their tries record their trajectories.
     size_t Reserve = 0;
     // Each program's next program move first, judged before the units'
     // own tries (a unit it changes sets their tries aside). A program
@@ -1792,53 +1819,93 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       for (size_t C : Move.Copies)
         Us.push_back(PM.CopyUnits[C]);
       if (O.MaxCompiles &&
-          R.spent(O.PredictionCost) + Req.size() + 2 * Us.size() + Reserve >
+          R.spent(O.PredictionCost) + Charged + Us.size() + Reserve >
               O.MaxCompiles) {
         Full = true;
         break;
       }
-      Reserve += Us.size();
       ProgramCompiles += Us.size();
       Tries.push_back({Us.front(), Req.size(), PM.Next, P, Us});
-      for (size_t U : Us)
+      for (size_t U : Us) {
         Req.push_back({Units[U].Mods.front(),
                        policyFor(applyMove(R.States[U].Fixed, Move.Move))});
+        FromStock.push_back(false);
+      }
+      Charged += Us.size();
     }
-    for (size_t U = 0; U < Units.size() && !Full; ++U) {
-      UnitState &St = R.States[U];
-      size_t N = Units[U].Mods.size();
-      size_t UnitReserve = 0;
-      for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + PerUnit;
-           ++K) {
-        size_t NewReserve = St.Moves[K].Heuristic ? 2 : 1;
-        NewReserve = std::max(UnitReserve, NewReserve);
-        if (O.MaxCompiles && R.spent(O.PredictionCost) + Req.size() + N +
-                                     Reserve - UnitReserve + NewReserve >
-                                 O.MaxCompiles) {
-          Full = true;
-          break;
+    // LLVM's heuristic's tries first, every unit's (no compile, but the
+    // two that keep it reserved: never crowded out by other units' tries),
+    // then the units' other tries; once one does not fit, no other is
+    // added.
+    std::vector<size_t> UnitReserve(Units.size()), Begun(Units.size());
+    for (bool HeuristicPass : {true, false}) {
+      for (size_t U = 0; U < Units.size() && !(Full && !HeuristicPass); ++U) {
+        UnitState &St = R.States[U];
+        size_t N = Units[U].Mods.size();
+        for (size_t K = St.Next + (HeuristicPass ? 0 : Begun[U]);
+             K < St.Moves.size() && K < St.Next + PerUnit; ++K) {
+          const bool Heuristic = St.Moves[K].Heuristic;
+          if (Heuristic != HeuristicPass)
+            break;
+          // A kept move's trajectory is its try's (no compile); a kept
+          // heuristic compiles its sites, then its trajectory.
+          size_t NewReserve = Heuristic ? 2 : 0;
+          NewReserve = std::max(UnitReserve[U], NewReserve);
+          const size_t TryCompiles = Heuristic ? 0 : N;
+          if (O.MaxCompiles && R.spent(O.PredictionCost) + Charged +
+                                       TryCompiles + Reserve - UnitReserve[U] +
+                                       NewReserve >
+                                   O.MaxCompiles) {
+            Full = true;
+            break;
+          }
+          Reserve += NewReserve - UnitReserve[U];
+          UnitReserve[U] = NewReserve;
+          ++Begun[U];
+          CompilePolicy P = policyFor(St, St.Moves[K]);
+          Tries.push_back({U, Req.size(), K, std::nullopt, {}});
+          for (size_t Mod : Units[U].Mods) {
+            Req.push_back({Mod, P});
+            FromStock.push_back(Heuristic);
+          }
+          Charged += TryCompiles;
         }
-        Reserve += NewReserve - UnitReserve;
-        UnitReserve = NewReserve;
-        CompilePolicy P = policyFor(St, St.Moves[K]);
-        Tries.push_back({U, Req.size(), K, std::nullopt, {}});
-        for (size_t Mod : Units[U].Mods)
-          Req.push_back({Mod, P});
       }
     }
     if (Tries.empty()) {
       R.StoppedByBudget = Full;
       break;
     }
-    Expected<std::vector<CompileCache::Entry>> Compiled =
-        S.compile(Req, ("step " + Twine(Step)).str());
-    if (!Compiled)
-      return Compiled.takeError();
-    const std::vector<CompileCache::Entry> &Res = *Compiled;
-    R.Compiles += Req.size();
+    std::vector<CompileRequest> ToCompile;
+    for (size_t I = 0; I < Req.size(); ++I)
+      if (!FromStock[I])
+        ToCompile.push_back(Req[I]);
+    assert(ToCompile.size() == Charged && "a step's compiles miscounted");
+    // The tries are compiled with their sites: a kept move's try is the
+    // compile that learns its new trajectory (the same module and policy).
+    std::vector<CompileCache::Entry> Res(Req.size());
+    std::vector<std::vector<DecidedSite>> ResSites(Req.size());
+    if (!ToCompile.empty()) {
+      Expected<std::vector<CompileService::SitesResult>> Compiled =
+          S.compileWithSites(ToCompile, ("step " + Twine(Step)).str());
+      if (!Compiled)
+        return Compiled.takeError();
+      for (size_t I = 0, J = 0; I < Req.size(); ++I)
+        if (!FromStock[I]) {
+          Res[I] = std::move((*Compiled)[J].Entry);
+          ResSites[I] = std::move((*Compiled)[J++].Sites);
+        }
+    }
+    for (size_t I = 0; I < Req.size(); ++I)
+      if (FromStock[I])
+        Res[I] = Stock[Req[I].first];
+    R.Compiles += ToCompile.size();
     // Judge the tries in order, each against the programs as the tries
     // before it left them.
+    // Kept units, and per kept unit the request whose sites are its new
+    // trajectory (none for a kept heuristic: compiled below).
     std::vector<size_t> Kept, KeptHeuristic;
+    std::vector<std::optional<size_t>> KeptFrom;
     std::vector<bool> Moved(Units.size());
     for (const Try &Tr : Tries) {
       size_t U = Tr.Unit, First = Tr.First;
@@ -1863,8 +1930,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
           UnitText += E.TextSize;
         LinkedProgram &L = Linked[*Tr.Program];
         int64_t D = Ok ? L.delta(Changes) : 0;
-        R.Tries.push_back({Step, R.Compiles - Req.size(), U, Move.Move,
-                           UnitText, D, Ok, Ok && D < 0, true});
+        R.Tries.push_back({Step, StepCompiles, U, Move.Move, UnitText, D, Ok,
+                           Ok && D < 0, true});
         ++R.ProgramTries;
         if (!Ok || D >= 0)
           continue;
@@ -1872,7 +1939,6 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         Total += D;
         ++R.ProgramKept;
         ProgramSaved -= D;
-        ProgramCompiles += Tr.ProgramUnits.size(); // their trajectories
         for (size_t K = 0; K < Tr.ProgramUnits.size(); ++K) {
           size_t V = Tr.ProgramUnits[K];
           UnitState &VS = R.States[V];
@@ -1885,6 +1951,7 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
           VS.Predicted = std::numeric_limits<double>::quiet_NaN();
           VS.Fixed = applyMove(VS.Fixed, Move.Move);
           Kept.push_back(V);
+          KeptFrom.push_back(First + K);
         }
         continue;
       }
@@ -1904,8 +1971,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       uint64_t UnitText = 0;
       for (const CompileCache::Entry &E : St.Current)
         UnitText += E.TextSize;
-      R.Tries.push_back({Step, R.Compiles - Req.size(), U, Move, UnitText, D,
-                         Ok, Ok && D < 0});
+      R.Tries.push_back(
+          {Step, StepCompiles, U, Move, UnitText, D, Ok, Ok && D < 0});
       if (!Ok || D >= 0) {
         St.Next = Tr.Move + 1;
         continue;
@@ -1927,6 +1994,8 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       else
         St.Fixed = applyMove(St.Fixed, Move);
       Kept.push_back(U);
+      KeptFrom.push_back(Move.Heuristic ? std::nullopt
+                                        : std::optional<size_t>(First));
     }
     // A kept heuristic becomes its complete list of decisions.
     if (!KeptHeuristic.empty()) {
@@ -1943,27 +2012,49 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
         if (!H[K].Entry.Ok)
           return makeError("a compile that succeeded failed when repeated: " +
                            H[K].Entry.Error);
+        // The try was judged from the -Oz compile: the heuristic's own
+        // compile must be it, or the kept move's bytes are not its own.
+        const CompileCache::Entry &Oz = R.States[KeptHeuristic[K]].Current[0];
+        if (H[K].Entry.TextSize != Oz.TextSize ||
+            !llvm::equal(H[K].Entry.Grouped, Oz.Grouped))
+          return makeError(
+              formatv("{0}: LLVM's heuristic through mlgo's advisor built "
+                      "{1} bytes of .text, stock clang -Oz {2}: the "
+                      "heuristic's try cannot be judged from the -Oz compile",
+                      modules()[HR[K].first].BitcodePath, H[K].Entry.TextSize,
+                      Oz.TextSize)
+                  .str());
         R.States[KeptHeuristic[K]].Fixed =
             fixAll(Units[KeptHeuristic[K]].Key, H[K].Sites);
       }
     }
-    // Kept moves change the trajectory: learn it, plan again.
+    // Kept moves change the trajectory: learn it (a kept move's from its
+    // try, a kept heuristic's by a compile), plan again.
     if (!Kept.empty()) {
       std::vector<CompileRequest> TR;
-      for (size_t U : Kept)
-        TR.push_back({Units[U].Mods.front(), policyFor(R.States[U].Fixed)});
-      Expected<std::vector<CompileService::SitesResult>> TCompiled =
-          S.compileWithSites(TR, "new trajectories");
-      if (!TCompiled)
-        return TCompiled.takeError();
-      std::vector<CompileService::SitesResult> &T = *TCompiled;
-      R.Compiles += TR.size();
-      for (size_t K = 0; K < Kept.size(); ++K) {
-        if (!T[K].Entry.Ok)
-          return makeError("a compile that succeeded failed when repeated: " +
-                           T[K].Entry.Error);
+      for (size_t K = 0; K < Kept.size(); ++K)
+        if (!KeptFrom[K])
+          TR.push_back({Units[Kept[K]].Mods.front(),
+                        policyFor(R.States[Kept[K]].Fixed)});
+      std::vector<CompileService::SitesResult> T;
+      if (!TR.empty()) {
+        Expected<std::vector<CompileService::SitesResult>> TCompiled =
+            S.compileWithSites(TR, "new trajectories");
+        if (!TCompiled)
+          return TCompiled.takeError();
+        T = std::move(*TCompiled);
+        R.Compiles += TR.size();
+      }
+      for (size_t K = 0, J = 0; K < Kept.size(); ++K) {
         UnitState &St = R.States[Kept[K]];
-        St.Trajectory = std::move(T[K].Sites);
+        if (KeptFrom[K]) {
+          St.Trajectory = std::move(ResSites[*KeptFrom[K]]);
+        } else {
+          if (!T[J].Entry.Ok)
+            return makeError("a compile that succeeded failed when repeated: " +
+                             T[J].Entry.Error);
+          St.Trajectory = std::move(T[J++].Sites);
+        }
         // LLVM's heuristic stays on offer to a unit that a program move
         // changed before it was tried (program moves are judged first).
         St.Moves = plan(St, Order,
@@ -2449,8 +2540,8 @@ Error runTuning(const TuneOptions &Options) {
   Expected<TuneLayout> Layout = layOutUnits(*Map, *B, Options);
   if (!Layout)
     return Layout.takeError();
-  Tuner T(Options, S, std::move(*Models), std::move(B->Start),
-          std::move(*Layout));
+  Tuner T(Options, S, std::move(*Models), std::move(B->Stock),
+          std::move(B->Start), std::move(*Layout));
   return T.run();
 }
 
