@@ -8,7 +8,8 @@
 #  1. the corpus: the package's -O2 build with embedded bitcode, as
 #     scripts/corpus-debian.sh --speed builds it (its tree under --build-root),
 #     extracted with every object kept, then narrowed to the objects the
-#     measured program is made of (bzip2 and libbz2.so's PIC objects,
+#     measured program is made of, as its recipe's speed_objects names
+#     them (bzip2 and libbz2.so's PIC objects,
 #     programs/zstd's own compiles of the library, xz and liblzma.so's,
 #     minigzip and the libz.a members it links, lua and liblua.a's: a
 #     module the profiled program does not link has no profile, which the
@@ -53,19 +54,6 @@ while (($#)); do
   *) echo "usage: $0 [--packages a,b] [--work DIR] [--max-compiles N] [--evict-model F] [--build-root DIR] [--mlgo PATH]" >&2; exit 2 ;;
   esac
 done
-
-# pkg_modules PKG: the corpus modules (a Python regular expression) the
-# measured program is linked from.
-pkg_modules() {
-  case $1 in
-  bzip2) echo '.*\.sho|bzip2\.o' ;;
-  zstd) echo 'programs/obj/.*' ;;
-  lzip) echo '.*' ;;
-  xz-utils) echo 'src/xz/.*|src/liblzma/\.libs/.*' ;;
-  zlib) echo '(?!example|minigzip64|compress\.o|uncompr|infback).*\.o' ;;
-  lua5.4) echo 'src/(?!luac\.o).*' ;;
-  esac
-}
 
 # pkg_link PKG BUILD: the tune's --link, the corpus's objects as one
 # program (debug information stripped: valgrind 3.19 cannot read all of
@@ -123,10 +111,13 @@ for pkg in ${packages//,/ }; do
     "$mlgo" corpus extract --compile-commands "$build_root/$pkg/compile_commands.json" \
       --output "$w/corpus" --base-dir "$tree" --keep-duplicates --allow-partial \
       >"$w/extract.log" 2>&1
-    python3 - "$w/corpus/corpus_description.json" "$(pkg_modules "$pkg")" <<'EOF'
+    # The recipe's speed_objects (what `mlgo tune --objective speed
+    # --package` keeps); none: every object.
+    python3 - "$w/corpus/corpus_description.json" \
+      "$(bash "$here/scripts/eval-package.sh" speed-objects "$pkg")" <<'EOF'
 import json, re, sys
 d = json.load(open(sys.argv[1]))
-d["modules"] = [m for m in d["modules"] if re.fullmatch(sys.argv[2], m)]
+d["modules"] = [m for m in d["modules"] if re.fullmatch(sys.argv[2] or ".*", m)]
 json.dump(d, open(sys.argv[1], "w"), indent=2)
 EOF
   fi

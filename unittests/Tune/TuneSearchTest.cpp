@@ -107,12 +107,19 @@ std::vector<DecidedSite> scoredTrajectory() {
   return T;
 }
 
-TEST(TuneSearchTest, LoggedGainIsTheScoreAMoveTakesAway) {
-  std::vector<DecidedSite> T = scoredTrajectory();
+/// Every unguided move of \p T by its key, with its logged gain.
+static std::map<std::string, std::optional<double>>
+loggedGains(const std::vector<DecidedSite> &T) {
   std::map<std::string, std::optional<double>> Gains;
   for (const TuneMove &M :
        planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true))
     Gains[M.getKey()] = getLoggedGain(T, M);
+  return Gains;
+}
+
+TEST(TuneSearchTest, LoggedGainIsTheScoreAMoveTakesAway) {
+  std::vector<DecidedSite> T = scoredTrajectory();
+  std::map<std::string, std::optional<double>> Gains = loggedGains(T);
   std::map<std::string, std::optional<double>> Expected = {
       {"heuristic", std::nullopt},
       {"site f g 0 no-inline", -6.0},
@@ -217,10 +224,7 @@ TEST(TuneSearchTest, DeclinedSitesScoresGiveMovesThatInlineAGain) {
   std::vector<DecidedSite> T = scoredTrajectory();
   T[2].Score = 5.0f;
   T[4].Score = -7.0f;
-  std::map<std::string, std::optional<double>> Gains;
-  for (const TuneMove &M :
-       planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true))
-    Gains[M.getKey()] = getLoggedGain(T, M);
+  std::map<std::string, std::optional<double>> Gains = loggedGains(T);
   std::map<std::string, std::optional<double>> Expected = {
       {"heuristic", std::nullopt},
       {"site f g 0 no-inline", -6.0},
