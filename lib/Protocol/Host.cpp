@@ -191,7 +191,7 @@ void Channel::setProcess(int Pid) {
 void CompilerExitError::log(raw_ostream &OS) const {
   if (Connected) {
     OS << "compiler " << Status.describe() << " after "
-       << plural(Decisions, "observation");
+       << plural(Observations, "observation");
     return;
   }
   OS << "command " << Status.describe()
@@ -300,6 +300,10 @@ public:
   /// The current session's stream reached end of file.
   bool StreamClosed = false;
   ServeStats Stats;
+  /// Observations received, answered or not: what errors report. A compiler
+  /// killed while its observation waits may or may not still take the
+  /// answer, so Stats.Decisions would make the message a race.
+  uint64_t Observations = 0;
 
   // The recorded training log, created from the first session's header.
   raw_fd_ostream *LogStream = nullptr;
@@ -541,7 +545,7 @@ Error Server::explainBrokenStream(Error E, bool Closed) {
     consumeError(std::move(E));
     return makeError("the compiler sent nothing for " +
                      plural(Opts.TimeoutSeconds, "second") + " after " +
-                     plural(Stats.Decisions, "observation") + "; killed it");
+                     plural(Observations, "observation") + "; killed it");
   }
   // If the compiler closed its end, it is most likely exiting: its status
   // explains the broken stream better than the stream does.
@@ -549,7 +553,7 @@ Error Server::explainBrokenStream(Error E, bool Closed) {
     waitForExit();
   if (isReaped() && !getStatus().succeeded() && !Stalled) {
     consumeError(std::move(E));
-    return make_error<CompilerExitError>(getStatus(), Stats.Decisions,
+    return make_error<CompilerExitError>(getStatus(), Observations,
                                          /*Connected=*/true);
   }
   killAndReap();
@@ -573,6 +577,7 @@ void Server::switchContext(StringRef Name) {
 
 Error Server::advise(const LogHeader &H, const LogRecord &Obs,
                      const LogReader &Reader, const char *Advice, size_t Size) {
+  ++Observations;
   // EPIPE and friends: find out what happened to the compiler.
   if (Error E = writeAdvice(InFD, Advice, Size))
     return explainBrokenStream(std::move(E), /*Closed=*/true);
@@ -600,7 +605,7 @@ Expected<ServeStats> Server::run() {
       }
     }
     if (!getStatus().succeeded() || Stats.Sessions == 0)
-      return make_error<CompilerExitError>(getStatus(), Stats.Decisions,
+      return make_error<CompilerExitError>(getStatus(), Observations,
                                            Stats.Sessions != 0);
     return Stats;
   };

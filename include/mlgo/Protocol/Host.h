@@ -43,8 +43,8 @@
 //    is retried until the compiler is there, while checking it is alive) and
 //    every wait is a poll() with a deadline that also checks the compiler;
 //  * the compiler exiting non-zero or dying by a signal, before or during the
-//    stream, is a CompilerExitError naming its status and how many decisions
-//    were served; a command that exits without ever opening the channel is
+//    stream, is a CompilerExitError naming its status and how many observations
+//    it had sent; a command that exits without ever opening the channel is
 //    reported as such (it is probably not ML-enabled);
 //  * a live compiler that sends nothing for TimeoutSeconds is killed
 //    (SIGKILL) and reported; a host-side error (policy, log file, protocol
@@ -107,15 +107,17 @@ private:
 class CompilerExitError : public llvm::ErrorInfo<CompilerExitError> {
 public:
   static char ID;
-  CompilerExitError(ProcessResult Status, uint64_t Decisions, bool Connected)
-      : Status(Status), Decisions(Decisions), Connected(Connected) {}
+  CompilerExitError(ProcessResult Status, uint64_t Observations, bool Connected)
+      : Status(Status), Observations(Observations), Connected(Connected) {}
   /// "compiler exited with status 1 after 3 observations", or, for a command
   /// that never opened the channel, a hint about the missing flags.
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 
   ProcessResult Status;
-  uint64_t Decisions;
+  /// Observations the compiler sent, whether or not it lived to read the
+  /// answer to the last one.
+  uint64_t Observations;
   /// Whether the compiler ever opened the channel.
   bool Connected;
 };
