@@ -669,8 +669,12 @@ private:
     if (O.LoggedFilter != TunePredict::Off)
       Guide += "; logged filter: " +
                (O.LoggedPromote ? "promote"
-                : O.LoggedOnly  ? "only"
-                                : getName(O.LoggedFilter).str()) +
+                : O.LoggedPredictInline
+                    ? formatv("predict ({0} moves that inline per plan)",
+                              O.LoggedPredictInline)
+                          .str()
+                : O.LoggedOnly ? "only"
+                               : getName(O.LoggedFilter).str()) +
                (O.LoggedDeclined ? ", declined sites scored" : "") +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
@@ -690,7 +694,7 @@ private:
       return Moves;
     for (LoggedBadMove &B : filterByLoggedGain(
              St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank,
-             O.LoggedPromote, O.LoggedOnly))
+             O.LoggedPromote, O.LoggedOnly, O.LoggedPredictInline))
       R.LoggedBad.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
     return Moves;
   }
@@ -1414,10 +1418,19 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
       // predicted on the module; without, first, as always.
       // LLVM's heuristic is not predicted: its try costs no compile (its
       // result is the -Oz compile, search()).
+      // With the logged filter `predict`, a move whose logged gain is
+      // positive is tried as the scores judged it, unpredicted.
+      auto Logged = [&](const TuneMove &M) {
+        if (!O.LoggedPredictInline)
+          return false;
+        std::optional<double> Gain = getLoggedGain(St.Trajectory, M);
+        return Gain && *Gain > 0;
+      };
       std::vector<std::pair<size_t, std::optional<size_t>>> Moves;
       for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
         if (!St.Moves[K].Heuristic &&
-            !St.Screened.count(St.Moves[K].getKey())) {
+            !St.Screened.count(St.Moves[K].getKey()) &&
+            !Logged(St.Moves[K])) {
           std::optional<size_t> Comp;
           if (Slicing) {
             Expected<std::optional<size_t>> C =

@@ -147,6 +147,12 @@ struct TuneOptions {
   /// (and LLVM's heuristic) are tried; a unit without one leaves the
   /// lockstep (filterByLoggedGain's Only).
   bool LoggedOnly = false;
+  /// With LoggedOnly (the logged filter `predict`): each plan also keeps
+  /// its first this many moves that inline whose logged gain is not
+  /// positive, and only those are predicted (Predict, charged as any
+  /// prediction); the moves whose logged gain is positive are tried
+  /// without one. 0: `only` as it is.
+  unsigned LoggedPredictInline = 0;
   /// With LoggedFilter: the declined sites log the estimated saving of
   /// inlining them too (CompileService::setSizeScore's Declined), so that
   /// moves that inline have a logged gain.
