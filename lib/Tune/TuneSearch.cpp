@@ -184,8 +184,7 @@ std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
       Good.push_back({*Gain, std::move(M)});
       continue;
     }
-    bool Keep =
-        Only ? M.Heuristic || (Gain && *Gain > 0) : !Gain || *Gain >= 0;
+    bool Keep = Only ? M.Heuristic || (Gain && *Gain > 0) : !Gain || *Gain >= 0;
     // A move that inlines and that the scores do not predict to shrink
     // the module, left to the prediction (one of the first PredictInline).
     if (!Keep && Only && PredictInline && !M.Heuristic && M.Entry.Inline) {

@@ -1429,8 +1429,7 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
       std::vector<std::pair<size_t, std::optional<size_t>>> Moves;
       for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
         if (!St.Moves[K].Heuristic &&
-            !St.Screened.count(St.Moves[K].getKey()) &&
-            !Logged(St.Moves[K])) {
+            !St.Screened.count(St.Moves[K].getKey()) && !Logged(St.Moves[K])) {
           std::optional<size_t> Comp;
           if (Slicing) {
             Expected<std::optional<size_t>> C =
