@@ -153,6 +153,9 @@ struct UnitState {
   std::vector<TuneMove> Moves;
   size_t Next = 0;
   std::vector<std::string> Kept;
+  /// The key of the move that undoes the last kept move (the same site or
+  /// callee, the other way; empty after a kept heuristic).
+  std::string Undo;
   /// With --predict: the unit's predicted .text in its current state (NaN
   /// until predicted), and the moves of the current plan predicted so
   /// far, with their units' predicted .text (NaN: the prediction failed).
@@ -692,9 +695,24 @@ private:
                   Ranker ? MoveScore(Score) : MoveScore());
     if (O.LoggedFilter == TunePredict::Off)
       return Moves;
+    // The logged filter `predict` leaves no prediction to the move that
+    // undoes the unit's last kept move (measured to shrink it), and none
+    // to a unit that has not kept a move yet.
+    if (O.LoggedPredictInline && !St.Undo.empty()) {
+      auto It = llvm::find_if(
+          Moves, [&](const TuneMove &M) { return M.getKey() == St.Undo; });
+      if (It != Moves.end() && It->Entry.Inline) {
+        R.LoggedBad.push_back(
+            {R.Compiles,
+             St.Fixed.Module,
+             {It->getKey(), std::numeric_limits<double>::quiet_NaN()}});
+        Moves.erase(It);
+      }
+    }
     for (LoggedBadMove &B : filterByLoggedGain(
              St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank,
-             O.LoggedPromote, O.LoggedOnly, O.LoggedPredictInline))
+             O.LoggedPromote, O.LoggedOnly,
+             St.Kept.empty() ? 0 : O.LoggedPredictInline))
       R.LoggedBad.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
     return Moves;
   }
@@ -1995,6 +2013,12 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       for (size_t K = 0; K < Units[U].Mods.size(); ++K)
         St.Current[K] = Res[First + K];
       St.Kept.push_back(Move.describe() + formatv(" ({0} bytes)", D).str());
+      St.Undo.clear();
+      if (!Move.Heuristic) {
+        TuneMove Back = Move;
+        Back.Entry.Inline = !Move.Entry.Inline;
+        St.Undo = Back.getKey();
+      }
       // The new state is the move's policy (a kept heuristic becomes its
       // list of decisions, a policy of its own: predicted again).
       auto Known = St.Screened.find(Move.getKey());
