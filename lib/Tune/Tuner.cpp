@@ -286,6 +286,19 @@ struct SearchResult {
     LoggedBadMove Move;
   };
   std::vector<LoggedRecord> LoggedBad;
+  /// With --predict: every move predicted, in the order predicted, with
+  /// the search's compiles before its step, the unit's key, what it was
+  /// predicted on, and the predicted .text of the unit (or slice) as it is
+  /// and after the move (NaN: the prediction failed); the
+  /// predictions-<order>.tsv lines.
+  struct PredictionRecord {
+    uint64_t Compiles;
+    std::string Unit;
+    std::string Move;
+    bool OnSlice;
+    double Before, After;
+  };
+  std::vector<PredictionRecord> Predicted;
   /// With --predict-slices: the predictions of those made on slices, and
   /// what they cost in compiles (each its slice's share of the module).
   uint64_t SlicePredictions = 0;
@@ -1565,6 +1578,9 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
       St.Screened[St.Moves[A.Move].getKey()] =
           A.Kind == AskKind::Move ? Bytes
                                   : std::numeric_limits<double>::quiet_NaN();
+      R.Predicted.push_back({R.Compiles, Units[A.Unit].Key,
+                             St.Moves[A.Move].getKey(), A.Kind != AskKind::Move,
+                             Against, Bytes});
       // A failed prediction says nothing: the compile decides.
       if (!std::isnan(Bytes) && !std::isnan(Against) && !(Bytes < Against))
         Bad[A.Unit].push_back(A.Move);
@@ -2439,6 +2455,20 @@ Error Tuner::writeTries(TuneOrder Order, const SearchResult &R) {
   if (Error E = writeFileAtomically(
           workFile(("tries-" + getName(Order) + ".tsv").str()), Tsv))
     return E;
+  if (O.Predict != TunePredict::Off) {
+    auto Show = [](double B) {
+      return std::isnan(B) ? std::string("nan") : formatv("{0:F1}", B).str();
+    };
+    std::string Pred = "compiles\tmodule\tmove\ton\tbefore\tafter\n";
+    for (const SearchResult::PredictionRecord &P : R.Predicted)
+      Pred += formatv("{0}\t{1}\t{2}\t{3}\t{4}\t{5}\n", P.Compiles, P.Unit,
+                      P.Move, P.OnSlice ? getName(O.PredictOn) : "module",
+                      Show(P.Before), Show(P.After))
+                  .str();
+    if (Error E = writeFileAtomically(
+            workFile(("predictions-" + getName(Order) + ".tsv").str()), Pred))
+      return E;
+  }
   if (O.LoggedFilter == TunePredict::Off)
     return Error::success();
   std::string Logged = "compiles\tmodule\tmove\tlogged_gain\n";
