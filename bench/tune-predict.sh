@@ -24,7 +24,12 @@
 # `logged+skip` is `logged` followed by `--predict skip` (and
 # `logged_only+skip` is `logged_only` followed by it); `logged_declined`
 # and `logged_only_declined` are `logged` and `logged_only` with
-# `--logged-declined` (moves that inline judged too).
+# `--logged-declined` (moves that inline judged too); `logged_predict` is
+# `--logged-filter predict --logged-declined --predict skip` (the moves
+# that inline and do not log a gain predicted, charged; the rest as
+# `logged_only_declined`), `logged_predict-components` and
+# `logged_predict-moves` the same on slices, and `logged_predictN...` with
+# `--logged-predict-inline N`.
 # With `env MODES="off skip-moves"` (off first), those modes only; with
 # `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
 # earlier runs in WORK.
@@ -77,6 +82,13 @@ for m in "${modes[@]}"; do
   logged_only_declined) flags=(--logged-filter only --logged-declined) ;;
   logged_declined) flags=(--logged-filter skip --logged-declined) ;;
   logged_only+*) flags=(--logged-filter only --predict "${m#logged_only+}") ;;
+  logged_predict*)
+    flags=(--logged-filter predict --logged-declined --predict skip)
+    n=${m#logged_predict}
+    n=${n%%-*}
+    [[ -n $n ]] && flags+=(--logged-predict-inline "$n")
+    [[ $m == *-* ]] && flags+=(--predict-slices "${m#*-}")
+    ;;
   logged+*) flags=(--logged-filter skip --predict "${m#logged+}") ;;
   *)
     flags=(--predict "${m%%-*}")
@@ -134,6 +146,11 @@ def label(m):
         return "--logged-filter only --logged-declined"
     if m == "logged_declined":
         return "--logged-filter skip --logged-declined"
+    if m.startswith("logged_predict"):
+        n = m[len("logged_predict"):].split("-")[0]
+        return ("--logged-filter predict --logged-declined --predict skip" +
+                (f" --logged-predict-inline {n}" if n else "") +
+                (" --predict-slices " + m.split("-", 1)[1] if "-" in m else ""))
     if m.startswith("logged+"):
         return "--logged-filter skip --predict " + m[len("logged+"):]
     if m.startswith("logged_only+"):

@@ -174,7 +174,7 @@ std::optional<double> getLoggedGain(ArrayRef<DecidedSite> T,
 std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
                                               std::vector<TuneMove> &Moves,
                                               bool Rank, bool Promote,
-                                              bool Only) {
+                                              bool Only, size_t PredictInline) {
   std::vector<TuneMove> Kept, Out;
   std::vector<std::pair<double, TuneMove>> Good;
   std::vector<LoggedBadMove> Bad;
@@ -184,8 +184,13 @@ std::vector<LoggedBadMove> filterByLoggedGain(ArrayRef<DecidedSite> T,
       Good.push_back({*Gain, std::move(M)});
       continue;
     }
-    const bool Keep =
-        Only ? M.Heuristic || (Gain && *Gain > 0) : !Gain || *Gain >= 0;
+    bool Keep = Only ? M.Heuristic || (Gain && *Gain > 0) : !Gain || *Gain >= 0;
+    // A move that inlines and that the scores do not predict to shrink
+    // the module, left to the prediction (one of the first PredictInline).
+    if (!Keep && Only && PredictInline && !M.Heuristic && M.Entry.Inline) {
+      --PredictInline;
+      Keep = true;
+    }
     if (Keep) {
       Kept.push_back(std::move(M));
       continue;

@@ -153,6 +153,9 @@ struct UnitState {
   std::vector<TuneMove> Moves;
   size_t Next = 0;
   std::vector<std::string> Kept;
+  /// The key of the move that undoes the last kept move (the same site or
+  /// callee, the other way; empty after a kept heuristic).
+  std::string Undo;
   /// With --predict: the unit's predicted .text in its current state (NaN
   /// until predicted), and the moves of the current plan predicted so
   /// far, with their units' predicted .text (NaN: the prediction failed).
@@ -283,6 +286,19 @@ struct SearchResult {
     LoggedBadMove Move;
   };
   std::vector<LoggedRecord> LoggedBad;
+  /// With --predict: every move predicted, in the order predicted, with
+  /// the search's compiles before its step, the unit's key, what it was
+  /// predicted on, and the predicted .text of the unit (or slice) as it is
+  /// and after the move (NaN: the prediction failed); the
+  /// predictions-<order>.tsv lines.
+  struct PredictionRecord {
+    uint64_t Compiles;
+    std::string Unit;
+    std::string Move;
+    bool OnSlice;
+    double Before, After;
+  };
+  std::vector<PredictionRecord> Predicted;
   /// With --predict-slices: the predictions of those made on slices, and
   /// what they cost in compiles (each its slice's share of the module).
   uint64_t SlicePredictions = 0;
@@ -669,8 +685,12 @@ private:
     if (O.LoggedFilter != TunePredict::Off)
       Guide += "; logged filter: " +
                (O.LoggedPromote ? "promote"
-                : O.LoggedOnly  ? "only"
-                                : getName(O.LoggedFilter).str()) +
+                : O.LoggedPredictInline
+                    ? formatv("predict ({0} moves that inline per plan)",
+                              O.LoggedPredictInline)
+                          .str()
+                : O.LoggedOnly ? "only"
+                               : getName(O.LoggedFilter).str()) +
                (O.LoggedDeclined ? ", declined sites scored" : "") +
                " (embedded ir2native md5 " + getSizeModelMD5().str() + ")";
     return Components + Guide;
@@ -688,9 +708,24 @@ private:
                   Ranker ? MoveScore(Score) : MoveScore());
     if (O.LoggedFilter == TunePredict::Off)
       return Moves;
+    // The logged filter `predict` leaves no prediction to the move that
+    // undoes the unit's last kept move (measured to shrink it), and none
+    // to a unit that has not kept a move yet.
+    if (O.LoggedPredictInline && !St.Undo.empty()) {
+      auto It = llvm::find_if(
+          Moves, [&](const TuneMove &M) { return M.getKey() == St.Undo; });
+      if (It != Moves.end() && It->Entry.Inline) {
+        R.LoggedBad.push_back(
+            {R.Compiles,
+             St.Fixed.Module,
+             {It->getKey(), std::numeric_limits<double>::quiet_NaN()}});
+        Moves.erase(It);
+      }
+    }
     for (LoggedBadMove &B : filterByLoggedGain(
              St.Trajectory, Moves, O.LoggedFilter == TunePredict::Rank,
-             O.LoggedPromote, O.LoggedOnly))
+             O.LoggedPromote, O.LoggedOnly,
+             St.Kept.empty() ? 0 : O.LoggedPredictInline))
       R.LoggedBad.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
     return Moves;
   }
@@ -1414,10 +1449,18 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
       // predicted on the module; without, first, as always.
       // LLVM's heuristic is not predicted: its try costs no compile (its
       // result is the -Oz compile, search()).
+      // With the logged filter `predict`, a move whose logged gain is
+      // positive is tried as the scores judged it, unpredicted.
+      auto Logged = [&](const TuneMove &M) {
+        if (!O.LoggedPredictInline)
+          return false;
+        std::optional<double> Gain = getLoggedGain(St.Trajectory, M);
+        return Gain && *Gain > 0;
+      };
       std::vector<std::pair<size_t, std::optional<size_t>>> Moves;
       for (size_t K = St.Next; K < St.Moves.size() && K < St.Next + Window; ++K)
         if (!St.Moves[K].Heuristic &&
-            !St.Screened.count(St.Moves[K].getKey())) {
+            !St.Screened.count(St.Moves[K].getKey()) && !Logged(St.Moves[K])) {
           std::optional<size_t> Comp;
           if (Slicing) {
             Expected<std::optional<size_t>> C =
@@ -1535,6 +1578,9 @@ Error Tuner::screen(SearchResult &R, function_ref<size_t(size_t)> PerUnit) {
       St.Screened[St.Moves[A.Move].getKey()] =
           A.Kind == AskKind::Move ? Bytes
                                   : std::numeric_limits<double>::quiet_NaN();
+      R.Predicted.push_back({R.Compiles, Units[A.Unit].Key,
+                             St.Moves[A.Move].getKey(), A.Kind != AskKind::Move,
+                             Against, Bytes});
       // A failed prediction says nothing: the compile decides.
       if (!std::isnan(Bytes) && !std::isnan(Against) && !(Bytes < Against))
         Bad[A.Unit].push_back(A.Move);
@@ -1983,6 +2029,12 @@ Expected<SearchResult> Tuner::search(TuneOrder Order) {
       for (size_t K = 0; K < Units[U].Mods.size(); ++K)
         St.Current[K] = Res[First + K];
       St.Kept.push_back(Move.describe() + formatv(" ({0} bytes)", D).str());
+      St.Undo.clear();
+      if (!Move.Heuristic) {
+        TuneMove Back = Move;
+        Back.Entry.Inline = !Move.Entry.Inline;
+        St.Undo = Back.getKey();
+      }
       // The new state is the move's policy (a kept heuristic becomes its
       // list of decisions, a policy of its own: predicted again).
       auto Known = St.Screened.find(Move.getKey());
@@ -2403,6 +2455,20 @@ Error Tuner::writeTries(TuneOrder Order, const SearchResult &R) {
   if (Error E = writeFileAtomically(
           workFile(("tries-" + getName(Order) + ".tsv").str()), Tsv))
     return E;
+  if (O.Predict != TunePredict::Off) {
+    auto Show = [](double B) {
+      return std::isnan(B) ? std::string("nan") : formatv("{0:F1}", B).str();
+    };
+    std::string Pred = "compiles\tmodule\tmove\ton\tbefore\tafter\n";
+    for (const SearchResult::PredictionRecord &P : R.Predicted)
+      Pred += formatv("{0}\t{1}\t{2}\t{3}\t{4}\t{5}\n", P.Compiles, P.Unit,
+                      P.Move, P.OnSlice ? getName(O.PredictOn) : "module",
+                      Show(P.Before), Show(P.After))
+                  .str();
+    if (Error E = writeFileAtomically(
+            workFile(("predictions-" + getName(Order) + ".tsv").str()), Pred))
+      return E;
+  }
   if (O.LoggedFilter == TunePredict::Off)
     return Error::success();
   std::string Logged = "compiles\tmodule\tmove\tlogged_gain\n";

@@ -175,9 +175,16 @@ cl::opt<std::string> LoggedFilter(
              "are tried last), 'skip' (never tried), 'promote' (skip, "
              "and try the moves predicted to shrink it first) or 'only' "
              "(try only the moves predicted to shrink it, and LLVM's "
-             "heuristic)"),
-    cl::value_desc("off|rank|skip|promote|only"), cl::init("off"),
+             "heuristic) or 'predict' (only, and each plan's first "
+             "--logged-predict-inline moves that inline, tried if --predict "
+             "predicts them to help; only those are predicted)"),
+    cl::value_desc("off|rank|skip|promote|only|predict"), cl::init("off"),
     cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<unsigned> LoggedPredictInline(
+    "logged-predict-inline",
+    cl::desc("with --logged-filter predict: the moves that inline each plan "
+             "leaves to --predict (default 5)"),
+    cl::value_desc("N"), cl::init(5), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> LoggedDeclined(
     "logged-declined",
     cl::desc("with --logged-filter: the sites the model declined log the "
@@ -424,12 +431,22 @@ int runTune() {
                               {"rank", TunePredict::Rank},
                               {"skip", TunePredict::Skip},
                               {"promote", TunePredict::Skip},
-                              {"only", TunePredict::Skip}});
+                              {"only", TunePredict::Skip},
+                              {"predict", TunePredict::Skip}});
   if (!TheFilter)
     return fail(TheFilter.takeError());
   O.LoggedFilter = *TheFilter;
   O.LoggedPromote = LoggedFilter == "promote";
-  O.LoggedOnly = LoggedFilter == "only";
+  O.LoggedOnly = LoggedFilter == "only" || LoggedFilter == "predict";
+  if (LoggedFilter == "predict") {
+    if (O.Predict == TunePredict::Off)
+      return fail("--logged-filter predict needs --predict rank or skip");
+    if (LoggedPredictInline == 0)
+      return fail("--logged-predict-inline must be at least 1");
+    O.LoggedPredictInline = LoggedPredictInline;
+  } else if (LoggedPredictInline.getNumOccurrences()) {
+    return fail("--logged-predict-inline is for --logged-filter predict");
+  }
   if (LoggedDeclined && O.LoggedFilter == TunePredict::Off)
     return fail("--logged-declined needs --logged-filter");
   O.LoggedDeclined = LoggedDeclined;

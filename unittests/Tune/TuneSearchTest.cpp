@@ -256,6 +256,65 @@ TEST(TuneSearchTest, DeclinedSitesScoresGiveMovesThatInlineAGain) {
   EXPECT_EQ(getLoggedGain(T, M), std::nullopt);
 }
 
+TEST(TuneSearchTest, LoggedFilterPredictLeavesTheFirstMovesThatInline) {
+  // The logged filter `predict`: `only`, and the first N moves that inline
+  // whose logged gain is not positive stay, in their planned order, for
+  // the prediction to judge. With the declined sites scored (f#1 +5, k's
+  // call of m -7): "site f g 1 inline" and "group g inline" stay by their
+  // gain, "site k m 0 inline" (-7) only as one of the first N.
+  std::vector<DecidedSite> T = scoredTrajectory();
+  std::vector<TuneMove> Planned =
+      planMoves(T, TuneOrder::Unguided, 1, StringSet<>(), true);
+  std::vector<std::string> All = keys(Planned);
+  std::vector<std::string> Inline;
+  for (const std::string &K : All)
+    if (StringRef(K).ends_with(" inline"))
+      Inline.push_back(K);
+  ASSERT_EQ(Inline.size(), 3u);
+  // Without scores for the declined sites, all three say nothing: N = 2
+  // keeps the first two, in plan order, and takes out the third.
+  std::vector<TuneMove> Two = Planned;
+  std::vector<LoggedBadMove> Bad =
+      filterByLoggedGain(T, Two, /*Rank=*/false, /*Promote=*/false,
+                         /*Only=*/true, /*PredictInline=*/2);
+  std::vector<std::string> Kept;
+  for (const std::string &K : All)
+    if (K == "heuristic" || K == "site f h 0 no-inline" ||
+        K == "site k g 0 no-inline" || K == Inline[0] || K == Inline[1])
+      Kept.push_back(K);
+  EXPECT_EQ(keys(Two), Kept);
+  ASSERT_EQ(Bad.size(), 3u);
+  std::vector<std::string> Out;
+  for (const LoggedBadMove &B : Bad)
+    Out.push_back(B.Key);
+  std::vector<std::string> ExpectedOut;
+  for (const std::string &K : All)
+    if (K == "site f g 0 no-inline" || K == "group g no-inline" ||
+        K == Inline[2])
+      ExpectedOut.push_back(K);
+  EXPECT_EQ(Out, ExpectedOut);
+  // With them, a move that inlines with a positive gain stays by its gain
+  // and does not use up N: N = 1 keeps k's call of m (-7) as well.
+  T[2].Score = 5.0f;
+  T[4].Score = -7.0f;
+  std::vector<TuneMove> One = Planned;
+  EXPECT_EQ(filterByLoggedGain(T, One, /*Rank=*/false, /*Promote=*/false,
+                               /*Only=*/true, /*PredictInline=*/1)
+                .size(),
+            2u);
+  std::vector<std::string> K1 = keys(One);
+  std::sort(K1.begin(), K1.end());
+  EXPECT_EQ(K1, (std::vector<std::string>{
+                    "group g inline", "heuristic", "site f g 1 inline",
+                    "site f h 0 no-inline", "site k g 0 no-inline",
+                    "site k m 0 inline"}));
+  // N = 0 is `only`.
+  std::vector<TuneMove> Zero = Planned, Only = Planned;
+  filterByLoggedGain(T, Zero, false, false, true, 0);
+  filterByLoggedGain(T, Only, false, false, true);
+  EXPECT_EQ(keys(Zero), keys(Only));
+}
+
 TEST(TuneSearchTest, GroupMovesReplaceTheCalleesSiteEntries) {
   ModuleDecisions Fixed;
   Fixed.Module = "m.c";

@@ -147,12 +147,17 @@ struct LoggedBadMove {
 /// order. With \p Only, every move but the heuristic whose logged gain is
 /// not positive is taken out, those the log says nothing of too (moves
 /// that inline, sites that logged 0): only the moves the scores predict
-/// to shrink the module are left, in their order. Returns those it took
+/// to shrink the module are left, in their order. With \p Only and
+/// \p PredictInline N, the first N moves that inline whose logged gain is
+/// not positive stay too, in their order, for the IR pipeline's
+/// prediction to judge (the logged filter `predict`: the scores cannot see
+/// the simplification that makes such a move pay). Returns those it took
 /// out, in their order.
 std::vector<LoggedBadMove> filterByLoggedGain(llvm::ArrayRef<DecidedSite> T,
                                               std::vector<TuneMove> &Moves,
                                               bool Rank, bool Promote = false,
-                                              bool Only = false);
+                                              bool Only = false,
+                                              size_t PredictInline = 0);
 
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the

@@ -147,6 +147,14 @@ struct TuneOptions {
   /// (and LLVM's heuristic) are tried; a unit without one leaves the
   /// lockstep (filterByLoggedGain's Only).
   bool LoggedOnly = false;
+  /// With LoggedOnly (the logged filter `predict`): once a unit has kept a
+  /// move, each of its plans also keeps its first this many moves that
+  /// inline whose logged gain is not positive, and only those are
+  /// predicted (Predict, charged as any prediction); the moves whose
+  /// logged gain is positive are tried without one, and the move undoing
+  /// the unit's last kept move is taken out when it inlines. 0: `only`
+  /// as it is.
+  unsigned LoggedPredictInline = 0;
   /// With LoggedFilter: the declined sites log the estimated saving of
   /// inlining them too (CompileService::setSizeScore's Declined), so that
   /// moves that inline have a logged gain.
