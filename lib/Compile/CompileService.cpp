@@ -277,13 +277,18 @@ CompileService::predict(ArrayRef<CompileRequest> Requests, StringRef What) {
 
 Error CompileService::logTrajectories(
     ArrayRef<size_t> Mods, ArrayRef<CompilePolicy> Policies,
-    function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow) {
+    function_ref<void(size_t, ArrayRef<float>, bool, bool)> OnRow,
+    std::vector<std::vector<float>> *Scores) {
   std::vector<CompileJob> Jobs;
   std::vector<std::string> JobModules;
   for (size_t K = 0; K < Mods.size(); ++K) {
-    Jobs.push_back(module(Mods[K]).makeJob(Policies[K], /*WantLog=*/true));
+    CompileJob J = module(Mods[K]).makeJob(Policies[K], /*WantLog=*/true);
+    J.WantSizeScore = J.WantDeclinedScore = Scores != nullptr;
+    Jobs.push_back(std::move(J));
     JobModules.push_back(module(Mods[K]).ContentHash);
   }
+  if (Scores)
+    Scores->assign(Mods.size(), {});
   Progress Shown(Label + ": logging");
   std::vector<JobOutcome> R =
       Replay.run(Pool, Jobs, JobModules, [&](size_t Done, size_t Total) {
@@ -301,6 +306,18 @@ Error CompileService::logTrajectories(
         parseDecisionLog(R[K].Result->Log, Mod.Name + " (log)");
     if (!L)
       return L.takeError();
+    if (Scores) {
+      Expected<std::vector<float>> S =
+          readLoggedScores(R[K].Result->Log, Mod.Name + " (log)");
+      if (!S)
+        return S.takeError();
+      if (S->size() != L->size())
+        return makeError(formatv("{0} (log): {1} size scores for {2} "
+                                 "decisions",
+                                 Mod.Name, S->size(), L->size())
+                             .str());
+      (*Scores)[K] = std::move(*S);
+    }
     std::vector<std::string> Names;
     for (const TensorSpec &S : L->Specs)
       Names.push_back(S.name());

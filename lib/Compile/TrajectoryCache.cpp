@@ -227,8 +227,10 @@ std::vector<JobOutcome> TrajectoryCache::run(
       return GateAction::Send;
     if (InFlight.lookup(ModuleKeys[I]))
       return GateAction::Defer;
+    // A recorded log may lack the size score such a job asks for.
     Expected<std::optional<CompileResult>> Hit =
-        lookup(ModuleKeys[I], J.ThePolicy, J.WantLog);
+        J.WantSizeScore ? std::optional<CompileResult>()
+                        : lookup(ModuleKeys[I], J.ThePolicy, J.WantLog);
     if (!Hit) {
       Answer.Error = J.Module + ": " + toString(Hit.takeError());
       return GateAction::Answered;

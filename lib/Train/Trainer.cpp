@@ -119,6 +119,10 @@ Expected<Model> imitate(Context &C, const learn::Dataset &D,
   CO.Metadata.FeatureSet = "llvm19-inline+mlgo-extra";
   CO.Metadata.Recipe =
       ("mlgo train --recipe (" + getName(C.Recipe.Mode) + ")").str();
+  // Off leaves the metadata as a recipe without the key has it.
+  if (C.predictsInversions())
+    CO.Metadata.Recipe +=
+        (", predicted_inversions " + getName(C.Recipe.Predicted)).str();
   auto T = learn::ClassifierTrainer::create(D, CO);
   if (!T)
     return T.takeError();

@@ -33,6 +33,61 @@ static void appendInversion(std::string &CSV, StringRef Leading,
   CSV += "\n";
 }
 
+namespace {
+/// What the logged score did to a round's inversions
+/// (predicted_inversions), for the log and report.md.
+struct PredictionTally {
+  size_t Sampled = 0, Shrink = 0, Grow = 0, Skipped = 0, Moved = 0;
+  SignAgreement Sign;
+
+  void add(const InversionPlan &P) {
+    Sampled += P.Sampled;
+    Shrink += P.PredictedShrink;
+    Grow += P.PredictedGrow;
+    Skipped += P.Skipped;
+    Moved += P.Moved;
+  }
+
+  std::string describe(PredictedInversions Mode) const {
+    std::string S =
+        formatv("predicted inversions ({0}): of the {1} inversions the "
+                "sample makes, the logged score predicts {2} to shrink .text "
+                "and {3} to grow it; ",
+                getName(Mode), Sampled, Shrink, Grow)
+            .str();
+    if (Mode == PredictedInversions::Skip)
+      S += formatv("{0} predicted to grow it were skipped", Skipped).str();
+    else
+      S += formatv("{0} predicted to shrink it from beyond the sample took "
+                   "the place of as many",
+                   Moved)
+               .str();
+    return S + formatv("; the predicted and the measured change agree in "
+                       "sign on {0} of the {1} compiled inversions that "
+                       "changed .text with a nonzero prediction",
+                       Sign.Agree, Sign.Compared)
+                   .str();
+  }
+};
+
+/// The predicted gain of inverting each decision of a trajectory whose
+/// applied decisions are \p Applied and logged scores \p Scores; the
+/// error names \p Module when their counts differ from \p Count.
+Expected<std::vector<float>> predictedGains(const std::vector<bool> &Applied,
+                                            ArrayRef<float> Scores,
+                                            size_t Count, StringRef Module) {
+  if (Applied.size() != Count || Scores.size() != Count)
+    return makeError(formatv("{0}: the scored log has {1} decisions and {2} "
+                             "scores, not the {3} the compile took",
+                             Module, Applied.size(), Scores.size(), Count)
+                         .str());
+  std::vector<float> Gains(Count);
+  for (size_t I = 0; I < Count; ++I)
+    Gains[I] = getPredictedInversionGain(Applied[I], Scores[I]);
+  return Gains;
+}
+} // namespace
+
 Expected<Rows> counterfactual(Context &C, const Baseline &B) {
   std::map<size_t, std::vector<float>> Trajectories;
   std::vector<size_t> Mods;
@@ -46,22 +101,55 @@ Expected<Rows> counterfactual(Context &C, const Baseline &B) {
     return makeError("no training module is within the search budget");
   C.log("counterfactual: " + describeSearched(C, B, Mods.size()));
   std::vector<CompilePolicy> Heur(Mods.size(), CompilePolicy::heuristic());
+  std::vector<std::vector<float>> Scores;
+  std::vector<std::vector<bool>> Applied(Mods.size());
   if (Error E = C.logTrajectories(
-          Mods, Heur, [&](size_t K, ArrayRef<float> Row, bool, bool) {
+          Mods, Heur,
+          [&](size_t K, ArrayRef<float> Row, bool Decision, bool) {
             llvm::append_range(Trajectories[Mods[K]], Row);
-          }))
+            Applied[K].push_back(Decision);
+          },
+          C.predictsInversions() ? &Scores : nullptr))
     return E;
   size_t Width = C.featureNames().size();
 
   std::vector<CompileRequest> Req;
   std::vector<uint32_t> At;
-  for (size_t M : Mods)
-    for (uint32_t I : candidates(C, B, M)) {
+  // Predicted gain of each request (predicted_inversions).
+  std::vector<float> Predicted;
+  PredictionTally Tally;
+  for (size_t K = 0; K < Mods.size(); ++K) {
+    size_t M = Mods[K];
+    std::vector<uint32_t> Picks;
+    std::vector<float> Gains;
+    if (!C.predictsInversions()) {
+      Picks = candidates(C, B, M);
+    } else {
+      Expected<std::vector<float>> G = predictedGains(
+          Applied[K], Scores[K], B.HeuristicDecisions[M], C.Modules[M].Name);
+      if (!G)
+        return G.takeError();
+      Gains = std::move(*G);
+      // A decision outside flip_scope makes no row: the prediction neither
+      // promotes nor skips it (it is compiled when sampled, as with off).
+      std::vector<float> InScope = Gains;
+      for (size_t I = 0; I < InScope.size(); ++I)
+        if (!C.inScope(Applied[K][I]))
+          InScope[I] = 0;
+      InversionPlan Plan =
+          planPredictedInversions(C.Recipe.Predicted, searchOrder(C, B, M),
+                                  searchBudget(C, M), InScope);
+      Tally.add(Plan);
+      Picks = std::move(Plan.Picks);
+    }
+    for (uint32_t I : Picks) {
       CompilePolicy P = CompilePolicy::heuristic();
       P.Flips = {I};
       Req.push_back({M, std::move(P)});
       At.push_back(I);
+      Predicted.push_back(Gains.empty() ? 0.0f : Gains[I]);
     }
+  }
   Expected<std::vector<CompileCache::Entry>> Compiled =
       C.compile(Req, "counterfactual flips");
   if (!Compiled)
@@ -71,7 +159,10 @@ Expected<Rows> counterfactual(Context &C, const Baseline &B) {
   learn::Dataset D(C.featureNames());
   // Every inversion, for whoever wants to study them: module, decision
   // index, .text change in bytes, then the features at that decision.
-  std::string CSV = C.inversionsHeader("module,decision,text_delta");
+  // With predicted_inversions, the predicted gain follows the change.
+  std::string CSV = C.inversionsHeader(
+      C.predictsInversions() ? "module,decision,text_delta,predicted_gain"
+                             : "module,decision,text_delta");
   size_t Shrank = 0, Grew = 0, Same = 0, Failed = 0;
   std::map<size_t, int64_t> BestGain; // Per module: its best single flip.
   for (size_t K = 0; K < Req.size(); ++K) {
@@ -90,14 +181,16 @@ Expected<Rows> counterfactual(Context &C, const Baseline &B) {
     (Delta < 0 ? Shrank : Delta > 0 ? Grew : Same) += 1;
     if (Delta < 0)
       BestGain[M] = std::min(BestGain[M], Delta);
+    Tally.Sign.add(Predicted[K], Delta);
     float W = flipWeight(C, B, Delta, M);
     ArrayRef<float> Row(T.data() + At[K] * Width, Width);
     if (C.inScope(Row[C.defaultColumn()] != 0))
       D.addRow(Row, Delta < 0, W, int64_t(M));
-    appendInversion(CSV,
-                    C.Modules[M].Name + "," + std::to_string(At[K]) + "," +
-                        std::to_string(Delta),
-                    Row);
+    std::string Leading = C.Modules[M].Name + "," + std::to_string(At[K]) +
+                          "," + std::to_string(Delta);
+    if (C.predictsInversions())
+      Leading += formatv(",{0:F1}", Predicted[K]).str();
+    appendInversion(CSV, Leading, Row);
   }
   if (Error E = C.writeWorkFile("counterfactuals.csv", CSV))
     return E;
@@ -117,6 +210,11 @@ Expected<Rows> counterfactual(Context &C, const Baseline &B) {
               "alone would give {6:F2}% vs -Oz on these modules.\n",
               Mods.size(), Req.size(), Shrank, Grew, Same, Failed, OraclePct)
           .str();
+  if (C.predictsInversions()) {
+    std::string Summary = Tally.describe(C.Recipe.Predicted);
+    C.log("counterfactual: " + Summary);
+    C.Record.Report += "- Counterfactuals, " + Summary + ".\n";
+  }
   return Rows{std::move(D), std::move(Trajectories)};
 }
 
@@ -134,13 +232,15 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
   };
   std::vector<Trajectory> Traj(Mods.size());
   std::vector<CompilePolicy> Pols(Mods.size(), Pol);
+  std::vector<std::vector<float>> Scores;
   if (Error E = C.logTrajectories(
           Mods, Pols,
           [&](size_t K, ArrayRef<float> Row, bool Decision, bool Default) {
             llvm::append_range(Traj[K].Rows, Row);
             Traj[K].Decisions.push_back(Decision);
             Traj[K].Defaults.push_back(Default);
-          }))
+          },
+          C.predictsInversions() ? &Scores : nullptr))
     return E;
   std::vector<CompileRequest> Req;
   for (size_t M : Mods)
@@ -154,6 +254,8 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
   Req.clear();
   std::vector<size_t> Who; // Index into Mods.
   std::vector<uint32_t> At;
+  std::vector<float> Predicted; // Per request (predicted_inversions).
+  PredictionTally Tally;
   uint64_t RoundSeed = C.Recipe.Seed ^ (0xd1b54a32d192ed03ULL * Round);
   for (size_t K = 0; K < Mods.size(); ++K) {
     size_t M = Mods[K];
@@ -170,20 +272,45 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
     uint32_t Budget = searchBudget(C, M);
     MD5::MD5Result H =
         MD5::hash(arrayRefFromStringRef(C.Modules[M].ContentHash));
-    std::vector<uint32_t> Pick =
-        sampleSeeded(std::move(Departs), std::max<uint32_t>(1, Budget / 2),
-                     RoundSeed ^ H.low());
-    std::vector<uint32_t> Rest = sampleSeeded(
-        std::move(Agrees), Budget - std::min<size_t>(Budget, Pick.size()),
-        RoundSeed ^ H.high());
-    llvm::append_range(Pick, Rest);
-    llvm::sort(Pick);
-    for (uint32_t I : Pick) {
+    // Both shuffles whole: the sample is the departures' first
+    // max(1, Budget / 2) and the others' first of what is left of the
+    // budget; the order the prediction ranks goes on with the rest of
+    // each.
+    size_t NumDeparts = Departs.size(), NumAgrees = Agrees.size();
+    std::vector<uint32_t> DepartOrder =
+        sampleSeeded(std::move(Departs), NumDeparts, RoundSeed ^ H.low());
+    std::vector<uint32_t> AgreeOrder =
+        sampleSeeded(std::move(Agrees), NumAgrees, RoundSeed ^ H.high());
+    size_t FromDeparts =
+        std::min<size_t>(std::max<uint32_t>(1, Budget / 2), NumDeparts);
+    size_t FromAgrees = std::min<size_t>(
+        Budget - std::min<size_t>(Budget, FromDeparts), NumAgrees);
+    std::vector<uint32_t> Order(DepartOrder.begin(),
+                                DepartOrder.begin() + FromDeparts);
+    Order.insert(Order.end(), AgreeOrder.begin(),
+                 AgreeOrder.begin() + FromAgrees);
+    Order.insert(Order.end(), DepartOrder.begin() + FromDeparts,
+                 DepartOrder.end());
+    Order.insert(Order.end(), AgreeOrder.begin() + FromAgrees,
+                 AgreeOrder.end());
+    std::vector<float> Gains;
+    if (C.predictsInversions()) {
+      Expected<std::vector<float>> G = predictedGains(
+          T.Decisions, Scores[K], T.Decisions.size(), C.Modules[M].Name);
+      if (!G)
+        return G.takeError();
+      Gains = std::move(*G);
+    }
+    InversionPlan Plan = planPredictedInversions(
+        C.Recipe.Predicted, Order, FromDeparts + FromAgrees, Gains);
+    Tally.add(Plan);
+    for (uint32_t I : Plan.Picks) {
       CompilePolicy Q = Pol;
       Q.Flips = {I};
       Req.push_back({M, std::move(Q)});
       Who.push_back(K);
       At.push_back(I);
+      Predicted.push_back(Gains.empty() ? 0.0f : Gains[I]);
     }
   }
   Expected<std::vector<CompileCache::Entry>> Compiled =
@@ -194,8 +321,10 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
 
   size_t Width = C.featureNames().size();
   size_t Departures = 0, BadDepartures = 0, Shrank = 0, Failed = 0;
-  std::string CSV =
-      C.inversionsHeader("module,decision,policy_decision,text_delta");
+  std::string CSV = C.inversionsHeader(
+      C.predictsInversions()
+          ? "module,decision,policy_decision,text_delta,predicted_gain"
+          : "module,decision,policy_decision,text_delta");
   for (size_t J = 0; J < Req.size(); ++J) {
     size_t K = Who[J], M = Mods[K];
     const Trajectory &T = Traj[K];
@@ -211,14 +340,16 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
     Departures += Departs;
     BadDepartures += Departs && Delta < 0;
     Shrank += Delta < 0;
+    Tally.Sign.add(Predicted[J], Delta);
     float W = flipWeight(C, B, Delta, M);
     ArrayRef<float> Row(T.Rows.data() + size_t(At[J]) * Width, Width);
     D.addRow(Row, Label, W, int64_t(M));
-    appendInversion(CSV,
-                    C.Modules[M].Name + "," + std::to_string(At[J]) + "," +
-                        (T.Decisions[At[J]] ? "1" : "0") + "," +
-                        std::to_string(Delta),
-                    Row);
+    std::string Leading = C.Modules[M].Name + "," + std::to_string(At[J]) +
+                          "," + (T.Decisions[At[J]] ? "1" : "0") + "," +
+                          std::to_string(Delta);
+    if (C.predictsInversions())
+      Leading += formatv(",{0:F1}", Predicted[J]).str();
+    appendInversion(CSV, Leading, Row);
   }
   if (Error E = C.writeWorkFile(
           ("counterfactuals-round" + Twine(Round) + ".csv").str(), CSV))
@@ -233,6 +364,12 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
   C.log("round " + Twine(Round) + ": " + Summary);
   C.Record.Report +=
       "- Round " + std::to_string(Round) + ": " + Summary + ".\n";
+  if (C.predictsInversions()) {
+    std::string Predictions = Tally.describe(C.Recipe.Predicted);
+    C.log("round " + Twine(Round) + ": " + Predictions);
+    C.Record.Report +=
+        "- Round " + std::to_string(Round) + ", " + Predictions + ".\n";
+  }
   return Error::success();
 }
 

@@ -182,12 +182,19 @@ struct Context {
 
   /// Compiles each module \p Mods[K] under \p Policies[K] with logging and
   /// calls \p OnRow(K, features, applied decision, heuristic's decision) for
-  /// every decision, in order.
+  /// every decision, in order. With \p Scores: each decision's logged
+  /// IR2Native score too (CompileService::logTrajectories).
   llvm::Error logTrajectories(
       llvm::ArrayRef<size_t> Mods, llvm::ArrayRef<CompilePolicy> Policies,
-      llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)>
-          OnRow) {
-    return Service.logTrajectories(Mods, Policies, OnRow);
+      llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)> OnRow,
+      std::vector<std::vector<float>> *Scores = nullptr) {
+    return Service.logTrajectories(Mods, Policies, OnRow, Scores);
+  }
+
+  /// Whether counterfactual rounds choose their inversions by the logged
+  /// score (predicted_inversions rank or skip).
+  bool predictsInversions() const {
+    return Recipe.Predicted != PredictedInversions::Off;
   }
 
   /// The inversion CSVs (counterfactuals*.csv), for whoever wants to study
@@ -273,6 +280,14 @@ inline std::vector<uint32_t> candidates(const Context &C, const Baseline &B,
                                         size_t M) {
   return getSearchCandidates(C.Recipe, C.Modules[M].BitcodeSize,
                              C.Modules[M].ContentHash, B.HeuristicDecisions[M]);
+}
+
+/// Every decision of module \p M's heuristic trajectory in the order the
+/// search draws them (candidates() is the first searchBudget(M), sorted).
+inline std::vector<uint32_t> searchOrder(const Context &C, const Baseline &B,
+                                         size_t M) {
+  return getSearchOrder(C.Recipe, C.Modules[M].BitcodeSize,
+                        C.Modules[M].ContentHash, B.HeuristicDecisions[M]);
 }
 
 /// Row weight of an inversion that changed module \p M's .text by

@@ -44,6 +44,10 @@ constexpr Word<SizeMeasureKind> SizeMeasureWords[] = {
     {SizeMeasureKind::Amortized, "amortized"}};
 constexpr Word<TotalsKind> TotalsWords[] = {{TotalsKind::Objects, "module"},
                                             {TotalsKind::Linked, "package"}};
+constexpr Word<PredictedInversions> PredictedWords[] = {
+    {PredictedInversions::Off, "off"},
+    {PredictedInversions::Rank, "rank"},
+    {PredictedInversions::Skip, "skip"}};
 
 template <typename E, size_t N>
 StringRef nameIn(const Word<E> (&Words)[N], E Value) {
@@ -59,6 +63,7 @@ StringRef getName(FlipWeighting W) { return nameIn(FlipWeightWords, W); }
 StringRef getName(learn::FlipScope S) { return nameIn(FlipScopeWords, S); }
 StringRef getName(SizeMeasureKind K) { return nameIn(SizeMeasureWords, K); }
 StringRef getName(TotalsKind K) { return nameIn(TotalsWords, K); }
+StringRef getName(PredictedInversions P) { return nameIn(PredictedWords, P); }
 
 TrainRecipe::TrainRecipe() = default;
 
@@ -101,6 +106,7 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
                                     "flip_scope",
                                     "refuse_fractions",
                                     "dagger_fraction",
+                                    "predicted_inversions",
                                     "flip_weight",
                                     "counterfactual_rounds",
                                     "size_measure",
@@ -227,6 +233,8 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
     return E;
   if (Error E = OneOf("size_measure", R.SizeMeasure, SizeMeasureWords))
     return E;
+  if (Error E = OneOf("predicted_inversions", R.Predicted, PredictedWords))
+    return E;
   // Unset, it follows size_measure (TrainRecipe::getSelectionMeasure).
   if (O->get("selection_measure")) {
     TotalsKind Selection = TotalsKind::Objects;
@@ -283,6 +291,11 @@ Expected<TrainRecipe> TrainRecipe::fromJSON(const json::Value &V,
       !llvm::is_contained(R.FlipFractions, R.DaggerFraction))
     return makeError(FileName + ": 'dagger_fraction' must be one of "
                                 "'flip_fractions'");
+  if (R.Predicted != PredictedInversions::Off &&
+      R.Mode != TrainMode::Counterfactual)
+    return makeError(FileName + ": 'predicted_inversions' needs 'mode' "
+                                "\"counterfactual\" (it chooses the "
+                                "inversions that mode compiles)");
   if (!R.RefuseFractions.empty() &&
       R.FlipScope != learn::FlipScope::NoInlineOnly)
     return makeError(FileName + ": 'refuse_fractions' needs 'flip_scope' "
@@ -351,44 +364,48 @@ json::Value TrainRecipe::toJSON() const {
     Val.push_back(P);
   for (const std::string &P : ExcludedPackages)
     Exc.push_back(P);
-  return json::Object{
-      {"name", Name},
-      {"description", Description},
-      {"mode", getName(Mode).str()},
-      {"seed", int64_t(Seed)},
-      {"validation_packages", std::move(Val)},
-      {"excluded_packages", std::move(Exc)},
-      {"notes", Notes},
-      {"search_candidates", int64_t(SearchCandidates)},
-      {"search_max_decisions", int64_t(SearchMaxDecisions)},
-      {"search_max_module_bytes", int64_t(SearchMaxModuleBytes)},
-      {"search_budget_bytes", int64_t(SearchBudgetBytes)},
-      {"flip_fractions", std::move(Frac)},
-      {"flip_weight", getName(FlipWeight).str()},
-      {"flip_weight_cap", FlipWeightCap},
-      {"max_package_regression", MaxPackageRegression},
-      {"limit_training_packages", LimitTrainingPackages},
-      {"es_iterations", int64_t(ESIterations)},
-      {"es_directions", int64_t(ESDirections)},
-      {"es_sigma", ESSigma},
-      {"es_learning_rate", ESLearningRate},
-      {"es_batch_modules", int64_t(ESBatchModules)},
-      {"flip_scope", getName(FlipScope).str()},
-      {"size_measure", getName(SizeMeasure).str()},
-      {"selection_measure", getName(getSelectionMeasure()).str()},
-      {"refuse_fractions", std::move(Refuse)},
-      {"counterfactual_rounds", int64_t(CounterfactualRounds)},
-      {"dagger_fraction", DaggerFraction},
-      {"hidden", std::move(Hid)},
-      {"epochs", int64_t(Epochs)},
-      {"learning_rate", LearningRate},
-      {"l2", L2},
-      {"batch_size", int64_t(BatchSize)},
-      {"departure_weight", double(DepartureWeight)},
-      {"thresholds", std::move(Th)},
-      {"delta", Delta},
-      {"workers", int64_t(Workers)},
-      {"timeout_seconds", int64_t(TimeoutSeconds)}};
+  json::Object O{{"name", Name},
+                 {"description", Description},
+                 {"mode", getName(Mode).str()},
+                 {"seed", int64_t(Seed)},
+                 {"validation_packages", std::move(Val)},
+                 {"excluded_packages", std::move(Exc)},
+                 {"notes", Notes},
+                 {"search_candidates", int64_t(SearchCandidates)},
+                 {"search_max_decisions", int64_t(SearchMaxDecisions)},
+                 {"search_max_module_bytes", int64_t(SearchMaxModuleBytes)},
+                 {"search_budget_bytes", int64_t(SearchBudgetBytes)},
+                 {"flip_fractions", std::move(Frac)},
+                 {"flip_weight", getName(FlipWeight).str()},
+                 {"flip_weight_cap", FlipWeightCap},
+                 {"max_package_regression", MaxPackageRegression},
+                 {"limit_training_packages", LimitTrainingPackages},
+                 {"es_iterations", int64_t(ESIterations)},
+                 {"es_directions", int64_t(ESDirections)},
+                 {"es_sigma", ESSigma},
+                 {"es_learning_rate", ESLearningRate},
+                 {"es_batch_modules", int64_t(ESBatchModules)},
+                 {"flip_scope", getName(FlipScope).str()},
+                 {"size_measure", getName(SizeMeasure).str()},
+                 {"selection_measure", getName(getSelectionMeasure()).str()},
+                 {"refuse_fractions", std::move(Refuse)},
+                 {"counterfactual_rounds", int64_t(CounterfactualRounds)},
+                 {"dagger_fraction", DaggerFraction},
+                 {"hidden", std::move(Hid)},
+                 {"epochs", int64_t(Epochs)},
+                 {"learning_rate", LearningRate},
+                 {"l2", L2},
+                 {"batch_size", int64_t(BatchSize)},
+                 {"departure_weight", double(DepartureWeight)},
+                 {"thresholds", std::move(Th)},
+                 {"delta", Delta},
+                 {"workers", int64_t(Workers)},
+                 {"timeout_seconds", int64_t(TimeoutSeconds)}};
+  // Only when set: the recipe.json and model metadata of a recipe without
+  // it stay as they were.
+  if (Predicted != PredictedInversions::Off)
+    O["predicted_inversions"] = getName(Predicted).str();
+  return O;
 }
 
 } // namespace mlgo

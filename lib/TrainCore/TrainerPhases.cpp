@@ -116,6 +116,65 @@ std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
   return All;
 }
 
+std::vector<uint32_t> getSearchOrder(const TrainRecipe &Recipe,
+                                     uint64_t BitcodeSize,
+                                     StringRef ContentHash,
+                                     uint32_t Decisions) {
+  std::vector<uint32_t> All(Decisions);
+  for (uint32_t I = 0; I < Decisions; ++I)
+    All[I] = I;
+  if (Decisions <= getSearchBudget(Recipe, BitcodeSize))
+    return All;
+  // The whole shuffle: its first K draws are the ones a sample of K makes
+  // (getSearchCandidates), as each draw depends only on those before it.
+  MD5::MD5Result H = MD5::hash(arrayRefFromStringRef(ContentHash));
+  return sampleSeeded(std::move(All), Decisions, Recipe.Seed ^ H.low());
+}
+
+InversionPlan planPredictedInversions(PredictedInversions Mode,
+                                      ArrayRef<uint32_t> Order, size_t Budget,
+                                      ArrayRef<float> Gains) {
+  InversionPlan P;
+  ArrayRef<uint32_t> Sample = Order.take_front(Budget);
+  P.Sampled = Sample.size();
+  auto Gain = [&](uint32_t I) {
+    assert(I < Gains.size() && "a gain for every decision");
+    return Gains[I];
+  };
+  if (Mode != PredictedInversions::Off)
+    for (uint32_t I : Sample) {
+      P.PredictedShrink += Gain(I) > 0;
+      P.PredictedGrow += Gain(I) < 0;
+    }
+  switch (Mode) {
+  case PredictedInversions::Off:
+    P.Picks.assign(Sample.begin(), Sample.end());
+    break;
+  case PredictedInversions::Skip:
+    for (uint32_t I : Sample)
+      if (Gain(I) < 0)
+        ++P.Skipped;
+      else
+        P.Picks.push_back(I);
+    break;
+  case PredictedInversions::Rank: {
+    std::vector<uint32_t> Shrink, Rest;
+    for (uint32_t I : Order)
+      (Gain(I) > 0 ? Shrink : Rest).push_back(I);
+    llvm::stable_sort(
+        Shrink, [&](uint32_t A, uint32_t B) { return Gain(A) > Gain(B); });
+    P.Picks = std::move(Shrink);
+    llvm::append_range(P.Picks, Rest);
+    P.Picks.resize(Sample.size());
+    for (uint32_t I : P.Picks)
+      P.Moved += !llvm::is_contained(Sample, I);
+    break;
+  }
+  }
+  llvm::sort(P.Picks);
+  return P;
+}
+
 float getFlipWeight(const TrainRecipe &Recipe, int64_t Delta,
                     uint64_t ModuleBaseline, double MeanTrainingText) {
   if (Delta == 0)

@@ -60,6 +60,38 @@ TEST(TrainerTest, RecipeAsRunReadsBackTheSame) {
   EXPECT_EQ(*O->getString("selection_measure"), "module");
   llvm::json::Value AsRun = Shipped->toJSON();
   EXPECT_EQ(*AsRun.getAsObject()->getNumber("flip_weight_cap"), 1000000);
+  EXPECT_EQ(O->get("predicted_inversions"), nullptr)
+      << "off is not written: a recipe without it keeps its bytes";
+}
+
+// predicted_inversions: read, written back when set, and checked.
+TEST(TrainerTest, PredictedInversionsKey) {
+  llvm::Expected<TrainRecipe> R = TrainRecipe::fromJSON(
+      llvm::json::Object{{"mode", "counterfactual"},
+                         {"predicted_inversions", "rank"}},
+      "r.json");
+  ASSERT_TRUE(bool(R)) << llvm::toString(R.takeError());
+  EXPECT_EQ(R->Predicted, PredictedInversions::Rank);
+  llvm::json::Value Back = R->toJSON();
+  EXPECT_EQ(*Back.getAsObject()->getString("predicted_inversions"), "rank");
+  llvm::Expected<TrainRecipe> Again = TrainRecipe::fromJSON(Back, "as-run");
+  ASSERT_TRUE(bool(Again)) << llvm::toString(Again.takeError());
+  EXPECT_EQ(print(*Again), print(*R));
+
+  llvm::Expected<TrainRecipe> Bad = TrainRecipe::fromJSON(
+      llvm::json::Object{{"mode", "counterfactual"},
+                         {"predicted_inversions", "first"}},
+      "r.json");
+  ASSERT_FALSE(bool(Bad));
+  EXPECT_EQ(llvm::toString(Bad.takeError()),
+            "r.json: 'predicted_inversions' must be \"off\", \"rank\" or "
+            "\"skip\"");
+  llvm::Expected<TrainRecipe> Search = TrainRecipe::fromJSON(
+      llvm::json::Object{{"predicted_inversions", "skip"}}, "r.json");
+  ASSERT_FALSE(bool(Search));
+  EXPECT_EQ(llvm::toString(Search.takeError()),
+            "r.json: 'predicted_inversions' needs 'mode' \"counterfactual\" "
+            "(it chooses the inversions that mode compiles)");
 }
 
 /// The packages of scripts/packages/list.tsv that have a role matching

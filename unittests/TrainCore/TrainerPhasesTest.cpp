@@ -100,8 +100,93 @@ TEST(TrainerPhasesTest, SearchBudget) {
   // Seeded: the same recipe and module draw the same sample, another seed
   // (almost surely) another.
   EXPECT_EQ(getSearchCandidates(R, 1000, Hash, 50), Sample);
+  // The search order's first budget's worth, sorted, is the sample.
+  std::vector<uint32_t> Order = getSearchOrder(R, 1000, Hash, 50);
+  ASSERT_EQ(Order.size(), 50u);
+  std::vector<uint32_t> Head(Order.begin(), Order.begin() + 2);
+  llvm::sort(Head);
+  EXPECT_EQ(Head, Sample);
+  std::vector<uint32_t> All = Order;
+  llvm::sort(All);
+  EXPECT_EQ(All.front(), 0u);
+  EXPECT_EQ(All.back(), 49u);
+  EXPECT_TRUE(std::adjacent_find(All.begin(), All.end()) == All.end())
+      << "every decision once";
+  EXPECT_EQ(getSearchOrder(R, 1000, Hash, 2), (std::vector<uint32_t>{0, 1}));
   R.Seed = 2;
   EXPECT_NE(getSearchCandidates(R, 1000, Hash, 50), Sample);
+}
+
+TEST(TrainerPhasesTest, PredictedGainOfAnInversion) {
+  EXPECT_EQ(getPredictedInversionGain(/*Inlined=*/true, 12.0f), -12.0f)
+      << "undoing an inlining that saved 12 bytes costs them";
+  EXPECT_EQ(getPredictedInversionGain(/*Inlined=*/false, 3.5f), 3.5f);
+  EXPECT_EQ(getPredictedInversionGain(/*Inlined=*/false, -7.0f), -7.0f);
+}
+
+TEST(TrainerPhasesTest, PlansPredictedInversions) {
+  // Eight decisions in the order the round draws them; the sample is the
+  // first three (4, 1, 7). Gains by decision index.
+  std::vector<uint32_t> Order = {4, 1, 7, 0, 3, 5, 2, 6};
+  std::vector<float> Gains = {-2, 5, 0, 9, -1, 9, -3, 0};
+
+  InversionPlan Off =
+      planPredictedInversions(PredictedInversions::Off, Order, 3, {});
+  EXPECT_EQ(Off.Picks, (std::vector<uint32_t>{1, 4, 7}));
+  EXPECT_EQ(Off.Sampled, 3u);
+  EXPECT_EQ(Off.PredictedShrink + Off.PredictedGrow + Off.Skipped + Off.Moved,
+            0u);
+
+  // Skip: 4 is predicted to grow .text (gain -1); 7's 0 is no prediction
+  // either way and stays.
+  InversionPlan Skip =
+      planPredictedInversions(PredictedInversions::Skip, Order, 3, Gains);
+  EXPECT_EQ(Skip.Picks, (std::vector<uint32_t>{1, 7}));
+  EXPECT_EQ(Skip.Sampled, 3u);
+  EXPECT_EQ(Skip.PredictedShrink, 1u);
+  EXPECT_EQ(Skip.PredictedGrow, 1u);
+  EXPECT_EQ(Skip.Skipped, 1u);
+  EXPECT_EQ(Skip.Moved, 0u);
+
+  // Rank: the predicted shrinkers of the whole order, largest first (3 and
+  // 5 tie at 9: the order's first, 3, first), then 1; the budget is full.
+  InversionPlan Rank =
+      planPredictedInversions(PredictedInversions::Rank, Order, 3, Gains);
+  EXPECT_EQ(Rank.Picks, (std::vector<uint32_t>{1, 3, 5}));
+  EXPECT_EQ(Rank.PredictedShrink, 1u);
+  EXPECT_EQ(Rank.PredictedGrow, 1u);
+  EXPECT_EQ(Rank.Moved, 2u) << "3 and 5 took the place of 4 and 7";
+  EXPECT_EQ(Rank.Skipped, 0u);
+  // A budget of two: only the two 9s.
+  EXPECT_EQ(
+      planPredictedInversions(PredictedInversions::Rank, Order, 2, Gains).Picks,
+      (std::vector<uint32_t>{3, 5}));
+  // A budget of five: the three shrinkers, then the order's first two
+  // others (4, 7).
+  InversionPlan Five =
+      planPredictedInversions(PredictedInversions::Rank, Order, 5, Gains);
+  EXPECT_EQ(Five.Picks, (std::vector<uint32_t>{1, 3, 4, 5, 7}));
+  EXPECT_EQ(Five.Moved, 1u) << "5 took the place of 0 in the sample of five";
+  // Nothing predicted to shrink: rank is the sample.
+  std::vector<float> Worse = {-1, -1, -1, -1, -1, -1, -1, -1};
+  EXPECT_EQ(
+      planPredictedInversions(PredictedInversions::Rank, Order, 3, Worse).Picks,
+      Off.Picks);
+  // A budget beyond the order takes every decision.
+  EXPECT_EQ(planPredictedInversions(PredictedInversions::Rank, Order, 20, Gains)
+                .Picks.size(),
+            8u);
+}
+
+TEST(TrainerPhasesTest, CountsSignAgreement) {
+  SignAgreement S;
+  S.add(5, -10); // Predicted to shrink, shrank.
+  S.add(-3, -1); // Predicted to grow, shrank.
+  S.add(-2, 4);  // Predicted to grow, grew.
+  S.add(0, -5);  // No prediction.
+  S.add(4, 0);   // No change.
+  EXPECT_EQ(S.Agree, 2u);
+  EXPECT_EQ(S.Compared, 3u);
 }
 
 } // namespace

@@ -120,11 +120,16 @@ public:
   /// \p OnRow(K, features, applied decision, heuristic's decision) for
   /// every decision, in order. The first log's feature names (the decision
   /// left out) become getFeatureNames(); a later log with other features is
-  /// an error.
+  /// an error. With \p Scores, the compiles also log the IR2Native
+  /// per-decision score of inlined and declined sites
+  /// (CompileJob::WantSizeScore and WantDeclinedScore, which change no
+  /// object), and (*Scores)[K] becomes module K's, one per decision; such a
+  /// compile is never answered by trajectory replay (a recorded log may
+  /// have no score), but records its trajectory as any other.
   llvm::Error logTrajectories(
       llvm::ArrayRef<size_t> Mods, llvm::ArrayRef<CompilePolicy> Policies,
-      llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)>
-          OnRow);
+      llvm::function_ref<void(size_t, llvm::ArrayRef<float>, bool, bool)> OnRow,
+      std::vector<std::vector<float>> *Scores = nullptr);
   const std::vector<std::string> &getFeatureNames() const {
     return FeatureNames;
   }

@@ -86,7 +86,8 @@ public:
   /// is being compiled, its later jobs wait (the workers take other
   /// modules' jobs), so that the running compile's trajectory can answer
   /// them. Outcomes are in job order and equal to the pool's (Seconds is 0
-  /// for replayed ones).
+  /// for replayed ones). A job that wants the size score
+  /// (CompileJob::WantSizeScore) is always compiled, and recorded.
   std::vector<JobOutcome>
   run(WorkerPool &Pool, llvm::ArrayRef<CompileJob> Jobs,
       llvm::ArrayRef<std::string> ModuleKeys,

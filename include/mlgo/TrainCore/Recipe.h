@@ -50,6 +50,19 @@ enum class FlipWeighting : uint8_t {
   ModuleRelative,
 };
 
+/// How counterfactual rounds use the logged IR2Native score to choose the
+/// inversions they compile (the recipe's "predicted_inversions";
+/// docs/training.md).
+enum class PredictedInversions : uint8_t {
+  /// Today's seeded sample, no score logged ("off", the default).
+  Off,
+  /// The inversions predicted to shrink .text first, largest first, then
+  /// the rest in the sample's order, within the same budget ("rank").
+  Rank,
+  /// The sample without the inversions predicted to grow .text ("skip").
+  Skip,
+};
+
 /// The recipe's word for each value ("search-imitate", "package"...).
 llvm::StringRef getName(TrainMode M);
 llvm::StringRef getName(FlipWeighting W);
@@ -57,6 +70,7 @@ llvm::StringRef getName(learn::FlipScope S);
 llvm::StringRef getName(SizeMeasureKind K);
 /// "module" for objects summed, "package" for linked.
 llvm::StringRef getName(TotalsKind K);
+llvm::StringRef getName(PredictedInversions P);
 
 struct TrainRecipe {
   /// Every key at its default (out of line: GCC 12 reports a false
@@ -108,6 +122,11 @@ struct TrainRecipe {
   /// Counterfactual mode: the flip fraction whose policy round R > 1 runs
   /// around (one of FlipFractions; 0: the largest).
   double DaggerFraction = 0;
+  /// Counterfactual mode: whether every round's trajectory compiles log
+  /// the IR2Native per-decision score (inlined and declined sites) and
+  /// rank or skip the candidate inversions by it. Off: written to
+  /// toJSON() only when set, so that a recipe without it keeps its bytes.
+  PredictedInversions Predicted = PredictedInversions::Off;
   /// Counterfactual mode: a flip's row weight is its .text change in bytes,
   /// capped here (a flip that changes nothing weighs ZeroFlipWeight).
   double FlipWeightCap = 64;

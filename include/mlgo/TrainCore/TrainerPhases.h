@@ -96,6 +96,63 @@ std::vector<uint32_t> getSearchCandidates(const TrainRecipe &Recipe,
                                           llvm::StringRef ContentHash,
                                           uint32_t Decisions);
 
+/// Every decision of such a module in the order the search draws them:
+/// getSearchCandidates() is its first getSearchBudget() decisions, sorted
+/// (all decisions in index order when the budget covers them).
+std::vector<uint32_t> getSearchOrder(const TrainRecipe &Recipe,
+                                     uint64_t BitcodeSize,
+                                     llvm::StringRef ContentHash,
+                                     uint32_t Decisions);
+
+/// The predicted .text saving of inverting a decision whose trajectory
+/// logged IR2Native score \p Score (docs/ir2native.md, "In the plugin"):
+/// undoing an inlining (\p Inlined) saves minus the bytes it saved;
+/// inlining a declined site saves its declined score.
+inline float getPredictedInversionGain(bool Inlined, float Score) {
+  return Inlined ? -Score : Score;
+}
+
+/// The inversions a counterfactual round compiles in one module, and what
+/// the prediction did to them (predicted_inversions).
+struct InversionPlan {
+  /// The decisions to invert, ascending.
+  std::vector<uint32_t> Picks;
+  /// The sample the round takes without prediction (the first Budget of
+  /// the order), and how many of it are predicted to shrink .text (gain >
+  /// 0) and to grow it (gain < 0).
+  size_t Sampled = 0, PredictedShrink = 0, PredictedGrow = 0;
+  /// Skip: the sample's inversions predicted to grow .text, not compiled.
+  size_t Skipped = 0;
+  /// Rank: inversions predicted to shrink .text from beyond the sample
+  /// that took the place of as many of the sample's.
+  size_t Moved = 0;
+};
+
+/// Plans one module's inversions: \p Order is every decision that may be
+/// tried, in the round's order without prediction (its first \p Budget are
+/// the sample), \p Gains the predicted gain of inverting each decision, by
+/// decision index (empty with PredictedInversions::Off). Off: the sample.
+/// Rank: the decisions of Order predicted to shrink .text, largest gain
+/// first (equal gains in Order's order), then the rest in Order's order,
+/// cut at Budget. Skip: the sample without those predicted to grow it.
+InversionPlan planPredictedInversions(PredictedInversions Mode,
+                                      llvm::ArrayRef<uint32_t> Order,
+                                      size_t Budget,
+                                      llvm::ArrayRef<float> Gains);
+
+/// How the predictions of the compiled inversions compare with what they
+/// measured: of those that changed .text and have a nonzero prediction,
+/// how many agree in sign (a positive gain and a smaller .text).
+struct SignAgreement {
+  size_t Agree = 0, Compared = 0;
+  void add(float Gain, int64_t Delta) {
+    if (Delta == 0 || !(Gain > 0 || Gain < 0))
+      return;
+    ++Compared;
+    Agree += (Gain > 0) == (Delta < 0);
+  }
+};
+
 /// Weight of a counterfactual row whose inversion left .text unchanged.
 inline constexpr float ZeroFlipWeight = 0.5f;
 
