@@ -30,7 +30,9 @@
 # `logged_only_declined`), `logged_predict-components` and
 # `logged_predict-moves` the same on slices, and `logged_predictN...` with
 # `--logged-predict-inline N`.
-# With `env MODES="off skip-moves"` (off first), those modes only; with
+# With `env ORDER=unguided` every search runs in trajectory order
+# (`--unguided`) instead of the ranker's. With `env MODES="off skip-moves"`
+# (off first), those modes only; with
 # `env PLOT_ONLY=1`, no search: the summary and the plot of the modes'
 # earlier runs in WORK.
 #
@@ -67,6 +69,13 @@ print("\n".join(json.load(open(sys.argv[1]))["validation_packages"]))' \
     "$root/models/inline-oz/recipe.json")
 fi
 mlgo=${MLGO:-$root/build/bin/mlgo}
+order=${ORDER:-guided}
+order_flags=()
+case $order in
+guided) ;;
+unguided) order_flags=(--unguided) ;;
+*) echo "tune-predict: ORDER must be guided or unguided, not '$order'" >&2; exit 1 ;;
+esac
 mkdir -p "$work"
 work=$(cd "$work" && pwd)
 "$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
@@ -96,18 +105,19 @@ for m in "${modes[@]}"; do
     ;;
   esac
   "$mlgo" tune --quiet --per-package --max-compiles "$max" "${flags[@]}" \
+    ${order_flags[@]+"${order_flags[@]}"} \
     --corpus "$work/corpus" --work-dir "$work/$m" -o "$work/decisions-$m" \
     -j 2
   echo "$m: wall clock $(( $(date +%s) - start )) s"
   grep -h '^- Search\|^- Predictions\|^- Of those\|^| total' \
     "$work/$m/report.md" || true
 done
-python3 - "$work" "${modes[@]}" <<'PY'
+python3 - "$work" "$order" "${modes[@]}" <<'PY'
 import csv, sys
-work, modes = sys.argv[1], sys.argv[2:]
+work, order, modes = sys.argv[1], sys.argv[2], sys.argv[3:]
 curves = {}
 for m in modes:
-    rows = list(csv.reader(open(f"{work}/{m}/curve-guided.csv")))[1:]
+    rows = list(csv.reader(open(f"{work}/{m}/curve-{order}.csv")))[1:]
     base = int(rows[0][1])
     curves[m] = [(int(c), base - int(b)) for c, b, *_ in rows]
     c, g = curves[m][-1]
