@@ -4,7 +4,7 @@
 // ("masked_argmax", Model.h) by evolution strategies. Until now those were
 // the weights of one linear layer: a score per column, linear in LLVM's
 // features. Where one linear rule cannot serve two kinds of hot loop at
-// once (brotli's hashers against xz's match finder, docs/lab-notes.md,
+// once (brotli's hashers against xz's match finder, docs/lab/2026-11-27.md,
 // session 7), a hidden layer can; this file is what the trainer needs for
 // that, as data, without a compiler:
 //
