@@ -17,9 +17,12 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/JSONInteger.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
+#include "llvm/Object/Archive.h"
 #include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/BLAKE3.h"
 #include "llvm/Support/CommandLine.h"
@@ -127,6 +130,23 @@ static std::string moduleNameFor(StringRef BaseDir, StringRef Directory,
   return StringRef(Abs).ltrim('/').str();
 }
 
+std::string getCommonRoot(ArrayRef<std::string> Dirs) {
+  if (Dirs.empty())
+    return "";
+  SmallVector<StringRef, 16> Common;
+  StringRef(Dirs.front()).split(Common, '/');
+  for (StringRef D : Dirs.drop_front()) {
+    SmallVector<StringRef, 16> Parts;
+    D.split(Parts, '/');
+    size_t N = 0;
+    while (N < Common.size() && N < Parts.size() && Common[N] == Parts[N])
+      ++N;
+    Common.resize(N);
+  }
+  std::string Root = join(Common, "/");
+  return Root.empty() ? "/" : Root;
+}
+
 Expected<std::vector<ObjectInput>>
 readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
                     StringRef BaseDirArg) {
@@ -148,6 +168,9 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
     return makeError(Path + ": not a compilation database (expected an array)");
 
   std::vector<ObjectInput> Objects;
+  // Each object's entry directory and output, to name it again from the
+  // top of the build if its name collides.
+  std::vector<std::pair<std::string, std::string>> Origins;
   StringSet<> SeenObjects;
   for (size_t I = 0; I < Entries->size(); ++I) {
     const json::Object *E = (*Entries)[I].getAsObject();
@@ -210,11 +233,34 @@ readCompileCommands(StringRef Path, std::vector<SkippedObject> &Skipped,
       sys::path::append(Source, *File);
     }
     Objects.push_back({Obj, Module, normalize(Source)});
+    Origins.emplace_back(normalize(*Directory), Output);
   }
   if (!BaseDir.empty() && !Objects.empty() && BelowBase == 0)
     return makeError("--base-dir '" + BaseDirArg + "': none of the " +
                      Twine(Objects.size()) + " objects of " + Path +
                      " lies below " + BaseDir);
+  // A recursive make compiles each directory's sources there: a program's
+  // main.o and its companion tool's main.o get one name relative to their
+  // directories. Such objects are named by their path from the top of the
+  // build instead (--base-dir, or the directory every entry lies below);
+  // names that do not collide stay as they are, so that a corpus's names,
+  // and its fingerprint, do not change when a build gains a directory.
+  StringMap<unsigned> NameCount;
+  for (const ObjectInput &O : Objects)
+    ++NameCount[O.ModuleName];
+  if (llvm::any_of(NameCount, [](const auto &E) { return E.second > 1; })) {
+    std::string Top = BaseDir.empty() ? "" : normalize(BaseDir);
+    if (Top.empty()) {
+      std::vector<std::string> Dirs;
+      for (const auto &[Dir, Out] : Origins)
+        Dirs.push_back(Dir);
+      Top = getCommonRoot(Dirs);
+    }
+    for (size_t I = 0; I < Objects.size(); ++I)
+      if (NameCount[Objects[I].ModuleName] > 1)
+        Objects[I].ModuleName =
+            moduleNameFor(Top, Origins[I].first, Origins[I].second);
+  }
   // A parallel build records its compiles in the order they happened to
   // run: the corpus lists its modules by name, as a directory's are, so
   // that its description and fingerprint do not depend on that order. Of
@@ -260,6 +306,65 @@ Expected<std::vector<ObjectInput>> findObjects(StringRef Dir, bool AnyName) {
     return A.ModuleName < B.ModuleName;
   });
   return Objects;
+}
+
+/// Whether the archive in \p Buffer has no symbol table and a member with
+/// a .llvmbc section.
+static bool isUnindexedBitcodeArchive(MemoryBufferRef Buffer) {
+  Expected<std::unique_ptr<object::Archive>> A =
+      object::Archive::create(Buffer);
+  if (!A) {
+    consumeError(A.takeError());
+    return false;
+  }
+  if ((*A)->hasSymbolTable() && !(*A)->symbols().empty())
+    return false;
+  Error Err = Error::success();
+  bool Found = false;
+  for (const object::Archive::Child &C : (*A)->children(Err)) {
+    Expected<MemoryBufferRef> Member = C.getMemoryBufferRef();
+    if (!Member) {
+      consumeError(Member.takeError());
+      continue;
+    }
+    Expected<std::unique_ptr<object::ObjectFile>> Obj =
+        object::ObjectFile::createObjectFile(*Member);
+    if (!Obj) {
+      consumeError(Obj.takeError());
+      continue;
+    }
+    for (const object::SectionRef &Sec : (*Obj)->sections()) {
+      Expected<StringRef> Name = Sec.getName();
+      if (Name && *Name == ".llvmbc") {
+        Found = true;
+        break;
+      }
+      if (!Name)
+        consumeError(Name.takeError());
+    }
+    if (Found)
+      break;
+  }
+  consumeError(std::move(Err));
+  return Found;
+}
+
+std::vector<std::string> findUnindexedBitcodeArchives(StringRef Dir) {
+  std::vector<std::string> Found;
+  std::error_code EC;
+  for (sys::fs::recursive_directory_iterator It(Dir, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    if (It->type() != sys::fs::file_type::regular_file ||
+        !StringRef(It->path()).ends_with(".a"))
+      continue;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Buffer =
+        MemoryBuffer::getFile(It->path(), /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (Buffer && isUnindexedBitcodeArchive((*Buffer)->getMemBufferRef()))
+      Found.push_back(It->path());
+  }
+  llvm::sort(Found);
+  return Found;
 }
 
 Expected<EmbeddedModule> readEmbeddedModule(StringRef ObjectPath,

@@ -174,6 +174,26 @@ int runExtract() {
   if (!R)
     return fail(R.takeError());
 
+  // A static library of such objects made by GNU ar has no symbol table:
+  // the build links, or fails, before anyone looks at the corpus, so say
+  // why here. The objects' top directory is searched (not "/").
+  std::string Top = ExtractObjects;
+  if (Top.empty()) {
+    std::vector<std::string> Dirs;
+    for (const ObjectInput &O : *Objects)
+      Dirs.push_back(sys::path::parent_path(O.ObjectPath).str());
+    Top = getCommonRoot(Dirs);
+  }
+  if (!Top.empty() && Top != "/")
+    for (const std::string &A : findUnindexedBitcodeArchives(Top))
+      WithColor::warning(errs(), "mlgo")
+          << A
+          << ": a static library of objects with embedded bitcode but no "
+                "symbol table (GNU ar writes none for them), so links against "
+                "it fail; build with AR=llvm-ar-19 RANLIB=llvm-ranlib-19 "
+                "(CMake: -DCMAKE_AR=/usr/bin/llvm-ar-19 "
+                "-DCMAKE_RANLIB=/usr/bin/llvm-ranlib-19)\n";
+
   uint64_t Bytes = 0;
   for (const ExtractedModule &M : R->Modules)
     Bytes += M.BitcodeSize;
@@ -195,6 +215,13 @@ int runExtract() {
         OS << "    ... (all listed in " << ExtractionReportFileName << ")\n";
     }
   }
+  std::string Source = ExtractObjects.empty()
+                           ? std::string(ExtractCompileCommands)
+                           : std::string(ExtractObjects);
+  if (Considered == 0)
+    return fail(Source +
+                ": no object to extract (--compile-commands takes the "
+                "entries that compile with -c, --objects the files named *.o)");
   if (R->Skipped.empty())
     return 0;
   std::map<std::string, std::vector<const SkippedObject *>> ByReason;
@@ -210,6 +237,12 @@ int runExtract() {
       OS << "    ... (all listed in " << ExtractionReportFileName << ")\n";
   }
   OS.flush();
+  // A corpus of nothing is never what was asked for, partial or not.
+  if (R->Modules.empty())
+    return fail("no module extracted: none of the " + Twine(Considered) +
+                " objects of " + Source +
+                " gave one (listed above); compile them with clang-19 "
+                "-Xclang -fembed-bitcode=all");
   if (ExtractAllowPartial)
     return 0;
   return fail("the corpus is partial: " + Twine(R->Skipped.size()) + " of " +

@@ -7,7 +7,8 @@
 //
 // The objects come from a compile_commands.json (each compile-only entry's
 // output; the module is named after the output path relative to the entry's
-// directory) or from a directory tree (every *.o, named relative to it).
+// directory, or, where two such names collide, to the top of the build) or
+// from a directory tree (every *.o, named relative to it).
 // Extraction runs on a thread pool. Objects that cannot contribute are never
 // dropped silently: each is reported with the reason (see SkipReason), in
 // the result and in DIR/extraction_report.json, which also records, for each
@@ -105,12 +106,15 @@ std::string describeDroppedModule(const DroppedModule &D);
 /// Objects of the compile-only commands of a compile_commands.json; other
 /// entries are appended to \p Skipped. A module is named after its object's
 /// path relative to \p BaseDir when the object lies below it, else relative
-/// to its entry's directory: recursive makes compile in several
-/// directories, whose `sds.o`s (redis's src/ and deps/hiredis/) would
-/// otherwise get one name. The objects are sorted by module name (a
-/// parallel build records compiles in no fixed order); of two objects with
-/// one module name, the first by path is kept. Fails only if the file is
-/// unreadable or not a compilation database.
+/// to its entry's directory. Recursive makes compile in several
+/// directories, whose `sds.o`s (redis's src/ and deps/hiredis/) or two
+/// programs' `main.o`s would get one name that way: objects whose names
+/// collide are named by their path from the top of the build instead -
+/// \p BaseDir, or the deepest directory every entry's directory lies in -
+/// and the other names stay as they are. The objects are sorted by module
+/// name (a parallel build records compiles in no fixed order); of two
+/// objects that still have one module name, the first by path is kept.
+/// Fails only if the file is unreadable or not a compilation database.
 llvm::Expected<std::vector<ObjectInput>>
 readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped,
                     llvm::StringRef BaseDir = "");
@@ -120,6 +124,18 @@ readCompileCommands(llvm::StringRef Path, std::vector<SkippedObject> &Skipped,
 /// -fPIC objects are *.sho).
 llvm::Expected<std::vector<ObjectInput>> findObjects(llvm::StringRef Dir,
                                                      bool AnyName = false);
+
+/// The static libraries (files named *.a) under \p Dir, sorted, that hold
+/// objects with embedded bitcode but no symbol table. GNU ar writes none for
+/// such objects (its LTO plugin cannot read clang-19's bitcode), so a link
+/// against the library fails with undefined references; llvm-ar-19 writes
+/// it. Unreadable files are not archives here: the extraction reports the
+/// objects themselves.
+std::vector<std::string> findUnindexedBitcodeArchives(llvm::StringRef Dir);
+
+/// The deepest directory that every one of \p Paths (absolute, normalized)
+/// lies in or is; "/" when they share nothing else, "" for no paths.
+std::string getCommonRoot(llvm::ArrayRef<std::string> Paths);
 
 /// The embedded sections of one object.
 struct EmbeddedModule {

@@ -1,0 +1,1 @@
+int help(int X) { return X * 3 + 1; }

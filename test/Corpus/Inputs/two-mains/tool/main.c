@@ -1,0 +1,5 @@
+#include <stdio.h>
+int main(void) {
+  puts("the companion tool");
+  return 0;
+}
