@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # Configures and builds mlgo into build/ (Release, warnings as errors).
+#
+#   scripts/build.sh [TARGET...]    the named ninja targets (default: all);
+#                                   ./run.sh builds `mlgo mlgo-plugin` only
+#
+# CMake runs every time (a few seconds with a configured tree): what it
+# finds installed decides parts of the build (Open MPI, the Python
+# package), and `scripts/setup.sh --main` (./run.sh) installs less than
+# `scripts/setup.sh --sources` (./test.sh), so a tree first configured by
+# ./run.sh must see what ./test.sh installed later.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if [[ ! -f build/build.ninja ]]; then
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMLGO_WERROR=ON >/dev/null
-fi
+cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DMLGO_WERROR=ON >/dev/null
 ninja -C build "$@"

@@ -33,6 +33,10 @@
 # profile: executed instructions of its benchmark under callgrind, the
 # reward, paired wall-clock runs, and its tests against both builds. Only
 # packages being evaluated are (./test.sh leaves zlib out).
+#
+# MLGO_STAGE_TIMES, when set, names a file that each stage (a size tune, the
+# eval, a speed tune, a speed eval) appends a line to: its name, a tab, its
+# wall-clock seconds (./run.sh prints them at the end).
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${1:-build}; shift || true
@@ -54,6 +58,14 @@ speed_dir="$root/$build/speed"
 tune_compiles=${MLGO_TUNE_COMPILES:-150}
 tune_dir="$root/$build/tune"
 decisions=()
+stage_start=$SECONDS
+# stage_done NAME: the stage that began at $stage_start ends now.
+stage_done() {
+  if [[ -n ${MLGO_STAGE_TIMES:-} ]]; then
+    printf '%s\t%d\n' "$1" $((SECONDS - stage_start)) >>"$MLGO_STAGE_TIMES"
+  fi
+  stage_start=$SECONDS
+}
 # Work directories stay (a rerun resumes); decisions files of an earlier
 # run for other packages must not be applied in this one.
 rm -rf "$tune_dir/decisions"
@@ -69,6 +81,7 @@ for tune_pkg in "${tune_pkgs[@]}"; do
   else
     status=1
   fi
+  stage_done "size tune: $tune_pkg, $tune_compiles compiles"
   echo
 done
 echo "=== ${pkgs[*]}: clang-19 -Oz vs clang-19 -Oz + mlgo (embedded model)"
@@ -77,6 +90,7 @@ echo
 model=$(sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' "$root/models/inline-oz/model.json" | head -1)
 echo
 echo "model: embedded '$model' (models/inline-oz/model.json); logs and build trees in $build/eval/"
+stage_done "eval: ${#pkgs[@]} packages, -Oz vs the model"
 
 # Speed: a package tuned on its own profile (its tests) and measured
 # against clang-19 -O2 -fprofile-use with the same profile on its
@@ -92,12 +106,14 @@ for speed_pkg in "${speed_pkgs[@]}"; do
     -o "$w/$speed_pkg.decisions" --max-compiles "$speed_compiles" \
     --evict-model "$evict_model" --quiet; then
     sed -n '/^Estimated/p' "$w/report.md"
+    stage_done "speed tune: $speed_pkg, $speed_compiles compiles"
     echo
     echo "=== $speed_pkg: clang-19 -O2 -fprofile-use vs the same with $speed_pkg.decisions"
     echo
     "$mlgo" eval package "$speed_pkg" -j "$jobs" --profile "$w/profile.profdata" \
       --decisions "$w/$speed_pkg.decisions" --evict-model "$evict_model" \
       --work-dir "$w/eval" || status=1
+    stage_done "speed eval: $speed_pkg, -O2 PGO vs tuned"
   else
     status=1
   fi

@@ -10,18 +10,42 @@
 #                               and the autotools that packages without a
 #                               shipped configure script need
 #                               (scripts/corpus-debian.sh: libsodium and
-#                               libarchive run autoreconf)
+#                               libarchive run autoreconf); ./test.sh
+#   scripts/setup.sh --main     only what ./run.sh's main job needs: the
+#                               build's, the deb-src entry, and what the
+#                               eval packages are built and measured with
+#                               (GNU time, bear, valgrind's callgrind) - not
+#                               PyTorch, pytest, Open MPI, the sanitizer
+#                               runtimes or clang-format, which only tests
+#                               use (a later --sources adds them, and
+#                               scripts/build.sh's next configure sees them)
 set -euo pipefail
 
+mode=${1:-}
+case $mode in
+"" | --sources | --main) ;;
+*)
+  echo "setup: unknown mode '$mode' (none, --sources or --main)" >&2
+  exit 2
+  ;;
+esac
 want_sources=0
-[[ "${1:-}" == "--sources" ]] && want_sources=1
+[[ $mode == --sources || $mode == --main ]] && want_sources=1
 
-packages=(
+# What configuring and building bin/mlgo and the plugin needs (CMake finds
+# GoogleTest, Google Benchmark and Eigen at configure time), then what the
+# eval packages need: apt-get source (dpkg-dev), GNU time (peak RSS), bear
+# (the corpus build of `mlgo tune --package`), valgrind (callgrind for the
+# speed table).
+main_packages=(
   cmake ninja-build g++ make python3
   llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev libclang-cpp19-dev
-  libclang-rt-19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-  bear dpkg-dev time clang-format-19 valgrind
+  bear dpkg-dev time valgrind pkg-config
+)
+packages=(
+  "${main_packages[@]}"
+  libclang-rt-19-dev clang-format-19
   # The Python package (python/, docs/python.md) and its tests and PPO
   # example, all for Debian's /usr/bin/python3.
   python3-dev pybind11-dev python3-pybind11 python3-numpy python3-pytest
@@ -29,7 +53,8 @@ packages=(
   # Runs across machines (docs/distributed.md).
   openmpi-bin libopenmpi-dev
 )
-[[ $want_sources -eq 1 ]] && packages+=(autoconf automake libtool pkg-config)
+[[ $mode == --sources ]] && packages+=(autoconf automake libtool)
+[[ $mode == --main ]] && packages=("${main_packages[@]}")
 
 SUDO=""
 if [[ $(id -u) -ne 0 ]]; then
