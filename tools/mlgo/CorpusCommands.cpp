@@ -189,10 +189,10 @@ int runExtract() {
       WithColor::warning(errs(), "mlgo")
           << A
           << ": a static library of objects with embedded bitcode but no "
-                "symbol table (GNU ar writes none for them), so links against "
-                "it fail; build with AR=llvm-ar-19 RANLIB=llvm-ranlib-19 "
-                "(CMake: -DCMAKE_AR=/usr/bin/llvm-ar-19 "
-                "-DCMAKE_RANLIB=/usr/bin/llvm-ranlib-19)\n";
+             "symbol table (GNU ar writes none for them), so links against "
+             "it fail; build with AR=llvm-ar-19 RANLIB=llvm-ranlib-19 "
+             "(CMake: -DCMAKE_AR=/usr/bin/llvm-ar-19 "
+             "-DCMAKE_RANLIB=/usr/bin/llvm-ranlib-19)\n";
 
   uint64_t Bytes = 0;
   for (const ExtractedModule &M : R->Modules)
