@@ -218,6 +218,7 @@ int runExtract() {
   std::string Source = ExtractObjects.empty()
                            ? std::string(ExtractCompileCommands)
                            : std::string(ExtractObjects);
+  OS.flush();
   if (Considered == 0)
     return fail(Source +
                 ": no object to extract (--compile-commands takes the "
