@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The main job, about 12 minutes on a bare 2-core Debian 12 machine: installs
+# The main job (aiming at 12 minutes on a bare 2-core Debian 12 machine;
+# the lab notes of 2026-12-02 estimate it): installs
 # what it needs (scripts/setup.sh --main: not the test-only packages),
 # builds the two things it runs (bin/mlgo and the plugin), then builds real
 # programs from Debian's sources end to end (scripts/eval-packages.sh,
