@@ -14,8 +14,9 @@
 # corpus; ninja-build is held out for validation), then xz-utils, tinyxml2,
 # yaml-cpp, cmark, lzip, uchardet and cjson, which are not in the corpus at
 # all (docs/eval.md).
-# ./run.sh's main job runs the default; test.sh checks the test suites of
-# all but zlib (whose is a lit test, test/Eval/zlib-test-suite.test).
+# ./run.sh's main job runs three of them (tinyxml2, cjson, zlib); test.sh
+# checks the test suites of all but zlib (whose is a lit test,
+# test/Eval/zlib-test-suite.test).
 #
 # Programs can also be tuned (`mlgo tune --package`, docs/tune.md) with a
 # small fixed budget each, and built a third time with their decisions
