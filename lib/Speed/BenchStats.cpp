@@ -53,9 +53,8 @@ std::vector<double> pairedRatios(const std::vector<double> &Times,
   return Ratios;
 }
 
-RatioEstimate bootstrapMedian(const std::vector<double> &Ratios,
-                              uint64_t Seed, unsigned Resamples,
-                              double Confidence) {
+RatioEstimate bootstrapMedian(const std::vector<double> &Ratios, uint64_t Seed,
+                              unsigned Resamples, double Confidence) {
   assert(!Ratios.empty() && Resamples > 0 && "nothing to resample");
   assert(Confidence > 0 && Confidence < 1 && "a confidence is a fraction");
   RatioEstimate E;
@@ -117,14 +116,12 @@ std::string describe(StopReason R, const StoppingRule &Rule) {
   return OS.str();
 }
 
-StopReason shouldStop(const StoppingRule &Rule, unsigned Rounds,
-                      double Elapsed,
+StopReason shouldStop(const StoppingRule &Rule, unsigned Rounds, double Elapsed,
                       const std::vector<RatioEstimate> &Estimates) {
   if (Rounds >= Rule.MinRounds &&
-      std::all_of(Estimates.begin(), Estimates.end(),
-                  [&](const RatioEstimate &E) {
-                    return E.CI.width() <= Rule.CIWidth;
-                  }))
+      std::all_of(
+          Estimates.begin(), Estimates.end(),
+          [&](const RatioEstimate &E) { return E.CI.width() <= Rule.CIWidth; }))
     return StopReason::Converged;
   if (Rule.MaxRounds && Rounds >= Rule.MaxRounds)
     return StopReason::MaxRounds;

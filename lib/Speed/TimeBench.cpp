@@ -14,6 +14,7 @@
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -54,8 +55,8 @@ public:
     Attr.inherit = 1;
     Attr.exclude_kernel = 1;
     Attr.exclude_hv = 1;
-    long FD = ::syscall(SYS_perf_event_open, &Attr, 0, -1, -1,
-                        PERF_FLAG_FD_CLOEXEC);
+    long FD =
+        ::syscall(SYS_perf_event_open, &Attr, 0, -1, -1, PERF_FLAG_FD_CLOEXEC);
     if (FD < 0)
       return makeError("perf_event_open has no cycle counter (" +
                        Twine(std::strerror(errno)) + ")");
@@ -178,8 +179,8 @@ Expected<BenchResult> runTimeBench(ArrayRef<BenchBuild> Builds,
         Counter->disable();
       return Fail(toString(Child.takeError()));
     }
-    std::optional<ProcessResult> End = Child->waitUntil(
-        Start + std::chrono::seconds(Options.TimeoutSeconds));
+    std::optional<ProcessResult> End =
+        Child->waitUntil(Start + std::chrono::seconds(Options.TimeoutSeconds));
     Clock::time_point Stop = Clock::now();
     std::optional<double> Cycles;
     if (Counter)
@@ -211,8 +212,8 @@ Expected<BenchResult> runTimeBench(ArrayRef<BenchBuild> Builds,
                          std::to_string(B + 1) + ".out";
       sys::fs::rename(OutputOf(B), Kept);
       return Fail("its output differs from that of the baseline '" +
-                  Builds[0].Name + "' (compare " + Kept + " with " +
-                  Reference + ")");
+                  Builds[0].Name + "' (compare " + Kept + " with " + Reference +
+                  ")");
     }
     return T;
   };
@@ -251,10 +252,10 @@ Expected<BenchResult> runTimeBench(ArrayRef<BenchBuild> Builds,
     ++Result.Rounds;
     const std::vector<std::vector<double>> &Values = Result.decidedValues();
     for (size_t B = 1; B < N; ++B)
-      Estimates[B - 1] =
-          bootstrapMedian(pairedRatios(Values[B], Values[0]), Options.Seed,
-                          Options.Resamples);
-    double Elapsed = std::chrono::duration<double>(Clock::now() - First).count();
+      Estimates[B - 1] = bootstrapMedian(pairedRatios(Values[B], Values[0]),
+                                         Options.Seed, Options.Resamples);
+    double Elapsed =
+        std::chrono::duration<double>(Clock::now() - First).count();
     if (Progress) {
       *Progress << "round " << Result.Rounds << ":";
       for (size_t B = 1; B < N; ++B)
@@ -263,7 +264,8 @@ Expected<BenchResult> runTimeBench(ArrayRef<BenchBuild> Builds,
                              Estimates[B - 1].CI.High);
       *Progress << "\n";
     }
-    Result.Stopped = shouldStop(Options.Stop, Result.Rounds, Elapsed, Estimates);
+    Result.Stopped =
+        shouldStop(Options.Stop, Result.Rounds, Elapsed, Estimates);
     if (Result.Stopped != StopReason::KeepGoing)
       break;
   }
@@ -340,12 +342,10 @@ void BenchResult::printJSON(raw_ostream &OS) const {
     }
     Builds.push_back(std::move(O));
   }
-  json::Object Top{{"rounds", int64_t(Rounds)},
-                   {"stopped", describe(Stopped, Rule)},
-                   {"measure", decidedMeasure()},
-                   {"load_before", LoadBefore},
-                   {"load_after", LoadAfter},
-                   {"builds", std::move(Builds)}};
+  json::Object Top{
+      {"rounds", int64_t(Rounds)},   {"stopped", describe(Stopped, Rule)},
+      {"measure", decidedMeasure()}, {"load_before", LoadBefore},
+      {"load_after", LoadAfter},     {"builds", std::move(Builds)}};
   if (PinnedCPU)
     Top["pinned_cpu"] = int64_t(*PinnedCPU);
   else

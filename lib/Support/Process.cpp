@@ -25,8 +25,8 @@
 #include <mutex>
 #include <optional>
 #include <poll.h>
-#include <spawn.h>
 #include <sched.h>
+#include <spawn.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -311,8 +311,7 @@ ProcessResult ChildProcess::wait() {
     return *Result;
   int WaitStatus = 0;
   struct rusage Used;
-  pid_t R =
-      sys::RetryAfterSignal(-1, ::wait4, Pid, &WaitStatus, 0, &Used);
+  pid_t R = sys::RetryAfterSignal(-1, ::wait4, Pid, &WaitStatus, 0, &Used);
   if (R < 0) {
     Result = ProcessResult::notStarted("cannot wait for process " +
                                        std::to_string(Pid) + ": " +

@@ -129,8 +129,7 @@ int runBench() {
   bool Temporary = WorkDir.empty();
   if (Temporary) {
     SmallString<128> Dir;
-    if (std::error_code EC =
-            sys::fs::createUniqueDirectory("mlgo-bench", Dir))
+    if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-bench", Dir))
       return fail("cannot create a temporary directory: " + EC.message());
     O.WorkDir = Dir.str().str();
   } else {

@@ -73,8 +73,8 @@ int runSimulate() {
   if (!RealTree)
     return fail(RealTree.takeError());
   SmallString<128> LogDir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-simulate",
-                                                          LogDir))
+  if (std::error_code EC =
+          sys::fs::createUniqueDirectory("mlgo-simulate", LogDir))
     return fail("cannot create a temporary directory: " + EC.message());
   std::vector<std::string> Argv(Command.begin(), Command.end());
   Expected<SimulatedRun> Run = runCallgrindSimulated(
@@ -89,16 +89,15 @@ int runSimulate() {
     json::Array Programs;
     for (const std::string &P : Run->Programs)
       Programs.push_back(P);
-    outs() << formatv(
-                  "{0:2}",
-                  json::Value(json::Object{
-                      {"programs", std::move(Programs)},
-                      {"instructions", int64_t(E.Ir)},
-                      {"l1_misses", int64_t(E.l1Misses())},
-                      {"ll_misses", int64_t(E.llMisses())},
-                      {"branches", int64_t(E.Bc + E.Bi)},
-                      {"mispredicted_branches", int64_t(E.mispredicts())},
-                      {"cycles", int64_t(Run->cycles())}}))
+    outs() << formatv("{0:2}",
+                      json::Value(json::Object{
+                          {"programs", std::move(Programs)},
+                          {"instructions", int64_t(E.Ir)},
+                          {"l1_misses", int64_t(E.l1Misses())},
+                          {"ll_misses", int64_t(E.llMisses())},
+                          {"branches", int64_t(E.Bc + E.Bi)},
+                          {"mispredicted_branches", int64_t(E.mispredicts())},
+                          {"cycles", int64_t(Run->cycles())}}))
            << "\n";
     return 0;
   }

@@ -27,9 +27,9 @@
 #include <cerrno>
 #include <chrono>
 #include <csignal>
-#include <sched.h>
 #include <cstring>
 #include <poll.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>

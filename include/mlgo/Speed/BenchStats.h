@@ -65,8 +65,8 @@ struct RatioEstimate {
 
 /// The median of \p Ratios with its percentile bootstrap interval at
 /// \p Confidence (see the file comment). \p Ratios must not be empty.
-RatioEstimate bootstrapMedian(const std::vector<double> &Ratios,
-                              uint64_t Seed, unsigned Resamples = 2000,
+RatioEstimate bootstrapMedian(const std::vector<double> &Ratios, uint64_t Seed,
+                              unsigned Resamples = 2000,
                               double Confidence = 0.95);
 
 enum class Verdict {
@@ -102,8 +102,7 @@ std::string describe(StopReason R, const StoppingRule &Rule);
 /// current estimates of the builds other than the baseline. Convergence is
 /// checked before the caps (a bench that converged on its last allowed
 /// round converged).
-StopReason shouldStop(const StoppingRule &Rule, unsigned Rounds,
-                      double Elapsed,
+StopReason shouldStop(const StoppingRule &Rule, unsigned Rounds, double Elapsed,
                       const std::vector<RatioEstimate> &Estimates);
 
 /// The order in which a round runs \p N builds: a permutation of 0..N-1

@@ -1,4 +1,4 @@
-//===- mlgo/Speed/CycleEstimate.h - Cycles from simulated caches -*- C++ -*-===//
+//===- mlgo/Speed/CycleEstimate.h - Cycles, simulated -----------*- C++ -*-===//
 //
 // A deterministic cost that sees more than executed instructions: a
 // command run under callgrind with its cache and branch-predictor
@@ -46,14 +46,14 @@ namespace speed {
 /// The events of callgrind's cache and branch simulation, summed over the
 /// processes of a run.
 struct SimulatedEvents {
-  uint64_t Ir = 0;                   ///< instructions executed
-  uint64_t Dr = 0, Dw = 0;           ///< data reads and writes
-  uint64_t I1mr = 0;                 ///< L1 instruction misses
-  uint64_t D1mr = 0, D1mw = 0;       ///< L1 data read and write misses
-  uint64_t ILmr = 0;                 ///< LL instruction misses
-  uint64_t DLmr = 0, DLmw = 0;       ///< LL data read and write misses
-  uint64_t Bc = 0, Bcm = 0;          ///< conditional branches, mispredicted
-  uint64_t Bi = 0, Bim = 0;          ///< indirect branches, mispredicted
+  uint64_t Ir = 0;             ///< instructions executed
+  uint64_t Dr = 0, Dw = 0;     ///< data reads and writes
+  uint64_t I1mr = 0;           ///< L1 instruction misses
+  uint64_t D1mr = 0, D1mw = 0; ///< L1 data read and write misses
+  uint64_t ILmr = 0;           ///< LL instruction misses
+  uint64_t DLmr = 0, DLmw = 0; ///< LL data read and write misses
+  uint64_t Bc = 0, Bcm = 0;    ///< conditional branches, mispredicted
+  uint64_t Bi = 0, Bim = 0;    ///< indirect branches, mispredicted
 
   SimulatedEvents &operator+=(const SimulatedEvents &Other);
   uint64_t l1Misses() const { return I1mr + D1mr + D1mw; }
