@@ -93,7 +93,9 @@ std::optional<unsigned> lastAllowedCPU() {
 }
 
 std::string readFileOrEmpty(const std::string &Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  // As a stream: /proc files say they are empty.
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
+      MemoryBuffer::getFileAsStream(Path);
   return Buf ? (*Buf)->getBuffer().str() : std::string();
 }
 

@@ -86,7 +86,7 @@ TEST(BenchStatsTest, StopsWhenNarrowOrAtACap) {
   Rule.MinRounds = 5;
   Rule.MaxRounds = 10;
   Rule.MaxSeconds = 60;
-  RatioEstimate Narrow{1.0, {0.99, 1.01}}, Wide{1.0, {0.9, 1.1}};
+  RatioEstimate Narrow{1.0, {0.995, 1.005}}, Wide{1.0, {0.9, 1.1}};
   // Narrow enough, but too few rounds.
   EXPECT_EQ(shouldStop(Rule, 4, 1, {Narrow}), StopReason::KeepGoing);
   EXPECT_EQ(shouldStop(Rule, 5, 1, {Narrow}), StopReason::Converged);

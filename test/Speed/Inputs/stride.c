@@ -1,12 +1,13 @@
-/* Two million loads from a 64 MiB array, STEP bytes apart, wrapped at MASK:
- * with a large MASK every load touches a new line of the array (a miss in
- * any cache smaller than it), with a small one the same few lines (hits).
- * The instructions executed are the same: only the mask differs. */
+/* Two million loads from a 64 MiB array, 4160 bytes apart, wrapped at 2^N
+ * bytes (N the argument): with N = 26 every load touches another line of
+ * the array (a miss in any cache smaller than it), with N = 12 the same 64
+ * lines (hits). The instructions executed are the same: only the mask
+ * differs. */
 #include <stdio.h>
 #include <stdlib.h>
 
 int main(int argc, char **argv) {
-  unsigned long Mask = strtoul(argv[1], 0, 0);
+  unsigned long Mask = (1UL << strtoul(argv[1], 0, 10)) - 1;
   const unsigned long Size = 64UL << 20, Step = 4160;
   unsigned char *A = calloc(Size, 1);
   if (!A)
