@@ -49,7 +49,7 @@ for p in ${programs//,/ }; do
   echo "== $p: mlgo bench" >&2
   "$mlgo" bench "$d/O2/$p" "$d/O1/$p" "$d/O3/$p" "${args[@]}" \
     --stdin="$d/inputB" --ci-width=0.01 --min-runs=10 --max-runs=80 \
-    --max-seconds=240 --json --svg="$d/ratios.svg" >"$d/bench.json"
+    --max-seconds=150 --json --svg="$d/ratios.svg" >"$d/bench.json"
   for o in O1 O2 O3; do
     if [[ ! -s $d/simulate-$o.json ]]; then
       echo "== $p: mlgo speed simulate -$o" >&2
