@@ -25,7 +25,9 @@
 #include <mutex>
 #include <optional>
 #include <poll.h>
+#include <sched.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
@@ -183,9 +185,26 @@ Expected<ChildProcess> ChildProcess::spawn(ArrayRef<std::string> Argv,
   for (const std::string &A : Argv)
     Args.push_back(const_cast<char *>(A.c_str()));
   Args.push_back(nullptr);
+  // The child inherits the spawning thread's CPU affinity.
+  std::optional<cpu_set_t> Restore;
+  if (Options.CPU) {
+    cpu_set_t Old, One;
+    if (::sched_getaffinity(0, sizeof(Old), &Old) != 0)
+      return makeError("cannot run on CPU " + std::to_string(*Options.CPU) +
+                       ": " + std::strerror(errno));
+    CPU_ZERO(&One);
+    CPU_SET(*Options.CPU, &One);
+    if (::sched_setaffinity(0, sizeof(One), &One) != 0)
+      return makeError("cannot run on CPU " + std::to_string(*Options.CPU) +
+                       ": " + std::strerror(errno));
+    Restore = Old;
+  }
   pid_t Pid = 0;
-  if (int EC = ::posix_spawn(&Pid, Program.c_str(), &S.Actions, &S.Attributes,
-                             Args.data(), environ))
+  int EC = ::posix_spawn(&Pid, Program.c_str(), &S.Actions, &S.Attributes,
+                         Args.data(), environ);
+  if (Restore)
+    ::sched_setaffinity(0, sizeof(*Restore), &*Restore);
+  if (EC)
     return makeError("cannot run '" + Program + "': " + std::strerror(EC));
   return ChildProcess(Pid, Options.OwnProcessGroup);
 }
@@ -204,7 +223,7 @@ ChildProcess ChildProcess::adopt(int Pid, bool OwnProcessGroup) {
 ChildProcess::ChildProcess(ChildProcess &&Other) noexcept
     : Pid(Other.Pid), OwnProcessGroup(Other.OwnProcessGroup),
       ExitFD(std::move(Other.ExitFD)), Owner(Other.Owner),
-      Result(std::move(Other.Result)) {
+      Result(std::move(Other.Result)), Usage(std::move(Other.Usage)) {
   Other.Pid = -1;
 }
 
@@ -218,6 +237,7 @@ ChildProcess &ChildProcess::operator=(ChildProcess &&Other) noexcept {
   ExitFD = std::move(Other.ExitFD);
   Owner = Other.Owner;
   Result = std::move(Other.Result);
+  Usage = std::move(Other.Usage);
   Other.Pid = -1;
   return *this;
 }
@@ -230,8 +250,12 @@ ChildProcess::~ChildProcess() {
   ExitFD.reset();
 }
 
-void ChildProcess::reaped(int WaitStatus) {
+void ChildProcess::reaped(int WaitStatus, const struct rusage &Used) {
   Result = ProcessResult::fromWaitStatus(WaitStatus);
+  auto seconds = [](const struct timeval &T) {
+    return double(T.tv_sec) + double(T.tv_usec) / 1e6;
+  };
+  Usage = ResourceUsage{seconds(Used.ru_utime), seconds(Used.ru_stime)};
   ExitFD.reset();
 }
 
@@ -240,7 +264,9 @@ std::optional<ProcessResult> ChildProcess::poll() {
   if (Result)
     return Result;
   int WaitStatus = 0;
-  pid_t R = sys::RetryAfterSignal(-1, ::waitpid, Pid, &WaitStatus, WNOHANG);
+  struct rusage Used;
+  pid_t R =
+      sys::RetryAfterSignal(-1, ::wait4, Pid, &WaitStatus, WNOHANG, &Used);
   if (R == 0)
     return std::nullopt;
   if (R < 0) {
@@ -250,7 +276,7 @@ std::optional<ProcessResult> ChildProcess::poll() {
     ExitFD.reset();
     return Result;
   }
-  reaped(WaitStatus);
+  reaped(WaitStatus, Used);
   return Result;
 }
 
@@ -284,7 +310,8 @@ ProcessResult ChildProcess::wait() {
   if (Result)
     return *Result;
   int WaitStatus = 0;
-  pid_t R = sys::RetryAfterSignal(-1, ::waitpid, Pid, &WaitStatus, 0);
+  struct rusage Used;
+  pid_t R = sys::RetryAfterSignal(-1, ::wait4, Pid, &WaitStatus, 0, &Used);
   if (R < 0) {
     Result = ProcessResult::notStarted("cannot wait for process " +
                                        std::to_string(Pid) + ": " +
@@ -292,7 +319,7 @@ ProcessResult ChildProcess::wait() {
     ExitFD.reset();
     return *Result;
   }
-  reaped(WaitStatus);
+  reaped(WaitStatus, Used);
   return *Result;
 }
 

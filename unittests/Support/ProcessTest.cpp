@@ -29,6 +29,7 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
+#include <sched.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -376,6 +377,50 @@ TEST(ProcessTest, AHandleLeavesNoProcessBehind) {
     EXPECT_FALSE(Moved.poll());
   }
   EXPECT_TRUE(isReaped(Pid));
+}
+
+//===-- CPU affinity and CPU time -----------------------------------------===//
+
+TEST(ProcessTest, PinsAChildAndItsChildrenToOneCPU) {
+  unittest::TempDir Dir("process-cpu", /*Unique=*/true);
+  std::string Out = inDir(Dir, "out");
+  // The first CPU this process may use.
+  cpu_set_t Allowed;
+  ASSERT_EQ(::sched_getaffinity(0, sizeof(Allowed), &Allowed), 0);
+  unsigned First = 0;
+  while (!CPU_ISSET(First, &Allowed))
+    ++First;
+  RunOptions O;
+  O.Stdout = Out;
+  O.CPU = First;
+  // grep is a child of the shell: the affinity is inherited.
+  EXPECT_TRUE(
+      runProcess(Args{"sh", "-c", "grep Cpus_allowed_list /proc/self/status"},
+                 O)
+          .succeeded());
+  EXPECT_EQ(readFile(Out),
+            "Cpus_allowed_list:\t" + std::to_string(First) + "\n");
+}
+
+TEST(ProcessTest, NamesACPUItCannotUse) {
+  SpawnOptions O;
+  O.CPU = 1000;
+  Expected<ChildProcess> C = ChildProcess::spawn(Args{"true"}, O);
+  ASSERT_FALSE(bool(C));
+  EXPECT_EQ(toString(C.takeError()),
+            "cannot run on CPU 1000: Invalid argument");
+}
+
+TEST(ProcessTest, ReportsTheCPUTimeOfAReapedChild) {
+  Expected<ChildProcess> C = ChildProcess::spawn(
+      Args{"sh", "-c", "i=0; while [ $i -lt 20000 ]; do i=$((i+1)); done"});
+  ASSERT_TRUE(bool(C)) << toString(C.takeError());
+  EXPECT_FALSE(C->getUsage());
+  EXPECT_TRUE(C->wait().succeeded());
+  ASSERT_TRUE(C->getUsage());
+  EXPECT_GT(C->getUsage()->cpuSeconds(), 0.0);
+  EXPECT_EQ(C->getUsage()->cpuSeconds(),
+            C->getUsage()->UserSeconds + C->getUsage()->SystemSeconds);
 }
 
 } // namespace

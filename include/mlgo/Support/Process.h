@@ -47,6 +47,8 @@
 #include <optional>
 #include <string>
 
+struct rusage;
+
 namespace mlgo {
 
 /// How a child process ended, or why it never ran.
@@ -127,6 +129,21 @@ struct SpawnOptions {
   /// Start the program in its own session and process group (setsid), and
   /// kill the whole group in ChildProcess::kill().
   bool OwnProcessGroup = false;
+  /// Run the program on this CPU alone (and its children, which inherit
+  /// the affinity). posix_spawn has no attribute for it, so the spawning
+  /// thread pins itself, spawns and restores its own affinity: the child
+  /// is pinned from its first instruction on, and other threads are not
+  /// touched. spawn() fails if the CPU cannot be used ("cannot run on CPU
+  /// n: ...").
+  std::optional<unsigned> CPU;
+};
+
+/// The CPU time a child used, as wait4(2) reported it when the child was
+/// reaped: its own and that of the descendants it waited for.
+struct ResourceUsage {
+  double UserSeconds = 0;
+  double SystemSeconds = 0;
+  double cpuSeconds() const { return UserSeconds + SystemSeconds; }
 };
 
 /// A child process of this one, and the only party that waits for it: it
@@ -186,9 +203,13 @@ public:
   /// The result, once the child has been reaped.
   const std::optional<ProcessResult> &getResult() const { return Result; }
 
+  /// The CPU time the child used, once it has been reaped by this handle
+  /// (none for a child whose end is unknown).
+  const std::optional<ResourceUsage> &getUsage() const { return Usage; }
+
 private:
   ChildProcess(int Pid, bool OwnProcessGroup);
-  void reaped(int WaitStatus);
+  void reaped(int WaitStatus, const struct rusage &Used);
 
   int Pid = -1;
   bool OwnProcessGroup = false;
@@ -197,6 +218,7 @@ private:
   /// must not kill or reap the child of its parent.
   int Owner = -1;
   std::optional<ProcessResult> Result;
+  std::optional<ResourceUsage> Usage;
 };
 
 struct RunOptions : SpawnOptions {
