@@ -21,11 +21,13 @@
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Package.h"
+#include "mlgo/Inline/InlineFeatures.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Protocol/ServePolicy.h"
 #include "mlgo/RegAlloc/Score.h"
+#include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/RegAllocTrain/SpeedReward.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Support/Files.h"
@@ -395,6 +397,16 @@ PYBIND11_MODULE(_core, m) {
       .def("host_seconds", &PyEpisode::hostSeconds)
       .def("close", &PyEpisode::close);
 
+  // The features the compilers send, known before any compile: the
+  // environments' observation spaces.
+  m.def("inline_feature_specs", [](bool WithDefault) {
+    std::vector<TensorSpec> Specs = getInlineFeatureSpecs(/*WithExtras=*/true);
+    if (WithDefault)
+      Specs.push_back(getInlineDefaultSpec());
+    return specsToJSON(Specs);
+  });
+  m.def("eviction_feature_specs",
+        [] { return specsToJSON(getEvictionFeatureSpecs()); });
   m.def("corpus_modules", &corpusModules);
   m.def("corpus_profiles", &corpusProfiles);
   m.def("module_command", &moduleCommand);
