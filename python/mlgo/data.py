@@ -181,6 +181,16 @@ class CorpusModule:
         return _core.module_cc1_args(self.corpus, self.name)
 
     @property
+    def source_name(self):
+        """The module's main source file as its compile named it (cc1's
+        -main-file-name): the key of its decisions-file entries."""
+        args = self.cc1_args()
+        for k, a in enumerate(args[:-1]):
+            if a == "-main-file-name":
+                return args[k + 1]
+        return os.path.basename(self.name)
+
+    @property
     def opt_level(self):
         """The level the module was built at: the last -O of its stored
         arguments ('Oz', 'O2', ...; 'O0' without one, cc1's default)."""

@@ -160,6 +160,9 @@ def _check_options(env, options, known):
         if k not in known:
             raise ValueError(f"{env}: unknown reset option {k!r} (known: "
                              f"{', '.join(known)})")
+    if "actions" in options and "module" not in options:
+        raise ValueError(f"{env}: reset option 'actions' needs 'module' (a "
+                         f"prefix is of one episode)")
     return options
 
 
@@ -241,6 +244,25 @@ class _CompilerEpisodes(_Env):
                                    for n in self._names])
         return {n: rec[n] for n in self._names}
 
+    def _replay(self, options, info):
+        """reset()'s end: with options['actions'] (which needs 'module'),
+        plays that prefix of actions and returns the observation and info
+        after it - the same bytes as stepping them by hand, since the
+        compiler is deterministic. A prefix the episode does not outlast
+        is a ValueError."""
+        actions = options.get("actions")
+        if actions is None:
+            return self._obs, info
+        actions = list(actions)
+        for k, a in enumerate(actions):
+            obs, _, term, trunc, info = self.step(a)
+            if term or trunc:
+                raise ValueError(
+                    f"{self}: {self._where()}: reset option 'actions': the "
+                    f"episode ends after {k + 1} of the {len(actions)} "
+                    f"actions; a prefix must leave a decision to take")
+        return self._obs, info
+
     def close(self):
         self._stop()
         if self._tmp is not None:
@@ -297,7 +319,7 @@ class InliningEnv(_CompilerEpisodes):
     that one.
     """
 
-    RESET_OPTIONS = ("module",)
+    RESET_OPTIONS = ("module", "actions")
 
     def __init__(self, corpus, modules=None, packages=None, opt_level=None,
                  reward="bytes", include_default=False, timeout=300,
@@ -326,6 +348,8 @@ class InliningEnv(_CompilerEpisodes):
         self._obs = None
         self._decision = 0
         self._done = True
+        self._actions = []
+        self._last_sites = self._last_actions = None
 
     def __str__(self):
         return "InliningEnv"
@@ -421,10 +445,13 @@ class InliningEnv(_CompilerEpisodes):
                                f"asks no decision in any module")
         self._decision = 0
         self._done = False
+        self._actions = []
+        self._last_sites = self._last_actions = None
         self._obs = self._observation()
-        return self._obs, {"module": module.name, "package": module.package,
-                           "decision": 0, "opt_level": self.level_of(module),
-                           "skipped": skipped}
+        info = {"module": module.name, "package": module.package,
+                "decision": 0, "opt_level": self.level_of(module),
+                "skipped": skipped}
+        return self._replay(options, info)
 
     def level_of(self, module):
         """The optimization level a module compiles at ('Oz', 'O2', ...)."""
@@ -443,6 +470,7 @@ class InliningEnv(_CompilerEpisodes):
                              f"reset()")
         a = _as_action(self, action, 2)
         self._episode.act(np.int64(a).tobytes())
+        self._actions.append(a)
 
     def _collect(self):
         state = self._wait()
@@ -463,10 +491,37 @@ class InliningEnv(_CompilerEpisodes):
         reward = float(base - size)
         if self.reward_kind == "relative":
             reward = reward / base if base else 0.0
+        self._last_sites = self._read_sites()
+        self._last_actions = list(self._actions)
         info.update(text_size=size, baseline_text_size=base,
-                    decisions=decisions, sites=self._read_sites(),
+                    decisions=decisions, sites=self._last_sites,
                     elapsed_seconds=elapsed, host_seconds=host)
         return self._obs, reward, True, False, info
+
+    def export_decisions(self, path):
+        """Writes the last finished episode's decisions as a decisions file
+        (docs/decisions.md) that `mlgo-clang -mllvm -mlgo-decisions=FILE`
+        (or clang-19 with the plugin) applies: one site entry per decision,
+        under the module's source file name, so that compiling the module
+        with it rebuilds the episode's object. Returns the path."""
+        if not self._done or self._last_sites is None:
+            raise ValueError(f"{self}: {self._where()}: no finished episode "
+                             f"to export")
+        entries = sorted(
+            (c, d, o, a) for (c, d, o), a in zip(self._last_sites,
+                                                 self._last_actions))
+        key = _escape_name(self._module.source_name)
+        lines = ["# mlgo inlining decisions (format: docs/decisions.md)",
+                 "mlgo-decisions 1",
+                 f"meta episode InliningEnv {self._module.name}", "",
+                 f"module {key}"]
+        lines += [f"{'inline' if a else 'no-inline'} {c} {d} {o}"
+                  for c, d, o, a in entries]
+        tmp = os.fspath(path) + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+        return path
 
     def _read_sites(self):
         """The episode's call sites, from the plugin's <log>.sites."""
@@ -478,6 +533,18 @@ class InliningEnv(_CompilerEpisodes):
     def step(self, action):
         self._send(action)
         return self._collect()
+
+
+def _escape_name(name):
+    """A name as decisions files write it (docs/decisions.md): bytes up to
+    0x20, 0x7f and above, '%' and '*' as %XX."""
+    out = []
+    for b in name.encode():
+        if b <= 0x20 or b >= 0x7f or b in (0x25, 0x2a):
+            out.append("%%%02X" % b)
+        else:
+            out.append(chr(b))
+    return "".join(out)
 
 
 def _check_level(env, corpus, opt_level):
@@ -692,7 +759,7 @@ class EvictionEnv(_CompilerEpisodes):
     """
 
     COLUMNS = 33
-    RESET_OPTIONS = ("module", "function")
+    RESET_OPTIONS = ("module", "function", "actions")
 
     def __init__(self, corpus=None, files=None, modules=None, packages=None,
                  reward="auto", timeout=300, llc="llc-19", seed=None,
@@ -860,7 +927,7 @@ class EvictionEnv(_CompilerEpisodes):
         self._done = False
         self._decision = 0
         self._obs = self._observation()
-        return self._obs, self._info()
+        return self._replay(options, self._info())
 
     def action_masks(self):
         """The columns allowed now (bool, 33; LLVM's mask): for masked

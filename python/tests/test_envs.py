@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import mlgo
-from conftest import run
+from conftest import SOURCE, run
 
 # Decisions the inliner asks for in each module of the tiny corpus at -Oz,
 # when every call site is inlined (1) and when none is (0); `mlgo serve`
@@ -255,3 +255,41 @@ def test_stalled_compiler_is_killed_and_named(tiny_corpus):
                                 "observation; killed it")
         assert time.monotonic() - start < 10
         assert children() == []
+
+
+@pytest.fixture(scope="module")
+def o2_corpus(tmp_path_factory, mlgo_bin):
+    """The tiny corpus's sources built at -O2."""
+    out = tmp_path_factory.mktemp("o2")
+    src = os.path.join(SOURCE, "test/Train/Inputs")
+    for f in ("alpha/table", "alpha/text", "beta/stats"):
+        os.makedirs(out / "objs" / os.path.dirname(f), exist_ok=True)
+        run("clang-19", "-c", "-O2", "-Xclang", "-fembed-bitcode=all",
+            os.path.join(src, f + ".c"), "-o", str(out / "objs" / (f + ".o")))
+    run(mlgo_bin, "corpus", "extract", "--objects", str(out / "objs"),
+        "--output", str(out / "corpus"))
+    return str(out / "corpus")
+
+
+def test_episodes_compile_at_the_corpus_level(tiny_corpus, o2_corpus,
+                                              tmp_path):
+    # The baseline at the corpus's level is clang's object at that level,
+    # and the level matters here: -O2 and -Oz give other code.
+    src = os.path.join(SOURCE, "test/Train/Inputs/alpha/text.c")
+    sizes = {}
+    for level in ("O2", "Oz"):
+        obj = str(tmp_path / f"{level}.o")
+        run("clang-19", "-c", "-" + level, src, "-o", obj)
+        sizes[level] = mlgo.code_size(obj)[0]
+    assert sizes["O2"] != sizes["Oz"]
+    for corpus, level in ((o2_corpus, "O2"), (tiny_corpus, "Oz")):
+        for given in (None, level):
+            with mlgo.InliningEnv(corpus, opt_level=given) as env:
+                _, info = env.reset(options={"module": "alpha/text.o"})
+                assert info["opt_level"] == level
+                assert env.baseline("alpha/text.o") == sizes[level]
+                _, reward, info = play(env, "alpha/text.o", 0)
+                assert info["baseline_text_size"] == sizes[level]
+    with pytest.raises(ValueError, match=r"opt_level 'Oz' does not match the "
+                       r"corpus: alpha/table\.o was built at -O2 "):
+        mlgo.InliningEnv(o2_corpus, opt_level="Oz")

@@ -3,6 +3,7 @@ seeding, action_masks(), the registered ids, the vector envs' gymnasium 1.x
 conventions. Checked by mlgo.check_env (ours) always, and by gymnasium's
 own check_env when gymnasium is importable."""
 import os
+import subprocess
 
 import numpy as np
 import pytest
@@ -191,3 +192,76 @@ def test_vector_env_on_two_workers_is_deterministic_per_seed(tiny_corpus):
         c = play_vector(venv, 9, 12)
     assert a == b == c
     assert sum(sum(t[3]) for t in a[1:]) >= 2  # episodes ended on the way
+
+
+def test_replay_of_a_prefix_gives_the_same_observation_bytes(tiny_corpus):
+    prefix = [1, 0, 1]
+    with mlgo.InliningEnv(tiny_corpus) as env:
+        obs, _ = env.reset(options={"module": "alpha/text.o"})
+        for a in prefix:
+            obs, _, term, _, info = env.step(a)
+            assert not term
+        by_hand = b"".join(v.tobytes() for v in obs.values())
+        while True:
+            obs, reward, term, _, end = env.step(0)
+            if term:
+                break
+    with mlgo.InliningEnv(tiny_corpus) as env:
+        obs, info = env.reset(options={"module": "alpha/text.o",
+                                       "actions": prefix})
+        assert info["decision"] == len(prefix)
+        assert b"".join(v.tobytes() for v in obs.values()) == by_hand
+        while True:
+            obs, r, term, _, e = env.step(0)
+            if term:
+                break
+        assert r == reward and e["sites"] == end["sites"]
+        with pytest.raises(ValueError) as err:
+            env.reset(options={"module": "alpha/text.o",
+                               "actions": [1] * ALWAYS["alpha/text.o"]})
+        assert str(err.value) == (
+            "InliningEnv: alpha/text.o: reset option 'actions': the episode "
+            "ends after 6 of the 6 actions; a prefix must leave a decision "
+            "to take")
+        with pytest.raises(ValueError, match="'actions' needs 'module'"):
+            env.reset(options={"actions": [1]})
+
+
+def test_exported_decisions_rebuild_the_episode_object(tiny_corpus, tmp_path,
+                                                      mlgo_bin):
+    clang = os.path.join(os.path.dirname(mlgo_bin), "mlgo-clang")
+    corpus = mlgo.Corpus(tiny_corpus)
+    with mlgo.InliningEnv(corpus) as env:
+        for module in ALWAYS:
+            env.reset(options={"module": module})
+            k = 0
+            while True:
+                _, _, term, _, info = env.step(k % 2)
+                k += 1
+                if term:
+                    break
+            path = env.export_decisions(str(tmp_path / "d.txt"))
+            text = open(path).read().splitlines()
+            assert text[:5] == [
+                "# mlgo inlining decisions (format: docs/decisions.md)",
+                "mlgo-decisions 1", f"meta episode InliningEnv {module}", "",
+                f"module {corpus[module].source_name}"]
+            assert len(text) == 5 + ALWAYS[module]
+            episode_obj = open(env._object("episode"), "rb").read()
+            # The module's own compile, with mlgo-clang's plugin and the
+            # file: the episode's object, byte for byte.
+            out = str(tmp_path / "rebuilt.o")
+            cmd = corpus[module].command(out, [
+                "-load", env.plugin, "-fpass-plugin=" + env.plugin,
+                "-mllvm", "-mlgo-decisions=" + path])
+            r = subprocess.run(cmd, capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            assert open(out, "rb").read() == episode_obj, module
+            # And mlgo-clang from the source, as a user would.
+            src = os.path.join(SOURCE, "test/Train/Inputs",
+                               module[:-2] + ".c")
+            r = subprocess.run([clang, "-Oz", "-c", src, "-o", out, "-mllvm",
+                                "-mlgo-decisions=" + path],
+                               capture_output=True, text=True)
+            assert r.returncode == 0, r.stderr
+            assert mlgo.code_size(out)[0] == info["text_size"], module
