@@ -58,9 +58,9 @@ template <typename V, typename T = py::value_error> V check(Expected<V> E) {
   return std::move(*E);
 }
 
-py::list specsToJSON(ArrayRef<TensorSpec> Specs) {
+py::list specsToJSON(ArrayRef<mlgo::TensorSpec> Specs) {
   py::list L;
-  for (const TensorSpec &S : Specs)
+  for (const mlgo::TensorSpec &S : Specs)
     L.append(S.toJSONString());
   return L;
 }
@@ -400,7 +400,8 @@ PYBIND11_MODULE(_core, m) {
   // The features the compilers send, known before any compile: the
   // environments' observation spaces.
   m.def("inline_feature_specs", [](bool WithDefault) {
-    std::vector<TensorSpec> Specs = getInlineFeatureSpecs(/*WithExtras=*/true);
+    std::vector<mlgo::TensorSpec> Specs =
+        getInlineFeatureSpecs(/*WithExtras=*/true);
     if (WithDefault)
       Specs.push_back(getInlineDefaultSpec());
     return specsToJSON(Specs);

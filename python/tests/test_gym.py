@@ -114,14 +114,14 @@ def test_reset_option_typo_is_an_error_naming_it(tiny_corpus):
         with pytest.raises(ValueError) as e:
             env.reset(options={"modul": "alpha/text.o"})
         assert str(e.value) == ("InliningEnv: unknown reset option 'modul' "
-                                "(known: module)")
+                                "(known: module, actions)")
         with pytest.raises(ValueError) as e:
             env.reset(options={"module": "alpha/txt.o"})
         assert str(e.value) == (f"InliningEnv: reset option 'module': no "
                                 f"module named 'alpha/txt.o' in {tiny_corpus}")
     with mlgo.EvictionEnv(files=[SPILLS]) as env:
         with pytest.raises(ValueError, match=r"^EvictionEnv: unknown reset "
-                           r"option 'fuction' \(known: module, function\)$"):
+                           r"option 'fuction' \(known: module, function, actions\)$"):
             env.reset(options={"module": SPILLS, "fuction": "fill"})
 
 
@@ -246,7 +246,7 @@ def test_exported_decisions_rebuild_the_episode_object(tiny_corpus, tmp_path,
                 "# mlgo inlining decisions (format: docs/decisions.md)",
                 "mlgo-decisions 1", f"meta episode InliningEnv {module}", "",
                 f"module {corpus[module].source_name}"]
-            assert len(text) == 5 + ALWAYS[module]
+            assert len(text) == 5 + info["decisions"] == 5 + len(info["sites"])
             episode_obj = open(env._object("episode"), "rb").read()
             # The module's own compile, with mlgo-clang's plugin and the
             # file: the episode's object, byte for byte.
