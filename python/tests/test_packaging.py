@@ -148,4 +148,4 @@ def test_check_python_takes_an_absolute_build_path(tmp_path):
                            capture_output=True, text=True, cwd=tmp_path,
                            env=clean_env(HOME=os.environ.get("HOME", "/")))
         assert r.returncode == 0, r.stdout + r.stderr
-        assert "test_model.py::" in r.stdout
+        assert "python/tests/test_model.py: " in r.stdout
