@@ -370,8 +370,11 @@ class InliningEnv(_CompilerEpisodes):
         if key not in self._baselines:
             out = self._object("baseline")
             cmd = module.command(out, [], self.clang)
+            # `timeout` bounds a stall of the episode's stream; a whole
+            # stock compile gets at least 300 s (0: no limit).
+            limit = 0 if self.timeout == 0 else max(self.timeout, 300)
             try:
-                _core.run_compiler(cmd, self.timeout)
+                _core.run_compiler(cmd, limit)
             except RuntimeError as e:
                 raise EnvError(f"{self}: {module.name}: {e}") from None
             self._baselines[key] = code_size(out)[0]
