@@ -112,12 +112,25 @@ packages. The shipped models are in /usr/share/mlgo/models."
   set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT PARENT_SCOPE)
   set(CPACK_DEBIAN_PACKAGE_MAINTAINER "${MLGO_PACKAGE_MAINTAINER}" PARENT_SCOPE)
   set(CPACK_DEBIAN_PACKAGE_SECTION devel PARENT_SCOPE)
-  set(CPACK_DEBIAN_PACKAGE_DEPENDS
-    "libllvm19 (>= 1:19.1.0), clang-19 (>= 1:19.1.0), llvm-19 (>= 1:19.1.0)"
-    PARENT_SCOPE)
+  set(depends
+    "libllvm19 (>= 1:19.1.0), clang-19 (>= 1:19.1.0), llvm-19 (>= 1:19.1.0)")
   # `mlgo eval build` builds with CMake or make; `mlgo eval package` fetches
   # Debian sources (apt-get source, dpkg-source).
-  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "cmake, make, dpkg-dev" PARENT_SCOPE)
+  set(recommends "cmake, make, dpkg-dev")
+  # The Python package (python/CMakeLists.txt): its extension is built for
+  # one Python minor version (as dh_python3 says it: >= X.Y~, << X.Y+1) and
+  # imports numpy; the PPO example wants PyTorch.
+  if(MLGO_HAVE_PYTHON)
+    string(REPLACE "." ";" v "${MLGO_PYTHON_VERSION}")
+    list(GET v 0 major)
+    list(GET v 1 minor)
+    math(EXPR next "${minor} + 1")
+    string(APPEND depends ", python3 (>= ${major}.${minor}~), "
+      "python3 (<< ${major}.${next}), python3-numpy")
+    string(APPEND recommends ", python3-torch")
+  endif()
+  set(CPACK_DEBIAN_PACKAGE_DEPENDS "${depends}" PARENT_SCOPE)
+  set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "${recommends}" PARENT_SCOPE)
   find_program(MLGO_DPKG_SHLIBDEPS dpkg-shlibdeps)
   if(MLGO_DPKG_SHLIBDEPS)
     set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON PARENT_SCOPE)

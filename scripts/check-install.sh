@@ -70,7 +70,8 @@ python=$(sed -n 's/^MLGO_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")
 have_python=""
 if ls "$build"/python/mlgo/_core*.so >/dev/null 2>&1; then
   have_python=yes
-  for f in __init__.py envs.py data.py model.py _paths.py _config.py; do
+  for f in __init__.py envs.py data.py model.py _paths.py _config.py \
+           spaces.py gym.py checker.py; do
     [[ -f $tmp/prefix/$pydir/mlgo/$f ]] || die "the install has no $pydir/mlgo/$f"
   done
   ls "$tmp/prefix/$pydir"/mlgo/_core*.so >/dev/null 2>&1 || die "the install has no $pydir/mlgo/_core*.so"
@@ -194,6 +195,24 @@ done
 dpkg-deb -c "$deb" >"$tmp/deb.contents"
 grep -q ' ./usr/lib/mlgo/MLGOInliner.so -> mlgo-plugin.so$' "$tmp/deb.contents" ||
   die "$(basename "$deb") has no ./usr/lib/mlgo/MLGOInliner.so symlink"
+if [[ -n $have_python ]]; then
+  # The Python package: for the interpreter the extension was built for,
+  # with numpy; torch recommended (the PPO example); the examples shipped.
+  pyver=$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')
+  pynext=$("$python" -c 'import sys; print("%d.%d" % (sys.version_info[0], sys.version_info[1] + 1))')
+  for p in "python3 (>= $pyver~)" "python3 (<< $pynext)" python3-numpy; do
+    [[ ", $depends," == *", $p,"* || ", $depends," == *", $p "* ]] ||
+      die "$(basename "$deb") does not depend on $p: $depends"
+  done
+  recommends=$(dpkg-deb -f "$deb" Recommends)
+  [[ ", $recommends," == *", python3-torch,"* ]] ||
+    die "$(basename "$deb") does not recommend python3-torch: $recommends"
+  grep -q ' ./usr/lib/python3/dist-packages/mlgo/envs.py$' "$tmp/deb.contents" ||
+    die "$(basename "$deb") has no ./usr/lib/python3/dist-packages/mlgo/envs.py"
+  grep -q ' ./usr/share/doc/mlgo/examples/python/ppo_inline.py$' "$tmp/deb.contents" ||
+    die "$(basename "$deb") ships no example (./usr/share/doc/mlgo/examples/python/ppo_inline.py)"
+  say "$(basename "$deb"): Recommends: $recommends; the Python package in /usr/lib/python3/dist-packages, the examples in /usr/share/doc/mlgo/examples/python"
+fi
 say "$(basename "$deb"): Depends: $depends"
 if [[ $(id -u) != 0 ]] || ! command -v apt-get >/dev/null; then
   say "skipping apt-get install of the .deb (needs root and apt-get)"

@@ -6,10 +6,19 @@
 # python3 on PATH may be another one). About a minute and a half on 2 cores.
 #
 #   scripts/check-python.sh [BUILD_DIR] [PYTEST_ARGS...]
+#
+# BUILD_DIR (default build) may be absolute, relative to the current
+# directory, or relative to the source tree.
 set -euo pipefail
-cd "$(dirname "$0")/.."
 build=${1:-build}
 shift || true
+if [[ -d $build ]]; then
+  build=$(cd "$build" && pwd)
+fi
+cd "$(dirname "$0")/.."
+if [[ $build != /* ]]; then
+  build=$PWD/$build
+fi
 # A build configured before pybind11 was installed (scripts/setup.sh
 # installs it) has no package yet: configure again (CMake looks again for
 # what it did not find) and build it.
@@ -27,4 +36,4 @@ if ! ls "$build"/python/mlgo/_core*.so >/dev/null 2>&1; then
        "and python3-pybind11; then reconfigure)" >&2
   exit 1
 fi
-PYTHONPATH="$PWD/$build/python" exec "$py" -m pytest -q -p no:cacheprovider python/tests "$@"
+PYTHONPATH="$build/python" exec "$py" -m pytest -q -p no:cacheprovider python/tests "$@"

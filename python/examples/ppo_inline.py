@@ -147,12 +147,13 @@ def main():
                                  include_default=True)
     obs, _ = env.reset()
     names = list(obs)
-    specs = [env.envs[0].observation_space[n] for n in names]
+    specs = [env.envs[0].feature_specs[n] for n in names]
     policy = Policy(len(names), args.hidden, names.index("inlining_default"))
     opt = torch.optim.Adam(policy.parameters(), lr=args.lr)
     gen = torch.Generator().manual_seed(args.seed)
 
     running = [[] for _ in range(args.num_envs)]  # (x, a, logp) per env
+    ended = np.zeros(args.num_envs, dtype=bool)
     for it in range(args.iterations):
         batch_x, batch_a, batch_logp, batch_ret = [], [], [], []
         rewards, decisions, episodes = [], 0, 0
@@ -164,11 +165,16 @@ def main():
                 a = torch.bernoulli(p, generator=gen)
                 logp = torch.where(a > 0, torch.log(p + 1e-9),
                                    torch.log(1 - p + 1e-9))
-            for i in range(args.num_envs):
+            # gymnasium 1.x's next-step autoreset: an environment whose
+            # episode ended at the last step ignores this action and
+            # starts its next episode.
+            playing = ~ended
+            for i in np.flatnonzero(playing):
                 running[i].append((x[i], a[i].item(), logp[i].item()))
             obs, r, term, trunc, info = env.step(a.numpy().astype(np.int64))
-            decisions += args.num_envs
-            for i in np.flatnonzero(term | trunc):
+            decisions += int(playing.sum())
+            ended = term | trunc
+            for i in np.flatnonzero(ended):
                 ret = 100.0 * r[i]  # percent of the module's -Oz code
                 for xi, ai, lpi in running[i]:
                     batch_x.append(xi)

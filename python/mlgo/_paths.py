@@ -5,6 +5,7 @@ the package that the build tree and `cmake --install` share, then the
 absolute place the build or install recorded (for a copy pip made
 elsewhere). A missing file is an error that names every place tried.
 """
+import errno
 import os
 
 from . import _config
@@ -41,3 +42,12 @@ def bin_dir():
 
 def mlgo_program():
     return os.path.join(bin_dir(), "mlgo")
+
+
+def require_file(path, problem="No such file or directory"):
+    """`path` as a str, or FileNotFoundError naming it (errno ENOENT, the
+    path as `filename`, as Python's own open() raises)."""
+    path = os.fspath(path)
+    if not os.path.exists(path):
+        raise FileNotFoundError(errno.ENOENT, problem, path)
+    return path

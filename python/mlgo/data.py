@@ -16,6 +16,7 @@ from typing import Dict, List, Optional, Tuple
 import numpy as np
 
 from . import _core
+from ._paths import require_file
 
 _DTYPES = {
     "float": np.float32, "double": np.float64,
@@ -139,7 +140,7 @@ class Log:
 def read_log(path):
     """Reads a training log (LLVM's format; mlgo's reader). Errors are
     ValueErrors naming the file and the byte offset."""
-    raw = _core.read_log(os.fspath(path))
+    raw = _core.read_log(require_file(path, "no such training log"))
     features = [TensorSpec.from_json(s) for s in raw["features"]]
     score = TensorSpec.from_json(raw["score"]) if raw["score"] else None
     advice = TensorSpec.from_json(raw["advice"]) if raw["advice"] else None
@@ -179,6 +180,26 @@ class CorpusModule:
         """The stored cc1 arguments (the module's .cmd)."""
         return _core.module_cc1_args(self.corpus, self.name)
 
+    @property
+    def source_name(self):
+        """The module's main source file as its compile named it (cc1's
+        -main-file-name): the key of its decisions-file entries."""
+        args = self.cc1_args()
+        for k, a in enumerate(args[:-1]):
+            if a == "-main-file-name":
+                return args[k + 1]
+        return os.path.basename(self.name)
+
+    @property
+    def opt_level(self):
+        """The level the module was built at: the last -O of its stored
+        arguments ('Oz', 'O2', ...; 'O0' without one, cc1's default)."""
+        level = "O0"
+        for a in self.cc1_args():
+            if a.startswith("-O"):
+                level = {"-O": "O1", "-Ofast": "O3"}.get(a, a[1:])
+        return level
+
     def command(self, output, extra_args=(), clang="clang-19"):
         """The `clang-19 -cc1` command that compiles it as its build did,
         into `output`, with `extra_args` appended."""
@@ -192,6 +213,9 @@ class Corpus:
 
     def __init__(self, path, packages=None, modules=None):
         self.path = os.path.abspath(os.fspath(path))
+        require_file(self.path, "no such corpus directory")
+        require_file(os.path.join(self.path, "corpus_description.json"),
+                     "not a corpus: no corpus_description.json")
         names = _core.corpus_modules(self.path)
         profiles = _core.corpus_profiles(self.path)
         if packages is not None:
@@ -212,7 +236,8 @@ class Corpus:
         for n in names:
             bc = os.path.join(self.path, n + ".bc")
             pkg = _core.module_package(n)
-            size = os.path.getsize(bc) if os.path.exists(bc) else 0
+            size = os.path.getsize(require_file(
+                bc, f"corpus module {n}: no bitcode"))
             self._modules.append(CorpusModule(self.path, n, pkg, bc, size,
                                               profiles.get(pkg)))
 
@@ -247,4 +272,4 @@ def code_size(path):
     """The code of an object file as mlgo measures it everywhere
     (docs/eval.md): (total bytes of executable sections, [(grouped section
     name, bytes)])."""
-    return _core.code_size(os.fspath(path))
+    return _core.code_size(require_file(path, "no such object file"))

@@ -1,10 +1,16 @@
-"""Environments in the gymnasium API shape, over stock clang-19 and mlgo's
-plugin in interactive mode (docs/python.md, docs/protocol.md).
+"""Environments for gymnasium (1.x), over stock clang-19 and mlgo's plugin
+in interactive mode (docs/python.md, docs/protocol.md).
 
-No gymnasium is needed: the classes have reset(seed=, options=) -> (obs,
-info), step(action) -> (obs, reward, terminated, truncated, info), close(),
-action_space and observation_space, and wrap into gymnasium.Env unchanged
-if a researcher has it.
+With gymnasium importable the environments are gymnasium.Env subclasses
+and the vector environments gymnasium.vector.VectorEnv subclasses, with
+gymnasium's spaces, so gymnasium's wrappers, `check_env` and
+stable-baselines3 take them as they are (mlgo.gym registers them as
+mlgo/Inlining-v0 and mlgo/Eviction-v0). Without gymnasium (Debian has no
+package of it) the same classes stand on small bases of our own with the
+same interface: reset(seed=, options=) -> (obs, info), step(action) ->
+(obs, reward, terminated, truncated, info), close(), action_space and
+observation_space (known at construction), np_random, metadata, spec,
+unwrapped.
 
 Each episode is one real compile: `clang-19 -cc1 <the module's stored
 arguments> -x ir M.bc` with mlgo-plugin.so loaded and
@@ -20,34 +26,102 @@ import numpy as np
 
 from . import _core, _paths
 from .data import Corpus, TensorSpec, code_size, record_dtype
+from .spaces import HAVE_GYMNASIUM, Box, Dict, Discrete, batch, box_of
 
+if HAVE_GYMNASIUM:  # pragma: no cover - depends on the machine
+    import gymnasium
+    from gymnasium.utils import seeding as _seeding
+    _Env = gymnasium.Env
+    _VectorBase = gymnasium.vector.VectorEnv
+    try:
+        from gymnasium.vector import AutoresetMode
+        _NEXT_STEP = AutoresetMode.NEXT_STEP
+    except ImportError:  # gymnasium 1.0
+        _NEXT_STEP = "NextStep"
 
-class Discrete:
-    """gymnasium.spaces.Discrete's shape: the actions 0 .. n-1."""
+    def _new_rng(seed):
+        return _seeding.np_random(seed)
+else:
+    _NEXT_STEP = "next_step"
 
-    def __init__(self, n, seed=None):
-        self.n = n
-        self.np_random = np.random.default_rng(seed)
+    def _new_rng(seed):
+        seq = np.random.SeedSequence(seed)
+        return np.random.Generator(np.random.PCG64(seq)), seq.entropy
 
-    def seed(self, seed=None):
-        self.np_random = np.random.default_rng(seed)
+    class _Env:
+        """gymnasium.Env's interface, for machines without gymnasium."""
+        metadata = {"render_modes": []}
+        render_mode = None
+        spec = None
+        _np_random = None
+        _np_random_seed = None
 
-    def sample(self, mask=None):
-        if mask is None:
-            return int(self.np_random.integers(self.n))
-        allowed = np.flatnonzero(np.asarray(mask))
-        if len(allowed) == 0:
-            return self.n - 1
-        return int(self.np_random.choice(allowed))
+        @property
+        def np_random(self):
+            """The environment's generator (seeded by reset(seed=))."""
+            if self._np_random is None:
+                self._np_random, self._np_random_seed = _new_rng(None)
+            return self._np_random
 
-    def contains(self, x):
-        try:
-            return int(x) == x and 0 <= int(x) < self.n
-        except (TypeError, ValueError):
-            return False
+        @np_random.setter
+        def np_random(self, value):
+            self._np_random = value
+            self._np_random_seed = -1
 
-    def __repr__(self):
-        return f"Discrete({self.n})"
+        @property
+        def np_random_seed(self):
+            if self._np_random is None:
+                self._np_random, self._np_random_seed = _new_rng(None)
+            return self._np_random_seed
+
+        @property
+        def unwrapped(self):
+            return self
+
+        def reset(self, *, seed=None, options=None):
+            if seed is not None:
+                self._np_random, self._np_random_seed = _new_rng(seed)
+
+        def render(self):
+            return None
+
+        def close(self):
+            pass
+
+        def __str__(self):
+            return type(self).__name__
+
+    class _VectorBase:
+        """gymnasium.vector.VectorEnv's interface."""
+        metadata = {"autoreset_mode": _NEXT_STEP}
+        render_mode = None
+        spec = None
+        closed = False
+        _np_random = None
+        _np_random_seed = None
+
+        @property
+        def np_random(self):
+            if self._np_random is None:
+                self._np_random, self._np_random_seed = _new_rng(None)
+            return self._np_random
+
+        @property
+        def unwrapped(self):
+            return self
+
+        def reset(self, *, seed=None, options=None):
+            if seed is not None:
+                self._np_random, self._np_random_seed = _new_rng(seed)
+
+        def close(self, **kwargs):
+            if self.closed:
+                return
+            self.close_extras(**kwargs)
+            self.closed = True
+
+        def close_extras(self, **kwargs):
+            pass
 
 
 class EnvError(RuntimeError):
@@ -71,21 +145,65 @@ def _as_action(env, action, n):
     return int(a)
 
 
-class _CompilerEpisodes:
-    """What InliningEnv and EvictionEnv share: one compiler process per
-    episode, stepped through a _core.Episode."""
+class _NoDecisions(ValueError):
+    """The compiler asked for no decision in the requested episode."""
 
-    def __init__(self, timeout):
+
+def _check_options(env, options, known):
+    """The reset options, checked: an unknown key is a ValueError naming it
+    (a typo must never play another episode silently)."""
+    options = {} if options is None else options
+    if not isinstance(options, dict):
+        raise ValueError(f"{env}: reset options must be a dict, got "
+                         f"{type(options).__name__}")
+    for k in options:
+        if k not in known:
+            raise ValueError(f"{env}: unknown reset option {k!r} (known: "
+                             f"{', '.join(known)})")
+    if "actions" in options and "module" not in options:
+        raise ValueError(f"{env}: reset option 'actions' needs 'module' (a "
+                         f"prefix is of one episode)")
+    return options
+
+
+def _vector_space(specs):
+    """The float32 vector form of observations of `specs`."""
+    n = sum(s.size for s in specs)
+    return Box(-np.inf, np.inf, (n,), np.float32)
+
+
+class _CompilerEpisodes(_Env):
+    """What InliningEnv and EvictionEnv share: one compiler process per
+    episode, stepped through a _core.Episode; the spaces, declared at
+    construction from the features the compiler is known to send."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, timeout, specs, observation, seed):
         self.timeout = int(timeout)
         self._episode = None
         self._tmp = tempfile.TemporaryDirectory(prefix="mlgo-env-")
-        self._features = None
-        self._dtype = None
-        self._names = None
+        if observation not in ("dict", "vector"):
+            raise ValueError(f"{self}: observation must be 'dict' or "
+                             f"'vector', got {observation!r}")
+        self.observation_form = observation
+        self._features = list(specs)
+        self._dtype = record_dtype(self._features)
+        self._names = [s.name for s in self._features]
+        self.feature_specs = {s.name: s for s in self._features}
+        if observation == "dict":
+            self.observation_space = Dict(
+                {s.name: box_of(s) for s in self._features})
+        else:
+            self.observation_space = _vector_space(self._features)
+        self._checked_header = False
+        if seed is not None:
+            self._np_random, self._np_random_seed = _new_rng(seed)
 
-    def _start(self, command):
+    def _start(self, command, *args):
         self._stop()
-        self._episode = _core.Episode(command, self.timeout)
+        self._checked_header = False
+        self._episode = _core.Episode(command, self.timeout, *args)
 
     def _stop(self):
         if self._episode is not None:
@@ -103,14 +221,47 @@ class _CompilerEpisodes:
             raise EnvError(f"{self}: {self._where()}: {message}")
         return state
 
+    def _record(self):
+        """The pending observation as a packed record (np.void)."""
+        if not self._checked_header:
+            got = [TensorSpec.from_json(s) for s in self._episode.features()]
+            if got != self._features:
+                self._stop()
+                self._done = True
+                raise EnvError(
+                    f"{self}: {self._where()}: the compiler sends the "
+                    f"features {[s.name for s in got]}, not the declared "
+                    f"{self._names} (another plugin or LLVM version?)")
+            self._checked_header = True
+        return np.frombuffer(self._episode.observation(),
+                             dtype=self._dtype)[0]
+
     def _observation(self):
-        if self._features is None:
-            self._features = [TensorSpec.from_json(s)
-                              for s in self._episode.features()]
-            self._dtype = record_dtype(self._features)
-            self._names = [s.name for s in self._features]
-        rec = np.frombuffer(self._episode.observation(), dtype=self._dtype)[0]
+        rec = self._record()
+        self._raw = rec
+        if self.observation_form == "vector":
+            return np.concatenate([np.asarray(rec[n], np.float32).reshape(-1)
+                                   for n in self._names])
         return {n: rec[n] for n in self._names}
+
+    def _replay(self, options, info):
+        """reset()'s end: with options['actions'] (which needs 'module'),
+        plays that prefix of actions and returns the observation and info
+        after it - the same bytes as stepping them by hand, since the
+        compiler is deterministic. A prefix the episode does not outlast
+        is a ValueError."""
+        actions = options.get("actions")
+        if actions is None:
+            return self._obs, info
+        actions = list(actions)
+        for k, a in enumerate(actions):
+            obs, _, term, trunc, info = self.step(a)
+            if term or trunc:
+                raise ValueError(
+                    f"{self}: {self._where()}: reset option 'actions': the "
+                    f"episode ends after {k + 1} of the {len(actions)} "
+                    f"actions; a prefix must leave a decision to take")
+        return self._obs, info
 
     def close(self):
         self._stop()
@@ -129,40 +280,54 @@ class _CompilerEpisodes:
 
     def __exit__(self, *exc):
         self.close()
+        return False
 
 
 class InliningEnv(_CompilerEpisodes):
     """One episode per corpus module: the inliner's decisions, in the order
     it asks for them.
 
-    observation: {feature name: numpy array}, LLVM 19's 38 inliner features
-        as the compiler sends them (int64, shape (1,); plus
-        'inlining_default', LLVM's own decision, with include_default=True)
-        - read-only views of the received bytes;
-    action: 1 to inline the call site, 0 not to;
+    observation: observation='dict' (default): {feature name: numpy
+        array}, LLVM 19's 38 inliner features and mlgo's six extras
+        (int64, shape (1,); plus 'inlining_default', LLVM's own decision,
+        with include_default=True) - read-only views of the received
+        bytes; observation='vector': the same values in that order as one
+        float32 vector. observation_space says which, from construction.
+    action: 1 to inline the call site, 0 not to (action_masks(): both);
     reward: 0 at every step but the last; at the end, the module's code
         (every executable section of its object, as `mlgo eval corpus`
         counts it) under stock clang at the same level minus under the
         episode's decisions, in bytes (reward='bytes', the default; positive
         is smaller) or as a fraction of the stock size (reward='relative');
-    info: module, package, decision (its index), and at the end text_size,
-        baseline_text_size, decisions, elapsed_seconds (the compile, from
-        its start to its end) and host_seconds (the part of it not spent
-        waiting for the compiler: this process's own time per episode).
+    info: module, package, decision (its index), opt_level, and at the end
+        text_size, baseline_text_size, decisions, sites (the call site of
+        every decision: (caller, callee, ordinal), names escaped as
+        decisions files and the plugin's .sites write them), elapsed_seconds (the compile, from its start to
+        its end) and host_seconds (the part of it not spent waiting for the
+        compiler: this process's own time per episode).
+
+    opt_level: the level the corpus's modules were built at (their stored
+    -O), which is also what the episode compiles at; None takes it from the
+    modules. A level other than a module's is a ValueError naming both: the
+    bitcode carries the level's attributes (optsize, minsize), so another
+    -O would not compile it at that level.
 
     Modules in which the inliner asks nothing are skipped (they are listed
     in info['skipped'] of the next reset). Without options, reset() walks
-    the modules in an order shuffled by the seed (np.random.default_rng);
-    reset(options={'module': name}) compiles that one.
+    the modules in an order shuffled by np_random (seeded by reset(seed=)
+    or the constructor's seed); reset(options={'module': name}) compiles
+    that one.
     """
 
-    def __init__(self, corpus, modules=None, packages=None, opt_level="Oz",
+    RESET_OPTIONS = ("module", "actions")
+
+    def __init__(self, corpus, modules=None, packages=None, opt_level=None,
                  reward="bytes", include_default=False, timeout=300,
-                 clang="clang-19", plugin=None, seed=None):
-        super().__init__(timeout)
-        if opt_level not in ("Oz", "Os", "O2", "O3"):
-            raise ValueError(f"InliningEnv: opt_level must be Oz, Os, O2 or "
-                             f"O3, got {opt_level!r}")
+                 clang="clang-19", plugin=None, seed=None,
+                 observation="dict"):
+        specs = [TensorSpec.from_json(s)
+                 for s in _core.inline_feature_specs(bool(include_default))]
+        super().__init__(timeout, specs, observation, seed)
         if reward not in ("bytes", "relative"):
             raise ValueError(f"InliningEnv: reward must be 'bytes' or "
                              f"'relative', got {reward!r}")
@@ -170,21 +335,21 @@ class InliningEnv(_CompilerEpisodes):
             corpus, packages=packages, modules=modules)
         if len(self.corpus) == 0:
             raise ValueError(f"InliningEnv: {self.corpus.path}: no modules")
-        self.opt_level = opt_level
+        self.opt_level = _check_level(self, self.corpus, opt_level)
         self.reward_kind = reward
         self.include_default = include_default
         self.clang = clang
         self.plugin = plugin or _paths.plugin_path()
         self.action_space = Discrete(2)
-        self.observation_space = None  # known after the first reset
         self._baselines = {}
         self._no_decisions = set()
-        self._rng = np.random.default_rng(seed)
         self._order = []
         self._module = None
         self._obs = None
         self._decision = 0
         self._done = True
+        self._actions = []
+        self._last_sites = self._last_actions = None
 
     def __str__(self):
         return "InliningEnv"
@@ -192,25 +357,24 @@ class InliningEnv(_CompilerEpisodes):
     def _where(self):
         return self._module.name if self._module else "(no module)"
 
-    def _level_args(self):
-        # The stored arguments say -Oz (or what the build used); a later -O
-        # wins in cc1.
-        return [] if self.opt_level == "Oz" else ["-" + self.opt_level]
-
     def _object(self, tag):
         return os.path.join(self._tmp.name, f"{tag}.o")
 
     def baseline(self, module):
-        """The module's code under stock clang at this level (bytes),
-        compiled once and kept."""
+        """The module's code under stock clang at its level (bytes),
+        compiled once and kept. A module clang cannot compile is an
+        EnvError carrying clang's own message."""
         if isinstance(module, str):
             module = self.corpus[module]
         key = module.name
         if key not in self._baselines:
             out = self._object("baseline")
-            cmd = module.command(out, self._level_args(), self.clang)
+            cmd = module.command(out, [], self.clang)
+            # `timeout` bounds a stall of the episode's stream; a whole
+            # stock compile gets at least 300 s (0: no limit).
+            limit = 0 if self.timeout == 0 else max(self.timeout, 300)
             try:
-                _core.run_compiler(cmd, self.timeout)
+                _core.run_compiler(cmd, limit)
             except RuntimeError as e:
                 raise EnvError(f"{self}: {module.name}: {e}") from None
             self._baselines[key] = code_size(out)[0]
@@ -219,29 +383,41 @@ class InliningEnv(_CompilerEpisodes):
     def episode_command(self, module):
         """The compiler command of an episode ({channel}: the channel)."""
         p = self.plugin
-        extra = self._level_args() + [
+        extra = [
             "-load", p, "-fpass-plugin=" + p,
-            "-mllvm", "-mlgo-interactive-channel-base={channel}"]
+            "-mllvm", "-mlgo-interactive-channel-base={channel}",
+            "-mllvm", "-mlgo-training-log=" + self._sites_log()]
         if self.include_default:
             extra += ["-mllvm", "-mlgo-interactive-include-default"]
         return module.command(self._object("episode"), extra, self.clang)
 
+    def _sites_log(self):
+        return os.path.join(self._tmp.name, "episode.log")
+
     def _next_module(self):
         if not self._order:
-            self._order = list(self._rng.permutation(len(self.corpus)))
+            self._order = list(self.np_random.permutation(len(self.corpus)))
         return self.corpus[int(self._order.pop(0))]
 
-    def reset(self, seed=None, options=None):
+    def _named_module(self, name):
+        try:
+            return self.corpus[name]
+        except (KeyError, IndexError, TypeError):
+            raise ValueError(f"{self}: reset option 'module': no module "
+                             f"named {name!r} in {self.corpus.path}") \
+                from None
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
             self._order = []
             self.action_space.seed(seed)
-        options = options or {}
+        options = _check_options(self, options, self.RESET_OPTIONS)
         skipped = []
         tries = 0
         while True:
             if "module" in options:
-                module = self.corpus[options["module"]]
+                module = self._named_module(options["module"])
             else:
                 module = self._next_module()
                 if module.name in self._no_decisions:
@@ -253,6 +429,9 @@ class InliningEnv(_CompilerEpisodes):
                                        f"module")
                     continue
             self._module = module
+            # The stock compile first: a module clang cannot compile fails
+            # here with clang's own message.
+            self.baseline(module)
             self._start(self.episode_command(module))
             state = self._wait()
             if state == "observation":
@@ -260,8 +439,8 @@ class InliningEnv(_CompilerEpisodes):
             self._stop()
             self._no_decisions.add(module.name)
             if "module" in options:
-                raise ValueError(f"{self}: {module.name}: the inliner asks "
-                                 f"no decision in this module")
+                raise _NoDecisions(f"{self}: {module.name}: the inliner asks "
+                                   f"no decision in this module")
             skipped.append(module.name)
             tries += 1
             if tries > len(self.corpus):
@@ -269,11 +448,21 @@ class InliningEnv(_CompilerEpisodes):
                                f"asks no decision in any module")
         self._decision = 0
         self._done = False
+        self._actions = []
+        self._last_sites = self._last_actions = None
         self._obs = self._observation()
-        if self.observation_space is None:
-            self.observation_space = {s.name: s for s in self._features}
-        return self._obs, {"module": module.name, "package": module.package,
-                           "decision": 0, "skipped": skipped}
+        info = {"module": module.name, "package": module.package,
+                "decision": 0, "opt_level": self.level_of(module),
+                "skipped": skipped}
+        return self._replay(options, info)
+
+    def level_of(self, module):
+        """The optimization level a module compiles at ('Oz', 'O2', ...)."""
+        return module.opt_level
+
+    def action_masks(self):
+        """The actions allowed now (both, always): for masked PPO."""
+        return np.ones(2, dtype=bool)
 
     # step() in two halves, so that VectorInliningEnv can start every
     # compiler before it waits for any.
@@ -284,13 +473,15 @@ class InliningEnv(_CompilerEpisodes):
                              f"reset()")
         a = _as_action(self, action, 2)
         self._episode.act(np.int64(a).tobytes())
+        self._actions.append(a)
 
     def _collect(self):
         state = self._wait()
         self._decision += 1
         info = {"module": self._module.name,
                 "package": self._module.package,
-                "decision": self._decision}
+                "decision": self._decision,
+                "opt_level": self.level_of(self._module)}
         if state == "observation":
             self._obs = self._observation()
             return self._obs, 0.0, False, False, info
@@ -303,39 +494,136 @@ class InliningEnv(_CompilerEpisodes):
         reward = float(base - size)
         if self.reward_kind == "relative":
             reward = reward / base if base else 0.0
+        self._last_sites = self._read_sites()
+        self._last_actions = list(self._actions)
         info.update(text_size=size, baseline_text_size=base,
-                    decisions=decisions, elapsed_seconds=elapsed,
-                    host_seconds=host)
+                    decisions=decisions, sites=self._last_sites,
+                    elapsed_seconds=elapsed, host_seconds=host)
         return self._obs, reward, True, False, info
+
+    def export_decisions(self, path):
+        """Writes the last finished episode's decisions as a decisions file
+        (docs/decisions.md) that `mlgo-clang -mllvm -mlgo-decisions=FILE`
+        (or clang-19 with the plugin) applies: one site entry per decision,
+        under the module's source file name, so that compiling the module
+        with it rebuilds the episode's object. Returns the path."""
+        if not self._done or self._last_sites is None:
+            raise ValueError(f"{self}: {self._where()}: no finished episode "
+                             f"to export")
+        entries = sorted(
+            (c, d, o, a) for (c, d, o), a in zip(self._last_sites,
+                                                 self._last_actions))
+        key = _escape_name(self._module.source_name)
+        lines = ["# mlgo inlining decisions (format: docs/decisions.md)",
+                 "mlgo-decisions 1",
+                 f"meta episode InliningEnv {self._module.name}", "",
+                 f"module {key}"]
+        lines += [f"{'inline' if a else 'no-inline'} {c} {d} {o}"
+                  for c, d, o, a in entries]
+        tmp = os.fspath(path) + ".tmp"
+        with open(tmp, "w") as f:
+            f.write("\n".join(lines) + "\n")
+        os.replace(tmp, path)
+        return path
+
+    def _read_sites(self):
+        """The episode's call sites, from the plugin's <log>.sites."""
+        path = self._sites_log() + ".sites"
+        sites = [tuple(l.split(" ")) for l in
+                 open(path).read().splitlines()]
+        return [(c, d, int(o)) for c, d, o in sites]
 
     def step(self, action):
         self._send(action)
         return self._collect()
 
 
+def _escape_name(name):
+    """A name as decisions files write it (docs/decisions.md): bytes up to
+    0x20, 0x7f and above, '%' and '*' as %XX."""
+    out = []
+    for b in name.encode():
+        if b <= 0x20 or b >= 0x7f or b in (0x25, 0x2a):
+            out.append("%%%02X" % b)
+        else:
+            out.append(chr(b))
+    return "".join(out)
+
+
+def _check_level(env, corpus, opt_level):
+    """The level of every module, or a ValueError naming the requested
+    level and the module's."""
+    if opt_level is not None and opt_level not in ("O0", "O1", "O2", "O3",
+                                                    "Os", "Oz"):
+        raise ValueError(f"{env}: opt_level must be O0, O1, O2, O3, Os or "
+                         f"Oz, got {opt_level!r}")
+    if opt_level is None:
+        return None
+    for m in corpus:
+        if m.opt_level != opt_level:
+            raise ValueError(
+                f"{env}: opt_level {opt_level!r} does not match the corpus: "
+                f"{m.name} was built at -{m.opt_level} ({corpus.path}); its "
+                f"bitcode carries that level's attributes, so it cannot be "
+                f"compiled at -{opt_level} (use a corpus built at "
+                f"-{opt_level}, or opt_level=None)")
+    return opt_level
+
+
 def stack(observations):
-    """A list of observation dicts as one dict of (N, *shape) arrays."""
-    names = observations[0].keys()
-    return {n: np.stack([o[n] for o in observations]) for n in names}
+    """A list of observations (dicts or arrays) stacked on a first axis."""
+    if isinstance(observations[0], dict):
+        names = observations[0].keys()
+        return {n: np.stack([o[n] for o in observations]) for n in names}
+    return np.stack(observations)
 
 
-class _VectorEnv:
-    """num_envs environments stepped together, gymnasium's VectorEnv shape:
+def _vector_info(infos, num_envs):
+    """gymnasium 1.x's vector info: per key an array over the environments
+    and a boolean '_key' array saying which have it."""
+    out = {}
+    for i, info in enumerate(infos):
+        for k, v in info.items():
+            if k not in out:
+                if isinstance(v, (bool, int, float, np.number)):
+                    out[k] = np.zeros(num_envs, dtype=type(v))
+                elif isinstance(v, np.ndarray):
+                    out[k] = np.zeros((num_envs,) + v.shape, dtype=v.dtype)
+                else:
+                    out[k] = np.full(num_envs, None, dtype=object)
+                out["_" + k] = np.zeros(num_envs, dtype=bool)
+            out[k][i] = v
+            out["_" + k][i] = True
+    return out
+
+
+class _VectorEnv(_VectorBase):
+    """num_envs environments stepped together, gymnasium 1.x's VectorEnv:
     every compiler gets its action before any is waited for (each is its
     own process), so the episodes run in parallel. Episodes are dealt from
-    one seeded order, so no two environments play the same one at once,
-    and reset automatically: an environment whose episode ended returns
-    the next episode's first observation, with the last one in
-    info['final_observation'][i] and its info in info['final_info'][i]
-    (gymnasium 0.29's convention)."""
+    one seeded order, so no two environments play the same one at once.
+
+    Autoreset is gymnasium 1.x's default, next-step: the step that ends an
+    environment's episode returns its last observation with terminated
+    True; the next step() ignores that environment's action and returns
+    the first observation of its next episode (reward 0, not terminated).
+    Infos are dicts of arrays with '_key' masks."""
+
+    metadata = {"autoreset_mode": _NEXT_STEP}
 
     def __init__(self, envs, seed):
         self.envs = envs
         self.num_envs = len(envs)
-        self.action_space = envs[0].action_space
-        self._rng = np.random.default_rng(seed)
+        self.single_observation_space = envs[0].observation_space
+        self.single_action_space = envs[0].action_space
+        self.observation_space = batch(self.single_observation_space,
+                                       self.num_envs)
+        self.action_space = batch(self.single_action_space, self.num_envs)
         self._order = []
         self._dead = set()
+        self._autoreset = np.zeros(self.num_envs, dtype=bool)
+        if seed is not None:
+            self._np_random, self._np_random_seed = _new_rng(seed)
 
     def _episodes(self):
         """The reset options of every episode (subclasses)."""
@@ -348,7 +636,7 @@ class _VectorEnv:
             if not items:
                 raise EnvError(f"{self}: no episode to play")
             self._order = [items[i]
-                           for i in self._rng.permutation(len(items))]
+                           for i in self.np_random.permutation(len(items))]
         return self._order.pop(0)
 
     def _reset_one(self, i):
@@ -356,61 +644,66 @@ class _VectorEnv:
             opts = self._next()
             try:
                 return self.envs[i].reset(options=opts)
-            except ValueError:
+            except _NoDecisions:
                 # Nothing to decide there (a module without inlining
                 # decisions): never dealt again.
                 self._dead.add(repr(sorted(opts.items())))
 
-    def reset(self, seed=None, options=None):
+    def reset(self, *, seed=None, options=None):
+        if isinstance(seed, (list, tuple)):
+            seed = seed[0]
+        super().reset(seed=seed)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
             self._order = []
+        if options:
+            raise ValueError(f"{self}: reset takes no options (episodes are "
+                             f"dealt from the seeded order)")
         obs, infos = zip(*[self._reset_one(i) for i in range(self.num_envs)])
-        return stack(list(obs)), self._stack_info(infos)
+        self._autoreset[:] = False
+        return stack(list(obs)), _vector_info(infos, self.num_envs)
 
-    @staticmethod
-    def _stack_info(infos):
-        keys = [k for k in infos[0] if k not in ("skipped",)]
-        out = {}
-        for k in keys:
-            vals = [i.get(k) for i in infos]
-            out[k] = np.stack(vals) if isinstance(vals[0], np.ndarray) \
-                else np.array(vals)
-        return out
+    def action_masks(self):
+        """(num_envs, n) booleans: each environment's allowed actions."""
+        return np.stack([e.action_masks() for e in self.envs])
 
     def step(self, actions):
         actions = np.asarray(actions).reshape(self.num_envs)
-        for env, a in zip(self.envs, actions):
-            env._send(a)
+        for i, (env, a) in enumerate(zip(self.envs, actions)):
+            if not self._autoreset[i]:
+                env._send(a)
         obs, rewards, terms, truncs, infos = [], [], [], [], []
-        final_obs = np.full(self.num_envs, None, dtype=object)
-        final_info = np.full(self.num_envs, None, dtype=object)
         for i, env in enumerate(self.envs):
-            o, r, term, trunc, info = env._collect()
-            if term or trunc:
-                final_obs[i], final_info[i] = o, info
+            if self._autoreset[i]:
                 o, info = self._reset_one(i)
+                r, term, trunc = 0.0, False, False
+            else:
+                o, r, term, trunc, info = env._collect()
             obs.append(o)
             rewards.append(r)
             terms.append(term)
             truncs.append(trunc)
             infos.append(info)
-        done = np.array(terms) | np.array(truncs)
-        info = self._stack_info(infos)
-        info.update(final_observation=final_obs, _final_observation=done,
-                    final_info=final_info, _final_info=done)
-        return (stack(obs), np.array(rewards, dtype=np.float64),
-                np.array(terms), np.array(truncs), info)
+        terms, truncs = np.array(terms), np.array(truncs)
+        self._autoreset = terms | truncs
+        return (stack(obs), np.array(rewards, dtype=np.float64), terms,
+                truncs, _vector_info(infos, self.num_envs))
 
-    def close(self):
+    def close_extras(self, **kwargs):
         for e in self.envs:
             e.close()
+
+    def close(self, **kwargs):
+        if getattr(self, "closed", False):
+            return
+        self.close_extras(**kwargs)
+        self.closed = True
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
         self.close()
+        return False
 
 
 class VectorInliningEnv(_VectorEnv):
@@ -445,12 +738,13 @@ class EvictionEnv(_CompilerEpisodes):
     another's).
 
     observation: {feature: array}, LLVM 19's eviction features (mask,
-        is_free, ... shape (1, 33); progress (1,));
+        is_free, ... shape (1, 33); progress (1,)), or with
+        observation='vector' the same values as one float32 vector;
     action: a column 0 .. 32; a column the observation's mask forbids is a
         ValueError naming the module and the function (LLVM would fail with
         "ran out of registers"), and the episode goes on;
     info: module, function, decision, and 'action_mask' (bool, 33): the
-        columns allowed now;
+        columns allowed now (also action_masks());
     reward: at the end of the episode, the function's cost under LLVM's
         own advisor minus under the episode's decisions (positive is
         better). The cost is the speed reward (docs/speed.md: the
@@ -468,10 +762,14 @@ class EvictionEnv(_CompilerEpisodes):
     """
 
     COLUMNS = 33
+    RESET_OPTIONS = ("module", "function", "actions")
 
     def __init__(self, corpus=None, files=None, modules=None, packages=None,
-                 reward="auto", timeout=300, llc="llc-19", seed=None):
-        super().__init__(timeout)
+                 reward="auto", timeout=300, llc="llc-19", seed=None,
+                 observation="dict"):
+        specs = [TensorSpec.from_json(s)
+                 for s in _core.eviction_feature_specs()]
+        super().__init__(timeout, specs, observation, seed)
         if (corpus is None) == (files is None):
             raise ValueError("EvictionEnv: give either a corpus or files")
         if reward not in ("auto", "static"):
@@ -488,15 +786,12 @@ class EvictionEnv(_CompilerEpisodes):
             self.corpus = None
             self._sources = []
             for f in files:
-                if not os.path.isfile(f):
-                    raise ValueError(f"EvictionEnv: {f}: no such file")
+                _paths.require_file(f, "EvictionEnv: no such IR file")
                 self._sources.append((os.fspath(f), os.fspath(f), None))
         if not self._sources:
             raise ValueError("EvictionEnv: no modules")
         self.action_space = Discrete(self.COLUMNS)
-        self.observation_space = None
         self._prepared = {}
-        self._rng = np.random.default_rng(seed)
         self._order = []
         self._module = None
         self._function = None
@@ -543,7 +838,7 @@ class EvictionEnv(_CompilerEpisodes):
             return self._prepared[name]
         src = dict((n, (b, p)) for n, b, p in self._sources)
         if name not in src:
-            raise KeyError(f"{self}: no module named {name!r}")
+            raise ValueError(f"{self}: no module named {name!r}")
         bitcode, profile = src[name]
         speed = self._speed(profile)
         flat = name.replace("/", "@")
@@ -600,21 +895,25 @@ class EvictionEnv(_CompilerEpisodes):
             if not pairs:
                 raise EnvError(f"{self}: no function of any module asks for "
                                f"an eviction")
-            self._order = [pairs[i] for i in self._rng.permutation(len(pairs))]
+            self._order = [pairs[i]
+                           for i in self.np_random.permutation(len(pairs))]
         return self._order.pop(0)
 
-    def reset(self, seed=None, options=None):
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
             self._order = []
             self.action_space.seed(seed)
-        options = options or {}
+        options = _check_options(self, options, self.RESET_OPTIONS)
+        if "function" in options and "module" not in options:
+            raise ValueError(f"{self}: reset option 'function' needs "
+                             f"'module'")
         if "module" in options:
             module = options["module"]
             fns = [f for f, _ in self.functions(module)]
             function = options.get("function", fns[0] if fns else None)
             if function not in fns:
-                raise ValueError(f"{self}: {module}: function "
+                raise _NoDecisions(f"{self}: {module}: function "
                                  f"{function!r} asks for no eviction")
         else:
             module, function = self._next_episode()
@@ -631,14 +930,17 @@ class EvictionEnv(_CompilerEpisodes):
         self._done = False
         self._decision = 0
         self._obs = self._observation()
-        if self.observation_space is None:
-            self.observation_space = {s.name: s for s in self._features}
-        return self._obs, self._info()
+        return self._replay(options, self._info())
+
+    def action_masks(self):
+        """The columns allowed now (bool, 33; LLVM's mask): for masked
+        PPO."""
+        return np.asarray(self._raw["mask"]).reshape(-1) != 0
 
     def _info(self):
         return {"module": self._module, "function": self._function,
                 "decision": self._decision,
-                "action_mask": self._obs["mask"].reshape(-1) != 0}
+                "action_mask": self.action_masks()}
 
     def _send(self, action):
         if self._done:
@@ -646,8 +948,8 @@ class EvictionEnv(_CompilerEpisodes):
                              f"(it ended, or reset() was not called); call "
                              f"reset()")
         a = _as_action(self, action, self.COLUMNS)
-        mask = self._obs["mask"].reshape(-1)
-        if mask[a] == 0:
+        mask = self.action_masks()
+        if not mask[a]:
             raise ValueError(f"{self}: {self._where()}: invalid action {a}: "
                              f"the mask forbids column {a} (allowed: "
                              f"{', '.join(map(str, np.flatnonzero(mask)))})")

@@ -21,11 +21,13 @@
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Corpus/Package.h"
+#include "mlgo/Inline/InlineFeatures.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Model/PolicyRunner.h"
 #include "mlgo/Protocol/ServePolicy.h"
 #include "mlgo/RegAlloc/Score.h"
+#include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/RegAllocTrain/SpeedReward.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Support/Files.h"
@@ -56,9 +58,9 @@ template <typename V, typename T = py::value_error> V check(Expected<V> E) {
   return std::move(*E);
 }
 
-py::list specsToJSON(ArrayRef<TensorSpec> Specs) {
+py::list specsToJSON(ArrayRef<mlgo::TensorSpec> Specs) {
   py::list L;
-  for (const TensorSpec &S : Specs)
+  for (const mlgo::TensorSpec &S : Specs)
     L.append(S.toJSONString());
   return L;
 }
@@ -395,6 +397,17 @@ PYBIND11_MODULE(_core, m) {
       .def("host_seconds", &PyEpisode::hostSeconds)
       .def("close", &PyEpisode::close);
 
+  // The features the compilers send, known before any compile: the
+  // environments' observation spaces.
+  m.def("inline_feature_specs", [](bool WithDefault) {
+    std::vector<mlgo::TensorSpec> Specs =
+        getInlineFeatureSpecs(/*WithExtras=*/true);
+    if (WithDefault)
+      Specs.push_back(getInlineDefaultSpec());
+    return specsToJSON(Specs);
+  });
+  m.def("eviction_feature_specs",
+        [] { return specsToJSON(getEvictionFeatureSpecs()); });
   m.def("corpus_modules", &corpusModules);
   m.def("corpus_profiles", &corpusProfiles);
   m.def("module_command", &moduleCommand);

@@ -120,5 +120,5 @@ def test_corpus_metadata(tiny_corpus):
         ["beta/stats.o"]
     with pytest.raises(ValueError, match="no package named gamma"):
         mlgo.Corpus(tiny_corpus, packages=["gamma"])
-    with pytest.raises(ValueError, match="corpus_description.json"):
+    with pytest.raises(FileNotFoundError, match="corpus_description.json"):
         mlgo.Corpus(os.path.dirname(tiny_corpus))

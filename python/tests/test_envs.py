@@ -2,13 +2,14 @@
 import os
 import shutil
 import signal
+import subprocess
 import time
 
 import numpy as np
 import pytest
 
 import mlgo
-from conftest import run
+from conftest import SOURCE, run
 
 # Decisions the inliner asks for in each module of the tiny corpus at -Oz,
 # when every call site is inlined (1) and when none is (0); `mlgo serve`
@@ -31,7 +32,7 @@ def test_reset_observation(tiny_corpus):
     with mlgo.InliningEnv(tiny_corpus) as env:
         obs, info = env.reset(options={"module": "alpha/table.o"})
         assert info == {"module": "alpha/table.o", "package": "alpha",
-                        "decision": 0, "skipped": []}
+                        "decision": 0, "opt_level": "Oz", "skipped": []}
         # LLVM 19's 38 features, mlgo's six extras, in LLVM's order.
         names = list(obs)
         assert len(names) == 44
@@ -39,7 +40,8 @@ def test_reset_observation(tiny_corpus):
             "is_caller_avail_external"
         for name, value in obs.items():
             assert value.dtype == np.int64 and value.shape == (1,), name
-        assert env.observation_space["cost_estimate"].type == "int64_t"
+        assert env.feature_specs["cost_estimate"].type == "int64_t"
+        assert list(env.observation_space) == names
 
 
 def test_decision_counts(tiny_corpus):
@@ -154,16 +156,20 @@ def test_dead_compiler_is_an_exception_naming_the_module(tiny_corpus):
         assert steps == ALWAYS["alpha/table.o"]
 
 
-def test_broken_module_is_an_exception_naming_it(tiny_corpus, tmp_path):
+def test_truncated_module_carries_clangs_message(tiny_corpus, tmp_path):
     broken = tmp_path / "corpus"
     shutil.copytree(tiny_corpus, broken)
     with open(broken / "beta/stats.o.bc", "r+b") as f:
         f.truncate(100)
+    # clang's own words for this file, from clang itself.
+    r = subprocess.run(mlgo.Corpus(str(broken))["beta/stats.o"].command(
+        str(tmp_path / "x.o")), capture_output=True, text=True)
+    assert r.returncode == 1 and "error: " in r.stderr
     with mlgo.InliningEnv(str(broken)) as env:
-        with pytest.raises(mlgo.EnvError, match=r"^InliningEnv: beta/stats\.o: "
-                           r"command exited with status 1 without ever "
-                           r"opening the channel"):
+        with pytest.raises(mlgo.EnvError) as e:
             env.reset(options={"module": "beta/stats.o"})
+    assert str(e.value) == ("InliningEnv: beta/stats.o: clang-19 exited "
+                            "with status 1:\n" + r.stderr.rstrip())
 
 
 def test_seeded_order_is_reproducible(tiny_corpus):
@@ -181,24 +187,34 @@ def test_vector_env_matches_single_envs(tiny_corpus):
     venv = mlgo.VectorInliningEnv(tiny_corpus, num_envs=2, seed=3)
     obs, info = venv.reset()
     assert obs["cost_estimate"].shape == (2, 1)
+    assert obs in venv.observation_space
     seen = {}
     for _ in range(40):
         obs, rewards, term, trunc, info = venv.step(np.ones(2, np.int64))
         for i in np.flatnonzero(term):
-            fi = info["final_info"][i]
-            seen.setdefault(fi["module"], rewards[i])
-            assert fi["decisions"] == ALWAYS[fi["module"]]
+            assert info["_text_size"][i]
+            seen.setdefault(info["module"][i], rewards[i])
+            assert info["decisions"][i] == ALWAYS[info["module"][i]]
         if len(seen) == len(ALWAYS):
             break
     venv.close()
     assert seen == expected
 
 
-def test_o2_episodes(tiny_corpus):
-    with mlgo.InliningEnv(tiny_corpus, opt_level="O2") as env:
-        steps, reward, info = play(env, "alpha/text.o", 0)
-        assert steps >= 1
-        assert reward == info["baseline_text_size"] - info["text_size"]
+def test_level_mismatch_names_both(tiny_corpus):
+    # The tiny corpus is built at -Oz: its bitcode carries minsize and
+    # optsize, so an -O2 compile of it would not be an -O2 compile.
+    for level in ("O2", "O3", "Os"):
+        with pytest.raises(ValueError) as e:
+            mlgo.InliningEnv(tiny_corpus, opt_level=level)
+        assert str(e.value) == (
+            f"InliningEnv: opt_level '{level}' does not match the corpus: "
+            f"alpha/table.o was built at -Oz ({tiny_corpus}); its bitcode "
+            f"carries that level's attributes, so it cannot be compiled at "
+            f"-{level} (use a corpus built at -{level}, or opt_level=None)")
+    with mlgo.InliningEnv(tiny_corpus, opt_level="Oz") as env:
+        assert env.reset(options={"module": "alpha/text.o"})[1][
+            "opt_level"] == "Oz"
 
 
 def test_observations_equal_mlgo_serve_log(tiny_corpus, mlgo_bin, tmp_path):
@@ -239,3 +255,41 @@ def test_stalled_compiler_is_killed_and_named(tiny_corpus):
                                 "observation; killed it")
         assert time.monotonic() - start < 10
         assert children() == []
+
+
+@pytest.fixture(scope="module")
+def o2_corpus(tmp_path_factory, mlgo_bin):
+    """The tiny corpus's sources built at -O2."""
+    out = tmp_path_factory.mktemp("o2")
+    src = os.path.join(SOURCE, "test/Train/Inputs")
+    for f in ("alpha/table", "alpha/text", "beta/stats"):
+        os.makedirs(out / "objs" / os.path.dirname(f), exist_ok=True)
+        run("clang-19", "-c", "-O2", "-Xclang", "-fembed-bitcode=all",
+            os.path.join(src, f + ".c"), "-o", str(out / "objs" / (f + ".o")))
+    run(mlgo_bin, "corpus", "extract", "--objects", str(out / "objs"),
+        "--output", str(out / "corpus"))
+    return str(out / "corpus")
+
+
+def test_episodes_compile_at_the_corpus_level(tiny_corpus, o2_corpus,
+                                              tmp_path):
+    # The baseline at the corpus's level is clang's object at that level,
+    # and the level matters here: -O2 and -Oz give other code.
+    src = os.path.join(SOURCE, "test/Train/Inputs/alpha/text.c")
+    sizes = {}
+    for level in ("O2", "Oz"):
+        obj = str(tmp_path / f"{level}.o")
+        run("clang-19", "-c", "-" + level, src, "-o", obj)
+        sizes[level] = mlgo.code_size(obj)[0]
+    assert sizes["O2"] != sizes["Oz"]
+    for corpus, level in ((o2_corpus, "O2"), (tiny_corpus, "Oz")):
+        for given in (None, level):
+            with mlgo.InliningEnv(corpus, opt_level=given) as env:
+                _, info = env.reset(options={"module": "alpha/text.o"})
+                assert info["opt_level"] == level
+                assert env.baseline("alpha/text.o") == sizes[level]
+                _, reward, info = play(env, "alpha/text.o", 0)
+                assert info["baseline_text_size"] == sizes[level]
+    with pytest.raises(ValueError, match=r"opt_level 'Oz' does not match the "
+                       r"corpus: alpha/table\.o was built at -O2 "):
+        mlgo.InliningEnv(o2_corpus, opt_level="Oz")

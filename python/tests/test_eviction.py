@@ -152,9 +152,9 @@ def test_vector_eviction_env_matches_single_env(spills_env):
             actions = [np.flatnonzero(m)[-1] for m in info["action_mask"]]
             obs, rewards, term, _, info = venv.step(actions)
             for i in np.flatnonzero(term):
-                fi = info["final_info"][i]
-                assert fi["decisions"] == LAST_VALID[fi["function"]]
-                seen.setdefault(fi["function"], rewards[i])
+                f = info["function"][i]
+                assert info["decisions"][i] == LAST_VALID[f]
+                seen.setdefault(f, rewards[i])
             if len(seen) == len(LAST_VALID):
                 break
     assert seen == expected
