@@ -82,14 +82,14 @@ for pkg in "$@"; do
       exit 1
     fi
     cpu=$(awk '{ printf "%.1f", $1 + $2 }' "$work/$pkg/$c.time")
-    mapfile -t files < <(find "$out/src/mlgo-build" -path '*/CMakeFiles' -prune -o \
+    mapfile -t files < <(find "$out/src" -path '*/CMakeFiles' -prune -o \
       -type f -print | sort | while read -r f; do
         case $(file -b "$f") in
         ELF*executable* | ELF*shared\ object*) echo "$f" ;;
         esac
       done)
     code=$(code_bytes "${files[@]}")
-    printf '%s\n' "${files[@]#"$out/src/mlgo-build/"}" >"$work/$pkg/$c.artifacts"
+    printf '%s\n' "${files[@]#"$out/src/"}" >"$work/$pkg/$c.artifacts"
     pass=0 run=0
     for t in $("$root/scripts/eval-package.sh" tests "$pkg"); do
       run=$((run + 1))

@@ -99,6 +99,9 @@ build | corpus-build)
     # flavour in package-recipes.sh).
     for tool in ar nm ranlib; do
       ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/$tool"
+      # CMake looks for llvm-ar beside a Clang: LLVM 19's, not an older
+      # /usr/bin/llvm-ar that cannot read LLVM 19 bitcode.
+      [[ $cmd == corpus-build ]] || ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/llvm-$tool"
     done
     export PATH="$out/bin:$PATH"
   fi

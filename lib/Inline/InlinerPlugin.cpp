@@ -32,6 +32,7 @@
 #include "mlgo/Protocol/InteractiveRunner.h"
 #include "mlgo/Support/Error.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/InlineAdvisor.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
