@@ -476,9 +476,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       Options.HeuristicForSpeedCallers && !CB.getCaller()->hasOptSize();
   const InlineDecisionSource Source =
       SpeedCaller ? InlineDecisionSource::DefaultHeuristic : Options.Source;
-  const bool NeedDefault =
-      Log || Options.IncludeDefault || Options.OverrideDecision ||
-      Source == InlineDecisionSource::DefaultHeuristic;
+  const bool NeedDefault = Log || Options.IncludeDefault ||
+                           Options.OverrideDecision ||
+                           Source == InlineDecisionSource::DefaultHeuristic;
   int64_t Default = NeedDefault ? getDefaultDecision(CB) : 0;
   if (Options.IncludeDefault)
     *Runner.getTensor<int64_t>(Runner.getNumInputs() - 1) = Default;
