@@ -5,6 +5,8 @@
 #   bin/               mlgo, mlgo-clang, mlgo-clang++
 #   lib/mlgo/          mlgo-plugin.so, and MLGOInliner.so -> mlgo-plugin.so
 #                      (the plugin's name until 0.3, kept for one release)
+#   lib/mlgo/lld/      ld.lld, lld with the plugin in its LTO backend
+#                      (mlgo-clang's -fuse-ld=lld links run it)
 #   share/mlgo/        models/ (every shipped model with its README and
 #                      recipe) and scripts/ (the package recipes `mlgo eval
 #                      package`, `mlgo eval build` and `mlgo tune --package`
@@ -65,6 +67,8 @@ function(mlgo_add_install_rules)
                    ${PROJECT_BINARY_DIR}/bin/mlgo-clang++
           DESTINATION ${CMAKE_INSTALL_BINDIR})
   install(TARGETS mlgo-plugin LIBRARY DESTINATION ${MLGO_PLUGIN_DIR})
+  install(PROGRAMS ${PROJECT_BINARY_DIR}/${MLGO_LINKER_DIR}/ld.lld
+          DESTINATION ${MLGO_LINKER_DIR})
   # A symlink (plugin/CMakeLists.txt makes it), installed as one.
   install(FILES ${PROJECT_BINARY_DIR}/${MLGO_PLUGIN_DIR}/${MLGO_OLD_PLUGIN_NAME}
           DESTINATION ${MLGO_PLUGIN_DIR})

@@ -51,7 +51,7 @@ version=$(sed -n 's/^project(mlgo VERSION \([0-9][0-9.]*\).*/\1/p' "$src/CMakeLi
 say "installing into a fresh prefix $tmp/prefix"
 cmake --install "$build" --prefix "$tmp/prefix" >"$tmp/install.log" 2>&1 ||
   { cat "$tmp/install.log" >&2; die "cmake --install failed"; }
-for f in bin/mlgo bin/mlgo-clang bin/mlgo-clang++ lib/mlgo/mlgo-plugin.so \
+for f in bin/mlgo bin/mlgo-clang bin/mlgo-clang++ lib/mlgo/mlgo-plugin.so lib/mlgo/lld/ld.lld \
          share/mlgo/models/inline-oz/model.json share/mlgo/models/inline-oz/README.md \
          share/mlgo/models/inline-oz/recipe.json share/mlgo/models/regalloc-evict/model.json \
          share/mlgo/scripts/eval-package.sh share/mlgo/scripts/eval-build.sh \
@@ -64,7 +64,7 @@ done
   die "lib/mlgo/MLGOInliner.so is not a symlink to mlgo-plugin.so"
 cmp -s "$src/models/inline-oz/model.json" "$tmp/prefix/share/mlgo/models/inline-oz/model.json" ||
   die "the installed inline-oz model differs from models/inline-oz/model.json"
-say "layout ok: bin/{mlgo,mlgo-clang,mlgo-clang++}, lib/mlgo/mlgo-plugin.so (+ MLGOInliner.so link), share/mlgo/{models,scripts}, share/doc/mlgo"
+say "layout ok: bin/{mlgo,mlgo-clang,mlgo-clang++}, lib/mlgo/mlgo-plugin.so (+ MLGOInliner.so link), lib/mlgo/lld/ld.lld, share/mlgo/{models,scripts}, share/doc/mlgo"
 pydir=lib/python3/dist-packages
 python=$(sed -n 's/^MLGO_PYTHON:FILEPATH=//p' "$build/CMakeCache.txt")
 have_python=""

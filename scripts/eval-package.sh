@@ -93,11 +93,15 @@ build | corpus-build)
     [[ -z ${7:-} ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-decisions=$7")
   fi
   recipes_eval_setup "$out" "$4" "${extra[@]}"
-  if [[ $cmd == corpus-build ]]; then
-    # Objects with .llvmbc need LLVM's ar, nm and ranlib (see the corpus
+  if [[ $cmd == corpus-build || " ${MLGO_EVAL_EXTRA_FLAGS:-} " == *" -flto"* ]]; then
+    # Objects with .llvmbc (and an LTO build's bitcode objects) need LLVM's
+    # ar, nm and ranlib (see the corpus
     # flavour in package-recipes.sh).
     for tool in ar nm ranlib; do
       ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/$tool"
+      # CMake looks for llvm-ar beside a Clang: LLVM 19's, not an older
+      # /usr/bin/llvm-ar that cannot read LLVM 19 bitcode.
+      [[ $cmd == corpus-build ]] || ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/llvm-$tool"
     done
     export PATH="$out/bin:$PATH"
   fi

@@ -264,6 +264,10 @@ recipes_eval_setup() {
   flavour=eval jobs=$2
   shift 2
   local flags=("$@")
+  # MLGO_EVAL_EXTRA_FLAGS: words added to every compile and link (an LTO
+  # build's -flto=thin -fuse-ld=lld ... and section flags; bench/lto-packages.sh).
+  # shellcheck disable=SC2206 # words, split on purpose
+  [[ -z ${MLGO_EVAL_EXTRA_FLAGS:-} ]] || flags+=($MLGO_EVAL_EXTRA_FLAGS)
   if [[ -n ${MLGO_EVAL_EVICT:-} && " ${flags[*]}" == *" -fpass-plugin="* ]]; then
     flags+=(-Xclang -mllvm -Xclang -mlgo-use-llvm-advisor
             -Xclang -mllvm -Xclang -mlgo-evict)

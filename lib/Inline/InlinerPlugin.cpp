@@ -32,6 +32,7 @@
 #include "mlgo/Protocol/InteractiveRunner.h"
 #include "mlgo/Support/Error.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Analysis/InlineAdvisor.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/LLVMContext.h"
@@ -233,6 +234,26 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
     fatal("the inline advisor was requested before mlgo's analysis was "
           "registered");
   MLGOInlineAdvisorOptions Options = C.Options;
+  Options.Stage = getInlineStage(IC.LTOPhase);
+  if (C.Decisions && Options.Stage == InlineStage::FullLTOLink)
+    return makeError(
+        C.DecisionsPath +
+        ": a decisions file cannot apply in a full LTO link: its entries "
+        "name call sites by their source file's module, and the link's "
+        "merged module has none (docs/decisions.md, \"LTO\"); give it to "
+        "the compile steps (-mllvm -mlgo-decisions=FILE)");
+  if (isLinkStage(Options.Stage) && !Options.TrainingLogPath.empty() &&
+      Options.TrainingLogPath != "-" &&
+      Options.Stage == InlineStage::ThinLTOLink) {
+    // The ThinLTO backends run in parallel, one module each: one log per
+    // module, named after it.
+    std::string Name = M.getModuleIdentifier();
+    for (char &Ch : Name)
+      if (!isAlnum(Ch) && Ch != '.' && Ch != '-' && Ch != '_')
+        Ch = '_';
+    Options.TrainingLogPath += "." + Name;
+    Options.SitesPath = Options.TrainingLogPath + ".sites";
+  }
   if (C.Decisions) {
     // clang runs in the directory the build compiled the source in.
     SmallString<256> Cwd;
@@ -380,6 +401,48 @@ bool hasSpeedInliningEntries(const InlinerConfig &C, Module &M) {
   return E && !E->Sites.empty();
 }
 
+/// Whether some function of \p M is optimized for size (optsize or
+/// minsize: built with -Os or -Oz).
+bool hasSizeFunctions(const Module &M) {
+  for (const Function &F : M)
+    if (!F.isDeclaration() && F.hasOptSize())
+      return true;
+  return false;
+}
+
+/// The advisor of an LTO link's inliner (docs/plugin.md, "In the link").
+/// No pipeline-start callback runs there, so the options are checked
+/// here. The link's pipeline is -O2 whatever the compile steps' level was
+/// (clang passes -plugin-opt=O2 for -Os and -Oz), so the level cannot say
+/// whether to optimize for size; the functions' attributes can. Without a
+/// policy asked for, a module with no -Os/-Oz function keeps LLVM's
+/// advisor (a speed build links as with stock clang), and in the others
+/// the embedded model decides the sites whose caller is optimized for
+/// size and LLVM's heuristic the rest.
+InlineAdvisor *createLinkAdvisor(const InlinerConfig &Config, Module &M,
+                                 FunctionAnalysisManager &FAM,
+                                 InlineParams Params, InlineContext IC) {
+  if (Error E = checkOptions()) {
+    reportSetupError(M, std::move(E));
+    return new DefaultInlineAdvisor(M, FAM, Params, IC);
+  }
+  if (IC.Pass == InlinePass::EarlyInliner)
+    return new DefaultInlineAdvisor(M, FAM, Params, IC);
+  if (Config.ExplicitPolicy || Config.UseLLVMAdvisor)
+    return createAdvisor(Config, M, FAM, Params, IC);
+  // A decisions file for speed fixes some of the heuristic's decisions.
+  if (Config.Decisions && Config.Decisions->isForSpeed()) {
+    InlinerConfig C = Config;
+    C.Options.Source = InlineDecisionSource::DefaultHeuristic;
+    return createAdvisor(C, M, FAM, Params, IC);
+  }
+  if (!hasSizeFunctions(M))
+    return new DefaultInlineAdvisor(M, FAM, Params, IC);
+  InlinerConfig C = Config;
+  C.Options.HeuristicForSpeedCallers = true;
+  return createAdvisor(C, M, FAM, Params, IC);
+}
+
 } // namespace
 
 Expected<InlinerConfig> getInlinerConfigFromOptions() {
@@ -520,6 +583,9 @@ void registerInliner(PassBuilder &PB) {
               reportSetupError(M, makeError(O.Error));
               return new DefaultInlineAdvisor(M, FAM, Params, IC);
             }
+            InlineStage Stage = getInlineStage(IC.LTOPhase);
+            if (isLinkStage(Stage))
+              return createLinkAdvisor(*O.Config, M, FAM, Params, IC);
             if (Error E = checkObjective(*O.Config)) {
               reportSetupError(M, std::move(E));
               return new DefaultInlineAdvisor(M, FAM, Params, IC);

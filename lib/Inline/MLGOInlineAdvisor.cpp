@@ -121,6 +121,54 @@ std::string formatNumber(double V) {
 
 } // namespace
 
+InlineStage getInlineStage(ThinOrFullLTOPhase Phase) {
+  switch (Phase) {
+  case ThinOrFullLTOPhase::None:
+    return InlineStage::Compile;
+  case ThinOrFullLTOPhase::ThinLTOPreLink:
+    return InlineStage::ThinLTOPreLink;
+  case ThinOrFullLTOPhase::FullLTOPreLink:
+    return InlineStage::FullLTOPreLink;
+  case ThinOrFullLTOPhase::ThinLTOPostLink:
+    return InlineStage::ThinLTOLink;
+  case ThinOrFullLTOPhase::FullLTOPostLink:
+    return InlineStage::FullLTOLink;
+  }
+  llvm_unreachable("unknown LTO phase");
+}
+
+StringRef getStageContextName(InlineStage S) {
+  switch (S) {
+  case InlineStage::Compile:
+    return "";
+  case InlineStage::ThinLTOPreLink:
+    return "thinlto-prelink";
+  case InlineStage::FullLTOPreLink:
+    return "lto-prelink";
+  case InlineStage::ThinLTOLink:
+    return "thinlto-link";
+  case InlineStage::FullLTOLink:
+    return "lto-link";
+  }
+  llvm_unreachable("unknown inline stage");
+}
+
+StringRef getStageRemarkText(InlineStage S) {
+  switch (S) {
+  case InlineStage::Compile:
+    return "";
+  case InlineStage::ThinLTOPreLink:
+    return "in the ThinLTO compile step";
+  case InlineStage::FullLTOPreLink:
+    return "in the LTO compile step";
+  case InlineStage::ThinLTOLink:
+    return "in the ThinLTO link";
+  case InlineStage::FullLTOLink:
+    return "in the LTO link";
+  }
+  llvm_unreachable("unknown inline stage");
+}
+
 std::function<bool(uint64_t, bool, int64_t)>
 invertDecisionsAt(std::vector<uint32_t> Indices) {
   llvm::sort(Indices);
@@ -163,7 +211,7 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     for (size_t I = NumUpstreamInlineFeatures; I < NumInlineFeatures; ++I)
       ExtraFeatureBuffers.push_back(Runner.getTensor<int64_t>(I));
   if (this->Log)
-    this->Log->switchContext("");
+    this->Log->switchContext(getStageContextName(Options.Stage));
   if (Options.Fixed)
     Table.emplace(Options.Fixed);
   if (Options.ProgramFixed)
@@ -423,16 +471,21 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   if (!ExtraFeatureBuffers.empty())
     computeExtraFeatures(CB, *this, FAM, ExtraFeatureBuffers.data());
 
-  const bool NeedDefault =
-      Log || Options.IncludeDefault || Options.OverrideDecision ||
-      Options.Source == InlineDecisionSource::DefaultHeuristic;
+  // In a link, a caller built for speed keeps LLVM's heuristic.
+  const bool SpeedCaller =
+      Options.HeuristicForSpeedCallers && !CB.getCaller()->hasOptSize();
+  const InlineDecisionSource Source =
+      SpeedCaller ? InlineDecisionSource::DefaultHeuristic : Options.Source;
+  const bool NeedDefault = Log || Options.IncludeDefault ||
+                           Options.OverrideDecision ||
+                           Source == InlineDecisionSource::DefaultHeuristic;
   int64_t Default = NeedDefault ? getDefaultDecision(CB) : 0;
   if (Options.IncludeDefault)
     *Runner.getTensor<int64_t>(Runner.getNumInputs() - 1) = Default;
 
   int64_t Decision = 0;
   std::optional<double> Logit, Probability;
-  switch (Options.Source) {
+  switch (Source) {
   case InlineDecisionSource::DefaultHeuristic:
     Decision = Default;
     break;
@@ -504,9 +557,11 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   auto Describe = [&](auto &R) {
     R << "'" << ore::NV("Callee", CB.getCalledFunction()) << "' into '"
       << ore::NV("Caller", CB.getCaller()) << "': ";
-    switch (Options.Source) {
+    switch (Source) {
     case InlineDecisionSource::DefaultHeuristic:
-      R << "LLVM's heuristic decided (default-policy mode)";
+      R << (SpeedCaller ? "LLVM's heuristic decided (the caller is not "
+                          "optimized for size)"
+                        : "LLVM's heuristic decided (default-policy mode)");
       break;
     case InlineDecisionSource::Interactive:
       R << "the interactive host decided";
@@ -531,6 +586,8 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       R << "; inverted on request (-mlgo-flip, or a trainer's flips)";
     if (NeedDefault)
       R << "; heuristic: " << (Default ? "inline" : "no inline");
+    if (Options.Stage != InlineStage::Compile)
+      R << "; " << getStageRemarkText(Options.Stage);
   };
   emitDecisionRemark(
       ORE, CB, Decision, Decision ? "Inline" : "NoInline",
@@ -577,6 +634,8 @@ void MLGOInlineAdvisor::emitNonModelRemark(CallBase &CB,
   auto Describe = [&](auto &R) {
     R << "'" << ore::NV("Callee", Callee) << "' into '"
       << ore::NV("Caller", &Caller) << "': " << Reason;
+    if (Options.Stage != InlineStage::Compile)
+      R << "; " << getStageRemarkText(Options.Stage);
   };
   bool Inline = Advice.isInliningRecommended();
   emitDecisionRemark(ORE, CB, Inline, "Mandatory",

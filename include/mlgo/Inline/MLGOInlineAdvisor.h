@@ -31,6 +31,7 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/MLInlineAdvisor.h"
+#include "llvm/Pass.h"
 
 #include <functional>
 #include <memory>
@@ -50,8 +51,47 @@ enum class InlineDecisionSource {
   DefaultHeuristic,
 };
 
+/// Where an inliner runs: in a compile step (with or without -flto), or in
+/// the optimization backend of an LTO link. LLVM says so in the
+/// InlineContext it hands the advisor factory (its LTOPhase), which every
+/// pipeline sets, the ThinLTO backends' parallel ones included.
+enum class InlineStage {
+  /// A compile step without LTO (or opt with a pipeline of no LTO phase).
+  Compile,
+  /// The compile step of a -flto=thin build (its pre-link pipeline).
+  ThinLTOPreLink,
+  /// The compile step of a -flto (full) build.
+  FullLTOPreLink,
+  /// A ThinLTO backend in the link, one module at a time.
+  ThinLTOLink,
+  /// The full LTO link, on the one merged module.
+  FullLTOLink,
+};
+
+/// The stage of an inliner whose InlineContext has \p Phase.
+InlineStage getInlineStage(llvm::ThinOrFullLTOPhase Phase);
+/// Whether \p S runs in the link (post-link) rather than a compile step.
+inline bool isLinkStage(InlineStage S) {
+  return S == InlineStage::ThinLTOLink || S == InlineStage::FullLTOLink;
+}
+/// The stage's name in training logs, the context of each module's trace:
+/// "" for Compile (the name logs had before stages existed),
+/// "thinlto-prelink", "lto-prelink", "thinlto-link", "lto-link".
+llvm::StringRef getStageContextName(InlineStage S);
+/// The stage as remarks end with it: "" for Compile, else e.g. "in the
+/// ThinLTO link".
+llvm::StringRef getStageRemarkText(InlineStage S);
+
 struct MLGOInlineAdvisorOptions {
   InlineDecisionSource Source = InlineDecisionSource::Model;
+  /// Where this inliner runs; remarks and the log's contexts say so.
+  InlineStage Stage = InlineStage::Compile;
+  /// Call sites whose caller is not optimized for size (neither optsize
+  /// nor minsize) take LLVM's heuristic's decision instead of the
+  /// source's: an LTO link runs one -O2 pipeline for every function, and
+  /// the size model decides only for the -Os/-Oz ones (docs/plugin.md,
+  /// "In the link").
+  bool HeuristicForSpeedCallers = false;
   /// Exploration: the model runner samples decisions from
   /// sigmoid(logit / temperature) with this seed.
   std::optional<uint64_t> ExploreSeed;
