@@ -10,8 +10,14 @@
 
 #include "mlgo/Support/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/SmallString.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Errno.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
 
 #include <algorithm>
@@ -28,6 +34,7 @@
 #include <sched.h>
 #include <spawn.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <thread>
@@ -382,12 +389,145 @@ void installGroupHandlers() {
   }
 }
 
-/// Records a process group for the handler above while it lives (nothing
-/// when the table is full: the group is then only killed at its timeout).
+//===-- The group keeper: groups that end with mlgo's kill -9 ------------===//
+//
+// No handler runs when mlgo is killed with SIGKILL (or crashes past its
+// handlers), and a child in its own session lives on: a killed speed tune
+// left valgrind writing its logs into the directory that the rerun read.
+// PR_SET_PDEATHSIG cannot help: posix_spawn cannot set it, it reaches only
+// the direct child (not valgrind's children), and it fires when the
+// spawning *thread* ends, not the process. So the first child with its own
+// group forks a keeper: a process that does nothing but wait for mlgo to
+// end (poll(2) on a pidfd of mlgo, or a once-a-second look at getppid()
+// without pidfds) while it records the groups mlgo tells it of (4-byte
+// messages on a socket: +group while it runs, -group once reaped); when
+// mlgo ends, however it ends, the keeper kills every group still recorded
+// and exits. It closes every descriptor it inherited (a lock mlgo holds on
+// its work directory must end with mlgo, not with the keeper) and ignores
+// the terminal's signals, which reach it with mlgo. Forked from a process
+// that may run threads, it makes only async-signal-safe calls, on a table
+// of fixed size allocated before the fork.
+
+constexpr int KeeperCapacity = 4096;
+int KeeperGroups[KeeperCapacity];
+std::atomic<int> KeeperSocket{-1};
+/// The process KeeperSocket's keeper watches: a process forked from mlgo
+/// (a training worker) that runs children starts a keeper of its own.
+std::atomic<int> KeeperOwner{0};
+std::mutex KeeperMutex;
+
+[[noreturn]] void killKeptGroupsAndExit() {
+  for (int G : KeeperGroups)
+    if (G > 0)
+      ::kill(-G, SIGKILL);
+  ::_exit(0);
+}
+
+/// Closes the descriptors in [From, To].
+void closeRange(int From, int To) {
+  if (From > To)
+    return;
+#ifdef SYS_close_range
+  if (::syscall(SYS_close_range, From, To, 0) == 0)
+    return;
+#endif
+  for (int FD = From; FD <= To && FD < 65536; ++FD)
+    ::close(FD);
+}
+
+[[noreturn]] void runKeeper(int Socket, int ParentFD, pid_t Parent) {
+  for (int Sig : {SIGINT, SIGHUP, SIGTERM, SIGPIPE, SIGQUIT})
+    ::signal(Sig, SIG_IGN);
+  int Null = ::open("/dev/null", O_RDWR);
+  if (Null >= 0)
+    for (int FD : {STDIN_FILENO, STDOUT_FILENO, STDERR_FILENO})
+      ::dup2(Null, FD);
+  int Low = std::min(Socket, ParentFD < 0 ? Socket : ParentFD);
+  int High = std::max(Socket, ParentFD);
+  closeRange(STDERR_FILENO + 1, Low - 1);
+  closeRange(Low + 1, High - 1);
+  closeRange(High + 1, INT_MAX);
+  for (;;) {
+    if (::getppid() != Parent)
+      killKeptGroupsAndExit();
+    struct pollfd P[2] = {{Socket, POLLIN, 0}, {ParentFD, POLLIN, 0}};
+    int N = ::poll(P, ParentFD < 0 ? 1 : 2, ParentFD < 0 ? 1000 : -1);
+    if (N < 0 && errno != EINTR)
+      killKeptGroupsAndExit();
+    if (N <= 0)
+      continue;
+    if (ParentFD >= 0 && P[1].revents)
+      killKeptGroupsAndExit();
+    if (!P[0].revents)
+      continue;
+    int Message = 0;
+    ssize_t Got = ::recv(Socket, &Message, sizeof(Message), 0);
+    if (Got == 0 || (Got < 0 && errno != EINTR))
+      killKeptGroupsAndExit();
+    if (Got != sizeof(Message))
+      continue;
+    if (Message > 0) {
+      for (int &G : KeeperGroups)
+        if (G == 0) {
+          G = Message;
+          break;
+        }
+    } else {
+      for (int &G : KeeperGroups)
+        if (G == -Message)
+          G = 0;
+    }
+  }
+}
+
+void startKeeper() {
+  if (KeeperOwner.load() == ::getpid())
+    return;
+  std::lock_guard<std::mutex> Lock(KeeperMutex);
+  if (KeeperOwner.load() == ::getpid())
+    return;
+  // The parent's, inherited by fork: its keeper watches the parent.
+  if (int Inherited = KeeperSocket.exchange(-1); Inherited >= 0)
+    ::close(Inherited);
+  // Set last: another thread that sees this process as the owner finds
+  // the socket set (or none, if the keeper could not start).
+  auto Owned = make_scope_exit([] { KeeperOwner.store(::getpid()); });
+  int Pair[2];
+  if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, Pair) != 0)
+    return;
+  pid_t Parent = ::getpid();
+  FileDescriptor ParentFD(openPidFD(Parent));
+  pid_t Pid = ::fork();
+  if (Pid == 0) {
+    ::close(Pair[0]);
+    runKeeper(Pair[1], ParentFD.get(), Parent);
+  }
+  ::close(Pair[1]);
+  if (Pid < 0) {
+    ::close(Pair[0]);
+    return;
+  }
+  KeeperSocket.store(Pair[0]);
+}
+
+/// Tells this process's keeper of a group (\p Message > 0) or that the
+/// group -\p Message ended.
+void tellKeeper(int Message) {
+  int Socket = KeeperSocket.load();
+  if (Socket < 0)
+    return;
+  (void)::send(Socket, &Message, sizeof(Message), MSG_NOSIGNAL);
+}
+
+/// Records a process group for the handler above and for the keeper while
+/// it lives (for the handler, nothing when its table is full: the group is
+/// then only killed at its timeout or by the keeper).
 class RecordedGroup {
 public:
-  explicit RecordedGroup(int Group) {
+  explicit RecordedGroup(int Group) : Group(Group) {
     std::call_once(GroupHandlersInstalled, installGroupHandlers);
+    startKeeper();
+    tellKeeper(Group);
     for (int I = 0; I < NumRecordedGroups; ++I) {
       int Free = 0;
       if (RecordedGroups[I].compare_exchange_strong(Free, Group)) {
@@ -397,6 +537,7 @@ public:
     }
   }
   ~RecordedGroup() {
+    tellKeeper(-Group);
     if (Slot >= 0)
       RecordedGroups[Slot].store(0);
   }
@@ -404,6 +545,7 @@ public:
   RecordedGroup &operator=(const RecordedGroup &) = delete;
 
 private:
+  int Group;
   int Slot = -1;
 };
 
@@ -430,6 +572,28 @@ ProcessResult runProcess(ArrayRef<std::string> Argv,
   if (R.isSignaled() && R.getSignal() == SIGKILL)
     return ProcessResult::timedOut(Options.TimeoutSeconds);
   return R;
+}
+
+Expected<std::string> runForOutput(ArrayRef<std::string> Argv,
+                                   unsigned TimeoutSeconds) {
+  SmallString<128> Out;
+  if (std::error_code EC =
+          sys::fs::createTemporaryFile("mlgo-output", "txt", Out))
+    return makeError("cannot create a temporary file: " + EC.message());
+  RunOptions RO;
+  RO.Stdin = "/dev/null";
+  RO.Stdout = std::string(Out);
+  RO.Stderr = "/dev/null";
+  RO.TimeoutSeconds = TimeoutSeconds;
+  ProcessResult R = runProcess(Argv, RO);
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Out);
+  sys::fs::remove(Out);
+  if (!R.succeeded())
+    return makeError("'" + join(Argv, " ") + "' " + R.describe());
+  if (!Buf)
+    return makeError("cannot read the output of '" + join(Argv, " ") +
+                     "': " + Buf.getError().message());
+  return (*Buf)->getBuffer().str();
 }
 
 } // namespace mlgo

@@ -12,6 +12,7 @@
 #include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
@@ -25,6 +26,7 @@
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
+#include "mlgo/Tune/WorkDirLock.h"
 #include "mlgo/Tune/WorkloadCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -47,6 +49,7 @@
 #include <mutex>
 #include <optional>
 #include <set>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -189,14 +192,15 @@ bool hasNoFunction(MemoryBufferRef Obj) {
 class ModuleCompiler {
 public:
   /// \p ModelMeta: the eviction model's `model` metadata
-  /// (getEvictionModelMeta of O.EvictModel); \p ProfileHash: the MD5 of
-  /// O.Profile's bytes, part of every compile's key (a rerun with another
-  /// profile must not read this one's compiles).
+  /// (getEvictionModelMeta of O.EvictModel); \p KeySalt: the MD5 of
+  /// O.Profile's bytes, mlgo's build identity and the compiler's version,
+  /// part of every compile's key (a rerun with another profile, mlgo or
+  /// clang must not read this one's compiles).
   ModuleCompiler(const SpeedTuneOptions &O, const CorpusDescription &Desc,
                  const CorpusModule &M, std::string LookupKey,
-                 StringRef ModelMeta, StringRef ProfileHash)
+                 StringRef ModelMeta, StringRef KeySalt)
       : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)),
-        ModelMeta(ModelMeta), ProfileHash(ProfileHash) {}
+        ModelMeta(ModelMeta), KeySalt(KeySalt) {}
 
   /// Stock clang-19 (\p Entries null), or the module built with
   /// \p Entries: their inlining entries on top of LLVM's heuristic, and
@@ -219,7 +223,7 @@ public:
                                    : "evict llvm\n");
     MD5 Hash;
     Hash.update(M.ContentHash);
-    Hash.update(ProfileHash);
+    Hash.update(KeySalt);
     Hash.update(Text);
     MD5::MD5Result R;
     Hash.final(R);
@@ -246,7 +250,9 @@ private:
             StringRef Base, speed::BlockCoster &Coster) {
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return makeError("cannot create '" + Dir + "': " + EC.message());
-    std::string Tmp = (Base + ".tmp").str();
+    // This process's own names: nothing another run left (or, killed,
+    // still writes) is read as this compile's.
+    std::string Tmp = (Base + formatv(".tmp-{0:d10}", ::getpid())).str();
     std::vector<std::string> Extra = {
         "-fprofile-instrument-use-path=" + O.Profile,
         "-Werror=backend-plugin",
@@ -267,20 +273,26 @@ private:
         return E;
       // The inliner's decisions are recorded through mlgo's advisor with
       // LLVM's heuristic, the advisor a build with the file's inlining
-      // entries runs (the log changes no decision).
+      // entries runs (the log changes no decision). The plugin's flags are
+      // the compile policy's, as every compile of mlgo's gets them.
+      CompilePolicy Policy = CompilePolicy::heuristic();
+      if (!Entries->Evictions.empty() || !Entries->Sites.empty()) {
+        Policy.Fixed = std::make_shared<const ModuleDecisions>(*Entries);
+        Policy.DecisionsPath = Tmp + ".decisions";
+      }
+      Expected<std::vector<std::string>> PluginArgs =
+          Policy.getCC1Args(O.PluginPath);
+      if (!PluginArgs)
+        return PluginArgs.takeError();
+      llvm::append_range(Extra, *PluginArgs);
       Extra.insert(Extra.end(),
-                   {"-load", O.PluginPath, "-fpass-plugin=" + O.PluginPath,
-                    "-mllvm", "-mlgo-default-policy", "-mllvm",
-                    "-mlgo-training-log=" + Tmp + ".ilog"});
+                   {"-mllvm", "-mlgo-training-log=" + Tmp + ".ilog"});
       if (Ev == Eviction::Model)
         Extra.insert(Extra.end(), {"-mllvm", "-mlgo-evict", "-mllvm",
                                    "-mlgo-evict-training-log=" + Tmp + ".log"});
       if (Ev == Eviction::Model && !O.EvictModel.empty())
         Extra.insert(Extra.end(),
                      {"-mllvm", "-mlgo-evict-model=" + O.EvictModel});
-      if (!Entries->Evictions.empty() || !Entries->Sites.empty())
-        Extra.insert(Extra.end(),
-                     {"-mllvm", "-mlgo-decisions=" + Tmp + ".decisions"});
     }
     Expected<std::vector<std::string>> Argv = getModuleCompileCommand(
         O.CorpusDir, Desc, M.Name, Tmp + ".o", Extra, O.Clang);
@@ -291,6 +303,8 @@ private:
     RO.Stdout = "/dev/null";
     RO.Stderr = Tmp + ".err";
     RO.TimeoutSeconds = O.TimeoutSeconds;
+    // Killed with mlgo, however it ends.
+    RO.OwnProcessGroup = true;
     ProcessResult PR = runProcess(*Argv, RO);
     std::string Stderr;
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
@@ -382,7 +396,7 @@ private:
   const CorpusModule &M;
   std::string LookupKey;
   StringRef ModelMeta;
-  StringRef ProfileHash;
+  StringRef KeySalt;
 };
 
 /// A module's search and its result.
@@ -541,6 +555,13 @@ private:
   void noteCompile(const ModuleResult &R, uint64_t Counted = 0);
   void noteGain(size_t Module, double Saved);
   Error checkOnWorkload(std::vector<ModuleResult> &Results);
+  /// The program's name for messages: --package's, or the corpus
+  /// directory's.
+  std::string getProgramName() const {
+    if (!O.ProgramName.empty())
+      return O.ProgramName;
+    return sys::path::filename(sys::path::parent_path(O.CorpusDir + "/")).str();
+  }
   Error writeOutputs(ArrayRef<ModuleResult> Results);
 
   SpeedTuneOptions O;
@@ -561,8 +582,11 @@ private:
   std::string CorpusFingerprint;
   /// The eviction model's `model` metadata (getEvictionModelMeta).
   std::string ModelMeta;
-  /// The MD5 of the profile's bytes (hex), in every compile's key.
-  std::string ProfileHash;
+  /// The MD5 of the profile's bytes (hex), mlgo's build identity and
+  /// `clang --version`: in every compile's key.
+  std::string KeySalt;
+  /// `clang --version`, and with --workload `valgrind --version`.
+  std::string ClangVersion, ValgrindVersion;
   uint64_t SearchCompiles = 0;
   /// The budget modules out of moves handed on, and the rounds of the
   /// search (a round after the first reruns the modules given more).
@@ -585,7 +609,7 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   R.Share = Share;
   R.Budget = Budget;
   R.Entries.Module = R.Key;
-  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, ProfileHash);
+  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, KeySalt);
   auto Fail = [&](Error E) {
     R.Error = toString(std::move(E));
     return R;
@@ -995,18 +1019,31 @@ Error SpeedTuner::run() {
     sys::fs::make_absolute(Model);
     O.EvictModel = std::string(Model);
   }
-  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
-    return makeError("cannot create '" + O.WorkDir + "': " + EC.message());
+  // One run per work directory (the lock creates it).
+  Expected<WorkDirLock> Lock = WorkDirLock::acquire(O.WorkDir);
+  if (!Lock)
+    return Lock.takeError();
+  Expected<std::string> CV = runForOutput({O.Clang, "--version"});
+  if (!CV)
+    return CV.takeError();
+  ClangVersion = StringRef(*CV).trim().str();
+  if (!O.Workload.empty()) {
+    Expected<std::string> VV = runForOutput({"valgrind", "--version"});
+    if (!VV)
+      return VV.takeError();
+    ValgrindVersion = StringRef(*VV).trim().str();
+  }
   Expected<speed::ProfileInfo> PI = speed::readProfileInfo(O.Profile);
   if (PI) {
     Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(O.Profile);
     if (!Bytes)
       return Bytes.takeError();
-    ProfileHash = toHex(MD5::hash(arrayRefFromStringRef((*Bytes)->getBuffer())),
-                        /*LowerCase=*/true);
+    KeySalt = toHex(MD5::hash(arrayRefFromStringRef((*Bytes)->getBuffer())),
+                    /*LowerCase=*/true);
   }
   if (!PI)
     return PI.takeError();
+  KeySalt += "\n" + O.BuildIdentity + "\n" + ClangVersion;
   Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
   if (!D)
     return D.takeError();
@@ -1051,7 +1088,7 @@ Error SpeedTuner::run() {
       Errors[I] = toString(Coster.takeError());
       return;
     }
-    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, ProfileHash);
+    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, KeySalt);
     Expected<Outcome> B = C.compile(nullptr, **Coster);
     BaseCompiles[I] = C.Compiles;
     noteCompile(ModuleResult());
@@ -1223,7 +1260,15 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   WO.Link = O.Link;
   WO.Workload = O.Workload;
   WO.WorkDir = O.WorkDir + "/workload";
+  WO.ProgramName = getProgramName();
+  WO.TimeoutSeconds = O.WorkloadTimeout;
+  WO.LinkTimeoutSeconds = O.TimeoutSeconds;
+  WO.Identity = O.BuildIdentity + "\n" + ValgrindVersion;
+  WO.Inputs = O.WorkloadInputs;
   ProgramMeasurer PM(WO, Names, Keys);
+  // Held under the lock: no other run writes here, and the keeper ended
+  // what a killed run started.
+  PM.removeLeftovers();
   if (O.Verbose)
     Bar = std::make_unique<Progress>("mlgo tune: workload");
   // Untuned, all tuned, each alone (with two or more), the final program.
@@ -1436,6 +1481,26 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
          << Pct(R->MeasuredAlone) << " of the program | "
          << (R->Reverted ? "reverted: measured worse" : "kept") << " |\n";
     }
+  }
+  OS << "\n## What the caches are keyed on\n\n"
+     << "A compile's result (`speed/`) is read back only for the same "
+        "module (its bitcode and command), profile (its bytes), entries, "
+        "eviction (LLVM's, or the model "
+     << ModelMeta << "), mlgo and compiler:\n\n```\n"
+     << StringRef(O.BuildIdentity).rtrim() << "\n"
+     << ClangVersion << "\n```\n";
+  if (Verdict) {
+    OS << "\nA workload measurement (`workload/`) is read back only for "
+          "the same objects, `--link` and `--workload` commands, mlgo (as "
+          "above), `"
+       << StringRef(ValgrindVersion).split('\n').first << "` and ";
+    if (O.WorkloadInputs.empty())
+      OS << "no `--workload-input` (a file the workload reads that is not "
+            "named by `--workload-input` can change without a new "
+            "measurement).\n";
+    else
+      OS << "the bytes of each `--workload-input`: `"
+         << join(O.WorkloadInputs, "`, `") << "`.\n";
   }
   if (Error E = writeFileAtomically(O.WorkDir + "/report.md", Rep))
     return E;

@@ -21,6 +21,7 @@
 #include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/ProgramDecisions.h"
+#include "mlgo/Tune/WorkDirLock.h"
 
 #include "mlgo/Compile/CompileService.h"
 #include "mlgo/Compile/TrainingCorpus.h"
@@ -2583,6 +2584,10 @@ Error runTuning(const TuneOptions &Options) {
   Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create(PO);
   if (!Pool)
     return Pool.takeError();
+  // After the fork: the workers must not hold the lock past mlgo.
+  Expected<WorkDirLock> Lock = WorkDirLock::acquire(Options.WorkDir);
+  if (!Lock)
+    return Lock.takeError();
   Expected<std::vector<CorpusModule>> Mods =
       loadTrainingCorpus(Options.CorpusDir);
   if (!Mods)

@@ -14,9 +14,14 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+
+#include <chrono>
+#include <cmath>
+#include <unistd.h>
 
 using namespace llvm;
 
@@ -85,14 +90,56 @@ Expected<WorkloadVerdict> verifyByModule(size_t N, MeasureFn Measure) {
   }
 }
 
+unsigned ProgramMeasurer::getTimeoutSeconds() const {
+  if (O.TimeoutSeconds)
+    return O.TimeoutSeconds;
+  if (!UntunedSeconds)
+    return WorkloadOptions::FirstAutoTimeout;
+  return std::max<unsigned>(WorkloadOptions::MinAutoTimeout,
+                            unsigned(std::ceil(20 * *UntunedSeconds)));
+}
+
+void ProgramMeasurer::removeLeftovers() {
+  std::error_code EC;
+  std::vector<std::string> Left;
+  for (sys::fs::directory_iterator It(O.WorkDir, EC), End; It != End && !EC;
+       It.increment(EC))
+    if (sys::path::filename(It->path()).contains(".tmp-"))
+      Left.push_back(It->path());
+  for (const std::string &D : Left)
+    sys::fs::remove_directories(D);
+}
+
+/// Reads a count kept in \p Path (a decimal integer and a newline).
+static Expected<double> readNumber(const std::string &Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Path);
+  if (!Buf)
+    return Buf.takeError();
+  double N;
+  if ((*Buf)->getBuffer().trim().getAsDouble(N))
+    return makeError(Path + ": malformed");
+  return N;
+}
+
 Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
                                             const std::vector<bool> &Tuned) {
   assert(Objects.size() == Names.size() && "one object per module");
   // The variant's name: what its program is made of and run with.
   MD5 Hash;
-  Hash.update(O.Link);
-  Hash.update(StringRef("\0", 1));
-  Hash.update(O.Workload);
+  auto Add = [&](StringRef S) {
+    Hash.update(S);
+    Hash.update(StringRef("\0", 1));
+  };
+  Add(O.Link);
+  Add(O.Workload);
+  Add(O.Identity);
+  for (const std::string &In : O.Inputs) {
+    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(In);
+    if (!Buf)
+      return makeError("--workload-input: " + toString(Buf.takeError()));
+    Add(In);
+    Hash.update(MD5::hash(arrayRefFromStringRef((*Buf)->getBuffer())));
+  }
   std::string TunedKeys;
   for (size_t I = 0; I < Objects.size(); ++I) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Objects[I]);
@@ -107,22 +154,30 @@ Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
   Hash.update(TunedKeys);
   MD5::MD5Result R;
   Hash.final(R);
+  bool Untuned = TunedKeys.empty();
   std::string Dir = O.WorkDir + "/" + toHex(R, /*LowerCase=*/true);
-  std::string Count = Dir + "/instructions";
-  if (Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Count)) {
-    uint64_t N;
-    if (!(*Buf)->getBuffer().trim().getAsInteger(10, N))
-      return N;
-    return makeError(Count + ": malformed");
-  } else {
-    consumeError(Buf.takeError());
+  // A variant measured before: its directory is there only when complete.
+  if (sys::fs::exists(Dir + "/instructions")) {
+    Expected<double> N = readNumber(Dir + "/instructions");
+    if (!N)
+      return N.takeError();
+    if (Untuned && !UntunedSeconds) {
+      Expected<double> S = readNumber(Dir + "/seconds");
+      if (!S)
+        return S.takeError();
+      UntunedSeconds = *S;
+    }
+    return uint64_t(*N);
   }
-  std::string Objs = Dir + "/objects", Program = Dir + "/bin/program";
-  sys::fs::remove_directories(Dir);
-  for (const std::string &D : {Objs, Dir + "/bin"})
+  // Measured in a directory of this process's own, of a fixed length (the
+  // program's path is the same length in every run), moved into place when
+  // complete.
+  std::string Work = Dir + formatv(".tmp-{0:d10}", ::getpid()).str();
+  std::string Objs = Work + "/objects", Program = Work + "/bin/program";
+  sys::fs::remove_directories(Work);
+  for (const std::string &D : {Objs, Work + "/bin"})
     if (std::error_code EC = sys::fs::create_directories(D))
       return makeError("cannot create '" + D + "': " + EC.message());
-  // Whole or not at all: a run killed here leaves no half object.
   // A package's modules keep their directories (lib/compress/x.o).
   for (size_t I = 0; I < Objects.size(); ++I) {
     std::string To = Objs + "/" + Names[I] + ".o";
@@ -135,8 +190,8 @@ Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
   }
   RunOptions RO;
   RO.Stdin = "/dev/null";
-  RO.Stdout = RO.Stderr = Dir + "/link.log";
-  RO.TimeoutSeconds = O.TimeoutSeconds;
+  RO.Stdout = RO.Stderr = Work + "/link.log";
+  RO.TimeoutSeconds = O.LinkTimeoutSeconds;
   RO.OwnProcessGroup = true;
   ProcessResult L = runProcess({"env", "MLGO_OBJECTS=" + Objs,
                                 "MLGO_PROGRAM=" + Program, "sh", "-c", O.Link},
@@ -145,17 +200,54 @@ Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
     return makeError(
         "--link " +
         (L.succeeded() ? std::string("wrote no $MLGO_PROGRAM") : L.describe()) +
-        " (" + Dir + "/link.log):\n" + speed::readTail(Dir + "/link.log", 10));
+        " (" + Work + "/link.log):\n" +
+        speed::readTail(Work + "/link.log", 10));
+  unsigned Limit = getTimeoutSeconds();
+  auto Start = std::chrono::steady_clock::now();
   Expected<speed::CallgrindRun> Run =
       speed::runCallgrind("--workload",
                           {"env", "MLGO_PROGRAM=" + Program,
                            "MLGO_TUNED=" + TunedKeys, "sh", "-c", O.Workload},
-                          Dir + "/bin", Dir + "/callgrind", O.TimeoutSeconds);
-  if (!Run)
+                          Work + "/bin", Work + "/callgrind", Limit);
+  double Seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
+          .count();
+  if (!Run) {
+    // Killed at its limit (runProcess kills the group at the deadline).
+    if (Limit && Seconds >= Limit) {
+      consumeError(Run.takeError());
+      return makeError(
+          "--workload: the run of " +
+          (O.ProgramName.empty() ? std::string("the program")
+                                 : "'" + O.ProgramName + "'") +
+          (Untuned ? std::string(" (untuned)")
+                   : " (tuned: " + TunedKeys + ")") +
+          " did not end within its limit of " + std::to_string(Limit) +
+          " s (--workload-timeout" +
+          (O.TimeoutSeconds
+               ? std::string(")")
+               : ": by default 20 times the untuned run, at "
+                 "least " +
+                     std::to_string(WorkloadOptions::MinAutoTimeout) +
+                     " s; the untuned run " +
+                     std::to_string(WorkloadOptions::FirstAutoTimeout) +
+                     " s)") +
+          "; last lines of " + Work + "/callgrind/output.txt:\n" +
+          speed::readTail(Work + "/callgrind/output.txt", 10));
+    }
     return Run.takeError();
-  if (Error E =
-          writeFileAtomically(Count, std::to_string(Run->Instructions) + "\n"))
+  }
+  if (Error E = writeFileAtomically(Work + "/instructions",
+                                    std::to_string(Run->Instructions) + "\n"))
     return E;
+  if (Error E = writeFileAtomically(Work + "/seconds",
+                                    formatv("{0:f3}\n", Seconds).str()))
+    return E;
+  if (std::error_code EC = sys::fs::rename(Work, Dir))
+    return makeError("cannot rename '" + Work + "' to '" + Dir +
+                     "': " + EC.message());
+  if (Untuned && !UntunedSeconds)
+    UntunedSeconds = Seconds;
   return Run->Instructions;
 }
 

@@ -231,6 +231,20 @@ cl::opt<std::string>
                       "worse are reverted"),
              cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
 
+cl::opt<unsigned> WorkloadTimeout(
+    "workload-timeout",
+    cl::desc("--objective speed, with --workload: the seconds one run of "
+             "the workload may take before it is killed and the tune stops "
+             "(default 0: 20 times the untuned program's run, at least 60; "
+             "the untuned run 600)"),
+    cl::value_desc("seconds"), cl::init(0), cl::sub(TuneCmd), cl::cat(Cat));
+cl::list<std::string> WorkloadInputs(
+    "workload-input",
+    cl::desc("--objective speed, with --workload: a file the workload "
+             "reads (repeatable); its bytes are part of each measurement's "
+             "key, so a changed file is measured again"),
+    cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
+
 cl::opt<std::string> EvictModel(
     "evict-model",
     cl::desc("--objective speed: the eviction model whose allocation the "
@@ -246,6 +260,9 @@ int runSpeedTune() {
   if (Workload.empty() != Link.empty())
     return fail("--workload and --link go together: --link makes the "
                 "program that --workload runs");
+  if (Workload.empty() &&
+      (WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty()))
+    return fail("--workload-timeout and --workload-input are for --workload");
   if (Corpus.empty() == Package.empty())
     return fail("--objective speed tunes a corpus of the program's -O2 build: "
                 "give one of --corpus and --package");
@@ -283,6 +300,14 @@ int runSpeedTune() {
   O.Verbose = !Quiet;
   O.Link = Link;
   O.Workload = Workload;
+  O.WorkloadTimeout = WorkloadTimeout;
+  for (const std::string &In : WorkloadInputs) {
+    SmallString<256> Abs(In);
+    sys::fs::make_absolute(Abs);
+    O.WorkloadInputs.push_back(std::string(Abs));
+  }
+  raw_string_ostream Identity(O.BuildIdentity);
+  tool::printVersion(Identity);
   O.EvictModel = EvictModel;
   if (Error E = runSpeedTuning(O))
     return fail(std::move(E));
@@ -342,7 +367,8 @@ int runTune() {
     return fail(Speed.takeError());
   if (*Speed)
     return runSpeedTune();
-  if (!Profile.empty() || !Workload.empty() || !Link.empty())
+  if (!Profile.empty() || !Workload.empty() || !Link.empty() ||
+      WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty())
     return fail("--profile, --workload and --link are for --objective speed");
   if (!EvictModel.empty())
     return fail("--evict-model is for --objective speed (for size, the "

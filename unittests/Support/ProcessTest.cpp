@@ -341,6 +341,37 @@ TEST(ProcessTest, OwnProcessGroupIsANewSession) {
   EXPECT_EQ(Ids[2], Ids[0]);
 }
 
+// mlgo killed with SIGKILL runs no handler: the keeper kills the groups of
+// the children it had (a killed speed tune's valgrind went on writing).
+// Here a forked copy of this process plays mlgo: it runs a child with its
+// own group (which starts a grandchild) and is killed while it waits.
+TEST(ProcessTest, GroupsDieWhenTheParentIsKilled) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string PidFile = inDir(Dir, "pid");
+  pid_t Parent = ::fork();
+  ASSERT_GE(Parent, 0);
+  if (Parent == 0) {
+    RunOptions O;
+    O.OwnProcessGroup = true;
+    O.Stdin = "/dev/null";
+    O.Stdout = O.Stderr = "/dev/null";
+    runProcess(Args{"sh", "-c",
+                    "sleep 300 & echo $! > " + PidFile + ".tmp; mv " + PidFile +
+                        ".tmp " + PidFile + "; wait"},
+               O);
+    ::_exit(0);
+  }
+  Clock::time_point End = Clock::now() + std::chrono::seconds(20);
+  while (!sys::fs::exists(PidFile) && Clock::now() < End)
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  ::kill(Parent, SIGKILL);
+  ASSERT_EQ(::waitpid(Parent, nullptr, 0), Parent);
+  int Grandchild = 0;
+  ASSERT_TRUE(to_integer(StringRef(readFile(PidFile)).trim(), Grandchild))
+      << readFile(PidFile);
+  EXPECT_TRUE(becomesGone(Grandchild)) << "the grandchild outlived mlgo";
+}
+
 //===-- Adopted children and handles --------------------------------------===//
 
 TEST(ProcessTest, AdoptsAForkedChild) {

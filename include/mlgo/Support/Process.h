@@ -27,6 +27,11 @@
 //    a build's make and compilers die with it;
 //  * a child that mlgo forked itself without exec (the training workers) is
 //    adopted, and waited for and killed the same way.
+//  * a child with its own group dies with mlgo, however mlgo ends: SIGINT,
+//    SIGTERM and SIGHUP kill its group from a handler, and a keeper process
+//    (forked once) kills it when mlgo ends without running a handler
+//    (kill -9, a crash); only a child started in the microseconds between
+//    its spawn and its report to the keeper can escape.
 //
 // Spawning calls posix_spawn directly rather than sys::ExecuteNoWait,
 // which can neither start a child in its own session nor truncate an
@@ -234,6 +239,12 @@ struct RunOptions : SpawnOptions {
 /// its whole group when SIGINT, SIGTERM or SIGHUP ends this process.
 ProcessResult runProcess(llvm::ArrayRef<std::string> Argv,
                          const RunOptions &Options = {});
+
+/// Runs \p Argv as runProcess does (stdin /dev/null, stderr discarded) and
+/// returns what it wrote on stdout; an error says how it ended if it did
+/// not succeed. For short outputs, e.g. a tool's `--version`.
+llvm::Expected<std::string> runForOutput(llvm::ArrayRef<std::string> Argv,
+                                         unsigned TimeoutSeconds = 60);
 
 } // namespace mlgo
 

@@ -50,9 +50,12 @@
 // back from the cache; inlining is bounded by the module's own share, so
 // the longer search repeats the shorter one).
 // Resumable: each compile's result (its cost and trajectory) is kept in
-// WORK/speed/ under the hash of everything it depends on, written
-// atomically, so a rerun after kill -9 reads what was done and compiles
-// the rest; the output is the same file.
+// WORK/speed/ under the hash of everything it depends on (the module, the
+// profile, the entries, the eviction model, mlgo's build identity and the
+// compiler's version), written atomically, so a rerun after kill -9 reads
+// what was done and compiles the rest; the output is the same file. The
+// run holds the work directory's lock (mlgo/Tune/WorkDirLock.h), and its
+// children end with it (mlgo/Support/Process.h's keeper).
 //
 //===----------------------------------------------------------------------===//
 
@@ -65,6 +68,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mlgo {
 
@@ -88,6 +92,16 @@ struct SpeedTuneOptions {
   /// --link and --workload (mlgo/Tune/WorkloadCheck.h): the check of the
   /// tuned program on a workload; none if empty.
   std::string Link, Workload;
+  /// --workload-timeout: the seconds one run of the workload may take; 0:
+  /// WorkloadOptions' default (20 times the untuned program's run).
+  unsigned WorkloadTimeout = 0;
+  /// --workload-input: files the workload reads; their bytes are part of
+  /// each measurement's key, so a changed input is measured again.
+  std::vector<std::string> WorkloadInputs;
+  /// What mlgo is (`mlgo --version`: its version and commit, the LLVM it
+  /// runs on, the MD5 of each model it embeds): part of every cache key,
+  /// with `clang --version`, so an upgrade reads no old result.
+  std::string BuildIdentity;
   /// --evict-model: the eviction model whose trajectory the search inverts
   /// (-mlgo-evict-model); empty: the one embedded in the plugin.
   std::string EvictModel;

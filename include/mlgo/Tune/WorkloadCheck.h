@@ -15,9 +15,16 @@
 //
 // verifyByModule is the decision over a measure function, tested without
 // compiling (unittests/Tune/WorkloadCheckTest.cpp); ProgramMeasurer links
-// and runs the variants, each measured once per work directory (its count
-// is kept under the hash of its objects and commands, so a rerun after a
-// kill measures only what was not measured).
+// and runs the variants, each measured once per work directory: its count
+// is kept under the hash of its objects, commands, input files and mlgo's
+// and valgrind's versions, so a rerun after a kill measures only what was
+// not measured. A variant is linked and run in a directory of its own
+// (`<hash>.tmp-<pid>`) renamed to `<hash>` once its count is written, so a
+// count is never read from a run that did not finish or that an orphaned
+// process of a killed run wrote into. Each run of the workload has a limit
+// (--workload-timeout; by default 20 times the untuned program's run, at
+// least a minute), and a run over it is an error naming the program and
+// the limit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,6 +36,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,7 +74,21 @@ struct WorkloadOptions {
   std::string Workload;
   /// Variants go to WorkDir/<hash>/.
   std::string WorkDir;
-  unsigned TimeoutSeconds = 3600;
+  /// The program's name, in the messages.
+  std::string ProgramName;
+  /// The seconds one run of the workload may take; 0: 20 times the
+  /// untuned program's run and at least MinAutoTimeout, and for the
+  /// untuned program's run itself, FirstAutoTimeout.
+  unsigned TimeoutSeconds = 0;
+  static constexpr unsigned MinAutoTimeout = 60, FirstAutoTimeout = 600;
+  /// The seconds a --link may take (the compiles' --timeout; 0: no limit).
+  unsigned LinkTimeoutSeconds = 300;
+  /// What else a measurement depends on (mlgo's and valgrind's versions),
+  /// part of each variant's key.
+  std::string Identity;
+  /// Files the workload reads (--workload-input): their paths and bytes
+  /// are part of each variant's key.
+  std::vector<std::string> Inputs;
 };
 
 class ProgramMeasurer {
@@ -78,12 +100,23 @@ public:
       : O(std::move(O)), Names(std::move(Names)), Keys(std::move(Keys)) {}
   /// The executed instructions of the program linked from \p Objects (one
   /// per module) with the modules \p Tuned marks named in $MLGO_TUNED.
+  /// The first program measured is the untuned one (its run sets the
+  /// default limit of the others).
   llvm::Expected<uint64_t> measure(llvm::ArrayRef<std::string> Objects,
                                    const std::vector<bool> &Tuned);
+
+  /// Removes what killed runs left in WorkDir (their unfinished variants,
+  /// `<hash>.tmp-<pid>`); call it while holding the work directory's lock.
+  void removeLeftovers();
+
+  /// The limit of the next run, in seconds (0: none).
+  unsigned getTimeoutSeconds() const;
 
 private:
   WorkloadOptions O;
   std::vector<std::string> Names, Keys;
+  /// The untuned program's run, once measured (or read back).
+  std::optional<double> UntunedSeconds;
 };
 
 } // namespace mlgo
