@@ -62,6 +62,12 @@ cl::opt<std::string> ChannelBase(
     cl::value_desc("base"),
     cl::desc("Let a host process decide over the interactive protocol: "
              "observations go to <base>.out, advice comes from <base>.in"));
+cl::opt<unsigned> ChannelTimeout(
+    "mlgo-interactive-timeout", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("seconds"),
+    cl::init(InteractiveRunner::DefaultTimeoutSeconds),
+    cl::desc("Interactive mode: how long to wait for the host's advice to "
+             "one observation before the compile fails (0: for ever)"));
 cl::opt<bool> IncludeDefault(
     "mlgo-interactive-include-default", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Interactive mode: also send LLVM's heuristic decision as the "
@@ -210,7 +216,7 @@ createRunner(Module &M, const InlinerConfig &C, MLGOInlineAdvisorOptions &O) {
     };
     return std::make_unique<InteractiveRunner>(
         std::move(Inputs), getInlineDecisionSpec(), C.ChannelBase + ".out",
-        C.ChannelBase + ".in", OnError);
+        C.ChannelBase + ".in", OnError, C.ChannelTimeoutSeconds);
   }
   case InlineDecisionSource::Model: {
     auto R = C.TheModel ? createModelRunner(C.TheModel, std::move(Inputs), O)
@@ -455,6 +461,7 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   }
   C.ModelPath = ModelPath;
   C.ChannelBase = ChannelBase;
+  C.ChannelTimeoutSeconds = ChannelTimeout;
   C.UseLLVMAdvisor = UseLLVMAdvisor;
   // A file for speed fixes some decisions of LLVM's own heuristic.
   C.ExplicitPolicy = Sources > 0 || !TrainingLog.empty() ||

@@ -87,8 +87,12 @@ void cleanupAllSlots() {
   for (CleanupSlot &S : Slots) {
     if (!S.Ready.load())
       continue;
-    if (int Pid = S.Pid.load(); Pid > 0)
+    // The compiler leads its own process group (serveCommand): its
+    // children die with it.
+    if (int Pid = S.Pid.load(); Pid > 0) {
+      ::kill(-Pid, SIGKILL);
       ::kill(Pid, SIGKILL);
+    }
     ::unlink(S.Inbound);
     ::unlink(S.Outbound);
     ::rmdir(S.Directory);
@@ -703,7 +707,12 @@ Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
   std::vector<std::string> Args;
   for (const std::string &A : Command)
     Args.push_back(substituteChannel(A, (*Chan)->getBase()));
-  Expected<ChildProcess> Compiler = ChildProcess::spawn(Args);
+  // Its own process group, killed whole; and killed by the kernel when this
+  // host dies, since nobody would ever answer it again.
+  SpawnOptions Spawn;
+  Spawn.OwnProcessGroup = true;
+  Spawn.DieWithParent = true;
+  Expected<ChildProcess> Compiler = ChildProcess::spawn(Args, Spawn);
   if (!Compiler)
     return Compiler.takeError();
   return serveProcess(**Chan, std::move(*Compiler), P, Opts);

@@ -127,6 +127,14 @@ struct SpawnOptions {
   /// Start the program in its own session and process group (setsid), and
   /// kill the whole group in ChildProcess::kill().
   bool OwnProcessGroup = false;
+  /// Have the kernel SIGKILL the program when the thread that spawned it
+  /// ends (prctl's PR_SET_PDEATHSIG), so that a killed parent - a host
+  /// process of the interactive protocol, an os._exit()ing Python - leaves
+  /// no compiler behind waiting for it. Only for a child that the spawning
+  /// thread waits for itself (the signal follows the thread, not the
+  /// process). Spawned with fork and exec rather than posix_spawn, which
+  /// cannot ask for it.
+  bool DieWithParent = false;
 };
 
 /// A child process of this one, and the only party that waits for it: it
