@@ -343,16 +343,6 @@ Error checkOptions() {
   return Use ? Error::success() : Use.takeError();
 }
 
-/// Checks the options at the start of every pipeline, -O0 included.
-struct CheckOptionsPass : PassInfoMixin<CheckOptionsPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (Error E = checkOptions())
-      reportSetupError(M, std::move(E));
-    return PreservedAnalyses::all();
-  }
-  static bool isRequired() { return true; }
-};
-
 /// Whether the decisions file in \p C was written for the kind of pipeline
 /// this thread built (docs/decisions.md, "Size and speed"): entries tuned
 /// for size must not decide a speed build, nor the reverse.
@@ -372,6 +362,24 @@ Error checkObjective(const InlinerConfig &C) {
                      "build with -O2");
   return Error::success();
 }
+
+/// Checks the options at the start of every pipeline, -O0 included.
+struct CheckOptionsPass : PassInfoMixin<CheckOptionsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (Error E = checkOptions()) {
+      reportSetupError(M, std::move(E));
+      return PreservedAnalyses::all();
+    }
+    // Here too, not only where an inline advisor is made: -O0 (and clang
+    // without -O) makes none, and a file for speed must be refused there
+    // as documented, not silently left unused.
+    if (const OptionsConfig &O = getOptionsConfig(); O.Config)
+      if (Error E = checkObjective(*O.Config))
+        reportSetupError(M, std::move(E));
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
 
 /// Whether \p C's decisions file is for speed and has inlining entries for
 /// \p M.

@@ -167,6 +167,10 @@ TrainingLogState &getTrainingLog() {
   return *State;
 }
 
+/// NoteModuleProfilePass's record: whether the module leaving the
+/// optimization pipeline on this thread has a profile.
+thread_local bool ModuleProfiled = true;
+
 /// One channel: LLVM's runner writes its log into LogPipe and reads advice
 /// from AdvicePipe. Owned jointly by the serving thread and the list of
 /// sessions (which closes the plugin's copy of the log pipe's write end
@@ -180,6 +184,8 @@ struct Session {
   /// what the stale report names.
   std::shared_ptr<EvictionTable> Fixed;
   std::string FixedFile, Source;
+  /// Whether the module was compiled with a profile (NoteModuleProfilePass).
+  bool Profiled = true;
   std::atomic<bool> DirectoryRemoved{false};
   /// The serving thread waits for LLVM's next bytes (it has handled all
   /// earlier ones), or has ended.
@@ -415,6 +421,7 @@ startSession(std::unique_ptr<ServePolicy> Policy,
   S->Fixed = std::move(Fixed);
   S->FixedFile = FixedFile.str();
   S->Source = Source.str();
+  S->Profiled = ModuleProfiled;
   int Log[2], Advice[2];
   if (::pipe2(Log, O_CLOEXEC) != 0 || ::pipe2(Advice, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create the eviction channel's pipes: ") +
@@ -507,7 +514,13 @@ void reportStale(Session &S) {
   errs() << "mlgo: " << S.Source << ": " << Stale << " of " << S.Fixed->size()
          << " eviction entries of module '" << S.Fixed->getEntries().Module
          << "' in " << S.FixedFile
-         << " match no decision (stale; `mlgo tune check` lists them)\n";
+         << " match no decision (stale; `mlgo tune check` lists them)";
+  // Without the profile the file was tuned with, allocation sees other
+  // code: every entry is stale, and this is why.
+  if (!S.Profiled)
+    errs() << "; the module was compiled without a profile (-fprofile-use), "
+              "and the file's entries were tuned with one";
+  errs() << "\n";
 }
 
 /// When the process exits: the training log gets every record LLVM sent
@@ -654,6 +667,12 @@ void noteOptimizationLevel(bool OptimizesForSize) {
   SizePipeline = OptimizesForSize;
 }
 
+PreservedAnalyses NoteModuleProfilePass::run(Module &M,
+                                             ModuleAnalysisManager &) {
+  ModuleProfiled = M.getProfileSummary(/*IsCS=*/false) != nullptr;
+  return PreservedAnalyses::all();
+}
+
 PreservedAnalyses NoteModuleSourcePass::run(Module &M,
                                             ModuleAnalysisManager &) {
   // clang runs in the directory the build compiled the source in.
@@ -661,6 +680,7 @@ PreservedAnalyses NoteModuleSourcePass::run(Module &M,
   if (sys::fs::current_path(Cwd))
     Cwd.clear();
   ModuleSource = M.getSourceFileName();
+  ModuleProfiled = true;
   ModuleSourceResolved = resolveSourcePath(ModuleSource, Cwd);
   return PreservedAnalyses::all();
 }
