@@ -17,6 +17,7 @@
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/FileDescriptor.h"
+#include "mlgo/Support/TempDirs.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -140,7 +141,11 @@ Channel::Channel(std::string Dir, int Slot)
 Expected<std::unique_ptr<Channel>> Channel::create() {
   SmallString<256> Template;
   sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Template);
-  sys::path::append(Template, "mlgo-serve-XXXXXX");
+  // The pid in the name lets the next run collect the directory of a host
+  // that was SIGKILLed (mlgo/Support/TempDirs.h).
+  collectStaleTempDirs("mlgo-serve");
+  sys::path::append(Template,
+                    "mlgo-serve-" + std::to_string(::getpid()) + "-XXXXXX");
   if (Template.size() + 16 >= MaxPath)
     return makeError("temporary directory path '" + Template +
                      "' is too long for a channel");

@@ -51,10 +51,20 @@ class InteractiveRunner final : public ModelRunner {
 public:
   /// Opens \p InboundPath for reading, then \p OutboundPath for writing (each
   /// open blocks until the host opens the other end), and sends the log
-  /// header. Failures go to \p OnError.
+  /// header. Failures go to \p OnError. Each advice must arrive whole within
+  /// \p TimeoutSeconds of its observation (0: wait for ever); otherwise the
+  /// error is "inbound channel 'PATH': no advice for observation N after T s
+  /// (G of its S bytes came; a host that stopped?)". Bytes waiting after an
+  /// advice (or when the runner is destroyed) are "inbound channel 'PATH':
+  /// N bytes after the advice for observation M (an advice is S bytes; the
+  /// host sent more than it was asked for)".
   InteractiveRunner(std::vector<TensorSpec> Inputs, TensorSpec Advice,
                     llvm::StringRef OutboundPath, llvm::StringRef InboundPath,
-                    ErrorHandler OnError = getDefaultErrorHandler());
+                    ErrorHandler OnError = getDefaultErrorHandler(),
+                    unsigned TimeoutSeconds = DefaultTimeoutSeconds);
+
+  /// The plugin's default wait for one advice (-mlgo-interactive-timeout).
+  static constexpr unsigned DefaultTimeoutSeconds = 300;
   ~InteractiveRunner() override;
 
   static bool classof(const ModelRunner *R) {
