@@ -17,6 +17,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fcntl.h>
 #include <poll.h>
 #include <unistd.h>
 
@@ -38,22 +39,47 @@ InteractiveRunner::InteractiveRunner(std::vector<TensorSpec> Inputs,
     setUpBufferForTensor(I, InputSpecs[I], nullptr);
 
   // Inbound first: the host opens it for writing first, so this order cannot
-  // deadlock (see docs/protocol.md).
-  int InboundFD;
-  if (std::error_code EC =
-          sys::fs::openFileForRead(this->InboundPath, InboundFD)) {
-    fail(createStringError(EC, "cannot open inbound channel '%s': %s",
-                           this->InboundPath.c_str(), EC.message().c_str()));
+  // deadlock (see docs/protocol.md). Both opens are non-blocking, so that a
+  // host that never comes is an error at the deadline, not a hang: a FIFO
+  // opens for reading at once, and for writing once the host reads it.
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point Deadline =
+      Clock::now() + std::chrono::seconds(TimeoutSeconds);
+  int InboundFD = ::open(this->InboundPath.c_str(),
+                         O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (InboundFD < 0) {
+    fail(createStringError(std::error_code(errno, std::generic_category()),
+                           "cannot open inbound channel '%s': %s",
+                           this->InboundPath.c_str(), std::strerror(errno)));
     return;
   }
   Inbound.reset(InboundFD);
-  std::error_code EC;
-  auto OS = std::make_unique<raw_fd_ostream>(this->OutboundPath, EC);
-  if (EC) {
-    fail(createStringError(EC, "cannot open outbound channel '%s': %s",
-                           this->OutboundPath.c_str(), EC.message().c_str()));
+  int OutboundFD;
+  while (true) {
+    OutboundFD = ::open(this->OutboundPath.c_str(),
+                        O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC,
+                        0666);
+    if (OutboundFD >= 0 || (errno != ENXIO && errno != EINTR))
+      break;
+    if (TimeoutSeconds && Clock::now() >= Deadline) {
+      fail(createStringError(
+          std::make_error_code(std::errc::timed_out),
+          "cannot open outbound channel '%s': no host opened it for reading "
+          "within %u s",
+          this->OutboundPath.c_str(), TimeoutSeconds));
+      return;
+    }
+    ::usleep(10000);
+  }
+  if (OutboundFD < 0) {
+    fail(createStringError(std::error_code(errno, std::generic_category()),
+                           "cannot open outbound channel '%s': %s",
+                           this->OutboundPath.c_str(), std::strerror(errno)));
     return;
   }
+  // Writes block again (the host reads at its pace).
+  ::fcntl(OutboundFD, F_SETFL, ::fcntl(OutboundFD, F_GETFL) & ~O_NONBLOCK);
+  auto OS = std::make_unique<raw_fd_ostream>(OutboundFD, /*shouldClose=*/true);
   Outbound = OS.get();
   Log = std::make_unique<LogWriter>(std::move(OS), InputSpecs,
                                     /*RewardSpec=*/std::nullopt, AdviceSpec);

@@ -251,6 +251,24 @@ TEST(InteractiveRunnerTest, SurplusAdviceBytesAreAnError) {
                            "was asked for)");
 }
 
+TEST(InteractiveRunnerTest, AHostThatNeverComesTimesOut) {
+  Watchdog W;
+  auto C = Channel::create();
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  std::vector<std::string> Errors;
+  InteractiveRunner R(
+      sampleFeatures(), sampleAdvice(), (*C)->getOutboundPath(),
+      (*C)->getInboundPath(),
+      [&](Error E) { Errors.push_back(toString(std::move(E))); },
+      /*TimeoutSeconds=*/1);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0], "cannot open outbound channel '" +
+                           (*C)->getOutboundPath() +
+                           "': no host opened it for reading within 1 s");
+  EXPECT_EQ(R.evaluate<int64_t>(), 0);
+  EXPECT_EQ(Errors.size(), 1u);
+}
+
 TEST(InteractiveRunnerTest, OpenFailureNamesThePath) {
   std::vector<std::string> Errors;
   InteractiveRunner R(sampleFeatures(), sampleAdvice(), "/nonexistent/c.out",
