@@ -221,14 +221,22 @@ EvictionTable::EvictionTable(std::shared_ptr<const ModuleDecisions> E)
 
 std::optional<uint32_t> EvictionTable::lookup(StringRef Function,
                                               uint32_t Ordinal, uint64_t Hash) {
+  if (const EvictDecision *D = lookupEntry(Function, Ordinal, Hash))
+    return D->Column;
+  return std::nullopt;
+}
+
+const EvictDecision *EvictionTable::lookupEntry(StringRef Function,
+                                                uint32_t Ordinal,
+                                                uint64_t Hash) {
   auto It = Index.find(evictionKey(Function, Ordinal));
   if (It == Index.end())
-    return std::nullopt;
+    return nullptr;
   const EvictDecision &D = Entries->Evictions[It->second];
   if (D.Hash != Hash)
-    return std::nullopt;
+    return nullptr;
   Used[It->second] = true;
-  return D.Column;
+  return &D;
 }
 
 std::vector<EvictDecision> EvictionTable::getUnused() const {
@@ -372,6 +380,7 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
         return Fail("eviction decision " + Twine(D.Ordinal) + " of '" +
                     D.Function + "' is decided twice (first on line " +
                     Twine(It->second) + ")");
+      D.Line = LineNo;
       Cur->Evictions.push_back(std::move(D));
       continue;
     }

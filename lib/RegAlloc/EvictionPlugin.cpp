@@ -331,8 +331,8 @@ private:
 class FixedEvictionPolicy final : public ServePolicy {
 public:
   FixedEvictionPolicy(std::unique_ptr<ServePolicy> Inner,
-                      std::shared_ptr<EvictionTable> Table)
-      : Inner(std::move(Inner)), Table(std::move(Table)) {}
+                      std::shared_ptr<EvictionTable> Table, StringRef File)
+      : Inner(std::move(Inner)), Table(std::move(Table)), File(File.str()) {}
 
   Error begin(const LogHeader &H) override {
     Expected<size_t> Mask = findMask(H, "eviction entries need");
@@ -354,19 +354,20 @@ public:
     for (size_t I = 0; I < H.Features.size(); ++I)
       Hash.add(StringRef(R.getFeatureData(I),
                          H.Features[I].getTotalTensorBufferSize()));
-    std::optional<uint32_t> Column =
-        Table->lookup(Function, Ordinal++, Hash.get());
-    if (!Column)
+    const EvictDecision *Entry =
+        Table->lookupEntry(Function, Ordinal++, Hash.get());
+    if (!Entry)
       return Error::success();
     int64_t Mask[EvictionColumns];
     std::memcpy(Mask, R.getFeatureData(MaskIndex), sizeof(Mask));
     // The mask is part of the hash, so the answer was allowed when the
     // entry was written; a hand-edited file may still name a masked column.
-    if (!Mask[*Column])
-      return makeError("eviction entry " + Twine(Ordinal - 1) + " of '" +
-                       Function + "' answers column " + Twine(*Column) +
+    if (!Mask[Entry->Column])
+      return makeError(File + ":" + Twine(Entry->Line) + ": eviction entry " +
+                       Twine(Ordinal - 1) + " of '" + Function +
+                       "' answers column " + Twine(Entry->Column) +
                        ", which LLVM does not allow there");
-    int64_t Choice = *Column;
+    int64_t Choice = Entry->Column;
     std::memcpy(AdviceOut, &Choice, sizeof(Choice));
     return Error::success();
   }
@@ -374,6 +375,8 @@ public:
 private:
   std::unique_ptr<ServePolicy> Inner;
   std::shared_ptr<EvictionTable> Table;
+  /// The decisions file, as its diagnostics name it.
+  std::string File;
   std::string Function;
   uint32_t Ordinal = 0;
   size_t MaskIndex = 0;
@@ -645,7 +648,8 @@ Pass *createEvictionAnalysis() {
   std::shared_ptr<EvictionTable> Table;
   if (Fixed) {
     Table = std::make_shared<EvictionTable>(Fixed);
-    *Policy = std::make_unique<FixedEvictionPolicy>(std::move(*Policy), Table);
+    *Policy = std::make_unique<FixedEvictionPolicy>(std::move(*Policy), Table,
+                                                    FixedFile);
   }
   if (!EvictFlips.empty())
     *Policy = std::make_unique<FlippingPolicy>(std::move(*Policy));

@@ -93,6 +93,9 @@ struct EvictDecision {
   uint32_t Ordinal = 0;
   uint64_t Hash = 0;
   uint32_t Column = 0;
+  /// The line of the file it was read from (0: not read from a file), for
+  /// the plugin's diagnostics; not part of the entry's identity.
+  unsigned Line = 0;
 
   bool operator==(const EvictDecision &O) const {
     return Function == O.Function && Ordinal == O.Ordinal && Hash == O.Hash &&
@@ -149,6 +152,9 @@ public:
   /// entry with another hash fixes nothing (it is stale).
   std::optional<uint32_t> lookup(llvm::StringRef Function, uint32_t Ordinal,
                                  uint64_t Hash);
+  /// The same, giving the entry itself (for its line), or null.
+  const EvictDecision *lookupEntry(llvm::StringRef Function, uint32_t Ordinal,
+                                   uint64_t Hash);
   /// Entries that fixed no decision so far.
   std::vector<EvictDecision> getUnused() const;
   size_t size() const { return Entries->Evictions.size(); }
