@@ -175,7 +175,8 @@ Error runCommand(ArrayRef<std::string> Argv, unsigned TimeoutSeconds) {
   if (!R.hasStarted())
     return makeError(R.getProblem());
   // A full disk may have left the compiler nothing to say it with.
-  std::string Full = describeFullDisks({findOutputArgument(Argv), ErrFile.str().str()});
+  std::string Full =
+      describeFullDisks({findOutputArgument(Argv), ErrFile.str().str()});
   return makeError(Argv[0] + " " + R.describe() +
                    (Full.empty() ? std::string() : " (" + Full + ")") +
                    (Stderr.empty() ? std::string() : ":\n" + Stderr));

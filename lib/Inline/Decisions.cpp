@@ -280,10 +280,9 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     Line.split(Fields, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
     if (!SawHeader) {
       if (Fields.size() != 2 || Fields[0] != "mlgo-decisions")
-        return Fail("expected 'mlgo-decisions " +
-                    Twine(DecisionsFormatVersion) +
-                    "' (the first line of a decisions file), found '" + Line +
-                    "'");
+        return Fail(
+            "expected 'mlgo-decisions " + Twine(DecisionsFormatVersion) +
+            "' (the first line of a decisions file), found '" + Line + "'");
       if (Fields[1] != "1" && Fields[1] != "2")
         return Fail("format version '" + Fields[1] +
                     "' is not supported (this mlgo reads versions 1 and 2)");

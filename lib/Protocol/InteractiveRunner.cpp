@@ -45,8 +45,8 @@ InteractiveRunner::InteractiveRunner(std::vector<TensorSpec> Inputs,
   using Clock = std::chrono::steady_clock;
   const Clock::time_point Deadline =
       Clock::now() + std::chrono::seconds(TimeoutSeconds);
-  int InboundFD = ::open(this->InboundPath.c_str(),
-                         O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  int InboundFD =
+      ::open(this->InboundPath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
   if (InboundFD < 0) {
     fail(createStringError(std::error_code(errno, std::generic_category()),
                            "cannot open inbound channel '%s': %s",
@@ -56,9 +56,9 @@ InteractiveRunner::InteractiveRunner(std::vector<TensorSpec> Inputs,
   Inbound.reset(InboundFD);
   int OutboundFD;
   while (true) {
-    OutboundFD = ::open(this->OutboundPath.c_str(),
-                        O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC,
-                        0666);
+    OutboundFD =
+        ::open(this->OutboundPath.c_str(),
+               O_WRONLY | O_CREAT | O_TRUNC | O_NONBLOCK | O_CLOEXEC, 0666);
     if (OutboundFD >= 0 || (errno != ENXIO && errno != EINTR))
       break;
     if (TimeoutSeconds && Clock::now() >= Deadline) {
@@ -178,10 +178,9 @@ Expected<size_t> InteractiveRunner::readAdvice(char *Advice, size_t Size,
     if (Ready < 0 && errno == EINTR)
       continue;
     if (Ready < 0)
-      return createStringError(
-          std::error_code(errno, std::generic_category()),
-          "cannot wait for inbound channel '%s': %s", InboundPath.c_str(),
-          std::strerror(errno));
+      return createStringError(std::error_code(errno, std::generic_category()),
+                               "cannot wait for inbound channel '%s': %s",
+                               InboundPath.c_str(), std::strerror(errno));
     if (Ready == 0)
       return createStringError(
           std::make_error_code(std::errc::timed_out),

@@ -201,12 +201,16 @@ readObjectInstructionCounts(StringRef Path,
         return Fail("line " + Twine(LineNo) + ": a malformed totals line");
       if (Ir != PartIr)
         return Fail("line " + Twine(LineNo) + ": its totals line says " +
-                    Twine(Ir) + " instructions ran, its cost lines add up "
-                    "to " + Twine(PartIr) + " (a cut or edited file?)");
+                    Twine(Ir) +
+                    " instructions ran, its cost lines add up "
+                    "to " +
+                    Twine(PartIr) + " (a cut or edited file?)");
       if (Summary && *Summary != PartIr)
         return Fail("line " + Twine(SummaryLine) + ": its summary line says " +
-                    Twine(*Summary) + " instructions ran, its cost lines "
-                    "add up to " + Twine(PartIr) + " (a cut or edited file?)");
+                    Twine(*Summary) +
+                    " instructions ran, its cost lines "
+                    "add up to " +
+                    Twine(PartIr) + " (a cut or edited file?)");
       PartIr = 0;
       CostsAfterTotals = false;
       Summary.reset();

@@ -11,9 +11,9 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
-#include <vector>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace llvm;
 
@@ -123,9 +123,8 @@ std::string describeFullDisks(ArrayRef<std::string> Paths) {
   for (const std::string &P : Paths) {
     if (P.empty())
       continue;
-    std::string Dir = sys::fs::is_directory(P)
-                          ? P
-                          : sys::path::parent_path(P).str();
+    std::string Dir =
+        sys::fs::is_directory(P) ? P : sys::path::parent_path(P).str();
     if (Dir.empty())
       Dir = ".";
     if (std::find(Seen.begin(), Seen.end(), Dir) != Seen.end())

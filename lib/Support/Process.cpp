@@ -133,23 +133,19 @@ int openPidFD(int Pid) {
 /// async-signal-safe calls between fork and exec), and exec. A pipe that
 /// exec closes carries the child's errno back if exec fails, so that the
 /// error is the same as posix_spawn's.
-Expected<ChildProcess> spawnDyingWithParent(const std::string &Program,
-                                            std::vector<char *> &Args,
-                                            const FileDescriptor &In,
-                                            const FileDescriptor &Out,
-                                            const FileDescriptor &Err,
-                                            const SpawnOptions &Options);
+Expected<ChildProcess>
+spawnDyingWithParent(const std::string &Program, std::vector<char *> &Args,
+                     const FileDescriptor &In, const FileDescriptor &Out,
+                     const FileDescriptor &Err, const SpawnOptions &Options);
 
 } // namespace
 
 namespace {
 
-Expected<ChildProcess> spawnDyingWithParent(const std::string &Program,
-                                            std::vector<char *> &Args,
-                                            const FileDescriptor &In,
-                                            const FileDescriptor &Out,
-                                            const FileDescriptor &Err,
-                                            const SpawnOptions &Options) {
+Expected<ChildProcess>
+spawnDyingWithParent(const std::string &Program, std::vector<char *> &Args,
+                     const FileDescriptor &In, const FileDescriptor &Out,
+                     const FileDescriptor &Err, const SpawnOptions &Options) {
   int Pipe[2];
   if (::pipe2(Pipe, O_CLOEXEC) != 0)
     return makeError("cannot run '" + Program + "': " + std::strerror(errno));

@@ -168,8 +168,8 @@ unsigned collectStaleTempDirs(StringRef Prefix) {
 }
 
 Expected<TempDir> TempDir::create(StringRef Prefix) {
-  assert(!Prefix.contains('/') && !Prefix.empty() &&
-         !isDigit(Prefix.back()) && "a prefix the pid can follow");
+  assert(!Prefix.contains('/') && !Prefix.empty() && !isDigit(Prefix.back()) &&
+         "a prefix the pid can follow");
   collectStaleTempDirs(Prefix);
   std::string Root = tempRoot();
   std::string Template =

@@ -246,9 +246,9 @@ int runCost() {
     std::string Where =
         Files.size() == 1 ? Files.front() : std::string("these files");
     if (Measured == 0)
-      return fail(CountsFile + ": none of its " +
-                  Twine(Ran->Functions.size()) + " functions is one of the " +
-                  Twine(Executed) + " that ran in " + Where +
+      return fail(CountsFile + ": none of its " + Twine(Ran->Functions.size()) +
+                  " functions is one of the " + Twine(Executed) +
+                  " that ran in " + Where +
                   " (block counts of another program?)");
     if (Measured * 2 < Executed)
       WithColor::warning(errs(), "mlgo")

@@ -61,8 +61,8 @@ std::string errorOrCounts(StringRef Path) {
   std::string Out;
   for (const auto &[Object, Counts] : *R)
     for (const auto &[Address, Count] : Counts)
-      Out += Object + "@" + utohexstr(Address) + "=" + std::to_string(Count) +
-             " ";
+      Out +=
+          Object + "@" + utohexstr(Address) + "=" + std::to_string(Count) + " ";
   return Out;
 }
 

@@ -107,12 +107,12 @@ TEST(TempDirsTest, ATerminatingSignalRemovesTheTree) {
 
 TEST(TempDirsTest, AKilledOwnersTreeIsCollectedALiveOnesIsKept) {
   std::string Root = tempRoot();
-  std::string Stale = Root + "/mlgo-tempdirs-test-" +
-                      std::to_string(deadPid()) + "-abcDE1";
-  std::string Kept = Root + "/mlgo-tempdirs-test-" +
-                     std::to_string(::getppid()) + "-abcDE2";
-  std::string Other = Root + "/mlgo-tempdirs-testx-" +
-                      std::to_string(deadPid()) + "-abcDE3";
+  std::string Stale =
+      Root + "/mlgo-tempdirs-test-" + std::to_string(deadPid()) + "-abcDE1";
+  std::string Kept =
+      Root + "/mlgo-tempdirs-test-" + std::to_string(::getppid()) + "-abcDE2";
+  std::string Other =
+      Root + "/mlgo-tempdirs-testx-" + std::to_string(deadPid()) + "-abcDE3";
   for (const std::string &D : {Stale, Kept, Other}) {
     ASSERT_FALSE(sys::fs::create_directories(D + "/sub"));
     writeFile(D + "/sub/f");

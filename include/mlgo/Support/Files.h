@@ -25,8 +25,8 @@
 #ifndef MLGO_SUPPORT_FILES_H
 #define MLGO_SUPPORT_FILES_H
 
-#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
