@@ -48,7 +48,7 @@ const char *const Whole = "# callgrind format\n"
                           "totals: 17\n";
 
 std::string write(const unittest::TempDir &Dir, StringRef Text) {
-  std::string Path = Dir.path("cg.out").str();
+  std::string Path = Dir.path("cg.out").str().str();
   std::ofstream(Path, std::ios::binary) << Text.str();
   return Path;
 }

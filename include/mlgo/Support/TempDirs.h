@@ -1,4 +1,4 @@
-//===- mlgo/Support/TempDirs.h - Scratch directories that go away -*- C++ -*-//
+//===- mlgo/Support/TempDirs.h - Scratch directories ------------*- C++ -*-===//
 //
 // mlgo's scratch directories under $TMPDIR (a rank's copies of bitcode,
 // the raw profiles of a workload, a protocol channel's FIFOs) must not
