@@ -161,8 +161,10 @@ unsigned collectStaleTempDirs(StringRef Prefix) {
       continue;
     if (::kill(*Pid, 0) == 0 || errno != ESRCH)
       continue;
-    if (!sys::fs::remove_directories(It->path()))
-      ++Removed;
+    // Not sys::fs::remove_directories: it leaves FIFOs (a channel's) and
+    // other files that are not regular.
+    removeTreeAt(AT_FDCWD, It->path().c_str(), 0);
+    Removed += !sys::fs::exists(It->path());
   }
   return Removed;
 }
@@ -228,7 +230,7 @@ void TempDir::remove() {
     Slot = -1;
   }
   if (!Path.empty())
-    sys::fs::remove_directories(Path);
+    removeTreeAt(AT_FDCWD, Path.c_str(), 0);
   Path.clear();
 }
 

@@ -16,6 +16,7 @@
 #include "gtest/gtest.h"
 
 #include <csignal>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -117,6 +118,8 @@ TEST(TempDirsTest, AKilledOwnersTreeIsCollectedALiveOnesIsKept) {
     ASSERT_FALSE(sys::fs::create_directories(D + "/sub"));
     writeFile(D + "/sub/f");
   }
+  // A dead host's channel: FIFOs, which sys::fs::remove refuses.
+  ASSERT_EQ(::mkfifo((Stale + "/channel.in").c_str(), 0600), 0);
   {
     Expected<TempDir> D = TempDir::create("mlgo-tempdirs-test");
     ASSERT_TRUE(!!D) << toString(D.takeError());
