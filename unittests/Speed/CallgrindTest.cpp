@@ -108,7 +108,7 @@ TEST(CallgrindTest, ALostCostLineIsAnError) {
   Edited.erase(Edited.find("0x27280 0 5\n"), 12);
   std::string Path = write(Dir, Edited);
   EXPECT_EQ(errorOrCounts(Path),
-            Path + ": line 20: its totals line says 17 instructions ran, its "
+            Path + ": line 21: its totals line says 17 instructions ran, its "
                    "cost lines add up to 12 (a cut or edited file?)");
 }
 
