@@ -27,6 +27,10 @@ llvmGetPassPluginInfo() {
               mlgo::noteOptimizationLevel(Level.getSizeLevel() > 0);
               MPM.addPass(mlgo::NoteModuleSourcePass());
             });
+        PB.registerOptimizerLastEPCallback(
+            [](llvm::ModulePassManager &MPM, llvm::OptimizationLevel) {
+              MPM.addPass(mlgo::NoteModuleProfilePass());
+            });
       }};
 }
 

@@ -174,7 +174,11 @@ Error runCommand(ArrayRef<std::string> Argv, unsigned TimeoutSeconds) {
   // "cannot find 'x' in PATH" and the like already name the program.
   if (!R.hasStarted())
     return makeError(R.getProblem());
+  // A full disk may have left the compiler nothing to say it with.
+  std::string Full =
+      describeFullDisks({findOutputArgument(Argv), ErrFile.str().str()});
   return makeError(Argv[0] + " " + R.describe() +
+                   (Full.empty() ? std::string() : " (" + Full + ")") +
                    (Stderr.empty() ? std::string() : ":\n" + Stderr));
 }
 

@@ -17,6 +17,7 @@
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/TempDirs.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
@@ -723,18 +724,19 @@ private:
 class FileStore {
 public:
   FileStore(const World &W) : W(W) {
-    if (std::error_code EC = sys::fs::createUniqueDirectory(
-            "mlgo-rank" + std::to_string(W.Rank), Dir)) {
+    // Removed on every way out, SIGTERM and SIGINT from mpirun included,
+    // and collected by the rank's next run after a SIGKILL
+    // (mlgo/Support/TempDirs.h).
+    Expected<TempDir> D = TempDir::create("mlgo-rank");
+    if (!D) {
       // Rank 0 hears of it with the first job's answer.
-      Dir.clear();
       errs() << "mlgo: rank " << W.Rank << " on host " << W.Hosts[W.Rank]
-             << ": cannot create a directory for bitcode: " << EC.message()
-             << "\n";
+             << ": cannot create a directory for bitcode: "
+             << toString(D.takeError()) << "\n";
+      return;
     }
-  }
-  ~FileStore() {
-    if (!Dir.empty())
-      sys::fs::remove_directories(Dir);
+    Scratch = std::move(*D);
+    Dir = Scratch.path();
   }
   /// The local copy of the file \p Hash (\p Original on rank 0), written
   /// from \p Bytes when sent; the error names \p Module.
@@ -761,6 +763,7 @@ public:
 
 private:
   const World &W;
+  TempDir Scratch;
   SmallString<128> Dir;
   StringMap<std::string> Held;
 };

@@ -151,7 +151,11 @@ Expected<std::string> runClangCodeSize(ArrayRef<std::string> Args) {
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
             MemoryBuffer::getFile(Err.Path))
       Stderr = (*Buf)->getBuffer().take_front(2000).rtrim().str();
+    // A full disk may have left the compiler nothing to say it with.
+    std::string Full =
+        describeFullDisks({std::string(Out.Path), std::string(Err.Path)});
     return makeError(Argv[0] + " " + R.describe() +
+                     (Full.empty() ? "" : " (" + Full + ")") +
                      (Stderr.empty() ? "" : ":\n" + Stderr));
   }
   Expected<std::unique_ptr<MemoryBuffer>> Obj = readWholeFile(Out.Path);

@@ -221,14 +221,22 @@ EvictionTable::EvictionTable(std::shared_ptr<const ModuleDecisions> E)
 
 std::optional<uint32_t> EvictionTable::lookup(StringRef Function,
                                               uint32_t Ordinal, uint64_t Hash) {
+  if (const EvictDecision *D = lookupEntry(Function, Ordinal, Hash))
+    return D->Column;
+  return std::nullopt;
+}
+
+const EvictDecision *EvictionTable::lookupEntry(StringRef Function,
+                                                uint32_t Ordinal,
+                                                uint64_t Hash) {
   auto It = Index.find(evictionKey(Function, Ordinal));
   if (It == Index.end())
-    return std::nullopt;
+    return nullptr;
   const EvictDecision &D = Entries->Evictions[It->second];
   if (D.Hash != Hash)
-    return std::nullopt;
+    return nullptr;
   Used[It->second] = true;
-  return D.Column;
+  return &D;
 }
 
 std::vector<EvictDecision> EvictionTable::getUnused() const {
@@ -248,6 +256,9 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
   StringMap<unsigned> ModuleLines;
   StringMap<unsigned> SiteLines;
   unsigned LineNo = 0, ProgramLine = 0;
+  unsigned Version = 0, EndLine = 0;
+  // Entries (inline, no-inline, evict lines), for the end line's check.
+  size_t Entries = 0;
   auto Fail = [&](const Twine &Message) {
     return makeError(Name + ":" + Twine(LineNo) + ": " + Message);
   };
@@ -255,22 +266,45 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     StringRef Line;
     std::tie(Line, Text) = Text.split('\n');
     ++LineNo;
+    // A CR would end up in the last field (version '1\r', a name): say
+    // what it is instead.
+    if (Line.ends_with("\r"))
+      return Fail("the line ends in CR LF (DOS line ends); decisions files "
+                  "have LF line ends (convert it with dos2unix)");
     if (Line.empty() || Line.starts_with("#"))
       continue;
+    if (EndLine)
+      return Fail("a line after the end line (line " + Twine(EndLine) +
+                  "; two files joined?)");
     SmallVector<StringRef, 4> Fields;
     Line.split(Fields, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/true);
     if (!SawHeader) {
       if (Fields.size() != 2 || Fields[0] != "mlgo-decisions")
-        return Fail("expected 'mlgo-decisions 1' (the first line of a "
-                    "decisions file), found '" +
-                    Line + "'");
-      if (Fields[1] != "1")
+        return Fail(
+            "expected 'mlgo-decisions " + Twine(DecisionsFormatVersion) +
+            "' (the first line of a decisions file), found '" + Line + "'");
+      if (Fields[1] != "1" && Fields[1] != "2")
         return Fail("format version '" + Fields[1] +
-                    "' is not supported (this mlgo reads version 1)");
+                    "' is not supported (this mlgo reads versions 1 and 2)");
+      Version = Fields[1] == "1" ? 1 : 2;
       SawHeader = true;
       continue;
     }
     StringRef Kind = Fields[0];
+    if (Kind == "end" && Version >= 2) {
+      size_t Said;
+      if (Fields.size() != 2 || Fields[1].getAsInteger(10, Said))
+        return Fail("expected 'end <entries>'");
+      if (Said != Entries)
+        return Fail("the end line counts " + Twine(Said) +
+                    " entries, the file has " + Twine(Entries) +
+                    " (lines lost, or an edit: after an edit, make it 'end " +
+                    Twine(Entries) + "')");
+      EndLine = LineNo;
+      continue;
+    }
+    if (Kind == "evict" || Kind == "inline" || Kind == "no-inline")
+      ++Entries;
     if (Kind == "meta") {
       if (Cur)
         return Fail("metadata must come before the first 'module' or "
@@ -345,6 +379,7 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
         return Fail("eviction decision " + Twine(D.Ordinal) + " of '" +
                     D.Function + "' is decided twice (first on line " +
                     Twine(It->second) + ")");
+      D.Line = LineNo;
       Cur->Evictions.push_back(std::move(D));
       continue;
     }
@@ -390,7 +425,12 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
     Cur->Sites.push_back(std::move(D));
   }
   if (!SawHeader)
-    return makeError(Name + ": empty; expected 'mlgo-decisions 1'");
+    return makeError(Name + ": empty; expected 'mlgo-decisions " +
+                     Twine(DecisionsFormatVersion) + "'");
+  if (Version >= 2 && !EndLine)
+    return makeError(Name + ": no end line after its " + Twine(Entries) +
+                     " entries: the file was cut short (a version 2 file "
+                     "ends with 'end <entries>')");
   llvm::sort(F.Modules, [](const auto &A, const auto &B) {
     return A->Module < B->Module;
   });
@@ -406,22 +446,27 @@ Expected<DecisionsFile> DecisionsFile::load(StringRef Path) {
 
 std::string DecisionsFile::print() const {
   std::string Out = isForSpeed() ? "# mlgo decisions for speed (format: "
-                                   "docs/decisions.md)\nmlgo-decisions 1\n"
+                                   "docs/decisions.md)\n"
                                  : "# mlgo inlining decisions (format: "
-                                   "docs/decisions.md)\nmlgo-decisions 1\n";
+                                   "docs/decisions.md)\n";
+  Out += "mlgo-decisions " + std::to_string(DecisionsFormatVersion) + "\n";
+  size_t Entries = 0;
   for (const auto &[Key, Value] : Meta)
     Out += "meta " + Key + " " + Value + "\n";
   if (Program) {
     ModuleDecisions Sorted = *Program;
     Sorted.sort();
     Out += "\nprogram\n" + Sorted.printSites();
+    Entries += Sorted.Sites.size();
   }
   for (const auto &M : Modules) {
     ModuleDecisions Sorted = *M;
     Sorted.sort();
     Out += "\nmodule " + encodeName(M->Module) + "\n" + Sorted.printSites() +
            Sorted.printEvictions();
+    Entries += Sorted.Sites.size() + Sorted.Evictions.size();
   }
+  Out += "\nend " + std::to_string(Entries) + "\n";
   return Out;
 }
 

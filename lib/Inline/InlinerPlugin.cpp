@@ -63,6 +63,12 @@ cl::opt<std::string> ChannelBase(
     cl::value_desc("base"),
     cl::desc("Let a host process decide over the interactive protocol: "
              "observations go to <base>.out, advice comes from <base>.in"));
+cl::opt<unsigned> ChannelTimeout(
+    "mlgo-interactive-timeout", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("seconds"),
+    cl::init(InteractiveRunner::DefaultTimeoutSeconds),
+    cl::desc("Interactive mode: how long to wait for the host's advice to "
+             "one observation before the compile fails (0: for ever)"));
 cl::opt<bool> IncludeDefault(
     "mlgo-interactive-include-default", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Interactive mode: also send LLVM's heuristic decision as the "
@@ -211,7 +217,7 @@ createRunner(Module &M, const InlinerConfig &C, MLGOInlineAdvisorOptions &O) {
     };
     return std::make_unique<InteractiveRunner>(
         std::move(Inputs), getInlineDecisionSpec(), C.ChannelBase + ".out",
-        C.ChannelBase + ".in", OnError);
+        C.ChannelBase + ".in", OnError, C.ChannelTimeoutSeconds);
   }
   case InlineDecisionSource::Model: {
     auto R = C.TheModel ? createModelRunner(C.TheModel, std::move(Inputs), O)
@@ -358,16 +364,6 @@ Error checkOptions() {
   return Use ? Error::success() : Use.takeError();
 }
 
-/// Checks the options at the start of every pipeline, -O0 included.
-struct CheckOptionsPass : PassInfoMixin<CheckOptionsPass> {
-  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
-    if (Error E = checkOptions())
-      reportSetupError(M, std::move(E));
-    return PreservedAnalyses::all();
-  }
-  static bool isRequired() { return true; }
-};
-
 /// Whether the decisions file in \p C was written for the kind of pipeline
 /// this thread built (docs/decisions.md, "Size and speed"): entries tuned
 /// for size must not decide a speed build, nor the reverse.
@@ -387,6 +383,24 @@ Error checkObjective(const InlinerConfig &C) {
                      "build with -O2");
   return Error::success();
 }
+
+/// Checks the options at the start of every pipeline, -O0 included.
+struct CheckOptionsPass : PassInfoMixin<CheckOptionsPass> {
+  PreservedAnalyses run(Module &M, ModuleAnalysisManager &) {
+    if (Error E = checkOptions()) {
+      reportSetupError(M, std::move(E));
+      return PreservedAnalyses::all();
+    }
+    // Here too, not only where an inline advisor is made: -O0 (and clang
+    // without -O) makes none, and a file for speed must be refused there
+    // as documented, not silently left unused.
+    if (const OptionsConfig &O = getOptionsConfig(); O.Config)
+      if (Error E = checkObjective(*O.Config))
+        reportSetupError(M, std::move(E));
+    return PreservedAnalyses::all();
+  }
+  static bool isRequired() { return true; }
+};
 
 /// Whether \p C's decisions file is for speed and has inlining entries for
 /// \p M.
@@ -518,6 +532,7 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
   }
   C.ModelPath = ModelPath;
   C.ChannelBase = ChannelBase;
+  C.ChannelTimeoutSeconds = ChannelTimeout;
   C.UseLLVMAdvisor = UseLLVMAdvisor;
   // A file for speed fixes some decisions of LLVM's own heuristic.
   C.ExplicitPolicy = Sources > 0 || !TrainingLog.empty() ||

@@ -17,6 +17,7 @@
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/FileDescriptor.h"
+#include "mlgo/Support/TempDirs.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -87,8 +88,12 @@ void cleanupAllSlots() {
   for (CleanupSlot &S : Slots) {
     if (!S.Ready.load())
       continue;
-    if (int Pid = S.Pid.load(); Pid > 0)
+    // The compiler leads its own process group (serveCommand): its
+    // children die with it.
+    if (int Pid = S.Pid.load(); Pid > 0) {
+      ::kill(-Pid, SIGKILL);
       ::kill(Pid, SIGKILL);
+    }
     ::unlink(S.Inbound);
     ::unlink(S.Outbound);
     ::rmdir(S.Directory);
@@ -136,7 +141,11 @@ Channel::Channel(std::string Dir, int Slot)
 Expected<std::unique_ptr<Channel>> Channel::create() {
   SmallString<256> Template;
   sys::path::system_temp_directory(/*ErasedOnReboot=*/true, Template);
-  sys::path::append(Template, "mlgo-serve-XXXXXX");
+  // The pid in the name lets the next run collect the directory of a host
+  // that was SIGKILLed (mlgo/Support/TempDirs.h).
+  collectStaleTempDirs("mlgo-serve");
+  sys::path::append(Template,
+                    "mlgo-serve-" + std::to_string(::getpid()) + "-XXXXXX");
   if (Template.size() + 16 >= MaxPath)
     return makeError("temporary directory path '" + Template +
                      "' is too long for a channel");
@@ -703,7 +712,12 @@ Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
   std::vector<std::string> Args;
   for (const std::string &A : Command)
     Args.push_back(substituteChannel(A, (*Chan)->getBase()));
-  Expected<ChildProcess> Compiler = ChildProcess::spawn(Args);
+  // Its own process group, killed whole; and killed by the kernel when this
+  // host dies, since nobody would ever answer it again.
+  SpawnOptions Spawn;
+  Spawn.OwnProcessGroup = true;
+  Spawn.DieWithParent = true;
+  Expected<ChildProcess> Compiler = ChildProcess::spawn(Args, Spawn);
   if (!Compiler)
     return Compiler.takeError();
   return serveProcess(**Chan, std::move(*Compiler), P, Opts);

@@ -167,6 +167,10 @@ TrainingLogState &getTrainingLog() {
   return *State;
 }
 
+/// NoteModuleProfilePass's record: whether the module leaving the
+/// optimization pipeline on this thread has a profile.
+thread_local bool ModuleProfiled = true;
+
 /// One channel: LLVM's runner writes its log into LogPipe and reads advice
 /// from AdvicePipe. Owned jointly by the serving thread and the list of
 /// sessions (which closes the plugin's copy of the log pipe's write end
@@ -180,6 +184,8 @@ struct Session {
   /// what the stale report names.
   std::shared_ptr<EvictionTable> Fixed;
   std::string FixedFile, Source;
+  /// Whether the module was compiled with a profile (NoteModuleProfilePass).
+  bool Profiled = true;
   std::atomic<bool> DirectoryRemoved{false};
   /// The serving thread waits for LLVM's next bytes (it has handled all
   /// earlier ones), or has ended.
@@ -325,8 +331,8 @@ private:
 class FixedEvictionPolicy final : public ServePolicy {
 public:
   FixedEvictionPolicy(std::unique_ptr<ServePolicy> Inner,
-                      std::shared_ptr<EvictionTable> Table)
-      : Inner(std::move(Inner)), Table(std::move(Table)) {}
+                      std::shared_ptr<EvictionTable> Table, StringRef File)
+      : Inner(std::move(Inner)), Table(std::move(Table)), File(File.str()) {}
 
   Error begin(const LogHeader &H) override {
     Expected<size_t> Mask = findMask(H, "eviction entries need");
@@ -348,19 +354,20 @@ public:
     for (size_t I = 0; I < H.Features.size(); ++I)
       Hash.add(StringRef(R.getFeatureData(I),
                          H.Features[I].getTotalTensorBufferSize()));
-    std::optional<uint32_t> Column =
-        Table->lookup(Function, Ordinal++, Hash.get());
-    if (!Column)
+    const EvictDecision *Entry =
+        Table->lookupEntry(Function, Ordinal++, Hash.get());
+    if (!Entry)
       return Error::success();
     int64_t Mask[EvictionColumns];
     std::memcpy(Mask, R.getFeatureData(MaskIndex), sizeof(Mask));
     // The mask is part of the hash, so the answer was allowed when the
     // entry was written; a hand-edited file may still name a masked column.
-    if (!Mask[*Column])
-      return makeError("eviction entry " + Twine(Ordinal - 1) + " of '" +
-                       Function + "' answers column " + Twine(*Column) +
+    if (!Mask[Entry->Column])
+      return makeError(File + ":" + Twine(Entry->Line) + ": eviction entry " +
+                       Twine(Ordinal - 1) + " of '" + Function +
+                       "' answers column " + Twine(Entry->Column) +
                        ", which LLVM does not allow there");
-    int64_t Choice = *Column;
+    int64_t Choice = Entry->Column;
     std::memcpy(AdviceOut, &Choice, sizeof(Choice));
     return Error::success();
   }
@@ -368,6 +375,8 @@ public:
 private:
   std::unique_ptr<ServePolicy> Inner;
   std::shared_ptr<EvictionTable> Table;
+  /// The decisions file, as its diagnostics name it.
+  std::string File;
   std::string Function;
   uint32_t Ordinal = 0;
   size_t MaskIndex = 0;
@@ -415,6 +424,7 @@ startSession(std::unique_ptr<ServePolicy> Policy,
   S->Fixed = std::move(Fixed);
   S->FixedFile = FixedFile.str();
   S->Source = Source.str();
+  S->Profiled = ModuleProfiled;
   int Log[2], Advice[2];
   if (::pipe2(Log, O_CLOEXEC) != 0 || ::pipe2(Advice, O_CLOEXEC) != 0)
     return makeError(Twine("cannot create the eviction channel's pipes: ") +
@@ -507,7 +517,13 @@ void reportStale(Session &S) {
   errs() << "mlgo: " << S.Source << ": " << Stale << " of " << S.Fixed->size()
          << " eviction entries of module '" << S.Fixed->getEntries().Module
          << "' in " << S.FixedFile
-         << " match no decision (stale; `mlgo tune check` lists them)\n";
+         << " match no decision (stale; `mlgo tune check` lists them)";
+  // Without the profile the file was tuned with, allocation sees other
+  // code: every entry is stale, and this is why.
+  if (!S.Profiled)
+    errs() << "; the module was compiled without a profile (-fprofile-use), "
+              "and the file's entries were tuned with one";
+  errs() << "\n";
 }
 
 /// When the process exits: the training log gets every record LLVM sent
@@ -632,7 +648,8 @@ Pass *createEvictionAnalysis() {
   std::shared_ptr<EvictionTable> Table;
   if (Fixed) {
     Table = std::make_shared<EvictionTable>(Fixed);
-    *Policy = std::make_unique<FixedEvictionPolicy>(std::move(*Policy), Table);
+    *Policy = std::make_unique<FixedEvictionPolicy>(std::move(*Policy), Table,
+                                                    FixedFile);
   }
   if (!EvictFlips.empty())
     *Policy = std::make_unique<FlippingPolicy>(std::move(*Policy));
@@ -654,6 +671,12 @@ void noteOptimizationLevel(bool OptimizesForSize) {
   SizePipeline = OptimizesForSize;
 }
 
+PreservedAnalyses NoteModuleProfilePass::run(Module &M,
+                                             ModuleAnalysisManager &) {
+  ModuleProfiled = M.getProfileSummary(/*IsCS=*/false) != nullptr;
+  return PreservedAnalyses::all();
+}
+
 PreservedAnalyses NoteModuleSourcePass::run(Module &M,
                                             ModuleAnalysisManager &) {
   // clang runs in the directory the build compiled the source in.
@@ -661,6 +684,7 @@ PreservedAnalyses NoteModuleSourcePass::run(Module &M,
   if (sys::fs::current_path(Cwd))
     Cwd.clear();
   ModuleSource = M.getSourceFileName();
+  ModuleProfiled = true;
   ModuleSourceResolved = resolveSourcePath(ModuleSource, Cwd);
   return PreservedAnalyses::all();
 }

@@ -76,6 +76,21 @@ readObjectInstructionCounts(StringRef Path,
   DenseMap<uint64_t, uint64_t> *Current = nullptr;
   bool CallCost = false;
   uint64_t Previous = 0;
+  // What callgrind promises about a part: its `summary:` (in the header)
+  // and its `totals:` (after its costs) are the sum of its self costs. A
+  // file cut at a line boundary parses; its missing totals line, or one
+  // that disagrees with the costs read, is what tells.
+  uint64_t PartIr = 0;
+  bool CostsAfterTotals = false;
+  std::optional<uint64_t> Summary;
+  size_t SummaryLine = 0;
+  auto irOf = [&](StringRef Values, uint64_t &Ir) {
+    SmallVector<StringRef, 8> Tokens;
+    Values.split(Tokens, ' ', -1, /*KeepEmpty=*/false);
+    Ir = 0;
+    return IrAt == None || IrAt >= Tokens.size() ||
+           !Tokens[IrAt].getAsInteger(10, Ir);
+  };
   auto lookUp = [&](StringRef Name) {
     auto [It, New] = IsWanted.try_emplace(Name, nullptr);
     if (New && Wanted(Name))
@@ -116,6 +131,10 @@ readObjectInstructionCounts(StringRef Path,
       CallCost = false;
       // A call's cost line carries the callee's inclusive cost, not the
       // instruction's own.
+      if (!Call) {
+        PartIr += Ir;
+        CostsAfterTotals = true;
+      }
       if (!Call && Current && Ir)
         (*Current)[Address] += Ir;
       continue;
@@ -168,12 +187,45 @@ readObjectInstructionCounts(StringRef Path,
           IrAt = I;
       continue;
     }
+    if (Line.consume_front("summary:")) {
+      uint64_t Ir;
+      if (!irOf(Line, Ir))
+        return Fail("line " + Twine(LineNo) + ": a malformed summary line");
+      Summary = Ir;
+      SummaryLine = LineNo;
+      continue;
+    }
+    if (Line.consume_front("totals:")) {
+      uint64_t Ir;
+      if (!irOf(Line, Ir))
+        return Fail("line " + Twine(LineNo) + ": a malformed totals line");
+      if (Ir != PartIr)
+        return Fail("line " + Twine(LineNo) + ": its totals line says " +
+                    Twine(Ir) +
+                    " instructions ran, its cost lines add up "
+                    "to " +
+                    Twine(PartIr) + " (a cut or edited file?)");
+      if (Summary && *Summary != PartIr)
+        return Fail("line " + Twine(SummaryLine) + ": its summary line says " +
+                    Twine(*Summary) +
+                    " instructions ran, its cost lines "
+                    "add up to " +
+                    Twine(PartIr) + " (a cut or edited file?)");
+      PartIr = 0;
+      CostsAfterTotals = false;
+      Summary.reset();
+      continue;
+    }
     // Other specifications (fl=, fn=, cfn=, cob=, ...) and header lines
-    // (cmd:, totals:, ...) do not change what ran where.
+    // (cmd:, part:, ...) do not change what ran where.
   }
   if (InstrAt == None)
     return Fail("no instruction addresses (run callgrind with "
                 "--dump-instr=yes)");
+  if (CostsAfterTotals)
+    return Fail("the file ends before the totals line that follows the "
+                "costs of a part: a file cut short (callgrind writes one at "
+                "the end of every part)");
   std::map<std::string, std::vector<std::pair<uint64_t, uint64_t>>> Sorted;
   for (auto &[Name, Ran] : Counts) {
     if (Ran.empty())

@@ -261,15 +261,41 @@ Expected<MeasuredCounts> readMeasuredCounts(StringRef Path) {
   StringRef Rest = (*Buf)->getBuffer();
   StringRef First;
   std::tie(First, Rest) = Rest.split('\n');
-  if (First != "mlgo-block-counts 1")
+  if (First.ends_with("\r"))
+    return Fail("line 1 ends in CR LF (DOS line ends; a block counts file "
+                "has LF line ends only)");
+  if (First == "mlgo-block-counts 1")
+    return Fail("block counts version 1 has no end line, so a cut file "
+                "cannot be told from a whole one; write it again with mlgo "
+                "speed counts (this mlgo reads version " +
+                Twine(BlockCountsVersion) + ")");
+  if (First != ("mlgo-block-counts " + Twine(BlockCountsVersion)).str())
     return Fail("not a block counts file (its first line is not "
-                "'mlgo-block-counts 1')");
+                "'mlgo-block-counts " +
+                Twine(BlockCountsVersion) + "')");
   MeasuredCounts Out;
+  size_t Blocks = 0;
   for (size_t LineNo = 2; !Rest.empty(); ++LineNo) {
     StringRef Line;
     std::tie(Line, Rest) = Rest.split('\n');
+    if (Line.ends_with("\r"))
+      return Fail("line " + Twine(LineNo) +
+                  " ends in CR LF (DOS line ends; a block counts file has LF "
+                  "line ends only)");
     SmallVector<StringRef, 3> Fields;
     Line.split(Fields, '\t');
+    size_t Said;
+    if (Fields.size() == 2 && Fields[0] == "end" &&
+        !Fields[1].getAsInteger(10, Said)) {
+      if (!Rest.empty())
+        return Fail("line " + Twine(LineNo) +
+                    ": lines after the end line (two files joined?)");
+      if (Said != Blocks)
+        return Fail("line " + Twine(LineNo) + ": the end line counts " +
+                    Twine(Said) + " blocks, the file has " + Twine(Blocks) +
+                    " (an edited file?)");
+      return Out;
+    }
     uint32_t ID;
     uint64_t Count;
     if (Fields.size() != 3 || Fields[0].empty() ||
@@ -279,8 +305,11 @@ Expected<MeasuredCounts> readMeasuredCounts(StringRef Path) {
     if (!Out.Functions[Fields[0]].try_emplace(ID, Count).second)
       return Fail("line " + Twine(LineNo) + ": block " + Twine(ID) + " of '" +
                   Fields[0] + "' again");
+    ++Blocks;
   }
-  return Out;
+  return Fail("no end line after its " + Twine(Blocks) +
+              " blocks: a file cut short (write it again with mlgo speed "
+              "counts)");
 }
 
 Error writeMeasuredCounts(StringRef Path, const MeasuredCounts &Counts) {
@@ -288,16 +317,19 @@ Error writeMeasuredCounts(StringRef Path, const MeasuredCounts &Counts) {
   for (const auto &F : Counts.Functions)
     Names.push_back(F.getKey());
   llvm::sort(Names);
-  std::string Text = "mlgo-block-counts 1\n";
+  std::string Text =
+      ("mlgo-block-counts " + Twine(BlockCountsVersion) + "\n").str();
+  size_t Blocks = 0;
   for (StringRef Name : Names) {
-    const DenseMap<uint32_t, uint64_t> &Blocks =
+    const DenseMap<uint32_t, uint64_t> &Ran =
         Counts.Functions.find(Name)->second;
-    std::vector<std::pair<uint32_t, uint64_t>> Sorted(Blocks.begin(),
-                                                      Blocks.end());
+    std::vector<std::pair<uint32_t, uint64_t>> Sorted(Ran.begin(), Ran.end());
     llvm::sort(Sorted);
     for (const auto &[ID, Count] : Sorted)
       Text += (Name + "\t" + Twine(ID) + "\t" + Twine(Count) + "\n").str();
+    Blocks += Sorted.size();
   }
+  Text += ("end\t" + Twine(Blocks) + "\n").str();
   return writeFileAtomically(Path, Text);
 }
 

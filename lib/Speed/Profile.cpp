@@ -10,6 +10,7 @@
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Process.h"
+#include "mlgo/Support/TempDirs.h"
 
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/FileSystem.h"
@@ -105,11 +106,14 @@ std::vector<std::string> findProfileMismatches(StringRef Log) {
 Expected<ProfileInfo>
 collectProfile(ArrayRef<std::vector<std::string>> Commands,
                const RunOptions &Options, StringRef Out) {
-  SmallString<128> Dir;
-  if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-profile", Dir))
+  // Removed on every way out, SIGTERM and SIGINT included, and collected
+  // by the next run after a SIGKILL (mlgo/Support/TempDirs.h).
+  Expected<TempDir> Scratch = TempDir::create("mlgo-profile");
+  if (!Scratch)
     return makeError("cannot create a directory for raw profiles: " +
-                     EC.message());
-  auto Cleanup = [&] { sys::fs::remove_directories(Dir); };
+                     toString(Scratch.takeError()));
+  const std::string &Dir = Scratch->path();
+  auto Cleanup = [&] { Scratch->remove(); };
   // %m: one file per instrumented binary (merged across its runs by the
   // runtime), %p: per process, so that concurrent runs never share a file.
   SmallString<256> Pattern(Dir);

@@ -5,9 +5,15 @@
 #include "mlgo/Support/Error.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <sys/statvfs.h>
 #include <unistd.h>
+#include <vector>
 
 using namespace llvm;
 
@@ -109,6 +115,42 @@ Error copyFileAtomically(const Twine &From, const Twine &To) {
   if (!Bytes)
     return Bytes.takeError();
   return writeFileAtomically(To, (*Bytes)->getBuffer());
+}
+
+std::string describeFullDisks(ArrayRef<std::string> Paths) {
+  std::vector<std::string> Seen;
+  std::string Out;
+  for (const std::string &P : Paths) {
+    if (P.empty())
+      continue;
+    std::string Dir =
+        sys::fs::is_directory(P) ? P : sys::path::parent_path(P).str();
+    if (Dir.empty())
+      Dir = ".";
+    if (std::find(Seen.begin(), Seen.end(), Dir) != Seen.end())
+      continue;
+    Seen.push_back(Dir);
+    struct statvfs S;
+    if (::statvfs(Dir.c_str(), &S) != 0)
+      continue;
+    if (S.f_bavail != 0 && !(S.f_files != 0 && S.f_favail == 0))
+      continue;
+    if (!Out.empty())
+      Out += "; ";
+    Out += Dir + ": " + std::strerror(ENOSPC);
+  }
+  return Out;
+}
+
+std::string findOutputArgument(ArrayRef<std::string> Argv) {
+  for (size_t I = 0; I < Argv.size(); ++I) {
+    StringRef A = Argv[I];
+    if (A == "-o" && I + 1 < Argv.size())
+      return Argv[I + 1];
+    if (A.starts_with("-o") && A.size() > 2)
+      return A.drop_front(2).str();
+  }
+  return "";
 }
 
 } // namespace mlgo

@@ -33,6 +33,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -136,6 +137,78 @@ int openPidFD(int Pid) {
 #endif
 }
 
+/// ChildProcess::spawn with DieWithParent: posix_spawn cannot ask for a
+/// parent-death signal, so fork, set it up in the child (only
+/// async-signal-safe calls between fork and exec), and exec. A pipe that
+/// exec closes carries the child's errno back if exec fails, so that the
+/// error is the same as posix_spawn's.
+Expected<ChildProcess>
+spawnDyingWithParent(const std::string &Program, std::vector<char *> &Args,
+                     const FileDescriptor &In, const FileDescriptor &Out,
+                     const FileDescriptor &Err, const SpawnOptions &Options);
+
+} // namespace
+
+namespace {
+
+Expected<ChildProcess>
+spawnDyingWithParent(const std::string &Program, std::vector<char *> &Args,
+                     const FileDescriptor &In, const FileDescriptor &Out,
+                     const FileDescriptor &Err, const SpawnOptions &Options) {
+  int Pipe[2];
+  if (::pipe2(Pipe, O_CLOEXEC) != 0)
+    return makeError("cannot run '" + Program + "': " + std::strerror(errno));
+  FileDescriptor ReadEnd(Pipe[0]), WriteEnd(Pipe[1]);
+  const pid_t Parent = ::getpid();
+  const bool SameOutput =
+      Options.Stdout && Options.Stderr && *Options.Stdout == *Options.Stderr;
+  pid_t Pid = ::fork();
+  if (Pid < 0)
+    return makeError("cannot run '" + Program + "': " + std::strerror(errno));
+  if (Pid == 0) {
+    auto Die = [&] {
+      int Errno = errno;
+      ssize_t Ignored = ::write(WriteEnd.get(), &Errno, sizeof(Errno));
+      (void)Ignored;
+      ::_exit(127);
+    };
+    if (Options.OwnProcessGroup && ::setsid() < 0)
+      Die();
+    // SIGKILL when the thread that forked ends: the host is gone and
+    // nobody will ever answer the compiler (stock LLVM spins on the end of
+    // file of its inbound FIFO). A parent already gone before the call is
+    // noticed by the parent pid changing.
+    if (::prctl(PR_SET_PDEATHSIG, SIGKILL) != 0)
+      Die();
+    if (::getppid() != Parent)
+      ::_exit(127);
+    if (In && ::dup2(In.get(), STDIN_FILENO) < 0)
+      Die();
+    if (Out && ::dup2(Out.get(), STDOUT_FILENO) < 0)
+      Die();
+    if (SameOutput && ::dup2(STDOUT_FILENO, STDERR_FILENO) < 0)
+      Die();
+    if (Err && ::dup2(Err.get(), STDERR_FILENO) < 0)
+      Die();
+    ::signal(SIGPIPE, SIG_DFL);
+    sigset_t Empty;
+    sigemptyset(&Empty);
+    ::sigprocmask(SIG_SETMASK, &Empty, nullptr);
+    ::execve(Program.c_str(), Args.data(), environ);
+    Die();
+  }
+  WriteEnd.reset();
+  int Errno = 0;
+  ErrorOr<size_t> Got =
+      readAll(ReadEnd.get(), reinterpret_cast<char *>(&Errno), sizeof(Errno));
+  if (Got && *Got == sizeof(Errno)) {
+    int Status;
+    sys::RetryAfterSignal(-1, ::waitpid, Pid, &Status, 0);
+    return makeError("cannot run '" + Program + "': " + std::strerror(Errno));
+  }
+  return ChildProcess::adopt(Pid, Options.OwnProcessGroup);
+}
+
 } // namespace
 
 Expected<ChildProcess> ChildProcess::spawn(ArrayRef<std::string> Argv,
@@ -177,6 +250,13 @@ Expected<ChildProcess> ChildProcess::spawn(ArrayRef<std::string> Argv,
     }
   }
 
+  std::vector<char *> Args;
+  for (const std::string &A : Argv)
+    Args.push_back(const_cast<char *>(A.c_str()));
+  Args.push_back(nullptr);
+  if (Options.DieWithParent)
+    return spawnDyingWithParent(Program, Args, In, Out, Err, Options);
+
   short Flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF;
   sigset_t Empty, Default;
   sigemptyset(&Empty);
@@ -188,10 +268,6 @@ Expected<ChildProcess> ChildProcess::spawn(ArrayRef<std::string> Argv,
     Flags |= POSIX_SPAWN_SETSID;
   posix_spawnattr_setflags(&S.Attributes, Flags);
 
-  std::vector<char *> Args;
-  for (const std::string &A : Argv)
-    Args.push_back(const_cast<char *>(A.c_str()));
-  Args.push_back(nullptr);
   // The child inherits the spawning thread's CPU affinity.
   std::optional<cpu_set_t> Restore;
   if (Options.CPU) {

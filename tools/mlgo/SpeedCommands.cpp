@@ -45,6 +45,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
 
@@ -219,6 +220,43 @@ int runCost() {
                 Twine(Files.size() == 1 ? Files.front() : "these files") +
                 " has a profile count: compiled without -fprofile-use, or "
                 "with a profile of other code");
+  // Every profiled run enters main: a main without a count was compiled
+  // with a profile of another program (or of an edited main), and the
+  // functions that did match cost a small fraction of what runs.
+  for (size_t I = 0; I < Costs.size(); ++I)
+    for (const FunctionCost &F : Costs[I].Functions)
+      if (F.Name == "main" && !F.HasProfile)
+        return fail(Files[I] +
+                    ": main has no profile count: it was compiled with a "
+                    "profile of another program (or main changed since), "
+                    "and only " +
+                    Twine(Costs[I].Profiled) + " of its " +
+                    Twine(Costs[I].Functions.size()) +
+                    " functions have a count");
+  if (Ran) {
+    // The counts of another program match nothing; those of a package's
+    // workload may cover a program's functions in part (names defined
+    // twice are left out of them), but not in small part.
+    size_t Executed = 0, Measured = 0;
+    for (const ObjectCost &C : Costs)
+      for (const FunctionCost &F : C.Functions) {
+        Executed += F.HasProfile;
+        Measured += F.HasProfile && F.CountsMeasured;
+      }
+    std::string Where =
+        Files.size() == 1 ? Files.front() : std::string("these files");
+    if (Measured == 0)
+      return fail(CountsFile + ": none of its " + Twine(Ran->Functions.size()) +
+                  " functions is one of the " + Twine(Executed) +
+                  " that ran in " + Where +
+                  " (block counts of another program?)");
+    if (Measured * 2 < Executed)
+      WithColor::warning(errs(), "mlgo")
+          << CountsFile << ": counts for only " << Measured << " of the "
+          << Executed << " functions that ran in " << Where << " ("
+          << formatv("{0:F1}", 100.0 * double(Measured) / double(Executed))
+          << "%); the others are costed from the profile\n";
+  }
   if (Blocks && !JSON)
     return fail("--blocks is for --json");
   if (JSON) {

@@ -36,7 +36,7 @@ TEST(DecisionsTest, PrintsSortedAndReadsBack) {
   M.Sites = {{"f", "g", 0, true}};
   F.addModule(M);
   const char *Want = "# mlgo inlining decisions (format: docs/decisions.md)\n"
-                     "mlgo-decisions 1\n"
+                     "mlgo-decisions 2\n"
                      "meta llvm 19.1.7\n"
                      "meta seed 1\n"
                      "\n"
@@ -47,7 +47,9 @@ TEST(DecisionsTest, PrintsSortedAndReadsBack) {
                      "inline * log *\n"
                      "no-inline a%20b 50%25%2A 2\n"
                      "inline main b 0\n"
-                     "no-inline main b 1\n";
+                     "no-inline main b 1\n"
+                     "\n"
+                     "end 5\n";
   EXPECT_EQ(F.print(), Want);
   Expected<DecisionsFile> Back = DecisionsFile::parse(F.print(), "d.txt");
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
@@ -67,14 +69,16 @@ TEST(DecisionsTest, ProgramEntriesComeFirstAndReadBack) {
   M.Sites = {{"main", "_ZN1S3getEv", 0, true}};
   F.addModule(M);
   const char *Want = "# mlgo inlining decisions (format: docs/decisions.md)\n"
-                     "mlgo-decisions 1\n"
+                     "mlgo-decisions 2\n"
                      "\n"
                      "program\n"
                      "no-inline _ZN1S3getEv _Z4leafi 0\n"
                      "inline _ZN1S3getEv _Z4leafi 1\n"
                      "\n"
                      "module a.cpp\n"
-                     "inline main _ZN1S3getEv 0\n";
+                     "inline main _ZN1S3getEv 0\n"
+                     "\n"
+                     "end 3\n";
   EXPECT_EQ(F.print(), Want);
   Expected<DecisionsFile> Back = DecisionsFile::parse(Want, "d.txt");
   ASSERT_TRUE(bool(Back)) << toString(Back.takeError());
@@ -157,14 +161,61 @@ TEST(DecisionsTest, SiteEntriesWinOverGroupsAndUseIsTracked) {
   EXPECT_EQ(Unused[0].Callee, "h");
 }
 
+// Version 2 ends with a line counting the entries: a file cut at a line
+// boundary, edited, joined to another or in DOS line ends is an error
+// naming the file and the line; version 1 (no end line) reads as before.
+TEST(DecisionsTest, TheEndLineTellsACutFile) {
+  const std::string Whole = "mlgo-decisions 2\n"
+                            "module a.c\n"
+                            "inline f g 0\n"
+                            "no-inline f g 1\n"
+                            "\n"
+                            "end 2\n";
+  Expected<DecisionsFile> F = DecisionsFile::parse(Whole, "d.txt");
+  ASSERT_TRUE(bool(F)) << toString(F.takeError());
+  EXPECT_EQ(F->Modules[0]->Sites.size(), 2u);
+  // Cut after each line but the last: every prefix is an error.
+  EXPECT_EQ(parseError("mlgo-decisions 2\nmodule a.c\ninline f g 0\n"),
+            "d.txt: no end line after its 1 entries: the file was cut short "
+            "(a version 2 file ends with 'end <entries>')");
+  EXPECT_EQ(parseError("mlgo-decisions 2\nmodule a.c\ninline f g 0\n"
+                       "no-inline f g 1\n"),
+            "d.txt: no end line after its 2 entries: the file was cut short "
+            "(a version 2 file ends with 'end <entries>')");
+  EXPECT_EQ(parseError("mlgo-decisions 2\nmodule a.c\ninline f g 0\n"
+                       "end 2\n"),
+            "d.txt:4: the end line counts 2 entries, the file has 1 (lines "
+            "lost, or an edit: after an edit, make it 'end 1')");
+  EXPECT_EQ(parseError(Whole + "module b.c\n"),
+            "d.txt:7: a line after the end line (line 6; two files "
+            "joined?)");
+  EXPECT_EQ(parseError("mlgo-decisions 2\nend x\n"),
+            "d.txt:2: expected 'end <entries>'");
+  // Version 1 has no end line (and 'end' is no line of it).
+  EXPECT_TRUE(bool(DecisionsFile::parse(
+      "mlgo-decisions 1\nmodule a.c\ninline f g 0\n", "d.txt")));
+  EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\nend 0\n"),
+            "d.txt:3: unknown line 'end'; expected meta, program, module, "
+            "inline, no-inline or evict");
+}
+
+TEST(DecisionsTest, DOSLineEndsAreNamed) {
+  EXPECT_EQ(parseError("# c\r\nmlgo-decisions 1\r\nmodule a.c\r\n"),
+            "d.txt:1: the line ends in CR LF (DOS line ends); decisions "
+            "files have LF line ends (convert it with dos2unix)");
+  EXPECT_EQ(parseError("mlgo-decisions 1\r\nmodule a.c\r\n"),
+            "d.txt:1: the line ends in CR LF (DOS line ends); decisions "
+            "files have LF line ends (convert it with dos2unix)");
+}
+
 TEST(DecisionsTest, MalformedFilesNameTheLine) {
-  EXPECT_EQ(parseError(""), "d.txt: empty; expected 'mlgo-decisions 1'");
+  EXPECT_EQ(parseError(""), "d.txt: empty; expected 'mlgo-decisions 2'");
   EXPECT_EQ(parseError("# c\nmodule a.c\n"),
-            "d.txt:2: expected 'mlgo-decisions 1' (the first line of a "
+            "d.txt:2: expected 'mlgo-decisions 2' (the first line of a "
             "decisions file), found 'module a.c'");
-  EXPECT_EQ(parseError("mlgo-decisions 2\n"),
-            "d.txt:1: format version '2' is not supported (this mlgo reads "
-            "version 1)");
+  EXPECT_EQ(parseError("mlgo-decisions 3\n"),
+            "d.txt:1: format version '3' is not supported (this mlgo reads "
+            "versions 1 and 2)");
   EXPECT_EQ(parseError("mlgo-decisions 1\ninline f g 0\n"),
             "d.txt:2: a decision before the first 'module' line");
   EXPECT_EQ(parseError("mlgo-decisions 1\nmodule a.c\ninline f g\n"),
@@ -192,12 +243,14 @@ TEST(DecisionsTest, MalformedFilesNameTheLine) {
 
 TEST(DecisionsTest, EvictionEntriesRoundTripInFilesForSpeed) {
   const char *Text = "# mlgo decisions for speed (format: docs/decisions.md)\n"
-                     "mlgo-decisions 1\n"
+                     "mlgo-decisions 2\n"
                      "meta objective speed\n"
                      "\n"
                      "module a.c\n"
                      "evict f 0 00000000000000FF 32\n"
-                     "evict f%20x 2 0123456789ABCDEF 3\n";
+                     "evict f%20x 2 0123456789ABCDEF 3\n"
+                     "\n"
+                     "end 2\n";
   Expected<DecisionsFile> F = DecisionsFile::parse(Text, "d.txt");
   ASSERT_TRUE(!!F) << toString(F.takeError());
   EXPECT_TRUE(F->isForSpeed());

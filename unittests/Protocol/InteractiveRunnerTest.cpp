@@ -171,6 +171,104 @@ TEST(InteractiveRunnerTest, HostClosingEarlyIsReportedNotAHang) {
                            "observation 0");
 }
 
+TEST(InteractiveRunnerTest, APartialAdviceTimesOutNamingTheChannel) {
+  Watchdog W;
+  auto C = Channel::create();
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  int In = -1, Out = -1;
+  std::thread Host([&] {
+    In = ::open((*C)->getInboundPath().c_str(), O_WRONLY);
+    Out = ::open((*C)->getOutboundPath().c_str(), O_RDONLY);
+    auto Reader = LogReader::create(createFDSource(Out, false), "compiler");
+    ASSERT_TRUE(!!Reader) << toString(Reader.takeError());
+    for (int I = 0; I < 2; ++I) // The context, then observation 0.
+      ASSERT_TRUE(!!(*Reader)->next());
+    ::write(In, "\x01\x00\x00", 3); // 3 of the 8 bytes; the file stays open.
+  });
+  std::vector<std::string> Errors;
+  {
+    InteractiveRunner R(
+        sampleFeatures(), sampleAdvice(), (*C)->getOutboundPath(),
+        (*C)->getInboundPath(),
+        [&](Error E) { Errors.push_back(toString(std::move(E))); },
+        /*TimeoutSeconds=*/1);
+    R.switchContext("ctx");
+    EXPECT_EQ(R.evaluate<int64_t>(), 0);
+    EXPECT_FALSE(R.isConnected());
+    Host.join();
+  }
+  ::close(In);
+  ::close(Out);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0], "inbound channel '" + (*C)->getInboundPath() +
+                           "': no advice for observation 0 after 1 s (3 of "
+                           "its 8 bytes came; a host that stopped?)");
+}
+
+TEST(InteractiveRunnerTest, SurplusAdviceBytesAreAnError) {
+  Watchdog W;
+  auto C = Channel::create();
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  std::thread Host([&] {
+    int In = ::open((*C)->getInboundPath().c_str(), O_WRONLY);
+    int Out = ::open((*C)->getOutboundPath().c_str(), O_RDONLY);
+    auto Reader = LogReader::create(createFDSource(Out, false), "compiler");
+    ASSERT_TRUE(!!Reader) << toString(Reader.takeError());
+    for (int I = 0; I < 2; ++I) // The context, then observation 0.
+      ASSERT_TRUE(!!(*Reader)->next());
+    // Two advice tensors and a half for one observation, in one write.
+    int64_t Advice[3] = {1, 7, 0};
+    ::write(In, Advice, 20);
+    // Read until the runner hangs up, so that it never blocks writing.
+    while (true) {
+      auto Rec = (*Reader)->next();
+      if (!Rec) {
+        consumeError(Rec.takeError());
+        break;
+      }
+      if (Rec->TheKind == LogRecord::Kind::End)
+        break;
+    }
+    ::close(In);
+    ::close(Out);
+  });
+  std::vector<std::string> Errors;
+  {
+    InteractiveRunner R(
+        sampleFeatures(), sampleAdvice(), (*C)->getOutboundPath(),
+        (*C)->getInboundPath(),
+        [&](Error E) { Errors.push_back(toString(std::move(E))); });
+    R.switchContext("ctx");
+    // The surplus is seen before the advice is used.
+    EXPECT_EQ(R.evaluate<int64_t>(), 0);
+    EXPECT_FALSE(R.isConnected());
+  }
+  Host.join();
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0], "inbound channel '" + (*C)->getInboundPath() +
+                           "': 12 bytes after the advice for observation 0 "
+                           "(an advice is 8 bytes; the host sent more than it "
+                           "was asked for)");
+}
+
+TEST(InteractiveRunnerTest, AHostThatNeverComesTimesOut) {
+  Watchdog W;
+  auto C = Channel::create();
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  std::vector<std::string> Errors;
+  InteractiveRunner R(
+      sampleFeatures(), sampleAdvice(), (*C)->getOutboundPath(),
+      (*C)->getInboundPath(),
+      [&](Error E) { Errors.push_back(toString(std::move(E))); },
+      /*TimeoutSeconds=*/1);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0], "cannot open outbound channel '" +
+                           (*C)->getOutboundPath() +
+                           "': no host opened it for reading within 1 s");
+  EXPECT_EQ(R.evaluate<int64_t>(), 0);
+  EXPECT_EQ(Errors.size(), 1u);
+}
+
 TEST(InteractiveRunnerTest, OpenFailureNamesThePath) {
   std::vector<std::string> Errors;
   InteractiveRunner R(sampleFeatures(), sampleAdvice(), "/nonexistent/c.out",

@@ -372,6 +372,59 @@ TEST(ProcessTest, GroupsDieWhenTheParentIsKilled) {
   EXPECT_TRUE(becomesGone(Grandchild)) << "the grandchild outlived mlgo";
 }
 
+// A child spawned with DieWithParent dies with the thread that spawned it:
+// a host killed mid-session leaves no compiler waiting for it.
+TEST(ProcessTest, DieWithParentEndsTheChildWhenTheParentDies) {
+  int Pipe[2];
+  ASSERT_EQ(::pipe(Pipe), 0);
+  pid_t Middle = ::fork();
+  ASSERT_GE(Middle, 0);
+  if (Middle == 0) {
+    ::close(Pipe[0]);
+    SpawnOptions O;
+    O.DieWithParent = true;
+    O.OwnProcessGroup = true;
+    O.Stdin = "/dev/null";
+    Expected<ChildProcess> C = ChildProcess::spawn(Args{"sleep", "30"}, O);
+    int Pid = C ? C->getPid() : -1;
+    if (!C)
+      consumeError(C.takeError());
+    ssize_t Ignored = ::write(Pipe[1], &Pid, sizeof(Pid));
+    (void)Ignored;
+    // Dies without the handle's destructor, as a SIGKILLed host would.
+    ::_exit(0);
+  }
+  ::close(Pipe[1]);
+  int Grandchild = -1;
+  ASSERT_EQ(::read(Pipe[0], &Grandchild, sizeof(Grandchild)),
+            ssize_t(sizeof(Grandchild)));
+  ::close(Pipe[0]);
+  int Status;
+  ASSERT_EQ(::waitpid(Middle, &Status, 0), Middle);
+  ASSERT_GT(Grandchild, 0);
+  EXPECT_TRUE(becomesGone(Grandchild)) << "the child outlived its parent";
+}
+
+TEST(ProcessTest, DieWithParentRunsAndRedirectsAsSpawnDoes) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string In = inDir(Dir, "in"), Both = inDir(Dir, "both");
+  writeFile(In, "input\n");
+  SpawnOptions O;
+  O.DieWithParent = true;
+  O.Stdin = In;
+  O.Stdout = O.Stderr = Both;
+  Expected<ChildProcess> C = ChildProcess::spawn(
+      Args{"sh", "-c", "echo out; cat; echo err >&2; exit 3"}, O);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_EQ(C->wait(), ProcessResult::exited(3));
+  EXPECT_EQ(readFile(Both), "out\ninput\nerr\n");
+  std::string Missing = inDir(Dir, "missing");
+  Expected<ChildProcess> Not = ChildProcess::spawn(Args{Missing}, O);
+  ASSERT_FALSE(!!Not);
+  EXPECT_EQ(toString(Not.takeError()),
+            "cannot run '" + Missing + "': No such file or directory");
+}
+
 //===-- Adopted children and handles --------------------------------------===//
 
 TEST(ProcessTest, AdoptsAForkedChild) {

@@ -6,7 +6,7 @@
 // The format is documented byte by byte in docs/decisions.md; in short, a
 // text file of lines:
 //
-//   mlgo-decisions 1                      the first line (after comments)
+//   mlgo-decisions 2                      the first line (after comments)
 //   meta <key> <value...>                 metadata, before the first module
 //   program                               starts the program's entries
 //   module <source path>                  starts a module's entries
@@ -17,7 +17,13 @@
 //   evict <function> <ordinal> <hash> <column>
 //                                         fixes one eviction decision (speed
 //                                         files: 'meta objective speed')
+//   end <entries>                         the last line: the number of
+//                                         inline, no-inline and evict lines
 //
+// The end line tells a whole file from one cut at a line boundary (an
+// error naming the file). Version 1 files (before 2026-12-02) have none
+// and are read as before, so a cut one cannot be told from a whole one;
+// print() writes version 2. A line ending in CR LF is an error saying so.
 // A call site is named by its caller, its callee and its ordinal: the
 // number of policy decisions the inliner asked before it for the same
 // caller and callee in that module, from 0. Names are LLVM symbol names
@@ -57,6 +63,9 @@
 
 namespace mlgo {
 
+/// The version DecisionsFile::print() writes; parse() reads it and 1.
+inline constexpr unsigned DecisionsFormatVersion = 2;
+
 /// One entry: a call site's decision, or (Caller empty) the decision for
 /// every call of Callee that no site entry fixes.
 struct SiteDecision {
@@ -84,6 +93,9 @@ struct EvictDecision {
   uint32_t Ordinal = 0;
   uint64_t Hash = 0;
   uint32_t Column = 0;
+  /// The line of the file it was read from (0: not read from a file), for
+  /// the plugin's diagnostics; not part of the entry's identity.
+  unsigned Line = 0;
 
   bool operator==(const EvictDecision &O) const {
     return Function == O.Function && Ordinal == O.Ordinal && Hash == O.Hash &&
@@ -140,6 +152,9 @@ public:
   /// entry with another hash fixes nothing (it is stale).
   std::optional<uint32_t> lookup(llvm::StringRef Function, uint32_t Ordinal,
                                  uint64_t Hash);
+  /// The same, giving the entry itself (for its line), or null.
+  const EvictDecision *lookupEntry(llvm::StringRef Function, uint32_t Ordinal,
+                                   uint64_t Hash);
   /// Entries that fixed no decision so far.
   std::vector<EvictDecision> getUnused() const;
   size_t size() const { return Entries->Evictions.size(); }

@@ -18,6 +18,7 @@
 #define MLGO_INLINE_INLINERPLUGIN_H
 
 #include "mlgo/Inline/MLGOInlineAdvisor.h"
+#include "mlgo/Protocol/InteractiveRunner.h"
 
 #include <functional>
 #include <memory>
@@ -43,6 +44,8 @@ struct InlinerConfig {
   std::string ModelPath;
   /// InlineDecisionSource::Interactive: <base>.out / <base>.in.
   std::string ChannelBase;
+  /// How long to wait for one advice of the host (0: for ever).
+  unsigned ChannelTimeoutSeconds = InteractiveRunner::DefaultTimeoutSeconds;
   /// Use LLVM's own DefaultInlineAdvisor (no mlgo advisor at all).
   bool UseLLVMAdvisor = false;
   /// The options ask for a policy explicitly (a model file, a host, LLVM's

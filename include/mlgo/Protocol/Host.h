@@ -50,6 +50,10 @@
 //    (SIGKILL) and reported; a host-side error (policy, log file, protocol
 //    violation) also kills the compiler, since stock LLVM would spin forever
 //    on the end of file of BASE.in;
+//  * serveCommand's compiler leads its own process group (killed whole) and
+//    is SIGKILLed by the kernel when the host dies (PR_SET_PDEATHSIG): a
+//    host killed mid-session, or a Python host that os._exit()s, leaves no
+//    compiler spinning on the end of file of BASE.in;
 //  * the child is always reaped; SIGPIPE is ignored while serving (EPIPE is
 //    handled instead); the FIFOs and their private directory are removed on
 //    every path, including SIGINT/SIGTERM/SIGHUP of the host.

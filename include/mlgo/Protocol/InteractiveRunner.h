@@ -18,9 +18,13 @@
 // Where LLVM's runner would hang or abort, this one reports through its
 // ErrorHandler and carries on with a zeroed advice: when the host closes the
 // inbound file before a whole advice arrived (stock LLVM spins forever on
-// EOF), when a file cannot be opened, and when the host stops reading. After
-// the first such error the runner stops talking to the host and every later
-// evaluation returns zeros without further reports.
+// EOF), when no whole advice arrives within the timeout (a host that sent
+// part of one, or nothing, and keeps the file open: stock LLVM blocks for
+// ever), when the host sends more bytes than one advice (stock LLVM takes
+// them as the next observation's advice), when a file cannot be opened, and
+// when the host stops reading. After the first such error the runner stops
+// talking to the host and every later evaluation returns zeros without
+// further reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,10 +51,20 @@ class InteractiveRunner final : public ModelRunner {
 public:
   /// Opens \p InboundPath for reading, then \p OutboundPath for writing (each
   /// open blocks until the host opens the other end), and sends the log
-  /// header. Failures go to \p OnError.
+  /// header. Failures go to \p OnError. Each advice must arrive whole within
+  /// \p TimeoutSeconds of its observation (0: wait for ever); otherwise the
+  /// error is "inbound channel 'PATH': no advice for observation N after T s
+  /// (G of its S bytes came; a host that stopped?)". Bytes waiting after an
+  /// advice (or when the runner is destroyed) are "inbound channel 'PATH':
+  /// N bytes after the advice for observation M (an advice is S bytes; the
+  /// host sent more than it was asked for)".
   InteractiveRunner(std::vector<TensorSpec> Inputs, TensorSpec Advice,
                     llvm::StringRef OutboundPath, llvm::StringRef InboundPath,
-                    ErrorHandler OnError = getDefaultErrorHandler());
+                    ErrorHandler OnError = getDefaultErrorHandler(),
+                    unsigned TimeoutSeconds = DefaultTimeoutSeconds);
+
+  /// The plugin's default wait for one advice (-mlgo-interactive-timeout).
+  static constexpr unsigned DefaultTimeoutSeconds = 300;
   ~InteractiveRunner() override;
 
   static bool classof(const ModelRunner *R) {
@@ -68,10 +82,17 @@ private:
   /// Flushes the outbound stream; reports a write error and disconnects.
   bool flushOutbound();
   void fail(llvm::Error E);
+  /// Reads up to \p Size bytes of observation \p Observation's advice,
+  /// fewer at end of file; an error at the deadline.
+  llvm::Expected<size_t> readAdvice(char *Advice, size_t Size,
+                                    size_t Observation);
+  /// False (and reported) if the host sent bytes it was not asked for.
+  bool checkNoSurplus();
 
   const TensorSpec AdviceSpec;
   const std::string OutboundPath;
   const std::string InboundPath;
+  const unsigned TimeoutSeconds;
   FileDescriptor Inbound;
   /// Owned by Log; kept to check for write errors.
   llvm::raw_fd_ostream *Outbound = nullptr;

@@ -113,6 +113,15 @@ struct NoteModuleSourcePass : llvm::PassInfoMixin<NoteModuleSourcePass> {
   static bool isRequired() { return true; }
 };
 
+/// Notes whether the module leaving the optimization pipeline on this
+/// thread carries a profile (its profile summary, from -fprofile-use), so
+/// that a stale report of a file for speed says why when it has none.
+/// Added at the end of every optimization pipeline.
+struct NoteModuleProfilePass : llvm::PassInfoMixin<NoteModuleProfilePass> {
+  llvm::PreservedAnalyses run(llvm::Module &M, llvm::ModuleAnalysisManager &);
+  static bool isRequired() { return true; }
+};
+
 /// Installs the hook described above. Called once, when the plugin is
 /// loaded; a second call does nothing.
 void installEvictionHook();

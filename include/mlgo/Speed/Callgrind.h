@@ -59,9 +59,17 @@ runCallgrind(llvm::StringRef Name, llvm::ArrayRef<std::string> Argv,
 /// callgrind writes it, position-independent or not) -> executed count
 /// (Ir). Costs of the program's own code only: other objects (libc, the
 /// loader) are left out. The file may use callgrind's name and position
-/// compression and hold several parts (dumps), which are summed. Errors
-/// name \p Path: unreadable, not written with --dump-instr=yes, no Ir
-/// event, a malformed line (with its number), or no cost of \p Program.
+/// compression and hold several parts (dumps), which are summed. What
+/// callgrind promises is checked: each part's self costs (over every object)
+/// add up to its `totals:` line (and its `summary:` line, if any), and the
+/// costs of the last part are followed by one, so a file cut at a line
+/// boundary or edited is an error, never a smaller count. Errors name
+/// \p Path: unreadable, not written with --dump-instr=yes, no Ir event, a
+/// malformed line (with its number), "line N: its totals line says T
+/// instructions ran, its cost lines add up to S (a cut or edited file?)"
+/// (the same for summary), "the file ends before the totals line that
+/// follows the costs of a part: a file cut short (...)", or no cost of
+/// \p Program.
 llvm::Expected<std::vector<std::pair<uint64_t, uint64_t>>>
 readInstructionCounts(llvm::StringRef Path, llvm::StringRef Program);
 

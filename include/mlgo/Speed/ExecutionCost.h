@@ -198,9 +198,19 @@ struct MeasuredCounts {
   llvm::StringMap<llvm::DenseMap<uint32_t, uint64_t>> Functions;
 };
 
-/// Reads and writes MeasuredCounts as text: a first line
-/// "mlgo-block-counts 1", then one line per block, "FUNCTION<TAB>ID<TAB>
-/// COUNT", sorted by function and ID. Errors name the file (and the line).
+/// The version of the block counts file format readMeasuredCounts reads and
+/// writeMeasuredCounts writes.
+inline constexpr unsigned BlockCountsVersion = 2;
+
+/// Reads and writes MeasuredCounts as text, LF line ends: a first line
+/// "mlgo-block-counts 2", then one line per block, "FUNCTION<TAB>ID<TAB>
+/// COUNT", sorted by function and ID, then an end line "end<TAB>N", N the
+/// number of block lines, so that a file cut at a line boundary is told
+/// from a whole one. Errors name the file (and the line): a malformed line,
+/// a block twice, a CR LF line end, no end line ("no end line after its N
+/// blocks: a file cut short ..."), an end line that miscounts, lines after
+/// it, and a version 1 file (2026-11, no end line: it is refused, to be
+/// written again with `mlgo speed counts`).
 llvm::Expected<MeasuredCounts> readMeasuredCounts(llvm::StringRef Path);
 llvm::Error writeMeasuredCounts(llvm::StringRef Path,
                                 const MeasuredCounts &Counts);

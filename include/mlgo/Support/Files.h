@@ -25,6 +25,7 @@
 #ifndef MLGO_SUPPORT_FILES_H
 #define MLGO_SUPPORT_FILES_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/JSON.h"
@@ -62,6 +63,17 @@ llvm::Error writeFileAtomically(const llvm::Twine &Path, llvm::StringRef Bytes);
 /// Copies the file at \p From to \p To whole or not at all
 /// (readWholeFile, then writeFileAtomically; their errors).
 llvm::Error copyFileAtomically(const llvm::Twine &From, const llvm::Twine &To);
+
+/// Why a program that wrote \p Paths may have failed without a word (its
+/// stderr file, on the same full disk, stayed empty): "DIR: No space left
+/// on device" for each distinct directory of \p Paths (a path's own
+/// directory, or the path if it is one) whose file system has no block or
+/// no inode left for this user, joined by "; "; "" if none is full.
+std::string describeFullDisks(llvm::ArrayRef<std::string> Paths);
+
+/// The output file of a compiler or linker command line: the argument
+/// after "-o" (or of "-oFILE"), or "".
+std::string findOutputArgument(llvm::ArrayRef<std::string> Argv);
 
 } // namespace mlgo
 

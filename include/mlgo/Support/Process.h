@@ -141,6 +141,14 @@ struct SpawnOptions {
   /// touched. spawn() fails if the CPU cannot be used ("cannot run on CPU
   /// n: ...").
   std::optional<unsigned> CPU;
+  /// Have the kernel SIGKILL the program when the thread that spawned it
+  /// ends (prctl's PR_SET_PDEATHSIG), so that a killed parent - a host
+  /// process of the interactive protocol, an os._exit()ing Python - leaves
+  /// no compiler behind waiting for it. Only for a child that the spawning
+  /// thread waits for itself (the signal follows the thread, not the
+  /// process). Spawned with fork and exec rather than posix_spawn, which
+  /// cannot ask for it.
+  bool DieWithParent = false;
 };
 
 /// The CPU time a child used, as wait4(2) reported it when the child was
