@@ -33,6 +33,11 @@ sweep=$(mktemp -d)
 { PATH=$PWD/build/bin:$PATH sh test/Train/Inputs/make-corpus.sh "$sweep" >/dev/null 2>&1 &&
   bench/crash-sweep.sh --corpus "$sweep/corpus" --verify-every 1; } || status=1
 rm -rf "$sweep"
+# The fault cases of docs/hardening.md (scripts/check-faults.sh, ~20 s):
+# a host killed or stopped mid-session, SIGTERM and SIGINT of serve and
+# profile runs, a file size limit; each ends with its error and leaves no
+# process or temporary directory behind.
+scripts/check-faults.sh build || status=1
 # The unit tests under AddressSanitizer and UBSan, leak checking on, in
 # the fuzz build above (build-fuzz/: clang-19 -O1, every library already
 # compiled with ASan, UBSan and coverage for the fuzz targets, so only the
