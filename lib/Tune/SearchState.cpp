@@ -21,12 +21,24 @@ uint64_t UnitState::getText() const {
   return Text;
 }
 
+uint64_t SearchBudget::getGoal(uint64_t Made, uint64_t Left,
+                               double Seconds) const {
+  uint64_t Goal = Made + Left;
+  if (MaxCompiles)
+    Goal = MaxCompiles;
+  else if (Minutes > 0 && Seconds > 0)
+    Goal = std::min<uint64_t>(Goal,
+                              uint64_t(double(Made) * Minutes * 60 / Seconds));
+  return std::max(Goal, Made);
+}
+
 size_t getTriesPerUnit(size_t Active) {
   return Active ? std::max<size_t>(1, (TriesPerStep + Active - 1) / Active)
                 : size_t(1);
 }
 
-StepPlan planStep(const SearchState &S, uint64_t MaxCompiles) {
+StepPlan planStep(const SearchState &S, const SearchBudget &B) {
+  const uint64_t MaxCompiles = B.MaxCompiles;
   StepPlan P;
   size_t Active = 0;
   for (const UnitState &St : S.States)

@@ -8,6 +8,7 @@
 #include "mlgo/Tune/TuneReport.h"
 
 #include "mlgo/Learn/LearningCurve.h"
+#include "mlgo/Support/Files.h"
 #include "mlgo/Support/Percent.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -121,14 +122,23 @@ std::string formatFiltered(ArrayRef<FilteredRecord> Filtered) {
 
 Error writeCurve(StringRef Stem, ArrayRef<CurvePoint> Curve,
                  uint64_t ModelTotal) {
-  learn::LearningCurve C("mlgo tune: linked .text by compiles", "compiles",
-                         {"linked bytes", "% vs the model", "seconds"});
-  for (const CurvePoint &P : Curve)
-    C.addPoint(P.Compiles,
-               {double(P.Total),
-                std::round(percentChange(ModelTotal, P.Total) * 1000) / 1000,
-                std::round(P.Seconds * 10) / 10});
-  return C.save(Stem);
+  // The table keeps integers as integers (LearningCurve's CSV writes
+  // numbers in their shortest exact form, 1e+03 for 1000); the plot is
+  // LearningCurve's.
+  std::string Csv = "compiles,linked bytes,% vs the model,seconds\n";
+  learn::LearningCurve Plot("mlgo tune: linked .text against the model's, "
+                            "by compiles",
+                            "compiles", {"% vs the model"});
+  for (const CurvePoint &P : Curve) {
+    const double Percent = percentChange(ModelTotal, P.Total);
+    Csv += formatv("{0},{1},{2:F3},{3:F1}\n", P.Compiles, P.Total, Percent,
+                   P.Seconds)
+               .str();
+    Plot.addPoint(P.Compiles, {Percent});
+  }
+  if (Error E = writeFileAtomically((Stem + ".csv").str(), Csv))
+    return E;
+  return Plot.saveSVG((Stem + ".svg").str());
 }
 
 } // namespace mlgo

@@ -607,6 +607,7 @@ Expected<SearchState> Tuner::search() {
   auto Elapsed = [&] {
     return std::chrono::duration<double>(Clock::now() - Begin).count();
   };
+  const SearchBudget Budget{O.MaxCompiles, O.BudgetMinutes};
   SearchState R;
   R.Units = Units;
   R.States.resize(Units.size());
@@ -634,27 +635,18 @@ Expected<SearchState> Tuner::search() {
                             Elapsed(), percentChange(ModelTotal, Total),
                             int64_t(Total) - int64_t(ModelTotal))
                         .str());
-    // The compiles the search will make: its budget; or, with a time
-    // budget, as many as it makes at this rate until the time is up; at
-    // most, what is left to try.
-    uint64_t Goal = R.Compiles;
+    uint64_t Left = 0;
     for (size_t U = 0; U < Units.size(); ++U)
-      Goal +=
+      Left +=
           (R.States[U].Moves.size() - R.States[U].Next) * Units[U].Mods.size();
-    if (O.MaxCompiles)
-      Goal = O.MaxCompiles;
-    else if (O.BudgetMinutes > 0 && Elapsed() > 0)
-      Goal =
-          std::min<uint64_t>(Goal, uint64_t(double(R.Compiles) *
-                                            O.BudgetMinutes * 60 / Elapsed()));
-    Shown.update(R.Compiles, std::max<uint64_t>(Goal, R.Compiles));
+    Shown.update(R.Compiles, Budget.getGoal(R.Compiles, Left, Elapsed()));
   };
   for (unsigned Step = 0;; ++Step) {
-    if (O.BudgetMinutes > 0 && Elapsed() >= O.BudgetMinutes * 60) {
+    if (Budget.isTimeUp(Elapsed())) {
       R.StoppedByBudget = true;
       break;
     }
-    const StepPlan P = planStep(R, O.MaxCompiles);
+    const StepPlan P = planStep(R, Budget);
     if (P.Tries.empty()) {
       R.StoppedByBudget = P.Full;
       break;
@@ -682,10 +674,6 @@ Expected<SearchState> Tuner::search() {
               getName(O.getOrder()), R.Compiles, R.Seconds,
               R.StoppedByBudget ? ", stopped by the budget" : "",
               percentChange(ModelTotal, Obj.total(Programs.size()))));
-  if (O.Filter == TuneFilter::Logged)
-    log(formatv("logged filter ({0}): {1} planned moves without a positive "
-                "logged gain, skipped",
-                getName(O.getOrder()), R.Filtered.size()));
   return R;
 }
 
@@ -895,6 +883,10 @@ Error Tuner::run() {
   Expected<SearchState> R = search();
   if (!R)
     return R.takeError();
+  if (O.Filter == TuneFilter::Logged)
+    log(formatv("logged filter ({0}): {1} planned moves without a positive "
+                "logged gain, skipped",
+                getName(O.getOrder()), R->Filtered.size()));
   const std::string Order = getName(O.getOrder()).str();
   uint64_t ModelTotal = 0;
   for (const Program &P : Programs)

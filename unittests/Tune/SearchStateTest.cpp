@@ -70,15 +70,15 @@ TEST(SearchStateTest, AStepTriesEachUnitsNextMovesInOrder) {
   // unit has none left.
   SearchState S = makeState({6, 2, 1}, {false, false, false});
   S.States[2].Next = 1;
-  StepPlan P = planStep(S, 0);
+  StepPlan P = planStep(S, {0, 0});
   EXPECT_EQ(tries(P), (std::vector<std::pair<size_t, size_t>>{
                           {0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}}));
   EXPECT_EQ(P.Compiles, 6u);
   EXPECT_FALSE(P.Full);
   // A unit's plan is tried from its Next move on.
   S.States[0].Next = 4;
-  EXPECT_EQ(tries(planStep(S, 0)), (std::vector<std::pair<size_t, size_t>>{
-                                       {0, 4}, {0, 5}, {1, 0}, {1, 1}}));
+  EXPECT_EQ(tries(planStep(S, {0, 0})), (std::vector<std::pair<size_t, size_t>>{
+                                            {0, 4}, {0, 5}, {1, 0}, {1, 1}}));
 }
 
 TEST(SearchStateTest, HeuristicsComeFirstAndReserveTheirKeepingCompiles) {
@@ -88,14 +88,14 @@ TEST(SearchStateTest, HeuristicsComeFirstAndReserveTheirKeepingCompiles) {
   // (reserving 2), then one move of unit 0 (4 of 4), and no other fits.
   SearchState S = makeState({3, 3}, {true, false});
   S.Compiles = 1;
-  StepPlan P = planStep(S, 4);
+  StepPlan P = planStep(S, {4, 0});
   ASSERT_EQ(P.Tries.size(), 2u);
   EXPECT_TRUE(P.Tries[0].Free);
   EXPECT_EQ(tries(P), (std::vector<std::pair<size_t, size_t>>{{0, 0}, {0, 1}}));
   EXPECT_EQ(P.Compiles, 1u);
   EXPECT_TRUE(P.Full);
   // With no limit, unit 1's tries follow: up to 4 per unit.
-  P = planStep(S, 0);
+  P = planStep(S, {0, 0});
   EXPECT_EQ(tries(P),
             (std::vector<std::pair<size_t, size_t>>{
                 {0, 0}, {0, 1}, {0, 2}, {0, 3}, {1, 0}, {1, 1}, {1, 2}}));
@@ -104,24 +104,41 @@ TEST(SearchStateTest, HeuristicsComeFirstAndReserveTheirKeepingCompiles) {
 
 TEST(SearchStateTest, AUnitOfSeveralModulesChargesEachModule) {
   SearchState S = makeState({2}, {false}, {3});
-  StepPlan P = planStep(S, 0);
+  StepPlan P = planStep(S, {0, 0});
   EXPECT_EQ(P.Tries.size(), 2u);
   EXPECT_EQ(P.Compiles, 6u);
   // A budget that holds one try of three compiles.
-  P = planStep(S, 5);
+  P = planStep(S, {5, 0});
   EXPECT_EQ(P.Tries.size(), 1u);
   EXPECT_TRUE(P.Full);
   // None fits: the search stops, by the budget.
-  P = planStep(S, 2);
+  P = planStep(S, {2, 0});
   EXPECT_TRUE(P.Tries.empty());
   EXPECT_TRUE(P.Full);
 }
 
 TEST(SearchStateTest, NoMovesLeftIsAnEmptyStepNotAFullOne) {
   SearchState S = makeState({0, 0}, {false, false});
-  StepPlan P = planStep(S, 10);
+  StepPlan P = planStep(S, {10, 0});
   EXPECT_TRUE(P.Tries.empty());
   EXPECT_FALSE(P.Full);
+}
+
+TEST(SearchStateTest, TheBudgetSaysWhenTheTimeIsUpAndWhatIsLeft) {
+  SearchBudget None;
+  EXPECT_FALSE(None.isTimeUp(1e9));
+  // No limit: what the plans still hold.
+  EXPECT_EQ(None.getGoal(10, 5, 3.0), 15u);
+  SearchBudget Compiles{100, 0};
+  EXPECT_EQ(Compiles.getGoal(10, 5, 3.0), 100u);
+  // A minute: 10 compiles in 20 s make 30 by then, or what is left.
+  SearchBudget Minute{0, 1};
+  EXPECT_FALSE(Minute.isTimeUp(59.9));
+  EXPECT_TRUE(Minute.isTimeUp(60));
+  EXPECT_EQ(Minute.getGoal(10, 100, 20.0), 30u);
+  EXPECT_EQ(Minute.getGoal(10, 5, 20.0), 15u);
+  // Never below what was made.
+  EXPECT_EQ(Compiles.getGoal(120, 0, 3.0), 120u);
 }
 
 TEST(SearchStateTest, KeepingAMoveTakesItsObjectsAndFixesItsDecision) {

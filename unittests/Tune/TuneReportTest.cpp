@@ -134,9 +134,13 @@ TEST(TuneReportTest, TheCurveIsCSVAndSVG) {
   ASSERT_FALSE(bool(writeCurve(Stem, {{0, 1000, 0}, {8, 990, 1.26}}, 1000)));
   auto CSV = MemoryBuffer::getFile(Stem + ".csv");
   ASSERT_TRUE(bool(CSV));
-  EXPECT_EQ((*CSV)->getBuffer(), "compiles,linked bytes,% vs the model,"
-                                 "seconds\n0,1000,0,0\n8,990,-1,1.3\n");
-  EXPECT_TRUE(sys::fs::exists(Stem + ".svg"));
+  EXPECT_EQ((*CSV)->getBuffer().str(),
+            "compiles,linked bytes,% vs the model,"
+            "seconds\n0,1000,0.000,0.0\n8,990,-1.000,1.3\n");
+  auto SVG = MemoryBuffer::getFile(Stem + ".svg");
+  ASSERT_TRUE(bool(SVG));
+  EXPECT_EQ((*SVG)->getBuffer().count("<polyline"), 1u);
+  EXPECT_NE((*SVG)->getBuffer().find("% vs the model"), StringRef::npos);
   sys::fs::remove_directories(Dir);
 }
 

@@ -107,6 +107,23 @@ struct SearchState {
   double Seconds = 0;
 };
 
+/// The search's budget (docs/tune.md, "Use"): compiles (reproducible) or
+/// wall-clock minutes (not); 0 is no limit.
+struct SearchBudget {
+  uint64_t MaxCompiles = 0;
+  double Minutes = 0;
+
+  /// Whether \p Seconds since the search began used up the time.
+  bool isTimeUp(double Seconds) const {
+    return Minutes > 0 && Seconds >= Minutes * 60;
+  }
+  /// The compiles the search will make, for the progress line: the
+  /// budget; or, with a time budget, as many as it makes at its rate so
+  /// far (\p Made in \p Seconds) until the time is up; at most \p Made
+  /// and the \p Left compiles its plans still hold.
+  uint64_t getGoal(uint64_t Made, uint64_t Left, double Seconds) const;
+};
+
 /// Tries per step the search aims at: each unit with moves left tries one
 /// when many are left, more when few are, so that a step keeps the compile
 /// workers busy; a count of units, never of the machine.
@@ -130,13 +147,13 @@ struct StepPlan {
   bool Full = false;
 };
 
-/// The tries of the next step of \p S, within \p MaxCompiles (0: no limit)
-/// after the \p S.Compiles made: each unit with moves left tries its next
-/// getTriesPerUnit(units with moves left). LLVM's heuristic's tries come
+/// The tries of the next step of \p S, within \p B.MaxCompiles (0: no
+/// limit) after the \p S.Compiles made: each unit with moves left tries its
+/// next getTriesPerUnit(units with moves left). LLVM's heuristic's tries come
 /// first, every unit's: they compile nothing, but the budget holds the two
 /// compiles that keeping one takes (its sites, its trajectory). Then the
 /// other tries, unit by unit; once one does not fit, no other is added.
-StepPlan planStep(const SearchState &S, uint64_t MaxCompiles);
+StepPlan planStep(const SearchState &S, const SearchBudget &B);
 
 /// Keeps move \p M in \p St, which changed the program by \p Delta bytes
 /// and whose compiles are \p Objects (one per module of the unit): they

@@ -4,9 +4,10 @@
 // from plain values, the report (W/report.md, and with several programs
 // W/reports/<program>.md), the tries log (W/tries-<order>.tsv), the
 // filter's log (W/logged-<order>.tsv) and the curve of cost against
-// compiles (W/curve-<order>.csv and .svg, through learn::LearningCurve, the
-// project's one curve writer). Nothing here compiles or searches, so each
-// text is tested over made-up values (unittests/Tune/TuneReportTest.cpp).
+// compiles (W/curve-<order>.csv, and its plot W/curve-<order>.svg through
+// learn::LearningCurve, the project's one curve plotter). Nothing here
+// compiles or searches, so each text is tested over made-up values
+// (unittests/Tune/TuneReportTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -70,9 +71,10 @@ std::string formatTries(llvm::ArrayRef<TryRecord> Tries,
 /// The filter's log's text.
 std::string formatFiltered(llvm::ArrayRef<FilteredRecord> Filtered);
 
-/// Writes the curve of \p Curve to \p Stem.csv and \p Stem.svg: per point,
-/// the compiles, the programs' cost, its change against \p ModelTotal in
-/// percent (three decimals) and the seconds since the search began (one).
+/// Writes the curve of \p Curve to \p Stem.csv (per point, the compiles,
+/// the programs' cost, its change against \p ModelTotal in percent, "%.3f",
+/// and the seconds since the search began, "%.1f") and \p Stem.svg (the
+/// percent against the compiles, through learn::LearningCurve).
 llvm::Error writeCurve(llvm::StringRef Stem, llvm::ArrayRef<CurvePoint> Curve,
                        uint64_t ModelTotal);
 

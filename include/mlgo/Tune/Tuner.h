@@ -5,9 +5,12 @@
 // by the model, and write them as a decisions file (docs/decisions.md) that
 // the plugin applies in any build (-mlgo-decisions=FILE).
 //
-// The objective is the program's linked .text: its modules' objects linked
-// together, each C++ inline or template function counted once (the
-// "package" size measure of mlgo/TrainCore/SizeMeasure.h). A move is kept only
+// The objective (mlgo/Tune/Objective.h; SizeObjective.h) is the program's
+// linked .text: its modules' objects linked together, each C++ inline or
+// template function counted once. The search is one loop over plain values
+// (mlgo/Tune/SearchState.h) with its parts around it: the move source
+// (TuneSearch.h) ordered by the ranker (MoveRanker.h), the logged filter
+// (LoggedFilter.h) and the report writer (TuneReport.h). A move is kept only
 // if it makes its program strictly smaller, so no program grows against
 // the model's build; the first move offered to each module is LLVM's own
 // heuristic, so tuning starts from the better of the model and -Oz.
