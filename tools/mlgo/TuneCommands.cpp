@@ -97,9 +97,9 @@ cl::opt<std::string>
     Filter("filter",
            cl::desc("which planned moves are tried: 'logged' (LLVM's "
                     "heuristic and the moves whose logged size scores "
-                    "predict a smaller module, the default) or 'none' "
-                    "(every move)"),
-           cl::value_desc("logged|none"), cl::init("logged"), cl::sub(TuneCmd),
+                    "predict a smaller module) or 'none' (every move, the "
+                    "default)"),
+           cl::value_desc("logged|none"), cl::init("none"), cl::sub(TuneCmd),
            cl::cat(Cat));
 cl::opt<std::string> RankerPath("ranker",
                                 cl::desc("a move ranker model instead of the "
