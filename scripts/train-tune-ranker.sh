@@ -8,10 +8,12 @@
 # CORPUS is a corpus of scripts/corpus-debian.sh --all; the recipe's
 # packages - training packages, none of the inliner's validation packages
 # nor of the never-seen evaluation programs - are linked into WORK/corpus
-# and tuned with `mlgo tune --per-package --guide logit --compare`: both
-# the model's least-certain-first order and trajectory order, each with
-# the recipe's compile budget, so that the tries cover moves of every
-# rank. `mlgo tune fit-ranker` fits the ranker to both tries logs and
+# and tuned twice with `mlgo tune --per-package --filter none`, in the
+# model's least-certain-first order (--order logit) and in trajectory
+# order (--order trajectory), each with the recipe's compile budget, so
+# that the tries cover moves of every rank (the two runs share the work
+# directory's caches, and write the tries logs the one run of the retired
+# --compare wrote). `mlgo tune fit-ranker` fits the ranker to both tries logs and
 # writes WORK/ranker.json, which the script compares with the shipped one.
 # Rerunning resumes from WORK/tune.
 set -euo pipefail
@@ -24,9 +26,11 @@ recipe=$root/models/tune-ranker/recipe.json
 get() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]; print("\n".join(v) if isinstance(v, list) else v)' "$recipe" "$1"; }
 mapfile -t pkgs < <(get packages)
 "$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
-"$mlgo" tune --per-package --guide logit --compare \
-  --max-compiles "$(get max_compiles)" --seed "$(get seed)" \
-  --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
+for order in logit trajectory; do
+  "$mlgo" tune --per-package --filter none --order "$order" \
+    --max-compiles "$(get max_compiles)" --seed "$(get seed)" \
+    --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
+done
 "$mlgo" tune fit-ranker --clip-bytes "$(get clip_bytes)" \
   "$work/tune/tries-guided.tsv" "$work/tune/tries-unguided.tsv" \
   -o "$work/ranker.json"

@@ -188,38 +188,4 @@ partitionFunctions(ArrayRef<std::string> Functions, ArrayRef<DecidedSite> T,
                         [&](size_t I) -> StringRef { return Functions[I]; });
 }
 
-std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive) {
-  std::vector<uint64_t> Out;
-  if (Sites > MaxExhaustive || Sites >= 64)
-    return Out;
-  for (uint64_t M = 1; M < (uint64_t(1) << Sites); ++M)
-    Out.push_back(M);
-  return Out;
-}
-
-ModuleDecisions configure(StringRef Module, ArrayRef<DecidedSite> T,
-                          ArrayRef<ComponentChoice> Choices) {
-  std::vector<bool> Invert(T.size());
-  for (const ComponentChoice &C : Choices)
-    for (size_t B = 0; B < C.Sites.size() && B < 64; ++B)
-      if (C.Mask >> B & 1)
-        Invert[C.Sites[B]] = true;
-  ModuleDecisions Out;
-  Out.Module = Module.str();
-  for (size_t I = 0; I < T.size(); ++I) {
-    SiteDecision D = T[I].Site;
-    D.Inline ^= Invert[I];
-    Out.Sites.push_back(std::move(D));
-  }
-  Out.sort();
-  return Out;
-}
-
-size_t countInverted(ArrayRef<ComponentChoice> Choices) {
-  size_t N = 0;
-  for (const ComponentChoice &C : Choices)
-    N += llvm::popcount(C.Mask);
-  return N;
-}
-
 } // namespace mlgo

@@ -15,6 +15,7 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Tune/Components.h"
+#include "mlgo/Tune/TuneSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"
@@ -343,27 +344,6 @@ getModuleComponents(StringRef Path, ArrayRef<DecidedSite> T, SplitKind K) {
   return Out;
 }
 
-SliceSpec getMoveSlice(ArrayRef<DecidedSite> T, ArrayRef<size_t> Changed) {
-  SliceSpec S;
-  std::vector<StringRef> Work;
-  for (size_t I : Changed) {
-    assert(I < T.size() && "a changed site outside the trajectory");
-    S.Emit.insert(T[I].Site.Caller);
-    S.Emit.insert(T[I].Site.Callee);
-    Work.push_back(T[I].Site.Caller);
-    Work.push_back(T[I].Site.Callee);
-  }
-  // The bodies inlined: a site's caller is the function it was decided
-  // in, so following inlined sites from the emitted functions reaches
-  // every body their code is made of.
-  StringMap<std::vector<StringRef>> Inlined;
-  for (const DecidedSite &D : T)
-    if (D.Site.Inline)
-      Inlined[D.Site.Caller].push_back(D.Site.Callee);
-  closeOverBodies(Inlined, std::move(Work), S);
-  return S;
-}
-
 Expected<std::vector<std::string>> getDefinedFunctions(StringRef Path) {
   Expected<Definitions> D = getDefinitions(Path);
   if (!D)
@@ -381,7 +361,7 @@ Expected<SplitSizes> measureSplit(const CorpusModule &M, const CompilePolicy &P,
     return makeError(M.BitcodePath + ": " + toString(R0.takeError()));
   CompilePolicy Fixed = P;
   Fixed.Fixed =
-      std::make_shared<const ModuleDecisions>(configure(M.Name, R0->Sites, {}));
+      std::make_shared<const ModuleDecisions>(fixAll(M.Name, R0->Sites));
   CompileJob Whole = M.makeJob(Fixed);
   Whole.WantFunctionSizes = true;
   Expected<CompileResult> R1 = compileModule(Whole);

@@ -76,14 +76,6 @@ cl::opt<double> Budget("budget",
                        cl::cat(Cat));
 cl::opt<uint64_t> Seed("seed", cl::desc("breaks ties in the order of moves"),
                        cl::init(1), cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> Unguided("unguided",
-                       cl::desc("try moves in trajectory order, not in the "
-                                "order the model ranks them"),
-                       cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> Compare("compare",
-                      cl::desc("also search in the other order, same budget; "
-                               "plot both in W/guided-vs-unguided.svg"),
-                      cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> PerPackage("per-package",
                          cl::desc("each top-level directory of the corpus is "
                                   "its own program (Debian package corpora)"),
@@ -94,103 +86,26 @@ cl::opt<std::string> ModelPath("model",
                                cl::value_desc("file"), cl::sub(TuneCmd),
                                cl::cat(Cat));
 cl::opt<std::string>
-    Guide("guide",
-          cl::desc("how the guided order ranks moves: 'ranker' (expected "
-                   "bytes saved, the default) or 'logit' (the model's "
-                   "least certain decisions first)"),
-          cl::value_desc("ranker|logit"), cl::init("ranker"), cl::sub(TuneCmd),
-          cl::cat(Cat));
+    Order("order",
+          cl::desc("how each module's moves are ordered: 'ranker' (the move "
+                   "ranker's expected bytes saved, the default), 'logit' "
+                   "(the model's least certain decisions first) or "
+                   "'trajectory' (as the compile decided them)"),
+          cl::value_desc("ranker|logit|trajectory"), cl::init("ranker"),
+          cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string>
+    Filter("filter",
+           cl::desc("which planned moves are tried: 'logged' (LLVM's "
+                    "heuristic and the moves whose logged size scores "
+                    "predict a smaller module) or 'none' (every move, the "
+                    "default)"),
+           cl::value_desc("logged|none"), cl::init("none"), cl::sub(TuneCmd),
+           cl::cat(Cat));
 cl::opt<std::string> RankerPath("ranker",
                                 cl::desc("a move ranker model instead of the "
                                          "shipped one (mlgo tune fit-ranker)"),
                                 cl::value_desc("file"), cl::sub(TuneCmd),
                                 cl::cat(Cat));
-cl::opt<bool> Components("components",
-                         cl::desc("first search each module's independent "
-                                  "components of decisions, then the moves"),
-                         cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<unsigned>
-    ExhaustiveSites("exhaustive-sites",
-                    cl::desc("--components: components of at most this many "
-                             "sites are searched exhaustively (default 6)"),
-                    cl::init(6), cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<std::string>
-    ComponentGraph("component-graph",
-                   cl::desc("--components: join functions by the bitcode's "
-                            "calls and references ('references', the "
-                            "default), only through static functions and "
-                            "variables ('statics') or by decided sites "
-                            "only ('sites')"),
-                   cl::value_desc("references|statics|sites"),
-                   cl::init("references"), cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> FunctionLevel(
-    "function-level",
-    cl::desc("--components: compile a component's configurations on a "
-             "slice of its module that holds its functions only (the "
-             "combination is compiled whole)"),
-    cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> Interleave(
-    "interleave",
-    cl::desc("--components: search components in rounds between the "
-             "move search's steps, highest expected gain per compile "
-             "first, when they promise more than the moves gain"),
-    cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> PerModuleLinkOnce(
-    "per-module-linkonce",
-    cl::desc("write each module's decisions at sites of C++ inline "
-             "functions (linkonce_odr) in its own entries, instead of once "
-             "for the program (the file's 'program' section)"),
-    cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> ProgramMoves(
-    "program-moves",
-    cl::desc("also try moves that decide one call site of a C++ inline "
-             "function (linkonce_odr) alike in every module with a copy "
-             "of it"),
-    cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<std::string> Predict(
-    "predict",
-    cl::desc("predict each move's gain with IR2Native before compiling it: "
-             "'off' (the default), 'rank' (moves predicted not to help are "
-             "tried last) or 'skip' (never tried)"),
-    cl::value_desc("off|rank|skip"), cl::init("off"), cl::sub(TuneCmd),
-    cl::cat(Cat));
-cl::opt<double> PredictionCost(
-    "prediction-cost",
-    cl::desc("--predict: what one prediction counts in --max-compiles, as "
-             "a fraction of a compile (default 0.5: the IR half of one)"),
-    cl::value_desc("fraction"), cl::init(0.5), cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<std::string> PredictSlices(
-    "predict-slices",
-    cl::desc("--predict: predict a move on a slice, charged by its "
-             "instructions: 'components' (its component of the statics "
-             "graph) or 'moves' (the functions it changes and the bodies "
-             "they inline; docs/tune.md)"),
-    cl::value_desc("components|moves"), cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<std::string> LoggedFilter(
-    "logged-filter",
-    cl::desc("before any prediction or compile, judge each move by the "
-             "size scores its trajectory's compile logged (IR2Native's "
-             "predicted saving per inlining, at no extra compile): 'off' "
-             "(the default), 'rank' (moves predicted to grow their module "
-             "are tried last), 'skip' (never tried), 'promote' (skip, "
-             "and try the moves predicted to shrink it first) or 'only' "
-             "(try only the moves predicted to shrink it, and LLVM's "
-             "heuristic) or 'predict' (only, and each plan's first "
-             "--logged-predict-inline moves that inline, tried if --predict "
-             "predicts them to help; only those are predicted)"),
-    cl::value_desc("off|rank|skip|promote|only|predict"), cl::init("off"),
-    cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<unsigned> LoggedPredictInline(
-    "logged-predict-inline",
-    cl::desc("with --logged-filter predict: the moves that inline each plan "
-             "leaves to --predict (default 5)"),
-    cl::value_desc("N"), cl::init(5), cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<bool> LoggedDeclined(
-    "logged-declined",
-    cl::desc("with --logged-filter: the sites the model declined log the "
-             "estimated saving of inlining them too, so that moves that "
-             "inline are judged as well (docs/tune.md)"),
-    cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -268,14 +183,10 @@ int runSpeedTune() {
                 "give one of --corpus and --package");
   if (Profile.empty() && Package.empty())
     return fail("--objective speed needs --profile P.profdata");
-  if (PerPackage || Compare || Unguided || !ModelPath.empty() ||
-      !RankerPath.empty() || Budget != 0 || Components || FunctionLevel ||
-      Interleave || ProgramMoves || Predict != "off" ||
-      !PredictSlices.empty() || LoggedFilter != "off" || LoggedDeclined)
-    return fail("--per-package, --compare, --unguided, --model, --ranker, "
-                "--predict, --logged-filter, --budget, --components and "
-                "--program-moves are for "
-                "--objective size");
+  if (PerPackage || !ModelPath.empty() || !RankerPath.empty() || Budget != 0 ||
+      Order.getNumOccurrences() || Filter.getNumOccurrences())
+    return fail("--per-package, --order, --filter, --model, --ranker and "
+                "--budget are for --objective size");
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
@@ -390,92 +301,24 @@ int runTune() {
   O.MaxCompiles = MaxCompiles;
   O.BudgetMinutes = Budget;
   O.Seed = Seed;
-  O.Order = Unguided ? TuneOrder::Unguided : TuneOrder::Guided;
-  O.Compare = Compare;
   O.ModelPath = ModelPath;
-  Expected<bool> UseRanker =
-      parseWord<bool>("guide", Guide, {{"ranker", true}, {"logit", false}});
-  if (!UseRanker)
-    return fail(UseRanker.takeError());
-  O.UseRanker = *UseRanker;
-  if (!RankerPath.empty() && !O.UseRanker)
-    return fail("--ranker is for --guide ranker");
+  Expected<TuneGuide> TheOrder =
+      parseWord<TuneGuide>("order", Order,
+                           {{"ranker", TuneGuide::Ranker},
+                            {"logit", TuneGuide::Logit},
+                            {"trajectory", TuneGuide::Trajectory}});
+  if (!TheOrder)
+    return fail(TheOrder.takeError());
+  O.Guide = *TheOrder;
+  if (!RankerPath.empty() && O.Guide != TuneGuide::Ranker)
+    return fail("--ranker is for --order ranker");
   O.RankerPath = RankerPath;
-  enum class Graph { References, Statics, Sites };
-  Expected<Graph> TheGraph =
-      parseWord<Graph>("component-graph", ComponentGraph,
-                       {{"references", Graph::References},
-                        {"statics", Graph::Statics},
-                        {"sites", Graph::Sites}});
-  if (!TheGraph)
-    return fail(TheGraph.takeError());
-  if (ExhaustiveSites > 20)
-    return fail("--exhaustive-sites is at most 20 (2^20 compiles per "
-                "component)");
-  O.Components = Components;
-  O.ExhaustiveSites = ExhaustiveSites;
-  O.ReferenceGraph = *TheGraph != Graph::Sites;
-  O.StaticsGraph = *TheGraph == Graph::Statics;
-  if (FunctionLevel && !Components)
-    return fail("--function-level is for --components");
-  if (FunctionLevel && !O.ReferenceGraph)
-    return fail("--function-level needs --component-graph references or "
-                "statics (a slice holds what its component needs)");
-  O.FunctionLevel = FunctionLevel;
-  if (Interleave && !Components)
-    return fail("--interleave is for --components");
-  O.Interleave = Interleave;
-  O.WholeProgram = !PerModuleLinkOnce;
-  O.ProgramMoves = ProgramMoves;
-  Expected<TunePredict> ThePredict =
-      parseWord<TunePredict>("predict", Predict,
-                             {{"off", TunePredict::Off},
-                              {"rank", TunePredict::Rank},
-                              {"skip", TunePredict::Skip}});
-  if (!ThePredict)
-    return fail(ThePredict.takeError());
-  O.Predict = *ThePredict;
-  if (!(PredictionCost >= 0) || !std::isfinite(PredictionCost))
-    return fail(formatv("--prediction-cost must be a number >= 0, not {0}",
-                        PredictionCost.getValue())
-                    .str());
-  O.PredictionCost = PredictionCost;
-  if (!PredictSlices.empty()) {
-    if (O.Predict == TunePredict::Off)
-      return fail("--predict-slices is for --predict rank or skip");
-    Expected<TunePredictOn> On =
-        parseWord<TunePredictOn>("predict-slices", PredictSlices,
-                                 {{"components", TunePredictOn::Components},
-                                  {"moves", TunePredictOn::Moves}});
-    if (!On)
-      return fail(On.takeError());
-    O.PredictOn = *On;
-  }
-  Expected<TunePredict> TheFilter =
-      parseWord<TunePredict>("logged-filter", LoggedFilter,
-                             {{"off", TunePredict::Off},
-                              {"rank", TunePredict::Rank},
-                              {"skip", TunePredict::Skip},
-                              {"promote", TunePredict::Skip},
-                              {"only", TunePredict::Skip},
-                              {"predict", TunePredict::Skip}});
+  Expected<TuneFilter> TheFilter = parseWord<TuneFilter>(
+      "filter", Filter,
+      {{"logged", TuneFilter::Logged}, {"none", TuneFilter::None}});
   if (!TheFilter)
     return fail(TheFilter.takeError());
-  O.LoggedFilter = *TheFilter;
-  O.LoggedPromote = LoggedFilter == "promote";
-  O.LoggedOnly = LoggedFilter == "only" || LoggedFilter == "predict";
-  if (LoggedFilter == "predict") {
-    if (O.Predict == TunePredict::Off)
-      return fail("--logged-filter predict needs --predict rank or skip");
-    if (LoggedPredictInline == 0)
-      return fail("--logged-predict-inline must be at least 1");
-    O.LoggedPredictInline = LoggedPredictInline;
-  } else if (LoggedPredictInline.getNumOccurrences()) {
-    return fail("--logged-predict-inline is for --logged-filter predict");
-  }
-  if (LoggedDeclined && O.LoggedFilter == TunePredict::Off)
-    return fail("--logged-declined needs --logged-filter");
-  O.LoggedDeclined = LoggedDeclined;
+  O.Filter = *TheFilter;
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;

@@ -36,27 +36,4 @@ TEST(ComponentsTest, ReferencesJoinComponents) {
             partitionSites(Trajectory, {}));
 }
 
-TEST(ComponentsTest, ConfigsAreExhaustiveUpToTheBound) {
-  EXPECT_EQ(getConfigs(2, 6), (std::vector<uint64_t>{1, 2, 3}));
-  EXPECT_EQ(getConfigs(3, 2), (std::vector<uint64_t>{}));
-  EXPECT_EQ(getConfigs(0, 6), (std::vector<uint64_t>{}));
-  EXPECT_EQ(getConfigs(6, 6).size(), 63u);
-}
-
-TEST(ComponentsTest, ConfigureFixesEverySite) {
-  // Component {1, 4} with mask 0b10: its second site (b -> y #1) inverted.
-  ModuleDecisions D = configure("m.c", Trajectory, {{{1, 4}, 2}});
-  EXPECT_EQ(D.Module, "m.c");
-  EXPECT_EQ(D.printSites(), "inline a x 0\n"
-                            "no-inline b y 0\n"
-                            "no-inline b y 1\n"
-                            "no-inline c x 0\n"
-                            "inline d z 0\n");
-  EXPECT_EQ(countInverted({{{1, 4}, 2}, {{0, 2}, 3}}), 3u);
-  // No choice: the trajectory as it is.
-  EXPECT_EQ(configure("m.c", Trajectory, {}).printSites(),
-            "inline a x 0\nno-inline b y 0\ninline b y 1\n"
-            "no-inline c x 0\ninline d z 0\n");
-}
-
 } // namespace

@@ -1,10 +1,11 @@
 //===- mlgo/Tune/Components.h - Independent inlining decisions --*- C++ -*-===//
 //
-// `mlgo tune --components` (docs/tune.md, "Components") splits a module's
-// inlining decisions into components that cannot change each other's
-// size, searches each small component exhaustively, and combines the
-// components' best configurations (Theodoridis, Grosser and Su, ASPLOS'22,
-// observed that a program's decisions split this way).
+// A module's inlining decisions split into components that cannot change
+// each other's size (docs/tune.md, "Components"; Theodoridis, Grosser and
+// Su, ASPLOS'22, observed that a program's decisions split this way). The
+// split is what `mlgo tune slices` compiles function-level slices by
+// (mlgo/Tune/FunctionSlice.h); the search over components that `mlgo tune
+// --components` made is gone (measured not to pay: docs/lab).
 //
 // Two functions are *connected* when one calls or refers to the other in
 // the module's bitcode (directly, or through the initializer of a global
@@ -20,8 +21,6 @@
 // whole module at a site the trajectory did not have - is what the
 // combination's measurement checks.
 //
-// A configuration of a component is a bit mask over its sites (in
-// trajectory order): a set bit inverts the model's decision at that site.
 // These are functions over values (unittests/Tune/ComponentsTest.cpp),
 // apart from getReferenceEdges and readBitcodeModule, which read bitcode.
 //
@@ -80,27 +79,6 @@ std::vector<std::vector<size_t>>
 partitionFunctions(llvm::ArrayRef<std::string> Functions,
                    llvm::ArrayRef<DecidedSite> T,
                    llvm::ArrayRef<FunctionEdge> Edges);
-
-/// The configurations to try for a component of \p Sites sites: every
-/// non-empty mask (1 .. 2^Sites - 1) if Sites <= \p MaxExhaustive, else
-/// none (a larger component is left to the move search).
-std::vector<uint64_t> getConfigs(size_t Sites, unsigned MaxExhaustive);
-
-/// One component's sites and the configuration chosen for them.
-struct ComponentChoice {
-  std::vector<size_t> Sites;
-  uint64_t Mask = 0;
-};
-
-/// The entries that compile module \p Module with trajectory \p T's
-/// decisions, inverted where \p Choices' masks say: every site of \p T
-/// fixed, so that a site outside the chosen components keeps the model's
-/// decision whatever the others do to the module.
-ModuleDecisions configure(llvm::StringRef Module, llvm::ArrayRef<DecidedSite> T,
-                          llvm::ArrayRef<ComponentChoice> Choices);
-
-/// The sites a choice inverts (its mask's set bits): for reports.
-size_t countInverted(llvm::ArrayRef<ComponentChoice> Choices);
 
 } // namespace mlgo
 

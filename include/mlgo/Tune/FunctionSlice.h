@@ -90,7 +90,7 @@ getDefinedFunctions(llvm::StringRef Path);
 
 /// How measureSplit() cuts a module.
 enum class SplitKind : uint8_t {
-  /// The components of `mlgo tune --components` (Components.h): functions
+  /// The components of Components.h: functions
   /// joined by calls, references and decided sites, each set emitted
   /// alone; closed, so nothing is kept as a body.
   Components,
@@ -106,7 +106,7 @@ enum class SplitKind : uint8_t {
   Functions,
 };
 
-/// A module's decisions split for `mlgo tune --components`: per
+/// A module's decisions split into components (Components.h): per
 /// component, the indices of its sites in the trajectory (ascending;
 /// components ordered by their first site), and the slice that measures
 /// it - none for a site whose caller the bitcode does not define (made
@@ -121,18 +121,6 @@ struct ModuleComponents {
 llvm::Expected<ModuleComponents>
 getModuleComponents(llvm::StringRef Path, llvm::ArrayRef<DecidedSite> T,
                     SplitKind K);
-
-/// The slice that predicts a move changing the sites \p Changed (indices
-/// into trajectory \p T) for `mlgo tune --predict-slices move`: it emits
-/// the changed sites' callers and callee, keeps the bodies they inline in
-/// \p T (and those inlined into those, and the callee's), and drops every
-/// other function. Unlike a component's slice it is not closed: what a
-/// dropped function told the pipeline (attributes inferred from its body,
-/// its calls of a static function) is lost, the same before and after the
-/// move, so the difference of the two predictions is an estimate of the
-/// move's, never a measurement.
-SliceSpec getMoveSlice(llvm::ArrayRef<DecidedSite> T,
-                       llvm::ArrayRef<size_t> Changed);
 
 /// One slice's compile.
 struct SliceSize {
