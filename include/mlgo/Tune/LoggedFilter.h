@@ -11,7 +11,7 @@
 // of one unit, in order) and the unit's trajectory and returns the plan it
 // keeps, in the same order, with the moves it took out. It costs nothing:
 // the scores come with compiles the search makes anyway. Measured against
-// the unfiltered search at equal budgets (docs/lab/2026-12-02-kernel.md):
+// the unfiltered search at equal budgets (docs/lab/2026-12-02.md):
 // more bytes in 7 of 8 comparisons on ten packages, but nothing at all on
 // a small CMake project where the unfiltered search saves 6.35%, because
 // a plan it empties is never refilled; so it is `--filter logged`, not

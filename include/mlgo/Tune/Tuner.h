@@ -52,7 +52,7 @@ llvm::StringRef getName(TuneGuide G);
 /// their unit; None (the default) keeps every move. Logged is not the
 /// default: on a small CMake project (test/Eval/user-project.test) it
 /// empties every plan after 3 compiles of 300 and saves nothing where None
-/// saves 6.35% (docs/lab/2026-12-02-kernel.md).
+/// saves 6.35% (docs/lab/2026-12-02.md).
 enum class TuneFilter : uint8_t { Logged, None };
 llvm::StringRef getName(TuneFilter F);
 
