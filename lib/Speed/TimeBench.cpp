@@ -201,9 +201,10 @@ Expected<BenchResult> runTimeBench(ArrayRef<BenchBuild> Builds,
     T.CPU = Child->getUsage() ? Child->getUsage()->cpuSeconds() : 0;
     T.Wall = std::chrono::duration<double>(Stop - Start).count();
     T.Cycles = Cycles;
-    // The baseline's first output is the reference of every other run.
+    // The baseline's first output is the reference of every other run
+    // (moved aside whole; the next run of the baseline writes a new one).
     if (!HaveReference) {
-      if (std::error_code EC = sys::fs::copy_file(OutputOf(B), Reference))
+      if (std::error_code EC = sys::fs::rename(OutputOf(B), Reference))
         return makeError(Reference + ": " + EC.message());
       HaveReference = true;
       return T;
