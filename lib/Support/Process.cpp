@@ -511,6 +511,39 @@ void closeRange(int From, int To) {
     ::close(FD);
 }
 
+/// Records one message of mlgo's: +group while it runs, -group once reaped.
+void recordKeptGroup(int Message) {
+  if (Message > 0) {
+    for (int &G : KeeperGroups)
+      if (G == 0) {
+        G = Message;
+        return;
+      }
+    return;
+  }
+  for (int &G : KeeperGroups)
+    if (G == -Message)
+      G = 0;
+}
+
+/// mlgo has ended: the messages it sent before it ended may still wait on
+/// the socket (a loaded machine runs the keeper late, and poll(2) then
+/// reports the message and mlgo's end at once), so they are recorded
+/// first, then every group still running is killed.
+[[noreturn]] void drainKillAndExit(int Socket) {
+  int Message = 0;
+  for (;;) {
+    ssize_t Got = ::recv(Socket, &Message, sizeof(Message), MSG_DONTWAIT);
+    if (Got < 0 && errno == EINTR)
+      continue;
+    if (Got <= 0)
+      break;
+    if (Got == sizeof(Message))
+      recordKeptGroup(Message);
+  }
+  killKeptGroupsAndExit();
+}
+
 [[noreturn]] void runKeeper(int Socket, int ParentFD, pid_t Parent) {
   for (int Sig : {SIGINT, SIGHUP, SIGTERM, SIGPIPE, SIGQUIT})
     ::signal(Sig, SIG_IGN);
@@ -525,34 +558,23 @@ void closeRange(int From, int To) {
   closeRange(High + 1, INT_MAX);
   for (;;) {
     if (::getppid() != Parent)
-      killKeptGroupsAndExit();
+      drainKillAndExit(Socket);
     struct pollfd P[2] = {{Socket, POLLIN, 0}, {ParentFD, POLLIN, 0}};
     int N = ::poll(P, ParentFD < 0 ? 1 : 2, ParentFD < 0 ? 1000 : -1);
     if (N < 0 && errno != EINTR)
-      killKeptGroupsAndExit();
+      drainKillAndExit(Socket);
     if (N <= 0)
       continue;
     if (ParentFD >= 0 && P[1].revents)
-      killKeptGroupsAndExit();
+      drainKillAndExit(Socket);
     if (!P[0].revents)
       continue;
     int Message = 0;
     ssize_t Got = ::recv(Socket, &Message, sizeof(Message), 0);
     if (Got == 0 || (Got < 0 && errno != EINTR))
       killKeptGroupsAndExit();
-    if (Got != sizeof(Message))
-      continue;
-    if (Message > 0) {
-      for (int &G : KeeperGroups)
-        if (G == 0) {
-          G = Message;
-          break;
-        }
-    } else {
-      for (int &G : KeeperGroups)
-        if (G == -Message)
-          G = 0;
-    }
+    if (Got == sizeof(Message))
+      recordKeptGroup(Message);
   }
 }
 
@@ -629,6 +651,10 @@ private:
 
 ProcessResult runProcess(ArrayRef<std::string> Argv,
                          const RunOptions &Options) {
+  // The keeper is running before the child is: what is left between the
+  // spawn and the keeper hearing of the group is one send(2).
+  if (Options.OwnProcessGroup)
+    startKeeper();
   Expected<ChildProcess> Child = ChildProcess::spawn(Argv, Options);
   if (!Child)
     return ProcessResult::notStarted(toString(Child.takeError()));

@@ -361,8 +361,17 @@ TEST(ProcessTest, GroupsDieWhenTheParentIsKilled) {
                O);
     ::_exit(0);
   }
+  // Killed once the grandchild runs and the parent sleeps in its wait for
+  // the child, i.e. after it told the keeper of the group (the kill must
+  // not fall in the one send(2) between the spawn and that).
+  auto Waiting = [&] {
+    std::string Stat = readFile("/proc/" + std::to_string(Parent) + "/stat");
+    size_t Paren = Stat.rfind(')');
+    return Paren != std::string::npos && Paren + 2 < Stat.size() &&
+           Stat[Paren + 2] == 'S';
+  };
   Clock::time_point End = Clock::now() + std::chrono::seconds(20);
-  while (!sys::fs::exists(PidFile) && Clock::now() < End)
+  while (!(sys::fs::exists(PidFile) && Waiting()) && Clock::now() < End)
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   ::kill(Parent, SIGKILL);
   ASSERT_EQ(::waitpid(Parent, nullptr, 0), Parent);
