@@ -38,6 +38,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <deque>
+#include <map>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -112,6 +113,8 @@ struct World {
   StringMap<Bitcode> Files;
   /// Rank 0: what MLGO_MPI_STATS prints.
   uint64_t Jobs = 0, BytesSent = 0, BitcodeSent = 0, BytesReceived = 0;
+  /// Rank 0: the jobs and tasks sent to each rank.
+  std::map<int, uint64_t> JobsOf;
   double RunSeconds = 0;
   /// CPU seconds rank 0 spent on rounds of its loop that handed out or
   /// took in a message: its cost per job, whatever the machine's load.
@@ -336,6 +339,7 @@ void runOnRanks(Batch &B) {
       S.Buffer = B.encode(*J, Hashes, Bytes);
       W.BytesSent += S.Buffer.size();
       ++W.Jobs;
+      ++W.JobsOf[R];
       int Err =
           MPI_Isend(S.Buffer.data(), S.Buffer.size(), MPI_BYTE, R,
                     static_cast<int>(B.getTag()), MPI_COMM_WORLD, &S.Send);
@@ -1019,6 +1023,13 @@ int finishCluster(int Status) {
                        W.Size, (unsigned long long)W.Jobs, W.RunSeconds,
                        W.BytesSent / 1e6, W.BitcodeSent / 1e6,
                        W.BytesReceived / 1e6, W.BusyCPUSeconds);
+    if (std::getenv("MLGO_MPI_STATS")) {
+      errs() << "mlgo: mpi: jobs per rank:";
+      for (int R = 1; R < W.Size; ++R)
+        errs() << " " << R << ": " << W.JobsOf[R]
+               << (R + 1 < W.Size ? "," : "");
+      errs() << "\n";
+    }
   }
   MPI_Finalize();
   W.Active = false;

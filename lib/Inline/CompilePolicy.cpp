@@ -58,6 +58,11 @@ std::string CompilePolicy::getKey() const {
     Sorted.sort();
     Hash.update("fixed\n" + Sorted.Module + "\n" + Sorted.printSites());
   }
+  if (EvictModel) {
+    Hash.update("evict\n" + *EvictModel + "\n");
+    if (Fixed)
+      Hash.update(Fixed->printEvictions());
+  }
   MD5::MD5Result R;
   Hash.final(R);
   return std::string(R.digest());
@@ -107,6 +112,15 @@ CompilePolicy::getCC1Args(StringRef PluginPath) const {
     // Nine significant digits print any float so that it reads back exactly.
     AddOption("-mlgo-explore-temperature=" +
               formatv("{0}", format("%.9g", ExploreTemperature)).str());
+  }
+  if (!TrainingLogPath.empty())
+    AddOption("-mlgo-training-log=" + TrainingLogPath);
+  if (EvictModel) {
+    AddOption("-mlgo-evict");
+    if (!EvictTrainingLogPath.empty())
+      AddOption("-mlgo-evict-training-log=" + EvictTrainingLogPath);
+    if (!EvictModel->empty())
+      AddOption("-mlgo-evict-model=" + *EvictModel);
   }
   return Args;
 }

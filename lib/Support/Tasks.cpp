@@ -9,6 +9,8 @@
 #include "mlgo/Support/Error.h"
 
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/ThreadPool.h"
+#include "llvm/Support/Threading.h"
 
 #include <mutex>
 
@@ -61,6 +63,57 @@ std::vector<TaskOutcome> runTasks(ArrayRef<Task> Tasks, unsigned Threads,
       },
       Progress);
   return Outcomes;
+}
+
+void TaskBatcher::runUnits(size_t N, const std::function<void(size_t)> &Unit) {
+  {
+    std::lock_guard<std::mutex> Lock(Mutex);
+    Remaining = N;
+  }
+  DefaultThreadPool Pool(hardware_concurrency(Threads));
+  for (size_t I = 0; I < N; ++I)
+    Pool.async([&, I] {
+      {
+        std::lock_guard<std::mutex> Lock(Mutex);
+        ++Active;
+      }
+      Unit(I);
+      std::lock_guard<std::mutex> Lock(Mutex);
+      --Active;
+      --Remaining;
+      Ready.notify_one();
+    });
+  // This thread runs the batches: each once every running unit waits.
+  std::unique_lock<std::mutex> Lock(Mutex);
+  for (;;) {
+    Ready.wait(Lock, [&] {
+      return Remaining == 0 || (!Pending.empty() && Pending.size() == Active);
+    });
+    if (Pending.empty())
+      break;
+    std::vector<Waiting *> Batch;
+    Batch.swap(Pending);
+    Lock.unlock();
+    std::vector<Task> Tasks;
+    for (Waiting *W : Batch)
+      Tasks.push_back(W->TheTask);
+    std::vector<TaskOutcome> Out = runTasks(Tasks, Threads);
+    Lock.lock();
+    for (size_t I = 0; I < Batch.size(); ++I)
+      Batch[I]->Outcome = std::move(Out[I]);
+    Answered.notify_all();
+  }
+  Lock.unlock();
+  Pool.wait();
+}
+
+TaskOutcome TaskBatcher::run(Task T) {
+  Waiting W{std::move(T), std::nullopt};
+  std::unique_lock<std::mutex> Lock(Mutex);
+  Pending.push_back(&W);
+  Ready.notify_one();
+  Answered.wait(Lock, [&] { return W.Outcome.has_value(); });
+  return std::move(*W.Outcome);
 }
 
 void setTaskRunner(TaskRunner Runner) { getRunner() = std::move(Runner); }

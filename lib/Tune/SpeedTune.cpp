@@ -1,8 +1,8 @@
 //===- lib/Tune/SpeedTune.cpp - mlgo tune --objective speed ---------------===//
 //
-// See mlgo/Tune/SpeedTune.h: the compiles (clang-19 -cc1 with the module's
-// own arguments, the profile, the address map and the plugin), their cache
-// in the work directory, the greedy search over eviction inversions per
+// See mlgo/Tune/SpeedTune.h: the compiles (tasks of mlgo/Tune/SpeedCompile.h,
+// asked by the modules' threads in batches), their cache in the work
+// directory, the greedy search over eviction inversions per
 // module, and the decisions file, report and curve it writes.
 //
 //===----------------------------------------------------------------------===//
@@ -14,6 +14,7 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
+#include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/Speed/ExecutionCost.h"
@@ -24,6 +25,7 @@
 #include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
+#include "mlgo/Tune/SpeedCompile.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
 #include "mlgo/Tune/WorkDirLock.h"
@@ -195,12 +197,14 @@ public:
   /// (getEvictionModelMeta of O.EvictModel); \p KeySalt: the MD5 of
   /// O.Profile's bytes, mlgo's build identity and the compiler's version,
   /// part of every compile's key (a rerun with another profile, mlgo or
-  /// clang must not read this one's compiles).
-  ModuleCompiler(const SpeedTuneOptions &O, const CorpusDescription &Desc,
-                 const CorpusModule &M, std::string LookupKey,
-                 StringRef ModelMeta, StringRef KeySalt)
-      : O(O), Desc(Desc), M(M), LookupKey(std::move(LookupKey)),
-        ModelMeta(ModelMeta), KeySalt(KeySalt) {}
+  /// clang must not read this one's compiles). The compiles are tasks of
+  /// \p Setup, asked through \p Batcher.
+  ModuleCompiler(const SpeedTuneOptions &O, const SpeedCompileSetup &Setup,
+                 TaskBatcher &Batcher, const CorpusModule &M,
+                 std::string LookupKey, StringRef ModelMeta, StringRef KeySalt)
+      : O(O), Setup(Setup), Batcher(Batcher), M(M),
+        LookupKey(std::move(LookupKey)), ModelMeta(ModelMeta),
+        KeySalt(KeySalt) {}
 
   /// Stock clang-19 (\p Entries null), or the module built with
   /// \p Entries: their inlining entries on top of LLVM's heuristic, and
@@ -253,79 +257,52 @@ private:
     // This process's own names: nothing another run left (or, killed,
     // still writes) is read as this compile's.
     std::string Tmp = (Base + formatv(".tmp-{0:d10}", ::getpid())).str();
-    std::vector<std::string> Extra = {
-        "-fprofile-instrument-use-path=" + O.Profile,
-        "-Werror=backend-plugin",
-        "-mllvm",
-        "-pgo-warn-missing-function",
-        "-fbasic-block-address-map",
-        "-mllvm",
-        "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"};
+    // Stock clang-19 for the baseline; else mlgo's advisor with LLVM's
+    // heuristic, the advisor a build with the file's inlining entries runs,
+    // its decisions recorded (the log changes no decision).
+    CompilePolicy Policy = CompilePolicy::stock();
     if (Entries) {
-      ModuleDecisions Here = *Entries;
-      Here.Module = LookupKey;
-      DecisionsFile F;
-      F.setMeta("objective", "speed");
-      if (!O.EvictModel.empty())
-        F.setMeta("model", ModelMeta);
-      F.addModule(std::move(Here));
-      if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
-        return E;
-      // The inliner's decisions are recorded through mlgo's advisor with
-      // LLVM's heuristic, the advisor a build with the file's inlining
-      // entries runs (the log changes no decision). The plugin's flags are
-      // the compile policy's, as every compile of mlgo's gets them.
-      CompilePolicy Policy = CompilePolicy::heuristic();
+      Policy = CompilePolicy::heuristic();
       if (!Entries->Evictions.empty() || !Entries->Sites.empty()) {
+        ModuleDecisions Here = *Entries;
+        Here.Module = LookupKey;
+        DecisionsFile F;
+        F.setMeta("objective", "speed");
+        if (!O.EvictModel.empty())
+          F.setMeta("model", ModelMeta);
+        F.addModule(std::move(Here));
+        if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
+          return E;
         Policy.Fixed = std::make_shared<const ModuleDecisions>(*Entries);
         Policy.DecisionsPath = Tmp + ".decisions";
       }
-      Expected<std::vector<std::string>> PluginArgs =
-          Policy.getCC1Args(O.PluginPath);
-      if (!PluginArgs)
-        return PluginArgs.takeError();
-      llvm::append_range(Extra, *PluginArgs);
-      Extra.insert(Extra.end(),
-                   {"-mllvm", "-mlgo-training-log=" + Tmp + ".ilog"});
-      if (Ev == Eviction::Model)
-        Extra.insert(Extra.end(), {"-mllvm", "-mlgo-evict", "-mllvm",
-                                   "-mlgo-evict-training-log=" + Tmp + ".log"});
-      if (Ev == Eviction::Model && !O.EvictModel.empty())
-        Extra.insert(Extra.end(),
-                     {"-mllvm", "-mlgo-evict-model=" + O.EvictModel});
+      Policy.TrainingLogPath = SpeedInlineLog;
+      if (Ev == Eviction::Model) {
+        Policy.EvictModel = O.EvictModel;
+        Policy.EvictTrainingLogPath = SpeedEvictLog;
+      }
     }
-    Expected<std::vector<std::string>> Argv = getModuleCompileCommand(
-        O.CorpusDir, Desc, M.Name, Tmp + ".o", Extra, O.Clang);
-    if (!Argv)
-      return Argv.takeError();
-    RunOptions RO;
-    RO.Stdin = "/dev/null";
-    RO.Stdout = "/dev/null";
-    RO.Stderr = Tmp + ".err";
-    RO.TimeoutSeconds = O.TimeoutSeconds;
-    // Killed with mlgo, however it ends.
-    RO.OwnProcessGroup = true;
-    ProcessResult PR = runProcess(*Argv, RO);
-    std::string Stderr;
-    if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
-            MemoryBuffer::getFile(Tmp + ".err"))
-      Stderr = (*Buf)->getBuffer().take_front(2000).rtrim().str();
-    if (!PR.succeeded())
-      return makeError(M.Name + ": " + (*Argv)[0] + " " + PR.describe() +
-                       (Stderr.empty() ? "" : ":\n" + Stderr));
+    Expected<Task> T = makeSpeedCompileTask(Setup, M.Name, Policy);
+    if (!T)
+      return T.takeError();
+    TaskOutcome Done = Batcher.run(std::move(*T));
+    sys::fs::remove(Tmp + ".decisions");
+    if (!Done.ok())
+      return makeError(M.Name + ": " + Done.Error);
+    Expected<SpeedCompileAnswer> A = decodeSpeedCompileAnswer(*Done.Result);
+    if (!A)
+      return makeError(M.Name + ": " + toString(A.takeError()));
     // Every entry the search wrote must apply: a stale one is a bug.
-    if (!AllowStale && StringRef(Stderr).contains("match no decision (stale"))
+    if (!AllowStale &&
+        StringRef(A->Stderr).contains("match no decision (stale"))
       return makeError(M.Name + ": the search's own entries were stale:\n" +
-                       Stderr);
-    Expected<std::unique_ptr<MemoryBuffer>> Obj = readWholeFile(Tmp + ".o");
-    if (!Obj)
-      return Obj.takeError();
-    Expected<speed::ObjectCost> C =
-        speed::measureExecutionCost((*Obj)->getMemBufferRef(), &Coster);
+                       A->Stderr);
+    MemoryBufferRef Obj(A->Object, M.Name);
+    Expected<speed::ObjectCost> C = speed::measureExecutionCost(Obj, &Coster);
     if (!C) {
       // A module without code (crctable.c: tables only) has no address map
       // and costs nothing.
-      if (hasNoFunction((*Obj)->getMemBufferRef())) {
+      if (hasNoFunction(Obj)) {
         consumeError(C.takeError());
         C = speed::ObjectCost();
       } else {
@@ -339,17 +316,20 @@ private:
       if (F.Instructions > 0)
         Text += formatv("{0:f1} {1}\n", F.Instructions, F.Name).str();
     if (Entries) {
-      std::vector<std::string> Logs = {".ilog", ".ilog.sites"};
+      std::vector<std::pair<StringRef, const std::optional<std::string> *>>
+          Logs = {{".ilog", &A->InlineLog}, {".ilog.sites", &A->InlineSites}};
       if (Ev == Eviction::Model)
-        Logs.push_back(".log");
-      for (const std::string &L : Logs)
-        if (std::error_code EC = sys::fs::rename(Tmp + L, (Base + L).str()))
-          return makeError("cannot rename '" + Tmp + L + "': " + EC.message());
+        Logs.push_back({".log", &A->EvictLog});
+      for (auto [Ext, Bytes] : Logs) {
+        if (!*Bytes)
+          return makeError(M.Name + ": the compile wrote no '" + Ext +
+                           "' file");
+        if (Error E = writeFileAtomically(Base + Ext, **Bytes))
+          return E;
+      }
     }
-    if (std::error_code EC = sys::fs::rename(Tmp + ".o", (Base + ".o").str()))
-      return makeError("cannot rename '" + Tmp + ".o': " + EC.message());
-    sys::fs::remove(Tmp + ".err");
-    sys::fs::remove(Tmp + ".decisions");
+    if (Error E = writeFileAtomically(Base + ".o", A->Object))
+      return E;
     // Last: its presence says the compile is done.
     return writeFileAtomically(Base + ".cost", Text);
   }
@@ -392,7 +372,8 @@ private:
   }
 
   const SpeedTuneOptions &O;
-  const CorpusDescription &Desc;
+  const SpeedCompileSetup &Setup;
+  TaskBatcher &Batcher;
   const CorpusModule &M;
   std::string LookupKey;
   StringRef ModelMeta;
@@ -482,44 +463,6 @@ std::string percent(double New, double Old) {
   return (P < 0 ? "-" : "+") + formatv("{0:f3}", std::fabs(P)).str() + "%";
 }
 
-/// The curve of the estimated gain against the search's compiles.
-std::string curveSVG(ArrayRef<std::pair<uint64_t, double>> Points,
-                     StringRef Title) {
-  const double W = 640, H = 360, L = 70, R = 20, T = 30, B = 50;
-  uint64_t MaxX = 1;
-  double MaxY = 0.01;
-  for (auto [X, Y] : Points) {
-    MaxX = std::max(MaxX, X);
-    MaxY = std::max(MaxY, Y);
-  }
-  auto PX = [&](double X) { return L + (W - L - R) * X / double(MaxX); };
-  auto PY = [&](double Y) { return H - B - (H - T - B) * Y / MaxY; };
-  std::string S = formatv("<svg xmlns=\"http://www.w3.org/2000/svg\" "
-                          "width=\"{0}\" height=\"{1}\" font-family=\"sans-"
-                          "serif\" font-size=\"12\">\n",
-                          W, H);
-  S += formatv("<text x=\"{0}\" y=\"18\">{1}</text>\n", L, Title);
-  S += formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" "
-               "stroke=\"black\"/>\n",
-               L, H - B, W - R);
-  S += formatv("<line x1=\"{0}\" y1=\"{1}\" x2=\"{0}\" y2=\"{2}\" "
-               "stroke=\"black\"/>\n",
-               L, H - B, T);
-  S += formatv("<text x=\"{0}\" y=\"{1}\" text-anchor=\"middle\">search "
-               "compiles (0 to {2})</text>\n",
-               (L + W - R) / 2, H - 15, MaxX);
-  S += formatv("<text x=\"15\" y=\"{0}\" transform=\"rotate(-90 15 {0})\" "
-               "text-anchor=\"middle\">estimated gain, % of executed "
-               "instructions (0 to {1:f2})</text>\n",
-               (T + H - B) / 2, MaxY);
-  S += "<polyline fill=\"none\" stroke=\"steelblue\" stroke-width=\"2\" "
-       "points=\"";
-  for (auto [X, Y] : Points)
-    S += formatv("{0:f1},{1:f1} ", PX(double(X)), PY(Y));
-  S += "\"/>\n</svg>\n";
-  return S;
-}
-
 /// \p Entries without the inlining entries that fix no decision of
 /// trajectory \p Sites (a kept move can take the sites of an earlier
 /// entry away); such entries change nothing, and a user's build would
@@ -565,7 +508,10 @@ private:
   Error writeOutputs(ArrayRef<ModuleResult> Results);
 
   SpeedTuneOptions O;
-  CorpusDescription Desc;
+  /// The compiles: tasks (mlgo/Tune/SpeedCompile.h), from the modules'
+  /// threads in batches.
+  SpeedCompileSetup Setup;
+  std::unique_ptr<TaskBatcher> Batcher;
   std::vector<CorpusModule> Mods;
   std::vector<std::string> Keys, LookupKeys;
   /// The hot functions of the program: (module index, function name) and
@@ -609,7 +555,8 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   R.Share = Share;
   R.Budget = Budget;
   R.Entries.Module = R.Key;
-  ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, KeySalt);
+  ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
+                   KeySalt);
   auto Fail = [&](Error E) {
     R.Error = toString(std::move(E));
     return R;
@@ -1047,7 +994,12 @@ Error SpeedTuner::run() {
   Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
   if (!D)
     return D.takeError();
-  Desc = std::move(*D);
+  Setup.CorpusDir = O.CorpusDir;
+  Setup.Description = std::move(*D);
+  Setup.Profile = O.Profile;
+  Setup.Clang = O.Clang;
+  Setup.PluginPath = O.PluginPath;
+  Setup.TimeoutSeconds = O.TimeoutSeconds;
   Expected<std::vector<CorpusModule>> M = loadTrainingCorpus(O.CorpusDir);
   if (!M)
     return M.takeError();
@@ -1081,14 +1033,16 @@ Error SpeedTuner::run() {
   std::vector<std::string> Errors(Mods.size());
   Bases.resize(Mods.size());
   std::vector<unsigned> BaseCompiles(Mods.size());
-  runJobs(Mods.size(), Threads, [&](size_t I) {
+  Batcher = std::make_unique<TaskBatcher>(Threads);
+  Batcher->runUnits(Mods.size(), [&](size_t I) {
     Expected<std::unique_ptr<speed::BlockCoster>> Coster =
         speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
     if (!Coster) {
       Errors[I] = toString(Coster.takeError());
       return;
     }
-    ModuleCompiler C(O, Desc, Mods[I], LookupKeys[I], ModelMeta, KeySalt);
+    ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
+                     KeySalt);
     Expected<Outcome> B = C.compile(nullptr, **Coster);
     BaseCompiles[I] = C.Compiles;
     noteCompile(ModuleResult());
@@ -1174,7 +1128,7 @@ Error SpeedTuner::run() {
   std::vector<size_t> Round = ByHeat;
   while (!Round.empty()) {
     ++Rounds;
-    runJobs(Round.size(), Threads, [&](size_t K) {
+    Batcher->runUnits(Round.size(), [&](size_t K) {
       size_t I = Round[K];
       Expected<std::unique_ptr<speed::BlockCoster>> Coster =
           speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
@@ -1523,7 +1477,10 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
   // The curve: estimated gain of the program after each search compile,
   // modules' kept moves laid out in the order of the modules' heat (each
   // module's search is sequential; their compiles add up).
-  std::vector<std::pair<uint64_t, double>> Points = {{0, 0}};
+  learn::LearningCurve Curve("mlgo tune --objective speed: estimated gain",
+                             "search compiles",
+                             {"estimated gain, % of executed instructions"});
+  Curve.addPoint(0, {0.0});
   uint64_t At = 0;
   double Gain = 0;
   for (const ModuleResult *R : Sorted) {
@@ -1533,14 +1490,12 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
         Gain += Prev - Cost;
         Prev = Cost;
       }
-      Points.push_back({At + Try, 100.0 * Gain / BaseTotal});
+      Curve.addPoint(At + Try, {100.0 * Gain / BaseTotal});
     }
     At += R->Tries;
   }
-  Points.push_back({At, 100.0 * Gain / BaseTotal});
-  return writeFileAtomically(
-      O.WorkDir + "/curve-speed.svg",
-      curveSVG(Points, "mlgo tune --objective speed: estimated gain"));
+  Curve.addPoint(At, {100.0 * Gain / BaseTotal});
+  return Curve.saveSVG(O.WorkDir + "/curve-speed.svg");
 }
 
 } // namespace
@@ -1583,6 +1538,12 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     sys::fs::make_absolute(Model);
     O.EvictModel = std::string(Model);
   }
+  SpeedCompileSetup Setup;
+  Setup.CorpusDir = O.CorpusDir;
+  Setup.Description = std::move(*Desc);
+  Setup.Profile = O.Profile;
+  Setup.PluginPath = O.PluginPath;
+  TaskBatcher Batcher(1);
   Expected<std::unique_ptr<speed::BlockCoster>> Coster =
       speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
   if (!Coster)
@@ -1609,14 +1570,18 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       break;
     }
     // A temporary work directory: nothing cached to tell apart.
-    ModuleCompiler C(O, *Desc, M, *Lookup, *ModelMeta, "");
+    ModuleCompiler C(O, Setup, Batcher, M, *Lookup, *ModelMeta, "");
     C.AllowStale = true;
     // Eviction entries apply with the eviction model; a module with
     // inlining entries only is built with LLVM's eviction, as the search
     // compiled it.
-    Expected<Outcome> Out =
-        C.compile(E.get(), **Coster,
-                  E->Evictions.empty() ? Eviction::LLVM : Eviction::Model);
+    std::optional<Expected<Outcome>> Compiled;
+    Batcher.runUnits(1, [&](size_t) {
+      Compiled.emplace(
+          C.compile(E.get(), **Coster,
+                    E->Evictions.empty() ? Eviction::LLVM : Eviction::Model));
+    });
+    Expected<Outcome> &Out = *Compiled;
     if (!Out) {
       Failed = Out.takeError();
       break;

@@ -124,33 +124,29 @@ Expected<Setup> prepare() {
   }
   S.Plugin =
       PluginPath.empty() ? getInstallDirs().Plugin : PluginPath.getValue();
-  std::vector<std::string> PluginArgs{"-load", S.Plugin,
-                                      "-fpass-plugin=" + S.Plugin};
   StringRef P = PolicyOpt;
   CompilePolicy ThePolicy;
-  std::vector<std::string> SpawnArgs;
   if (P == "stock") {
     ThePolicy = CompilePolicy::stock();
   } else if (P == "heuristic") {
     ThePolicy = CompilePolicy::heuristic();
-    SpawnArgs = PluginArgs;
-    SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", "-mlgo-default-policy"});
   } else if (P.consume_front("model=")) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(P);
     if (!Buf)
       return Buf.takeError();
-    ThePolicy = CompilePolicy::model((*Buf)->getBuffer().str());
-    SpawnArgs = PluginArgs;
-    SpawnArgs.insert(SpawnArgs.end(), {"-mllvm", ("-mlgo-model=" + P).str()});
+    ThePolicy = CompilePolicy::model((*Buf)->getBuffer().str(), P.str());
   } else {
     return makeError("unknown --policy '" + PolicyOpt +
                      "' (stock, heuristic or model=FILE)");
   }
-  if (!SpawnArgs.empty() && !sys::fs::exists(S.Plugin))
+  Expected<std::vector<std::string>> SpawnArgs = ThePolicy.getCC1Args(S.Plugin);
+  if (!SpawnArgs)
+    return SpawnArgs.takeError();
+  if (!SpawnArgs->empty() && !sys::fs::exists(S.Plugin))
     return makeError(S.Plugin + ": plugin not found (use --plugin)");
   if (Thresholds.empty()) {
     S.Policies = {std::move(ThePolicy)};
-    S.PolicySpawnArgs = {std::move(SpawnArgs)};
+    S.PolicySpawnArgs = {std::move(*SpawnArgs)};
     return S;
   }
   if (ThePolicy.Kind != PolicyKind::Model)
@@ -173,10 +169,12 @@ Expected<Setup> prepare() {
     std::string File = (*S.TmpDir + "/model-" + Twine(I) + ".json").str();
     if (Error E = M->save(File))
       return E;
-    S.Policies.push_back(CompilePolicy::model(M->toJSONString()));
-    S.PolicySpawnArgs.push_back(PluginArgs);
-    S.PolicySpawnArgs.back().insert(S.PolicySpawnArgs.back().end(),
-                                    {"-mllvm", "-mlgo-model=" + File});
+    CompilePolicy Variant = CompilePolicy::model(M->toJSONString(), File);
+    Expected<std::vector<std::string>> Args = Variant.getCC1Args(S.Plugin);
+    if (!Args)
+      return Args.takeError();
+    S.Policies.push_back(std::move(Variant));
+    S.PolicySpawnArgs.push_back(std::move(*Args));
   }
   return S;
 }

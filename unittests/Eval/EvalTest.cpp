@@ -609,6 +609,47 @@ TEST(CompilePolicyTest, CC1Arguments) {
                  "in another process; load it from a file"});
 }
 
+// A compile for speed (mlgo tune --objective speed) gets its training logs
+// and eviction from the policy too: getCC1Args is the one place that
+// spells the plugin's flags.
+TEST(CompilePolicyTest, CC1ArgumentsForSpeed) {
+  using Args = std::vector<std::string>;
+  CompilePolicy P = CompilePolicy::heuristic();
+  P.TrainingLogPath = "/w/i.log";
+  Expected<std::vector<std::string>> A = P.getCC1Args("/p.so");
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  EXPECT_EQ(*A, (Args{"-load", "/p.so", "-fpass-plugin=/p.so", "-mllvm",
+                      "-mlgo-default-policy", "-mllvm",
+                      "-mlgo-training-log=/w/i.log"}));
+  std::string LLVMEviction = P.getKey();
+  EXPECT_EQ(LLVMEviction, CompilePolicy::heuristic().getKey())
+      << "a log's path is not part of the key";
+  P.EvictModel = "";
+  P.EvictTrainingLogPath = "/w/e.log";
+  A = P.getCC1Args("/p.so");
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  EXPECT_EQ(*A, (Args{"-load", "/p.so", "-fpass-plugin=/p.so", "-mllvm",
+                      "-mlgo-default-policy", "-mllvm",
+                      "-mlgo-training-log=/w/i.log", "-mllvm", "-mlgo-evict",
+                      "-mllvm", "-mlgo-evict-training-log=/w/e.log"}));
+  std::string Embedded = P.getKey();
+  EXPECT_NE(Embedded, LLVMEviction);
+  P.EvictModel = "/m/evict.json";
+  A = P.getCC1Args("/p.so");
+  ASSERT_TRUE(bool(A)) << toString(A.takeError());
+  EXPECT_EQ(A->back(), "-mlgo-evict-model=/m/evict.json");
+  EXPECT_NE(P.getKey(), Embedded);
+  // Eviction entries are part of an eviction policy's key.
+  ModuleDecisions D;
+  D.Module = "a.c";
+  D.Evictions.push_back({"f", 0, 0x1234, 3});
+  P.Fixed = std::make_shared<const ModuleDecisions>(D);
+  std::string WithEntry = P.getKey();
+  D.Evictions[0].Column = 4;
+  P.Fixed = std::make_shared<const ModuleDecisions>(D);
+  EXPECT_NE(P.getKey(), WithEntry);
+}
+
 // The cache keys of training's compiles.tsv: a key must not change, or a
 // work directory no longer replays. (The two values are the MD5 of the
 // kind byte, no model text, no flips, ~0 as the seed and the float 1.0.)

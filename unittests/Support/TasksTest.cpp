@@ -1,7 +1,9 @@
 //===- unittests/Support/TasksTest.cpp ------------------------------------===//
 //
 // Tasks run here: by kind, in order, each outcome told as it is known, and
-// a kind this mlgo does not have is an error that names it.
+// a kind this mlgo does not have is an error that names it. A TaskBatcher
+// answers each unit's tasks in turn, in batches of the waiting units' tasks
+// run on the thread that called runUnits.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +14,7 @@
 #include "gtest/gtest.h"
 
 #include <set>
+#include <thread>
 
 using namespace llvm;
 using namespace mlgo;
@@ -88,6 +91,49 @@ TEST(TasksTest, AnInstalledRunnerRunsThem) {
   EXPECT_EQ(Out[0].Result, "elsewhere");
   Out = runTasks({Task{"test-join", "m", {}, {"a"}}}, 1);
   EXPECT_EQ(Out[0].Result, "a");
+}
+
+TEST(TasksTest, BatcherAnswersEveryUnitInTurnFromTheCallingThread) {
+  // The runner records each batch's size and the thread that ran it.
+  std::vector<size_t> Batches;
+  std::set<std::thread::id> Runners;
+  setTaskRunner([&](ArrayRef<Task> Tasks, const ProgressCallback &,
+                    const TaskOutcomeCallback &) {
+    Batches.push_back(Tasks.size());
+    Runners.insert(std::this_thread::get_id());
+    std::vector<TaskOutcome> Out(Tasks.size());
+    for (size_t I = 0; I < Tasks.size(); ++I) {
+      Expected<std::string> R = runTaskHere(Tasks[I].Kind, Tasks[I].Args);
+      if (R)
+        Out[I].Result = std::move(*R);
+      else
+        Out[I].Error = toString(R.takeError());
+    }
+    return Out;
+  });
+  // Each of 5 units chains 4 tasks, each on the last one's answer.
+  TaskBatcher B(3);
+  std::vector<std::string> Chains(5);
+  B.runUnits(5, [&](size_t U) {
+    std::string Last = std::to_string(U);
+    for (int K = 0; K < 4; ++K) {
+      TaskOutcome O = B.run(Task{"test-join", "m", {}, {Last, "."}});
+      ASSERT_TRUE(O.ok());
+      Last = *O.Result;
+    }
+    Chains[U] = Last;
+  });
+  setTaskRunner(nullptr);
+  for (size_t U = 0; U < 5; ++U)
+    EXPECT_EQ(Chains[U], std::to_string(U) + "....");
+  size_t Total = 0;
+  for (size_t N : Batches) {
+    EXPECT_GE(N, 1u);
+    EXPECT_LE(N, 3u);
+    Total += N;
+  }
+  EXPECT_EQ(Total, 20u);
+  EXPECT_EQ(Runners, std::set<std::thread::id>{std::this_thread::get_id()});
 }
 
 } // namespace

@@ -76,6 +76,19 @@ struct CompilePolicy {
   /// (set by embedded()). Part of the key, so that a cache written by a
   /// build that embedded another model is not replayed as this one's.
   std::string EmbeddedModelMD5;
+  /// Register-allocation eviction in code for speed (the plugin's
+  /// -mlgo-evict; mlgo/RegAlloc/EvictionPlugin.h): none leaves it to
+  /// LLVM; otherwise the eviction model decides, the one in this file or,
+  /// if empty, the one embedded in the plugin, with Fixed's eviction
+  /// entries on top. Part of the key when set (the file as named, and
+  /// Fixed's eviction entries). For compilers in other processes only
+  /// (getCC1Args): the in-process worker has no per-compile eviction.
+  std::optional<std::string> EvictModel;
+  /// Where a spawned compiler's plugin writes the inliner's training log
+  /// (-mlgo-training-log; its call sites go to the file with ".sites"
+  /// added) and, with EvictModel, the eviction training log
+  /// (-mlgo-evict-training-log); none if empty. Not part of the key.
+  std::string TrainingLogPath, EvictTrainingLogPath;
 
   static CompilePolicy stock() { return {}; }
   static CompilePolicy heuristic() {
@@ -111,9 +124,10 @@ struct CompilePolicy {
 
   /// The arguments that make `clang-19 -cc1` compile under this policy with
   /// the plugin at \p PluginPath: none for Stock; else -load and
-  /// -fpass-plugin, and the -mllvm -mlgo-* options of the kind, the flips
-  /// and the exploration. Fails for a model held only in memory (no
-  /// ModelPath).
+  /// -fpass-plugin, and the -mllvm -mlgo-* options of the kind, the flips,
+  /// the exploration, the training logs and the eviction. The one place
+  /// that spells the plugin's flags. Fails for a model held only in memory
+  /// (no ModelPath).
   llvm::Expected<std::vector<std::string>>
   getCC1Args(llvm::StringRef PluginPath) const;
 };

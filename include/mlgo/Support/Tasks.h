@@ -34,7 +34,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <algorithm>
+#include <condition_variable>
 #include <functional>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -89,6 +92,40 @@ std::vector<TaskOutcome>
 runTasks(llvm::ArrayRef<Task> Tasks, unsigned Threads,
          const ProgressCallback &Progress = nullptr,
          const TaskOutcomeCallback &OnOutcome = nullptr);
+
+/// Tasks asked one at a time by many threads, run as batches: a search
+/// that runs its units (modules) on threads, each unit's tasks one after
+/// the other (each depends on the last one's answer), asks through this,
+/// and runTasks gets every waiting unit's task at once, to run on its
+/// threads here or on the worker ranks. A batch goes when every unit
+/// running waits for an answer. runTasks is called on the thread that
+/// called runUnits (MPI's calls stay on the main thread), and a task's
+/// answer depends on the task alone, so the batches' shape changes no
+/// result.
+class TaskBatcher {
+public:
+  /// \p Threads: the units that run at once, and runTasks' threads here.
+  explicit TaskBatcher(unsigned Threads) : Threads(std::max(1u, Threads)) {}
+  /// Runs \p Unit(0) ... \p Unit(N-1) on the threads, and their tasks.
+  void runUnits(size_t N, const std::function<void(size_t)> &Unit);
+  /// Runs \p T with the other waiting units' tasks; from a unit.
+  TaskOutcome run(Task T);
+
+private:
+  struct Waiting {
+    Task TheTask;
+    std::optional<TaskOutcome> Outcome;
+  };
+
+  unsigned Threads;
+  std::mutex Mutex;
+  /// Signals the caller of runUnits (a batch is ready, or a unit ended)
+  /// and the units (their answers came).
+  std::condition_variable Ready, Answered;
+  std::vector<Waiting *> Pending;
+  /// Units running, and units not yet ended.
+  size_t Active = 0, Remaining = 0;
+};
 
 /// What runTasks calls instead of running tasks here.
 using TaskRunner = std::function<std::vector<TaskOutcome>(

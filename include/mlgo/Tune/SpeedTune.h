@@ -41,6 +41,10 @@
 // module to the model). With --workload (mlgo/Tune/WorkloadCheck.h) the
 // tuned program is then measured, and modules measured worse reverted.
 //
+// The compiles are tasks (mlgo/Tune/SpeedCompile.h): the modules' searches
+// ask for them one at a time, and the waiting ones go out as a batch, to
+// this machine's threads or, under mpirun, to the worker ranks.
+//
 // Deterministic: the order of moves is a function of the baseline costs,
 // the trajectories and the seed (which breaks ties between functions of
 // equal cost), and --max-compiles splits over modules by their cost before
