@@ -71,7 +71,9 @@ have_python=""
 if ls "$build"/python/mlgo/_core*.so >/dev/null 2>&1; then
   have_python=yes
   for f in __init__.py envs.py data.py model.py _paths.py _config.py \
-           spaces.py gym.py checker.py; do
+           spaces.py gym.py checker.py datasets.py evaluation.py vector.py \
+           data/packages.tsv data/tiny/alpha/table.c data/tiny/alpha/text.c \
+           data/tiny/beta/stats.c; do
     [[ -f $tmp/prefix/$pydir/mlgo/$f ]] || die "the install has no $pydir/mlgo/$f"
   done
   ls "$tmp/prefix/$pydir"/mlgo/_core*.so >/dev/null 2>&1 || die "the install has no $pydir/mlgo/_core*.so"

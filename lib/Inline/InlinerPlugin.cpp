@@ -73,6 +73,18 @@ cl::opt<bool> IncludeDefault(
     "mlgo-interactive-include-default", cl::Hidden, cl::cat(MLGOCategory),
     cl::desc("Interactive mode: also send LLVM's heuristic decision as the "
              "last feature, 'inlining_default'"));
+cl::opt<std::string> StepInfo(
+    "mlgo-interactive-step-info", cl::Hidden, cl::cat(MLGOCategory),
+    cl::value_desc("file"),
+    cl::desc("Interactive mode: write each decision's call site to this "
+             "file before its observation is sent, and with "
+             "-mlgo-size-score its predicted size delta once known "
+             "(docs/python.md, \"Step info\")"));
+cl::opt<bool> StepIRStats(
+    "mlgo-interactive-ir-stats", cl::Hidden, cl::cat(MLGOCategory),
+    cl::desc("With -mlgo-interactive-step-info: also write the IR "
+             "statistics of each site's caller and callee (IR2Native's "
+             "features)"));
 cl::opt<std::string> TrainingLog(
     "mlgo-training-log", cl::Hidden, cl::cat(MLGOCategory),
     cl::value_desc("file"),
@@ -486,6 +498,14 @@ Expected<InlinerConfig> getInlinerConfigFromOptions() {
     return makeError("-mlgo-interactive-include-default needs "
                      "-mlgo-interactive-channel-base");
   O.IncludeDefault = IncludeDefault;
+  if (!StepInfo.empty() && O.Source != InlineDecisionSource::Interactive)
+    return makeError("-mlgo-interactive-step-info needs "
+                     "-mlgo-interactive-channel-base");
+  if (StepIRStats && StepInfo.empty())
+    return makeError("-mlgo-interactive-ir-stats needs "
+                     "-mlgo-interactive-step-info");
+  O.StepInfoPath = StepInfo;
+  O.StepIRStats = StepIRStats;
   O.ExtraFeatures = ExtraFeatures;
   O.TrainingLogPath = TrainingLog;
   // Names beside the log, for `mlgo log dump`.

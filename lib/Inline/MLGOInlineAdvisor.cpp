@@ -23,6 +23,8 @@
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 
 #include <algorithm>
 #include <cmath>
@@ -219,6 +221,39 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
   Record = Options.SiteRecord          ? Options.SiteRecord
            : Options.SitesPath.empty() ? nullptr
                                        : &OwnSites;
+  if (!Options.StepInfoPath.empty()) {
+    std::error_code EC;
+    // Appended to: every advisor of the compile adds its steps.
+    StepInfo = std::make_unique<raw_fd_ostream>(Options.StepInfoPath, EC,
+                                                sys::fs::OF_Append);
+    if (EC) {
+      M.getContext().emitError("mlgo: cannot write the step info file '" +
+                               Options.StepInfoPath + "': " + EC.message());
+      StepInfo.reset();
+    } else {
+      StepInfo->SetUnbuffered();
+    }
+  }
+}
+
+void MLGOInlineAdvisor::writeStepInfo(CallBase &CB, uint32_t Ordinal) {
+  Function &Caller = *CB.getCaller();
+  Function &Callee = *CB.getCalledFunction();
+  std::string Text;
+  raw_string_ostream OS(Text);
+  OS << "site " << encodeName(Caller.getName()) << ' '
+     << encodeName(Callee.getName()) << ' ' << Ordinal << '\n';
+  if (Options.StepIRStats)
+    for (auto [Tag, F] : {std::pair<StringRef, Function *>("caller", &Caller),
+                          {"callee", &Callee}}) {
+      OS << Tag;
+      for (int64_t V : computeSizeFeatures(*F, FAM))
+        OS << ' ' << V;
+      OS << '\n';
+    }
+  // One write per step: the host reads whole lines once the observation
+  // has come, and this write precedes the observation's.
+  *StepInfo << Text;
 }
 
 TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
@@ -275,6 +310,8 @@ private:
   void log(float DeltaSize) {
     if (Owner.Log && Owner.Log->hasObservationInProgress())
       Owner.Log->logReward(DeltaSize);
+    if (Owner.StepInfo)
+      *Owner.StepInfo << "delta " << format("%.9g", DeltaSize) << '\n';
   }
 
   MLGOInlineAdvisor &Owner;
@@ -483,6 +520,16 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   if (Options.IncludeDefault)
     *Runner.getTensor<int64_t>(Runner.getNumInputs() - 1) = Default;
 
+  // The site's identity, before the source decides: interactive mode
+  // sends it ahead of the observation (StepInfo).
+  StringRef CallerName = CB.getCaller()->getName(),
+            CalleeName = CB.getCalledFunction()->getName();
+  uint32_t Ordinal = 0;
+  if (Table || ProgramTable || Record || StepInfo)
+    Ordinal = Ordinals[(CallerName + Twine('\0') + CalleeName).str()]++;
+  if (StepInfo && Source == InlineDecisionSource::Interactive)
+    writeStepInfo(CB, Ordinal);
+
   int64_t Decision = 0;
   std::optional<double> Logit, Probability;
   switch (Source) {
@@ -506,10 +553,7 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   bool FixedHere = false, FixedForProgram = false;
   const int64_t SourceDecision = Decision;
   if (Table || ProgramTable || Record) {
-    StringRef Caller = CB.getCaller()->getName(),
-              Callee = CB.getCalledFunction()->getName();
-    std::string Pair = (Caller + Twine('\0') + Callee).str();
-    uint32_t Ordinal = Ordinals[Pair]++;
+    StringRef Caller = CallerName, Callee = CalleeName;
     if (Table)
       if (std::optional<bool> D = Table->lookup(Caller, Callee, Ordinal)) {
         Decision = *D;

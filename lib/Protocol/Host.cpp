@@ -20,6 +20,7 @@
 #include "mlgo/Support/TempDirs.h"
 
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -198,16 +199,34 @@ void Channel::setProcess(int Pid) {
 //===----------------------------------------------------------------------===//
 
 void CompilerExitError::log(raw_ostream &OS) const {
-  if (Connected) {
+  if (Connected)
     OS << "compiler " << Status.describe() << " after "
        << plural(Observations, "observation");
-    return;
+  else
+    OS << "command " << Status.describe()
+       << " without ever opening the channel; is interactive ML advice "
+          "enabled on its command line (e.g. "
+          "opt -enable-ml-inliner=release "
+          "-inliner-interactive-channel-base={channel})?";
+  if (!StderrTail.empty())
+    OS << ":\n" << StderrTail;
+}
+
+/// The end of \p Path's text for CompilerExitError::StderrTail: at most
+/// StderrTailBytes, from a line's start when the cut falls in a line, with
+/// no trailing newline; empty when the file cannot be read.
+static std::string readStderrTail(StringRef Path) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf)
+    return "";
+  StringRef Text = (*Buf)->getBuffer().rtrim();
+  if (Text.size() > CompilerExitError::StderrTailBytes) {
+    Text = Text.take_back(CompilerExitError::StderrTailBytes);
+    size_t NL = Text.find('\n');
+    if (NL != StringRef::npos && NL + 1 < Text.size())
+      Text = Text.drop_front(NL + 1);
   }
-  OS << "command " << Status.describe()
-     << " without ever opening the channel; is interactive ML advice "
-        "enabled on its command line (e.g. "
-        "opt -enable-ml-inliner=release "
-        "-inliner-interactive-channel-base={channel})?";
+  return Text.str();
 }
 
 std::error_code CompilerExitError::convertToErrorCode() const {
@@ -717,10 +736,18 @@ Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
   SpawnOptions Spawn;
   Spawn.OwnProcessGroup = true;
   Spawn.DieWithParent = true;
+  if (!Opts.StderrPath.empty())
+    Spawn.Stderr = Opts.StderrPath;
   Expected<ChildProcess> Compiler = ChildProcess::spawn(Args, Spawn);
   if (!Compiler)
     return Compiler.takeError();
-  return serveProcess(**Chan, std::move(*Compiler), P, Opts);
+  Expected<ServeStats> S = serveProcess(**Chan, std::move(*Compiler), P, Opts);
+  if (S || Opts.StderrPath.empty())
+    return S;
+  return handleErrors(S.takeError(), [&](std::unique_ptr<CompilerExitError> E) {
+    E->StderrTail = readStderrTail(Opts.StderrPath);
+    return Error(std::move(E));
+  });
 }
 
 } // namespace mlgo

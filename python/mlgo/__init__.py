@@ -4,6 +4,9 @@
                                              corpus module (mlgo.envs)
   mlgo.EvictionEnv, mlgo.VectorEvictionEnv   register-allocation eviction,
                                              one episode per function
+  mlgo.AsyncVectorInliningEnv                VectorInliningEnv with each
+                                             environment in a worker process
+                                             (mlgo.vector)
   mlgo.gym                                   the gymnasium ids
                                              mlgo/Inlining-v0, -Eviction-v0
   mlgo.Box, Dict, Discrete, check_env        spaces (gymnasium's when it is
@@ -12,6 +15,10 @@
                                              structured arrays; corpora
   mlgo.Model                                 text models: load, evaluate
                                              on numpy batches, write
+  mlgo.datasets                              named corpora (tiny, Debian
+                                             train/validation/eval), cached
+  mlgo.evaluate                              a policy against -Oz, the
+                                             embedded model and random
 
 Built from the mlgo tree with pybind11 for Debian's /usr/bin/python3; see
 docs/python.md.
@@ -44,18 +51,22 @@ _load_core()
 
 from .data import (Corpus, CorpusModule, Log, LogContext, TensorSpec,
                    code_size, read_log, record_dtype)
-from .envs import (EnvError, EvictionEnv, InliningEnv, VectorEvictionEnv,
-                   VectorInliningEnv, stack)
+from .envs import (CompilerExitError, EnvError, EvictionEnv, InliningEnv,
+                   VectorEvictionEnv, VectorInliningEnv, stack)
 from .spaces import Box, Dict, Discrete, HAVE_GYMNASIUM
 from .checker import check_env
 from .model import Model
+from . import datasets
+from .evaluation import EvaluationTable, evaluate
+from .vector import AsyncVectorInliningEnv
 from ._paths import plugin_path, bin_dir, mlgo_program
 
 __all__ = [
-    "Box", "Corpus", "CorpusModule", "Dict", "Discrete", "EnvError",
+    "AsyncVectorInliningEnv", "Box", "CompilerExitError", "Corpus", "CorpusModule", "Dict", "Discrete",
+    "EnvError", "EvaluationTable",
     "EvictionEnv", "HAVE_GYMNASIUM", "check_env",
     "InliningEnv", "Log",
     "LogContext", "Model", "TensorSpec", "VectorEvictionEnv", "VectorInliningEnv", "bin_dir",
-    "code_size", "mlgo_program", "plugin_path", "read_log", "record_dtype",
+    "code_size", "datasets", "evaluate", "mlgo_program", "plugin_path", "read_log", "record_dtype",
     "stack",
 ]

@@ -129,6 +129,35 @@ class EnvError(RuntimeError):
     a stall, a malformed stream. The message names the module."""
 
 
+class CompilerExitError(EnvError):
+    """The compiler of an episode ended badly (an exit status other than 0,
+    a signal). The message names the module and the status and ends with
+    the end of the compiler's stderr (clang's own message), which is also
+    `stderr`."""
+
+    def __init__(self, message, stderr=""):
+        super().__init__(message)
+        self.stderr = stderr
+
+    def __reduce__(self):
+        return (CompilerExitError, (str(self), self.stderr))
+
+
+def _raise_failed(env, episode, where):
+    """Closes a failed episode and raises its error: a CompilerExitError
+    (with the compiler's stderr) when the compiler ended badly, else an
+    EnvError."""
+    message = episode.error()
+    exited, tail = episode.compiler_exited(), episode.stderr_tail()
+    episode.close()
+    if env._episode is episode:
+        env._episode = None
+    env._done = True
+    if exited:
+        raise CompilerExitError(f"{where}: {message}", tail)
+    raise EnvError(f"{where}: {message}")
+
+
 def _as_action(env, action, n):
     """An integer action in 0 .. n-1, or a ValueError naming the module."""
     a = action
@@ -179,7 +208,7 @@ class _CompilerEpisodes(_Env):
 
     metadata = {"render_modes": []}
 
-    def __init__(self, timeout, specs, observation, seed):
+    def __init__(self, timeout, specs, observation, seed, extra=()):
         self.timeout = int(timeout)
         self._episode = None
         self._tmp = tempfile.TemporaryDirectory(prefix="mlgo-env-")
@@ -189,21 +218,29 @@ class _CompilerEpisodes(_Env):
         self.observation_form = observation
         self._features = list(specs)
         self._dtype = record_dtype(self._features)
-        self._names = [s.name for s in self._features]
-        self.feature_specs = {s.name: s for s in self._features}
+        # Observed beside the stream (InliningEnv's step info), after the
+        # stream's features.
+        self._extra = list(extra)
+        self._names = [s.name for s in self._features + self._extra]
+        self.feature_specs = {s.name: s for s in self._features + self._extra}
+        everything = self._features + self._extra
         if observation == "dict":
             self.observation_space = Dict(
-                {s.name: box_of(s) for s in self._features})
+                {s.name: box_of(s) for s in everything})
         else:
-            self.observation_space = _vector_space(self._features)
+            self.observation_space = _vector_space(everything)
         self._checked_header = False
         if seed is not None:
             self._np_random, self._np_random_seed = _new_rng(seed)
 
-    def _start(self, command, *args):
+    def _stderr_path(self):
+        return os.path.join(self._tmp.name, "compiler.stderr")
+
+    def _start(self, command, others="", target=""):
         self._stop()
         self._checked_header = False
-        self._episode = _core.Episode(command, self.timeout, *args)
+        self._episode = _core.Episode(command, self.timeout, others, target,
+                                      self._stderr_path())
 
     def _stop(self):
         if self._episode is not None:
@@ -215,10 +252,7 @@ class _CompilerEpisodes(_Env):
         failed."""
         state = self._episode.wait()
         if state == "failed":
-            message = self._episode.error()
-            self._stop()
-            self._done = True
-            raise EnvError(f"{self}: {self._where()}: {message}")
+            _raise_failed(self, self._episode, f"{self}: {self._where()}")
         return state
 
     def _record(self):
@@ -231,18 +265,26 @@ class _CompilerEpisodes(_Env):
                 raise EnvError(
                     f"{self}: {self._where()}: the compiler sends the "
                     f"features {[s.name for s in got]}, not the declared "
-                    f"{self._names} (another plugin or LLVM version?)")
+                    f"{[s.name for s in self._features]} (another plugin "
+                    f"or LLVM version?)")
             self._checked_header = True
         return np.frombuffer(self._episode.observation(),
                              dtype=self._dtype)[0]
 
+    def _extra_values(self):
+        """{name: array} of the extra observations (subclasses)."""
+        return {}
+
     def _observation(self):
         rec = self._record()
         self._raw = rec
+        values = {n: rec[n] for n in rec.dtype.names}
+        values.update(self._extra_values())
         if self.observation_form == "vector":
-            return np.concatenate([np.asarray(rec[n], np.float32).reshape(-1)
-                                   for n in self._names])
-        return {n: rec[n] for n in self._names}
+            return np.concatenate([
+                np.asarray(values[n], np.float32).reshape(-1)
+                for n in self._names])
+        return {n: values[n] for n in self._names}
 
     def _replay(self, options, info):
         """reset()'s end: with options['actions'] (which needs 'module'),
@@ -291,15 +333,28 @@ class InliningEnv(_CompilerEpisodes):
         array}, LLVM 19's 38 inliner features and mlgo's six extras
         (int64, shape (1,); plus 'inlining_default', LLVM's own decision,
         with include_default=True) - read-only views of the received
-        bytes; observation='vector': the same values in that order as one
-        float32 vector. observation_space says which, from construction.
+        bytes; with ir_stats=True also 'caller_ir_stats' and
+        'callee_ir_stats' (int64, shape (len(IR_STAT_NAMES),)): the IR
+        statistics of the site's caller and callee as they are when the
+        inliner asks - IR2Native's function features: TTI size,
+        instructions, blocks, loops, ..., and one count per opcode
+        (docs/ir2native.md); observation='vector': the same values in
+        that order as one float32 vector. observation_space says which,
+        from construction.
     action: 1 to inline the call site, 0 not to (action_masks(): both);
     reward: 0 at every step but the last; at the end, the module's code
         (every executable section of its object, as `mlgo eval corpus`
         counts it) under stock clang at the same level minus under the
         episode's decisions, in bytes (reward='bytes', the default; positive
         is smaller) or as a fraction of the stock size (reward='relative');
-    info: module, package, decision (its index), opt_level, and at the end
+        reward='ir2native' is dense instead: each step's reward is the
+        bytes the decision just taken saves as IR2Native predicts them
+        (the caller's predicted size before minus after, plus the
+        callee's when inlining deleted it; 0 when nothing was inlined),
+        also info['predicted_delta'];
+    info: module, package, decision (its index), opt_level, call_site
+        (the site the pending observation asks about: (caller, callee,
+        ordinal); absent at the end), and at the end
         text_size, baseline_text_size, decisions, sites (the call site of
         every decision: (caller, callee, ordinal), names escaped as
         decisions files and the plugin's .sites write them), elapsed_seconds (the compile, from its start to
@@ -321,16 +376,23 @@ class InliningEnv(_CompilerEpisodes):
 
     RESET_OPTIONS = ("module", "actions")
 
+    IR_STAT_NAMES = tuple(_core.size_feature_names())
+
     def __init__(self, corpus, modules=None, packages=None, opt_level=None,
                  reward="bytes", include_default=False, timeout=300,
                  clang="clang-19", plugin=None, seed=None,
-                 observation="dict"):
+                 observation="dict", ir_stats=False):
         specs = [TensorSpec.from_json(s)
                  for s in _core.inline_feature_specs(bool(include_default))]
-        super().__init__(timeout, specs, observation, seed)
-        if reward not in ("bytes", "relative"):
-            raise ValueError(f"InliningEnv: reward must be 'bytes' or "
-                             f"'relative', got {reward!r}")
+        self.ir_stats = bool(ir_stats)
+        n = len(self.IR_STAT_NAMES)
+        extra = [TensorSpec(k, "int64_t", (n,))
+                 for k in ("caller_ir_stats", "callee_ir_stats")]
+        super().__init__(timeout, specs, observation, seed,
+                         extra if self.ir_stats else [])
+        if reward not in ("bytes", "relative", "ir2native"):
+            raise ValueError(f"InliningEnv: reward must be 'bytes', "
+                             f"'relative' or 'ir2native', got {reward!r}")
         self.corpus = corpus if isinstance(corpus, Corpus) else Corpus(
             corpus, packages=packages, modules=modules)
         if len(self.corpus) == 0:
@@ -350,9 +412,16 @@ class InliningEnv(_CompilerEpisodes):
         self._done = True
         self._actions = []
         self._last_sites = self._last_actions = None
+        self._steps = None
 
     def __str__(self):
         return "InliningEnv"
+
+    def close(self):
+        if getattr(self, "_steps", None) is not None:
+            self._steps.close()
+            self._steps = None
+        super().close()
 
     def _where(self):
         return self._module.name if self._module else "(no module)"
@@ -386,10 +455,33 @@ class InliningEnv(_CompilerEpisodes):
         extra = [
             "-load", p, "-fpass-plugin=" + p,
             "-mllvm", "-mlgo-interactive-channel-base={channel}",
-            "-mllvm", "-mlgo-training-log=" + self._sites_log()]
+            "-mllvm", "-mlgo-training-log=" + self._sites_log(),
+            "-mllvm", "-mlgo-interactive-step-info=" + self._steps_path()]
+        if self.ir_stats:
+            extra += ["-mllvm", "-mlgo-interactive-ir-stats"]
+        if self.reward_kind == "ir2native":
+            extra += ["-mllvm", "-mlgo-size-score"]
         if self.include_default:
             extra += ["-mllvm", "-mlgo-interactive-include-default"]
         return module.command(self._object("episode"), extra, self.clang)
+
+    def _steps_path(self):
+        return os.path.join(self._tmp.name, "episode.steps")
+
+    def _start(self, command, others="", target=""):
+        # The plugin appends to the step info file: a fresh one per episode.
+        if os.path.exists(self._steps_path()):
+            os.remove(self._steps_path())
+        if self._steps is not None:
+            self._steps.close()
+        self._steps = _StepInfo(self._steps_path())
+        super()._start(command, others, target)
+
+    def _extra_values(self):
+        if not self.ir_stats:
+            return {}
+        return {"caller_ir_stats": self._steps.caller,
+                "callee_ir_stats": self._steps.callee}
 
     def _sites_log(self):
         return os.path.join(self._tmp.name, "episode.log")
@@ -450,10 +542,11 @@ class InliningEnv(_CompilerEpisodes):
         self._done = False
         self._actions = []
         self._last_sites = self._last_actions = None
+        self._steps.read(self)
         self._obs = self._observation()
         info = {"module": module.name, "package": module.package,
                 "decision": 0, "opt_level": self.level_of(module),
-                "skipped": skipped}
+                "skipped": skipped, "call_site": self._steps.site}
         return self._replay(options, info)
 
     def level_of(self, module):
@@ -482,9 +575,15 @@ class InliningEnv(_CompilerEpisodes):
                 "package": self._module.package,
                 "decision": self._decision,
                 "opt_level": self.level_of(self._module)}
+        self._steps.read(self)
+        delta = None
+        if self.reward_kind == "ir2native":
+            delta = self._steps.delta_of(self, self._decision - 1)
+            info["predicted_delta"] = delta
         if state == "observation":
             self._obs = self._observation()
-            return self._obs, 0.0, False, False, info
+            info["call_site"] = self._steps.site
+            return self._obs, (delta or 0.0), False, False, info
         self._done = True
         decisions = self._episode.decisions()
         elapsed, host = self._episode.elapsed(), self._episode.host_seconds()
@@ -494,6 +593,8 @@ class InliningEnv(_CompilerEpisodes):
         reward = float(base - size)
         if self.reward_kind == "relative":
             reward = reward / base if base else 0.0
+        elif self.reward_kind == "ir2native":
+            reward = delta
         self._last_sites = self._read_sites()
         self._last_actions = list(self._actions)
         info.update(text_size=size, baseline_text_size=base,
@@ -536,6 +637,56 @@ class InliningEnv(_CompilerEpisodes):
     def step(self, action):
         self._send(action)
         return self._collect()
+
+
+class _StepInfo:
+    """The plugin's step info file of one episode (-mlgo-interactive-step-
+    info; docs/python.md, "Step info"), read as it grows: whole lines only,
+    since the plugin writes each step's records in one write before the
+    observation (or, for 'delta', before the next one or the end)."""
+
+    def __init__(self, path):
+        self.path = path
+        self._file = None
+        self._partial = ""
+        self.site = None
+        self.caller = self.callee = None
+        self.deltas = []
+
+    def read(self, env):
+        if self._file is None:
+            if not os.path.exists(self.path):
+                raise EnvError(f"{env}: {env._where()}: the plugin wrote no "
+                               f"step info ({self.path}); is the plugin "
+                               f"older than this package?")
+            self._file = open(self.path)
+        text = self._partial + self._file.read()
+        lines = text.split("\n")
+        self._partial = lines.pop()
+        for line in lines:
+            tag, _, rest = line.partition(" ")
+            if tag == "site":
+                c, d, o = rest.split(" ")
+                self.site = (c, d, int(o))
+            elif tag in ("caller", "callee"):
+                setattr(self, tag, np.array(rest.split(" "), dtype=np.int64))
+            elif tag == "delta":
+                # %.9g: the float32 exactly, once read as a float32.
+                self.deltas.append(float(np.float32(rest)))
+            else:
+                raise EnvError(f"{env}: {env._where()}: {self.path}: "
+                               f"unknown step info record {line!r}")
+
+    def delta_of(self, env, k):
+        if k >= len(self.deltas):
+            raise EnvError(f"{env}: {env._where()}: {self.path}: no "
+                           f"predicted size delta for decision {k}")
+        return self.deltas[k]
+
+    def close(self):
+        if self._file is not None:
+            self._file.close()
+            self._file = None
 
 
 def _escape_name(name):
@@ -860,12 +1011,11 @@ class EvictionEnv(_CompilerEpisodes):
         baseline = self._costs(speed, out)
         # Which functions ask, and how often under first-valid.
         episode = _core.Episode(self._command(ir, speed, "discover"),
-                                self.timeout, "first-valid", "\x00none")
+                                self.timeout, "first-valid", "\x00none",
+                                self._stderr_path())
         state = episode.wait()
         if state == "failed":
-            msg = episode.error()
-            episode.close()
-            raise EnvError(f"{self}: {name}: {msg}")
+            _raise_failed(self, episode, f"{self}: {name}")
         counts = [(f, n) for f, n in episode.context_decisions() if n > 0]
         episode.close()
         rec = {"ir": ir, "speed": speed, "baseline": baseline,
@@ -920,10 +1070,8 @@ class EvictionEnv(_CompilerEpisodes):
         rec = self.prepare(module)
         self._module, self._function = module, function
         # first-valid answers every other function; this one comes here.
-        self._stop()
-        self._episode = _core.Episode(
-            self._command(rec["ir"], rec["speed"], "episode"), self.timeout,
-            "first-valid", function)
+        self._start(self._command(rec["ir"], rec["speed"], "episode"),
+                    "first-valid", function)
         if self._wait() != "observation":
             raise EnvError(f"{self}: {self._where()}: the function asked for "
                            f"no eviction this time")

@@ -69,26 +69,36 @@ private:
 };
 
 Episode::Episode(std::vector<std::string> Command, unsigned TimeoutSeconds,
-                 std::unique_ptr<ServePolicy> Others, std::string Target)
+                 std::unique_ptr<ServePolicy> Others, std::string Target,
+                 std::string StderrPath)
     : Others(std::move(Others)), Target(std::move(Target)) {
-  Host = std::thread([this, Command = std::move(Command), TimeoutSeconds] {
-    run(Command, TimeoutSeconds);
+  Host = std::thread([this, Command = std::move(Command), TimeoutSeconds,
+                      StderrPath = std::move(StderrPath)] {
+    run(Command, TimeoutSeconds, StderrPath);
   });
 }
 
 Episode::~Episode() { close(); }
 
-void Episode::run(std::vector<std::string> Command, unsigned TimeoutSeconds) {
+void Episode::run(std::vector<std::string> Command, unsigned TimeoutSeconds,
+                  std::string StderrPath) {
   Bridge B(*this);
   ServeOptions Opts;
   Opts.TimeoutSeconds = TimeoutSeconds;
+  Opts.StderrPath = std::move(StderrPath);
   Expected<ServeStats> S = serveCommand(Command, B, Opts);
   std::lock_guard<std::mutex> L(Mutex);
   if (S) {
     Stats = *S;
     TheState = State::Finished;
   } else {
-    Error = toString(S.takeError());
+    llvm::Error E =
+        handleErrors(S.takeError(), [&](std::unique_ptr<CompilerExitError> C) {
+          CompilerExited = true;
+          StderrTail = C->StderrTail;
+          return llvm::Error(std::move(C));
+        });
+    Error = toString(std::move(E));
     TheState = State::Failed;
   }
   Changed.notify_all();

@@ -49,9 +49,11 @@ public:
   /// With \p Others, only the observations of the context named \p Target
   /// come to the caller; \p Others answers every other one on the host
   /// thread (an eviction episode is one function of a module's compile).
+  /// With \p StderrPath, the compiler's stderr goes to that file, and a
+  /// compiler that ends badly carries its end (getStderrTail()).
   Episode(std::vector<std::string> Command, unsigned TimeoutSeconds,
           std::unique_ptr<ServePolicy> Others = nullptr,
-          std::string Target = "");
+          std::string Target = "", std::string StderrPath = "");
   ~Episode();
   Episode(const Episode &) = delete;
   Episode &operator=(const Episode &) = delete;
@@ -85,10 +87,17 @@ public:
 
   const ServeStats &getStats() const { return Stats; }
   const std::string &getError() const { return Error; }
+  /// Whether the state is Failed because the compiler ended badly (a
+  /// CompilerExitError), not because of the host.
+  bool compilerExited() const { return CompilerExited; }
+  /// The end of the compiler's stderr when it ended badly (see the
+  /// constructor).
+  const std::string &getStderrTail() const { return StderrTail; }
 
 private:
   class Bridge;
-  void run(std::vector<std::string> Command, unsigned TimeoutSeconds);
+  void run(std::vector<std::string> Command, unsigned TimeoutSeconds,
+           std::string StderrPath);
 
   std::unique_ptr<ServePolicy> Others;
   std::string Target;
@@ -111,6 +120,8 @@ private:
 
   ServeStats Stats;
   std::string Error;
+  bool CompilerExited = false;
+  std::string StderrTail;
   std::thread Host;
 };
 

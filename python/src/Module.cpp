@@ -29,6 +29,7 @@
 #include "mlgo/RegAlloc/Score.h"
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/RegAllocTrain/SpeedReward.h"
+#include "mlgo/SizeModel/SizeFeatures.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
@@ -73,13 +74,15 @@ class PyEpisode {
 public:
   /// \p Others: a ServePolicy spec ("first-valid", "model=FILE") that
   /// answers every context but \p Target; empty: the caller answers all.
+  /// \p Stderr: where the compiler's stderr goes (empty: inherited).
   PyEpisode(std::vector<std::string> Command, unsigned TimeoutSeconds,
-            const std::string &Others, const std::string &Target) {
+            const std::string &Others, const std::string &Target,
+            const std::string &Stderr) {
     std::unique_ptr<ServePolicy> P;
     if (!Others.empty())
       P = check(createPolicy(Others));
     E = std::make_unique<python::Episode>(std::move(Command), TimeoutSeconds,
-                                          std::move(P), Target);
+                                          std::move(P), Target, Stderr);
   }
 
   /// Waits for the next observation or the end: "observation", "finished"
@@ -129,6 +132,8 @@ public:
     return E->getContextDecisions();
   }
   std::string error() const { return E->getError(); }
+  bool compilerExited() const { return E->compilerExited(); }
+  std::string stderrTail() const { return E->getStderrTail(); }
   double elapsed() const { return E->getStats().ElapsedSeconds; }
   double hostSeconds() const { return E->getStats().HostSeconds; }
 
@@ -380,9 +385,9 @@ PYBIND11_MODULE(_core, m) {
 
   py::class_<PyEpisode>(m, "Episode")
       .def(py::init<std::vector<std::string>, unsigned, const std::string &,
-                    const std::string &>(),
+                    const std::string &, const std::string &>(),
            py::arg("command"), py::arg("timeout"), py::arg("others") = "",
-           py::arg("target") = "")
+           py::arg("target") = "", py::arg("stderr") = "")
       .def("context_decisions", &PyEpisode::contextDecisions)
       .def("wait", &PyEpisode::wait)
       .def("observation", &PyEpisode::observation)
@@ -393,6 +398,8 @@ PYBIND11_MODULE(_core, m) {
       .def("advice", &PyEpisode::advice)
       .def("act", &PyEpisode::act)
       .def("error", &PyEpisode::error)
+      .def("compiler_exited", &PyEpisode::compilerExited)
+      .def("stderr_tail", &PyEpisode::stderrTail)
       .def("elapsed", &PyEpisode::elapsed)
       .def("host_seconds", &PyEpisode::hostSeconds)
       .def("close", &PyEpisode::close);
@@ -405,6 +412,14 @@ PYBIND11_MODULE(_core, m) {
     if (WithDefault)
       Specs.push_back(getInlineDefaultSpec());
     return specsToJSON(Specs);
+  });
+  // IR2Native's function features: the caller's and callee's IR
+  // statistics of InliningEnv(ir_stats=True), in the plugin's order.
+  m.def("size_feature_names", [] {
+    std::vector<std::string> Names;
+    for (StringRef N : getSizeFeatureNames())
+      Names.push_back(N.str());
+    return Names;
   });
   m.def("eviction_feature_specs",
         [] { return specsToJSON(getEvictionFeatureSpecs()); });

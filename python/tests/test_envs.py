@@ -31,8 +31,11 @@ def play(env, module, action):
 def test_reset_observation(tiny_corpus):
     with mlgo.InliningEnv(tiny_corpus) as env:
         obs, info = env.reset(options={"module": "alpha/table.o"})
+        # The first site the inliner asks about: alpha/table.c's probe()
+        # calling hash(), the first such call.
         assert info == {"module": "alpha/table.o", "package": "alpha",
-                        "decision": 0, "opt_level": "Oz", "skipped": []}
+                        "decision": 0, "opt_level": "Oz", "skipped": [],
+                        "call_site": ("probe", "hash", 0)}
         # LLVM 19's 38 features, mlgo's six extras, in LLVM's order.
         names = list(obs)
         assert len(names) == 44

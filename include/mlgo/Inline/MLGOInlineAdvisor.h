@@ -32,6 +32,7 @@
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/MLInlineAdvisor.h"
 #include "llvm/Pass.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <functional>
 #include <memory>
@@ -161,6 +162,19 @@ struct MLGOInlineAdvisorOptions {
   ///   <caller> ' ' <callee> ' ' <ordinal> '\n'
   /// with names escaped as in decisions files (docs/decisions.md).
   std::string SitesPath;
+  /// Interactive mode: when set, a text record per line is appended to
+  /// this file as the compile goes (unbuffered), for the host to read
+  /// beside the stream (mlgo.InliningEnv; docs/python.md, "Step info"):
+  ///   site <caller> <callee> <ordinal>   before each observation is sent
+  ///   caller <n> <n> ...                 with StepIRStats: the caller's and
+  ///   callee <n> <n> ...                 callee's IR2Native features
+  ///                                      (getSizeFeatureNames() order)
+  ///   delta <float>                      with SizeScore: the decision's
+  ///                                      score, once the inliner reports it
+  /// Names are escaped as in decisions files.
+  std::string StepInfoPath;
+  /// With StepInfoPath: write the caller and callee records.
+  bool StepIRStats = false;
 };
 
 /// An OverrideDecision that inverts the decisions at \p Indices (any
@@ -238,6 +252,10 @@ private:
   /// for Options.SitesPath, or nowhere.
   std::vector<DecidedSite> *Record = nullptr;
   std::vector<DecidedSite> OwnSites;
+  /// Options.StepInfoPath, open.
+  std::unique_ptr<llvm::raw_fd_ostream> StepInfo;
+  /// Writes the step info records that precede \p CB's observation.
+  void writeStepInfo(llvm::CallBase &CB, uint32_t Ordinal);
   /// Policy decisions so far per caller and callee ("caller\0callee"): the
   /// next call site's ordinal.
   llvm::StringMap<uint32_t> Ordinals;

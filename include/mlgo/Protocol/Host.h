@@ -114,7 +114,9 @@ public:
   CompilerExitError(ProcessResult Status, uint64_t Observations, bool Connected)
       : Status(Status), Observations(Observations), Connected(Connected) {}
   /// "compiler exited with status 1 after 3 observations", or, for a command
-  /// that never opened the channel, a hint about the missing flags.
+  /// that never opened the channel, a hint about the missing flags; then,
+  /// when kept (ServeOptions::StderrPath), the end of the compiler's stderr
+  /// on the lines after it - the compiler's own message.
   void log(llvm::raw_ostream &OS) const override;
   std::error_code convertToErrorCode() const override;
 
@@ -124,6 +126,10 @@ public:
   uint64_t Observations;
   /// Whether the compiler ever opened the channel.
   bool Connected;
+  /// The last StderrTailBytes of the compiler's stderr (whole lines where
+  /// the cut allows), when ServeOptions::StderrPath kept it.
+  std::string StderrTail;
+  static constexpr size_t StderrTailBytes = 2000;
 };
 
 struct ServeOptions {
@@ -134,6 +140,9 @@ struct ServeOptions {
   /// then the advice as one more feature (e.g. "inlining_decision"), the
   /// contexts as received, no score.
   std::string LogPath;
+  /// If not empty, the compiler's stderr goes to this file (truncated)
+  /// instead of the host's, and a CompilerExitError carries its end.
+  std::string StderrPath;
 };
 
 struct ServeStats {
