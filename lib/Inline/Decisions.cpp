@@ -206,6 +206,26 @@ std::vector<SiteDecision> DecisionTable::getUnused() const {
   return Out;
 }
 
+std::vector<SiteDecision> DecisionTable::getUsed() const {
+  std::vector<SiteDecision> Out;
+  for (size_t I = 0; I < Used.size(); ++I)
+    if (Used[I])
+      Out.push_back(Entries->Sites[I]);
+  return Out;
+}
+
+StringRef getCompileStepName(StringRef Name) {
+  for (;;) {
+    size_t Dot = Name.rfind('.');
+    if (Dot == StringRef::npos || Dot == 0 || Dot + 1 == Name.size() ||
+        !llvm::all_of(Name.drop_front(Dot + 1), isDigit))
+      break;
+    Name = Name.take_front(Dot);
+    Name.consume_back(".llvm");
+  }
+  return Name;
+}
+
 /// The lookup key of an eviction decision.
 static std::string evictionKey(StringRef Function, uint32_t Ordinal) {
   return (Function + Twine('\0') + Twine(Ordinal)).str();

@@ -253,13 +253,20 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
           "registered");
   MLGOInlineAdvisorOptions Options = C.Options;
   Options.Stage = getInlineStage(IC.LTOPhase);
-  if (C.Decisions && Options.Stage == InlineStage::FullLTOLink)
+  // clang runs in the directory the build compiled the source in.
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    Cwd.clear();
+  if (C.Decisions && Options.Stage == InlineStage::FullLTOLink &&
+      !C.Decisions->Modules.empty() && llvm::none_of(M, [](const Function &F) {
+        return F.getMetadata("mlgo.src") != nullptr;
+      }))
     return makeError(
         C.DecisionsPath +
-        ": a decisions file cannot apply in a full LTO link: its entries "
-        "name call sites by their source file's module, and the link's "
-        "merged module has none (docs/decisions.md, \"LTO\"); give it to "
-        "the compile steps (-mllvm -mlgo-decisions=FILE)");
+        ": a decisions file cannot apply in this full LTO link: no function "
+        "of its merged module carries the name of its source, which mlgo's "
+        "plugin gives them in the compile steps (docs/decisions.md, "
+        "\"LTO\"); compile with mlgo-clang or -fpass-plugin");
   if (isLinkStage(Options.Stage) && !Options.TrainingLogPath.empty() &&
       Options.TrainingLogPath != "-" &&
       Options.Stage == InlineStage::ThinLTOLink) {
@@ -272,16 +279,22 @@ Expected<InlineAdvisor *> tryCreateAdvisor(const InlinerConfig &C, Module &M,
     Options.TrainingLogPath += "." + Name;
     Options.SitesPath = Options.TrainingLogPath + ".sites";
   }
-  if (C.Decisions) {
-    // clang runs in the directory the build compiled the source in.
-    SmallString<256> Cwd;
-    if (sys::fs::current_path(Cwd))
-      Cwd.clear();
+  if (C.Decisions && isLinkStage(Options.Stage)) {
+    // In a link, entries are found by the names the compile steps left
+    // (docs/decisions.md, "LTO").
+    Options.LinkDecisions = C.Decisions;
+    Options.FixedFileName = C.DecisionsPath;
+    if (Options.Stage == InlineStage::ThinLTOLink)
+      Options.LinkModuleSource = resolveSourcePath(M.getSourceFileName(), Cwd);
+  } else if (C.Decisions) {
     Options.Fixed =
         C.Decisions->find(resolveSourcePath(M.getSourceFileName(), Cwd));
     Options.ProgramFixed = C.Decisions->Program;
     Options.FixedFileName = C.DecisionsPath;
   }
+  if (Options.Stage == InlineStage::ThinLTOPreLink ||
+      Options.Stage == InlineStage::FullLTOPreLink)
+    Options.SiteNamesSource = resolveSourcePath(M.getSourceFileName(), Cwd);
   if (Options.Source == InlineDecisionSource::Model) {
     // A model that reads the heuristic's decision gets it, taken with the
     // model's own heuristic settings.

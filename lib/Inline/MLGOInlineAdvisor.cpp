@@ -20,7 +20,9 @@
 #include "llvm/Analysis/ProfileSummaryInfo.h"
 #include "llvm/Analysis/TargetLibraryInfo.h"
 #include "llvm/Analysis/TargetTransformInfo.h"
+#include "llvm/IR/Constants.h"
 #include "llvm/IR/Dominators.h"
+#include "llvm/IR/Metadata.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
@@ -37,6 +39,12 @@ using namespace llvm;
 namespace mlgo {
 
 namespace {
+
+/// The metadata a compile step of an LTO build names functions, sites and
+/// used entries with (MLGOInlineAdvisorOptions::SiteNamesSource).
+constexpr const char *SourceNameKind = "mlgo.src";
+constexpr const char *SiteNameKind = "mlgo.site";
+constexpr const char *UsedEntriesName = "mlgo.used";
 
 /// Presents an mlgo::ModelRunner to LLVM's MLInlineAdvisor, which wants an
 /// llvm::MLModelRunner. The buffers stay in the wrapped runner; this class
@@ -218,6 +226,16 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
     Table.emplace(Options.Fixed);
   if (Options.ProgramFixed)
     ProgramTable.emplace(Options.ProgramFixed);
+  if (Options.LinkDecisions)
+    setUpLink();
+  if (!Options.SiteNamesSource.empty()) {
+    LLVMContext &Ctx = M.getContext();
+    MDNode *Source =
+        MDNode::get(Ctx, MDString::get(Ctx, Options.SiteNamesSource));
+    for (Function &F : M)
+      if (!F.isDeclaration() && !F.getMetadata(SourceNameKind))
+        F.setMetadata(SourceNameKind, Source);
+  }
   Record = Options.SiteRecord          ? Options.SiteRecord
            : Options.SitesPath.empty() ? nullptr
                                        : &OwnSites;
@@ -408,8 +426,12 @@ MLGOInlineAdvisor::getMandatoryAdviceImpl(CallBase &CB) {
 }
 
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
+  if (!Options.SiteNamesSource.empty())
+    finishCompileStepNames();
   if (Table && !Options.FixedFileName.empty())
-    reportStaleEntries();
+    reportStaleEntries(*Table, Table->getUnused());
+  if (Options.LinkDecisions && !Options.FixedFileName.empty())
+    reportLinkStaleEntries();
   if (!Options.SitesPath.empty()) {
     std::string Sites;
     raw_string_ostream OS(Sites);
@@ -436,8 +458,158 @@ MLGOInlineAdvisor::~MLGOInlineAdvisor() {
                              Options.TrainingLogPath + "': " + EC.message());
 }
 
-void MLGOInlineAdvisor::reportStaleEntries() {
-  std::vector<SiteDecision> Stale = Table->getUnused();
+//===-- Names that survive an LTO link ------------------------------------===//
+//
+// docs/decisions.md, "LTO". A compile step of an LTO build names, in the
+// IR it hands the link: each defined function's source (!mlgo.src, the
+// resolved source path), each call site it decides by its name there
+// (!mlgo.site: source, caller, callee, ordinal, and whether the caller was
+// linkonce_odr, for the program's entries), and the entries of the
+// decisions file that fixed a site (!mlgo.used, "key\nentry line"). The
+// metadata travels with the functions and the calls: into the merged
+// module of a full LTO link, into the modules a ThinLTO function is
+// imported to, and into the callers the call is inlined into, and no code
+// generator reads it.
+
+void MLGOInlineAdvisor::nameSite(CallBase &CB, StringRef Caller,
+                                 StringRef Callee, uint32_t Ordinal) {
+  LLVMContext &Ctx = M.getContext();
+  Metadata *Ops[] = {
+      MDString::get(Ctx, Options.SiteNamesSource), MDString::get(Ctx, Caller),
+      MDString::get(Ctx, Callee),
+      ConstantAsMetadata::get(ConstantInt::get(Type::getInt32Ty(Ctx), Ordinal)),
+      ConstantAsMetadata::get(ConstantInt::get(
+          Type::getInt1Ty(Ctx), CB.getCaller()->hasLinkOnceODRLinkage()))};
+  CB.setMetadata(SiteNameKind, MDTuple::get(Ctx, Ops));
+}
+
+/// "key\nentry line": how !mlgo.used names an entry of module \p Key.
+static std::string usedEntryName(StringRef Key, const SiteDecision &S) {
+  ModuleDecisions One;
+  One.Sites.push_back(S);
+  return (Key + "\n" + StringRef(One.printSites()).rtrim('\n')).str();
+}
+
+void MLGOInlineAdvisor::finishCompileStepNames() {
+  if (!Table)
+    return;
+  LLVMContext &Ctx = M.getContext();
+  NamedMDNode *Used = M.getOrInsertNamedMetadata(UsedEntriesName);
+  for (const SiteDecision &S : Table->getUsed())
+    Used->addOperand(MDNode::get(
+        Ctx, MDString::get(Ctx, usedEntryName(Table->getEntries().Module, S))));
+}
+
+std::string MLGOInlineAdvisor::getLinkSource(const Function &F) const {
+  if (const MDNode *N = F.getMetadata(SourceNameKind))
+    if (N->getNumOperands() == 1)
+      if (const auto *S = dyn_cast<MDString>(N->getOperand(0)))
+        return S->getString().str();
+  if (!F.hasAvailableExternallyLinkage())
+    return Options.LinkModuleSource;
+  return "";
+}
+
+DecisionTable *MLGOInlineAdvisor::getLinkTable(StringRef Source) {
+  std::shared_ptr<const ModuleDecisions> E =
+      Options.LinkDecisions->find(Source);
+  if (!E)
+    return nullptr;
+  std::unique_ptr<DecisionTable> &T = LinkTables[E->Module];
+  if (!T)
+    T = std::make_unique<DecisionTable>(E);
+  return T.get();
+}
+
+void MLGOInlineAdvisor::setUpLink() {
+  if (Options.LinkDecisions->Program)
+    ProgramTable.emplace(Options.LinkDecisions->Program);
+  // The modules whose entries this link answers for: the sources of its
+  // own functions (a ThinLTO backend's imported ones are their own
+  // backend's), and the modules whose compile steps used entries.
+  auto Cover = [&](StringRef Source) {
+    if (DecisionTable *T = getLinkTable(Source))
+      if (!llvm::is_contained(LinkCovered, T->getEntries().Module))
+        LinkCovered.push_back(T->getEntries().Module);
+  };
+  for (const Function &F : M)
+    if (!F.isDeclaration() && !F.hasAvailableExternallyLinkage())
+      Cover(getLinkSource(F));
+  if (!Options.LinkModuleSource.empty())
+    Cover(Options.LinkModuleSource);
+  if (const NamedMDNode *Used = M.getNamedMetadata(UsedEntriesName))
+    for (const MDNode *N : Used->operands())
+      if (N->getNumOperands() == 1)
+        if (const auto *S = dyn_cast<MDString>(N->getOperand(0))) {
+          UsedInCompileSteps.insert(S->getString());
+          StringRef Key = S->getString().split('\n').first;
+          for (const auto &Mod : Options.LinkDecisions->Modules)
+            if (Mod->Module == Key)
+              Cover(Key);
+        }
+}
+
+std::optional<bool> MLGOInlineAdvisor::lookupInLink(CallBase &CB,
+                                                    std::string &Module,
+                                                    bool &ForProgram) {
+  // A site a compile step decided: by its name there.
+  if (const MDNode *Tag = CB.getMetadata(SiteNameKind)) {
+    if (Tag->getNumOperands() != 5)
+      return std::nullopt;
+    const auto *Source = dyn_cast<MDString>(Tag->getOperand(0));
+    const auto *Caller = dyn_cast<MDString>(Tag->getOperand(1));
+    const auto *Callee = dyn_cast<MDString>(Tag->getOperand(2));
+    auto *Ordinal = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(3));
+    auto *LinkOnce = mdconst::dyn_extract<ConstantInt>(Tag->getOperand(4));
+    if (!Source || !Caller || !Callee || !Ordinal || !LinkOnce)
+      return std::nullopt;
+    uint32_t N = Ordinal->getZExtValue();
+    if (DecisionTable *T = getLinkTable(Source->getString()))
+      if (std::optional<bool> D =
+              T->lookup(Caller->getString(), Callee->getString(), N)) {
+        Module = T->getEntries().Module;
+        return D;
+      }
+    if (!LinkOnce->isZero() && ProgramTable)
+      if (std::optional<bool> D = ProgramTable->lookup(
+              Caller->getString(), Callee->getString(), N)) {
+        ForProgram = true;
+        return D;
+      }
+    return std::nullopt;
+  }
+  // A site only the link has (a call of another module's function): by its
+  // caller's source, caller, callee and ordinal among such sites.
+  std::string Source = getLinkSource(*CB.getCaller());
+  if (Source.empty())
+    return std::nullopt;
+  StringRef Caller = getCompileStepName(CB.getCaller()->getName()),
+            Callee = getCompileStepName(CB.getCalledFunction()->getName());
+  uint32_t N =
+      LinkOrdinals[(Source + Twine('\0') + Caller + Twine('\0') + Callee)
+                       .str()]++;
+  DecisionTable *T = getLinkTable(Source);
+  if (!T)
+    return std::nullopt;
+  std::optional<bool> D = T->lookup(Caller, Callee, N);
+  if (D)
+    Module = T->getEntries().Module;
+  return D;
+}
+
+void MLGOInlineAdvisor::reportLinkStaleEntries() {
+  for (const std::string &Key : LinkCovered) {
+    const DecisionTable &T = *LinkTables.at(Key);
+    std::vector<SiteDecision> Stale;
+    for (const SiteDecision &S : T.getUnused())
+      if (!UsedInCompileSteps.contains(usedEntryName(Key, S)))
+        Stale.push_back(S);
+    reportStaleEntries(T, Stale);
+  }
+}
+
+void MLGOInlineAdvisor::reportStaleEntries(
+    const DecisionTable &T, const std::vector<SiteDecision> &Stale) {
   if (Stale.empty())
     return;
   // A remark per entry, on its caller when the module defines it (else on
@@ -464,8 +636,8 @@ void MLGOInlineAdvisor::reportStaleEntries() {
     M.getContext().diagnose(R);
   }
   errs() << "mlgo: " << M.getSourceFileName() << ": " << Stale.size() << " of "
-         << Table->size() << " entries of module '"
-         << Table->getEntries().Module << "' in " << Options.FixedFileName
+         << T.size() << " entries of module '" << T.getEntries().Module
+         << "' in " << Options.FixedFileName
          << " match no call site (stale; `mlgo tune check` lists them)\n";
 }
 
@@ -524,8 +696,11 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   // sends it ahead of the observation (StepInfo).
   StringRef CallerName = CB.getCaller()->getName(),
             CalleeName = CB.getCalledFunction()->getName();
+  const bool NamesSite = Table || ProgramTable || Record ||
+                         Options.LinkDecisions ||
+                         !Options.SiteNamesSource.empty();
   uint32_t Ordinal = 0;
-  if (Table || ProgramTable || Record || StepInfo)
+  if (NamesSite || StepInfo)
     Ordinal = Ordinals[(CallerName + Twine('\0') + CalleeName).str()]++;
   if (StepInfo && Source == InlineDecisionSource::Interactive)
     writeStepInfo(CB, Ordinal);
@@ -551,17 +726,28 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   }
   }
   bool FixedHere = false, FixedForProgram = false;
+  std::string FixedModule;
   const int64_t SourceDecision = Decision;
-  if (Table || ProgramTable || Record) {
+  if (NamesSite) {
     StringRef Caller = CallerName, Callee = CalleeName;
     if (Table)
       if (std::optional<bool> D = Table->lookup(Caller, Callee, Ordinal)) {
         Decision = *D;
         FixedHere = true;
+        FixedModule = Table->getEntries().Module;
       }
+    if (Options.LinkDecisions)
+      if (std::optional<bool> D =
+              lookupInLink(CB, FixedModule, FixedForProgram)) {
+        Decision = *D;
+        FixedHere = true;
+      }
+    if (!Options.SiteNamesSource.empty())
+      nameSite(CB, Caller, Callee, Ordinal);
     // A program entry decides every copy of a linkonce_odr caller alike,
     // where the module's own entries do not.
-    if (!FixedHere && ProgramTable && CB.getCaller()->hasLinkOnceODRLinkage())
+    if (!FixedHere && ProgramTable && !Options.LinkDecisions &&
+        CB.getCaller()->hasLinkOnceODRLinkage())
       if (std::optional<bool> D =
               ProgramTable->lookup(Caller, Callee, Ordinal)) {
         Decision = *D;
@@ -623,7 +809,7 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
       R << "; fixed by the decisions for the program (the source proposed "
         << (SourceDecision ? "inline" : "no inline") << ")";
     else if (FixedHere)
-      R << "; fixed by the decisions for module '" << Table->getEntries().Module
+      R << "; fixed by the decisions for module '" << FixedModule
         << "' (the source proposed "
         << (SourceDecision ? "inline" : "no inline") << ")";
     if (Overridden)

@@ -30,7 +30,10 @@ using namespace llvm;
 namespace mlgo {
 
 Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
-                                StringRef ModelPath, raw_ostream &OS) {
+                                StringRef ModelPath, raw_ostream &OS,
+                                StringRef LTO) {
+  if (!LTO.empty() && LTO != "thin" && LTO != "full")
+    return makeError("--lto must be 'thin' or 'full', not '" + LTO + "'");
   Expected<std::unique_ptr<WorkerPool>> Pool = WorkerPool::create({});
   if (!Pool)
     return Pool.takeError();
@@ -75,6 +78,11 @@ Expected<size_t> checkDecisions(StringRef CorpusDir, StringRef DecisionsPath,
       continue;
     CompileJob J = M.makeJob(P);
     J.WantSites = true;
+    // clang -cc1 -flto=... runs the pre-link pipeline before the code
+    // generator, as the compile step of an LTO build does before it writes
+    // bitcode.
+    if (!LTO.empty())
+      J.CC1Args.push_back(("-flto=" + LTO).str());
     Jobs.push_back(std::move(J));
     For.push_back(E);
     LinkOnce.push_back(std::move(Defined));

@@ -349,6 +349,11 @@ cl::opt<std::string>
                              "uses (-mlgo-evict-model), if not the embedded "
                              "one"),
                     cl::value_desc("file"), cl::sub(CheckCmd), cl::cat(Cat));
+cl::opt<std::string>
+    CheckLTO("lto",
+             cl::desc("check the file for the compile steps of a -flto=thin "
+                      "('thin') or -flto ('full') build"),
+             cl::value_desc("thin|full"), cl::sub(CheckCmd), cl::cat(Cat));
 cl::opt<std::string> CheckProfile("profile",
                                   cl::desc("the profile a file for speed "
                                            "applies with (-fprofile-use)"),
@@ -366,6 +371,9 @@ int runCheck() {
     if (!CheckModel.empty())
       return fail(CheckFile + ": a file for speed; --model is for files for "
                               "size (the eviction model is --evict-model)");
+    if (!CheckLTO.empty())
+      return fail(CheckFile + ": a file for speed; --lto checks files for "
+                              "size");
     Expected<size_t> Stale = checkSpeedDecisions(
         CheckCorpus, CheckFile, CheckProfile, CheckEvictModel, outs());
     if (!Stale)
@@ -378,8 +386,10 @@ int runCheck() {
   if (!CheckEvictModel.empty())
     return fail(CheckFile + ": a file for size; --evict-model is for files "
                             "for speed");
+  if (!CheckLTO.empty() && CheckLTO != "thin" && CheckLTO != "full")
+    return fail("--lto must be 'thin' or 'full', not '" + CheckLTO + "'");
   Expected<size_t> Stale =
-      checkDecisions(CheckCorpus, CheckFile, CheckModel, outs());
+      checkDecisions(CheckCorpus, CheckFile, CheckModel, outs(), CheckLTO);
   if (!Stale)
     return fail(Stale.takeError());
   return *Stale ? 1 : 0;

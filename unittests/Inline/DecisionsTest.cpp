@@ -159,6 +159,24 @@ TEST(DecisionsTest, SiteEntriesWinOverGroupsAndUseIsTracked) {
   std::vector<SiteDecision> Unused = T.getUnused();
   ASSERT_EQ(Unused.size(), 1u);
   EXPECT_EQ(Unused[0].Callee, "h");
+  std::vector<SiteDecision> Used = T.getUsed();
+  ASSERT_EQ(Used.size(), 2u);
+  EXPECT_EQ(Used[0], (SiteDecision{"", "g", 0, true}));
+  EXPECT_EQ(Used[1], (SiteDecision{"f", "g", 1, false}));
+}
+
+// A link renames internal functions: ThinLTO's promotion appends
+// ".llvm.<digits>", the IR linker ".<digits>" to a clashing name; entries
+// name functions as their compile step did.
+TEST(DecisionsTest, CompileStepNamesDropTheLinksSuffixes) {
+  EXPECT_EQ(getCompileStepName("step"), "step");
+  EXPECT_EQ(getCompileStepName("step.llvm.1234567890"), "step");
+  EXPECT_EQ(getCompileStepName("step.2"), "step");
+  EXPECT_EQ(getCompileStepName("step.llvm.12.3"), "step");
+  EXPECT_EQ(getCompileStepName("step.cold"), "step.cold");
+  EXPECT_EQ(getCompileStepName("step."), "step.");
+  EXPECT_EQ(getCompileStepName(".1"), ".1");
+  EXPECT_EQ(getCompileStepName("_ZN1a4stepEv"), "_ZN1a4stepEv");
 }
 
 // Version 2 ends with a line counting the entries: a file cut at a line

@@ -190,6 +190,8 @@ public:
                              uint32_t Ordinal);
   /// Entries that fixed no decision so far.
   std::vector<SiteDecision> getUnused() const;
+  /// Entries that fixed a decision so far.
+  std::vector<SiteDecision> getUsed() const;
   size_t size() const { return Entries->Sites.size(); }
   const ModuleDecisions &getEntries() const { return *Entries; }
 
@@ -266,6 +268,11 @@ std::string resolveSourcePath(llvm::StringRef SourcePath,
 /// Whether key \p Key names source \p SourcePath (both normalized): equal,
 /// or a trailing part of it made of whole components.
 bool sourceMatchesKey(llvm::StringRef SourcePath, llvm::StringRef Key);
+/// The name a function of an LTO link had in its compile step: \p Name
+/// without the suffixes the link adds, ThinLTO's promotion of an internal
+/// function (".llvm.<digits>") and the IR linker's renaming of a clashing
+/// internal one (".<digits>"). Source names have no '.' in C and C++.
+llvm::StringRef getCompileStepName(llvm::StringRef Name);
 /// A name written the file's way (%XX for the bytes listed in the file
 /// comment), and back: decodeName sets \p Name and returns true, or returns
 /// false for a '%' not followed by two hex digits.

@@ -29,12 +29,14 @@
 #include "mlgo/Runner/ModelRunner.h"
 
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/InlineCost.h"
 #include "llvm/Analysis/MLInlineAdvisor.h"
 #include "llvm/Pass.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 
@@ -149,10 +151,25 @@ struct MLGOInlineAdvisorOptions {
   /// the sites whose caller is a linkonce_odr function, in every module
   /// that defines it, where Fixed names no entry for the site.
   std::shared_ptr<const ModuleDecisions> ProgramFixed;
-  /// The file Fixed came from. When set, entries that fixed no decision by
-  /// the end of the module are reported: a remark each ("StaleDecision")
-  /// and a one-line summary on stderr.
+  /// The file Fixed (or LinkDecisions) came from. When set, entries that
+  /// fixed no decision by the end of the module are reported: a remark each
+  /// ("StaleDecision") and a one-line summary on stderr.
   std::string FixedFileName;
+  /// In the compile step of an LTO build: the module's source path as a
+  /// decisions file is searched with (resolveSourcePath). The advisor then
+  /// names, in the IR, every defined function by its source (!mlgo.src),
+  /// every call site it decides by its compile-step name (!mlgo.site), and
+  /// the entries of Fixed that fixed a site (!mlgo.used), so that the link
+  /// finds them wherever the site ends up (docs/decisions.md, "LTO").
+  std::string SiteNamesSource;
+  /// In an LTO link: the decisions file whose entries fix the link's call
+  /// sites, found by the names the compile steps left (or, for a site no
+  /// compile step decided, by its caller's source, caller, callee and
+  /// ordinal among such sites). Fixed and ProgramFixed are unset then.
+  std::shared_ptr<const DecisionsFile> LinkDecisions;
+  /// In a ThinLTO link: the source path of the backend's module, for its
+  /// own functions that carry no !mlgo.src (compiled without mlgo).
+  std::string LinkModuleSource;
   /// When set, every policy decision is appended: its call site, the
   /// applied decision, the model's logit and whether Fixed decided it.
   std::vector<DecidedSite> *SiteRecord = nullptr;
@@ -233,7 +250,23 @@ private:
   /// its caller and callee predicted (and so cached) first.
   float estimateDeclinedSaving(llvm::CallBase &CB,
                                const llvm::TargetTransformInfo &TTI);
-  void reportStaleEntries();
+  void reportStaleEntries(const DecisionTable &T,
+                          const std::vector<SiteDecision> &Stale);
+  /// The names of a site in a compile step of an LTO build, in the IR.
+  void nameSite(llvm::CallBase &CB, llvm::StringRef Caller,
+                llvm::StringRef Callee, uint32_t Ordinal);
+  /// In an LTO link: the fixed decision of \p CB, if an entry of
+  /// Options.LinkDecisions names it; sets \p Module to the entry's module
+  /// key, or \p ForProgram for a program entry.
+  std::optional<bool> lookupInLink(llvm::CallBase &CB, std::string &Module,
+                                   bool &ForProgram);
+  /// The link's table of the entries for source \p Source, or null.
+  DecisionTable *getLinkTable(llvm::StringRef Source);
+  /// The source a function of the link was compiled from, or "".
+  std::string getLinkSource(const llvm::Function &F) const;
+  void setUpLink();
+  void finishCompileStepNames();
+  void reportLinkStaleEntries();
   void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
 
   mlgo::ModelRunner &Runner; // Owned by the base class, through an adapter.
@@ -259,6 +292,15 @@ private:
   /// Policy decisions so far per caller and callee ("caller\0callee"): the
   /// next call site's ordinal.
   llvm::StringMap<uint32_t> Ordinals;
+  /// In a link: a table per module of Options.LinkDecisions met, by key;
+  /// the keys whose stale entries this link reports, in order; the entries
+  /// the compile steps used ("key\nentry line", from !mlgo.used); the
+  /// ordinals of the sites no compile step named, per source, caller and
+  /// callee.
+  std::map<std::string, std::unique_ptr<DecisionTable>> LinkTables;
+  std::vector<std::string> LinkCovered;
+  llvm::StringSet<> UsedInCompileSteps;
+  llvm::StringMap<uint32_t> LinkOrdinals;
   /// -mlgo-size-score's predictions during one inliner run: a function's
   /// prediction after a decision is its prediction before the next one
   /// when nothing else changed it in between. Within a run only the

@@ -32,10 +32,16 @@ namespace mlgo {
 /// no call site and the file's modules that match no corpus module, then
 /// "PATH: N of M entries match no call site". Returns N. Errors: the file,
 /// the corpus or the model cannot be read, or a compile fails.
+///
+/// \p LTO is "" (a build without LTO), "thin" or "full": the modules are
+/// then compiled as the compile steps of a -flto=thin or -flto build are,
+/// with LLVM's pre-link pipeline, where an entry must fix a site for the
+/// link to find it (docs/decisions.md, "LTO").
 llvm::Expected<size_t> checkDecisions(llvm::StringRef CorpusDir,
                                       llvm::StringRef DecisionsPath,
                                       llvm::StringRef ModelPath,
-                                      llvm::raw_ostream &OS);
+                                      llvm::raw_ostream &OS,
+                                      llvm::StringRef LTO = "");
 
 } // namespace mlgo
 
