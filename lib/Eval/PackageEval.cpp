@@ -1054,9 +1054,9 @@ Expected<size_t> buildSourceCorpus(const SourceEvalOptions &Opts,
              " and embedded bitcode");
   ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
   if (!R.succeeded())
-    return makeError(Opts.Name + ": the corpus build " + R.describe() +
-                     "; last lines of " + BuildLog + ":\n" +
-                     readTail(BuildLog, 15));
+    return makeError(Opts.Name + ": the corpus build `" + join(Argv, " ") +
+                     "` " + R.describe() + "; last lines of " + BuildLog +
+                     ":\n" + readTail(BuildLog, 15));
   std::string Tree = Out + "/" + Plan->Tree;
   std::vector<SkippedObject> Skipped;
   Expected<std::vector<ObjectInput>> Objects =

@@ -274,11 +274,7 @@ Error makeCorpus(const Context &C, std::string &CorpusDir,
   double Start = now();
   Expected<size_t> N = buildSourceCorpus(O, CorpusDir);
   if (!N)
-    return makeError(toString(N.takeError()) + "\n(the command: bash " +
-                     O.BuildScript + " corpus-build " +
-                     getBuildSystemName(O.System) + " " + O.SourceDir + " " +
-                     O.WorkDir + "/corpus-build " + Twine(O.Jobs) +
-                     "; its log: " + O.WorkDir + "/build-corpus.log)");
+    return N.takeError();
   BuildSeconds = now() - Start;
   errs() << "mlgo tune build: " << *N << " modules in " << CorpusDir << '\n';
   return writeFileAtomically(Seconds, formatv("{0:f1}\n", BuildSeconds).str());
@@ -524,6 +520,7 @@ Error parseOptions(Context &C) {
   if (C.Speed) {
     E.OptLevel = "-O2";
     E.Evict = true;
+    E.Model.Name = "evict";
     C.ProfilePath =
         getAbsolutePath(Profile.empty() ? C.WorkDir + "/profile.profdata"
                                         : std::string(Profile));
