@@ -19,6 +19,12 @@
 #       directories, this one and earlier ones, when they lie inside SRC).
 #       Each "configure ARG" goes to ./configure or cmake, each "make ARG"
 #       to make.
+#   eval-build.sh corpus-build SYSTEM SRC OUT JOBS [configure ARG | make ARG]...
+#       the same build with stock clang-19 (-Oz, or MLGO_EVAL_OPT_LEVEL) and
+#       -Xclang -fembed-bitcode=all, for `mlgo tune build` to extract a
+#       corpus from: LLVM's ar, nm and ranlib come first on the PATH (GNU ar
+#       writes no symbol table for such objects), and a CMake build writes
+#       OUT/build/compile_commands.json
 #   eval-build.sh test TREE SRC CMD
 #       runs the shell command CMD in the build tree TREE with
 #       MLGO_BUILD_DIR=TREE and MLGO_SOURCE_DIR=SRC; its exit status is the
@@ -32,10 +38,16 @@ source "$(dirname "$0")/package-recipes.sh"
 cmd=${1:-}
 shift || true
 case $cmd in
-build)
-  (($# >= 7)) || die "usage: eval-build.sh build SYSTEM SRC OUT JOBS PLUGIN MODEL DECISIONS [configure ARG | make ARG]..."
-  sys=$1 src=$2 out=$3 jobs=$4 plugin=$5 model=$6 decisions=$7
-  shift 7
+build | corpus-build)
+  if [[ $cmd == corpus-build ]]; then
+    (($# >= 4)) || die "usage: eval-build.sh corpus-build SYSTEM SRC OUT JOBS [configure ARG | make ARG]..."
+    sys=$1 src=$2 out=$3 jobs=$4 plugin="" model="" decisions=""
+    shift 4
+  else
+    (($# >= 7)) || die "usage: eval-build.sh build SYSTEM SRC OUT JOBS PLUGIN MODEL DECISIONS [configure ARG | make ARG]..."
+    sys=$1 src=$2 out=$3 jobs=$4 plugin=$5 model=$6 decisions=$7
+    shift 7
+  fi
   user_configure=() user_make=()
   while (($#)); do
     (($# >= 2)) || die "'$1' without its argument"
@@ -55,13 +67,21 @@ build)
     [[ -z $model ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-model=$model")
     [[ -z $decisions ]] || extra+=(-Xclang -mllvm -Xclang "-mlgo-decisions=$decisions")
   fi
+  [[ $cmd != corpus-build ]] || extra+=(-Xclang -fembed-bitcode=all)
   recipes_eval_setup "$out" "$jobs" "${extra[@]}"
+  if [[ $cmd == corpus-build ]]; then
+    for tool in ar nm ranlib; do
+      ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/$tool"
+    done
+    export PATH="$out/bin:$PATH"
+  fi
   # What a recipe would set; there is none.
   autoreconf=0 configure_args=() cmake_args=()
   case $sys in
   cmake)
     build_dir=$out/build
     cmake_args=("${user_configure[@]}")
+    [[ $cmd != corpus-build ]] || cmake_args+=(-DCMAKE_EXPORT_COMPILE_COMMANDS=ON)
     make_args=("${user_make[@]}")
     ;;
   configure | make)
@@ -93,6 +113,6 @@ test)
   MLGO_BUILD_DIR=$1 MLGO_SOURCE_DIR=$2 exec sh -c "$3"
   ;;
 *)
-  die "usage: eval-build.sh build|test ..."
+  die "usage: eval-build.sh build|corpus-build|test ..."
   ;;
 esac

@@ -1035,4 +1035,48 @@ profileSourceTree(const SourceEvalOptions &Opts,
   return runProfile(Opts, *Plan, Out);
 }
 
+Expected<size_t> buildSourceCorpus(const SourceEvalOptions &Opts,
+                                   StringRef CorpusDir) {
+  Expected<BuildPlan> Plan = makeSourcePlan(Opts);
+  if (!Plan)
+    return Plan.takeError();
+  std::string Out = Opts.WorkDir + "/corpus-build";
+  std::string BuildLog = Opts.WorkDir + "/build-corpus.log";
+  // The plan's build command without a policy (the three empty policy
+  // arguments), as a corpus build.
+  std::vector<std::string> Argv = Plan->BuildArgv(Out, {});
+  assert(Argv.size() >= 10 && Argv[2] == "build" && "a source build command");
+  Argv[2] = "corpus-build";
+  Argv.erase(Argv.begin() + 7, Argv.begin() + 10);
+  Argv.insert(Argv.begin(), {"env", "MLGO_EVAL_OPT_LEVEL=" + Opts.OptLevel});
+  if (Opts.Log)
+    Opts.Log("building " + Opts.Name + " with " + Opts.OptLevel +
+             " and embedded bitcode");
+  ProcessResult R = runLogged(Argv, BuildLog, Opts.BuildTimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Opts.Name + ": the corpus build `" + join(Argv, " ") +
+                     "` " + R.describe() + "; last lines of " + BuildLog +
+                     ":\n" + readTail(BuildLog, 15));
+  std::string Tree = Out + "/" + Plan->Tree;
+  std::vector<SkippedObject> Skipped;
+  Expected<std::vector<ObjectInput>> Objects =
+      Opts.System == BuildSystem::CMake
+          ? readCompileCommands(Tree + "/compile_commands.json", Skipped)
+          : findObjects(Tree);
+  if (!Objects)
+    return Objects.takeError();
+  ExtractOptions EO;
+  EO.OutputDir = CorpusDir.str();
+  EO.Threads = Opts.Jobs;
+  Expected<ExtractResult> E = extractCorpus(*Objects, EO, std::move(Skipped));
+  if (!E)
+    return E.takeError();
+  if (E->Modules.empty())
+    return makeError(Opts.Name +
+                     ": the corpus build left no object with embedded "
+                     "bitcode in " +
+                     Tree + " (see " + CorpusDir + "/extraction_report.json)");
+  return E->Modules.size();
+}
+
 } // namespace mlgo

@@ -40,9 +40,11 @@ namespace {
 
 cl::OptionCategory &Cat = tool::getToolCategory();
 
-cl::SubCommand TuneCmd("tune", "Search the inlining decisions that make a "
-                               "program smallest; write a decisions file "
-                               "('mlgo tune check' lists stale entries)");
+cl::SubCommand TuneCmd("tune", "Search the decisions that make a program "
+                               "smallest or fastest; write a decisions file "
+                               "('mlgo tune build DIR' does every step for "
+                               "a source tree, 'mlgo tune check' lists "
+                               "stale entries)");
 cl::opt<std::string> Corpus("corpus", cl::desc("the program's corpus"),
                             cl::value_desc("dir"), cl::sub(TuneCmd),
                             cl::cat(Cat));

@@ -173,6 +173,18 @@ llvm::Expected<speed::ProfileInfo>
 profileSourceTree(const SourceEvalOptions &Opts,
                   llvm::ArrayRef<std::string> RunCommands, llvm::StringRef Out);
 
+/// Builds Opts.SourceDir once with stock clang-19 at Opts.OptLevel and
+/// embedded bitcode (`eval-build.sh corpus-build`: WORK/corpus-build/, log
+/// WORK/build-corpus.log) and extracts its objects as a corpus into
+/// \p CorpusDir, for `mlgo tune build`: a CMake build's through the
+/// compile_commands.json it writes (as `mlgo corpus extract
+/// --compile-commands`: modules named by their path from the top of the
+/// build, one package per target), any other's as the objects in its tree.
+/// Returns how many modules it extracted. Errors name the program, the
+/// step and its log; no module extracted is one.
+llvm::Expected<size_t> buildSourceCorpus(const SourceEvalOptions &Opts,
+                                         llvm::StringRef CorpusDir);
+
 } // namespace mlgo
 
 #endif // MLGO_EVAL_PACKAGEEVAL_H

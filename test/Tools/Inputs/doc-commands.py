@@ -46,6 +46,18 @@ def options_of(command):
     return options[command]
 
 
+actions = {}
+
+
+def is_action(command, word):
+    """Whether `mlgo COMMAND WORD` is a two-word subcommand of a command
+    that is no group (`mlgo tune build` beside `mlgo tune`)."""
+    if (command, word) not in actions:
+        text = run_help([command, word, "--help"]) or ""
+        actions[(command, word)] = f"SUBCOMMAND '{command} {word}'" in text
+    return actions[(command, word)]
+
+
 plugin_options = {"-" + o for o in
                   re.findall(r"^ +--?(mlgo-[a-z-]+)", open(plugin_file).read(),
                              re.M)}
@@ -81,6 +93,8 @@ for path in files:
                             f"{name}: unknown action 'mlgo {first} {second}'")
                         continue
                     command += " " + second
+                elif second and is_action(first, second):
+                    command += " " + second  # `mlgo tune check`, a command's action
                 elif second:
                     rest = " " + second + rest
                 if command == "serve":
