@@ -310,6 +310,14 @@ private:
     if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf =
             MemoryBuffer::getFile(Tmp + ".err"))
       Stderr = (*Buf)->getBuffer().take_front(2000).rtrim().str();
+    // A profile that does not fit the module (another program's, or an
+    // edited function's) is what -Werror=backend-plugin stops: the error
+    // names the profile, which clang's own message does not.
+    if (!PR.succeeded() && StringRef(Stderr).contains("-Wbackend-plugin]"))
+      return makeError(M.Name + ": the profile " + O.Profile +
+                       " does not fit this module (" + (*Argv)[0] + " " +
+                       PR.describe() + " on its profile diagnostics):\n" +
+                       Stderr);
     if (!PR.succeeded())
       return makeError(M.Name + ": " + (*Argv)[0] + " " + PR.describe() +
                        (Stderr.empty() ? "" : ":\n" + Stderr));
