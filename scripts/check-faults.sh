@@ -17,7 +17,10 @@
 #               an error naming the channel, never hangs
 #   disk-full   a file size limit (ulimit -f) while `mlgo speed counts`
 #               writes its counts file: "mlgo: error:" naming the file and
-#               "File too large", and no file left
+#               "File too large", and no file left; the same while `mlgo
+#               tune` writes its outputs (no decisions file left, and a
+#               rerun with room writes the file a run without the limit
+#               writes)
 #
 #   scripts/check-faults.sh [BUILD_DIR]     (default: build)
 #
@@ -161,6 +164,27 @@ if [[ -f cg.out ]]; then
   else bad "speed counts at a file size limit: exit $rc, '$(head -c 300 full.err)'$(ls counts.tsv* 2>/dev/null | sed 's/^/, left /')"; fi
 else
   bad "could not build the disk-full case's program"
+fi
+
+# The size tune of test/Tune, its compiles cached by a first run: under a
+# limit of 1 KiB the rerun's first output that does not fit (its search
+# curve, 2.3 KiB) is the error, named; no decisions file is left, and a
+# rerun with room writes the file the first run wrote.
+mkdir -p tune && cp "$root/test/Tune/Inputs/src/"*.c tune/
+tune() {
+  mlgo tune --quiet --model "$root/test/Inline/Inputs/never-model.json" \
+    --corpus "$t/tune-build/corpus" --work-dir "$t/tw" "$@"
+}
+if sh "$root/test/Tune/Inputs/make-corpus.sh" "$t/tune" "$t/tune-build" >/dev/null 2>&1 &&
+  tune -o ref.txt >/dev/null 2>&1; then
+  (ulimit -f 1; tune -o d.txt 2>&1 >/dev/null) | cat >tune.err
+  rc=${PIPESTATUS[0]}
+  if [[ $rc != 0 ]] && grep -q "^mlgo: error: cannot write '$t/tw/[a-z.-]*': File too large" tune.err &&
+    ! ls d.txt* >/dev/null 2>&1 && tune -o d.txt >/dev/null 2>&1 && cmp -s ref.txt d.txt; then
+    ok "tune's outputs at a file size limit: $(head -1 tune.err)"
+  else bad "tune's outputs at a file size limit: exit $rc, '$(head -c 300 tune.err)'$(ls d.txt* 2>/dev/null | sed 's/^/, left /')"; fi
+else
+  bad "could not run the tune of the disk-full case"
 fi
 
 echo

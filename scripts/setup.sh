@@ -36,12 +36,14 @@ want_sources=0
 # GoogleTest, Google Benchmark and Eigen at configure time), then what the
 # eval packages need: apt-get source (dpkg-dev), GNU time (peak RSS), bear
 # (the corpus build of `mlgo tune --package`), valgrind (callgrind for the
-# speed table).
+# speed table), bolt-19 and libbolt-19-dev (llvm-bolt-19, merge-fdata-19
+# and the instrumentation runtime of `mlgo eval --bolt`: BOLT's
+# instrumentation mode, which needs no hardware counters).
 main_packages=(
   cmake ninja-build g++ make python3
   llvm-19 llvm-19-dev llvm-19-tools clang-19 lld-19 libclang-19-dev libclang-cpp19-dev
   libgtest-dev libgmock-dev libbenchmark-dev libeigen3-dev
-  bear dpkg-dev time valgrind pkg-config
+  bear dpkg-dev time valgrind pkg-config bolt-19 libbolt-19-dev
 )
 packages=(
   "${main_packages[@]}"

@@ -2,6 +2,7 @@
 # (opt, llc, clang, FileCheck from /usr/lib/llvm-19/bin, first on PATH) and
 # the freshly built mlgo binary and plugin.
 import os
+import shutil
 
 import lit.formats
 
@@ -49,6 +50,16 @@ if mlgo_mpi in ("ON", "1", "TRUE", "YES") and mlgo_mpiexec:
     if os.geteuid() == 0:
         config.environment["OMPI_ALLOW_RUN_AS_ROOT"] = "1"
         config.environment["OMPI_ALLOW_RUN_AS_ROOT_CONFIRM"] = "1"
+
+# BOLT (scripts/setup.sh installs Debian's bolt-19 and libbolt-19-dev): the
+# tests of `mlgo eval --bolt` need llvm-bolt-19, merge-fdata-19 and the
+# instrumentation runtime in the lib/ beside llvm-bolt-19's real binary.
+mlgo_bolt = shutil.which("llvm-bolt-19")
+if mlgo_bolt and shutil.which("merge-fdata-19"):
+    bolt_lib = os.path.join(os.path.dirname(os.path.realpath(mlgo_bolt)),
+                            "..", "lib", "libbolt_rt_instr.a")
+    if os.path.exists(bolt_lib):
+        config.available_features.add("bolt")
 
 config.substitutions.append(("%mlgo_src", config.mlgo_src_root))
 config.substitutions.append(("%mlgo_obj", config.mlgo_obj_root))

@@ -16,6 +16,7 @@
 #include "mlgo/Speed/Callgrind.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
+#include "mlgo/Speed/TimeBench.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Process.h"
@@ -29,6 +30,7 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
 #include "llvm/Support/Regex.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/TargetParser/Host.h"
@@ -409,6 +411,197 @@ static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
   return Error::success();
 }
 
+/// llvm-bolt-19 as its real file, e.g. /usr/lib/llvm-19/bin/llvm-bolt: BOLT
+/// looks for its instrumentation runtime in the lib/ beside the directory
+/// it was run from, and Debian's /usr/bin/llvm-bolt-19 is a symbolic link
+/// whose own ../lib has none.
+static Expected<std::string> findBolt() {
+  ErrorOr<std::string> Bolt = sys::findProgramByName("llvm-bolt-19");
+  if (!Bolt)
+    return makeError("llvm-bolt-19: not found on the PATH (--bolt needs "
+                     "Debian's bolt-19 and libbolt-19-dev)");
+  SmallString<256> Real;
+  if (std::error_code EC = sys::fs::real_path(*Bolt, Real))
+    return makeError(*Bolt + ": " + EC.message());
+  SmallString<256> Runtime(
+      sys::path::parent_path(sys::path::parent_path(Real)));
+  sys::path::append(Runtime, "lib", "libbolt_rt_instr.a");
+  if (!sys::fs::exists(Runtime))
+    return makeError(Runtime +
+                     ": no such file (BOLT's instrumentation runtime; "
+                     "install libbolt-19-dev)");
+  return std::string(Real);
+}
+
+/// Runs \p Argv (a BOLT tool) with its output in \p LogPath; an error names
+/// \p Name, \p What it did and the log's last lines.
+static Error runBoltStep(StringRef Name, ArrayRef<std::string> Argv,
+                         const std::string &LogPath, unsigned TimeoutSeconds,
+                         const Twine &What) {
+  ProcessResult R = runLogged(Argv, LogPath, TimeoutSeconds);
+  if (!R.succeeded())
+    return makeError(Name + ": " + What + " " + R.describe() +
+                     "; last lines of " + LogPath + ":\n" +
+                     readTail(LogPath, 10));
+  return Error::success();
+}
+
+/// \p Dir copied to \p Copy (replaced), as `cp -a` copies.
+static Error copyBuild(StringRef Name, const std::string &Dir,
+                       const std::string &Copy, const std::string &LogPath) {
+  if (std::error_code EC = sys::fs::remove_directories(Copy))
+    return makeError(Copy + ": " + EC.message());
+  return runBoltStep(Name, {"cp", "-a", Dir, Copy}, LogPath, 3600,
+                     "copying " + Dir + " to " + Copy);
+}
+
+/// Optimizes Plan's \p Programs of the build in \p Dir with BOLT into
+/// \p Dir-bolt: instrumented into \p Dir-bolt-instrumented, where the
+/// profile workload runs them; the profiles merged per program into
+/// WORK/bolt/<build>/.
+static Error boltBuild(const BuildEvalOptions &Opts, const BuildPlan &Plan,
+                       StringRef Bolt, const std::string &Dir,
+                       ArrayRef<std::string> Programs) {
+  const std::string &Name = Plan.Name;
+  std::string Build = sys::path::filename(Dir).str();
+  std::string Work = Opts.WorkDir + "/bolt/" + Build;
+  std::string Instrumented = Dir + "-bolt-instrumented", Bolted = Dir + "-bolt";
+  if (std::error_code EC = sys::fs::remove_directories(Work))
+    return makeError(Work + ": " + EC.message());
+  if (std::error_code EC = sys::fs::create_directories(Work + "/profiles"))
+    return makeError(Work + "/profiles: " + EC.message());
+  if (Error E = copyBuild(Name, Dir, Instrumented, Work + "/copy.log"))
+    return E;
+  if (Error E = copyBuild(Name, Dir, Bolted, Work + "/copy.log"))
+    return E;
+  for (size_t I = 0; I < Programs.size(); ++I) {
+    std::string In = Dir + "/" + Plan.Tree + "/" + Programs[I];
+    std::string Profile =
+        Work + "/profiles/" + std::to_string(I + 1) + ".fdata";
+    if (Opts.Log)
+      Opts.Log("instrumenting " + Programs[I] + " of " + Name + " (" + Build +
+               ") with BOLT");
+    if (Error E = runBoltStep(
+            Name,
+            {Bolt.str(), In, "-instrument", "--instrumentation-file=" + Profile,
+             "--instrumentation-file-append-pid", "-o",
+             Instrumented + "/" + Plan.Tree + "/" + Programs[I]},
+            Work + "/instrument-" + std::to_string(I + 1) + ".log",
+            Opts.BuildTimeoutSeconds, "llvm-bolt-19 -instrument " + In))
+      return E;
+  }
+  if (Opts.Log)
+    Opts.Log("running the profile workload of " + Name + " (" + Build +
+             ", BOLT-instrumented)");
+  std::string WorkloadLog = Work + "/workload.log";
+  for (const std::vector<std::string> &Argv :
+       Plan.ProfileWorkload(Instrumented))
+    if (Error E = runBoltStep(Name, Argv, WorkloadLog, Opts.BuildTimeoutSeconds,
+                              "the profile workload (BOLT-instrumented)"))
+      return E;
+  for (size_t I = 0; I < Programs.size(); ++I) {
+    // Each process writes <profile>.<pid>.fdata as it exits.
+    std::string Prefix = std::to_string(I + 1) + ".fdata.";
+    std::vector<std::string> Parts;
+    std::error_code EC;
+    for (sys::fs::directory_iterator It(Work + "/profiles", EC), End;
+         It != End && !EC; It.increment(EC))
+      if (sys::path::filename(It->path()).starts_with(Prefix))
+        Parts.push_back(It->path());
+    if (EC)
+      return makeError(Work + "/profiles: " + EC.message());
+    if (Parts.empty())
+      return makeError(Name + ": the profile workload ran no code of " +
+                       Instrumented + "/" + Plan.Tree + "/" + Programs[I] +
+                       " (BOLT has no profile of it; see " + WorkloadLog + ")");
+    llvm::sort(Parts);
+    std::string Merged = Work + "/" + std::to_string(I + 1) + ".fdata";
+    std::vector<std::string> Merge = {"merge-fdata-19", "-q", "-o", Merged};
+    llvm::append_range(Merge, Parts);
+    if (Error E = runBoltStep(Name, Merge, Work + "/merge.log", 600,
+                              "merge-fdata-19 of " + Programs[I]))
+      return E;
+    std::string In = Dir + "/" + Plan.Tree + "/" + Programs[I];
+    if (Opts.Log)
+      Opts.Log("optimizing " + Programs[I] + " of " + Name + " (" + Build +
+               ") with BOLT");
+    if (Error E = runBoltStep(
+            Name,
+            {Bolt.str(), In, "-data=" + Merged, "-reorder-blocks=ext-tsp",
+             "-reorder-functions=hfsort", "-split-functions", "-split-all-cold",
+             "-split-eh", "-dyno-stats", "-o",
+             Bolted + "/" + Plan.Tree + "/" + Programs[I]},
+            Work + "/optimize-" + std::to_string(I + 1) + ".log",
+            Opts.BuildTimeoutSeconds, "llvm-bolt-19 " + In))
+      return E;
+  }
+  return Error::success();
+}
+
+/// With `--bolt`: the builds in \p BaseDir and \p ModelDir optimized by
+/// BOLT, then all four run under callgrind and timed together on the
+/// benchmark.
+static Error measureBolt(const BuildEvalOptions &Opts, const BuildPlan &Plan,
+                         const std::string &BaseDir,
+                         const std::string &ModelDir, PackageReport &Report) {
+  const std::string &Name = Plan.Name;
+  if (!Plan.ProfileWorkload)
+    return makeError(Name + ": --bolt needs a profile workload to run the "
+                            "instrumented builds on (--bolt-run)");
+  Expected<std::string> Bolt = findBolt();
+  if (!Bolt)
+    return Bolt.takeError();
+  BoltReport &B = Report.Bolt;
+  B.Programs = Report.Speed.Programs;
+  for (const std::string *Dir : {&BaseDir, &ModelDir})
+    if (Error E = boltBuild(Opts, Plan, *Bolt, *Dir, B.Programs))
+      return E;
+
+  std::string Scratch = Opts.WorkDir + "/bench";
+  B.Names = {Report.BaselineName, Report.BaselineName + "+BOLT",
+             Report.ModelName, Report.ModelName + "+BOLT"};
+  const std::string Dirs[4] = {BaseDir, BaseDir + "-bolt", ModelDir,
+                               ModelDir + "-bolt"};
+  for (int K = 0; K < 4; ++K) {
+    if (Opts.Log)
+      Opts.Log("benchmarking " + Name + " under callgrind with " + B.Names[K]);
+    Expected<CallgrindRun> Run = runCallgrind(
+        Name, Plan.BenchArgv(Dirs[K], Scratch), Dirs[K] + "/" + Plan.Tree,
+        Opts.WorkDir + "/bolt/callgrind-" + std::to_string(K + 1),
+        Opts.TestTimeoutSeconds * 20);
+    if (!Run)
+      return Run.takeError();
+    B.Executed.push_back(Run->Instructions);
+  }
+
+  std::vector<speed::BenchBuild> Builds;
+  for (int K = 0; K < 4; ++K)
+    Builds.push_back({B.Names[K], Plan.BenchArgv(Dirs[K], Scratch)});
+  speed::BenchOptions O;
+  O.Stop = Opts.BoltStop;
+  O.WorkDir = Opts.WorkDir + "/bolt/time";
+  O.TimeoutSeconds = Opts.TestTimeoutSeconds;
+  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
+    return makeError(O.WorkDir + ": " + EC.message());
+  if (Opts.Log)
+    Opts.Log("timing " + Name + ": " + join(B.Names, ", "));
+  Expected<speed::BenchResult> T = speed::runTimeBench(Builds, O);
+  if (!T)
+    return makeError(Name + ": " + toString(T.takeError()));
+  B.Measure = T->decidedMeasure();
+  B.Rounds = T->Rounds;
+  B.Stopped = speed::describe(T->Stopped, T->Rule);
+  B.LoadBefore = T->LoadBefore;
+  B.LoadAfter = T->LoadAfter;
+  B.Time = T->Decided;
+  const std::vector<std::vector<double>> &V = T->decidedValues();
+  B.ModelAfterBolt = speed::bootstrapMedian(speed::pairedRatios(V[3], V[1]),
+                                            O.Seed, O.Resamples);
+  B.BoltAfterModel = speed::bootstrapMedian(speed::pairedRatios(V[3], V[2]),
+                                            O.Seed, O.Resamples);
+  return Error::success();
+}
+
 /// Builds \p Plan with Opts.OptLevel, no eviction model and the compiler
 /// flags \p SpeedFlags into \p Dir, logging to \p BuildLog; \p ExtraEnv
 /// (NAME=VALUE) goes into the build's environment. \p What names the build
@@ -624,7 +817,10 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
         "MLGO_EVAL_SPEED_FLAGS=" +
             (Opts.ProfilePath.empty()
                  ? std::string()
-                 : join(speed::speedPackageFlags(Opts.ProfilePath), " "))};
+                 : join(speed::speedPackageFlags(Opts.ProfilePath), " ") +
+                       // BOLT rewrites a program whose relocations the
+                       // link kept.
+                       (Opts.Bolt ? " -Wl,--emit-relocs" : ""))};
     llvm::append_range(Argv,
                        Plan.BuildArgv(Cfg.Dir, getPolicyArgs(Cfg.Kind, Opts)));
     std::string BuildLog = Opts.WorkDir + "/build-" + Fields.DirName + ".log";
@@ -723,6 +919,12 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
             measureSpeed(Opts, Plan, Configs[0].Dir, Configs[1].Dir, Report))
       return E;
     Report.HasSpeed = true;
+    if (Opts.Bolt) {
+      if (Error E =
+              measureBolt(Opts, Plan, Configs[0].Dir, Configs[1].Dir, Report))
+        return E;
+      Report.HasBolt = true;
+    }
   }
   return Report;
 }
@@ -1004,6 +1206,15 @@ static Expected<BuildPlan> makeSourcePlan(const SourceEvalOptions &Opts) {
     std::string Bench = Opts.BenchCommand;
     Plan.BenchArgv = [=](const std::string &Dir, const std::string &) {
       return InTree(Dir, Bench);
+    };
+  }
+  if (!Opts.ProfileCommands.empty()) {
+    std::vector<std::string> Commands = Opts.ProfileCommands;
+    Plan.ProfileWorkload = [=](const std::string &Dir) {
+      std::vector<std::vector<std::string>> Argvs;
+      for (const std::string &C : Commands)
+        Argvs.push_back(InTree(Dir, C));
+      return Argvs;
     };
   }
   return Plan;

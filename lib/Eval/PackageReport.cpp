@@ -237,6 +237,42 @@ Table PackageReport::getSpeedTable() const {
   return T;
 }
 
+/// "0.9876 [0.9801, 0.9950]".
+static std::string formatEstimate(const speed::RatioEstimate &E) {
+  return formatv("{0:F4} [{1:F4}, {2:F4}]", E.Median, E.CI.Low, E.CI.High)
+      .str();
+}
+
+Table PackageReport::getBoltTable() const {
+  Table T;
+  T.Header = {Package + " against BOLT", "executed instructions", "ratio",
+              Bolt.Measure + " ratio [95% interval]", "verdict"};
+  for (size_t I = 0; I < Bolt.Names.size(); ++I)
+    T.addRow(
+        {Bolt.Names[I], std::to_string(Bolt.Executed[I]),
+         formatSpeedRatio(double(Bolt.Executed[0]), double(Bolt.Executed[I])),
+         formatEstimate(Bolt.Time[I]),
+         I == 0 ? "baseline" : speed::describe(speed::judge(Bolt.Time[I].CI))});
+  return T;
+}
+
+/// The line that says whether \p Gainer's gain (\p Before, over
+/// \p Without) survives \p Other (\p After: both with \p Other).
+static void printSurvival(raw_ostream &OS, StringRef Gainer, StringRef Other,
+                          StringRef Without, const speed::RatioEstimate &Before,
+                          const speed::RatioEstimate &After) {
+  speed::Verdict V = speed::judge(Before.CI), W = speed::judge(After.CI);
+  OS << Gainer << " against " << Without << ": " << formatEstimate(Before)
+     << ' ' << speed::describe(V) << "; with " << Other
+     << " both: " << formatEstimate(After) << ' ' << speed::describe(W) << ": ";
+  if (V != speed::Verdict::Faster)
+    OS << Gainer << " has no gain for " << Other << " to keep or undo\n";
+  else if (W == speed::Verdict::Faster)
+    OS << Gainer << "'s gain survives " << Other << '\n';
+  else
+    OS << Gainer << "'s gain does not survive " << Other << '\n';
+}
+
 Table getSpeedSummaryTable(
     ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
     StringRef BaselineName, StringRef ModelName) {
@@ -277,6 +313,20 @@ void PackageReport::print(raw_ostream &OS, ReportFormat Format) const {
           OS << (I ? ", " : "") << Speed.Mismatches[I];
         OS << (Speed.Mismatches.size() > 3 ? ", ...)" : ")") << '\n';
       }
+      OS << '\n';
+    }
+  }
+  if (HasBolt) {
+    getBoltTable().print(OS, Format);
+    OS << '\n';
+    if (Format != ReportFormat::CSV) {
+      const std::vector<std::string> &N = Bolt.Names;
+      OS << "BOLTed: " << join(Bolt.Programs, ", ") << '\n'
+         << "timed: " << Bolt.Measure << ", " << Bolt.Rounds << " rounds ("
+         << Bolt.Stopped << "); load average " << Bolt.LoadBefore << " before, "
+         << Bolt.LoadAfter << " after\n";
+      printSurvival(OS, N[2], "BOLT", N[0], Bolt.Time[2], Bolt.ModelAfterBolt);
+      printSurvival(OS, "BOLT", N[2], N[0], Bolt.Time[1], Bolt.BoltAfterModel);
       OS << '\n';
     }
   }

@@ -12,6 +12,7 @@
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/TempDirs.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ProfileData/InstrProfReader.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -55,6 +56,11 @@ Expected<ProfileInfo> readProfileInfo(StringRef Path) {
       Ran |= Count > 0;
     }
     Info.ExecutedFunctions += Ran;
+    // IR-level names of local functions are "FILE;NAME".
+    StringRef Name = Record.Name;
+    if (Ran)
+      Info.ExecutedNames.push_back(
+          (Name.contains(';') ? Name.rsplit(';').second : Name).str());
     if (!Record.Counts.empty())
       Info.TotalEntryCount += Record.Counts.front();
   }
@@ -63,6 +69,9 @@ Expected<ProfileInfo> readProfileInfo(StringRef Path) {
   if (Info.MaxCount == 0)
     return Fail("every count is zero: the workload ran none of the "
                 "instrumented code");
+  llvm::sort(Info.ExecutedNames);
+  Info.ExecutedNames.erase(llvm::unique(Info.ExecutedNames),
+                           Info.ExecutedNames.end());
   return Info;
 }
 

@@ -287,8 +287,17 @@ private:
       return T.takeError();
     TaskOutcome Done = Batcher.run(std::move(*T));
     sys::fs::remove(Tmp + ".decisions");
-    if (!Done.ok())
+    if (!Done.ok()) {
+      // A profile that does not fit the module (another program's, or an
+      // edited function's) is what -Werror=backend-plugin stops: the error
+      // names the profile, which clang's own message does not.
+      auto [What, Stderr] = StringRef(Done.Error).split(":\n");
+      if (Stderr.contains("-Wbackend-plugin]"))
+        return makeError(M.Name + ": the profile " + O.Profile +
+                         " does not fit this module (" + What +
+                         " on its profile diagnostics):\n" + Stderr);
       return makeError(M.Name + ": " + Done.Error);
+    }
     Expected<SpeedCompileAnswer> A = decodeSpeedCompileAnswer(*Done.Result);
     if (!A)
       return makeError(M.Name + ": " + toString(A.takeError()));

@@ -397,6 +397,25 @@ int runProfile() {
     if (!Counts)
       return fail(Counts.takeError());
     CountedFunctions = Counts->Functions.size();
+    // The counts belong to the run that made the profile: the functions
+    // that ran in one ran in the other. Counts leave out names defined
+    // twice, so a part may be missing, but not most (another program's
+    // counts share its main at most).
+    size_t Matched = llvm::count_if(Info->ExecutedNames, [&](StringRef N) {
+      return Counts->Functions.contains(N);
+    });
+    size_t Ran = Info->ExecutedNames.size();
+    if (Matched == 0)
+      return fail(ProfileCounts + ": none of its " + Twine(CountedFunctions) +
+                  " functions is one of the " + Twine(Ran) +
+                  " that ran in the profile " + ProfileFile +
+                  " (block counts of another program's run?)");
+    if (Matched * 2 < Ran)
+      return fail(ProfileCounts + ": counts for only " + Twine(Matched) +
+                  " of the " + Twine(Ran) + " functions that ran in the " +
+                  "profile " + ProfileFile + " (" +
+                  formatv("{0:F1}", 100.0 * double(Matched) / double(Ran)) +
+                  "%): block counts of another run than the profile's?");
     Expected<std::unique_ptr<MemoryBuffer>> Read = readWholeFile(ProfileCounts);
     if (!Read)
       return fail(Read.takeError());

@@ -146,6 +146,18 @@ cl::opt<unsigned> PackageWallRuns(
     cl::desc("with a profile: paired wall-clock runs of the benchmark "
              "(default: 5)"),
     cl::init(5), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<bool> PackageBolt(
+    "bolt",
+    cl::desc("with a profile: also optimize both builds with llvm-bolt-19 "
+             "from an instrumented run of the profile workload, and time the "
+             "four builds (PGO, PGO+BOLT, the plugin's, the plugin's+BOLT) "
+             "together on the benchmark"),
+    cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<unsigned> PackageMaxRuns(
+    "max-runs",
+    cl::desc("with --bolt: stop timing after this many runs of each build "
+             "(default: 100)"),
+    cl::init(100), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -247,6 +259,24 @@ cl::opt<unsigned> BuildWallRuns(
     cl::desc("with --profile: paired wall-clock runs of the benchmark "
              "(default: 5)"),
     cl::init(5), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<bool> BuildBolt(
+    "bolt",
+    cl::desc("with --profile: also optimize both builds with llvm-bolt-19 "
+             "from an instrumented run of --bolt-run, and time the four "
+             "builds (PGO, PGO+BOLT, the plugin's, the plugin's+BOLT) "
+             "together on the benchmark"),
+    cl::sub(BuildCmd), cl::cat(Cat));
+cl::list<std::string> BuildBoltRun(
+    "bolt-run",
+    cl::desc("with --bolt: the profile workload, a shell command run in the "
+             "BOLT-instrumented build trees as a test is (repeatable; give "
+             "the commands of mlgo profile build --run)"),
+    cl::value_desc("command"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<unsigned> BuildMaxRuns(
+    "max-runs",
+    cl::desc("with --bolt: stop timing after this many runs of each build "
+             "(default: 100)"),
+    cl::init(100), cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<std::string> BuildWork(
     "work-dir",
     cl::desc("build trees and logs (default: mlgo-eval-<name> in the current "
@@ -523,6 +553,12 @@ int runEvalPackage() {
   Opts.TestTimeoutSeconds = PackageTestTimeout;
   Opts.RunTests = !PackageNoTests;
   Opts.WallRuns = std::max(1u, unsigned(PackageWallRuns));
+  if (PackageBolt && !Speed)
+    return fail("--bolt needs a profile (--profile or --profile-from-tests)");
+  Opts.Bolt = PackageBolt;
+  Opts.BoltStop.MaxRounds = std::max(1u, unsigned(PackageMaxRuns));
+  Opts.BoltStop.MinRounds =
+      std::min(Opts.BoltStop.MinRounds, Opts.BoltStop.MaxRounds);
   Opts.Log = [](StringRef Line) { errs() << "eval: " << Line << '\n'; };
 
   // Every package is evaluated, whatever happened to the ones before.
@@ -664,6 +700,18 @@ int runEvalBuild() {
       Opts.Model.Name = "evict " + sys::path::filename(BuildEvictModel).str();
     }
   }
+  if (BuildBolt && BuildProfile.empty())
+    return fail("--bolt is for --profile");
+  if (!BuildBoltRun.empty() && !BuildBolt)
+    return fail("--bolt-run is for --bolt");
+  if (BuildBolt && BuildBoltRun.empty())
+    return fail("--bolt needs --bolt-run: the profile workload BOLT's "
+                "instrumented builds run");
+  Opts.Bolt = BuildBolt;
+  Opts.ProfileCommands = BuildBoltRun;
+  Opts.BoltStop.MaxRounds = std::max(1u, unsigned(BuildMaxRuns));
+  Opts.BoltStop.MinRounds =
+      std::min(Opts.BoltStop.MinRounds, Opts.BoltStop.MaxRounds);
   if (!BuildDecisions.empty()) {
     if (!sys::fs::is_regular_file(BuildDecisions))
       return fail(BuildDecisions + ": no such file (the decisions file)");

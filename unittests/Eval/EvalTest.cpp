@@ -363,6 +363,59 @@ TEST(PackageReportTest, SpeedTable) {
                      "lzip,0.9900,1.0051,-,0.9600\n");
 }
 
+TEST(PackageReportTest, BoltTableAndWhatSurvives) {
+  PackageReport R;
+  R.Package = "xz";
+  R.BaselineName = "-O2";
+  R.ModelName = "tuned";
+  R.HasBolt = true;
+  BoltReport &B = R.Bolt;
+  B.Names = {"-O2", "-O2+BOLT", "tuned", "tuned+BOLT"};
+  B.Executed = {1000000, 990000, 980000, 975000};
+  B.Time = {{1, {1, 1}},
+            {0.95, {0.94, 0.96}},
+            {0.98, {0.97, 0.99}},
+            {0.96, {0.95, 0.97}}};
+  B.ModelAfterBolt = {1.01, {0.995, 1.02}};
+  B.BoltAfterModel = {0.97, {0.96, 0.98}};
+  B.Measure = "CPU time";
+  B.Stopped = "at the cap of 20 rounds";
+  B.LoadBefore = "1.00 0.50 0.25";
+  B.LoadAfter = "1.10 0.60 0.30";
+  B.Rounds = 20;
+  B.Programs = {"src/xz/xz"};
+  std::string S;
+  raw_string_ostream OS(S);
+  R.getBoltTable().print(OS, ReportFormat::Table);
+  EXPECT_EQ(S, "xz against BOLT  executed instructions   ratio  CPU time "
+               "ratio [95% interval]   verdict\n"
+               "-------------------------------------------------------------"
+               "--------------------------\n"
+               "-O2                            1000000  1.0000        1.0000 "
+               "[1.0000, 1.0000]  baseline\n"
+               "-O2+BOLT                        990000  0.9900        0.9500 "
+               "[0.9400, 0.9600]    faster\n"
+               "tuned                           980000  0.9800        0.9800 "
+               "[0.9700, 0.9900]    faster\n"
+               "tuned+BOLT                      975000  0.9750        0.9600 "
+               "[0.9500, 0.9700]    faster\n");
+  std::string All;
+  raw_string_ostream AOS(All);
+  R.print(AOS, ReportFormat::Table);
+  EXPECT_NE(All.find("BOLTed: src/xz/xz\n"
+                     "timed: CPU time, 20 rounds (at the cap of 20 rounds); "
+                     "load average 1.00 0.50 0.25 before, 1.10 0.60 0.30 "
+                     "after\n"
+                     "tuned against -O2: 0.9800 [0.9700, 0.9900] faster; with "
+                     "BOLT both: 1.0100 [0.9950, 1.0200] no measurable "
+                     "difference: tuned's gain does not survive BOLT\n"
+                     "BOLT against -O2: 0.9500 [0.9400, 0.9600] faster; with "
+                     "tuned both: 0.9700 [0.9600, 0.9800] faster: BOLT's gain "
+                     "survives tuned\n"),
+            std::string::npos)
+      << All;
+}
+
 TEST(PackageReportTest, ReportAndVerdicts) {
   PackageReport R;
   R.Package = "zlib";

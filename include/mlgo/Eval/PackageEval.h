@@ -31,6 +31,13 @@
 // profile: the program built at the same level with -fprofile-generate
 // (WORK/profile/), its profile workload run, the raw profiles merged.
 //
+// With `--bolt` as well, each of the two builds is also optimized by BOLT
+// (llvm-bolt-19 in instrumentation mode, which needs no hardware counters)
+// from a run of the profile workload, and the four builds (PGO, PGO+BOLT,
+// the model's or tuned, the same +BOLT) are timed together on the
+// benchmark and run under callgrind: whether the tuned build's gain
+// survives BOLT, and BOLT's the tuning.
+//
 // Nothing is silently skipped: a failed build or fetch is an error naming
 // the program, the build and its log; a failed test is a TestOutcome.
 //
@@ -42,6 +49,7 @@
 #include "mlgo/Eval/BuildSystem.h"
 #include "mlgo/Eval/ModuleCompiler.h"
 #include "mlgo/Eval/PackageReport.h"
+#include "mlgo/Speed/BenchStats.h"
 #include "mlgo/Speed/Profile.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -82,6 +90,20 @@ struct BuildEvalOptions {
   std::string CountsPath;
   /// Paired wall-clock runs of the benchmark (with a profile).
   unsigned WallRuns = 5;
+  /// With a profile: BOLT as well (measureBolt below). Every build links
+  /// with --emit-relocs; each build's benchmark programs are instrumented
+  /// by llvm-bolt-19, the profile workload runs them (WORK/<build>-bolt-
+  /// instrumented/), the merged .fdata (WORK/bolt/) optimizes them into
+  /// WORK/<build>-bolt/; the four builds are then timed together
+  /// (mlgo/Speed/TimeBench.h) and run under callgrind.
+  bool Bolt = false;
+  /// With Bolt: when the timing of the four builds stops.
+  speed::StoppingRule BoltStop;
+  /// Shell commands that replace the profile workload (a package's recipe
+  /// has one; a source tree has none but these), each run in the build
+  /// tree with $MLGO_BUILD_DIR set: `mlgo profile package|build --run`,
+  /// and the workload BOLT's instrumented builds run (`--bolt-run`).
+  std::vector<std::string> ProfileCommands;
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;
   unsigned TestTimeoutSeconds = 600;
@@ -96,10 +118,6 @@ struct PackageEvalOptions : BuildEvalOptions {
   /// Where fetched sources are cached.
   std::string SourceCache;
   bool RunTests = true;
-  /// profilePackage: shell commands that replace the recipe's profile
-  /// workload (`mlgo profile package --run`), each run in the build tree
-  /// (the recipe's subdir of WORK/profile/src) with $MLGO_BUILD_DIR set.
-  std::vector<std::string> ProfileCommands;
 };
 
 llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);

@@ -20,6 +20,7 @@
 #define MLGO_EVAL_PACKAGEREPORT_H
 
 #include "mlgo/Eval/Table.h"
+#include "mlgo/Speed/BenchStats.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -85,6 +86,28 @@ struct SpeedReport {
   std::vector<std::string> Mismatches;
 };
 
+/// `--bolt`: the two builds of a profiled evaluation, each also optimized
+/// by BOLT from an instrumented run of the profile workload, timed together
+/// on the benchmark (mlgo/Speed/TimeBench.h) and run under callgrind.
+struct BoltReport {
+  /// The builds in the order timed: the baseline, the baseline +BOLT, the
+  /// model's (or tuned) build, the same +BOLT.
+  std::vector<std::string> Names;
+  /// Callgrind's executed instructions of each.
+  std::vector<uint64_t> Executed;
+  /// Each build's time over the baseline's (the baseline's own is 1).
+  std::vector<speed::RatioEstimate> Time;
+  /// Whether a gain survives the other: model+BOLT over baseline+BOLT, and
+  /// model+BOLT over model; from the same rounds.
+  speed::RatioEstimate ModelAfterBolt, BoltAfterModel;
+  /// What was timed ("CPU time" or "cycles"), how many rounds, why it
+  /// stopped, and the load average before and after.
+  std::string Measure, Stopped, LoadBefore, LoadAfter;
+  unsigned Rounds = 0;
+  /// The files BOLT optimized, relative to the build tree.
+  std::vector<std::string> Programs;
+};
+
 struct PackageReport {
   std::string Package;
   std::string BaselineName = "-Oz";
@@ -103,6 +126,9 @@ struct PackageReport {
   /// With a profile: the benchmark's speed of both builds.
   bool HasSpeed = false;
   SpeedReport Speed;
+  /// With `--bolt`: the four builds against BOLT.
+  bool HasBolt = false;
+  BoltReport Bolt;
 
   /// Tests that pass with the baseline and fail with the model (or, with
   /// a tuned build, fail with it).
@@ -123,6 +149,9 @@ struct PackageReport {
   /// The speed table (HasSpeed): executed instructions, the reward's
   /// instructions and cycles, wall-clock medians, each with its ratio.
   Table getSpeedTable() const;
+  /// The table against BOLT (HasBolt): per build, executed instructions
+  /// and time, each with its ratio to the baseline.
+  Table getBoltTable() const;
   /// The three tables and a verdict line per failing test.
   void print(llvm::raw_ostream &OS, ReportFormat Format) const;
 };

@@ -44,6 +44,9 @@ struct ProfileInfo {
   uint64_t MaxCount = 0;
   /// The sum of every function's entry count (its first counter).
   uint64_t TotalEntryCount = 0;
+  /// The names of the functions that ran, as the program's symbols (a
+  /// local function's "FILE;" prefix dropped), sorted, each once.
+  std::vector<std::string> ExecutedNames;
 };
 
 /// Reads and checks the indexed profile at \p Path: an error naming the
