@@ -19,6 +19,7 @@
 #include <cassert>
 #include <cerrno>
 #include <csignal>
+#include <cstdio>
 #include <cstring>
 #include <dirent.h>
 #include <fcntl.h>
@@ -143,6 +144,31 @@ std::optional<int> ownerOf(StringRef Name, StringRef Prefix) {
   return Pid;
 }
 
+/// Whether process \p Pid still runs. A zombie does not: a SIGKILLed
+/// worker rank whose parent (Open MPI's daemon) has not reaped it yet
+/// answers kill(0) but will never remove its directory.
+bool isRunning(int Pid) {
+  if (::kill(Pid, 0) != 0 && errno == ESRCH)
+    return false;
+  char Path[64];
+  std::snprintf(Path, sizeof(Path), "/proc/%d/stat", Pid);
+  int FD = ::open(Path, O_RDONLY | O_CLOEXEC);
+  if (FD < 0)
+    return true;
+  char Buf[512];
+  ssize_t N = ::read(FD, Buf, sizeof(Buf) - 1);
+  ::close(FD);
+  if (N <= 0)
+    return true;
+  // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, so the
+  // state follows the last ')'.
+  StringRef Stat(Buf, size_t(N));
+  size_t Close = Stat.rfind(')');
+  if (Close == StringRef::npos || Close + 2 >= Stat.size())
+    return true;
+  return Stat[Close + 2] != 'Z';
+}
+
 } // namespace
 
 unsigned collectStaleTempDirs(StringRef Prefix) {
@@ -159,7 +185,7 @@ unsigned collectStaleTempDirs(StringRef Prefix) {
     if (::lstat(It->path().c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
         St.st_uid != ::getuid())
       continue;
-    if (::kill(*Pid, 0) == 0 || errno != ESRCH)
+    if (isRunning(*Pid))
       continue;
     // Not sys::fs::remove_directories: it leaves FIFOs (a channel's) and
     // other files that are not regular.

@@ -131,4 +131,25 @@ TEST(TempDirsTest, AKilledOwnersTreeIsCollectedALiveOnesIsKept) {
   sys::fs::remove_directories(Other);
 }
 
+// A SIGKILLed worker rank that its parent (Open MPI's daemon) has not
+// reaped yet is a zombie: it answers kill(0) but will never remove its
+// tree, so the tree is collected.
+TEST(TempDirsTest, AZombieOwnersTreeIsCollected) {
+  pid_t Child = ::fork();
+  ASSERT_GE(Child, 0);
+  if (Child == 0)
+    ::_exit(0);
+  // Not reaped yet: wait until it is a zombie.
+  siginfo_t Info;
+  ASSERT_EQ(::waitid(P_PID, Child, &Info, WEXITED | WNOWAIT), 0);
+  std::string Zombie =
+      tempRoot() + "/mlgo-tempdirs-zombie-" + std::to_string(Child) + "-abcDE4";
+  ASSERT_FALSE(sys::fs::create_directories(Zombie + "/sub"));
+  writeFile(Zombie + "/sub/f");
+  EXPECT_EQ(collectStaleTempDirs("mlgo-tempdirs-zombie"), 1u);
+  EXPECT_FALSE(sys::fs::exists(Zombie));
+  int Status = 0;
+  ASSERT_EQ(::waitpid(Child, &Status, 0), Child);
+}
+
 } // namespace
