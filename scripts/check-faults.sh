@@ -126,17 +126,30 @@ done
 echo "stop"
 if [[ -f $plugin ]]; then
   # The host is stopped as soon as it has spawned the compiler: the
-  # compile must fail at its timeout, naming the channel.
+  # compile must fail at its timeout, naming the channel. The module asks
+  # 800 questions (half a second of session), so that the host is stopped
+  # mid-session, not after a compile that ended before it was seen.
+  {
+    for ((i = 0; i < 400; ++i)); do echo "int f$i(int x) { return x * $i + (x >> 3) ^ $i; }"; done
+    echo "int g(int x) { int s = 0;"
+    for ((i = 0; i < 400; ++i)); do echo "  s += f$i(x + s); s += f$((i * 7 % 400))(s);"; done
+    echo "  return s; }"
+  } >sites.c
+  clang-19 -O2 -Xclang -disable-llvm-passes -S -emit-llvm sites.c -o sites.ll || exit 2
   mlgo serve --policy always -- opt-19 -load-pass-plugin="$plugin" \
     -passes='default<Oz>' -mlgo-interactive-channel-base={channel} \
-    -mlgo-interactive-timeout=2 "$root/test/Inline/Inputs/growth.ll" \
-    -o /dev/null >/dev/null 2>stop.err &
+    -mlgo-interactive-timeout=2 sites.ll -o /dev/null >/dev/null 2>stop.err &
   host=$!
   if cc=$(child_of $host 'opt|opt-19'); then
     kill -STOP $host
     if gone "$cc" 20 && grep -q "channel.*\(no advice for observation\|no host opened it\)" stop.err; then
       ok "a stopped host: the compile failed at its timeout, naming the channel"
-    else bad "a stopped host: the compile $(gone "$cc" 0 && echo "ended: $(head -c 300 stop.err)" || echo "still waits")"; kill -KILL "$cc" 2>/dev/null; fi
+    elif gone "$cc" 0; then
+      bad "a stopped host: the compile ended: $(head -c 300 stop.err)"
+    else
+      bad "a stopped host: the compile still waits ($(ps -o stat=,wchan= -p "$cc"), $(head -c 300 stop.err))"
+      kill -KILL "$cc" 2>/dev/null
+    fi
     kill -KILL $host; wait $host 2>/dev/null
   else
     bad "serve started no opt-19"; kill -KILL $host
