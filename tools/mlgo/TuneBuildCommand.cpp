@@ -421,8 +421,8 @@ std::vector<std::string> getTunedFlags(const Context &C) {
 
 /// Step 5: W/toolchain.cmake and W/flags.txt, printed too. CMake's build
 /// type flags come after CMAKE_C_FLAGS and would override the level, so
-/// the toolchain file sets the build type's flags (the evaluation builds
-/// MinSizeRel, -DNDEBUG, as a release build does).
+/// the toolchain file sets the build type's flags, with -DNDEBUG as the
+/// evaluation's builds have it: MinSizeRel for size, Release for speed.
 Error writeFlags(const Context &C) {
   std::string Flags;
   for (const std::string &F : getTunedFlags(C))
@@ -432,10 +432,11 @@ Error writeFlags(const Context &C) {
                      " (" + (C.Speed ? "speed" : "size") +
                      "); cmake -DCMAKE_TOOLCHAIN_FILE=<this file>\n"
                      "set(CMAKE_C_COMPILER clang-19)\n"
-                     "set(CMAKE_CXX_COMPILER clang++-19)\n"
-                     "set(CMAKE_BUILD_TYPE MinSizeRel CACHE STRING \"\")\n";
+                     "set(CMAKE_CXX_COMPILER clang++-19)\n";
+  StringRef Type = C.Speed ? "Release" : "MinSizeRel";
+  Text += ("set(CMAKE_BUILD_TYPE " + Type + " CACHE STRING \"\")\n").str();
   for (StringRef Lang : {"C", "CXX"})
-    Text += ("set(CMAKE_" + Lang + "_FLAGS_MINSIZEREL \"" + Flags +
+    Text += ("set(CMAKE_" + Lang + "_FLAGS_" + Type.upper() + " \"" + Flags +
              " -DNDEBUG\" CACHE STRING \"\")\n")
                 .str();
   if (Error E = writeFileAtomically(Toolchain, Text))
@@ -520,7 +521,7 @@ Error parseOptions(Context &C) {
   if (C.Speed) {
     E.OptLevel = "-O2";
     E.Evict = true;
-    E.Model.Name = "evict";
+    E.Model.Name = "tuned"; // the plugin with the decisions
     C.ProfilePath =
         getAbsolutePath(Profile.empty() ? C.WorkDir + "/profile.profdata"
                                         : std::string(Profile));
