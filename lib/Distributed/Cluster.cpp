@@ -149,6 +149,17 @@ std::string describeMPIError(int Code) {
   outs().flush();
   WithColor::error(errs(), "mlgo") << Message << "\n";
   errs().flush();
+  // mpirun ends the other ranks, maybe with SIGKILL before their handlers
+  // remove their scratch directories: rank 0 removes those of the worker
+  // ranks on its host now (a dead or stopped rank's included).
+  const World &W = getWorld();
+  if (W.Active && W.Rank == 0) {
+    std::vector<int> Owners;
+    for (size_t R = 1; R < W.Pids.size() && R < W.Hosts.size(); ++R)
+      if (W.Pids[R] > 0 && W.Hosts[R] == W.Hosts[0])
+        Owners.push_back(int(W.Pids[R]));
+    removeTempDirsOf("mlgo-rank", Owners);
+  }
   MPI_Abort(MPI_COMM_WORLD, 1);
   ::_exit(1);
 }

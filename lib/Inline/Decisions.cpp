@@ -335,6 +335,7 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
       if (Fields[1] == "objective" && Value != "size" && Value != "speed")
         return Fail("objective '" + Value + "' is neither 'size' nor 'speed'");
       F.Meta.push_back({Fields[1].str(), Value.str()});
+      F.MetaLines[Fields[1]] = LineNo;
       continue;
     }
     if (Kind == "program") {
@@ -415,6 +416,7 @@ Expected<DecisionsFile> DecisionsFile::parse(StringRef Text, StringRef Name) {
                   Kind + " * <callee> *'");
     SiteDecision D;
     D.Inline = Kind == "inline";
+    D.Line = LineNo;
     bool Group = Fields[1] == "*";
     if (Group != (Fields[3] == "*"))
       return Fail("a group entry has '*' as both caller and ordinal");

@@ -396,13 +396,18 @@ Error checkObjective(const InlinerConfig &C) {
   if (!C.Decisions)
     return Error::success();
   bool ForSpeed = C.Decisions->isForSpeed();
+  // The file and the line of its 'meta objective' (none for a file for
+  // size that does not say so).
+  std::string Where = C.DecisionsPath;
+  if (unsigned Line = C.Decisions->getMetaLine("objective"))
+    Where += ":" + std::to_string(Line);
   if (PipelineForSpeed && !ForSpeed)
-    return makeError(C.DecisionsPath +
+    return makeError(Where +
                      ": decisions tuned for size (-Os/-Oz) cannot apply to "
                      "a build for speed (-O1/-O2/-O3); tune for speed with "
                      "`mlgo tune --objective speed`");
   if (!PipelineForSpeed && ForSpeed)
-    return makeError(C.DecisionsPath +
+    return makeError(Where +
                      ": decisions tuned for speed (-O2) cannot apply to a "
                      "build for size or without an optimization level; "
                      "build with -O2");

@@ -272,6 +272,19 @@ void MLGOInlineAdvisor::writeStepInfo(CallBase &CB, uint32_t Ordinal) {
   // One write per step: the host reads whole lines once the observation
   // has come, and this write precedes the observation's.
   *StepInfo << Text;
+  checkStepInfo();
+}
+
+void MLGOInlineAdvisor::checkStepInfo() {
+  if (!StepInfo || !StepInfo->has_error())
+    return;
+  // A full disk: an error of the compilation naming the file, not the
+  // stream's "IO failure on output stream" abort when it is destroyed.
+  std::error_code EC = StepInfo->error();
+  StepInfo->clear_error();
+  M.getContext().emitError("mlgo: cannot write the step info file '" +
+                           Options.StepInfoPath + "': " + EC.message());
+  StepInfo.reset();
 }
 
 TensorSpec MLGOInlineAdvisor::getLogScoreSpec() {
@@ -328,8 +341,10 @@ private:
   void log(float DeltaSize) {
     if (Owner.Log && Owner.Log->hasObservationInProgress())
       Owner.Log->logReward(DeltaSize);
-    if (Owner.StepInfo)
+    if (Owner.StepInfo) {
       *Owner.StepInfo << "delta " << format("%.9g", DeltaSize) << '\n';
+      Owner.checkStepInfo();
+    }
   }
 
   MLGOInlineAdvisor &Owner;
@@ -632,7 +647,10 @@ void MLGOInlineAdvisor::reportStaleEntries(
     R << "decision '" << StringRef(S.Inline ? "inline" : "no-inline") << " "
       << (S.isGroup() ? StringRef("*") : StringRef(S.Caller)) << " " << S.Callee
       << " " << (S.isGroup() ? std::string("*") : std::to_string(S.Ordinal))
-      << "' in " << Options.FixedFileName << " matches no call site (stale)";
+      << "' in " << Options.FixedFileName;
+    if (S.Line)
+      R << ":" << std::to_string(S.Line);
+    R << " matches no call site (stale)";
     M.getContext().diagnose(R);
   }
   errs() << "mlgo: " << M.getSourceFileName() << ": " << Stale.size() << " of "

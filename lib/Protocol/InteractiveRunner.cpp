@@ -18,12 +18,102 @@
 #include <chrono>
 #include <cstring>
 #include <fcntl.h>
+#include <optional>
 #include <poll.h>
+#include <string>
 #include <unistd.h>
 
 using namespace llvm;
 
 namespace mlgo {
+
+namespace {
+
+/// The outbound channel: non-blocking writes, each waiting at most the
+/// timeout for the host to make room (a host that stops reading while the
+/// pipe is full is an error, not a hang). The first error is kept and every
+/// later byte dropped.
+class OutboundStream final : public raw_ostream {
+public:
+  OutboundStream(int FD, StringRef Path, unsigned TimeoutSeconds)
+      : FD(FD), Path(Path.str()), TimeoutSeconds(TimeoutSeconds) {}
+  ~OutboundStream() override {
+    flush();
+    ::close(FD);
+  }
+
+  /// Names what the next bytes are, for the error ("observation 3").
+  void setWhat(std::string W) { What = std::move(W); }
+  /// The first write error, if any; the stream stays failed.
+  Error takeError() {
+    if (!Err)
+      return Error::success();
+    return createStringError(Err->first, "%s", Err->second.c_str());
+  }
+  bool failed() const { return Err.has_value(); }
+
+private:
+  void write_impl(const char *Ptr, size_t Size) override;
+  uint64_t current_pos() const override { return Pos; }
+
+  const int FD;
+  const std::string Path;
+  const unsigned TimeoutSeconds;
+  std::string What = "the log header";
+  uint64_t Pos = 0;
+  std::optional<std::pair<std::error_code, std::string>> Err;
+};
+
+void OutboundStream::write_impl(const char *Ptr, size_t Size) {
+  using Clock = std::chrono::steady_clock;
+  Pos += Size;
+  if (Err)
+    return;
+  // The deadline restarts whenever the host takes some bytes: a slow host
+  // is waited for, one that stopped reading is not.
+  Clock::time_point Deadline =
+      Clock::now() + std::chrono::seconds(TimeoutSeconds);
+  while (Size) {
+    ssize_t N = ::write(FD, Ptr, Size);
+    if (N > 0) {
+      Ptr += N;
+      Size -= size_t(N);
+      Deadline = Clock::now() + std::chrono::seconds(TimeoutSeconds);
+      continue;
+    }
+    if (N < 0 && errno == EINTR)
+      continue;
+    if (N < 0 && errno != EAGAIN) {
+      std::error_code EC(errno, std::generic_category());
+      Err.emplace(EC, "cannot write " + What + " to outbound channel '" + Path +
+                          "': " + EC.message());
+      return;
+    }
+    int Wait = -1;
+    if (TimeoutSeconds) {
+      auto Left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          Deadline - Clock::now());
+      Wait = int(std::max<int64_t>(0, Left.count()));
+    }
+    struct pollfd P = {FD, POLLOUT, 0};
+    int Ready = ::poll(&P, 1, Wait);
+    if (Ready < 0 && errno != EINTR) {
+      std::error_code EC(errno, std::generic_category());
+      Err.emplace(EC, "cannot wait for outbound channel '" + Path +
+                          "': " + EC.message());
+      return;
+    }
+    if (Ready == 0) {
+      Err.emplace(std::make_error_code(std::errc::timed_out),
+                  "outbound channel '" + Path + "': the host read nothing of " +
+                      What + " for " + std::to_string(TimeoutSeconds) +
+                      " s (a host that stopped reading?)");
+      return;
+    }
+  }
+}
+
+} // namespace
 
 InteractiveRunner::InteractiveRunner(std::vector<TensorSpec> Inputs,
                                      TensorSpec Advice, StringRef OutboundPath,
@@ -77,9 +167,9 @@ InteractiveRunner::InteractiveRunner(std::vector<TensorSpec> Inputs,
                            this->OutboundPath.c_str(), std::strerror(errno)));
     return;
   }
-  // Writes block again (the host reads at its pace).
-  ::fcntl(OutboundFD, F_SETFL, ::fcntl(OutboundFD, F_GETFL) & ~O_NONBLOCK);
-  auto OS = std::make_unique<raw_fd_ostream>(OutboundFD, /*shouldClose=*/true);
+  // Writes stay non-blocking: each waits for room until the deadline.
+  auto OS = std::make_unique<OutboundStream>(OutboundFD, this->OutboundPath,
+                                             TimeoutSeconds);
   Outbound = OS.get();
   Log = std::make_unique<LogWriter>(std::move(OS), InputSpecs,
                                     /*RewardSpec=*/std::nullopt, AdviceSpec);
@@ -91,9 +181,6 @@ InteractiveRunner::~InteractiveRunner() {
   checkNoSurplus();
   if (Log) {
     flushOutbound();
-    // A write error left on the stream would make raw_fd_ostream's
-    // destructor abort the compiler; it has been reported already.
-    Outbound->clear_error();
   }
   Inbound.reset();
   Log.reset();
@@ -112,18 +199,18 @@ bool InteractiveRunner::flushOutbound() {
   if (Broken)
     return false;
   Log->flush();
-  if (!Outbound->has_error())
+  auto *OS = static_cast<OutboundStream *>(Outbound);
+  if (!OS->failed())
     return true;
-  std::error_code EC = Outbound->error();
-  Outbound->clear_error();
-  fail(createStringError(EC, "cannot write to outbound channel '%s': %s",
-                         OutboundPath.c_str(), EC.message().c_str()));
+  fail(OS->takeError());
   return false;
 }
 
 void InteractiveRunner::switchContext(StringRef Name) {
   if (Broken)
     return;
+  static_cast<OutboundStream *>(Outbound)->setWhat("context '" + Name.str() +
+                                                   "'");
   Log->switchContext(Name);
   flushOutbound();
 }
@@ -138,6 +225,8 @@ void *InteractiveRunner::evaluateUntyped() {
   if (!checkNoSurplus())
     return Advice;
   size_t Observation = Observations++;
+  static_cast<OutboundStream *>(Outbound)->setWhat("observation " +
+                                                   std::to_string(Observation));
   Log->startObservation();
   for (size_t I = 0; I < InputSpecs.size(); ++I)
     Log->logTensorValue(I, getTensorUntyped(I));

@@ -10,6 +10,7 @@
 
 #include "mlgo/Support/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -189,6 +190,28 @@ unsigned collectStaleTempDirs(StringRef Prefix) {
       continue;
     // Not sys::fs::remove_directories: it leaves FIFOs (a channel's) and
     // other files that are not regular.
+    removeTreeAt(AT_FDCWD, It->path().c_str(), 0);
+    Removed += !sys::fs::exists(It->path());
+  }
+  return Removed;
+}
+
+unsigned removeTempDirsOf(StringRef Prefix, ArrayRef<int> Owners) {
+  if (Owners.empty())
+    return 0;
+  std::string Root = tempRoot();
+  unsigned Removed = 0;
+  std::error_code EC;
+  for (sys::fs::directory_iterator It(Root, EC), End; It != End && !EC;
+       It.increment(EC)) {
+    StringRef Name = sys::path::filename(It->path());
+    std::optional<int> Pid = ownerOf(Name, Prefix);
+    if (!Pid || *Pid == ::getpid() || !llvm::is_contained(Owners, *Pid))
+      continue;
+    struct stat St;
+    if (::lstat(It->path().c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
+        St.st_uid != ::getuid())
+      continue;
     removeTreeAt(AT_FDCWD, It->path().c_str(), 0);
     Removed += !sys::fs::exists(It->path());
   }

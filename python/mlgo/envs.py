@@ -20,6 +20,8 @@ that dies, stalls or breaks the stream is a RuntimeError naming the module,
 never a hang, and the channel files are always removed.
 """
 import os
+import re
+import shutil
 import tempfile
 
 import numpy as np
@@ -201,6 +203,52 @@ def _vector_space(specs):
     return Box(-np.inf, np.inf, (n,), np.float32)
 
 
+_ENV_DIR = re.compile(r"mlgo-env-([0-9]+)-[^/]+")
+
+
+def _is_running(pid):
+    """Whether process `pid` runs (a zombie does not: it will never remove
+    its directory)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            stat = f.read()
+    except OSError:
+        return True
+    return stat[stat.rfind(")") + 2:stat.rfind(")") + 3] != "Z"
+
+
+def collect_stale_env_dirs(root=None):
+    """Removes the mlgo-env-PID-* directories of this user in `root`
+    (default: tempfile.gettempdir()) whose process PID is gone; returns how
+    many."""
+    root = root or tempfile.gettempdir()
+    removed = 0
+    try:
+        names = os.listdir(root)
+    except OSError:
+        return 0
+    for name in names:
+        m = _ENV_DIR.fullmatch(name)
+        if not m or int(m.group(1)) == os.getpid():
+            continue
+        path = os.path.join(root, name)
+        try:
+            st = os.lstat(path)
+        except OSError:
+            continue
+        if not os.path.isdir(path) or os.path.islink(path) \
+                or st.st_uid != os.getuid() or _is_running(int(m.group(1))):
+            continue
+        shutil.rmtree(path, ignore_errors=True)
+        removed += not os.path.exists(path)
+    return removed
+
 class _CompilerEpisodes(_Env):
     """What InliningEnv and EvictionEnv share: one compiler process per
     episode, stepped through a _core.Episode; the spaces, declared at
@@ -211,7 +259,12 @@ class _CompilerEpisodes(_Env):
     def __init__(self, timeout, specs, observation, seed, extra=()):
         self.timeout = int(timeout)
         self._episode = None
-        self._tmp = tempfile.TemporaryDirectory(prefix="mlgo-env-")
+        # The owner's pid in the name: a host that died without removing it
+        # (SIGKILL, os._exit, SIGTERM without a handler) leaves it for the
+        # next env to collect, as mlgo's own TempDirs do.
+        collect_stale_env_dirs()
+        self._tmp = tempfile.TemporaryDirectory(
+            prefix=f"mlgo-env-{os.getpid()}-")
         if observation not in ("dict", "vector"):
             raise ValueError(f"{self}: observation must be 'dict' or "
                              f"'vector', got {observation!r}")

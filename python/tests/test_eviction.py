@@ -3,11 +3,14 @@ import json
 import os
 import signal
 import subprocess
+import sys
+import time
 
 import numpy as np
 import pytest
 
 import mlgo
+from mlgo import envs
 from conftest import SOURCE, run
 
 SPILLS = os.path.join(SOURCE, "test/RegAlloc/Inputs/spills.ll")
@@ -173,3 +176,40 @@ def test_dead_llc_is_an_exception_naming_module_and_function(spills_env):
     with pytest.raises(mlgo.EnvError, match=r"^EvictionEnv: .*spills\.ll: "
                        r"pressure: compiler was killed by signal 9"):
         spills_env.step(allowed)
+
+
+DYING_HOST = """
+import os
+import mlgo
+env = mlgo.EvictionEnv(files=[{spills!r}], seed=1)
+env.reset(options={{"module": {spills!r}, "function": "pressure"}})
+pids = []
+for task in os.listdir("/proc/self/task"):
+    with open(f"/proc/self/task/{{task}}/children") as f:
+        pids += f.read().split()
+print(" ".join(pids), env._tmp.name, flush=True)
+os._exit(0)  # Mid-episode: no finalizer, no close().
+"""
+
+
+def test_a_dead_host_takes_llc_with_it_and_its_directory_is_collected():
+    package = os.path.dirname(os.path.dirname(mlgo.__file__))
+    done = subprocess.run(
+        [sys.executable, "-c", DYING_HOST.format(spills=SPILLS)],
+        capture_output=True, text=True, timeout=120,
+        env={**os.environ, "PYTHONPATH": package})
+    assert done.returncode == 0, done.stderr
+    *pids, tmp = done.stdout.split()
+    assert len(pids) == 1
+    llc = int(pids[0])
+    # llc-19 waited for an advice nobody will send: it must die with its
+    # host (PR_SET_PDEATHSIG), not spin at end of file.
+    deadline = time.monotonic() + 10
+    while envs._is_running(llc) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not envs._is_running(llc)
+    assert os.path.basename(tmp).startswith("mlgo-env-")
+    assert os.path.isdir(tmp)
+    # The next env collects the dead host's directory.
+    mlgo.EvictionEnv(files=[SPILLS], seed=1).close()
+    assert not os.path.exists(tmp)

@@ -182,6 +182,31 @@ TEST(DecisionsTest, CompileStepNamesDropTheLinksSuffixes) {
 // Version 2 ends with a line counting the entries: a file cut at a line
 // boundary, edited, joined to another or in DOS line ends is an error
 // naming the file and the line; version 1 (no end line) reads as before.
+// The plugin's diagnostics name the line an entry or a metadata key was
+// read from.
+TEST(DecisionsTest, EntriesAndMetadataKeepTheirLines) {
+  Expected<DecisionsFile> F = DecisionsFile::parse("mlgo-decisions 2\n"
+                                                   "meta objective size\n"
+                                                   "\n"
+                                                   "module a.c\n"
+                                                   "no-inline f g 1\n"
+                                                   "inline * g *\n"
+                                                   "\n"
+                                                   "end 2\n",
+                                                   "d.txt");
+  ASSERT_TRUE(bool(F)) << toString(F.takeError());
+  EXPECT_EQ(F->getMetaLine("objective"), 2u);
+  EXPECT_EQ(F->getMetaLine("model"), 0u);
+  const auto &Sites = F->Modules[0]->Sites;
+  ASSERT_EQ(Sites.size(), 2u);
+  for (const SiteDecision &S : Sites)
+    EXPECT_EQ(S.Line, S.isGroup() ? 6u : 5u) << S.Callee;
+  // Not part of an entry's identity.
+  SiteDecision Other = Sites[0];
+  Other.Line = 0;
+  EXPECT_EQ(Other, Sites[0]);
+}
+
 TEST(DecisionsTest, TheEndLineTellsACutFile) {
   const std::string Whole = "mlgo-decisions 2\n"
                             "module a.c\n"

@@ -17,6 +17,7 @@
 #include "llvm/IR/LLVMContext.h"
 #include "gtest/gtest.h"
 
+#include <chrono>
 #include <fcntl.h>
 #include <sys/wait.h>
 #include <thread>
@@ -267,6 +268,73 @@ TEST(InteractiveRunnerTest, AHostThatNeverComesTimesOut) {
                            "': no host opened it for reading within 1 s");
   EXPECT_EQ(R.evaluate<int64_t>(), 0);
   EXPECT_EQ(Errors.size(), 1u);
+}
+
+TEST(InteractiveRunnerTest, AHostThatStopsReadingTimesOutNamingTheWrite) {
+  Watchdog W;
+  auto C = Channel::create();
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  int In = -1, Out = -1;
+  std::thread Host([&] {
+    In = ::open((*C)->getInboundPath().c_str(), O_WRONLY);
+    Out = ::open((*C)->getOutboundPath().c_str(), O_RDONLY);
+    // The host never reads: a one-page pipe fills with the header.
+    ::fcntl(Out, F_SETPIPE_SZ, 4096);
+  });
+  // One observation of 256 KiB: more than any pipe buffer holds.
+  std::vector<mlgo::TensorSpec> Features = {
+      mlgo::TensorSpec::createSpec<float>("big", {65536})};
+  std::vector<std::string> Errors;
+  {
+    InteractiveRunner R(
+        Features, sampleAdvice(), (*C)->getOutboundPath(),
+        (*C)->getInboundPath(),
+        [&](Error E) { Errors.push_back(toString(std::move(E))); },
+        /*TimeoutSeconds=*/1);
+    Host.join();
+    auto Start = std::chrono::steady_clock::now();
+    EXPECT_EQ(R.evaluate<int64_t>(), 0);
+    EXPECT_FALSE(R.isConnected());
+    // One timeout, not one per buffer of the observation.
+    EXPECT_LT(std::chrono::steady_clock::now() - Start,
+              std::chrono::seconds(5));
+    EXPECT_EQ(R.evaluate<int64_t>(), 0);
+  }
+  ::close(In);
+  ::close(Out);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0], "outbound channel '" + (*C)->getOutboundPath() +
+                           "': the host read nothing of observation 0 for 1 "
+                           "s (a host that stopped reading?)");
+}
+
+TEST(InteractiveRunnerTest, AHostThatClosesItsEndNamesTheWrite) {
+  Watchdog W; // Ignores SIGPIPE: the write fails with EPIPE.
+  auto C = Channel::create();
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  int In = -1;
+  std::thread Host([&] {
+    In = ::open((*C)->getInboundPath().c_str(), O_WRONLY);
+    int Out = ::open((*C)->getOutboundPath().c_str(), O_RDONLY);
+    auto Reader = LogReader::create(createFDSource(Out, false), "compiler");
+    ASSERT_TRUE(!!Reader) << toString(Reader.takeError());
+    ::close(Out); // After the header; the inbound end stays open.
+  });
+  std::vector<std::string> Errors;
+  {
+    InteractiveRunner R(
+        sampleFeatures(), sampleAdvice(), (*C)->getOutboundPath(),
+        (*C)->getInboundPath(),
+        [&](Error E) { Errors.push_back(toString(std::move(E))); },
+        /*TimeoutSeconds=*/1);
+    Host.join();
+    R.switchContext("ctx");
+    EXPECT_FALSE(R.isConnected());
+  }
+  ::close(In);
+  ASSERT_EQ(Errors.size(), 1u);
+  EXPECT_EQ(Errors[0], "cannot write context 'ctx' to outbound channel '" +
+                           (*C)->getOutboundPath() + "': Broken pipe");
 }
 
 TEST(InteractiveRunnerTest, OpenFailureNamesThePath) {

@@ -131,6 +131,34 @@ TEST(TempDirsTest, AKilledOwnersTreeIsCollectedALiveOnesIsKept) {
   sys::fs::remove_directories(Other);
 }
 
+// Rank 0 ending a job removes its worker ranks' trees, alive or not, and
+// no one else's.
+TEST(TempDirsTest, TheNamedOwnersTreesAreRemovedAliveOrNot) {
+  std::string Root = tempRoot();
+  int Dead = deadPid();
+  std::string OfDead =
+      Root + "/mlgo-tempdirs-owned-" + std::to_string(Dead) + "-abcDE4";
+  std::string OfLive =
+      Root + "/mlgo-tempdirs-owned-" + std::to_string(::getppid()) + "-abcDE5";
+  std::string NotNamed =
+      Root + "/mlgo-tempdirs-owned-" + std::to_string(deadPid()) + "-abcDE6";
+  std::string OtherPrefix =
+      Root + "/mlgo-tempdirs-ownedx-" + std::to_string(Dead) + "-abcDE7";
+  for (const std::string &D : {OfDead, OfLive, NotNamed, OtherPrefix}) {
+    ASSERT_FALSE(sys::fs::create_directories(D + "/sub"));
+    writeFile(D + "/sub/f");
+  }
+  EXPECT_EQ(removeTempDirsOf("mlgo-tempdirs-owned", {Dead, int(::getppid())}),
+            2u);
+  EXPECT_FALSE(sys::fs::exists(OfDead));
+  EXPECT_FALSE(sys::fs::exists(OfLive));
+  EXPECT_TRUE(sys::fs::exists(NotNamed + "/sub/f"));
+  EXPECT_TRUE(sys::fs::exists(OtherPrefix + "/sub/f"));
+  EXPECT_EQ(removeTempDirsOf("mlgo-tempdirs-owned", {}), 0u);
+  sys::fs::remove_directories(NotNamed);
+  sys::fs::remove_directories(OtherPrefix);
+}
+
 // A SIGKILLed worker rank that its parent (Open MPI's daemon) has not
 // reaped yet is a zombie: it answers kill(0) but will never remove its
 // tree, so the tree is collected.

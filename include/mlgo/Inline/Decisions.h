@@ -73,6 +73,9 @@ struct SiteDecision {
   std::string Callee;
   uint32_t Ordinal = 0;
   bool Inline = false;
+  /// The line of the file it was read from (0: not read from a file), for
+  /// the plugin's diagnostics; not part of the entry's identity.
+  unsigned Line = 0;
 
   bool isGroup() const { return Caller.empty(); }
   bool operator==(const SiteDecision &O) const {
@@ -205,6 +208,9 @@ class DecisionsFile {
 public:
   /// (key, value) in file order.
   std::vector<std::pair<std::string, std::string>> Meta;
+  /// The line each metadata key was read from (parse() only), for the
+  /// plugin's diagnostics.
+  llvm::StringMap<unsigned> MetaLines;
   /// Sorted by key; keys unique.
   std::vector<std::shared_ptr<ModuleDecisions>> Modules;
   /// The 'program' section's site entries (Module empty), or null: the
@@ -222,6 +228,10 @@ public:
   std::string print() const;
   /// The value of metadata \p Key, or "".
   llvm::StringRef getMeta(llvm::StringRef Key) const;
+  /// The line metadata \p Key was read from, or 0.
+  unsigned getMetaLine(llvm::StringRef Key) const {
+    return MetaLines.lookup(Key);
+  }
   /// Whether the file was written for speed builds (-O1/-O2/-O3, 'meta
   /// objective speed') rather than for size (-Os/-Oz, the default).
   bool isForSpeed() const { return getMeta("objective") == "speed"; }

@@ -289,6 +289,9 @@ private:
   std::unique_ptr<llvm::raw_fd_ostream> StepInfo;
   /// Writes the step info records that precede \p CB's observation.
   void writeStepInfo(llvm::CallBase &CB, uint32_t Ordinal);
+  /// Reports a failed write of the step info (naming the file) and stops
+  /// writing it.
+  void checkStepInfo();
   /// Policy decisions so far per caller and callee ("caller\0callee"): the
   /// next call site's ordinal.
   llvm::StringMap<uint32_t> Ordinals;

@@ -22,9 +22,10 @@
 // part of one, or nothing, and keeps the file open: stock LLVM blocks for
 // ever), when the host sends more bytes than one advice (stock LLVM takes
 // them as the next observation's advice), when a file cannot be opened, and
-// when the host stops reading. After the first such error the runner stops
-// talking to the host and every later evaluation returns zeros without
-// further reports.
+// when the host stops reading (closes the outbound file, or keeps it open
+// and reads nothing within the timeout: stock LLVM blocks for ever). After the
+// first such error the runner stops talking to the host and every later
+// evaluation returns zeros without further reports.
 //
 //===----------------------------------------------------------------------===//
 
@@ -42,7 +43,7 @@
 #include <vector>
 
 namespace llvm {
-class raw_fd_ostream;
+class raw_ostream;
 }
 
 namespace mlgo {
@@ -57,7 +58,11 @@ public:
   /// (G of its S bytes came; a host that stopped?)". Bytes waiting after an
   /// advice (or when the runner is destroyed) are "inbound channel 'PATH':
   /// N bytes after the advice for observation M (an advice is S bytes; the
-  /// host sent more than it was asked for)".
+  /// host sent more than it was asked for)". Writes wait at most
+  /// \p TimeoutSeconds for the host to take some bytes; otherwise the error
+  /// is "outbound channel 'PATH': the host read nothing of WHAT for T s (a
+  /// host that stopped reading?)", WHAT being "the log header", "context
+  /// 'NAME'" or "observation N".
   InteractiveRunner(std::vector<TensorSpec> Inputs, TensorSpec Advice,
                     llvm::StringRef OutboundPath, llvm::StringRef InboundPath,
                     ErrorHandler OnError = getDefaultErrorHandler(),
@@ -94,8 +99,8 @@ private:
   const std::string InboundPath;
   const unsigned TimeoutSeconds;
   FileDescriptor Inbound;
-  /// Owned by Log; kept to check for write errors.
-  llvm::raw_fd_ostream *Outbound = nullptr;
+  /// Owned by Log (an OutboundStream); kept to check for write errors.
+  llvm::raw_ostream *Outbound = nullptr;
   std::unique_ptr<LogWriter> Log;
   /// 8-byte aligned storage for the advice tensor.
   std::vector<uint64_t> AdviceBuffer;

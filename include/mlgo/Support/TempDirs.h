@@ -26,6 +26,7 @@
 #ifndef MLGO_SUPPORT_TEMPDIRS_H
 #define MLGO_SUPPORT_TEMPDIRS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -68,6 +69,12 @@ private:
 /// Removes the trees $TMPDIR/PREFIX-PID-* of this user whose process PID is
 /// not alive; returns how many.
 unsigned collectStaleTempDirs(llvm::StringRef Prefix);
+
+/// Removes the trees $TMPDIR/PREFIX-PID-* of this user whose PID is one of
+/// \p Owners, alive or not (rank 0 ending a job removes the directories of
+/// the worker ranks on its host, which mpirun may SIGKILL before their own
+/// handlers run); returns how many.
+unsigned removeTempDirsOf(llvm::StringRef Prefix, llvm::ArrayRef<int> Owners);
 
 } // namespace mlgo
 
