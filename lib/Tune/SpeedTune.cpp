@@ -14,7 +14,6 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
-#include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/Speed/ExecutionCost.h"
@@ -26,6 +25,7 @@
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Tune/SpeedCompile.h"
+#include "mlgo/Tune/TuneReport.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
 #include "mlgo/Tune/WorkDirLock.h"
@@ -467,11 +467,6 @@ Expected<std::string> getLookupKey(const CorpusModule &M) {
   return resolveSourcePath(*Name, Cwd);
 }
 
-std::string percent(double New, double Old) {
-  double P = Old == 0 ? 0 : 100.0 * (New - Old) / Old;
-  return (P < 0 ? "-" : "+") + formatv("{0:f3}", std::fabs(P)).str() + "%";
-}
-
 /// \p Entries without the inlining entries that fix no decision of
 /// trajectory \p Sites (a kept move can take the sites of an earlier
 /// entry away); such entries change nothing, and a user's build would
@@ -502,6 +497,16 @@ public:
   Error run();
 
 private:
+  /// The run's setup: absolute paths, the lock, the versions and the
+  /// compiles' key salt, the corpus and its modules' keys.
+  Error prepare();
+  /// Every module's stock compile (Bases), which creates the batcher.
+  Error measureBaselines();
+  /// BaseTotal and the hot functions (Hot); their summed cost.
+  Expected<double> pickHotFunctions();
+  /// The search of every module with hot functions (\p HotSum their
+  /// cost), in rounds that hand on unused budget.
+  Expected<std::vector<ModuleResult>> searchModules(double HotSum);
   ModuleResult search(size_t I, uint64_t Share, uint64_t Budget,
                       uint64_t Counted, speed::BlockCoster &Coster);
   void noteCompile(const ModuleResult &R, uint64_t Counted = 0);
@@ -514,9 +519,14 @@ private:
       return O.ProgramName;
     return sys::path::filename(sys::path::parent_path(O.CorpusDir + "/")).str();
   }
+  /// The report's values (mlgo/Tune/TuneReport.h) of \p Results.
+  SpeedRunReport makeReport(ArrayRef<ModuleResult> Results) const;
+  Error writeObjects(ArrayRef<ModuleResult> Results) const;
   Error writeOutputs(ArrayRef<ModuleResult> Results);
 
   SpeedTuneOptions O;
+  /// The work directory's, held until the run ends.
+  std::optional<WorkDirLock> Lock;
   /// The compiles: tasks (mlgo/Tune/SpeedCompile.h), from the modules'
   /// threads in batches.
   SpeedCompileSetup Setup;
@@ -955,7 +965,7 @@ void SpeedTuner::noteCompile(const ModuleResult &R, uint64_t Counted) {
     Bar->update(std::min(Done, Planned), Planned);
 }
 
-Error SpeedTuner::run() {
+Error SpeedTuner::prepare() {
   if (O.PluginPath.empty())
     O.PluginPath = getInstallDirs().Plugin;
   SmallString<256> Work(O.WorkDir);
@@ -976,9 +986,10 @@ Error SpeedTuner::run() {
     O.EvictModel = std::string(Model);
   }
   // One run per work directory (the lock creates it).
-  Expected<WorkDirLock> Lock = WorkDirLock::acquire(O.WorkDir);
-  if (!Lock)
-    return Lock.takeError();
+  Expected<WorkDirLock> L = WorkDirLock::acquire(O.WorkDir);
+  if (!L)
+    return L.takeError();
+  Lock.emplace(std::move(*L));
   Expected<std::string> CV = runForOutput({O.Clang, "--version"});
   if (!CV)
     return CV.takeError();
@@ -1032,8 +1043,10 @@ Error SpeedTuner::run() {
       return makeError("modules '" + Mods[KeySeen[Keys[I]]].Name + "' and '" +
                        Mods[I].Name + "' have one source, '" + Keys[I] +
                        "': the speed search tunes each source once");
+  return Error::success();
+}
 
-  auto Start = std::chrono::steady_clock::now();
+Error SpeedTuner::measureBaselines() {
   // 1. The baselines: LLVM's eviction.
   unsigned Threads = std::max(1u, O.Jobs);
   if (O.Verbose)
@@ -1066,6 +1079,10 @@ Error SpeedTuner::run() {
   for (const std::string &E : Errors)
     if (!E.empty())
       return makeError(E);
+  return Error::success();
+}
+
+Expected<double> SpeedTuner::pickHotFunctions() {
   // 2. The hot functions: 99% of the baseline's cost, hottest first (ties:
   // by a hash of the name and the seed).
   std::vector<std::tuple<size_t, std::string, double>> All;
@@ -1094,6 +1111,10 @@ Error SpeedTuner::run() {
     Sum += std::get<2>(F);
     Hot.push_back(F);
   }
+  return Sum;
+}
+
+Expected<std::vector<ModuleResult>> SpeedTuner::searchModules(double HotSum) {
   // 3. The search, each module with its share of the budget (by its hot
   // cost; the remainder to the hottest modules), in parallel.
   std::vector<double> HotCost(Mods.size());
@@ -1110,7 +1131,7 @@ Error SpeedTuner::run() {
     uint64_t Given = 0;
     for (size_t I : ByHeat) {
       Budget[I] =
-          uint64_t(std::floor(double(O.MaxCompiles) * HotCost[I] / Sum));
+          uint64_t(std::floor(double(O.MaxCompiles) * HotCost[I] / HotSum));
       Given += Budget[I];
     }
     for (size_t K = 0; Given < O.MaxCompiles && !ByHeat.empty(); ++K) {
@@ -1201,13 +1222,28 @@ Error SpeedTuner::run() {
   }
   for (ModuleResult &R : Results)
     R.Predicted = R.Final();
+  return Results;
+}
+
+Error SpeedTuner::run() {
+  if (Error E = prepare())
+    return E;
+  auto Start = std::chrono::steady_clock::now();
+  if (Error E = measureBaselines())
+    return E;
+  Expected<double> HotSum = pickHotFunctions();
+  if (!HotSum)
+    return HotSum.takeError();
+  Expected<std::vector<ModuleResult>> Results = searchModules(*HotSum);
+  if (!Results)
+    return Results.takeError();
   if (!O.Workload.empty())
-    if (Error E = checkOnWorkload(Results))
+    if (Error E = checkOnWorkload(*Results))
       return E;
   Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
-  return writeOutputs(Results);
+  return writeOutputs(*Results);
 }
 
 Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
@@ -1267,47 +1303,66 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   return Error::success();
 }
 
-Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
-  double Tuned = 0, ModelTotal = 0, InliningGain = 0, EvictionGain = 0;
-  size_t InlineEntries = 0, EvictEntries = 0;
+SpeedRunReport SpeedTuner::makeReport(ArrayRef<ModuleResult> Results) const {
+  SpeedRunReport Rep;
+  Rep.ProgramName = O.ProgramName;
+  Rep.CorpusDir = O.CorpusDir;
+  Rep.Fingerprint = CorpusFingerprint;
+  Rep.Profile = O.Profile;
+  Rep.ModelMeta = ModelMeta;
+  Rep.EvictModel = !O.EvictModel.empty();
+  Rep.Seed = O.Seed;
+  Rep.MaxCompiles = O.MaxCompiles;
+  Rep.SearchCompiles = SearchCompiles;
+  Rep.HandedOn = HandedOn;
+  Rep.Rounds = Rounds;
+  Rep.HotFunctions = Hot.size();
+  Rep.NearMisses = SpeedNearMisses;
+  Rep.HotShare = O.HotShare;
+  Rep.BaseTotal = BaseTotal;
+  Rep.Verdict = Verdict;
+  Rep.Workload = O.Workload;
+  Rep.BuildIdentity = O.BuildIdentity;
+  Rep.ClangVersion = ClangVersion;
+  Rep.ValgrindVersion = ValgrindVersion;
+  Rep.WorkloadInputs = O.WorkloadInputs;
   for (const ModuleResult &R : Results) {
-    Tuned += R.Final();
-    ModelTotal += R.Searched ? R.Model.Instructions : R.Base.Instructions;
-    InliningGain += R.inliningGain();
-    EvictionGain += R.evictionGain();
-    InlineEntries += R.Entries.Sites.size();
-    EvictEntries += R.Entries.Evictions.size();
+    SpeedModuleReport &M = Rep.Modules.emplace_back();
+    M.Key = R.Key;
+    M.Searched = R.Searched;
+    M.Base = R.Base.Instructions;
+    M.Model = R.Model.Instructions;
+    M.Final = R.Final();
+    M.InliningGain = R.inliningGain();
+    M.EvictionGain = R.evictionGain();
+    M.BaseCycles = R.Base.Cycles;
+    M.FinalCycles = R.FinalCycles();
+    M.SiteEntries = R.Entries.Sites.size();
+    M.EvictionEntries = R.Entries.Evictions.size();
+    M.Tries = R.Tries;
+    M.InlineTries = R.InlineTries;
+    M.InlineKept = R.InlineKept;
+    M.EvictTries = R.EvictTries;
+    M.EvictKept = R.EvictKept;
+    M.InlinePasses = R.InlinePasses;
+    M.EvictPasses = R.EvictPasses;
+    M.LaterTries = R.LaterTries;
+    M.LaterKept = R.LaterKept;
+    M.PairTries = R.PairTries;
+    M.PairKept = R.PairKept;
+    M.Share = R.Share;
+    M.Budget = R.Budget;
+    M.OutOfMoves = R.OutOfMoves;
+    M.MeasuredAlone = R.MeasuredAlone;
+    M.Reverted = R.Reverted;
+    M.Predicted = R.Predicted;
+    M.Moves = R.Moves;
+    M.Kept = R.Kept;
   }
-  DecisionsFile F;
-  F.setMeta("llvm", LLVM_VERSION_STRING);
-  F.setMeta("objective", "speed");
-  F.setMeta("corpus", CorpusFingerprint);
-  if (!O.ProgramName.empty())
-    F.setMeta("package", O.ProgramName);
-  F.setMeta("profile", sys::path::filename(O.Profile));
-  F.setMeta("model", ModelMeta);
-  F.setMeta("seed", std::to_string(O.Seed));
-  F.setMeta("budget", O.MaxCompiles
-                          ? std::to_string(O.MaxCompiles) + " compiles"
-                          : std::string("none"));
-  F.setMeta("compiles", std::to_string(SearchCompiles));
-  F.setMeta("estimated",
-            formatv("profile-weighted instructions: LLVM {0:f0}, tuned {1:f0} "
-                    "({2})",
-                    BaseTotal, Tuned, percent(Tuned, BaseTotal))
-                .str());
-  if (Verdict)
-    F.setMeta("measured",
-              formatv("workload executed instructions: untuned {0}, tuned "
-                      "{1} ({2})",
-                      Verdict->Untuned, Verdict->Final,
-                      percent(double(Verdict->Final), double(Verdict->Untuned)))
-                  .str());
-  for (const ModuleResult &R : Results)
-    if (R.UseEntries())
-      F.addModule(R.Entries);
-  if (Error E = writeFileAtomically(O.Output, F.print()))
-    return E;
+  return Rep;
+}
+
+Error SpeedTuner::writeObjects(ArrayRef<ModuleResult> Results) const {
   // The tuned objects, as a build with the file makes them, and LLVM's
   // (for linking both and measuring them on a workload).
   for (size_t I = 0; I < Results.size(); ++I) {
@@ -1325,186 +1380,63 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
         return E;
     }
   }
+  return Error::success();
+}
 
-  // The report.
-  std::string Rep;
-  raw_string_ostream OS(Rep);
-  OS << "# mlgo tune --objective speed"
-     << (O.ProgramName.empty() ? "" : ": " + O.ProgramName) << "\n\n"
-     << "Corpus `" << O.CorpusDir << "` (" << Results.size()
-     << " modules, fingerprint " << CorpusFingerprint << "), profile `"
-     << O.Profile << "`"
-     << (O.EvictModel.empty() ? std::string()
-                              : ", eviction model `" + ModelMeta + "`")
-     << ", seed " << O.Seed << ", "
-     << (O.MaxCompiles ? std::to_string(O.MaxCompiles) + " search compiles"
-                       : std::string("no budget"))
-     << ", " << Hot.size() << " hot functions (" << int(O.HotShare * 100)
-     << "% of the profile-weighted instructions).\n\n"
-     << "Estimated executed instructions (profile-weighted, from the "
-        "objects): clang-19 -O2 -fprofile-use "
-     << formatv("{0:f0}", BaseTotal)
-     << ", the eviction model on the inlining "
-        "entries "
-     << formatv("{0:f0}", ModelTotal) << ", tuned " << formatv("{0:f0}", Tuned)
-     << " (" << percent(Tuned, BaseTotal) << "): inlining "
-     << percent(BaseTotal - InliningGain, BaseTotal) << " (" << InlineEntries
-     << " entries), eviction " << percent(BaseTotal - EvictionGain, BaseTotal)
-     << " (" << EvictEntries << " entries). Search: " << SearchCompiles
-     << " compiles.\n\n"
-     << "| module | LLVM | model | tuned | predicted | inlining | eviction "
-        "| entries | tries | kept | cycles: LLVM | tuned |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  std::vector<const ModuleResult *> Sorted;
+Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
+  double Tuned = 0;
   for (const ModuleResult &R : Results)
-    Sorted.push_back(&R);
-  llvm::stable_sort(Sorted, [](const ModuleResult *A, const ModuleResult *B) {
-    return A->Base.Instructions > B->Base.Instructions;
-  });
-  for (const ModuleResult *R : Sorted) {
-    if (!R->Searched)
-      continue;
-    double B = R->Base.Instructions;
-    OS << "| " << R->Key << " | " << formatv("{0:f0}", B) << " | "
-       << formatv("{0:f0}", R->Model.Instructions) << " | "
-       << formatv("{0:f0}", R->Final()) << " | " << percent(R->Final(), B)
-       << " | " << percent(B - R->inliningGain(), B) << " | "
-       << percent(B - R->evictionGain(), B) << " | " << R->Entries.Sites.size()
-       << "+" << R->Entries.Evictions.size() << " | " << R->InlineTries << "+"
-       << R->EvictTries << " | " << R->InlineKept << "+" << R->EvictKept
-       << " | " << formatv("{0:f0}", R->Base.Cycles) << " | "
-       << formatv("{0:f0}", R->FinalCycles()) << " |\n";
-  }
-  OS << "\n`model`: the eviction model with the kept inlining entries, "
-        "before eviction moves. `inlining`, `eviction`: what each saved of "
-        "the module's -O2 cost; `entries`, `tries`, `kept`: inlining + "
-        "eviction.\n";
-  if (O.MaxCompiles) {
-    OS << "\nBudget: " << O.MaxCompiles
-       << " compiles split over the modules by their hot cost; " << HandedOn
-       << " of them handed on by modules out of moves to those stopped by "
-          "theirs ("
-       << Rounds << (Rounds == 1 ? " round" : " rounds") << ").\n";
-  }
-  OS << "\n| module | share | handed on | tries | out of moves | passes | "
-        "later passes: tries | kept |\n"
-        "|---|---:|---:|---:|---|---:|---:|---:|\n";
-  for (const ModuleResult *R : Sorted) {
-    if (!R->Searched)
-      continue;
-    OS << "| " << R->Key << " | " << R->Share << " | "
-       << (R->Budget > R->Share ? R->Budget - R->Share : 0) << " | " << R->Tries
-       << " | " << (R->OutOfMoves ? "yes" : "no") << " | " << R->InlinePasses
-       << "+" << R->EvictPasses << " | " << R->LaterTries << " | "
-       << R->LaterKept << " |\n";
-  }
-  OS << "\n`share`: the module's part of --max-compiles (0 without one); "
-        "`passes`, inlining + eviction: a pass after one that kept a move "
-        "tries again the moves it did not keep.\n";
-  unsigned PairTries = 0, PairKept = 0;
-  for (const ModuleResult *R : Sorted) {
-    PairTries += R->PairTries;
-    PairKept += R->PairKept;
-  }
-  if (PairTries) {
-    OS << "\nPairs of eviction inversions (after the single ones, of each "
-          "function's "
-       << SpeedNearMisses << " nearest misses): " << PairTries << " tried, "
-       << PairKept << " kept.\n\n| module | pairs tried | kept |\n"
-       << "|---|---:|---:|\n";
-    for (const ModuleResult *R : Sorted)
-      if (R->PairTries)
-        OS << "| " << R->Key << " | " << R->PairTries << " | " << R->PairKept
-           << " |\n";
-  }
-  OS << "\n";
-  if (!Verdict) {
-    OS << "Measured gains: not measured by this run (`--workload CMD` "
-          "measures them; `mlgo eval package --profile P --decisions FILE` "
-          "builds and measures both).\n";
-  } else {
-    const WorkloadVerdict &V = *Verdict;
-    auto Pct = [&](uint64_t N) {
-      return percent(double(N), double(V.Untuned));
-    };
-    OS << "## Measured on the workload\n\n"
-       << "`" << O.Workload << "` under callgrind (executed instructions "
-       << "from main, in the program's own processes; " << V.Runs
-       << " programs measured): untuned " << V.Untuned
-       << ", every changed module tuned " << V.AllTuned << " ("
-       << Pct(V.AllTuned) << "), the file's program " << V.Final << " ("
-       << Pct(V.Final) << ").\n\n"
-       << "| module | predicted | measured alone | verdict |\n"
-       << "|---|---:|---:|---|\n";
-    for (const ModuleResult *R : Sorted) {
-      if (!R->MeasuredAlone)
-        continue;
-      OS << "| " << R->Key << " | "
-         << percent(R->Predicted, R->Base.Instructions) << " of the module | "
-         << Pct(R->MeasuredAlone) << " of the program | "
-         << (R->Reverted ? "reverted: measured worse" : "kept") << " |\n";
-    }
-  }
-  OS << "\n## What the caches are keyed on\n\n"
-     << "A compile's result (`speed/`) is read back only for the same "
-        "module (its bitcode and command), profile (its bytes), entries, "
-        "eviction (LLVM's, or the model "
-     << ModelMeta << "), mlgo and compiler:\n\n```\n"
-     << StringRef(O.BuildIdentity).rtrim() << "\n"
-     << ClangVersion << "\n```\n";
-  if (Verdict) {
-    OS << "\nA workload measurement (`workload/`) is read back only for "
-          "the same objects, `--link` and `--workload` commands, mlgo (as "
-          "above), `"
-       << StringRef(ValgrindVersion).split('\n').first << "` and ";
-    if (O.WorkloadInputs.empty())
-      OS << "no `--workload-input` (a file the workload reads that is not "
-            "named by `--workload-input` can change without a new "
-            "measurement).\n";
-    else
-      OS << "the bytes of each `--workload-input`: `"
-         << join(O.WorkloadInputs, "`, `") << "`.\n";
-  }
-  if (Error E = writeFileAtomically(O.WorkDir + "/report.md", Rep))
+    Tuned += R.Final();
+  DecisionsFile F;
+  F.setMeta("llvm", LLVM_VERSION_STRING);
+  F.setMeta("objective", "speed");
+  F.setMeta("corpus", CorpusFingerprint);
+  if (!O.ProgramName.empty())
+    F.setMeta("package", O.ProgramName);
+  F.setMeta("profile", sys::path::filename(O.Profile));
+  F.setMeta("model", ModelMeta);
+  F.setMeta("seed", std::to_string(O.Seed));
+  F.setMeta("budget", O.MaxCompiles
+                          ? std::to_string(O.MaxCompiles) + " compiles"
+                          : std::string("none"));
+  F.setMeta("compiles", std::to_string(SearchCompiles));
+  F.setMeta("estimated",
+            formatv("profile-weighted instructions: LLVM {0:f0}, tuned {1:f0} "
+                    "({2})",
+                    BaseTotal, Tuned, formatSpeedPercent(Tuned, BaseTotal))
+                .str());
+  if (Verdict)
+    F.setMeta("measured",
+              formatv("workload executed instructions: untuned {0}, tuned "
+                      "{1} ({2})",
+                      Verdict->Untuned, Verdict->Final,
+                      formatSpeedPercent(double(Verdict->Final),
+                                         double(Verdict->Untuned)))
+                  .str());
+  for (const ModuleResult &R : Results)
+    if (R.UseEntries())
+      F.addModule(R.Entries);
+  if (Error E = writeFileAtomically(O.Output, F.print()))
     return E;
-  // Every try of the search, module by module in the report's order.
-  std::string Log = "module\tkind\tfunction\tdecision\tdelta\tkept\n";
-  for (const ModuleResult *R : Sorted)
-    for (const std::string &L : R->Moves)
-      Log += L + "\n";
-  if (Error E = writeFileAtomically(O.WorkDir + "/moves.tsv", Log))
+  if (Error E = writeObjects(Results))
+    return E;
+  // The report, every try (W/moves.tsv) and the curve: TuneReport's.
+  SpeedRunReport Rep = makeReport(Results);
+  if (Error E =
+          writeFileAtomically(O.WorkDir + "/report.md", formatSpeedReport(Rep)))
+    return E;
+  if (Error E =
+          writeFileAtomically(O.WorkDir + "/moves.tsv", formatSpeedMoves(Rep)))
     return E;
   if (O.Verbose)
-    outs() << "mlgo tune: estimated " << percent(Tuned, BaseTotal)
+    outs() << "mlgo tune: estimated " << formatSpeedPercent(Tuned, BaseTotal)
            << " profile-weighted instructions (LLVM's eviction "
            << formatv("{0:f0}", BaseTotal) << ", tuned "
            << formatv("{0:f0}", Tuned) << "); " << SearchCompiles
            << " search compiles in " << formatv("{0:f0}", Seconds)
            << " s; wrote " << O.Output << " and " << O.WorkDir
            << "/report.md\n";
-
-  // The curve: estimated gain of the program after each search compile,
-  // modules' kept moves laid out in the order of the modules' heat (each
-  // module's search is sequential; their compiles add up).
-  learn::LearningCurve Curve("mlgo tune --objective speed: estimated gain",
-                             "search compiles",
-                             {"estimated gain, % of executed instructions"});
-  Curve.addPoint(0, {0.0});
-  uint64_t At = 0;
-  double Gain = 0;
-  for (const ModuleResult *R : Sorted) {
-    double Prev = R->Base.Instructions;
-    for (auto [Try, Cost] : R->Kept) {
-      if (Cost < Prev) {
-        Gain += Prev - Cost;
-        Prev = Cost;
-      }
-      Curve.addPoint(At + Try, {100.0 * Gain / BaseTotal});
-    }
-    At += R->Tries;
-  }
-  Curve.addPoint(At, {100.0 * Gain / BaseTotal});
-  return Curve.saveSVG(O.WorkDir + "/curve-speed.svg");
+  return writeSpeedCurve(O.WorkDir + "/curve-speed.svg", Rep);
 }
 
 } // namespace
