@@ -10,7 +10,6 @@
 #include "mlgo/Tune/SpeedTune.h"
 
 #include "mlgo/Compile/TrainingCorpus.h"
-#include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
@@ -21,7 +20,6 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/InstallDirs.h"
-#include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Tune/SpeedCompile.h"
@@ -238,14 +236,12 @@ public:
       ++Compiles;
       if (Error Err = run(Entries, E, Dir, Base, Coster))
         return Err;
-    } else {
-      ++Cached;
     }
     return load(Base, Entries != nullptr, Entries && E == Eviction::Model);
   }
 
-  /// Compiles run and compiles read back from the cache.
-  unsigned Compiles = 0, Cached = 0;
+  /// Compiles run (not read back from the cache).
+  unsigned Compiles = 0;
   /// Whether stale entries are expected (tune check) rather than a bug.
   bool AllowStale = false;
 
@@ -497,6 +493,7 @@ public:
   Error run();
 
 private:
+  class ModuleSearch;
   /// The run's setup: absolute paths, the lock, the versions and the
   /// compiles' key salt, the corpus and its modules' keys.
   Error prepare();
@@ -562,65 +559,151 @@ private:
   std::optional<WorkloadVerdict> Verdict;
 };
 
-ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
-                                uint64_t Counted, speed::BlockCoster &Coster) {
-  ModuleResult R;
-  R.Key = Keys[I];
-  R.Base = Bases[I];
-  R.Best = R.InlineBest = R.Base.Instructions;
-  R.BestCycles = R.Base.Cycles;
-  R.BestObject = R.Base.Object;
-  R.Searched = true;
-  R.Share = Share;
-  R.Budget = Budget;
-  R.Entries.Module = R.Key;
-  ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
-                   KeySalt);
-  auto Fail = [&](Error E) {
-    R.Error = toString(std::move(E));
-    return R;
-  };
-  // A compile's outcome becomes the module's best if it is cheaper.
-  auto Consider = [&](const Outcome &Out, const ModuleDecisions &Entries) {
-    if (Out.Instructions >= R.Best)
-      return false;
-    R.Best = Out.Instructions;
-    R.BestCycles = Out.Cycles;
-    R.BestObject = Out.Object;
-    R.Entries = Entries;
+/// What each eviction inversion's last try gave, to pair the near misses
+/// once the single inversions are exhausted: its change of the module's
+/// cost, the function's entries it was tried on (its other functions'
+/// entries do not change its allocation) and the function's decisions
+/// after it.
+struct SingleTry {
+  double Delta = 0;
+  std::string On;
+  std::vector<Decision> After;
+};
+
+/// The eviction entries of \p D for function \p F, one per line.
+std::string entriesOf(const ModuleDecisions &D, StringRef F) {
+  std::string S;
+  for (const EvictDecision &E : D.Evictions)
+    if (E.Function == F)
+      S += formatv("{0} {1} {2}\n", E.Ordinal, E.Hash, E.Column).str();
+  return S;
+}
+
+/// One module's search (SpeedTuner::search): its state and its phases,
+/// inlining, then single eviction inversions in passes, then pairs.
+class SpeedTuner::ModuleSearch {
+public:
+  ModuleSearch(SpeedTuner &T, size_t I, uint64_t Share, uint64_t Budget,
+               uint64_t Counted, speed::BlockCoster &Coster)
+      : T(T), O(T.O), I(I), Budget(Budget), Counted(Counted), Coster(Coster),
+        C(T.O, T.Setup, *T.Batcher, T.Mods[I], T.LookupKeys[I], T.ModelMeta,
+          T.KeySalt),
+        Limited(T.O.MaxCompiles != 0) {
+    R.Key = T.Keys[I];
+    R.Base = T.Bases[I];
+    R.Best = R.InlineBest = R.Base.Instructions;
+    R.BestCycles = R.Base.Cycles;
+    R.BestObject = R.Base.Object;
+    R.Searched = true;
+    R.Share = Share;
+    R.Budget = Budget;
     R.Entries.Module = R.Key;
-    R.Kept.push_back({R.Tries, R.Best});
-    noteGain(I, R.Base.Instructions - R.Best);
-    return true;
-  };
-  // The module's hot functions, hottest first, and their cost.
+    // The module's hot functions, hottest first, and their cost.
+    for (auto &[Mod, Name, Cost] : T.Hot)
+      if (Mod == I) {
+        Functions.push_back(Name);
+        Heat[Name] = Cost;
+      }
+  }
+
+  ModuleResult run() {
+    if (Error E = searchInlining())
+      R.Error = toString(std::move(E));
+    else if (Error E = searchEviction())
+      R.Error = toString(std::move(E));
+    return std::move(R);
+  }
+
+private:
+  /// A compile's outcome becomes the module's best if it is cheaper.
+  bool consider(const Outcome &Out, const ModuleDecisions &Entries);
+  Error searchInlining();
+  Error searchEviction();
+  /// One pass of single inversions (\p AllFunctions, or those in Again);
+  /// the functions that kept one go to \p KeptIn.
+  Error invertSingles(unsigned Pass, bool AllFunctions, StringSet<> &KeptIn);
+  /// Pairs of near misses, function by function, until one is kept
+  /// (true; its function is then Again's only one).
+  Expected<bool> invertPairs();
+  /// A move of function \p F: the current entries with each of \p At
+  /// (decisions of F's current trajectory, or of the one an earlier
+  /// inversion of the move leaves) inverted, and counted as a try; none
+  /// if an inversion changes nothing or these entries were compiled
+  /// before.
+  std::optional<ModuleDecisions> invert(StringRef F,
+                                        ArrayRef<const Decision *> At);
+  /// Compiles an eviction try; \p AllowStale: entries may fix no decision.
+  Expected<Outcome> compileEviction(const ModuleDecisions &Try,
+                                    bool AllowStale);
+  /// A try's outcome: kept if it lowers the module's cost (the trajectory
+  /// is then the compile's, and entries it made stale are dropped).
+  void keep(ModuleDecisions Try, Outcome &Out);
+
+  SpeedTuner &T;
+  const SpeedTuneOptions &O;
+  const size_t I;
+  const uint64_t Budget, Counted;
+  speed::BlockCoster &Coster;
+  ModuleCompiler C;
+  ModuleResult R;
   std::vector<std::string> Functions;
   StringMap<double> Heat;
-  for (auto &[Mod, Name, Cost] : Hot)
-    if (Mod == I) {
-      Functions.push_back(Name);
-      Heat[Name] = Cost;
-    }
+  // With --max-compiles a module's budget may be 0 (its share rounded
+  // down): it is then not searched.
+  const bool Limited;
+  bool Stopped = false;
+  /// The module's entries now.
+  ModuleDecisions Cur;
+  /// The eviction side: the module's cost and the model's trajectory now,
+  /// and the eviction entries every compile had (a move that leads to a
+  /// set compiled before is not tried again).
+  double ModelCost = 0;
+  std::vector<Decision> Traj;
+  std::set<std::string> CompiledEvictions;
+  // The heat of a decision, as the search measured it: how far inverting
+  // it last moved the module's cost (the profile-weighted instructions of
+  // the code its live ranges touch). LLVM 19's eviction features give
+  // block frequencies only relative to the decision's other candidates, so
+  // the first pass goes by ordinal and the later ones hottest first (ties
+  // by ordinal), where an inversion in cold code moved nothing.
+  std::map<std::pair<std::string, uint32_t>, double> Moved;
+  std::map<std::pair<std::string, uint32_t>, SingleTry> Singles;
+  /// The functions whose pairs were tried, with their entries then, and
+  /// the functions the next pass of single inversions goes over.
+  StringMap<std::string> PairedOn;
+  StringSet<> Again;
+};
 
-  // 1. Inlining, with LLVM's eviction: moves of the sites whose caller is
+bool SpeedTuner::ModuleSearch::consider(const Outcome &Out,
+                                        const ModuleDecisions &Entries) {
+  if (Out.Instructions >= R.Best)
+    return false;
+  R.Best = Out.Instructions;
+  R.BestCycles = Out.Cycles;
+  R.BestObject = Out.Object;
+  R.Entries = Entries;
+  R.Entries.Module = R.Key;
+  R.Kept.push_back({R.Tries, R.Best});
+  T.noteGain(I, R.Base.Instructions - R.Best);
+  return true;
+}
+
+Error SpeedTuner::ModuleSearch::searchInlining() {
+  // Inlining, with LLVM's eviction: moves of the sites whose caller is
   // hot (site moves, and each callee's group moves), the hottest caller's
   // first; after a kept move the module's sites are planned again. A pass
   // that kept a move is followed by another over the moves it did not
   // keep (they were judged before the kept ones changed the module).
-  ModuleDecisions Cur;
   Cur.Module = R.Key;
   Expected<Outcome> Start = C.compile(&Cur, Coster, Eviction::LLVM);
   if (!Start)
-    return Fail(Start.takeError());
+    return Start.takeError();
   std::vector<DecidedSite> Sites = Start->Sites;
   double InlineCost = Start->Instructions;
-  // With --max-compiles a module's budget may be 0 (its share rounded
-  // down): it is then not searched. Inlining gets half the module's own
-  // share, whatever was handed on to it, so that a search with more
-  // budget repeats the one with less and goes on from where it stopped.
-  const bool Limited = O.MaxCompiles != 0;
-  const uint64_t InlineBudget = (Share + 1) / 2;
-  bool Stopped = false;
+  // Inlining gets half the module's own share, whatever was handed on to
+  // it, so that a search with more budget repeats the one with less and
+  // goes on from where it stopped.
+  const uint64_t InlineBudget = (R.Share + 1) / 2;
   StringSet<> Tried, KeptMoves;
   // The entries every inlining compile had: a move that leads to a set
   // compiled before is not tried again.
@@ -628,10 +711,8 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   bool KeptInPass = false;
   R.InlinePasses = 1;
   for (;;) {
-    if (Limited && R.InlineTries >= InlineBudget) {
-      Stopped = true;
+    if (Limited && R.InlineTries >= InlineBudget)
       break;
-    }
     StringMap<double> CalleeHeat;
     for (const DecidedSite &S : Sites) {
       double &H = CalleeHeat[S.Site.Callee];
@@ -666,9 +747,9 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
       ++R.LaterTries;
     Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::LLVM);
     R.Compiles = C.Compiles;
-    noteCompile(R, Counted);
+    T.noteCompile(R, Counted);
     if (!Out)
-      return Fail(Out.takeError());
+      return Out.takeError();
     logMove(R, "inline", "-\t" + It->describe(), Out->Instructions - InlineCost,
             Out->Instructions < InlineCost);
     if (Out->Instructions >= InlineCost)
@@ -681,25 +762,69 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
     KeptInPass = true;
     Cur = pruneStale(std::move(Try), Out->Sites);
     Sites = std::move(Out->Sites);
-    Consider(*Out, Cur);
+    consider(*Out, Cur);
   }
   R.InlineBest = std::min(InlineCost, R.Base.Instructions);
+  return Error::success();
+}
 
-  // 2. Eviction, with the kept inlining entries: the model, then in the
-  // hot functions each decision of the current trajectory in turn,
-  // ordinal by ordinal, inverted as -mlgo-evict-flips does. A function
-  // whose pass kept an inversion gets another pass: each kept inversion
-  // changed the decisions after it, so those tried before it were judged
-  // against another allocation.
-  // Inlining never gets more than its share's half: stopping it says
-  // nothing of whether the module has moves left for more budget.
-  Stopped = false;
+void SpeedTuner::ModuleSearch::keep(ModuleDecisions Try, Outcome &Out) {
+  ModelCost = Out.Instructions;
+  ++R.EvictKept;
+  llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
+    return llvm::none_of(Out.Trajectory, [&](const Decision &D) {
+      return D.Function == E.Function && D.Ordinal == E.Ordinal &&
+             D.Hash == E.Hash && D.Choice == int64_t(E.Column);
+    });
+  });
+  Cur = std::move(Try);
+  CompiledEvictions.insert(Cur.printEvictions());
+  Traj = std::move(Out.Trajectory);
+  consider(Out, Cur);
+}
+
+std::optional<ModuleDecisions>
+SpeedTuner::ModuleSearch::invert(StringRef F, ArrayRef<const Decision *> At) {
+  ModuleDecisions Try = Cur;
+  for (const Decision *D : At) {
+    int64_t Other = invertEviction(D->Mask, D->Choice);
+    if (Other == D->Choice)
+      return std::nullopt;
+    Try.setEviction({F.str(), D->Ordinal, D->Hash, uint32_t(Other)});
+  }
+  Try.sort();
+  if (!CompiledEvictions.insert(Try.printEvictions()).second)
+    return std::nullopt;
+  ++R.Tries;
+  ++R.EvictTries;
+  return Try;
+}
+
+Expected<Outcome>
+SpeedTuner::ModuleSearch::compileEviction(const ModuleDecisions &Try,
+                                          bool AllowStale) {
+  C.AllowStale = AllowStale;
+  Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+  C.AllowStale = false;
+  R.Compiles = C.Compiles;
+  T.noteCompile(R, Counted);
+  return Out;
+}
+
+Error SpeedTuner::ModuleSearch::searchEviction() {
+  // Eviction, with the kept inlining entries: the model, then in the hot
+  // functions each decision of the current trajectory in turn, ordinal by
+  // ordinal, inverted as -mlgo-evict-flips does. A function whose pass
+  // kept an inversion gets another pass: each kept inversion changed the
+  // decisions after it, so those tried before it were judged against
+  // another allocation. (Inlining never gets more than its share's half:
+  // stopping it says nothing of whether the module has moves left.)
   Expected<Outcome> Model = C.compile(&Cur, Coster, Eviction::Model);
   if (!Model)
-    return Fail(Model.takeError());
+    return Model.takeError();
   R.Model = *Model;
-  double ModelCost = Model->Instructions;
-  std::vector<Decision> Traj = Model->Trajectory;
+  ModelCost = Model->Instructions;
+  Traj = Model->Trajectory;
   // The model side needs one eviction entry to be used: the model's own
   // answer to the first decision of its hottest function that has one.
   for (const std::string &F : Functions) {
@@ -712,146 +837,14 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
     break;
   }
   if (!Cur.Evictions.empty())
-    Consider(*Model, Cur);
-  // The eviction entries every compile had, as for inlining.
-  std::set<std::string> CompiledEvictions = {Cur.printEvictions()};
-  // The heat of a decision, as the search measured it: how far inverting
-  // it last moved the module's cost (the profile-weighted instructions of
-  // the code its live ranges touch). LLVM 19's eviction features give
-  // block frequencies only relative to the decision's other candidates, so
-  // the first pass goes by ordinal and the later ones hottest first (ties
-  // by ordinal), where an inversion in cold code moved nothing.
-  std::map<std::pair<std::string, uint32_t>, double> Moved;
-  // What each inversion's last try gave, to pair the near misses once the
-  // single inversions are exhausted: its change of the module's cost, the
-  // function's entries it was tried on (its other functions' entries do
-  // not change its allocation) and the function's decisions after it.
-  struct Single {
-    double Delta = 0;
-    std::string On;
-    std::vector<Decision> After;
-  };
-  std::map<std::pair<std::string, uint32_t>, Single> Singles;
-  auto EntriesOf = [](const ModuleDecisions &D, StringRef F) {
-    std::string S;
-    for (const EvictDecision &E : D.Evictions)
-      if (E.Function == F)
-        S += formatv("{0} {1} {2}\n", E.Ordinal, E.Hash, E.Column).str();
-    return S;
-  };
-  // A try's outcome: kept if it lowers the module's cost (the trajectory
-  // is then the compile's, and entries it made stale are dropped).
-  auto Keep = [&](ModuleDecisions Try, Outcome &Out) {
-    ModelCost = Out.Instructions;
-    ++R.EvictKept;
-    llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
-      return llvm::none_of(Out.Trajectory, [&](const Decision &D) {
-        return D.Function == E.Function && D.Ordinal == E.Ordinal &&
-               D.Hash == E.Hash && D.Choice == int64_t(E.Column);
-      });
-    });
-    Cur = std::move(Try);
-    CompiledEvictions.insert(Cur.printEvictions());
-    Traj = std::move(Out.Trajectory);
-    Consider(Out, Cur);
-  };
-  // A move of function \p F: the current entries with each of \p At
-  // (decisions of F's current trajectory, or of the one an earlier
-  // inversion of the move leaves) inverted, and counted as a try; none if
-  // an inversion changes nothing or these entries were compiled before.
-  auto Invert =
-      [&](StringRef F,
-          ArrayRef<const Decision *> At) -> std::optional<ModuleDecisions> {
-    ModuleDecisions Try = Cur;
-    for (const Decision *D : At) {
-      int64_t Other = invertEviction(D->Mask, D->Choice);
-      if (Other == D->Choice)
-        return std::nullopt;
-      Try.setEviction({F.str(), D->Ordinal, D->Hash, uint32_t(Other)});
-    }
-    Try.sort();
-    if (!CompiledEvictions.insert(Try.printEvictions()).second)
-      return std::nullopt;
-    ++R.Tries;
-    ++R.EvictTries;
-    return Try;
-  };
-  // The functions whose pairs were tried, with their entries then.
-  StringMap<std::string> PairedOn;
-  StringSet<> Again;
+    consider(*Model, Cur);
+  CompiledEvictions = {Cur.printEvictions()};
   bool AllFunctions = true;
   for (unsigned Pass = 1;; ++Pass) {
     R.EvictPasses = Pass;
     StringSet<> KeptIn;
-    for (const std::string &F : Functions) {
-      if (!AllFunctions && !Again.contains(F))
-        continue;
-      std::vector<uint32_t> Order;
-      if (Pass > 1) {
-        for (const Decision &D : Traj)
-          if (D.Function == F)
-            Order.push_back(D.Ordinal);
-        llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
-          return Moved[{F, A}] > Moved[{F, B}];
-        });
-      }
-      for (uint32_t N = 0;; ++N) {
-        if (Limited && R.Tries >= Budget) {
-          Stopped = true;
-          break;
-        }
-        if (Pass > 1 && N == Order.size())
-          break;
-        uint32_t K = Pass > 1 ? Order[N] : N;
-        auto It = llvm::find_if(Traj, [&](const Decision &D) {
-          return D.Function == F && D.Ordinal == K;
-        });
-        // The first pass ends with the function's trajectory; a later one
-        // skips an ordinal a kept inversion took away.
-        if (It == Traj.end()) {
-          if (Pass > 1)
-            continue;
-          break;
-        }
-        // A later pass leaves the entries it has alone (the kept
-        // inversions and the model's pinned first answer).
-        if (Pass > 1 && llvm::any_of(Cur.Evictions, [&](const auto &E) {
-              return E.Function == F && E.Ordinal == K;
-            }))
-          continue;
-        std::optional<ModuleDecisions> Try = Invert(F, {&*It});
-        if (!Try)
-          continue;
-        if (Pass > 1)
-          ++R.LaterTries;
-        // An inversion before a kept one changes the decisions after it:
-        // the kept entries may then fix no decision. The compile applies
-        // those that still match, the rest are dropped below.
-        C.AllowStale = Pass > 1;
-        Expected<Outcome> Out = C.compile(&*Try, Coster, Eviction::Model);
-        C.AllowStale = false;
-        R.Compiles = C.Compiles;
-        noteCompile(R, Counted);
-        if (!Out)
-          return Fail(Out.takeError());
-        Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
-        logMove(R, "evict", F + "\t" + std::to_string(K),
-                Out->Instructions - ModelCost, Out->Instructions < ModelCost);
-        Single &S = Singles[{F, K}];
-        S.Delta = Out->Instructions - ModelCost;
-        S.On = EntriesOf(Cur, F);
-        S.After.clear();
-        for (const Decision &D : Out->Trajectory)
-          if (D.Function == F)
-            S.After.push_back(D);
-        if (Out->Instructions >= ModelCost)
-          continue;
-        if (Pass > 1)
-          ++R.LaterKept;
-        Keep(std::move(*Try), *Out);
-        KeptIn.insert(F);
-      }
-    }
+    if (Error E = invertSingles(Pass, AllFunctions, KeptIn))
+      return E;
     if (Stopped)
       break;
     if (!KeptIn.empty()) {
@@ -859,88 +852,164 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
       AllFunctions = false;
       continue;
     }
-    // The single inversions are exhausted: pairs of each hot function's
-    // near misses (the inversions that moved its cost up by the least),
-    // the first inverted in the current trajectory and the second in the
-    // trajectory the first left (one inversion's effect depends on the
-    // decisions after it). A kept pair sends its function into another
-    // pass of single inversions, and then into pairs again.
-    bool PairKept = false;
-    for (const std::string &F : Functions) {
-      std::string On = EntriesOf(Cur, F);
-      auto Done = PairedOn.find(F);
-      if (Done != PairedOn.end() && Done->second == On)
-        continue;
-      std::vector<std::pair<double, uint32_t>> Near;
-      for (const Decision &D : Traj)
-        if (D.Function == F) {
-          auto S = Singles.find({F, D.Ordinal});
-          if (S != Singles.end() && S->second.On == On && S->second.Delta > 0)
-            Near.push_back({S->second.Delta, D.Ordinal});
-        }
-      llvm::sort(Near);
-      if (Near.size() > SpeedNearMisses)
-        Near.resize(SpeedNearMisses);
-      std::vector<std::tuple<double, uint32_t, uint32_t>> Pairs;
-      for (auto &[DA, A] : Near)
-        for (auto &[DB, B] : Near)
-          if (A < B)
-            Pairs.push_back({DA + DB, A, B});
-      llvm::sort(Pairs);
-      bool Kept = false;
-      for (auto &[Sum, A, B] : Pairs) {
-        if (Limited && R.Tries >= Budget) {
-          Stopped = true;
-          break;
-        }
-        auto First = llvm::find_if(Traj, [&, A = A](const Decision &D) {
-          return D.Function == F && D.Ordinal == A;
-        });
-        const std::vector<Decision> &After = Singles[{F, A}].After;
-        auto Second = llvm::find_if(
-            After, [B = B](const Decision &D) { return D.Ordinal == B; });
-        if (First == Traj.end() || Second == After.end())
-          continue;
-        std::optional<ModuleDecisions> Try = Invert(F, {&*First, &*Second});
-        if (!Try)
-          continue;
-        ++R.PairTries;
-        // The first inversion may take away the decisions of entries after
-        // it, as in a later pass.
-        C.AllowStale = true;
-        Expected<Outcome> Out = C.compile(&*Try, Coster, Eviction::Model);
-        C.AllowStale = false;
-        R.Compiles = C.Compiles;
-        noteCompile(R, Counted);
-        if (!Out)
-          return Fail(Out.takeError());
-        logMove(R, "pair", formatv("{0}\t{1},{2}", F, A, B).str(),
-                Out->Instructions - ModelCost, Out->Instructions < ModelCost);
-        if (Out->Instructions >= ModelCost)
-          continue;
-        ++R.PairKept;
-        Keep(std::move(*Try), *Out);
-        Kept = true;
-        break;
-      }
-      if (Stopped)
-        break;
-      if (!Kept) {
-        PairedOn[F] = On;
-        continue;
-      }
-      Again.clear();
-      Again.insert(F);
-      PairKept = true;
-      break;
-    }
-    if (Stopped || !PairKept)
+    Expected<bool> PairKept = invertPairs();
+    if (!PairKept)
+      return PairKept.takeError();
+    if (Stopped || !*PairKept)
       break;
     AllFunctions = false;
   }
   R.OutOfMoves = !Stopped;
   R.Compiles = C.Compiles;
-  return R;
+  return Error::success();
+}
+
+Error SpeedTuner::ModuleSearch::invertSingles(unsigned Pass, bool AllFunctions,
+                                              StringSet<> &KeptIn) {
+  for (const std::string &F : Functions) {
+    if (!AllFunctions && !Again.contains(F))
+      continue;
+    std::vector<uint32_t> Order;
+    if (Pass > 1) {
+      for (const Decision &D : Traj)
+        if (D.Function == F)
+          Order.push_back(D.Ordinal);
+      llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
+        return Moved[{F, A}] > Moved[{F, B}];
+      });
+    }
+    for (uint32_t N = 0;; ++N) {
+      if (Limited && R.Tries >= Budget) {
+        Stopped = true;
+        break;
+      }
+      if (Pass > 1 && N == Order.size())
+        break;
+      uint32_t K = Pass > 1 ? Order[N] : N;
+      auto It = llvm::find_if(Traj, [&](const Decision &D) {
+        return D.Function == F && D.Ordinal == K;
+      });
+      // The first pass ends with the function's trajectory; a later one
+      // skips an ordinal a kept inversion took away.
+      if (It == Traj.end()) {
+        if (Pass > 1)
+          continue;
+        break;
+      }
+      // A later pass leaves the entries it has alone (the kept
+      // inversions and the model's pinned first answer).
+      if (Pass > 1 && llvm::any_of(Cur.Evictions, [&](const auto &E) {
+            return E.Function == F && E.Ordinal == K;
+          }))
+        continue;
+      std::optional<ModuleDecisions> Try = invert(F, {&*It});
+      if (!Try)
+        continue;
+      if (Pass > 1)
+        ++R.LaterTries;
+      // An inversion before a kept one changes the decisions after it:
+      // the kept entries may then fix no decision. The compile applies
+      // those that still match, the rest are dropped by keep().
+      Expected<Outcome> Out = compileEviction(*Try, Pass > 1);
+      if (!Out)
+        return Out.takeError();
+      Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
+      logMove(R, "evict", F + "\t" + std::to_string(K),
+              Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+      SingleTry &S = Singles[{F, K}];
+      S.Delta = Out->Instructions - ModelCost;
+      S.On = entriesOf(Cur, F);
+      S.After.clear();
+      for (const Decision &D : Out->Trajectory)
+        if (D.Function == F)
+          S.After.push_back(D);
+      if (Out->Instructions >= ModelCost)
+        continue;
+      if (Pass > 1)
+        ++R.LaterKept;
+      keep(std::move(*Try), *Out);
+      KeptIn.insert(F);
+    }
+  }
+  return Error::success();
+}
+
+Expected<bool> SpeedTuner::ModuleSearch::invertPairs() {
+  // The single inversions are exhausted: pairs of each hot function's
+  // near misses (the inversions that moved its cost up by the least),
+  // the first inverted in the current trajectory and the second in the
+  // trajectory the first left (one inversion's effect depends on the
+  // decisions after it). A kept pair sends its function into another
+  // pass of single inversions, and then into pairs again.
+  for (const std::string &F : Functions) {
+    std::string On = entriesOf(Cur, F);
+    auto Done = PairedOn.find(F);
+    if (Done != PairedOn.end() && Done->second == On)
+      continue;
+    std::vector<std::pair<double, uint32_t>> Near;
+    for (const Decision &D : Traj)
+      if (D.Function == F) {
+        auto S = Singles.find({F, D.Ordinal});
+        if (S != Singles.end() && S->second.On == On && S->second.Delta > 0)
+          Near.push_back({S->second.Delta, D.Ordinal});
+      }
+    llvm::sort(Near);
+    if (Near.size() > SpeedNearMisses)
+      Near.resize(SpeedNearMisses);
+    std::vector<std::tuple<double, uint32_t, uint32_t>> Pairs;
+    for (auto &[DA, A] : Near)
+      for (auto &[DB, B] : Near)
+        if (A < B)
+          Pairs.push_back({DA + DB, A, B});
+    llvm::sort(Pairs);
+    bool Kept = false;
+    for (auto &[Sum, A, B] : Pairs) {
+      if (Limited && R.Tries >= Budget) {
+        Stopped = true;
+        break;
+      }
+      auto First = llvm::find_if(Traj, [&, A = A](const Decision &D) {
+        return D.Function == F && D.Ordinal == A;
+      });
+      const std::vector<Decision> &After = Singles[{F, A}].After;
+      auto Second = llvm::find_if(
+          After, [B = B](const Decision &D) { return D.Ordinal == B; });
+      if (First == Traj.end() || Second == After.end())
+        continue;
+      std::optional<ModuleDecisions> Try = invert(F, {&*First, &*Second});
+      if (!Try)
+        continue;
+      ++R.PairTries;
+      // The first inversion may take away the decisions of entries after
+      // it, as in a later pass.
+      Expected<Outcome> Out = compileEviction(*Try, /*AllowStale=*/true);
+      if (!Out)
+        return Out.takeError();
+      logMove(R, "pair", formatv("{0}\t{1},{2}", F, A, B).str(),
+              Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+      if (Out->Instructions >= ModelCost)
+        continue;
+      ++R.PairKept;
+      keep(std::move(*Try), *Out);
+      Kept = true;
+      break;
+    }
+    if (Stopped)
+      return false;
+    if (!Kept) {
+      PairedOn[F] = On;
+      continue;
+    }
+    Again.clear();
+    Again.insert(F);
+    return true;
+  }
+  return false;
+}
+
+ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
+                                uint64_t Counted, speed::BlockCoster &Coster) {
+  return ModuleSearch(*this, I, Share, Budget, Counted, Coster).run();
 }
 
 void SpeedTuner::noteGain(size_t Module, double Saved) {
@@ -1054,7 +1123,6 @@ Error SpeedTuner::measureBaselines() {
   Planned = Mods.size();
   std::vector<std::string> Errors(Mods.size());
   Bases.resize(Mods.size());
-  std::vector<unsigned> BaseCompiles(Mods.size());
   Batcher = std::make_unique<TaskBatcher>(Threads);
   Batcher->runUnits(Mods.size(), [&](size_t I) {
     Expected<std::unique_ptr<speed::BlockCoster>> Coster =
@@ -1066,7 +1134,6 @@ Error SpeedTuner::measureBaselines() {
     ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
                      KeySalt);
     Expected<Outcome> B = C.compile(nullptr, **Coster);
-    BaseCompiles[I] = C.Compiles;
     noteCompile(ModuleResult());
     if (!B) {
       Errors[I] = toString(B.takeError());
