@@ -10,11 +10,9 @@
 #include "mlgo/Tune/SpeedTune.h"
 
 #include "mlgo/Compile/TrainingCorpus.h"
-#include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
-#include "mlgo/Learn/LearningCurve.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/Speed/ExecutionCost.h"
@@ -22,10 +20,10 @@
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/InstallDirs.h"
-#include "mlgo/Support/Parallel.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Tune/SpeedCompile.h"
+#include "mlgo/Tune/TuneReport.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
 #include "mlgo/Tune/WorkDirLock.h"
@@ -238,14 +236,12 @@ public:
       ++Compiles;
       if (Error Err = run(Entries, E, Dir, Base, Coster))
         return Err;
-    } else {
-      ++Cached;
     }
     return load(Base, Entries != nullptr, Entries && E == Eviction::Model);
   }
 
-  /// Compiles run and compiles read back from the cache.
-  unsigned Compiles = 0, Cached = 0;
+  /// Compiles run (not read back from the cache).
+  unsigned Compiles = 0;
   /// Whether stale entries are expected (tune check) rather than a bug.
   bool AllowStale = false;
 
@@ -467,11 +463,6 @@ Expected<std::string> getLookupKey(const CorpusModule &M) {
   return resolveSourcePath(*Name, Cwd);
 }
 
-std::string percent(double New, double Old) {
-  double P = Old == 0 ? 0 : 100.0 * (New - Old) / Old;
-  return (P < 0 ? "-" : "+") + formatv("{0:f3}", std::fabs(P)).str() + "%";
-}
-
 /// \p Entries without the inlining entries that fix no decision of
 /// trajectory \p Sites (a kept move can take the sites of an earlier
 /// entry away); such entries change nothing, and a user's build would
@@ -502,6 +493,17 @@ public:
   Error run();
 
 private:
+  class ModuleSearch;
+  /// The run's setup: absolute paths, the lock, the versions and the
+  /// compiles' key salt, the corpus and its modules' keys.
+  Error prepare();
+  /// Every module's stock compile (Bases), which creates the batcher.
+  Error measureBaselines();
+  /// BaseTotal and the hot functions (Hot); their summed cost.
+  Expected<double> pickHotFunctions();
+  /// The search of every module with hot functions (\p HotSum their
+  /// cost), in rounds that hand on unused budget.
+  Expected<std::vector<ModuleResult>> searchModules(double HotSum);
   ModuleResult search(size_t I, uint64_t Share, uint64_t Budget,
                       uint64_t Counted, speed::BlockCoster &Coster);
   void noteCompile(const ModuleResult &R, uint64_t Counted = 0);
@@ -514,9 +516,14 @@ private:
       return O.ProgramName;
     return sys::path::filename(sys::path::parent_path(O.CorpusDir + "/")).str();
   }
+  /// The report's values (mlgo/Tune/TuneReport.h) of \p Results.
+  SpeedRunReport makeReport(ArrayRef<ModuleResult> Results) const;
+  Error writeObjects(ArrayRef<ModuleResult> Results) const;
   Error writeOutputs(ArrayRef<ModuleResult> Results);
 
   SpeedTuneOptions O;
+  /// The work directory's, held until the run ends.
+  std::optional<WorkDirLock> Lock;
   /// The compiles: tasks (mlgo/Tune/SpeedCompile.h), from the modules'
   /// threads in batches.
   SpeedCompileSetup Setup;
@@ -552,65 +559,151 @@ private:
   std::optional<WorkloadVerdict> Verdict;
 };
 
-ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
-                                uint64_t Counted, speed::BlockCoster &Coster) {
-  ModuleResult R;
-  R.Key = Keys[I];
-  R.Base = Bases[I];
-  R.Best = R.InlineBest = R.Base.Instructions;
-  R.BestCycles = R.Base.Cycles;
-  R.BestObject = R.Base.Object;
-  R.Searched = true;
-  R.Share = Share;
-  R.Budget = Budget;
-  R.Entries.Module = R.Key;
-  ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
-                   KeySalt);
-  auto Fail = [&](Error E) {
-    R.Error = toString(std::move(E));
-    return R;
-  };
-  // A compile's outcome becomes the module's best if it is cheaper.
-  auto Consider = [&](const Outcome &Out, const ModuleDecisions &Entries) {
-    if (Out.Instructions >= R.Best)
-      return false;
-    R.Best = Out.Instructions;
-    R.BestCycles = Out.Cycles;
-    R.BestObject = Out.Object;
-    R.Entries = Entries;
+/// What each eviction inversion's last try gave, to pair the near misses
+/// once the single inversions are exhausted: its change of the module's
+/// cost, the function's entries it was tried on (its other functions'
+/// entries do not change its allocation) and the function's decisions
+/// after it.
+struct SingleTry {
+  double Delta = 0;
+  std::string On;
+  std::vector<Decision> After;
+};
+
+/// The eviction entries of \p D for function \p F, one per line.
+std::string entriesOf(const ModuleDecisions &D, StringRef F) {
+  std::string S;
+  for (const EvictDecision &E : D.Evictions)
+    if (E.Function == F)
+      S += formatv("{0} {1} {2}\n", E.Ordinal, E.Hash, E.Column).str();
+  return S;
+}
+
+/// One module's search (SpeedTuner::search): its state and its phases,
+/// inlining, then single eviction inversions in passes, then pairs.
+class SpeedTuner::ModuleSearch {
+public:
+  ModuleSearch(SpeedTuner &T, size_t I, uint64_t Share, uint64_t Budget,
+               uint64_t Counted, speed::BlockCoster &Coster)
+      : T(T), O(T.O), I(I), Budget(Budget), Counted(Counted), Coster(Coster),
+        C(T.O, T.Setup, *T.Batcher, T.Mods[I], T.LookupKeys[I], T.ModelMeta,
+          T.KeySalt),
+        Limited(T.O.MaxCompiles != 0) {
+    R.Key = T.Keys[I];
+    R.Base = T.Bases[I];
+    R.Best = R.InlineBest = R.Base.Instructions;
+    R.BestCycles = R.Base.Cycles;
+    R.BestObject = R.Base.Object;
+    R.Searched = true;
+    R.Share = Share;
+    R.Budget = Budget;
     R.Entries.Module = R.Key;
-    R.Kept.push_back({R.Tries, R.Best});
-    noteGain(I, R.Base.Instructions - R.Best);
-    return true;
-  };
-  // The module's hot functions, hottest first, and their cost.
+    // The module's hot functions, hottest first, and their cost.
+    for (auto &[Mod, Name, Cost] : T.Hot)
+      if (Mod == I) {
+        Functions.push_back(Name);
+        Heat[Name] = Cost;
+      }
+  }
+
+  ModuleResult run() {
+    if (Error E = searchInlining())
+      R.Error = toString(std::move(E));
+    else if (Error E = searchEviction())
+      R.Error = toString(std::move(E));
+    return std::move(R);
+  }
+
+private:
+  /// A compile's outcome becomes the module's best if it is cheaper.
+  bool consider(const Outcome &Out, const ModuleDecisions &Entries);
+  Error searchInlining();
+  Error searchEviction();
+  /// One pass of single inversions (\p AllFunctions, or those in Again);
+  /// the functions that kept one go to \p KeptIn.
+  Error invertSingles(unsigned Pass, bool AllFunctions, StringSet<> &KeptIn);
+  /// Pairs of near misses, function by function, until one is kept
+  /// (true; its function is then Again's only one).
+  Expected<bool> invertPairs();
+  /// A move of function \p F: the current entries with each of \p At
+  /// (decisions of F's current trajectory, or of the one an earlier
+  /// inversion of the move leaves) inverted, and counted as a try; none
+  /// if an inversion changes nothing or these entries were compiled
+  /// before.
+  std::optional<ModuleDecisions> invert(StringRef F,
+                                        ArrayRef<const Decision *> At);
+  /// Compiles an eviction try; \p AllowStale: entries may fix no decision.
+  Expected<Outcome> compileEviction(const ModuleDecisions &Try,
+                                    bool AllowStale);
+  /// A try's outcome: kept if it lowers the module's cost (the trajectory
+  /// is then the compile's, and entries it made stale are dropped).
+  void keep(ModuleDecisions Try, Outcome &Out);
+
+  SpeedTuner &T;
+  const SpeedTuneOptions &O;
+  const size_t I;
+  const uint64_t Budget, Counted;
+  speed::BlockCoster &Coster;
+  ModuleCompiler C;
+  ModuleResult R;
   std::vector<std::string> Functions;
   StringMap<double> Heat;
-  for (auto &[Mod, Name, Cost] : Hot)
-    if (Mod == I) {
-      Functions.push_back(Name);
-      Heat[Name] = Cost;
-    }
+  // With --max-compiles a module's budget may be 0 (its share rounded
+  // down): it is then not searched.
+  const bool Limited;
+  bool Stopped = false;
+  /// The module's entries now.
+  ModuleDecisions Cur;
+  /// The eviction side: the module's cost and the model's trajectory now,
+  /// and the eviction entries every compile had (a move that leads to a
+  /// set compiled before is not tried again).
+  double ModelCost = 0;
+  std::vector<Decision> Traj;
+  std::set<std::string> CompiledEvictions;
+  // The heat of a decision, as the search measured it: how far inverting
+  // it last moved the module's cost (the profile-weighted instructions of
+  // the code its live ranges touch). LLVM 19's eviction features give
+  // block frequencies only relative to the decision's other candidates, so
+  // the first pass goes by ordinal and the later ones hottest first (ties
+  // by ordinal), where an inversion in cold code moved nothing.
+  std::map<std::pair<std::string, uint32_t>, double> Moved;
+  std::map<std::pair<std::string, uint32_t>, SingleTry> Singles;
+  /// The functions whose pairs were tried, with their entries then, and
+  /// the functions the next pass of single inversions goes over.
+  StringMap<std::string> PairedOn;
+  StringSet<> Again;
+};
 
-  // 1. Inlining, with LLVM's eviction: moves of the sites whose caller is
+bool SpeedTuner::ModuleSearch::consider(const Outcome &Out,
+                                        const ModuleDecisions &Entries) {
+  if (Out.Instructions >= R.Best)
+    return false;
+  R.Best = Out.Instructions;
+  R.BestCycles = Out.Cycles;
+  R.BestObject = Out.Object;
+  R.Entries = Entries;
+  R.Entries.Module = R.Key;
+  R.Kept.push_back({R.Tries, R.Best});
+  T.noteGain(I, R.Base.Instructions - R.Best);
+  return true;
+}
+
+Error SpeedTuner::ModuleSearch::searchInlining() {
+  // Inlining, with LLVM's eviction: moves of the sites whose caller is
   // hot (site moves, and each callee's group moves), the hottest caller's
   // first; after a kept move the module's sites are planned again. A pass
   // that kept a move is followed by another over the moves it did not
   // keep (they were judged before the kept ones changed the module).
-  ModuleDecisions Cur;
   Cur.Module = R.Key;
   Expected<Outcome> Start = C.compile(&Cur, Coster, Eviction::LLVM);
   if (!Start)
-    return Fail(Start.takeError());
+    return Start.takeError();
   std::vector<DecidedSite> Sites = Start->Sites;
   double InlineCost = Start->Instructions;
-  // With --max-compiles a module's budget may be 0 (its share rounded
-  // down): it is then not searched. Inlining gets half the module's own
-  // share, whatever was handed on to it, so that a search with more
-  // budget repeats the one with less and goes on from where it stopped.
-  const bool Limited = O.MaxCompiles != 0;
-  const uint64_t InlineBudget = (Share + 1) / 2;
-  bool Stopped = false;
+  // Inlining gets half the module's own share, whatever was handed on to
+  // it, so that a search with more budget repeats the one with less and
+  // goes on from where it stopped.
+  const uint64_t InlineBudget = (R.Share + 1) / 2;
   StringSet<> Tried, KeptMoves;
   // The entries every inlining compile had: a move that leads to a set
   // compiled before is not tried again.
@@ -618,10 +711,8 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   bool KeptInPass = false;
   R.InlinePasses = 1;
   for (;;) {
-    if (Limited && R.InlineTries >= InlineBudget) {
-      Stopped = true;
+    if (Limited && R.InlineTries >= InlineBudget)
       break;
-    }
     StringMap<double> CalleeHeat;
     for (const DecidedSite &S : Sites) {
       double &H = CalleeHeat[S.Site.Callee];
@@ -656,9 +747,9 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
       ++R.LaterTries;
     Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::LLVM);
     R.Compiles = C.Compiles;
-    noteCompile(R, Counted);
+    T.noteCompile(R, Counted);
     if (!Out)
-      return Fail(Out.takeError());
+      return Out.takeError();
     logMove(R, "inline", "-\t" + It->describe(), Out->Instructions - InlineCost,
             Out->Instructions < InlineCost);
     if (Out->Instructions >= InlineCost)
@@ -671,25 +762,69 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
     KeptInPass = true;
     Cur = pruneStale(std::move(Try), Out->Sites);
     Sites = std::move(Out->Sites);
-    Consider(*Out, Cur);
+    consider(*Out, Cur);
   }
   R.InlineBest = std::min(InlineCost, R.Base.Instructions);
+  return Error::success();
+}
 
-  // 2. Eviction, with the kept inlining entries: the model, then in the
-  // hot functions each decision of the current trajectory in turn,
-  // ordinal by ordinal, inverted as -mlgo-evict-flips does. A function
-  // whose pass kept an inversion gets another pass: each kept inversion
-  // changed the decisions after it, so those tried before it were judged
-  // against another allocation.
-  // Inlining never gets more than its share's half: stopping it says
-  // nothing of whether the module has moves left for more budget.
-  Stopped = false;
+void SpeedTuner::ModuleSearch::keep(ModuleDecisions Try, Outcome &Out) {
+  ModelCost = Out.Instructions;
+  ++R.EvictKept;
+  llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
+    return llvm::none_of(Out.Trajectory, [&](const Decision &D) {
+      return D.Function == E.Function && D.Ordinal == E.Ordinal &&
+             D.Hash == E.Hash && D.Choice == int64_t(E.Column);
+    });
+  });
+  Cur = std::move(Try);
+  CompiledEvictions.insert(Cur.printEvictions());
+  Traj = std::move(Out.Trajectory);
+  consider(Out, Cur);
+}
+
+std::optional<ModuleDecisions>
+SpeedTuner::ModuleSearch::invert(StringRef F, ArrayRef<const Decision *> At) {
+  ModuleDecisions Try = Cur;
+  for (const Decision *D : At) {
+    int64_t Other = invertEviction(D->Mask, D->Choice);
+    if (Other == D->Choice)
+      return std::nullopt;
+    Try.setEviction({F.str(), D->Ordinal, D->Hash, uint32_t(Other)});
+  }
+  Try.sort();
+  if (!CompiledEvictions.insert(Try.printEvictions()).second)
+    return std::nullopt;
+  ++R.Tries;
+  ++R.EvictTries;
+  return Try;
+}
+
+Expected<Outcome>
+SpeedTuner::ModuleSearch::compileEviction(const ModuleDecisions &Try,
+                                          bool AllowStale) {
+  C.AllowStale = AllowStale;
+  Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+  C.AllowStale = false;
+  R.Compiles = C.Compiles;
+  T.noteCompile(R, Counted);
+  return Out;
+}
+
+Error SpeedTuner::ModuleSearch::searchEviction() {
+  // Eviction, with the kept inlining entries: the model, then in the hot
+  // functions each decision of the current trajectory in turn, ordinal by
+  // ordinal, inverted as -mlgo-evict-flips does. A function whose pass
+  // kept an inversion gets another pass: each kept inversion changed the
+  // decisions after it, so those tried before it were judged against
+  // another allocation. (Inlining never gets more than its share's half:
+  // stopping it says nothing of whether the module has moves left.)
   Expected<Outcome> Model = C.compile(&Cur, Coster, Eviction::Model);
   if (!Model)
-    return Fail(Model.takeError());
+    return Model.takeError();
   R.Model = *Model;
-  double ModelCost = Model->Instructions;
-  std::vector<Decision> Traj = Model->Trajectory;
+  ModelCost = Model->Instructions;
+  Traj = Model->Trajectory;
   // The model side needs one eviction entry to be used: the model's own
   // answer to the first decision of its hottest function that has one.
   for (const std::string &F : Functions) {
@@ -702,146 +837,14 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
     break;
   }
   if (!Cur.Evictions.empty())
-    Consider(*Model, Cur);
-  // The eviction entries every compile had, as for inlining.
-  std::set<std::string> CompiledEvictions = {Cur.printEvictions()};
-  // The heat of a decision, as the search measured it: how far inverting
-  // it last moved the module's cost (the profile-weighted instructions of
-  // the code its live ranges touch). LLVM 19's eviction features give
-  // block frequencies only relative to the decision's other candidates, so
-  // the first pass goes by ordinal and the later ones hottest first (ties
-  // by ordinal), where an inversion in cold code moved nothing.
-  std::map<std::pair<std::string, uint32_t>, double> Moved;
-  // What each inversion's last try gave, to pair the near misses once the
-  // single inversions are exhausted: its change of the module's cost, the
-  // function's entries it was tried on (its other functions' entries do
-  // not change its allocation) and the function's decisions after it.
-  struct Single {
-    double Delta = 0;
-    std::string On;
-    std::vector<Decision> After;
-  };
-  std::map<std::pair<std::string, uint32_t>, Single> Singles;
-  auto EntriesOf = [](const ModuleDecisions &D, StringRef F) {
-    std::string S;
-    for (const EvictDecision &E : D.Evictions)
-      if (E.Function == F)
-        S += formatv("{0} {1} {2}\n", E.Ordinal, E.Hash, E.Column).str();
-    return S;
-  };
-  // A try's outcome: kept if it lowers the module's cost (the trajectory
-  // is then the compile's, and entries it made stale are dropped).
-  auto Keep = [&](ModuleDecisions Try, Outcome &Out) {
-    ModelCost = Out.Instructions;
-    ++R.EvictKept;
-    llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
-      return llvm::none_of(Out.Trajectory, [&](const Decision &D) {
-        return D.Function == E.Function && D.Ordinal == E.Ordinal &&
-               D.Hash == E.Hash && D.Choice == int64_t(E.Column);
-      });
-    });
-    Cur = std::move(Try);
-    CompiledEvictions.insert(Cur.printEvictions());
-    Traj = std::move(Out.Trajectory);
-    Consider(Out, Cur);
-  };
-  // A move of function \p F: the current entries with each of \p At
-  // (decisions of F's current trajectory, or of the one an earlier
-  // inversion of the move leaves) inverted, and counted as a try; none if
-  // an inversion changes nothing or these entries were compiled before.
-  auto Invert =
-      [&](StringRef F,
-          ArrayRef<const Decision *> At) -> std::optional<ModuleDecisions> {
-    ModuleDecisions Try = Cur;
-    for (const Decision *D : At) {
-      int64_t Other = invertEviction(D->Mask, D->Choice);
-      if (Other == D->Choice)
-        return std::nullopt;
-      Try.setEviction({F.str(), D->Ordinal, D->Hash, uint32_t(Other)});
-    }
-    Try.sort();
-    if (!CompiledEvictions.insert(Try.printEvictions()).second)
-      return std::nullopt;
-    ++R.Tries;
-    ++R.EvictTries;
-    return Try;
-  };
-  // The functions whose pairs were tried, with their entries then.
-  StringMap<std::string> PairedOn;
-  StringSet<> Again;
+    consider(*Model, Cur);
+  CompiledEvictions = {Cur.printEvictions()};
   bool AllFunctions = true;
   for (unsigned Pass = 1;; ++Pass) {
     R.EvictPasses = Pass;
     StringSet<> KeptIn;
-    for (const std::string &F : Functions) {
-      if (!AllFunctions && !Again.contains(F))
-        continue;
-      std::vector<uint32_t> Order;
-      if (Pass > 1) {
-        for (const Decision &D : Traj)
-          if (D.Function == F)
-            Order.push_back(D.Ordinal);
-        llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
-          return Moved[{F, A}] > Moved[{F, B}];
-        });
-      }
-      for (uint32_t N = 0;; ++N) {
-        if (Limited && R.Tries >= Budget) {
-          Stopped = true;
-          break;
-        }
-        if (Pass > 1 && N == Order.size())
-          break;
-        uint32_t K = Pass > 1 ? Order[N] : N;
-        auto It = llvm::find_if(Traj, [&](const Decision &D) {
-          return D.Function == F && D.Ordinal == K;
-        });
-        // The first pass ends with the function's trajectory; a later one
-        // skips an ordinal a kept inversion took away.
-        if (It == Traj.end()) {
-          if (Pass > 1)
-            continue;
-          break;
-        }
-        // A later pass leaves the entries it has alone (the kept
-        // inversions and the model's pinned first answer).
-        if (Pass > 1 && llvm::any_of(Cur.Evictions, [&](const auto &E) {
-              return E.Function == F && E.Ordinal == K;
-            }))
-          continue;
-        std::optional<ModuleDecisions> Try = Invert(F, {&*It});
-        if (!Try)
-          continue;
-        if (Pass > 1)
-          ++R.LaterTries;
-        // An inversion before a kept one changes the decisions after it:
-        // the kept entries may then fix no decision. The compile applies
-        // those that still match, the rest are dropped below.
-        C.AllowStale = Pass > 1;
-        Expected<Outcome> Out = C.compile(&*Try, Coster, Eviction::Model);
-        C.AllowStale = false;
-        R.Compiles = C.Compiles;
-        noteCompile(R, Counted);
-        if (!Out)
-          return Fail(Out.takeError());
-        Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
-        logMove(R, "evict", F + "\t" + std::to_string(K),
-                Out->Instructions - ModelCost, Out->Instructions < ModelCost);
-        Single &S = Singles[{F, K}];
-        S.Delta = Out->Instructions - ModelCost;
-        S.On = EntriesOf(Cur, F);
-        S.After.clear();
-        for (const Decision &D : Out->Trajectory)
-          if (D.Function == F)
-            S.After.push_back(D);
-        if (Out->Instructions >= ModelCost)
-          continue;
-        if (Pass > 1)
-          ++R.LaterKept;
-        Keep(std::move(*Try), *Out);
-        KeptIn.insert(F);
-      }
-    }
+    if (Error E = invertSingles(Pass, AllFunctions, KeptIn))
+      return E;
     if (Stopped)
       break;
     if (!KeptIn.empty()) {
@@ -849,88 +852,164 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
       AllFunctions = false;
       continue;
     }
-    // The single inversions are exhausted: pairs of each hot function's
-    // near misses (the inversions that moved its cost up by the least),
-    // the first inverted in the current trajectory and the second in the
-    // trajectory the first left (one inversion's effect depends on the
-    // decisions after it). A kept pair sends its function into another
-    // pass of single inversions, and then into pairs again.
-    bool PairKept = false;
-    for (const std::string &F : Functions) {
-      std::string On = EntriesOf(Cur, F);
-      auto Done = PairedOn.find(F);
-      if (Done != PairedOn.end() && Done->second == On)
-        continue;
-      std::vector<std::pair<double, uint32_t>> Near;
-      for (const Decision &D : Traj)
-        if (D.Function == F) {
-          auto S = Singles.find({F, D.Ordinal});
-          if (S != Singles.end() && S->second.On == On && S->second.Delta > 0)
-            Near.push_back({S->second.Delta, D.Ordinal});
-        }
-      llvm::sort(Near);
-      if (Near.size() > SpeedNearMisses)
-        Near.resize(SpeedNearMisses);
-      std::vector<std::tuple<double, uint32_t, uint32_t>> Pairs;
-      for (auto &[DA, A] : Near)
-        for (auto &[DB, B] : Near)
-          if (A < B)
-            Pairs.push_back({DA + DB, A, B});
-      llvm::sort(Pairs);
-      bool Kept = false;
-      for (auto &[Sum, A, B] : Pairs) {
-        if (Limited && R.Tries >= Budget) {
-          Stopped = true;
-          break;
-        }
-        auto First = llvm::find_if(Traj, [&, A = A](const Decision &D) {
-          return D.Function == F && D.Ordinal == A;
-        });
-        const std::vector<Decision> &After = Singles[{F, A}].After;
-        auto Second = llvm::find_if(
-            After, [B = B](const Decision &D) { return D.Ordinal == B; });
-        if (First == Traj.end() || Second == After.end())
-          continue;
-        std::optional<ModuleDecisions> Try = Invert(F, {&*First, &*Second});
-        if (!Try)
-          continue;
-        ++R.PairTries;
-        // The first inversion may take away the decisions of entries after
-        // it, as in a later pass.
-        C.AllowStale = true;
-        Expected<Outcome> Out = C.compile(&*Try, Coster, Eviction::Model);
-        C.AllowStale = false;
-        R.Compiles = C.Compiles;
-        noteCompile(R, Counted);
-        if (!Out)
-          return Fail(Out.takeError());
-        logMove(R, "pair", formatv("{0}\t{1},{2}", F, A, B).str(),
-                Out->Instructions - ModelCost, Out->Instructions < ModelCost);
-        if (Out->Instructions >= ModelCost)
-          continue;
-        ++R.PairKept;
-        Keep(std::move(*Try), *Out);
-        Kept = true;
-        break;
-      }
-      if (Stopped)
-        break;
-      if (!Kept) {
-        PairedOn[F] = On;
-        continue;
-      }
-      Again.clear();
-      Again.insert(F);
-      PairKept = true;
-      break;
-    }
-    if (Stopped || !PairKept)
+    Expected<bool> PairKept = invertPairs();
+    if (!PairKept)
+      return PairKept.takeError();
+    if (Stopped || !*PairKept)
       break;
     AllFunctions = false;
   }
   R.OutOfMoves = !Stopped;
   R.Compiles = C.Compiles;
-  return R;
+  return Error::success();
+}
+
+Error SpeedTuner::ModuleSearch::invertSingles(unsigned Pass, bool AllFunctions,
+                                              StringSet<> &KeptIn) {
+  for (const std::string &F : Functions) {
+    if (!AllFunctions && !Again.contains(F))
+      continue;
+    std::vector<uint32_t> Order;
+    if (Pass > 1) {
+      for (const Decision &D : Traj)
+        if (D.Function == F)
+          Order.push_back(D.Ordinal);
+      llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
+        return Moved[{F, A}] > Moved[{F, B}];
+      });
+    }
+    for (uint32_t N = 0;; ++N) {
+      if (Limited && R.Tries >= Budget) {
+        Stopped = true;
+        break;
+      }
+      if (Pass > 1 && N == Order.size())
+        break;
+      uint32_t K = Pass > 1 ? Order[N] : N;
+      auto It = llvm::find_if(Traj, [&](const Decision &D) {
+        return D.Function == F && D.Ordinal == K;
+      });
+      // The first pass ends with the function's trajectory; a later one
+      // skips an ordinal a kept inversion took away.
+      if (It == Traj.end()) {
+        if (Pass > 1)
+          continue;
+        break;
+      }
+      // A later pass leaves the entries it has alone (the kept
+      // inversions and the model's pinned first answer).
+      if (Pass > 1 && llvm::any_of(Cur.Evictions, [&](const auto &E) {
+            return E.Function == F && E.Ordinal == K;
+          }))
+        continue;
+      std::optional<ModuleDecisions> Try = invert(F, {&*It});
+      if (!Try)
+        continue;
+      if (Pass > 1)
+        ++R.LaterTries;
+      // An inversion before a kept one changes the decisions after it:
+      // the kept entries may then fix no decision. The compile applies
+      // those that still match, the rest are dropped by keep().
+      Expected<Outcome> Out = compileEviction(*Try, Pass > 1);
+      if (!Out)
+        return Out.takeError();
+      Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
+      logMove(R, "evict", F + "\t" + std::to_string(K),
+              Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+      SingleTry &S = Singles[{F, K}];
+      S.Delta = Out->Instructions - ModelCost;
+      S.On = entriesOf(Cur, F);
+      S.After.clear();
+      for (const Decision &D : Out->Trajectory)
+        if (D.Function == F)
+          S.After.push_back(D);
+      if (Out->Instructions >= ModelCost)
+        continue;
+      if (Pass > 1)
+        ++R.LaterKept;
+      keep(std::move(*Try), *Out);
+      KeptIn.insert(F);
+    }
+  }
+  return Error::success();
+}
+
+Expected<bool> SpeedTuner::ModuleSearch::invertPairs() {
+  // The single inversions are exhausted: pairs of each hot function's
+  // near misses (the inversions that moved its cost up by the least),
+  // the first inverted in the current trajectory and the second in the
+  // trajectory the first left (one inversion's effect depends on the
+  // decisions after it). A kept pair sends its function into another
+  // pass of single inversions, and then into pairs again.
+  for (const std::string &F : Functions) {
+    std::string On = entriesOf(Cur, F);
+    auto Done = PairedOn.find(F);
+    if (Done != PairedOn.end() && Done->second == On)
+      continue;
+    std::vector<std::pair<double, uint32_t>> Near;
+    for (const Decision &D : Traj)
+      if (D.Function == F) {
+        auto S = Singles.find({F, D.Ordinal});
+        if (S != Singles.end() && S->second.On == On && S->second.Delta > 0)
+          Near.push_back({S->second.Delta, D.Ordinal});
+      }
+    llvm::sort(Near);
+    if (Near.size() > SpeedNearMisses)
+      Near.resize(SpeedNearMisses);
+    std::vector<std::tuple<double, uint32_t, uint32_t>> Pairs;
+    for (auto &[DA, A] : Near)
+      for (auto &[DB, B] : Near)
+        if (A < B)
+          Pairs.push_back({DA + DB, A, B});
+    llvm::sort(Pairs);
+    bool Kept = false;
+    for (auto &[Sum, A, B] : Pairs) {
+      if (Limited && R.Tries >= Budget) {
+        Stopped = true;
+        break;
+      }
+      auto First = llvm::find_if(Traj, [&, A = A](const Decision &D) {
+        return D.Function == F && D.Ordinal == A;
+      });
+      const std::vector<Decision> &After = Singles[{F, A}].After;
+      auto Second = llvm::find_if(
+          After, [B = B](const Decision &D) { return D.Ordinal == B; });
+      if (First == Traj.end() || Second == After.end())
+        continue;
+      std::optional<ModuleDecisions> Try = invert(F, {&*First, &*Second});
+      if (!Try)
+        continue;
+      ++R.PairTries;
+      // The first inversion may take away the decisions of entries after
+      // it, as in a later pass.
+      Expected<Outcome> Out = compileEviction(*Try, /*AllowStale=*/true);
+      if (!Out)
+        return Out.takeError();
+      logMove(R, "pair", formatv("{0}\t{1},{2}", F, A, B).str(),
+              Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+      if (Out->Instructions >= ModelCost)
+        continue;
+      ++R.PairKept;
+      keep(std::move(*Try), *Out);
+      Kept = true;
+      break;
+    }
+    if (Stopped)
+      return false;
+    if (!Kept) {
+      PairedOn[F] = On;
+      continue;
+    }
+    Again.clear();
+    Again.insert(F);
+    return true;
+  }
+  return false;
+}
+
+ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
+                                uint64_t Counted, speed::BlockCoster &Coster) {
+  return ModuleSearch(*this, I, Share, Budget, Counted, Coster).run();
 }
 
 void SpeedTuner::noteGain(size_t Module, double Saved) {
@@ -955,7 +1034,7 @@ void SpeedTuner::noteCompile(const ModuleResult &R, uint64_t Counted) {
     Bar->update(std::min(Done, Planned), Planned);
 }
 
-Error SpeedTuner::run() {
+Error SpeedTuner::prepare() {
   if (O.PluginPath.empty())
     O.PluginPath = getInstallDirs().Plugin;
   SmallString<256> Work(O.WorkDir);
@@ -976,9 +1055,10 @@ Error SpeedTuner::run() {
     O.EvictModel = std::string(Model);
   }
   // One run per work directory (the lock creates it).
-  Expected<WorkDirLock> Lock = WorkDirLock::acquire(O.WorkDir);
-  if (!Lock)
-    return Lock.takeError();
+  Expected<WorkDirLock> L = WorkDirLock::acquire(O.WorkDir);
+  if (!L)
+    return L.takeError();
+  Lock.emplace(std::move(*L));
   Expected<std::string> CV = runForOutput({O.Clang, "--version"});
   if (!CV)
     return CV.takeError();
@@ -1032,8 +1112,10 @@ Error SpeedTuner::run() {
       return makeError("modules '" + Mods[KeySeen[Keys[I]]].Name + "' and '" +
                        Mods[I].Name + "' have one source, '" + Keys[I] +
                        "': the speed search tunes each source once");
+  return Error::success();
+}
 
-  auto Start = std::chrono::steady_clock::now();
+Error SpeedTuner::measureBaselines() {
   // 1. The baselines: LLVM's eviction.
   unsigned Threads = std::max(1u, O.Jobs);
   if (O.Verbose)
@@ -1041,7 +1123,6 @@ Error SpeedTuner::run() {
   Planned = Mods.size();
   std::vector<std::string> Errors(Mods.size());
   Bases.resize(Mods.size());
-  std::vector<unsigned> BaseCompiles(Mods.size());
   Batcher = std::make_unique<TaskBatcher>(Threads);
   Batcher->runUnits(Mods.size(), [&](size_t I) {
     Expected<std::unique_ptr<speed::BlockCoster>> Coster =
@@ -1053,7 +1134,6 @@ Error SpeedTuner::run() {
     ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
                      KeySalt);
     Expected<Outcome> B = C.compile(nullptr, **Coster);
-    BaseCompiles[I] = C.Compiles;
     noteCompile(ModuleResult());
     if (!B) {
       Errors[I] = toString(B.takeError());
@@ -1066,6 +1146,10 @@ Error SpeedTuner::run() {
   for (const std::string &E : Errors)
     if (!E.empty())
       return makeError(E);
+  return Error::success();
+}
+
+Expected<double> SpeedTuner::pickHotFunctions() {
   // 2. The hot functions: 99% of the baseline's cost, hottest first (ties:
   // by a hash of the name and the seed).
   std::vector<std::tuple<size_t, std::string, double>> All;
@@ -1094,6 +1178,10 @@ Error SpeedTuner::run() {
     Sum += std::get<2>(F);
     Hot.push_back(F);
   }
+  return Sum;
+}
+
+Expected<std::vector<ModuleResult>> SpeedTuner::searchModules(double HotSum) {
   // 3. The search, each module with its share of the budget (by its hot
   // cost; the remainder to the hottest modules), in parallel.
   std::vector<double> HotCost(Mods.size());
@@ -1110,7 +1198,7 @@ Error SpeedTuner::run() {
     uint64_t Given = 0;
     for (size_t I : ByHeat) {
       Budget[I] =
-          uint64_t(std::floor(double(O.MaxCompiles) * HotCost[I] / Sum));
+          uint64_t(std::floor(double(O.MaxCompiles) * HotCost[I] / HotSum));
       Given += Budget[I];
     }
     for (size_t K = 0; Given < O.MaxCompiles && !ByHeat.empty(); ++K) {
@@ -1201,13 +1289,28 @@ Error SpeedTuner::run() {
   }
   for (ModuleResult &R : Results)
     R.Predicted = R.Final();
+  return Results;
+}
+
+Error SpeedTuner::run() {
+  if (Error E = prepare())
+    return E;
+  auto Start = std::chrono::steady_clock::now();
+  if (Error E = measureBaselines())
+    return E;
+  Expected<double> HotSum = pickHotFunctions();
+  if (!HotSum)
+    return HotSum.takeError();
+  Expected<std::vector<ModuleResult>> Results = searchModules(*HotSum);
+  if (!Results)
+    return Results.takeError();
   if (!O.Workload.empty())
-    if (Error E = checkOnWorkload(Results))
+    if (Error E = checkOnWorkload(*Results))
       return E;
   Seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - Start)
           .count();
-  return writeOutputs(Results);
+  return writeOutputs(*Results);
 }
 
 Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
@@ -1267,47 +1370,66 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   return Error::success();
 }
 
-Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
-  double Tuned = 0, ModelTotal = 0, InliningGain = 0, EvictionGain = 0;
-  size_t InlineEntries = 0, EvictEntries = 0;
+SpeedRunReport SpeedTuner::makeReport(ArrayRef<ModuleResult> Results) const {
+  SpeedRunReport Rep;
+  Rep.ProgramName = O.ProgramName;
+  Rep.CorpusDir = O.CorpusDir;
+  Rep.Fingerprint = CorpusFingerprint;
+  Rep.Profile = O.Profile;
+  Rep.ModelMeta = ModelMeta;
+  Rep.EvictModel = !O.EvictModel.empty();
+  Rep.Seed = O.Seed;
+  Rep.MaxCompiles = O.MaxCompiles;
+  Rep.SearchCompiles = SearchCompiles;
+  Rep.HandedOn = HandedOn;
+  Rep.Rounds = Rounds;
+  Rep.HotFunctions = Hot.size();
+  Rep.NearMisses = SpeedNearMisses;
+  Rep.HotShare = O.HotShare;
+  Rep.BaseTotal = BaseTotal;
+  Rep.Verdict = Verdict;
+  Rep.Workload = O.Workload;
+  Rep.BuildIdentity = O.BuildIdentity;
+  Rep.ClangVersion = ClangVersion;
+  Rep.ValgrindVersion = ValgrindVersion;
+  Rep.WorkloadInputs = O.WorkloadInputs;
   for (const ModuleResult &R : Results) {
-    Tuned += R.Final();
-    ModelTotal += R.Searched ? R.Model.Instructions : R.Base.Instructions;
-    InliningGain += R.inliningGain();
-    EvictionGain += R.evictionGain();
-    InlineEntries += R.Entries.Sites.size();
-    EvictEntries += R.Entries.Evictions.size();
+    SpeedModuleReport &M = Rep.Modules.emplace_back();
+    M.Key = R.Key;
+    M.Searched = R.Searched;
+    M.Base = R.Base.Instructions;
+    M.Model = R.Model.Instructions;
+    M.Final = R.Final();
+    M.InliningGain = R.inliningGain();
+    M.EvictionGain = R.evictionGain();
+    M.BaseCycles = R.Base.Cycles;
+    M.FinalCycles = R.FinalCycles();
+    M.SiteEntries = R.Entries.Sites.size();
+    M.EvictionEntries = R.Entries.Evictions.size();
+    M.Tries = R.Tries;
+    M.InlineTries = R.InlineTries;
+    M.InlineKept = R.InlineKept;
+    M.EvictTries = R.EvictTries;
+    M.EvictKept = R.EvictKept;
+    M.InlinePasses = R.InlinePasses;
+    M.EvictPasses = R.EvictPasses;
+    M.LaterTries = R.LaterTries;
+    M.LaterKept = R.LaterKept;
+    M.PairTries = R.PairTries;
+    M.PairKept = R.PairKept;
+    M.Share = R.Share;
+    M.Budget = R.Budget;
+    M.OutOfMoves = R.OutOfMoves;
+    M.MeasuredAlone = R.MeasuredAlone;
+    M.Reverted = R.Reverted;
+    M.Predicted = R.Predicted;
+    M.Moves = R.Moves;
+    M.Kept = R.Kept;
   }
-  DecisionsFile F;
-  F.setMeta("llvm", LLVM_VERSION_STRING);
-  F.setMeta("objective", "speed");
-  F.setMeta("corpus", CorpusFingerprint);
-  if (!O.ProgramName.empty())
-    F.setMeta("package", O.ProgramName);
-  F.setMeta("profile", sys::path::filename(O.Profile));
-  F.setMeta("model", ModelMeta);
-  F.setMeta("seed", std::to_string(O.Seed));
-  F.setMeta("budget", O.MaxCompiles
-                          ? std::to_string(O.MaxCompiles) + " compiles"
-                          : std::string("none"));
-  F.setMeta("compiles", std::to_string(SearchCompiles));
-  F.setMeta("estimated",
-            formatv("profile-weighted instructions: LLVM {0:f0}, tuned {1:f0} "
-                    "({2})",
-                    BaseTotal, Tuned, percent(Tuned, BaseTotal))
-                .str());
-  if (Verdict)
-    F.setMeta("measured",
-              formatv("workload executed instructions: untuned {0}, tuned "
-                      "{1} ({2})",
-                      Verdict->Untuned, Verdict->Final,
-                      percent(double(Verdict->Final), double(Verdict->Untuned)))
-                  .str());
-  for (const ModuleResult &R : Results)
-    if (R.UseEntries())
-      F.addModule(R.Entries);
-  if (Error E = writeFileAtomically(O.Output, F.print()))
-    return E;
+  return Rep;
+}
+
+Error SpeedTuner::writeObjects(ArrayRef<ModuleResult> Results) const {
   // The tuned objects, as a build with the file makes them, and LLVM's
   // (for linking both and measuring them on a workload).
   for (size_t I = 0; I < Results.size(); ++I) {
@@ -1325,186 +1447,63 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
         return E;
     }
   }
+  return Error::success();
+}
 
-  // The report.
-  std::string Rep;
-  raw_string_ostream OS(Rep);
-  OS << "# mlgo tune --objective speed"
-     << (O.ProgramName.empty() ? "" : ": " + O.ProgramName) << "\n\n"
-     << "Corpus `" << O.CorpusDir << "` (" << Results.size()
-     << " modules, fingerprint " << CorpusFingerprint << "), profile `"
-     << O.Profile << "`"
-     << (O.EvictModel.empty() ? std::string()
-                              : ", eviction model `" + ModelMeta + "`")
-     << ", seed " << O.Seed << ", "
-     << (O.MaxCompiles ? std::to_string(O.MaxCompiles) + " search compiles"
-                       : std::string("no budget"))
-     << ", " << Hot.size() << " hot functions (" << int(O.HotShare * 100)
-     << "% of the profile-weighted instructions).\n\n"
-     << "Estimated executed instructions (profile-weighted, from the "
-        "objects): clang-19 -O2 -fprofile-use "
-     << formatv("{0:f0}", BaseTotal)
-     << ", the eviction model on the inlining "
-        "entries "
-     << formatv("{0:f0}", ModelTotal) << ", tuned " << formatv("{0:f0}", Tuned)
-     << " (" << percent(Tuned, BaseTotal) << "): inlining "
-     << percent(BaseTotal - InliningGain, BaseTotal) << " (" << InlineEntries
-     << " entries), eviction " << percent(BaseTotal - EvictionGain, BaseTotal)
-     << " (" << EvictEntries << " entries). Search: " << SearchCompiles
-     << " compiles.\n\n"
-     << "| module | LLVM | model | tuned | predicted | inlining | eviction "
-        "| entries | tries | kept | cycles: LLVM | tuned |\n"
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
-  std::vector<const ModuleResult *> Sorted;
+Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
+  double Tuned = 0;
   for (const ModuleResult &R : Results)
-    Sorted.push_back(&R);
-  llvm::stable_sort(Sorted, [](const ModuleResult *A, const ModuleResult *B) {
-    return A->Base.Instructions > B->Base.Instructions;
-  });
-  for (const ModuleResult *R : Sorted) {
-    if (!R->Searched)
-      continue;
-    double B = R->Base.Instructions;
-    OS << "| " << R->Key << " | " << formatv("{0:f0}", B) << " | "
-       << formatv("{0:f0}", R->Model.Instructions) << " | "
-       << formatv("{0:f0}", R->Final()) << " | " << percent(R->Final(), B)
-       << " | " << percent(B - R->inliningGain(), B) << " | "
-       << percent(B - R->evictionGain(), B) << " | " << R->Entries.Sites.size()
-       << "+" << R->Entries.Evictions.size() << " | " << R->InlineTries << "+"
-       << R->EvictTries << " | " << R->InlineKept << "+" << R->EvictKept
-       << " | " << formatv("{0:f0}", R->Base.Cycles) << " | "
-       << formatv("{0:f0}", R->FinalCycles()) << " |\n";
-  }
-  OS << "\n`model`: the eviction model with the kept inlining entries, "
-        "before eviction moves. `inlining`, `eviction`: what each saved of "
-        "the module's -O2 cost; `entries`, `tries`, `kept`: inlining + "
-        "eviction.\n";
-  if (O.MaxCompiles) {
-    OS << "\nBudget: " << O.MaxCompiles
-       << " compiles split over the modules by their hot cost; " << HandedOn
-       << " of them handed on by modules out of moves to those stopped by "
-          "theirs ("
-       << Rounds << (Rounds == 1 ? " round" : " rounds") << ").\n";
-  }
-  OS << "\n| module | share | handed on | tries | out of moves | passes | "
-        "later passes: tries | kept |\n"
-        "|---|---:|---:|---:|---|---:|---:|---:|\n";
-  for (const ModuleResult *R : Sorted) {
-    if (!R->Searched)
-      continue;
-    OS << "| " << R->Key << " | " << R->Share << " | "
-       << (R->Budget > R->Share ? R->Budget - R->Share : 0) << " | " << R->Tries
-       << " | " << (R->OutOfMoves ? "yes" : "no") << " | " << R->InlinePasses
-       << "+" << R->EvictPasses << " | " << R->LaterTries << " | "
-       << R->LaterKept << " |\n";
-  }
-  OS << "\n`share`: the module's part of --max-compiles (0 without one); "
-        "`passes`, inlining + eviction: a pass after one that kept a move "
-        "tries again the moves it did not keep.\n";
-  unsigned PairTries = 0, PairKept = 0;
-  for (const ModuleResult *R : Sorted) {
-    PairTries += R->PairTries;
-    PairKept += R->PairKept;
-  }
-  if (PairTries) {
-    OS << "\nPairs of eviction inversions (after the single ones, of each "
-          "function's "
-       << SpeedNearMisses << " nearest misses): " << PairTries << " tried, "
-       << PairKept << " kept.\n\n| module | pairs tried | kept |\n"
-       << "|---|---:|---:|\n";
-    for (const ModuleResult *R : Sorted)
-      if (R->PairTries)
-        OS << "| " << R->Key << " | " << R->PairTries << " | " << R->PairKept
-           << " |\n";
-  }
-  OS << "\n";
-  if (!Verdict) {
-    OS << "Measured gains: not measured by this run (`--workload CMD` "
-          "measures them; `mlgo eval package --profile P --decisions FILE` "
-          "builds and measures both).\n";
-  } else {
-    const WorkloadVerdict &V = *Verdict;
-    auto Pct = [&](uint64_t N) {
-      return percent(double(N), double(V.Untuned));
-    };
-    OS << "## Measured on the workload\n\n"
-       << "`" << O.Workload << "` under callgrind (executed instructions "
-       << "from main, in the program's own processes; " << V.Runs
-       << " programs measured): untuned " << V.Untuned
-       << ", every changed module tuned " << V.AllTuned << " ("
-       << Pct(V.AllTuned) << "), the file's program " << V.Final << " ("
-       << Pct(V.Final) << ").\n\n"
-       << "| module | predicted | measured alone | verdict |\n"
-       << "|---|---:|---:|---|\n";
-    for (const ModuleResult *R : Sorted) {
-      if (!R->MeasuredAlone)
-        continue;
-      OS << "| " << R->Key << " | "
-         << percent(R->Predicted, R->Base.Instructions) << " of the module | "
-         << Pct(R->MeasuredAlone) << " of the program | "
-         << (R->Reverted ? "reverted: measured worse" : "kept") << " |\n";
-    }
-  }
-  OS << "\n## What the caches are keyed on\n\n"
-     << "A compile's result (`speed/`) is read back only for the same "
-        "module (its bitcode and command), profile (its bytes), entries, "
-        "eviction (LLVM's, or the model "
-     << ModelMeta << "), mlgo and compiler:\n\n```\n"
-     << StringRef(O.BuildIdentity).rtrim() << "\n"
-     << ClangVersion << "\n```\n";
-  if (Verdict) {
-    OS << "\nA workload measurement (`workload/`) is read back only for "
-          "the same objects, `--link` and `--workload` commands, mlgo (as "
-          "above), `"
-       << StringRef(ValgrindVersion).split('\n').first << "` and ";
-    if (O.WorkloadInputs.empty())
-      OS << "no `--workload-input` (a file the workload reads that is not "
-            "named by `--workload-input` can change without a new "
-            "measurement).\n";
-    else
-      OS << "the bytes of each `--workload-input`: `"
-         << join(O.WorkloadInputs, "`, `") << "`.\n";
-  }
-  if (Error E = writeFileAtomically(O.WorkDir + "/report.md", Rep))
+    Tuned += R.Final();
+  DecisionsFile F;
+  F.setMeta("llvm", LLVM_VERSION_STRING);
+  F.setMeta("objective", "speed");
+  F.setMeta("corpus", CorpusFingerprint);
+  if (!O.ProgramName.empty())
+    F.setMeta("package", O.ProgramName);
+  F.setMeta("profile", sys::path::filename(O.Profile));
+  F.setMeta("model", ModelMeta);
+  F.setMeta("seed", std::to_string(O.Seed));
+  F.setMeta("budget", O.MaxCompiles
+                          ? std::to_string(O.MaxCompiles) + " compiles"
+                          : std::string("none"));
+  F.setMeta("compiles", std::to_string(SearchCompiles));
+  F.setMeta("estimated",
+            formatv("profile-weighted instructions: LLVM {0:f0}, tuned {1:f0} "
+                    "({2})",
+                    BaseTotal, Tuned, formatSpeedPercent(Tuned, BaseTotal))
+                .str());
+  if (Verdict)
+    F.setMeta("measured",
+              formatv("workload executed instructions: untuned {0}, tuned "
+                      "{1} ({2})",
+                      Verdict->Untuned, Verdict->Final,
+                      formatSpeedPercent(double(Verdict->Final),
+                                         double(Verdict->Untuned)))
+                  .str());
+  for (const ModuleResult &R : Results)
+    if (R.UseEntries())
+      F.addModule(R.Entries);
+  if (Error E = writeFileAtomically(O.Output, F.print()))
     return E;
-  // Every try of the search, module by module in the report's order.
-  std::string Log = "module\tkind\tfunction\tdecision\tdelta\tkept\n";
-  for (const ModuleResult *R : Sorted)
-    for (const std::string &L : R->Moves)
-      Log += L + "\n";
-  if (Error E = writeFileAtomically(O.WorkDir + "/moves.tsv", Log))
+  if (Error E = writeObjects(Results))
+    return E;
+  // The report, every try (W/moves.tsv) and the curve: TuneReport's.
+  SpeedRunReport Rep = makeReport(Results);
+  if (Error E =
+          writeFileAtomically(O.WorkDir + "/report.md", formatSpeedReport(Rep)))
+    return E;
+  if (Error E =
+          writeFileAtomically(O.WorkDir + "/moves.tsv", formatSpeedMoves(Rep)))
     return E;
   if (O.Verbose)
-    outs() << "mlgo tune: estimated " << percent(Tuned, BaseTotal)
+    outs() << "mlgo tune: estimated " << formatSpeedPercent(Tuned, BaseTotal)
            << " profile-weighted instructions (LLVM's eviction "
            << formatv("{0:f0}", BaseTotal) << ", tuned "
            << formatv("{0:f0}", Tuned) << "); " << SearchCompiles
            << " search compiles in " << formatv("{0:f0}", Seconds)
            << " s; wrote " << O.Output << " and " << O.WorkDir
            << "/report.md\n";
-
-  // The curve: estimated gain of the program after each search compile,
-  // modules' kept moves laid out in the order of the modules' heat (each
-  // module's search is sequential; their compiles add up).
-  learn::LearningCurve Curve("mlgo tune --objective speed: estimated gain",
-                             "search compiles",
-                             {"estimated gain, % of executed instructions"});
-  Curve.addPoint(0, {0.0});
-  uint64_t At = 0;
-  double Gain = 0;
-  for (const ModuleResult *R : Sorted) {
-    double Prev = R->Base.Instructions;
-    for (auto [Try, Cost] : R->Kept) {
-      if (Cost < Prev) {
-        Gain += Prev - Cost;
-        Prev = Cost;
-      }
-      Curve.addPoint(At + Try, {100.0 * Gain / BaseTotal});
-    }
-    At += R->Tries;
-  }
-  Curve.addPoint(At, {100.0 * Gain / BaseTotal});
-  return Curve.saveSVG(O.WorkDir + "/curve-speed.svg");
+  return writeSpeedCurve(O.WorkDir + "/curve-speed.svg", Rep);
 }
 
 } // namespace

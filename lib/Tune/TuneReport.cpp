@@ -11,8 +11,10 @@
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Percent.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 
@@ -139,6 +141,219 @@ Error writeCurve(StringRef Stem, ArrayRef<CurvePoint> Curve,
   if (Error E = writeFileAtomically((Stem + ".csv").str(), Csv))
     return E;
   return Plot.saveSVG((Stem + ".svg").str());
+}
+
+std::string formatSpeedPercent(double New, double Old) {
+  double P = Old == 0 ? 0 : 100.0 * (New - Old) / Old;
+  return (P < 0 ? "-" : "+") + formatv("{0:f3}", std::fabs(P)).str() + "%";
+}
+
+/// \p R's modules, hottest (Base) first; ties in corpus order.
+static std::vector<const SpeedModuleReport *>
+sortedByHeat(const SpeedRunReport &R) {
+  std::vector<const SpeedModuleReport *> Sorted;
+  for (const SpeedModuleReport &M : R.Modules)
+    Sorted.push_back(&M);
+  llvm::stable_sort(Sorted,
+                    [](const SpeedModuleReport *A, const SpeedModuleReport *B) {
+                      return A->Base > B->Base;
+                    });
+  return Sorted;
+}
+
+static void printSpeedSummary(raw_ostream &OS, const SpeedRunReport &R) {
+  double Tuned = 0, ModelTotal = 0, InliningGain = 0, EvictionGain = 0;
+  size_t InlineEntries = 0, EvictEntries = 0;
+  for (const SpeedModuleReport &M : R.Modules) {
+    Tuned += M.Final;
+    ModelTotal += M.Searched ? M.Model : M.Base;
+    InliningGain += M.InliningGain;
+    EvictionGain += M.EvictionGain;
+    InlineEntries += M.SiteEntries;
+    EvictEntries += M.EvictionEntries;
+  }
+  const double BaseTotal = R.BaseTotal;
+  OS << "# mlgo tune --objective speed"
+     << (R.ProgramName.empty() ? "" : ": " + R.ProgramName) << "\n\n"
+     << "Corpus `" << R.CorpusDir << "` (" << R.Modules.size()
+     << " modules, fingerprint " << R.Fingerprint << "), profile `" << R.Profile
+     << "`"
+     << (R.EvictModel ? ", eviction model `" + R.ModelMeta + "`"
+                      : std::string())
+     << ", seed " << R.Seed << ", "
+     << (R.MaxCompiles ? std::to_string(R.MaxCompiles) + " search compiles"
+                       : std::string("no budget"))
+     << ", " << R.HotFunctions << " hot functions (" << int(R.HotShare * 100)
+     << "% of the profile-weighted instructions).\n\n"
+     << "Estimated executed instructions (profile-weighted, from the "
+        "objects): clang-19 -O2 -fprofile-use "
+     << formatv("{0:f0}", BaseTotal)
+     << ", the eviction model on the inlining "
+        "entries "
+     << formatv("{0:f0}", ModelTotal) << ", tuned " << formatv("{0:f0}", Tuned)
+     << " (" << formatSpeedPercent(Tuned, BaseTotal) << "): inlining "
+     << formatSpeedPercent(BaseTotal - InliningGain, BaseTotal) << " ("
+     << InlineEntries << " entries), eviction "
+     << formatSpeedPercent(BaseTotal - EvictionGain, BaseTotal) << " ("
+     << EvictEntries << " entries). Search: " << R.SearchCompiles
+     << " compiles.\n\n";
+}
+
+static void printSpeedModules(raw_ostream &OS, const SpeedRunReport &R,
+                              ArrayRef<const SpeedModuleReport *> Sorted) {
+  OS << "| module | LLVM | model | tuned | predicted | inlining | eviction "
+        "| entries | tries | kept | cycles: LLVM | tuned |\n"
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n";
+  for (const SpeedModuleReport *M : Sorted) {
+    if (!M->Searched)
+      continue;
+    double B = M->Base;
+    OS << "| " << M->Key << " | " << formatv("{0:f0}", B) << " | "
+       << formatv("{0:f0}", M->Model) << " | " << formatv("{0:f0}", M->Final)
+       << " | " << formatSpeedPercent(M->Final, B) << " | "
+       << formatSpeedPercent(B - M->InliningGain, B) << " | "
+       << formatSpeedPercent(B - M->EvictionGain, B) << " | " << M->SiteEntries
+       << "+" << M->EvictionEntries << " | " << M->InlineTries << "+"
+       << M->EvictTries << " | " << M->InlineKept << "+" << M->EvictKept
+       << " | " << formatv("{0:f0}", M->BaseCycles) << " | "
+       << formatv("{0:f0}", M->FinalCycles) << " |\n";
+  }
+  OS << "\n`model`: the eviction model with the kept inlining entries, "
+        "before eviction moves. `inlining`, `eviction`: what each saved of "
+        "the module's -O2 cost; `entries`, `tries`, `kept`: inlining + "
+        "eviction.\n";
+  if (R.MaxCompiles) {
+    OS << "\nBudget: " << R.MaxCompiles
+       << " compiles split over the modules by their hot cost; " << R.HandedOn
+       << " of them handed on by modules out of moves to those stopped by "
+          "theirs ("
+       << R.Rounds << (R.Rounds == 1 ? " round" : " rounds") << ").\n";
+  }
+  OS << "\n| module | share | handed on | tries | out of moves | passes | "
+        "later passes: tries | kept |\n"
+        "|---|---:|---:|---:|---|---:|---:|---:|\n";
+  for (const SpeedModuleReport *M : Sorted) {
+    if (!M->Searched)
+      continue;
+    OS << "| " << M->Key << " | " << M->Share << " | "
+       << (M->Budget > M->Share ? M->Budget - M->Share : 0) << " | " << M->Tries
+       << " | " << (M->OutOfMoves ? "yes" : "no") << " | " << M->InlinePasses
+       << "+" << M->EvictPasses << " | " << M->LaterTries << " | "
+       << M->LaterKept << " |\n";
+  }
+  OS << "\n`share`: the module's part of --max-compiles (0 without one); "
+        "`passes`, inlining + eviction: a pass after one that kept a move "
+        "tries again the moves it did not keep.\n";
+  unsigned PairTries = 0, PairKept = 0;
+  for (const SpeedModuleReport *M : Sorted) {
+    PairTries += M->PairTries;
+    PairKept += M->PairKept;
+  }
+  if (!PairTries)
+    return;
+  OS << "\nPairs of eviction inversions (after the single ones, of each "
+        "function's "
+     << R.NearMisses << " nearest misses): " << PairTries << " tried, "
+     << PairKept << " kept.\n\n| module | pairs tried | kept |\n"
+     << "|---|---:|---:|\n";
+  for (const SpeedModuleReport *M : Sorted)
+    if (M->PairTries)
+      OS << "| " << M->Key << " | " << M->PairTries << " | " << M->PairKept
+         << " |\n";
+}
+
+static void printSpeedWorkload(raw_ostream &OS, const SpeedRunReport &R,
+                               ArrayRef<const SpeedModuleReport *> Sorted) {
+  if (!R.Verdict) {
+    OS << "Measured gains: not measured by this run (`--workload CMD` "
+          "measures them; `mlgo eval package --profile P --decisions FILE` "
+          "builds and measures both).\n";
+    return;
+  }
+  const WorkloadVerdict &V = *R.Verdict;
+  auto Pct = [&](uint64_t N) {
+    return formatSpeedPercent(double(N), double(V.Untuned));
+  };
+  OS << "## Measured on the workload\n\n"
+     << "`" << R.Workload << "` under callgrind (executed instructions "
+     << "from main, in the program's own processes; " << V.Runs
+     << " programs measured): untuned " << V.Untuned
+     << ", every changed module tuned " << V.AllTuned << " (" << Pct(V.AllTuned)
+     << "), the file's program " << V.Final << " (" << Pct(V.Final) << ").\n\n"
+     << "| module | predicted | measured alone | verdict |\n"
+     << "|---|---:|---:|---|\n";
+  for (const SpeedModuleReport *M : Sorted) {
+    if (!M->MeasuredAlone)
+      continue;
+    OS << "| " << M->Key << " | " << formatSpeedPercent(M->Predicted, M->Base)
+       << " of the module | " << Pct(M->MeasuredAlone) << " of the program | "
+       << (M->Reverted ? "reverted: measured worse" : "kept") << " |\n";
+  }
+}
+
+static void printSpeedKeys(raw_ostream &OS, const SpeedRunReport &R) {
+  OS << "\n## What the caches are keyed on\n\n"
+     << "A compile's result (`speed/`) is read back only for the same "
+        "module (its bitcode and command), profile (its bytes), entries, "
+        "eviction (LLVM's, or the model "
+     << R.ModelMeta << "), mlgo and compiler:\n\n```\n"
+     << StringRef(R.BuildIdentity).rtrim() << "\n"
+     << R.ClangVersion << "\n```\n";
+  if (!R.Verdict)
+    return;
+  OS << "\nA workload measurement (`workload/`) is read back only for "
+        "the same objects, `--link` and `--workload` commands, mlgo (as "
+        "above), `"
+     << StringRef(R.ValgrindVersion).split('\n').first << "` and ";
+  if (R.WorkloadInputs.empty())
+    OS << "no `--workload-input` (a file the workload reads that is not "
+          "named by `--workload-input` can change without a new "
+          "measurement).\n";
+  else
+    OS << "the bytes of each `--workload-input`: `"
+       << join(R.WorkloadInputs, "`, `") << "`.\n";
+}
+
+std::string formatSpeedReport(const SpeedRunReport &R) {
+  std::vector<const SpeedModuleReport *> Sorted = sortedByHeat(R);
+  std::string Rep;
+  raw_string_ostream OS(Rep);
+  printSpeedSummary(OS, R);
+  printSpeedModules(OS, R, Sorted);
+  OS << "\n";
+  printSpeedWorkload(OS, R, Sorted);
+  printSpeedKeys(OS, R);
+  return Rep;
+}
+
+std::string formatSpeedMoves(const SpeedRunReport &R) {
+  std::string Log = "module\tkind\tfunction\tdecision\tdelta\tkept\n";
+  for (const SpeedModuleReport *M : sortedByHeat(R))
+    for (const std::string &L : M->Moves)
+      Log += L + "\n";
+  return Log;
+}
+
+Error writeSpeedCurve(StringRef Path, const SpeedRunReport &R) {
+  learn::LearningCurve Curve("mlgo tune --objective speed: estimated gain",
+                             "search compiles",
+                             {"estimated gain, % of executed instructions"});
+  Curve.addPoint(0, {0.0});
+  uint64_t At = 0;
+  double Gain = 0;
+  for (const SpeedModuleReport *M : sortedByHeat(R)) {
+    double Prev = M->Base;
+    for (auto [Try, Cost] : M->Kept) {
+      if (Cost < Prev) {
+        Gain += Prev - Cost;
+        Prev = Cost;
+      }
+      Curve.addPoint(At + Try, {100.0 * Gain / R.BaseTotal});
+    }
+    At += M->Tries;
+  }
+  Curve.addPoint(At, {100.0 * Gain / R.BaseTotal});
+  return Curve.saveSVG(Path);
 }
 
 } // namespace mlgo

@@ -144,4 +144,141 @@ TEST(TuneReportTest, TheCurveIsCSVAndSVG) {
   sys::fs::remove_directories(Dir);
 }
 
+SpeedRunReport makeSpeedReport() {
+  SpeedRunReport R;
+  R.ProgramName = "pkg";
+  R.CorpusDir = "corpus";
+  R.Fingerprint = "abc";
+  R.Profile = "p.prof";
+  R.ModelMeta = "none";
+  R.Seed = 1;
+  R.SearchCompiles = 7;
+  R.HotFunctions = 3;
+  R.NearMisses = 10;
+  R.HotShare = 0.5;
+  R.BaseTotal = 4000;
+  R.BuildIdentity = "mlgo 1\n";
+  R.ClangVersion = "clang 19";
+  SpeedModuleReport &A = R.Modules.emplace_back();
+  A.Key = "a.c";
+  A.Searched = true;
+  A.Base = 1000;
+  A.Model = 950;
+  A.Final = 900;
+  A.InliningGain = 40;
+  A.EvictionGain = 60;
+  A.BaseCycles = 2000;
+  A.FinalCycles = 1800;
+  A.SiteEntries = 2;
+  A.EvictionEntries = 1;
+  A.Tries = 7;
+  A.InlineTries = 4;
+  A.InlineKept = 2;
+  A.EvictTries = 3;
+  A.EvictKept = 1;
+  A.InlinePasses = 2;
+  A.EvictPasses = 1;
+  A.LaterTries = 1;
+  A.Moves = {"a.c\tinline\tf\tg 0 inline\t-40\tkept",
+             "a.c\tevict\tf\t3\t+5\t-"};
+  A.Kept = {{2, 960}, {5, 900}};
+  // Hotter, but not searched: first in the moves, in no table.
+  SpeedModuleReport &B = R.Modules.emplace_back();
+  B.Key = "b.c";
+  B.Base = B.Model = B.Final = 3000;
+  B.BaseCycles = B.FinalCycles = 5000;
+  B.Moves = {"b.c\tinline\th\tk 0 inline\t+1\t-"};
+  return R;
+}
+
+TEST(TuneReportTest, SpeedPercentIsSignedWithThreeDecimals) {
+  EXPECT_EQ(formatSpeedPercent(900, 1000), "-10.000%");
+  EXPECT_EQ(formatSpeedPercent(1000.25, 1000), "+0.025%");
+  EXPECT_EQ(formatSpeedPercent(5, 0), "+0.000%");
+}
+
+TEST(TuneReportTest, SpeedReportTablesTheSearchedModules) {
+  EXPECT_EQ(formatSpeedReport(makeSpeedReport()),
+            "# mlgo tune --objective speed: pkg\n\n"
+            "Corpus `corpus` (2 modules, fingerprint abc), profile `p.prof`, "
+            "seed 1, no budget, 3 hot functions (50% of the profile-weighted "
+            "instructions).\n\n"
+            "Estimated executed instructions (profile-weighted, from the "
+            "objects): clang-19 -O2 -fprofile-use 4000, the eviction model on "
+            "the inlining entries 3950, tuned 3900 (-2.500%): inlining -1.000% "
+            "(2 entries), eviction -1.500% (1 entries). Search: 7 compiles.\n\n"
+            "| module | LLVM | model | tuned | predicted | inlining | eviction "
+            "| entries | tries | kept | cycles: LLVM | tuned |\n"
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n"
+            "| a.c | 1000 | 950 | 900 | -10.000% | -4.000% | -6.000% | 2+1 | "
+            "4+3 | 2+1 | 2000 | 1800 |\n"
+            "\n`model`: the eviction model with the kept inlining entries, "
+            "before eviction moves. `inlining`, `eviction`: what each saved of "
+            "the module's -O2 cost; `entries`, `tries`, `kept`: inlining + "
+            "eviction.\n"
+            "\n| module | share | handed on | tries | out of moves | passes | "
+            "later passes: tries | kept |\n"
+            "|---|---:|---:|---:|---|---:|---:|---:|\n"
+            "| a.c | 0 | 0 | 7 | no | 2+1 | 1 | 0 |\n"
+            "\n`share`: the module's part of --max-compiles (0 without one); "
+            "`passes`, inlining + eviction: a pass after one that kept a move "
+            "tries again the moves it did not keep.\n"
+            "\nMeasured gains: not measured by this run (`--workload CMD` "
+            "measures them; `mlgo eval package --profile P --decisions FILE` "
+            "builds and measures both).\n"
+            "\n## What the caches are keyed on\n\n"
+            "A compile's result (`speed/`) is read back only for the same "
+            "module (its bitcode and command), profile (its bytes), entries, "
+            "eviction (LLVM's, or the model none), mlgo and compiler:\n\n```\n"
+            "mlgo 1\nclang 19\n```\n");
+}
+
+TEST(TuneReportTest, SpeedReportWithAWorkloadTablesWhatItMeasured) {
+  SpeedRunReport R = makeSpeedReport();
+  R.Modules[0].MeasuredAlone = 19000;
+  R.Modules[0].Predicted = 900;
+  R.Modules[0].Reverted = true;
+  WorkloadVerdict V;
+  V.Untuned = 20000;
+  V.AllTuned = V.Final = 19000;
+  V.Runs = 3;
+  R.Verdict = V;
+  R.Workload = "./run";
+  R.ValgrindVersion = "valgrind-3.20\n";
+  std::string Text = formatSpeedReport(R);
+  EXPECT_NE(Text.find("## Measured on the workload\n\n`./run` under "
+                      "callgrind (executed instructions from main, in the "
+                      "program's own processes; 3 programs measured): "
+                      "untuned 20000, every changed module tuned 19000 "
+                      "(-5.000%), the file's program 19000 (-5.000%).\n\n"
+                      "| module | predicted | measured alone | verdict |\n"
+                      "|---|---:|---:|---|\n| a.c | -10.000% of the module "
+                      "| -5.000% of the program | reverted: measured worse "
+                      "|\n"),
+            std::string::npos);
+  EXPECT_NE(Text.find("mlgo (as above), `valgrind-3.20` and no "
+                      "`--workload-input`"),
+            std::string::npos);
+}
+
+TEST(TuneReportTest, SpeedMovesAreHottestModuleFirst) {
+  EXPECT_EQ(formatSpeedMoves(makeSpeedReport()),
+            "module\tkind\tfunction\tdecision\tdelta\tkept\n"
+            "b.c\tinline\th\tk 0 inline\t+1\t-\n"
+            "a.c\tinline\tf\tg 0 inline\t-40\tkept\n"
+            "a.c\tevict\tf\t3\t+5\t-\n");
+}
+
+TEST(TuneReportTest, SpeedCurveIsOneLineThroughTheKeptMoves) {
+  SmallString<128> Dir;
+  ASSERT_FALSE(sys::fs::createUniqueDirectory("tune-report", Dir));
+  std::string Path = (Dir + "/curve-speed.svg").str();
+  ASSERT_FALSE(bool(writeSpeedCurve(Path, makeSpeedReport())));
+  auto SVG = MemoryBuffer::getFile(Path);
+  ASSERT_TRUE(bool(SVG));
+  EXPECT_EQ((*SVG)->getBuffer().count("<polyline"), 1u);
+  EXPECT_NE((*SVG)->getBuffer().find("estimated gain"), StringRef::npos);
+  sys::fs::remove_directories(Dir);
+}
+
 } // namespace

@@ -5,7 +5,9 @@
 // W/reports/<program>.md), the tries log (W/tries-<order>.tsv), the
 // filter's log (W/logged-<order>.tsv) and the curve of cost against
 // compiles (W/curve-<order>.csv, and its plot W/curve-<order>.svg through
-// learn::LearningCurve, the project's one curve plotter). Nothing here
+// learn::LearningCurve, the project's one curve plotter), and the same for
+// `--objective speed` (W/report.md, W/moves.tsv, W/curve-speed.svg from
+// SpeedRunReport). Nothing here
 // compiles or searches, so each text is tested over made-up values
 // (unittests/Tune/TuneReportTest.cpp).
 //
@@ -15,13 +17,16 @@
 #define MLGO_TUNE_TUNEREPORT_H
 
 #include "mlgo/Tune/SearchState.h"
+#include "mlgo/Tune/WorkloadCheck.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mlgo {
@@ -77,6 +82,73 @@ std::string formatFiltered(llvm::ArrayRef<FilteredRecord> Filtered);
 /// percent against the compiles, through learn::LearningCurve).
 llvm::Error writeCurve(llvm::StringRef Stem, llvm::ArrayRef<CurvePoint> Curve,
                        uint64_t ModelTotal);
+
+/// One module of the speed tune (`mlgo tune --objective speed`), in
+/// profile-weighted executed instructions.
+struct SpeedModuleReport {
+  std::string Key;
+  /// Whether the module was searched (it has hot functions).
+  bool Searched = false;
+  /// Stock clang-19 -O2, the eviction model with the kept inlining entries,
+  /// and tuned (the stock compile without entries).
+  double Base = 0, Model = 0, Final = 0;
+  /// What the inlining entries and the eviction side each saved of Base.
+  double InliningGain = 0, EvictionGain = 0;
+  double BaseCycles = 0, FinalCycles = 0;
+  size_t SiteEntries = 0, EvictionEntries = 0;
+  unsigned Tries = 0, InlineTries = 0, InlineKept = 0, EvictTries = 0,
+           EvictKept = 0;
+  /// Passes over the moves, and the tries and kept moves of the passes
+  /// after the first.
+  unsigned InlinePasses = 0, EvictPasses = 0, LaterTries = 0, LaterKept = 0;
+  unsigned PairTries = 0, PairKept = 0;
+  /// Its share of --max-compiles, and its budget with what was handed on.
+  uint64_t Share = 0, Budget = 0;
+  bool OutOfMoves = false;
+  /// The workload check: the program with this module alone tuned (0: not
+  /// measured), whether it was reverted, and the search's estimate.
+  uint64_t MeasuredAlone = 0;
+  bool Reverted = false;
+  double Predicted = 0;
+  /// W/moves.tsv's lines of the module, in order.
+  std::vector<std::string> Moves;
+  /// (the module's search compiles, its best cost) after each kept move.
+  std::vector<std::pair<unsigned, double>> Kept;
+};
+
+/// What the speed tune's report says of the run.
+struct SpeedRunReport {
+  std::string ProgramName, CorpusDir, Fingerprint, Profile;
+  /// The eviction model's `model` metadata; EvictModel: one was given.
+  std::string ModelMeta;
+  bool EvictModel = false;
+  uint64_t Seed = 0, MaxCompiles = 0, SearchCompiles = 0, HandedOn = 0;
+  unsigned Rounds = 0;
+  size_t HotFunctions = 0, NearMisses = 0;
+  double HotShare = 0;
+  /// Every module's stock -O2 cost.
+  double BaseTotal = 0;
+  std::optional<WorkloadVerdict> Verdict;
+  std::string Workload, BuildIdentity, ClangVersion, ValgrindVersion;
+  std::vector<std::string> WorkloadInputs;
+  /// Every corpus module, in corpus order.
+  std::vector<SpeedModuleReport> Modules;
+};
+
+/// "+1.250%" / "-0.500%": \p New against \p Old ("+0.000%" when Old is 0).
+std::string formatSpeedPercent(double New, double Old);
+
+/// The speed tune's report.md; its modules' tables hottest (Base) first.
+std::string formatSpeedReport(const SpeedRunReport &R);
+
+/// W/moves.tsv: every try, module by module in the report's order.
+std::string formatSpeedMoves(const SpeedRunReport &R);
+
+/// Writes \p Path (an SVG, through learn::LearningCurve): the estimated
+/// gain of the program after each search compile, the modules' kept moves
+/// laid out hottest module first (each module's search is sequential;
+/// their compiles add up).
+llvm::Error writeSpeedCurve(llvm::StringRef Path, const SpeedRunReport &R);
 
 } // namespace mlgo
 
