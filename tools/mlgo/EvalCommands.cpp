@@ -686,7 +686,14 @@ int runEvalPackage() {
       Rows.push_back({PackageNames[I], Reports[I] ? &*Reports[I] : nullptr});
     if (Printed)
       outs() << '\n';
-    getPackageSummaryTable(Rows, Opts.OptLevel, Opts.Model.Name)
+    // An LTO evaluation's baseline is stock LTO, as its reports name it.
+    std::string BaselineName = Opts.OptLevel;
+    for (const std::optional<PackageReport> &R : Reports)
+      if (R) {
+        BaselineName = R->BaselineName;
+        break;
+      }
+    getPackageSummaryTable(Rows, BaselineName, Opts.Model.Name)
         .print(outs(), *Format);
     if (Speed) {
       outs() << '\n';
