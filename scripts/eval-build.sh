@@ -69,9 +69,12 @@ build | corpus-build)
   fi
   [[ $cmd != corpus-build ]] || extra+=(-Xclang -fembed-bitcode=all)
   recipes_eval_setup "$out" "$jobs" "${extra[@]}"
-  if [[ $cmd == corpus-build ]]; then
+  if [[ $cmd == corpus-build || " ${MLGO_EVAL_EXTRA_FLAGS:-} " == *" -flto"* ]]; then
+    # Objects with .llvmbc, and an LTO build's bitcode objects, need
+    # LLVM's ar, nm and ranlib (eval-package.sh does the same).
     for tool in ar nm ranlib; do
       ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/$tool"
+      [[ $cmd == corpus-build ]] || ln -sf "/usr/bin/llvm-$tool-19" "$out/bin/llvm-$tool"
     done
     export PATH="$out/bin:$PATH"
   fi

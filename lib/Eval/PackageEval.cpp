@@ -242,8 +242,9 @@ struct BuildPlan {
 
 /// The builds of one evaluation, named by what they build with: the
 /// baseline (stock clang at Opts.OptLevel), the model (the plugin) and,
-/// with a decisions file, tuned (the plugin and the file).
-enum class BuildKind { Baseline, Model, Tuned };
+/// with a decisions file, tuned (the plugin and the file); with LTO, the
+/// build without it.
+enum class BuildKind { Baseline, Model, Tuned, NoLto };
 
 /// What a kind of build is called on disk and which fields of the report
 /// it fills.
@@ -269,6 +270,9 @@ static BuildFields getFields(BuildKind Kind) {
   case BuildKind::Tuned:
     return {"tuned", &PackageReport::Tuned, &ArtifactSizes::Tuned,
             &TestOutcome::TunedPassed, &TestOutcome::TunedLog};
+  case BuildKind::NoLto:
+    return {"nolto", &PackageReport::NoLto, &ArtifactSizes::NoLto,
+            &TestOutcome::NoLtoPassed, nullptr};
   }
   llvm_unreachable("unknown build kind");
 }
@@ -286,7 +290,7 @@ static bool isSpeedTuned(const BuildEvalOptions &Opts) {
 /// and the decisions file.
 static std::vector<std::string> getPolicyArgs(BuildKind Kind,
                                               const BuildEvalOptions &Opts) {
-  if (Kind == BuildKind::Baseline)
+  if (Kind == BuildKind::Baseline || Kind == BuildKind::NoLto)
     return {};
   std::vector<std::string> Args = {
       Opts.PluginPath, Opts.Evict ? "" : Opts.Model.Policy.ModelPath};
@@ -294,6 +298,47 @@ static std::vector<std::string> getPolicyArgs(BuildKind Kind,
       (Kind == BuildKind::Model && isSpeedTuned(Opts)))
     Args.push_back(Opts.DecisionsPath);
   return Args;
+}
+
+/// The flag that turns \p Mode on ("" for none).
+static StringRef getLtoFlag(LtoMode Mode) {
+  switch (Mode) {
+  case LtoMode::None:
+    return "";
+  case LtoMode::Thin:
+    return "-flto=thin";
+  case LtoMode::Full:
+    return "-flto";
+  }
+  llvm_unreachable("unknown LTO mode");
+}
+
+/// The words the compiler wrappers add to every compile and link of a
+/// build of \p Kind (MLGO_EVAL_EXTRA_FLAGS): the link flags; with LTO,
+/// its flag (but for the build without it), and for a build with the
+/// plugin, mlgo's ld.lld and the model and decisions files given to the
+/// link too.
+static std::vector<std::string> getExtraFlags(BuildKind Kind,
+                                              const BuildEvalOptions &Opts) {
+  std::vector<std::string> Flags = Opts.LinkFlags;
+  if (Opts.Lto == LtoMode::None || Kind == BuildKind::NoLto)
+    return Flags;
+  Flags.push_back(getLtoFlag(Opts.Lto).str());
+  if (Kind == BuildKind::Baseline)
+    return Flags;
+  Flags.push_back("--ld-path=" + Opts.LinkerPath);
+  if (!Opts.Model.Policy.ModelPath.empty())
+    Flags.push_back("-Wl,-mllvm,-mlgo-model=" + Opts.Model.Policy.ModelPath);
+  if (Kind == BuildKind::Tuned)
+    Flags.push_back("-Wl,-mllvm,-mlgo-decisions=" + Opts.DecisionsPath);
+  return Flags;
+}
+
+/// Whether \p Word can go into MLGO_EVAL_EXTRA_FLAGS, which the wrappers
+/// split on white space.
+static bool isPlainWord(StringRef Word) {
+  return !Word.empty() &&
+         Word.find_first_of(" \t\n'\"\\$`*?[") == StringRef::npos;
 }
 
 /// The median of \p V (the mean of the middle two for an even count).
@@ -750,6 +795,19 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
   const bool SpeedTuned = isSpeedTuned(Opts);
   Report.ModelName = SpeedTuned ? std::string("tuned") : Opts.Model.Name;
   Report.BaselineName = Opts.OptLevel;
+  if (Opts.Lto != LtoMode::None) {
+    if (Opts.Evict || !Opts.ProfilePath.empty())
+      return makeError(Pkg + ": an LTO evaluation is of the inlining model "
+                             "for size; it has no eviction model or profile");
+    Report.BaselineName = "stock " + getLtoFlag(Opts.Lto).str();
+    Report.HasNoLto = true;
+    Report.NoLtoName = Opts.OptLevel + " no LTO";
+  }
+  for (const std::string &W : getExtraFlags(BuildKind::Tuned, Opts))
+    if (!isPlainWord(W))
+      return makeError(Pkg + ": '" + W +
+                       "': a link flag or path with white space or shell "
+                       "characters cannot go into the compiler wrappers");
   if (Opts.Evict && !Opts.DecisionsPath.empty() && !SpeedTuned)
     return makeError(Pkg + ": a decisions file is for the inlining model; "
                            "the eviction model's build has none");
@@ -791,10 +849,13 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     Log("profile " + Opts.ProfilePath + ": " + Twine(Info->Functions) +
         " functions, " + Twine(Info->ExecutedFunctions) + " executed");
   }
-  std::vector<Config> Configs = {{BuildKind::Baseline, Opts.OptLevel, "", {}},
-                                 {BuildKind::Model, Opts.Model.Name, "", {}}};
+  std::vector<Config> Configs = {
+      {BuildKind::Baseline, Report.BaselineName, "", {}},
+      {BuildKind::Model, Opts.Model.Name, "", {}}};
   if (Report.HasTuned)
     Configs.push_back({BuildKind::Tuned, Report.TunedName, "", {}});
+  if (Report.HasNoLto)
+    Configs.push_back({BuildKind::NoLto, Report.NoLtoName, "", {}});
   for (Config &Cfg : Configs)
     Cfg.Dir = Opts.WorkDir + "/" + getFields(Cfg.Kind).DirName;
   std::vector<TestCase> Tests = Plan.Tests;
@@ -820,7 +881,8 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
                  : join(speed::speedPackageFlags(Opts.ProfilePath), " ") +
                        // BOLT rewrites a program whose relocations the
                        // link kept.
-                       (Opts.Bolt ? " -Wl,--emit-relocs" : ""))};
+                       (Opts.Bolt ? " -Wl,--emit-relocs" : "")),
+        "MLGO_EVAL_EXTRA_FLAGS=" + join(getExtraFlags(Cfg.Kind, Opts), " ")};
     llvm::append_range(Argv,
                        Plan.BuildArgv(Cfg.Dir, getPolicyArgs(Cfg.Kind, Opts)));
     std::string BuildLog = Opts.WorkDir + "/build-" + Fields.DirName + ".log";
@@ -852,6 +914,12 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     if (!Artifacts)
       return Artifacts.takeError();
     for (const std::string &A : *Artifacts) {
+      // An LTO build's archives hold bitcode; its final artifacts are the
+      // executables and shared objects linked from them.
+      file_magic Magic;
+      if (Opts.Lto != LtoMode::None && !identify_magic(Tree + "/" + A, Magic) &&
+          Magic == file_magic::archive)
+        continue;
       Expected<uint64_t> Size = measureTextSize(Tree + "/" + A);
       if (!Size)
         return Size.takeError();

@@ -56,8 +56,12 @@ Table PackageReport::getSizeTable() const {
     T.Header.push_back(TunedName);
     T.Header.push_back(TunedName + " delta");
   }
+  if (HasNoLto) {
+    T.Header.push_back(NoLtoName);
+    T.Header.push_back(BaselineName + " vs " + NoLtoName);
+  }
   auto Row = [&](std::string Name, uint64_t Base, uint64_t Model,
-                 uint64_t Tuned) {
+                 uint64_t Tuned, uint64_t NoLto) {
     std::vector<std::string> R = {std::move(Name), std::to_string(Base),
                                   std::to_string(Model),
                                   formatDeltaPercent(Base, Model)};
@@ -65,14 +69,18 @@ Table PackageReport::getSizeTable() const {
       R.push_back(std::to_string(Tuned));
       R.push_back(formatDeltaPercent(Base, Tuned));
     }
+    if (HasNoLto) {
+      R.push_back(std::to_string(NoLto));
+      R.push_back(formatDeltaPercent(NoLto, Base));
+    }
     T.addRow(std::move(R));
   };
   for (const ArtifactSizes &A : Artifacts)
-    Row(A.Path, A.Baseline, A.Model, A.Tuned);
+    Row(A.Path, A.Baseline, A.Model, A.Tuned, A.NoLto);
   T.addRuleBeforeNextRow();
   Row("TOTAL (" + std::to_string(Artifacts.size()) + " artifacts)",
       getTotal(&ArtifactSizes::Baseline), getTotal(&ArtifactSizes::Model),
-      getTotal(&ArtifactSizes::Tuned));
+      getTotal(&ArtifactSizes::Tuned), getTotal(&ArtifactSizes::NoLto));
   return T;
 }
 
@@ -82,6 +90,10 @@ Table PackageReport::getBuildTable() const {
   if (HasTuned) {
     T.Header.push_back(TunedName);
     T.Header.push_back(TunedName + " ratio");
+  }
+  if (HasNoLto) {
+    T.Header.push_back(NoLtoName);
+    T.Header.push_back(NoLtoName + " ratio");
   }
   auto Ratio = [](double A, double B) {
     return A > 0 ? formatv("{0:f3}", B / A).str() : std::string("n/a");
@@ -94,6 +106,11 @@ Table PackageReport::getBuildTable() const {
     if (HasTuned) {
       R.push_back(Show(Get(Tuned)));
       R.push_back(WithRatio ? Ratio(double(Get(Baseline)), double(Get(Tuned)))
+                            : std::string());
+    }
+    if (HasNoLto) {
+      R.push_back(Show(Get(NoLto)));
+      R.push_back(WithRatio ? Ratio(double(Get(Baseline)), double(Get(NoLto)))
                             : std::string());
     }
     T.addRow(std::move(R));
@@ -116,11 +133,15 @@ Table PackageReport::getTestTable() const {
   T.Header = {Package + " test", BaselineName, ModelName};
   if (HasTuned)
     T.Header.push_back(TunedName);
+  if (HasNoLto)
+    T.Header.push_back(NoLtoName);
   for (const TestOutcome &O : Tests) {
     std::vector<std::string> R = {O.Name, O.BaselinePassed ? "pass" : "FAIL",
                                   O.ModelPassed ? "pass" : "FAIL"};
     if (HasTuned)
       R.push_back(O.TunedPassed ? "pass" : "FAIL");
+    if (HasNoLto)
+      R.push_back(O.NoLtoPassed ? "pass" : "FAIL");
     T.addRow(std::move(R));
   }
   return T;

@@ -183,6 +183,18 @@ cl::opt<unsigned> PackageTestTimeout("test-timeout",
                                      cl::desc("seconds per test (0: no limit)"),
                                      cl::init(600), cl::sub(PackageCmd),
                                      cl::cat(Cat));
+cl::opt<std::string> PackageLto(
+    "lto",
+    cl::desc("thin or full: build with stock -flto=thin or -flto, with the "
+             "model (and the decisions file) in the compile steps and in "
+             "lld's LTO link, and with the level and no LTO beside"),
+    cl::value_desc("thin|full"), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageLinkFlags(
+    "link-flags",
+    cl::desc("words added to every compile and link of every build "
+             "(with --lto, default: -ffunction-sections -fdata-sections "
+             "-fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all)"),
+    cl::value_desc("flags"), cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<std::string> PackagePlugin(
     "plugin", cl::desc("mlgo-plugin.so (default: this mlgo's, ../lib/mlgo/)"),
     cl::value_desc("file"), cl::sub(PackageCmd), cl::cat(Cat));
@@ -300,6 +312,18 @@ cl::opt<unsigned> BuildTestTimeout("test-timeout",
                                    cl::desc("seconds per test (0: no limit)"),
                                    cl::init(600), cl::sub(BuildCmd),
                                    cl::cat(Cat));
+cl::opt<std::string> BuildLto(
+    "lto",
+    cl::desc("thin or full: build with stock -flto=thin or -flto, with the "
+             "model (and the decisions file) in the compile steps and in "
+             "lld's LTO link, and with the level and no LTO beside"),
+    cl::value_desc("thin|full"), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildLinkFlags(
+    "link-flags",
+    cl::desc("words added to every compile and link of every build "
+             "(with --lto, default: -ffunction-sections -fdata-sections "
+             "-fuse-ld=lld -Wl,--gc-sections -Wl,--icf=all)"),
+    cl::value_desc("flags"), cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<std::string>
     BuildPlugin("plugin",
                 cl::desc("mlgo-plugin.so (default: this mlgo's, ../lib/mlgo/)"),
@@ -314,6 +338,37 @@ Expected<std::string> getPlugin(StringRef Given) {
   SmallString<256> Abs(P);
   sys::fs::make_absolute(Abs);
   return std::string(Abs);
+}
+
+/// Sets Opts.Lto, Opts.LinkFlags and, with LTO, Opts.LinkerPath (mlgo's
+/// ld.lld beside Opts.PluginPath) from `--lto` and `--link-flags`.
+Error setLtoOptions(StringRef Lto, StringRef LinkFlags,
+                    BuildEvalOptions &Opts) {
+  if (Lto.empty()) {
+    Opts.Lto = LtoMode::None;
+  } else if (Lto == "thin") {
+    Opts.Lto = LtoMode::Thin;
+  } else if (Lto == "full") {
+    Opts.Lto = LtoMode::Full;
+  } else {
+    return makeError("--lto: unknown mode '" + Lto + "' (thin or full)");
+  }
+  SmallVector<StringRef> Words;
+  StringRef Flags = LinkFlags.empty() && Opts.Lto != LtoMode::None
+                        ? StringRef(DefaultLtoLinkFlags)
+                        : LinkFlags;
+  Flags.split(Words, ' ', -1, /*KeepEmpty=*/false);
+  Opts.LinkFlags.assign(Words.begin(), Words.end());
+  if (Opts.Lto == LtoMode::None)
+    return Error::success();
+  SmallString<256> Linker(sys::path::parent_path(Opts.PluginPath));
+  sys::path::append(Linker, "lld", "ld.lld");
+  if (!sys::fs::can_execute(Linker))
+    return makeError(Linker + ": no such program (mlgo's ld.lld, which "
+                              "loads the plugin into the LTO link; build "
+                              "mlgo-plugin)");
+  Opts.LinkerPath = std::string(Linker);
+  return Error::success();
 }
 
 /// A model file as a report names it: its metadata.name, else the path;
@@ -559,6 +614,11 @@ int runEvalPackage() {
   Opts.BoltStop.MaxRounds = std::max(1u, unsigned(PackageMaxRuns));
   Opts.BoltStop.MinRounds =
       std::min(Opts.BoltStop.MinRounds, Opts.BoltStop.MaxRounds);
+  if (!PackageLto.empty() && (PackageEvict || Speed))
+    return fail("--lto evaluates the inlining model for size; it has no "
+                "--evict or profile");
+  if (Error E = setLtoOptions(PackageLto, PackageLinkFlags, Opts))
+    return fail(std::move(E));
   Opts.Log = [](StringRef Line) { errs() << "eval: " << Line << '\n'; };
 
   // Every package is evaluated, whatever happened to the ones before.
@@ -626,7 +686,14 @@ int runEvalPackage() {
       Rows.push_back({PackageNames[I], Reports[I] ? &*Reports[I] : nullptr});
     if (Printed)
       outs() << '\n';
-    getPackageSummaryTable(Rows, Opts.OptLevel, Opts.Model.Name)
+    // An LTO evaluation's baseline is stock LTO, as its reports name it.
+    std::string BaselineName = Opts.OptLevel;
+    for (const std::optional<PackageReport> &R : Reports)
+      if (R) {
+        BaselineName = R->BaselineName;
+        break;
+      }
+    getPackageSummaryTable(Rows, BaselineName, Opts.Model.Name)
         .print(outs(), *Format);
     if (Speed) {
       outs() << '\n';
@@ -722,6 +789,11 @@ int runEvalBuild() {
   if (Opts.System == BuildSystem::Make && !Opts.ConfigureArgs.empty())
     return fail("--configure-arg: a plain Makefile build has no configure "
                 "step (pass make's arguments with --make-arg)");
+  if (!BuildLto.empty() && !BuildProfile.empty())
+    return fail("--lto evaluates the inlining model for size; it has no "
+                "profile");
+  if (Error E = setLtoOptions(BuildLto, BuildLinkFlags, Opts))
+    return fail(std::move(E));
   Opts.TestCommands = BuildTests;
   Opts.Ctest = BuildCtest;
   Opts.BuildScript = getInstallDirs().Data + "/scripts/eval-build.sh";

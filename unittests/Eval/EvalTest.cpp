@@ -455,6 +455,49 @@ TEST(PackageReportTest, ReportAndVerdicts) {
                "zlib: 1 of 3 tests pass with embedded\n");
 }
 
+TEST(PackageReportTest, LtoTablesHaveTheBuildWithoutLto) {
+  PackageReport R;
+  R.Package = "cmark";
+  R.BaselineName = "stock -flto=thin";
+  R.ModelName = "embedded";
+  R.HasTuned = true;
+  R.HasNoLto = true;
+  R.NoLtoName = "-Oz no LTO";
+  R.Artifacts = {{"libcmark.so", 1000, 980, 950, 1100},
+                 {"cmark", 200, 210, 190, 250}};
+  R.Baseline = {10.0, 102400, 40};
+  R.Model = {11.0, 102400, 40};
+  R.Tuned = {12.0, 104448, 40};
+  R.NoLto = {8.0, 51200, 40};
+  TestOutcome T{"api", true, true, "", true, ""};
+  T.NoLtoPassed = true;
+  R.Tests = {T};
+  EXPECT_EQ(R.getSizeTable().Header,
+            (std::vector<std::string>{"cmark artifact", "stock -flto=thin",
+                                      "embedded", "delta", "tuned",
+                                      "tuned delta", "-Oz no LTO",
+                                      "stock -flto=thin vs -Oz no LTO"}));
+  std::string S;
+  raw_string_ostream OS(S);
+  R.print(OS, ReportFormat::CSV);
+  EXPECT_EQ(S, "cmark artifact,stock -flto=thin,embedded,delta,tuned,tuned "
+               "delta,-Oz no LTO,stock -flto=thin vs -Oz no LTO\n"
+               "libcmark.so,1000,980,-2.00%,950,-5.00%,1100,-9.09%\n"
+               "cmark,200,210,+5.00%,190,-5.00%,250,-20.00%\n"
+               "TOTAL (2 artifacts),1200,1190,-0.83%,1140,-5.00%,1350,"
+               "-11.11%\n"
+               "\n"
+               "cmark build,stock -flto=thin,embedded,ratio,tuned,tuned "
+               "ratio,-Oz no LTO,-Oz no LTO ratio\n"
+               "wall-clock seconds,10.00,11.00,1.100,12.00,1.200,8.00,0.800\n"
+               "peak compiler RSS (MiB),100.0,100.0,1.000,102.0,1.020,50.0,"
+               "0.500\n"
+               "compiler runs,40,40,,40,,40,\n"
+               "\n"
+               "cmark test,stock -flto=thin,embedded,tuned,-Oz no LTO\n"
+               "api,pass,pass,pass,pass\n");
+}
+
 TEST(PackageReportTest, SummaryOfSeveralPackages) {
   PackageReport A;
   A.Package = "zlib";

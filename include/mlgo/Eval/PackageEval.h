@@ -19,7 +19,20 @@
 //               tests/<name>.log
 //   WORK/model/ the same with the plugin
 //   WORK/tuned/ the same with the plugin and a decisions file (when given)
-//   WORK/build-{oz,model,tuned}.log   each build's output
+//   WORK/nolto/ with LTO (below): stock clang-19 without LTO
+//   WORK/build-{oz,model,tuned,nolto}.log   each build's output
+//
+// With LTO (`--lto thin|full`), every compile and link of the first three
+// builds gets -flto=thin or -flto and the link flags (by default the
+// size-conscious -ffunction-sections -fdata-sections -fuse-ld=lld
+// -Wl,--gc-sections -Wl,--icf=all): WORK/oz/ is then stock clang-19 and
+// ld.lld-19 LTO, and the model's and tuned builds link through mlgo's
+// ld.lld (lib/mlgo/lld/ld.lld beside the plugin), which loads the plugin
+// into lld's LTO backend, with the model file and the decisions file
+// passed to the link as well (-Wl,-mllvm,-mlgo-...): the model decides in
+// the compile steps and in the link. The fourth build, WORK/nolto/, has
+// the same level and link flags without LTO. Archives are not measured
+// (under LTO they hold bitcode).
 //
 // With a profile (`--profile`), both builds apply it
 // (mlgo/Speed/Profile.h, speedPackageFlags) and carry the address map, and
@@ -60,6 +73,15 @@
 #include <vector>
 
 namespace mlgo {
+
+/// Whether the builds of an evaluation link with LTO.
+enum class LtoMode { None, Thin, Full };
+
+/// The link flags of an LTO evaluation without `--link-flags`: the
+/// size-conscious build's.
+inline constexpr const char *DefaultLtoLinkFlags =
+    "-ffunction-sections -fdata-sections -fuse-ld=lld -Wl,--gc-sections "
+    "-Wl,--icf=all";
 
 /// What every evaluation (a package or a source tree) is given.
 struct BuildEvalOptions {
@@ -104,6 +126,15 @@ struct BuildEvalOptions {
   /// tree with $MLGO_BUILD_DIR set: `mlgo profile package|build --run`,
   /// and the workload BOLT's instrumented builds run (`--bolt-run`).
   std::vector<std::string> ProfileCommands;
+  /// LTO in every build but a fourth, without it (above).
+  LtoMode Lto = LtoMode::None;
+  /// Words added to every compile and link of every build (with LTO,
+  /// DefaultLtoLinkFlags unless given); none may hold white space or shell
+  /// characters.
+  std::vector<std::string> LinkFlags;
+  /// With LTO: mlgo's ld.lld (plugin/ld.lld.in), which the model's and
+  /// tuned builds link with.
+  std::string LinkerPath;
   unsigned Jobs = 1;
   unsigned BuildTimeoutSeconds = 3600;
   unsigned TestTimeoutSeconds = 600;

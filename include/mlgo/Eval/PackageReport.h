@@ -41,6 +41,8 @@ struct ArtifactSizes {
   uint64_t Model = 0;
   /// With a decisions file (PackageReport::HasTuned).
   uint64_t Tuned = 0;
+  /// An LTO evaluation's build without LTO (PackageReport::HasNoLto).
+  uint64_t NoLto = 0;
 };
 
 /// One build.
@@ -61,6 +63,8 @@ struct TestOutcome {
   std::string ModelLog;
   bool TunedPassed = false;
   std::string TunedLog = "";
+  /// An LTO evaluation's build without LTO (PackageReport::HasNoLto).
+  bool NoLtoPassed = false;
 };
 
 /// The speed of both builds of a profiled evaluation (`mlgo eval
@@ -122,6 +126,13 @@ struct PackageReport {
   bool HasTuned = false;
   std::string TunedName = "tuned";
   BuildStats Tuned;
+  /// An LTO evaluation (`mlgo eval package --lto thin|full`): the baseline,
+  /// the model's and the tuned builds link with LTO, and a fourth build,
+  /// stock clang-19 without LTO (with the same level and link flags), gets
+  /// the last column of every table.
+  bool HasNoLto = false;
+  std::string NoLtoName = "no LTO";
+  BuildStats NoLto;
   std::vector<TestOutcome> Tests;
   /// With a profile: the benchmark's speed of both builds.
   bool HasSpeed = false;
