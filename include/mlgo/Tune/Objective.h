@@ -26,12 +26,12 @@
 // them.
 //
 // Size (SizeObjective.h): CompileService compiles at -Oz, the cost is the
-// program's linked .text (LinkedProgram, each COMDAT group once). Speed
-// (SpeedObjective.h): a compile applies the profile and the measurement's
-// cost is the module's profile-weighted executed instructions (delta: the
-// sum of the changed modules' costs). The next objective plugs in here:
-// LTO, where a program's cost is its link's .text (delta needs the link:
-// measure returns the object, delta links). None changes the search.
+// program's linked .text (LinkedProgram, each COMDAT group once). The next
+// objectives plug in here: speed, where a compile applies the profile and
+// the measurement's cost is the module's profile-weighted execution cost
+// (delta: the sum of the changed modules' costs); LTO, where a program's
+// cost is its link's .text (delta needs the link: measure returns the
+// object, delta links). Neither changes the search.
 //
 //===----------------------------------------------------------------------===//
 
@@ -69,8 +69,7 @@ struct Measurement {
   /// The call site of each decision, in the order decided (empty for a
   /// Baseline trial, or one measured without WithTrajectory).
   std::vector<DecidedSite> Trajectory;
-  /// The module's own cost (size: its object's .text bytes; speed: its
-  /// profile-weighted executed instructions, held in the same field).
+  /// The module's own cost (size: its object's .text bytes).
   uint64_t getCost() const { return Outcome.TextSize; }
 };
 
