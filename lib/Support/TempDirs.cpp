@@ -170,9 +170,12 @@ bool isRunning(int Pid) {
   return Stat[Close + 2] != 'Z';
 }
 
-} // namespace
-
-unsigned collectStaleTempDirs(StringRef Prefix) {
+/// Removes this user's directories under the temporary root named
+/// Prefix-PID-* whose owner PID (not this process) \p Remove accepts, and
+/// says how many went. Not sys::fs::remove_directories: it leaves FIFOs
+/// (a channel's) and other files that are not regular.
+unsigned removeOwnedTempDirs(StringRef Prefix,
+                             llvm::function_ref<bool(int)> Remove) {
   std::string Root = tempRoot();
   unsigned Removed = 0;
   std::error_code EC;
@@ -184,38 +187,25 @@ unsigned collectStaleTempDirs(StringRef Prefix) {
       continue;
     struct stat St;
     if (::lstat(It->path().c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
-        St.st_uid != ::getuid())
+        St.st_uid != ::getuid() || !Remove(*Pid))
       continue;
-    if (isRunning(*Pid))
-      continue;
-    // Not sys::fs::remove_directories: it leaves FIFOs (a channel's) and
-    // other files that are not regular.
     removeTreeAt(AT_FDCWD, It->path().c_str(), 0);
     Removed += !sys::fs::exists(It->path());
   }
   return Removed;
 }
 
+} // namespace
+
+unsigned collectStaleTempDirs(StringRef Prefix) {
+  return removeOwnedTempDirs(Prefix, [](int Pid) { return !isRunning(Pid); });
+}
+
 unsigned removeTempDirsOf(StringRef Prefix, ArrayRef<int> Owners) {
   if (Owners.empty())
     return 0;
-  std::string Root = tempRoot();
-  unsigned Removed = 0;
-  std::error_code EC;
-  for (sys::fs::directory_iterator It(Root, EC), End; It != End && !EC;
-       It.increment(EC)) {
-    StringRef Name = sys::path::filename(It->path());
-    std::optional<int> Pid = ownerOf(Name, Prefix);
-    if (!Pid || *Pid == ::getpid() || !llvm::is_contained(Owners, *Pid))
-      continue;
-    struct stat St;
-    if (::lstat(It->path().c_str(), &St) != 0 || !S_ISDIR(St.st_mode) ||
-        St.st_uid != ::getuid())
-      continue;
-    removeTreeAt(AT_FDCWD, It->path().c_str(), 0);
-    Removed += !sys::fs::exists(It->path());
-  }
-  return Removed;
+  return removeOwnedTempDirs(
+      Prefix, [&](int Pid) { return llvm::is_contained(Owners, Pid); });
 }
 
 Expected<TempDir> TempDir::create(StringRef Prefix) {
