@@ -809,7 +809,9 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
     case InlineDecisionSource::DefaultHeuristic:
       R << (SpeedCaller ? "LLVM's heuristic decided (the caller is not "
                           "optimized for size)"
-                        : "LLVM's heuristic decided (default-policy mode)");
+            : Options.ModelInTheLink
+                ? "LLVM's heuristic decided (the model decides in the link)"
+                : "LLVM's heuristic decided (default-policy mode)");
       break;
     case InlineDecisionSource::Interactive:
       R << "the interactive host decided";
