@@ -660,14 +660,14 @@ void registerInliner(PassBuilder &PB) {
               C.Options.Source = InlineDecisionSource::DefaultHeuristic;
               return createAdvisor(C, M, FAM, Params, IC);
             }
-            // The compile step of an LTO build, without a policy asked
+            // The compile step of a full LTO build, without a policy asked
             // for, decides as LLVM's heuristic does: the embedded model
-            // decides in the link, where the whole program is seen (its
-            // decisions before the link made the linked code larger,
-            // docs/plugin.md, "In the link"). mlgo's advisor still names
+            // decides in the link, where the whole program is seen. Its
+            // decisions before a full LTO link made linked programs
+            // larger; before a ThinLTO link they paid, and stay
+            // (docs/plugin.md, "In the link"). mlgo's advisor still names
             // the sites, for a decisions file given to the link.
-            if ((Stage == InlineStage::ThinLTOPreLink ||
-                 Stage == InlineStage::FullLTOPreLink) &&
+            if (Stage == InlineStage::FullLTOPreLink &&
                 !O.Config->ExplicitPolicy) {
               InlinerConfig C = *O.Config;
               C.Options.Source = InlineDecisionSource::DefaultHeuristic;

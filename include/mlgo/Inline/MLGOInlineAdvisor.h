@@ -95,7 +95,7 @@ struct MLGOInlineAdvisorOptions {
   /// the size model decides only for the -Os/-Oz ones (docs/plugin.md,
   /// "In the link").
   bool HeuristicForSpeedCallers = false;
-  /// The heuristic decides because this is an LTO build's compile step
+  /// The heuristic decides because this is a full LTO build's compile step
   /// and the model decides in its link (docs/plugin.md, "In the link").
   bool ModelInTheLink = false;
   /// Exploration: the model runner samples decisions from
