@@ -240,3 +240,37 @@ def test_compiler_exit_carries_its_stderr(tiny_corpus, tmp_path):
         "command line (e.g. opt -enable-ml-inliner=release "
         "-inliner-interactive-channel-base={channel})?:\n" + tail)
     assert isinstance(e.value, mlgo.EnvError)
+
+
+def test_vector_envs_carry_the_step_info(tiny_corpus):
+    # Each environment's call sites, step by step (the autoreset step gives
+    # the next episode's first), are its episode's sites at the end; the
+    # dense reward is the step's predicted_delta; the IR statistics are
+    # batched. The same in both vector environments.
+    played = []
+    for cls in (mlgo.VectorInliningEnv, mlgo.AsyncVectorInliningEnv):
+        with cls(tiny_corpus, num_envs=2, seed=3, ir_stats=True,
+                 reward="ir2native") as venv:
+            obs, infos = venv.reset()
+            sites = [[infos["call_site"][i]] for i in range(2)]
+            ends, log = 0, []
+            for _ in range(12):
+                obs, rewards, terms, _, infos = venv.step(
+                    np.ones(2, dtype=np.int64))
+                assert obs["caller_ir_stats"].shape == (2, 79)
+                for i in range(2):
+                    if infos["_predicted_delta"][i]:
+                        assert rewards[i] == infos["predicted_delta"][i]
+                    else:  # the autoreset step
+                        assert rewards[i] == 0.0
+                    if terms[i]:
+                        assert infos["sites"][i] == sites[i], i
+                        log.append((infos["module"][i], sites[i]))
+                        ends += 1
+                        sites[i] = []
+                    else:
+                        sites[i].append(infos["call_site"][i])
+                log.append(list(rewards))
+            assert ends >= 2
+            played.append(log)
+    assert played[0] == played[1]
