@@ -274,3 +274,20 @@ def test_vector_envs_carry_the_step_info(tiny_corpus):
             assert ends >= 2
             played.append(log)
     assert played[0] == played[1]
+
+
+def test_replayed_prefix_gives_the_steps_info(calls_corpus):
+    # reset(options={'actions': ...}) ends where stepping by hand does:
+    # the same pending call site, IR statistics and last reward.
+    with mlgo.InliningEnv(calls_corpus, ir_stats=True,
+                          reward="ir2native") as env:
+        observations, infos, rewards, _ = walk(env, "calls/calls.o", 1)
+        for k in (1, 2):
+            obs, info = env.reset(options={"module": "calls/calls.o",
+                                           "actions": [1] * k})
+            assert info["call_site"] == infos[k]["call_site"]
+            assert info["decision"] == k
+            assert info["predicted_delta"] == rewards[k - 1]
+            for name in ("caller_ir_stats", "callee_ir_stats"):
+                assert obs[name].tobytes() == \
+                    observations[k][name].tobytes()
