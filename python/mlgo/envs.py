@@ -378,6 +378,22 @@ class _CompilerEpisodes(_Env):
         return False
 
 
+def _opcode_classes(names):
+    """{class: opcode count names}: LLVM's opcode classes
+    (llvm/IR/Instruction.def), each a run of the opcode counts in `names`
+    (IR statistics; LLVM's opcodes that IR2Native does not count, such as
+    callbr or va_arg, are in no class)."""
+    runs = (("terminator", "op_ret", "op_unreachable"),
+            ("unary", "op_fneg", "op_fneg"),
+            ("binary", "op_add", "op_frem"),
+            ("bitwise", "op_shl", "op_xor"),
+            ("memory", "op_alloca", "op_atomicrmw"),
+            ("cast", "op_trunc", "op_bitcast"),
+            ("other", "op_icmp", "op_freeze"))
+    return {c: tuple(names[names.index(first):names.index(last) + 1])
+            for c, first, last in runs}
+
+
 class InliningEnv(_CompilerEpisodes):
     """One episode per corpus module: the inliner's decisions, in the order
     it asks for them.
@@ -430,6 +446,17 @@ class InliningEnv(_CompilerEpisodes):
     RESET_OPTIONS = ("module", "actions")
 
     IR_STAT_NAMES = tuple(_core.size_feature_names())
+
+    IR_OPCODE_CLASSES = _opcode_classes(IR_STAT_NAMES)
+
+    @classmethod
+    def opcode_class_counts(cls, stats):
+        """{class: instructions} of an IR statistics vector
+        (caller_ir_stats or callee_ir_stats), by IR_OPCODE_CLASSES."""
+        stats = np.asarray(stats).reshape(-1)
+        index = {n: k for k, n in enumerate(cls.IR_STAT_NAMES)}
+        return {c: int(sum(stats[index[n]] for n in names))
+                for c, names in cls.IR_OPCODE_CLASSES.items()}
 
     def __init__(self, corpus, modules=None, packages=None, opt_level=None,
                  reward="bytes", include_default=False, timeout=300,
