@@ -4,6 +4,8 @@
                                              corpus module (mlgo.envs)
   mlgo.EvictionEnv, mlgo.VectorEvictionEnv   register-allocation eviction,
                                              one episode per function
+  mlgo.llvm_eviction_choice                  LLVM's own advisor's column
+                                             at an eviction step (imitation)
   mlgo.AsyncVectorInliningEnv                VectorInliningEnv with each
                                              environment in a worker process
                                              (mlgo.vector)
@@ -52,7 +54,8 @@ _load_core()
 from .data import (Corpus, CorpusModule, Log, LogContext, TensorSpec,
                    code_size, read_log, record_dtype)
 from .envs import (CompilerExitError, EnvError, EvictionEnv, InliningEnv,
-                   VectorEvictionEnv, VectorInliningEnv, stack)
+                   VectorEvictionEnv, VectorInliningEnv, llvm_eviction_choice,
+                   stack)
 from .spaces import Box, Dict, Discrete, HAVE_GYMNASIUM
 from .checker import check_env
 from .model import Model
@@ -68,5 +71,5 @@ __all__ = [
     "InliningEnv", "Log",
     "LogContext", "Model", "TensorSpec", "VectorEvictionEnv", "VectorInliningEnv", "bin_dir",
     "code_size", "datasets", "evaluate", "mlgo_program", "plugin_path", "read_log", "record_dtype",
-    "stack",
+    "llvm_eviction_choice", "stack",
 ]

@@ -955,6 +955,69 @@ class VectorInliningEnv(_VectorEnv):
         return [{"module": m.name} for m in self.corpus]
 
 
+def llvm_eviction_choice(features):
+    """The column LLVM 19's own eviction advisor (DefaultEvictionAdvisor,
+    -regalloc-enable-advisor=default) would pick at an eviction step, from
+    the features LLVM's ML advisor sent for it: 0 .. 31, or 32 for "evict
+    nothing". -1 where those features do not determine it (see below).
+
+    `features` maps each feature name to its values (an EvictionEnv
+    observation in the 'dict' form, or a record of the raw features).
+
+    What LLVM does, restated from its public behaviour: it walks the
+    columns in allocation order; a column the ML advisor masks off cannot
+    be evicted by either advisor; a free register costs nothing; otherwise
+    every interfering live range must be lighter than the live range
+    seeking a register (use_def_density: the heaviest interference's spill
+    weight; column 32: the live range's own), and once one column was
+    taken, a column whose interferences are local to the block of a local
+    live range (is_local) is refused. A column is taken when its cost
+    (broken hints, heaviest weight) is strictly below the best so far; the
+    walk stops at a taken hint register (is_hint). Nothing taken is column
+    32.
+
+    -1 where the features lack what LLVM compares: column 32 masked or
+    nr_urgent non-zero (the live range seeking a register is unspillable;
+    LLVM then lets "urgent" interferences through by register-class sizes
+    and cascade numbers the features do not carry), or a weight that is not
+    a number (an interference is unspillable: LLVM divides the weights by
+    the largest, infinite one, so every finite weight arrives as 0). One
+    case the features cannot tell apart: the division is in float32, so
+    two spill weights an ulp or two apart can arrive equal; equal weights
+    are taken as equal (LLVM's strict comparison then refuses), which is
+    right when they really are. Exact for targets whose registers all cost
+    the same per use (x86-64); elsewhere LLVM also looks for a cheaper
+    register under tighter limits that the features do not show.
+    """
+    def column(name):
+        return np.asarray(features[name]).reshape(-1)
+
+    mask = column("mask")
+    if not mask[EvictionEnv.NONE]:
+        return -1
+    hints, weights = column("nr_broken_hints"), column("use_def_density")
+    free, local = column("is_free"), column("is_local")
+    urgent, is_hint = column("nr_urgent"), column("is_hint")
+    if urgent[mask != 0].any() or not np.isfinite(weights[mask != 0]).all():
+        return -1
+    own = weights[EvictionEnv.NONE]
+    best = None
+    choice = EvictionEnv.NONE
+    for pos in range(EvictionEnv.NONE):
+        if not mask[pos]:
+            continue
+        cost = (hints[pos], weights[pos])
+        # Each interference must be lighter than the live range.
+        if not free[pos] and cost[1] >= own:
+            continue
+        if best is not None and (local[pos] or not cost < best):
+            continue
+        best, choice = cost, pos
+        if is_hint[pos]:
+            break
+    return choice
+
+
 class EvictionEnv(_CompilerEpisodes):
     """One episode per function's register allocation: LLVM's greedy
     allocator asks, for each live range it cannot place, which of 33
@@ -974,8 +1037,10 @@ class EvictionEnv(_CompilerEpisodes):
     action: a column 0 .. 32; a column the observation's mask forbids is a
         ValueError naming the module and the function (LLVM would fail with
         "ran out of registers"), and the episode goes on;
-    info: module, function, decision, and 'action_mask' (bool, 33): the
-        columns allowed now (also action_masks());
+    info: module, function, decision, 'action_mask' (bool, 33): the
+        columns allowed now (also action_masks()), and 'llvm_choice': the
+        column LLVM's own advisor would pick now, for imitation, or -1
+        where the features do not determine it (llvm_eviction_choice);
     reward: at the end of the episode, the function's cost under LLVM's
         own advisor minus under the episode's decisions (positive is
         better). The cost is the speed reward (docs/speed.md: the
@@ -993,6 +1058,8 @@ class EvictionEnv(_CompilerEpisodes):
     """
 
     COLUMNS = 33
+    # The column that answers "evict nothing".
+    NONE = 32
     RESET_OPTIONS = ("module", "function", "actions")
 
     def __init__(self, corpus=None, files=None, modules=None, packages=None,
@@ -1168,7 +1235,8 @@ class EvictionEnv(_CompilerEpisodes):
     def _info(self):
         return {"module": self._module, "function": self._function,
                 "decision": self._decision,
-                "action_mask": self.action_masks()}
+                "action_mask": self.action_masks(),
+                "llvm_choice": llvm_eviction_choice(self._raw)}
 
     def _send(self, action):
         if self._done:

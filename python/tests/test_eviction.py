@@ -213,3 +213,93 @@ def test_a_dead_host_takes_llc_with_it_and_its_directory_is_collected():
     # The next env collects the dead host's directory.
     mlgo.EvictionEnv(files=[SPILLS], seed=1).close()
     assert not os.path.exists(tmp)
+
+
+# LLVM's own choices (info['llvm_choice']) at each step of each function's
+# episode when every step follows them; the other function is answered by
+# first-valid, as in every EvictionEnv episode.
+LLVM_CHOICES = {
+    "pressure": [10, 32, 32, 13, 32, 12, 32, 13, 32, 32, 12, 32, 32, 32, 32,
+                 32],
+    "fill": [12, 32, 9, 32, 12, 32, 10, 32, 14, 32, 14, 32, 12, 32, 13, 32],
+}
+
+
+def test_llvm_choice_in_info_is_exact(spills_env):
+    for f, want in LLVM_CHOICES.items():
+        obs, info = spills_env.reset(options={"module": SPILLS, "function": f})
+        got = []
+        while True:
+            got.append(info["llvm_choice"])
+            assert got[-1] == mlgo.llvm_eviction_choice(obs)
+            obs, reward, term, _, info = spills_env.step(got[-1])
+            if term:
+                break
+        assert got == want
+        # LLVM's choices give LLVM's allocation of the function.
+        assert reward == 0.0 and info["cost"] == info["baseline_cost"]
+
+
+def test_answering_llvm_choice_everywhere_gives_stock_object(tmp_path):
+    # Every function of the module answered with LLVM's choice (a raw
+    # episode, no other policy): the object is llc-19's own, byte for byte.
+    stock, ours = str(tmp_path / "stock.o"), str(tmp_path / "ours.o")
+    run("llc-19", "-O2", "-filetype=obj", SPILLS, "-o", stock)
+    specs = [mlgo.TensorSpec.from_json(s)
+             for s in mlgo._core.eviction_feature_specs()]
+    dtype = mlgo.record_dtype(specs)
+    episode = mlgo._core.Episode(
+        llc_interactive(ours, "-filetype=obj"), 300)
+    choices = {}
+    while episode.wait() == "observation":
+        record = np.frombuffer(episode.observation(), dtype=dtype)[0]
+        choice = mlgo.llvm_eviction_choice(record)
+        choices.setdefault(episode.context(), []).append(choice)
+        episode.act(np.int64(choice).tobytes())
+    assert episode.wait() == "finished", episode.error()
+    episode.close()
+    assert {f: len(c) for f, c in choices.items()} == {"pressure": 16,
+                                                       "fill": 16}
+    with open(stock, "rb") as a, open(ours, "rb") as b:
+        assert a.read() == b.read()
+
+
+def features(**columns):
+    """Eviction features with every column zero but those given
+    ({name: {column: value}}); column 32 (the live range) allowed."""
+    f = {s.name: np.zeros(s.shape, np.float32)
+         for s in map(mlgo.TensorSpec.from_json,
+                      mlgo._core.eviction_feature_specs())}
+    f["mask"][..., 32] = 1
+    for name, values in columns.items():
+        for column, value in values.items():
+            f[name][..., column] = value
+    return f
+
+
+def test_llvm_choice_rules():
+    choose = mlgo.llvm_eviction_choice
+    # Interferences at least as heavy as the live range cannot be evicted.
+    assert choose(features(mask={3: 1}, use_def_density={3: 0.5, 32: 0.5})) \
+        == 32
+    assert choose(features(mask={3: 1}, use_def_density={3: 0.4, 32: 0.5})) \
+        == 3
+    # The first of equal costs; a lower cost later wins, broken hints first.
+    assert choose(features(mask={1: 1, 2: 1, 4: 1},
+                           use_def_density={1: .3, 2: .3, 4: .2, 32: 1})) == 4
+    assert choose(features(mask={1: 1, 2: 1}, nr_broken_hints={2: 1},
+                           use_def_density={1: .3, 2: .1, 32: 1})) == 1
+    # A free register costs nothing; a hint register ends the walk.
+    assert choose(features(mask={1: 1, 2: 1}, is_free={2: 1},
+                           use_def_density={1: .3, 32: 1})) == 2
+    assert choose(features(mask={1: 1, 2: 1}, is_hint={1: 1},
+                           use_def_density={1: .3, 2: .1, 32: 1})) == 1
+    # Block-local interferences only while nothing was taken.
+    assert choose(features(mask={1: 1, 2: 1}, is_local={1: 1, 2: 1},
+                           use_def_density={1: .3, 2: .1, 32: 1})) == 1
+    # What the features cannot tell: an unspillable live range (column 32
+    # masked), urgent evictions, a weight divided by an infinite one.
+    assert choose(features(mask={1: 1, 32: 0})) == -1
+    assert choose(features(mask={1: 1}, nr_urgent={1: 1})) == -1
+    assert choose(features(mask={1: 1, 2: 1},
+                           use_def_density={1: np.nan})) == -1
