@@ -12,7 +12,9 @@
 #   tinyxml2     never seen in training (C++); first tuned for its own
 #                code (`mlgo tune --package`, a size tune: where the bytes
 #                are) and built a third time with its decisions file (a
-#                `tuned` column)
+#                `tuned` column); then built as size-conscious users link:
+#                stock -flto=thin against the model and the decisions in
+#                the ThinLTO build (`mlgo eval package --lto thin`)
 #   cjson        never seen in training: a small C library, 19 tests
 #   zlib         in the training corpus; then tuned for speed on its own
 #                -O2 build and test-suite profile (`mlgo tune --objective

@@ -35,6 +35,13 @@
 # reward, paired wall-clock runs, and its tests against both builds. Only
 # packages being evaluated are (./test.sh leaves zlib out).
 #
+# Then, as users who care about size link, MLGO_LTO_PACKAGES (default
+# tinyxml2; empty: none) are built with stock -flto=thin, with the model
+# in the compile steps and in lld's ThinLTO link, and with their size
+# tune's decisions file when they have one (`mlgo eval package --lto
+# thin`, docs/eval.md), the -Oz build without LTO beside, every test on
+# every build.
+#
 # MLGO_STAGE_TIMES, when set, names a file that each stage (a size tune, the
 # eval, a speed tune, a speed eval) appends a line to: its name, a tab, its
 # wall-clock seconds (./run.sh prints them at the end).
@@ -92,6 +99,18 @@ model=$(sed -n 's/.*"name": *"\([^"]*\)".*/\1/p' "$root/models/inline-oz/model.j
 echo
 echo "model: embedded '$model' (models/inline-oz/model.json); logs and build trees in $build/eval/"
 stage_done "eval: ${#pkgs[@]} packages, -Oz vs the model"
+
+# shellcheck disable=SC2206 # package names are words
+lto_pkgs=(${MLGO_LTO_PACKAGES-tinyxml2})
+for lto_pkg in "${lto_pkgs[@]}"; do
+  [[ " ${pkgs[*]} " == *" $lto_pkg "* ]] || continue
+  echo
+  echo "=== $lto_pkg as users who care about size link it: stock -flto=thin vs the model (and tuned) in the ThinLTO build"
+  echo
+  "$mlgo" eval package "$lto_pkg" --lto thin -j "$jobs" "${decisions[@]}" \
+    --work-dir "$root/$build/eval-lto/$lto_pkg" || status=1
+  stage_done "LTO eval: $lto_pkg, -flto=thin"
+done
 
 # Speed: a package tuned on its own profile (its tests) and measured
 # against clang-19 -O2 -fprofile-use with the same profile on its
