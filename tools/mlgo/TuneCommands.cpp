@@ -142,9 +142,10 @@ cl::opt<std::string>
     Link("link",
          cl::desc("--objective speed, with --workload: a shell command that "
                   "links the objects in $MLGO_OBJECTS (one per corpus "
-                  "module, named as the module with .o added, in the "
-                  "module's directories: $(find \"$MLGO_OBJECTS\" -name "
-                  "'*.o') finds them all) into $MLGO_PROGRAM"),
+                  "module of the profiled program, named as the module with "
+                  ".o added, in the module's directories: $(find "
+                  "\"$MLGO_OBJECTS\" -name '*.o') finds them all) into "
+                  "$MLGO_PROGRAM"),
          cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string>
     Workload("workload",
