@@ -588,7 +588,12 @@ Error checkDecisionsModel(const DecisionsFile &F, StringRef FilePath,
                               Tuned.drop_front(5).rsplit(" (md5 ").first.str()
       : getModelDigest(Tuned).empty() ? "; build without -mlgo-evict-model"
                                       : "";
-  return makeError(FilePath + ": eviction entries tuned on " +
+  // The line of the `meta model` that says which model (none: the
+  // embedded one, by default).
+  std::string Where = FilePath.str();
+  if (unsigned Line = F.getMetaLine("model"))
+    Where += ":" + std::to_string(Line);
+  return makeError(Where + ": eviction entries tuned on " +
                    describeModel(Tuned, EmbeddedMD5) + " cannot apply with " +
                    describeModel(*Used, EmbeddedMD5) + Hint);
 }

@@ -304,9 +304,24 @@ Expected<CallgrindRun> runCallgrind(StringRef Name, ArrayRef<std::string> Argv,
   RO.TimeoutSeconds = TimeoutSeconds;
   RO.OwnProcessGroup = true;
   ProcessResult R = runProcess(Full, RO);
-  if (!R.succeeded())
+  // On a full disk or at a file size limit, callgrind's logs and outputs
+  // are cut or empty, and what the run did is not what they say: the
+  // reason, with the path, comes first.
+  auto NoRoom = [&]() -> std::optional<Error> {
+    std::string Why = describeNoRoom(LogDir, readTail(Out, 10));
+    if (Why.empty())
+      return std::nullopt;
+    return makeError(Name +
+                     ": the benchmark under callgrind could not "
+                     "write its logs: " +
+                     Why + " (see " + Out + ")");
+  };
+  if (!R.succeeded()) {
+    if (std::optional<Error> E = NoRoom())
+      return std::move(*E);
     return makeError(Name + ": the benchmark under callgrind " + R.describe() +
                      "; last lines of " + Out + ":\n" + readTail(Out, 10));
+  }
   CallgrindRun Run;
   std::set<std::string> Programs;
   std::error_code EC;
@@ -333,17 +348,23 @@ Expected<CallgrindRun> runCallgrind(StringRef Name, ArrayRef<std::string> Argv,
     }
     if (!Program.starts_with(Tree + "/"))
       continue;
-    if (!Collected || *Collected == 0)
+    if (!Collected || *Collected == 0) {
+      if (std::optional<Error> E = NoRoom())
+        return std::move(*E);
       return makeError(It->path() + ": callgrind counted nothing in main of " +
                        Program + " (did it end normally? is it stripped?)");
+    }
     Run.Instructions += *Collected;
     Programs.insert(Program.drop_front(Tree.size() + 1).str());
   }
   if (EC)
     return makeError(LogDir + ": " + EC.message());
-  if (Programs.empty())
+  if (Programs.empty()) {
+    if (std::optional<Error> E = NoRoom())
+      return std::move(*E);
     return makeError(Name + ": the benchmark ran no program of the build in " +
                      Tree + " (see " + Out + ")");
+  }
   Run.Programs.assign(Programs.begin(), Programs.end());
   return Run;
 }

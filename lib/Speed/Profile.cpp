@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ProfileData/InstrProfReader.h"
+#include "llvm/ProfileData/ProfileCommon.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
@@ -48,19 +49,20 @@ Expected<ProfileInfo> readProfileInfo(StringRef Path) {
     return Fail("a context-sensitive profile (-fcs-profile-generate); mlgo "
                 "applies plain IR-level profiles (-fprofile-generate)");
   ProfileInfo Info;
+  std::vector<std::pair<std::string, uint64_t>> Executed;
   for (const NamedInstrProfRecord &Record : R) {
     ++Info.Functions;
-    bool Ran = false;
-    for (uint64_t Count : Record.Counts) {
-      Info.MaxCount = std::max(Info.MaxCount, Count);
-      Ran |= Count > 0;
-    }
-    Info.ExecutedFunctions += Ran;
+    uint64_t Max = 0;
+    for (uint64_t Count : Record.Counts)
+      Max = std::max(Max, Count);
+    Info.MaxCount = std::max(Info.MaxCount, Max);
+    Info.ExecutedFunctions += Max > 0;
     // IR-level names of local functions are "FILE;NAME".
     StringRef Name = Record.Name;
-    if (Ran)
-      Info.ExecutedNames.push_back(
-          (Name.contains(';') ? Name.rsplit(';').second : Name).str());
+    Info.RecordNames.push_back(Name.str());
+    if (Max > 0)
+      Executed.emplace_back(
+          (Name.contains(';') ? Name.rsplit(';').second : Name).str(), Max);
     if (!Record.Counts.empty())
       Info.TotalEntryCount += Record.Counts.front();
   }
@@ -69,10 +71,46 @@ Expected<ProfileInfo> readProfileInfo(StringRef Path) {
   if (Info.MaxCount == 0)
     return Fail("every count is zero: the workload ran none of the "
                 "instrumented code");
-  llvm::sort(Info.ExecutedNames);
-  Info.ExecutedNames.erase(llvm::unique(Info.ExecutedNames),
-                           Info.ExecutedNames.end());
+  llvm::sort(Info.RecordNames);
+  Info.RecordNames.erase(llvm::unique(Info.RecordNames),
+                         Info.RecordNames.end());
+  // By name, the largest count first: the first of each name is kept.
+  llvm::sort(Executed, [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first < B.first : A.second > B.second;
+  });
+  for (const auto &[Name, Max] : Executed)
+    if (Info.ExecutedNames.empty() || Info.ExecutedNames.back() != Name) {
+      Info.ExecutedNames.push_back(Name);
+      Info.ExecutedMaxCounts.push_back(Max);
+    }
+  Info.HotCount = ProfileSummaryBuilder::getHotCountThreshold(
+      R.getSummary(/*UseCS=*/false).getDetailedSummary());
   return Info;
+}
+
+MissingCounts
+findMissingCounts(const ProfileInfo &Info,
+                  ArrayRef<std::pair<std::string, bool>> Functions) {
+  MissingCounts Result;
+  std::vector<std::pair<uint64_t, std::string>> Missing;
+  for (const auto &[Name, HasCount] : Functions) {
+    auto It = llvm::lower_bound(Info.ExecutedNames, Name);
+    if (It == Info.ExecutedNames.end() || *It != Name)
+      continue;
+    ++Result.Ran;
+    if (!HasCount)
+      Missing.emplace_back(
+          Info.ExecutedMaxCounts[It - Info.ExecutedNames.begin()], Name);
+  }
+  // Hottest first; names break ties, so the order is the same every run.
+  llvm::sort(Missing, [](const auto &A, const auto &B) {
+    return A.first != B.first ? A.first > B.first : A.second < B.second;
+  });
+  for (auto &[Max, Name] : Missing) {
+    Result.Hot += Info.HotCount && Max >= Info.HotCount;
+    Result.Missing.push_back(std::move(Name));
+  }
+  return Result;
 }
 
 std::vector<std::string> speedCompileFlags(StringRef Profile) {

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <sys/resource.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
 #include <vector>
@@ -140,6 +141,39 @@ std::string describeFullDisks(ArrayRef<std::string> Paths) {
     Out += Dir + ": " + std::strerror(ENOSPC);
   }
   return Out;
+}
+
+std::string describeNoRoom(const std::string &Dir, StringRef Log) {
+  std::string Full = describeFullDisks({Dir});
+  if (!Full.empty())
+    return Full;
+  struct rlimit Limit;
+  if (::getrlimit(RLIMIT_FSIZE, &Limit) == 0 &&
+      Limit.rlim_cur != RLIM_INFINITY) {
+    std::string Why = std::string(std::strerror(EFBIG)) +
+                      " (the file size limit, ulimit -f, is " +
+                      std::to_string(uint64_t(Limit.rlim_cur)) + " bytes)";
+    std::error_code EC;
+    std::vector<std::string> AtLimit;
+    for (sys::fs::recursive_directory_iterator It(Dir, EC), End;
+         It != End && !EC; It.increment(EC)) {
+      sys::fs::file_status S;
+      if (!sys::fs::status(It->path(), S, /*Follow=*/false) &&
+          S.type() == sys::fs::file_type::regular_file &&
+          S.getSize() >= Limit.rlim_cur)
+        AtLimit.push_back(It->path());
+    }
+    if (!AtLimit.empty()) {
+      std::sort(AtLimit.begin(), AtLimit.end());
+      return "'" + AtLimit.front() + "': " + Why;
+    }
+    if (Log.contains("File size limit exceeded") ||
+        Log.contains(std::strerror(EFBIG)))
+      return "'" + Dir + "': " + Why;
+  }
+  if (Log.contains(std::strerror(ENOSPC)))
+    return Dir + ": " + std::strerror(ENOSPC);
+  return "";
 }
 
 std::string findOutputArgument(ArrayRef<std::string> Argv) {

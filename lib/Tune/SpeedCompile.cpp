@@ -84,10 +84,13 @@ Expected<std::string> runSpeedCompile(ArrayRef<std::string> Args) {
   if (ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Err))
     Stderr = (*Buf)->getBuffer().take_front(2000).rtrim().str();
   if (!PR.succeeded()) {
-    // A full disk may have left the compiler nothing to say it with.
-    std::string Full = describeFullDisks({Object, Err});
+    // A full disk may have left the compiler nothing to say it with; at a
+    // file size limit it dies of SIGXFSZ with a crash report, cut too.
+    std::string NoRoom = describeNoRoom(std::string(Dir.Path), Stderr);
+    if (!NoRoom.empty())
+      return makeError(Argv[0] + " " + PR.describe() + ": cannot write '" +
+                       Object + "': " + NoRoom);
     return makeError(Argv[0] + " " + PR.describe() +
-                     (Full.empty() ? "" : " (" + Full + ")") +
                      (Stderr.empty() ? "" : ":\n" + Stderr));
   }
   Expected<std::unique_ptr<MemoryBuffer>> Obj = readWholeFile(Object);

@@ -22,6 +22,7 @@
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
+#include "mlgo/Tune/ProfiledModules.h"
 #include "mlgo/Tune/SpeedCompile.h"
 #include "mlgo/Tune/TuneReport.h"
 #include "mlgo/Tune/TuneSearch.h"
@@ -529,6 +530,8 @@ private:
   SpeedCompileSetup Setup;
   std::unique_ptr<TaskBatcher> Batcher;
   std::vector<CorpusModule> Mods;
+  /// The corpus's modules of other programs than the profile's.
+  std::vector<std::string> LeftOut;
   std::vector<std::string> Keys, LookupKeys;
   /// The hot functions of the program: (module index, function name) and
   /// their baseline cost, hottest first.
@@ -1093,6 +1096,13 @@ Error SpeedTuner::prepare() {
   if (!M)
     return M.takeError();
   Mods = std::move(*M);
+  Expected<std::vector<std::string>> Other =
+      keepProfiledModules(Mods, PI->RecordNames, O.Profile, O.CorpusDir);
+  if (!Other)
+    return Other.takeError();
+  LeftOut = std::move(*Other);
+  if (!LeftOut.empty())
+    errs() << "mlgo tune: " << formatLeftOut(LeftOut, O.Profile) << "\n";
   CorpusFingerprint = getCorpusFingerprint(Mods);
   std::vector<std::string> Sources;
   for (const CorpusModule &Mod : Mods) {
@@ -1376,6 +1386,7 @@ SpeedRunReport SpeedTuner::makeReport(ArrayRef<ModuleResult> Results) const {
   Rep.CorpusDir = O.CorpusDir;
   Rep.Fingerprint = CorpusFingerprint;
   Rep.Profile = O.Profile;
+  Rep.LeftOut = LeftOut;
   Rep.ModelMeta = ModelMeta;
   Rep.EvictModel = !O.EvictModel.empty();
   Rep.Seed = O.Seed;

@@ -197,6 +197,24 @@ static void printSpeedSummary(raw_ostream &OS, const SpeedRunReport &R) {
      << formatSpeedPercent(BaseTotal - EvictionGain, BaseTotal) << " ("
      << EvictEntries << " entries). Search: " << R.SearchCompiles
      << " compiles.\n\n";
+  if (!R.LeftOut.empty())
+    OS << formatLeftOut(R.LeftOut, R.Profile) << ".\n\n";
+}
+
+std::string formatLeftOut(ArrayRef<std::string> LeftOut, StringRef Profile) {
+  constexpr size_t Named = 10;
+  std::string S =
+      formatv("{0} {1} of the corpus define{2} no function of the profile "
+              "{3} (another program's?) and {4} left out of the search: ",
+              LeftOut.size(), LeftOut.size() == 1 ? "module" : "modules",
+              LeftOut.size() == 1 ? "s" : "", Profile,
+              LeftOut.size() == 1 ? "is" : "are")
+          .str();
+  for (size_t I = 0; I < LeftOut.size() && I < Named; ++I)
+    S += (I ? ", " : "") + LeftOut[I];
+  if (LeftOut.size() > Named)
+    S += formatv(" and {0} more", LeftOut.size() - Named).str();
+  return S;
 }
 
 static void printSpeedModules(raw_ostream &OS, const SpeedRunReport &R,

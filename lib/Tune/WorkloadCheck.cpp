@@ -196,12 +196,23 @@ Expected<uint64_t> ProgramMeasurer::measure(ArrayRef<std::string> Objects,
   ProcessResult L = runProcess({"env", "MLGO_OBJECTS=" + Objs,
                                 "MLGO_PROGRAM=" + Program, "sh", "-c", O.Link},
                                RO);
-  if (!L.succeeded() || !sys::fs::exists(Program))
+  if (!L.succeeded() || !sys::fs::exists(Program)) {
+    // A full disk or a file size limit: the linker's own message, if its
+    // log has it, is in its words ("File size limit exceeded" of its
+    // signal); this one names the reason and the path.
+    std::string Why =
+        describeNoRoom(Work, speed::readTail(Work + "/link.log", 10));
+    if (!Why.empty())
+      return makeError("--link could not write $MLGO_PROGRAM (" + Program +
+                       "): " + Why + "; last lines of " + Work +
+                       "/link.log:\n" +
+                       speed::readTail(Work + "/link.log", 10));
     return makeError(
         "--link " +
         (L.succeeded() ? std::string("wrote no $MLGO_PROGRAM") : L.describe()) +
         " (" + Work + "/link.log):\n" +
         speed::readTail(Work + "/link.log", 10));
+  }
   unsigned Limit = getTimeoutSeconds();
   auto Start = std::chrono::steady_clock::now();
   Expected<speed::CallgrindRun> Run =

@@ -1,6 +1,7 @@
 //===- tools/mlgo/SpeedCommands.cpp - mlgo speed cost ---------------------===//
 //
 //   mlgo speed cost FILE... [--cpu=CPU] [--top=N] [--json [--blocks]]
+//                  [--profile=P.profdata]
 //   mlgo speed cost PROGRAM --callgrind=callgrind.out [...]
 //   mlgo speed counts PROGRAM --callgrind=callgrind.out -o counts.tsv
 //   mlgo speed cost FILE... --counts=counts.tsv [...]
@@ -27,7 +28,11 @@
 // writes a run's block counts (function, machine block ID, count) and
 // `speed cost --counts` costs any build of the same code with them where
 // a function has them: register allocation does not renumber blocks, so
-// one run's counts hold for every eviction policy's build.
+// one run's counts hold for every eviction policy's build. --profile names
+// the profile the files were compiled with: a function that ran in it but
+// has no count in them (clang-19 dropped the counts of a function edited
+// since, with only a warning) would cost nothing, which is an error if the
+// function is hot in the profile and a warning with the fraction if not.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,6 +42,7 @@
 #include "mlgo/Speed/BlockCounts.h"
 #include "mlgo/Speed/Callgrind.h"
 #include "mlgo/Speed/ExecutionCost.h"
+#include "mlgo/Speed/Profile.h"
 
 #include "mlgo/Support/Error.h"
 
@@ -89,6 +95,12 @@ cl::opt<std::string>
                cl::desc("take block counts from a run (mlgo speed counts) "
                         "where it has them, the profile elsewhere"),
                cl::value_desc("counts.tsv"), cl::sub(CostCmd), cl::cat(Cat));
+cl::opt<std::string> ProfileFile(
+    "profile",
+    cl::desc("the profile the files were compiled with: a function that ran "
+             "in it but has no count in them (edited since, or another "
+             "profile) is an error if it is hot, else a warning"),
+    cl::value_desc("P.profdata"), cl::sub(CostCmd), cl::cat(Cat));
 cl::opt<bool> Blocks("blocks",
                      cl::desc("with --json, every function's address and "
                               "blocks (id, address, size, count, "
@@ -165,6 +177,13 @@ int runCost() {
       return fail(Counts.takeError());
     TheMeasured = Measured{std::move(*Counts)};
   }
+  std::optional<ProfileInfo> Profile;
+  if (!ProfileFile.empty()) {
+    Expected<ProfileInfo> P = readProfileInfo(ProfileFile);
+    if (!P)
+      return fail(P.takeError());
+    Profile = std::move(*P);
+  }
   std::optional<MeasuredCounts> Ran;
   if (!CountsFile.empty()) {
     Expected<MeasuredCounts> C = readMeasuredCounts(CountsFile);
@@ -220,6 +239,44 @@ int runCost() {
                 Twine(Files.size() == 1 ? Files.front() : "these files") +
                 " has a profile count: compiled without -fprofile-use, or "
                 "with a profile of other code");
+  std::string Where =
+      Files.size() == 1 ? Files.front() : std::string("these files");
+  // A function the profile saw run but the build has no count for costs
+  // nothing: LLVM dropped its counts (edited since the profile), or the
+  // build used another profile. A hot one leaves out much of what runs.
+  if (Profile) {
+    std::vector<std::pair<std::string, bool>> Functions;
+    for (const ObjectCost &C : Costs)
+      for (const FunctionCost &F : C.Functions)
+        Functions.emplace_back(F.Name, F.HasProfile);
+    MissingCounts Missing = findMissingCounts(*Profile, Functions);
+    if (!Missing.Missing.empty()) {
+      constexpr size_t Shown = 5;
+      std::string Names;
+      for (size_t I = 0; I < Missing.Missing.size() && I < Shown; ++I)
+        Names += (I ? ", " : "") + Missing.Missing[I] +
+                 (I < Missing.Hot ? " (hot)" : "");
+      if (Missing.Missing.size() > Shown)
+        Names += formatv(" and {0} more", Missing.Missing.size() - Shown).str();
+      bool One = Missing.Missing.size() == 1;
+      std::string What =
+          formatv("{0}: {1} of the {2} functions that ran in {3} ({4:F1}%) "
+                  "{5} no profile count: {6}",
+                  Where, Missing.Missing.size(), Missing.Ran, ProfileFile,
+                  100.0 * double(Missing.Missing.size()) / double(Missing.Ran),
+                  One ? "has" : "have", Names)
+              .str();
+      if (Missing.Hot)
+        return fail(What +
+                    "; compiled from source edited since the profile "
+                    "(clang-19 warned of a control flow change) or "
+                    "with another profile, " +
+                    (One ? "it" : "they") + " would cost nothing");
+      WithColor::warning(errs(), "mlgo")
+          << What << "; edited since the profile? " << (One ? "Its" : "Their")
+          << " cost is left out of the totals\n";
+    }
+  }
   // Every profiled run enters main: a main without a count was compiled
   // with a profile of another program (or of an edited main), and the
   // functions that did match cost a small fraction of what runs.
@@ -243,8 +300,6 @@ int runCost() {
         Executed += F.HasProfile;
         Measured += F.HasProfile && F.CountsMeasured;
       }
-    std::string Where =
-        Files.size() == 1 ? Files.front() : std::string("these files");
     if (Measured == 0)
       return fail(CountsFile + ": none of its " + Twine(Ran->Functions.size()) +
                   " functions is one of the " + Twine(Executed) +

@@ -72,40 +72,44 @@ cl::opt<uint64_t> MaxCompiles("max-compiles",
                                        "per module for the baseline)"),
                               cl::init(0), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<double> Budget("budget",
-                       cl::desc("the search's wall-clock minutes (not "
-                                "reproducible; --max-compiles is)"),
+                       cl::desc("--objective size: the search's wall-clock "
+                                "minutes (not reproducible; --max-compiles "
+                                "is)"),
                        cl::value_desc("minutes"), cl::init(0), cl::sub(TuneCmd),
                        cl::cat(Cat));
 cl::opt<uint64_t> Seed("seed", cl::desc("breaks ties in the order of moves"),
                        cl::init(1), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> PerPackage("per-package",
-                         cl::desc("each top-level directory of the corpus is "
-                                  "its own program (Debian package corpora)"),
+                         cl::desc("--objective size: each top-level directory "
+                                  "of the corpus is its own program (Debian "
+                                  "package corpora)"),
                          cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> ModelPath("model",
-                               cl::desc("a text model instead of the plugin's "
+                               cl::desc("--objective size: a text inlining "
+                                        "model instead of the plugin's "
                                         "embedded one"),
                                cl::value_desc("file"), cl::sub(TuneCmd),
                                cl::cat(Cat));
 cl::opt<std::string>
     Order("order",
-          cl::desc("how each module's moves are ordered: 'ranker' (the move "
-                   "ranker's expected bytes saved, the default), 'logit' "
-                   "(the model's least certain decisions first) or "
-                   "'trajectory' (as the compile decided them)"),
+          cl::desc("--objective size: how each module's moves are ordered: "
+                   "'ranker' (the move ranker's expected bytes saved, the "
+                   "default), 'logit' (the model's least certain decisions "
+                   "first) or 'trajectory' (as the compile decided them)"),
           cl::value_desc("ranker|logit|trajectory"), cl::init("ranker"),
           cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string>
     Filter("filter",
-           cl::desc("which planned moves are tried: 'logged' (LLVM's "
-                    "heuristic and the moves whose logged size scores "
-                    "predict a smaller module) or 'none' (every move, the "
-                    "default)"),
+           cl::desc("--objective size: which planned moves are tried: "
+                    "'logged' (LLVM's heuristic and the moves whose logged "
+                    "size scores predict a smaller module) or 'none' (every "
+                    "move, the default)"),
            cl::value_desc("logged|none"), cl::init("none"), cl::sub(TuneCmd),
            cl::cat(Cat));
 cl::opt<std::string> RankerPath("ranker",
-                                cl::desc("a move ranker model instead of the "
-                                         "shipped one (mlgo tune fit-ranker)"),
+                                cl::desc("--objective size: a move ranker "
+                                         "model instead of the shipped one "
+                                         "(mlgo tune fit-ranker)"),
                                 cl::value_desc("file"), cl::sub(TuneCmd),
                                 cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
@@ -121,9 +125,11 @@ cl::opt<bool> Quiet("quiet", cl::desc("no progress, no report on stdout"),
 cl::opt<std::string>
     Objective("objective",
               cl::desc("'size' (inlining decisions at -Oz, the linked "
-                       ".text) or 'speed' (eviction decisions at -O2 with "
-                       "--profile, the profile-weighted executed "
-                       "instructions; docs/tune.md)"),
+                       ".text; the default) or 'speed' (inlining and "
+                       "eviction decisions at -O2 with --profile, the "
+                       "profile-weighted executed instructions, and with "
+                       "--link and --workload the program measured under "
+                       "callgrind; docs/tune.md)"),
               cl::value_desc("size|speed"), cl::init("size"), cl::sub(TuneCmd),
               cl::cat(Cat));
 cl::opt<std::string> Profile("profile",
@@ -136,9 +142,10 @@ cl::opt<std::string>
     Link("link",
          cl::desc("--objective speed, with --workload: a shell command that "
                   "links the objects in $MLGO_OBJECTS (one per corpus "
-                  "module, named as the module with .o added, in the "
-                  "module's directories: $(find \"$MLGO_OBJECTS\" -name "
-                  "'*.o') finds them all) into $MLGO_PROGRAM"),
+                  "module of the profiled program, named as the module with "
+                  ".o added, in the module's directories: $(find "
+                  "\"$MLGO_OBJECTS\" -name '*.o') finds them all) into "
+                  "$MLGO_PROGRAM"),
          cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string>
     Workload("workload",

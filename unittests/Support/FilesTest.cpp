@@ -13,6 +13,8 @@
 
 #include "gtest/gtest.h"
 
+#include <sys/resource.h>
+
 using namespace llvm;
 using namespace mlgo;
 
@@ -111,6 +113,29 @@ TEST(FilesTest, AFailedWriteNamesTheFileAndKeepsTheOldOne) {
   std::string Missing = Dir.path("no/such/dir/m.json").str().str();
   EXPECT_EQ(toString(writeFileAtomically(Missing, "x")),
             "cannot write '" + Missing + "': No such file or directory");
+}
+
+// Under a file size limit, a file cut at it (a child's log) is named, and
+// so is a log that says a child met it; with no limit and room, nothing.
+TEST(FilesTest, NoRoomNamesTheFileCutAtTheSizeLimit) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  std::string D = Dir.path().str();
+  writeFile(Dir.path("small.log"), std::string(100, 'x'));
+  EXPECT_EQ(describeNoRoom(D, "clang-19: error: File size limit exceeded"), "");
+  struct rlimit Old;
+  ASSERT_EQ(::getrlimit(RLIMIT_FSIZE, &Old), 0);
+  struct rlimit Limit = Old;
+  Limit.rlim_cur = 1000;
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &Limit), 0);
+  std::string Why = " File too large (the file size limit, ulimit -f, is "
+                    "1000 bytes)";
+  EXPECT_EQ(describeNoRoom(D, "the log of a child that stopped"), "");
+  EXPECT_EQ(describeNoRoom(D, "clang-19: error: unable to execute command: "
+                              "File size limit exceeded"),
+            "'" + D + "':" + Why);
+  writeFile(Dir.path("cut.log"), std::string(1000, 'x'));
+  EXPECT_EQ(describeNoRoom(D, ""), "'" + D + "/cut.log':" + Why);
+  ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &Old), 0);
 }
 
 } // namespace

@@ -257,7 +257,8 @@ llvm::StringRef getEmbeddedEvictionModelMD5();
 /// model with the same bytes, by their MD5. `embedded` (or no metadata)
 /// and an empty \p ModelPath stand for \p EmbeddedMD5, the MD5 of the file
 /// the plugin's embedded model was built from (mlgo/Config.h). Otherwise
-/// an error naming the decisions file and both models (docs/decisions.md,
+/// an error naming the decisions file (and the line of its `meta model`,
+/// when it was read from text) and both models (docs/decisions.md,
 /// "Eviction decisions").
 llvm::Error checkDecisionsModel(const DecisionsFile &F,
                                 llvm::StringRef FilePath,

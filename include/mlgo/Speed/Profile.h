@@ -47,6 +47,16 @@ struct ProfileInfo {
   /// The names of the functions that ran, as the program's symbols (a
   /// local function's "FILE;" prefix dropped), sorted, each once.
   std::vector<std::string> ExecutedNames;
+  /// The IR-level PGO name of every function with a record (a local
+  /// function's "FILE;NAME"), sorted, each once.
+  std::vector<std::string> RecordNames;
+  /// The largest count of each function of ExecutedNames (the same order;
+  /// of local functions named alike, the largest).
+  std::vector<uint64_t> ExecutedMaxCounts;
+  /// LLVM's hot count of this profile: the smallest of the counts that
+  /// make up 99% of the total (ProfileSummaryBuilder::getHotCountThreshold,
+  /// what -fprofile-use calls hot).
+  uint64_t HotCount = 0;
 };
 
 /// Reads and checks the indexed profile at \p Path: an error naming the
@@ -55,6 +65,27 @@ struct ProfileInfo {
 /// context-sensitive or sample profile, or one with no count at all (the
 /// workload ran nothing that was instrumented).
 llvm::Expected<ProfileInfo> readProfileInfo(llvm::StringRef Path);
+
+/// The functions of a build that ran in a profile but have no count in
+/// the build: LLVM dropped the profile's counts of a function whose control
+/// flow changed since (an edited function; clang-19 warns "function control
+/// flow change detected (hash mismatch)"), or the build used another
+/// profile. Such a function costs nothing, however much it ran.
+struct MissingCounts {
+  /// The build's functions that ran in the profile.
+  size_t Ran = 0;
+  /// Those of them without a count, hottest (in the profile) first, and
+  /// how many of them are hot (ProfileInfo::HotCount): the first Hot.
+  std::vector<std::string> Missing;
+  size_t Hot = 0;
+};
+
+/// Finds the functions of a build that lack the counts of \p Info: \p
+/// Functions are the build's functions, by symbol name, each with whether
+/// the build has a profile count for it.
+MissingCounts
+findMissingCounts(const ProfileInfo &Info,
+                  llvm::ArrayRef<std::pair<std::string, bool>> Functions);
 
 /// The clang driver arguments of a compile that applies \p Profile: the
 /// profile, and LLVM's profile diagnostics as errors (a function whose

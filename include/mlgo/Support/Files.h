@@ -71,6 +71,18 @@ llvm::Error copyFileAtomically(const llvm::Twine &From, const llvm::Twine &To);
 /// no inode left for this user, joined by "; "; "" if none is full.
 std::string describeFullDisks(llvm::ArrayRef<std::string> Paths);
 
+/// Why programs that wrote under the directory \p Dir may have failed for
+/// want of room, where they cannot say it (their log on the same disk) or
+/// say it in their own words, or "" if nothing shows it:
+/// describeFullDisks() of \p Dir; else, under a file size limit (ulimit
+/// -f, which children inherit), "'FILE': File too large (the file size
+/// limit, ulimit -f, is N bytes)" for a file under \p Dir that reached the
+/// limit (a log or output cut there), or the same naming \p Dir when \p
+/// Log says a program met the limit ("File too large") or died of it
+/// (SIGXFSZ, "File size limit exceeded"); else "DIR: No space left on
+/// device" when \p Log says so.
+std::string describeNoRoom(const std::string &Dir, llvm::StringRef Log);
+
 /// The output file of a compiler or linker command line: the argument
 /// after "-o" (or of "-oFILE"), or "".
 std::string findOutputArgument(llvm::ArrayRef<std::string> Argv);

@@ -131,9 +131,16 @@ struct SpeedRunReport {
   std::optional<WorkloadVerdict> Verdict;
   std::string Workload, BuildIdentity, ClangVersion, ValgrindVersion;
   std::vector<std::string> WorkloadInputs;
-  /// Every corpus module, in corpus order.
+  /// Every corpus module searched, in corpus order, and those left out
+  /// (of another program than the profile's, mlgo/Tune/ProfiledModules.h).
   std::vector<SpeedModuleReport> Modules;
+  std::vector<std::string> LeftOut;
 };
+
+/// "N modules define no function of the profile P and are left out: A, B"
+/// (the first ten named).
+std::string formatLeftOut(llvm::ArrayRef<std::string> LeftOut,
+                          llvm::StringRef Profile);
 
 /// "+1.250%" / "-0.500%": \p New against \p Old ("+0.000%" when Old is 0).
 std::string formatSpeedPercent(double New, double Old);
