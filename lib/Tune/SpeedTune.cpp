@@ -22,6 +22,7 @@
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
+#include "mlgo/Tune/SearchState.h"
 #include "mlgo/Tune/SpeedCompile.h"
 #include "mlgo/Tune/SpeedObjective.h"
 #include "mlgo/Tune/TuneReport.h"
@@ -622,6 +623,10 @@ public:
 private:
   /// A compile's outcome becomes the module's best if it is cheaper.
   bool consider(const SpeedOutcome &Out, const ModuleDecisions &Entries);
+  /// Plans \p St's inlining moves from its trajectory, its hot callers'
+  /// first (the guided order with their heat as the score), leaving out
+  /// the tried ones and those of cold callers.
+  void planInlining(UnitState &St) const;
   Error searchInlining();
   Error searchEviction();
   /// One pass of single inversions (\p AllFunctions, or those in Again);
@@ -701,6 +706,24 @@ bool SpeedTuner::ModuleSearch::consider(const SpeedOutcome &Out,
   return true;
 }
 
+void SpeedTuner::ModuleSearch::planInlining(UnitState &St) const {
+  // A callee's heat: its hottest caller's.
+  StringMap<double> CalleeHeat;
+  for (const DecidedSite &S : St.Trajectory) {
+    double &H = CalleeHeat[S.Site.Callee];
+    H = std::max(H, Heat.lookup(S.Site.Caller));
+  }
+  auto Score = [&](const TuneMove &M) {
+    return M.Entry.isGroup() ? CalleeHeat.lookup(M.Entry.Callee)
+                             : Heat.lookup(M.Entry.Caller);
+  };
+  St.Moves = planMoves(St.Trajectory, TuneOrder::Guided, O.Seed, St.Tried,
+                       false, Score);
+  // Hottest first: the cold moves are the plan's last, and not tried.
+  llvm::erase_if(St.Moves, [&](const TuneMove &M) { return Score(M) <= 0; });
+  St.Next = 0;
+}
+
 Error SpeedTuner::ModuleSearch::searchInlining() {
   // Inlining, with LLVM's eviction: moves of the sites whose caller is
   // hot (site moves, and each callee's group moves), the hottest caller's
@@ -713,13 +736,19 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
     return Start.takeError();
   // The module's slot: its inlining side now.
   T.Obj->apply(0, {{I, &Start->Outcome}});
-  std::vector<DecidedSite> Sites = Start->Trajectory;
   double InlineCost = SpeedObjective::getOutcome(*Start).Instructions;
+  // The module as a unit of the size search (mlgo/Tune/SearchState.h):
+  // its entries, trajectory, compile, and moves tried and planned.
+  UnitState St;
+  St.Fixed = Cur;
+  St.Trajectory = std::move(Start->Trajectory);
+  St.Current = {Start->Outcome};
+  planInlining(St);
   // Inlining gets half the module's own share, whatever was handed on to
   // it, so that a search with more budget repeats the one with less and
   // goes on from where it stopped.
   const uint64_t InlineBudget = (R.Share + 1) / 2;
-  StringSet<> Tried, KeptMoves;
+  StringSet<> KeptMoves;
   // The entries every inlining compile had: a move that leads to a set
   // compiled before is not tried again.
   std::set<std::string> Compiled = {Cur.printSites()};
@@ -728,32 +757,21 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
   for (;;) {
     if (Limited && R.InlineTries >= InlineBudget)
       break;
-    StringMap<double> CalleeHeat;
-    for (const DecidedSite &S : Sites) {
-      double &H = CalleeHeat[S.Site.Callee];
-      H = std::max(H, Heat.lookup(S.Site.Caller));
-    }
-    auto Score = [&](const TuneMove &M) {
-      return M.Entry.isGroup() ? CalleeHeat.lookup(M.Entry.Callee)
-                               : Heat.lookup(M.Entry.Caller);
-    };
-    std::vector<TuneMove> Moves =
-        planMoves(Sites, TuneOrder::Guided, O.Seed, Tried, false, Score);
-    auto It =
-        llvm::find_if(Moves, [&](const TuneMove &M) { return Score(M) > 0; });
-    if (It == Moves.end()) {
+    if (!St.hasMovesLeft()) {
       if (!KeptInPass)
         break;
       // The next pass: every move again but the kept ones.
-      Tried.clear();
+      St.Tried.clear();
       for (const auto &K : KeptMoves)
-        Tried.insert(K.getKey());
+        St.Tried.insert(K.getKey());
       KeptInPass = false;
       ++R.InlinePasses;
+      planInlining(St);
       continue;
     }
-    Tried.insert(It->getKey());
-    ModuleDecisions Try = applyMove(Cur, *It);
+    const TuneMove Move = St.Moves[St.Next++];
+    St.Tried.insert(Move.getKey());
+    ModuleDecisions Try = applyMove(St.Fixed, Move);
     if (!Compiled.insert(Try.printSites()).second)
       continue;
     ++R.Tries;
@@ -765,22 +783,27 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
     if (!M)
       return M.takeError();
     const SpeedOutcome &Out = SpeedObjective::getOutcome(*M);
-    bool Lower = lowers(*M);
-    logMove(R, "inline", "-\t" + It->describe(), Out.Instructions - InlineCost,
-            Lower);
-    if (!Lower)
+    int64_t Delta = T.Obj->delta(0, {{I, &M->Outcome}});
+    logMove(R, "inline", "-\t" + Move.describe(), Out.Instructions - InlineCost,
+            Delta < 0);
+    if (Delta >= 0)
       continue;
     T.Obj->apply(0, {{I, &M->Outcome}});
     InlineCost = Out.Instructions;
     ++R.InlineKept;
     if (R.InlinePasses > 1)
       ++R.LaterKept;
-    KeptMoves.insert(It->getKey());
+    KeptMoves.insert(Move.getKey());
     KeptInPass = true;
-    Cur = pruneStale(std::move(Try), M->Trajectory);
-    Sites = std::move(M->Trajectory);
-    consider(Out, Cur);
+    // The size search's keep (the move joins the entries), then the
+    // entries that fix no site of the new trajectory dropped.
+    keepMove(St, Move, Delta, {M->Outcome});
+    St.Fixed = pruneStale(std::move(St.Fixed), M->Trajectory);
+    St.Trajectory = std::move(M->Trajectory);
+    consider(Out, St.Fixed);
+    planInlining(St);
   }
+  Cur = std::move(St.Fixed);
   R.InlineBest = std::min(InlineCost, R.Base.Instructions);
   return Error::success();
 }
