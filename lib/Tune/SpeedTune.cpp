@@ -166,6 +166,16 @@ Trial getSpeedTrial(size_t Module, const ModuleDecisions *Entries, Eviction E,
   return T;
 }
 
+/// Measures \p T through \p Obj; a failed compile is the error.
+Expected<Measurement> measureOne(SpeedObjective &Obj, const Trial &T) {
+  Expected<std::vector<Measurement>> M = Obj.measure({T}, "speed");
+  if (!M)
+    return M.takeError();
+  if (!M->front().Outcome.Ok)
+    return makeError(M->front().Outcome.Error);
+  return std::move(M->front());
+}
+
 /// Whether the object \p Obj defines no function.
 bool hasNoFunction(MemoryBufferRef Obj) {
   Expected<std::unique_ptr<object::ObjectFile>> O =
@@ -506,8 +516,6 @@ private:
   Expected<std::vector<ModuleResult>> searchModules(double HotSum);
   ModuleResult search(size_t I, uint64_t Share, uint64_t Budget,
                       uint64_t Counted);
-  /// Measures \p T through the objective; a failed compile is the error.
-  Expected<Measurement> measure(const Trial &T);
   Trial getTrial(size_t I, const ModuleDecisions *Entries, Eviction E) const {
     return getSpeedTrial(I, Entries, E, O.EvictModel);
   }
@@ -731,7 +739,8 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
   // that kept a move is followed by another over the moves it did not
   // keep (they were judged before the kept ones changed the module).
   Cur.Module = R.Key;
-  Expected<Measurement> Start = T.measure(T.getTrial(I, &Cur, Eviction::LLVM));
+  Expected<Measurement> Start =
+      measureOne(*T.Obj, T.getTrial(I, &Cur, Eviction::LLVM));
   if (!Start)
     return Start.takeError();
   // The module's slot: its inlining side now.
@@ -778,7 +787,8 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
     ++R.InlineTries;
     if (R.InlinePasses > 1)
       ++R.LaterTries;
-    Expected<Measurement> M = T.measure(T.getTrial(I, &Try, Eviction::LLVM));
+    Expected<Measurement> M =
+        measureOne(*T.Obj, T.getTrial(I, &Try, Eviction::LLVM));
     T.noteCompile(R, Counted);
     if (!M)
       return M.takeError();
@@ -847,7 +857,8 @@ Expected<Measurement>
 SpeedTuner::ModuleSearch::compileEviction(const ModuleDecisions &Try,
                                           bool AllowStale) {
   C.AllowStale = AllowStale;
-  Expected<Measurement> M = T.measure(T.getTrial(I, &Try, Eviction::Model));
+  Expected<Measurement> M =
+      measureOne(*T.Obj, T.getTrial(I, &Try, Eviction::Model));
   C.AllowStale = false;
   T.noteCompile(R, Counted);
   return M;
@@ -861,7 +872,8 @@ Error SpeedTuner::ModuleSearch::searchEviction() {
   // decisions after it, so those tried before it were judged against
   // another allocation. (Inlining never gets more than its share's half:
   // stopping it says nothing of whether the module has moves left.)
-  Expected<Measurement> Model = T.measure(T.getTrial(I, &Cur, Eviction::Model));
+  Expected<Measurement> Model =
+      measureOne(*T.Obj, T.getTrial(I, &Cur, Eviction::Model));
   if (!Model)
     return Model.takeError();
   T.Obj->apply(0, {{I, &Model->Outcome}});
@@ -1057,15 +1069,6 @@ ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
   return ModuleSearch(*this, I, Share, Budget, Counted).run();
 }
 
-Expected<Measurement> SpeedTuner::measure(const Trial &T) {
-  Expected<std::vector<Measurement>> M = Obj->measure({T}, "speed");
-  if (!M)
-    return M.takeError();
-  if (!M->front().Outcome.Ok)
-    return makeError(M->front().Outcome.Error);
-  return std::move(M->front());
-}
-
 void SpeedTuner::noteGain(size_t Module, double Saved) {
   std::lock_guard<std::mutex> Lock(ProgressMutex);
   SavedOf[Module] = Saved;
@@ -1186,7 +1189,8 @@ Error SpeedTuner::measureBaselines() {
       Mods.size());
   std::vector<CompileOutcome> Costs(Mods.size());
   Batcher->runUnits(Mods.size(), [&](size_t I) {
-    Expected<Measurement> B = measure(getTrial(I, nullptr, Eviction::LLVM));
+    Expected<Measurement> B =
+        measureOne(*Obj, getTrial(I, nullptr, Eviction::LLVM));
     noteCompile(ModuleResult());
     if (!B) {
       Errors[I] = toString(B.takeError());
@@ -1641,19 +1645,13 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     Trial Want = getSpeedTrial(
         I, E.get(), E->Evictions.empty() ? Eviction::LLVM : Eviction::Model,
         O.EvictModel);
-    std::optional<Expected<std::vector<Measurement>>> Compiled;
-    Batcher.runUnits(
-        1, [&](size_t) { Compiled.emplace(Obj.measure(Want, "check")); });
-    if (!*Compiled) {
-      Failed = Compiled->takeError();
+    std::optional<Expected<Measurement>> Res;
+    Batcher.runUnits(1, [&](size_t) { Res.emplace(measureOne(Obj, Want)); });
+    if (!*Res) {
+      Failed = Res->takeError();
       break;
     }
-    const Measurement &Res = (**Compiled).front();
-    if (!Res.Outcome.Ok) {
-      Failed = makeError(Res.Outcome.Error);
-      break;
-    }
-    const SpeedOutcome &Out = SpeedObjective::getOutcome(Res);
+    const SpeedOutcome &Out = SpeedObjective::getOutcome(**Res);
     auto &L = Live[E.get()];
     for (const EvictDecision &D : E->Evictions)
       for (const EvictionStep &T : Out.Trajectory)
@@ -1663,7 +1661,7 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     auto &T = Inlined[E.get()];
     if (!T)
       T = std::make_unique<DecisionTable>(E);
-    for (const DecidedSite &S : Res.Trajectory)
+    for (const DecidedSite &S : (*Res)->Trajectory)
       T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
   }
   sys::fs::remove_directories(Tmp);
