@@ -631,10 +631,6 @@ public:
 private:
   /// A compile's outcome becomes the module's best if it is cheaper.
   bool consider(const SpeedOutcome &Out, const ModuleDecisions &Entries);
-  /// Plans \p St's inlining moves from its trajectory, its hot callers'
-  /// first (the guided order with their heat as the score), leaving out
-  /// the tried ones and those of cold callers.
-  void planInlining(UnitState &St) const;
   Error searchInlining();
   Error searchEviction();
   /// One pass of single inversions (\p AllFunctions, or those in Again);
@@ -714,30 +710,13 @@ bool SpeedTuner::ModuleSearch::consider(const SpeedOutcome &Out,
   return true;
 }
 
-void SpeedTuner::ModuleSearch::planInlining(UnitState &St) const {
-  // A callee's heat: its hottest caller's.
-  StringMap<double> CalleeHeat;
-  for (const DecidedSite &S : St.Trajectory) {
-    double &H = CalleeHeat[S.Site.Callee];
-    H = std::max(H, Heat.lookup(S.Site.Caller));
-  }
-  auto Score = [&](const TuneMove &M) {
-    return M.Entry.isGroup() ? CalleeHeat.lookup(M.Entry.Callee)
-                             : Heat.lookup(M.Entry.Caller);
-  };
-  St.Moves = planMoves(St.Trajectory, TuneOrder::Guided, O.Seed, St.Tried,
-                       false, Score);
-  // Hottest first: the cold moves are the plan's last, and not tried.
-  llvm::erase_if(St.Moves, [&](const TuneMove &M) { return Score(M) <= 0; });
-  St.Next = 0;
-}
-
 Error SpeedTuner::ModuleSearch::searchInlining() {
   // Inlining, with LLVM's eviction: moves of the sites whose caller is
   // hot (site moves, and each callee's group moves), the hottest caller's
-  // first; after a kept move the module's sites are planned again. A pass
-  // that kept a move is followed by another over the moves it did not
-  // keep (they were judged before the kept ones changed the module).
+  // first (planHotMoves); after a kept move the module's sites are
+  // planned again. A pass that kept a move is followed by another over
+  // the moves it did not keep (they were judged before the kept ones
+  // changed the module).
   Cur.Module = R.Key;
   Expected<Measurement> Start =
       measureOne(*T.Obj, T.getTrial(I, &Cur, Eviction::LLVM));
@@ -752,7 +731,7 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
   St.Fixed = Cur;
   St.Trajectory = std::move(Start->Trajectory);
   St.Current = {Start->Outcome};
-  planInlining(St);
+  St.Moves = planHotMoves(St.Trajectory, Heat, O.Seed, St.Tried);
   // Inlining gets half the module's own share, whatever was handed on to
   // it, so that a search with more budget repeats the one with less and
   // goes on from where it stopped.
@@ -775,7 +754,8 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
         St.Tried.insert(K.getKey());
       KeptInPass = false;
       ++R.InlinePasses;
-      planInlining(St);
+      St.Moves = planHotMoves(St.Trajectory, Heat, O.Seed, St.Tried);
+      St.Next = 0;
       continue;
     }
     const TuneMove Move = St.Moves[St.Next++];
@@ -811,7 +791,8 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
     St.Fixed = pruneStale(std::move(St.Fixed), M->Trajectory);
     St.Trajectory = std::move(M->Trajectory);
     consider(Out, St.Fixed);
-    planInlining(St);
+    St.Moves = planHotMoves(St.Trajectory, Heat, O.Seed, St.Tried);
+    St.Next = 0;
   }
   Cur = std::move(St.Fixed);
   R.InlineBest = std::min(InlineCost, R.Base.Instructions);
