@@ -14,6 +14,7 @@ using namespace llvm;
 namespace mlgo {
 
 Objective::~Objective() = default;
+MeasurementDetail::~MeasurementDetail() = default;
 
 Expected<std::vector<Measurement>>
 SizeObjective::measure(ArrayRef<Trial> Trials, StringRef What,

@@ -23,7 +23,9 @@
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Tune/ProfiledModules.h"
+#include "mlgo/Tune/SearchState.h"
 #include "mlgo/Tune/SpeedCompile.h"
+#include "mlgo/Tune/SpeedObjective.h"
 #include "mlgo/Tune/TuneReport.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
@@ -57,33 +59,8 @@ using namespace llvm;
 namespace mlgo {
 namespace {
 
-/// One eviction decision of a trajectory, as the training log recorded it.
-struct Decision {
-  std::string Function;
-  uint32_t Ordinal = 0;
-  uint64_t Hash = 0;
-  int64_t Choice = 0;
-  int64_t Mask[EvictionColumns] = {};
-};
-
-/// What one compile gave.
-struct Outcome {
-  /// Profile-weighted instructions and cycles of the module's object.
-  double Instructions = 0, Cycles = 0;
-  /// Per function: profile-weighted instructions.
-  std::map<std::string, double> FunctionCost;
-  /// The model's eviction decisions (empty for LLVM's eviction).
-  std::vector<Decision> Trajectory;
-  /// The inliner's policy decisions (LLVM's heuristic with the module's
-  /// inlining entries), in the order they were taken; empty for the stock
-  /// compile.
-  std::vector<DecidedSite> Sites;
-  /// The object, in the work directory's cache.
-  std::string Object;
-};
-
 /// The trajectory in the plugin's training log at \p Path.
-Expected<std::vector<Decision>> readTrajectory(StringRef Path) {
+Expected<std::vector<EvictionStep>> readTrajectory(StringRef Path) {
   Expected<std::unique_ptr<LogReader>> R = LogReader::open(Path);
   if (!R)
     return R.takeError();
@@ -95,7 +72,7 @@ Expected<std::vector<Decision>> readTrajectory(StringRef Path) {
   if (!Mask || Features < 2)
     return makeError(Path + ": not an eviction training log");
   --Features;
-  std::vector<Decision> Out;
+  std::vector<EvictionStep> Out;
   std::map<std::string, uint32_t> Next;
   for (;;) {
     Expected<const LogRecord &> Rec = (*R)->next();
@@ -105,7 +82,7 @@ Expected<std::vector<Decision>> readTrajectory(StringRef Path) {
       break;
     if (Rec->TheKind != LogRecord::Kind::Observation)
       continue;
-    Decision D;
+    EvictionStep D;
     D.Function = Rec->Context;
     D.Ordinal = Next[D.Function]++;
     EvictionHash Hash;
@@ -169,6 +146,37 @@ Expected<std::vector<DecidedSite>> readInlineTrajectory(StringRef LogPath) {
 /// model with the entries.
 enum class Eviction : uint8_t { LLVM, Model };
 
+/// The trial of corpus module \p Module: stock clang-19 (\p Entries null),
+/// or mlgo's advisor with LLVM's heuristic and \p Entries' inlining
+/// entries, with \p E's eviction (the model \p EvictModel, empty: the
+/// embedded one, with the eviction entries; or LLVM's, when there are
+/// none).
+Trial getSpeedTrial(size_t Module, const ModuleDecisions *Entries, Eviction E,
+                    StringRef EvictModel) {
+  assert((!Entries || E == Eviction::Model || Entries->Evictions.empty()) &&
+         "eviction entries apply with the eviction model");
+  Trial T;
+  T.Module = Module;
+  if (!Entries)
+    return T;
+  T.Policy = CompilePolicy::heuristic();
+  if (!Entries->Evictions.empty() || !Entries->Sites.empty())
+    T.Policy.Fixed = std::make_shared<const ModuleDecisions>(*Entries);
+  if (E == Eviction::Model)
+    T.Policy.EvictModel = EvictModel.str();
+  return T;
+}
+
+/// Measures \p T through \p Obj; a failed compile is the error.
+Expected<Measurement> measureOne(SpeedObjective &Obj, const Trial &T) {
+  Expected<std::vector<Measurement>> M = Obj.measure({T}, "speed");
+  if (!M)
+    return M.takeError();
+  if (!M->front().Outcome.Ok)
+    return makeError(M->front().Outcome.Error);
+  return std::move(M->front());
+}
+
 /// Whether the object \p Obj defines no function.
 bool hasNoFunction(MemoryBufferRef Obj) {
   Expected<std::unique_ptr<object::ObjectFile>> O =
@@ -205,15 +213,15 @@ public:
         LookupKey(std::move(LookupKey)), ModelMeta(ModelMeta),
         KeySalt(KeySalt) {}
 
-  /// Stock clang-19 (\p Entries null), or the module built with
-  /// \p Entries: their inlining entries on top of LLVM's heuristic, and
-  /// \p E's eviction (the model's with the eviction entries, or LLVM's,
-  /// when there are none).
-  Expected<Outcome> compile(const ModuleDecisions *Entries,
-                            speed::BlockCoster &Coster,
-                            Eviction E = Eviction::Model) {
-    assert((!Entries || E == Eviction::Model || Entries->Evictions.empty()) &&
-           "eviction entries apply with the eviction model");
+  /// The SpeedObjective's engine for this module: trial \p T (one of
+  /// getSpeedTrial's) compiled, or read back from the cache.
+  Expected<SpeedOutcome> compile(const Trial &T) {
+    static const ModuleDecisions None;
+    const CompilePolicy &P = T.Policy;
+    const ModuleDecisions *Entries = !P.usesPlugin() ? nullptr
+                                     : P.Fixed       ? P.Fixed.get()
+                                                     : &None;
+    Eviction E = P.EvictModel ? Eviction::Model : Eviction::LLVM;
     // The embedded model's compiles keep the keys they had before
     // --evict-model; another model's add the MD5 of its file.
     std::string Text = "llvm\n";
@@ -233,22 +241,18 @@ public:
     std::string Key = toHex(R, /*LowerCase=*/true);
     std::string Dir = O.WorkDir + "/speed/" + Key.substr(0, 2);
     std::string Base = Dir + "/" + Key;
-    if (!sys::fs::exists(Base + ".cost")) {
-      ++Compiles;
-      if (Error Err = run(Entries, E, Dir, Base, Coster))
+    if (!sys::fs::exists(Base + ".cost"))
+      if (Error Err = run(P, Entries, E, Dir, Base))
         return Err;
-    }
     return load(Base, Entries != nullptr, Entries && E == Eviction::Model);
   }
 
-  /// Compiles run (not read back from the cache).
-  unsigned Compiles = 0;
   /// Whether stale entries are expected (tune check) rather than a bug.
   bool AllowStale = false;
 
 private:
-  Error run(const ModuleDecisions *Entries, Eviction Ev, StringRef Dir,
-            StringRef Base, speed::BlockCoster &Coster) {
+  Error run(const CompilePolicy &P, const ModuleDecisions *Entries, Eviction Ev,
+            StringRef Dir, StringRef Base) {
     if (std::error_code EC = sys::fs::create_directories(Dir))
       return makeError("cannot create '" + Dir + "': " + EC.message());
     // This process's own names: nothing another run left (or, killed,
@@ -257,10 +261,9 @@ private:
     // Stock clang-19 for the baseline; else mlgo's advisor with LLVM's
     // heuristic, the advisor a build with the file's inlining entries runs,
     // its decisions recorded (the log changes no decision).
-    CompilePolicy Policy = CompilePolicy::stock();
+    CompilePolicy Policy = P;
     if (Entries) {
-      Policy = CompilePolicy::heuristic();
-      if (!Entries->Evictions.empty() || !Entries->Sites.empty()) {
+      if (P.Fixed) {
         ModuleDecisions Here = *Entries;
         Here.Module = LookupKey;
         DecisionsFile F;
@@ -270,14 +273,11 @@ private:
         F.addModule(std::move(Here));
         if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
           return E;
-        Policy.Fixed = std::make_shared<const ModuleDecisions>(*Entries);
         Policy.DecisionsPath = Tmp + ".decisions";
       }
       Policy.TrainingLogPath = SpeedInlineLog;
-      if (Ev == Eviction::Model) {
-        Policy.EvictModel = O.EvictModel;
+      if (Ev == Eviction::Model)
         Policy.EvictTrainingLogPath = SpeedEvictLog;
-      }
     }
     Expected<Task> T = makeSpeedCompileTask(Setup, M.Name, Policy);
     if (!T)
@@ -303,8 +303,15 @@ private:
         StringRef(A->Stderr).contains("match no decision (stale"))
       return makeError(M.Name + ": the search's own entries were stale:\n" +
                        A->Stderr);
+    if (!Coster) {
+      Expected<std::unique_ptr<speed::BlockCoster>> BC =
+          speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
+      if (!BC)
+        return BC.takeError();
+      Coster = std::move(*BC);
+    }
     MemoryBufferRef Obj(A->Object, M.Name);
-    Expected<speed::ObjectCost> C = speed::measureExecutionCost(Obj, &Coster);
+    Expected<speed::ObjectCost> C = speed::measureExecutionCost(Obj, &*Coster);
     if (!C) {
       // A module without code (crctable.c: tables only) has no address map
       // and costs nothing.
@@ -340,11 +347,11 @@ private:
     return writeFileAtomically(Base + ".cost", Text);
   }
 
-  Expected<Outcome> load(StringRef Base, bool WithSites, bool WithLog) {
+  Expected<SpeedOutcome> load(StringRef Base, bool WithSites, bool WithLog) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Base + ".cost");
     if (!Buf)
       return Buf.takeError();
-    Outcome Out;
+    SpeedOutcome Out;
     Out.Object = (Base + ".o").str();
     SmallVector<StringRef> Lines;
     (*Buf)->getBuffer().split(Lines, '\n', -1, false);
@@ -369,7 +376,8 @@ private:
       Out.Sites = std::move(*S);
     }
     if (WithLog) {
-      Expected<std::vector<Decision>> T = readTrajectory((Base + ".log").str());
+      Expected<std::vector<EvictionStep>> T =
+          readTrajectory((Base + ".log").str());
       if (!T)
         return T.takeError();
       Out.Trajectory = std::move(*T);
@@ -384,6 +392,8 @@ private:
   std::string LookupKey;
   StringRef ModelMeta;
   StringRef KeySalt;
+  /// The instruction costs of the target, made at the first compile.
+  std::unique_ptr<speed::BlockCoster> Coster;
 };
 
 /// A module's search and its result.
@@ -391,7 +401,7 @@ struct ModuleResult {
   std::string Key;
   /// Stock clang-19, and the eviction model with the kept inlining
   /// entries (no eviction entry).
-  Outcome Base, Model;
+  SpeedOutcome Base, Model;
   /// The module's best so far: its cost, cycles, object and entries (none:
   /// the stock compile is the best).
   double Best = 0, BestCycles = 0;
@@ -403,7 +413,7 @@ struct ModuleResult {
   /// (search compiles of this module, the module's best cost) after each
   /// move that lowered it.
   std::vector<std::pair<unsigned, double>> Kept;
-  unsigned Tries = 0, Compiles = 0;
+  unsigned Tries = 0;
   unsigned InlineTries = 0, InlineKept = 0, EvictTries = 0, EvictKept = 0;
   /// Passes over the moves (a pass after one that kept a move tries again
   /// the moves it did not keep), and the tries and kept moves of the
@@ -506,7 +516,10 @@ private:
   /// cost), in rounds that hand on unused budget.
   Expected<std::vector<ModuleResult>> searchModules(double HotSum);
   ModuleResult search(size_t I, uint64_t Share, uint64_t Budget,
-                      uint64_t Counted, speed::BlockCoster &Coster);
+                      uint64_t Counted);
+  Trial getTrial(size_t I, const ModuleDecisions *Entries, Eviction E) const {
+    return getSpeedTrial(I, Entries, E, O.EvictModel);
+  }
   void noteCompile(const ModuleResult &R, uint64_t Counted = 0);
   void noteGain(size_t Module, double Saved);
   Error checkOnWorkload(std::vector<ModuleResult> &Results);
@@ -529,6 +542,9 @@ private:
   /// threads in batches.
   SpeedCompileSetup Setup;
   std::unique_ptr<TaskBatcher> Batcher;
+  /// The objective, whose engine is each module's compiler.
+  std::vector<std::unique_ptr<ModuleCompiler>> Compilers;
+  std::unique_ptr<SpeedObjective> Obj;
   std::vector<CorpusModule> Mods;
   /// The corpus's modules of other programs than the profile's.
   std::vector<std::string> LeftOut;
@@ -536,7 +552,7 @@ private:
   /// The hot functions of the program: (module index, function name) and
   /// their baseline cost, hottest first.
   std::vector<std::tuple<size_t, std::string, double>> Hot;
-  std::vector<Outcome> Bases;
+  std::vector<SpeedOutcome> Bases;
   double BaseTotal = 0;
 
   std::mutex ProgressMutex;
@@ -570,7 +586,7 @@ private:
 struct SingleTry {
   double Delta = 0;
   std::string On;
-  std::vector<Decision> After;
+  std::vector<EvictionStep> After;
 };
 
 /// The eviction entries of \p D for function \p F, one per line.
@@ -587,11 +603,9 @@ std::string entriesOf(const ModuleDecisions &D, StringRef F) {
 class SpeedTuner::ModuleSearch {
 public:
   ModuleSearch(SpeedTuner &T, size_t I, uint64_t Share, uint64_t Budget,
-               uint64_t Counted, speed::BlockCoster &Coster)
-      : T(T), O(T.O), I(I), Budget(Budget), Counted(Counted), Coster(Coster),
-        C(T.O, T.Setup, *T.Batcher, T.Mods[I], T.LookupKeys[I], T.ModelMeta,
-          T.KeySalt),
-        Limited(T.O.MaxCompiles != 0) {
+               uint64_t Counted)
+      : T(T), O(T.O), I(I), Budget(Budget), Counted(Counted),
+        C(*T.Compilers[I]), Limited(T.O.MaxCompiles != 0) {
     R.Key = T.Keys[I];
     R.Base = T.Bases[I];
     R.Best = R.InlineBest = R.Base.Instructions;
@@ -619,7 +633,7 @@ public:
 
 private:
   /// A compile's outcome becomes the module's best if it is cheaper.
-  bool consider(const Outcome &Out, const ModuleDecisions &Entries);
+  bool consider(const SpeedOutcome &Out, const ModuleDecisions &Entries);
   Error searchInlining();
   Error searchEviction();
   /// One pass of single inversions (\p AllFunctions, or those in Again);
@@ -634,20 +648,26 @@ private:
   /// if an inversion changes nothing or these entries were compiled
   /// before.
   std::optional<ModuleDecisions> invert(StringRef F,
-                                        ArrayRef<const Decision *> At);
-  /// Compiles an eviction try; \p AllowStale: entries may fix no decision.
-  Expected<Outcome> compileEviction(const ModuleDecisions &Try,
-                                    bool AllowStale);
-  /// A try's outcome: kept if it lowers the module's cost (the trajectory
-  /// is then the compile's, and entries it made stale are dropped).
-  void keep(ModuleDecisions Try, Outcome &Out);
+                                        ArrayRef<const EvictionStep *> At);
+  /// Measures an eviction try; \p AllowStale: entries may fix no
+  /// decision.
+  Expected<Measurement> compileEviction(const ModuleDecisions &Try,
+                                        bool AllowStale);
+  /// Whether measurement \p M lowers the module's cost (the objective's
+  /// delta of its slot).
+  bool lowers(const Measurement &M) const {
+    return T.Obj->delta(0, {{I, &M.Outcome}}) < 0;
+  }
+  /// Keeps eviction try \p Try, measured by \p M, which lowers the
+  /// module's cost: the trajectory is then its compile's, and entries it
+  /// made stale are dropped.
+  void keep(ModuleDecisions Try, const Measurement &M);
 
   SpeedTuner &T;
   const SpeedTuneOptions &O;
   const size_t I;
   const uint64_t Budget, Counted;
-  speed::BlockCoster &Coster;
-  ModuleCompiler C;
+  ModuleCompiler &C;
   ModuleResult R;
   std::vector<std::string> Functions;
   StringMap<double> Heat;
@@ -657,11 +677,13 @@ private:
   bool Stopped = false;
   /// The module's entries now.
   ModuleDecisions Cur;
-  /// The eviction side: the module's cost and the model's trajectory now,
+  /// The eviction side: the module's cost (the objective's slot, here in
+  /// instructions for the moves' log and heat) and the model's trajectory
+  /// now,
   /// and the eviction entries every compile had (a move that leads to a
   /// set compiled before is not tried again).
   double ModelCost = 0;
-  std::vector<Decision> Traj;
+  std::vector<EvictionStep> Traj;
   std::set<std::string> CompiledEvictions;
   // The heat of a decision, as the search measured it: how far inverting
   // it last moved the module's cost (the profile-weighted instructions of
@@ -677,7 +699,7 @@ private:
   StringSet<> Again;
 };
 
-bool SpeedTuner::ModuleSearch::consider(const Outcome &Out,
+bool SpeedTuner::ModuleSearch::consider(const SpeedOutcome &Out,
                                         const ModuleDecisions &Entries) {
   if (Out.Instructions >= R.Best)
     return false;
@@ -694,20 +716,30 @@ bool SpeedTuner::ModuleSearch::consider(const Outcome &Out,
 Error SpeedTuner::ModuleSearch::searchInlining() {
   // Inlining, with LLVM's eviction: moves of the sites whose caller is
   // hot (site moves, and each callee's group moves), the hottest caller's
-  // first; after a kept move the module's sites are planned again. A pass
-  // that kept a move is followed by another over the moves it did not
-  // keep (they were judged before the kept ones changed the module).
+  // first (planHotMoves); after a kept move the module's sites are
+  // planned again. A pass that kept a move is followed by another over
+  // the moves it did not keep (they were judged before the kept ones
+  // changed the module).
   Cur.Module = R.Key;
-  Expected<Outcome> Start = C.compile(&Cur, Coster, Eviction::LLVM);
+  Expected<Measurement> Start =
+      measureOne(*T.Obj, T.getTrial(I, &Cur, Eviction::LLVM));
   if (!Start)
     return Start.takeError();
-  std::vector<DecidedSite> Sites = Start->Sites;
-  double InlineCost = Start->Instructions;
+  // The module's slot: its inlining side now.
+  T.Obj->apply(0, {{I, &Start->Outcome}});
+  double InlineCost = SpeedObjective::getOutcome(*Start).Instructions;
+  // The module as a unit of the size search (mlgo/Tune/SearchState.h):
+  // its entries, trajectory, compile, and moves tried and planned.
+  UnitState St;
+  St.Fixed = Cur;
+  St.Trajectory = std::move(Start->Trajectory);
+  St.Current = {Start->Outcome};
+  St.Moves = planHotMoves(St.Trajectory, Heat, O.Seed, St.Tried);
   // Inlining gets half the module's own share, whatever was handed on to
   // it, so that a search with more budget repeats the one with less and
   // goes on from where it stopped.
   const uint64_t InlineBudget = (R.Share + 1) / 2;
-  StringSet<> Tried, KeptMoves;
+  StringSet<> KeptMoves;
   // The entries every inlining compile had: a move that leads to a set
   // compiled before is not tried again.
   std::set<std::string> Compiled = {Cur.printSites()};
@@ -716,80 +748,82 @@ Error SpeedTuner::ModuleSearch::searchInlining() {
   for (;;) {
     if (Limited && R.InlineTries >= InlineBudget)
       break;
-    StringMap<double> CalleeHeat;
-    for (const DecidedSite &S : Sites) {
-      double &H = CalleeHeat[S.Site.Callee];
-      H = std::max(H, Heat.lookup(S.Site.Caller));
-    }
-    auto Score = [&](const TuneMove &M) {
-      return M.Entry.isGroup() ? CalleeHeat.lookup(M.Entry.Callee)
-                               : Heat.lookup(M.Entry.Caller);
-    };
-    std::vector<TuneMove> Moves =
-        planMoves(Sites, TuneOrder::Guided, O.Seed, Tried, false, Score);
-    auto It =
-        llvm::find_if(Moves, [&](const TuneMove &M) { return Score(M) > 0; });
-    if (It == Moves.end()) {
+    if (!St.hasMovesLeft()) {
       if (!KeptInPass)
         break;
       // The next pass: every move again but the kept ones.
-      Tried.clear();
+      St.Tried.clear();
       for (const auto &K : KeptMoves)
-        Tried.insert(K.getKey());
+        St.Tried.insert(K.getKey());
       KeptInPass = false;
       ++R.InlinePasses;
+      St.Moves = planHotMoves(St.Trajectory, Heat, O.Seed, St.Tried);
+      St.Next = 0;
       continue;
     }
-    Tried.insert(It->getKey());
-    ModuleDecisions Try = applyMove(Cur, *It);
+    const TuneMove Move = St.Moves[St.Next++];
+    St.Tried.insert(Move.getKey());
+    ModuleDecisions Try = applyMove(St.Fixed, Move);
     if (!Compiled.insert(Try.printSites()).second)
       continue;
     ++R.Tries;
     ++R.InlineTries;
     if (R.InlinePasses > 1)
       ++R.LaterTries;
-    Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::LLVM);
-    R.Compiles = C.Compiles;
+    Expected<Measurement> M =
+        measureOne(*T.Obj, T.getTrial(I, &Try, Eviction::LLVM));
     T.noteCompile(R, Counted);
-    if (!Out)
-      return Out.takeError();
-    logMove(R, "inline", "-\t" + It->describe(), Out->Instructions - InlineCost,
-            Out->Instructions < InlineCost);
-    if (Out->Instructions >= InlineCost)
+    if (!M)
+      return M.takeError();
+    const SpeedOutcome &Out = SpeedObjective::getOutcome(*M);
+    int64_t Delta = T.Obj->delta(0, {{I, &M->Outcome}});
+    logMove(R, "inline", "-\t" + Move.describe(), Out.Instructions - InlineCost,
+            Delta < 0);
+    if (Delta >= 0)
       continue;
-    InlineCost = Out->Instructions;
+    T.Obj->apply(0, {{I, &M->Outcome}});
+    InlineCost = Out.Instructions;
     ++R.InlineKept;
     if (R.InlinePasses > 1)
       ++R.LaterKept;
-    KeptMoves.insert(It->getKey());
+    KeptMoves.insert(Move.getKey());
     KeptInPass = true;
-    Cur = pruneStale(std::move(Try), Out->Sites);
-    Sites = std::move(Out->Sites);
-    consider(*Out, Cur);
+    // The size search's keep (the move joins the entries), then the
+    // entries that fix no site of the new trajectory dropped.
+    keepMove(St, Move, Delta, {M->Outcome});
+    St.Fixed = pruneStale(std::move(St.Fixed), M->Trajectory);
+    St.Trajectory = std::move(M->Trajectory);
+    consider(Out, St.Fixed);
+    St.Moves = planHotMoves(St.Trajectory, Heat, O.Seed, St.Tried);
+    St.Next = 0;
   }
+  Cur = std::move(St.Fixed);
   R.InlineBest = std::min(InlineCost, R.Base.Instructions);
   return Error::success();
 }
 
-void SpeedTuner::ModuleSearch::keep(ModuleDecisions Try, Outcome &Out) {
+void SpeedTuner::ModuleSearch::keep(ModuleDecisions Try, const Measurement &M) {
+  const SpeedOutcome &Out = SpeedObjective::getOutcome(M);
+  T.Obj->apply(0, {{I, &M.Outcome}});
   ModelCost = Out.Instructions;
   ++R.EvictKept;
   llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
-    return llvm::none_of(Out.Trajectory, [&](const Decision &D) {
+    return llvm::none_of(Out.Trajectory, [&](const EvictionStep &D) {
       return D.Function == E.Function && D.Ordinal == E.Ordinal &&
              D.Hash == E.Hash && D.Choice == int64_t(E.Column);
     });
   });
   Cur = std::move(Try);
   CompiledEvictions.insert(Cur.printEvictions());
-  Traj = std::move(Out.Trajectory);
+  Traj = Out.Trajectory;
   consider(Out, Cur);
 }
 
 std::optional<ModuleDecisions>
-SpeedTuner::ModuleSearch::invert(StringRef F, ArrayRef<const Decision *> At) {
+SpeedTuner::ModuleSearch::invert(StringRef F,
+                                 ArrayRef<const EvictionStep *> At) {
   ModuleDecisions Try = Cur;
-  for (const Decision *D : At) {
+  for (const EvictionStep *D : At) {
     int64_t Other = invertEviction(D->Mask, D->Choice);
     if (Other == D->Choice)
       return std::nullopt;
@@ -803,15 +837,15 @@ SpeedTuner::ModuleSearch::invert(StringRef F, ArrayRef<const Decision *> At) {
   return Try;
 }
 
-Expected<Outcome>
+Expected<Measurement>
 SpeedTuner::ModuleSearch::compileEviction(const ModuleDecisions &Try,
                                           bool AllowStale) {
   C.AllowStale = AllowStale;
-  Expected<Outcome> Out = C.compile(&Try, Coster, Eviction::Model);
+  Expected<Measurement> M =
+      measureOne(*T.Obj, T.getTrial(I, &Try, Eviction::Model));
   C.AllowStale = false;
-  R.Compiles = C.Compiles;
   T.noteCompile(R, Counted);
-  return Out;
+  return M;
 }
 
 Error SpeedTuner::ModuleSearch::searchEviction() {
@@ -822,17 +856,19 @@ Error SpeedTuner::ModuleSearch::searchEviction() {
   // decisions after it, so those tried before it were judged against
   // another allocation. (Inlining never gets more than its share's half:
   // stopping it says nothing of whether the module has moves left.)
-  Expected<Outcome> Model = C.compile(&Cur, Coster, Eviction::Model);
+  Expected<Measurement> Model =
+      measureOne(*T.Obj, T.getTrial(I, &Cur, Eviction::Model));
   if (!Model)
     return Model.takeError();
-  R.Model = *Model;
-  ModelCost = Model->Instructions;
-  Traj = Model->Trajectory;
+  T.Obj->apply(0, {{I, &Model->Outcome}});
+  R.Model = SpeedObjective::getOutcome(*Model);
+  ModelCost = R.Model.Instructions;
+  Traj = R.Model.Trajectory;
   // The model side needs one eviction entry to be used: the model's own
   // answer to the first decision of its hottest function that has one.
   for (const std::string &F : Functions) {
-    auto It =
-        llvm::find_if(Traj, [&](const Decision &D) { return D.Function == F; });
+    auto It = llvm::find_if(
+        Traj, [&](const EvictionStep &D) { return D.Function == F; });
     if (It == Traj.end())
       continue;
     Cur.Evictions.push_back(
@@ -840,7 +876,7 @@ Error SpeedTuner::ModuleSearch::searchEviction() {
     break;
   }
   if (!Cur.Evictions.empty())
-    consider(*Model, Cur);
+    consider(R.Model, Cur);
   CompiledEvictions = {Cur.printEvictions()};
   bool AllFunctions = true;
   for (unsigned Pass = 1;; ++Pass) {
@@ -863,7 +899,6 @@ Error SpeedTuner::ModuleSearch::searchEviction() {
     AllFunctions = false;
   }
   R.OutOfMoves = !Stopped;
-  R.Compiles = C.Compiles;
   return Error::success();
 }
 
@@ -874,7 +909,7 @@ Error SpeedTuner::ModuleSearch::invertSingles(unsigned Pass, bool AllFunctions,
       continue;
     std::vector<uint32_t> Order;
     if (Pass > 1) {
-      for (const Decision &D : Traj)
+      for (const EvictionStep &D : Traj)
         if (D.Function == F)
           Order.push_back(D.Ordinal);
       llvm::stable_sort(Order, [&](uint32_t A, uint32_t B) {
@@ -889,7 +924,7 @@ Error SpeedTuner::ModuleSearch::invertSingles(unsigned Pass, bool AllFunctions,
       if (Pass > 1 && N == Order.size())
         break;
       uint32_t K = Pass > 1 ? Order[N] : N;
-      auto It = llvm::find_if(Traj, [&](const Decision &D) {
+      auto It = llvm::find_if(Traj, [&](const EvictionStep &D) {
         return D.Function == F && D.Ordinal == K;
       });
       // The first pass ends with the function's trajectory; a later one
@@ -913,24 +948,26 @@ Error SpeedTuner::ModuleSearch::invertSingles(unsigned Pass, bool AllFunctions,
       // An inversion before a kept one changes the decisions after it:
       // the kept entries may then fix no decision. The compile applies
       // those that still match, the rest are dropped by keep().
-      Expected<Outcome> Out = compileEviction(*Try, Pass > 1);
-      if (!Out)
-        return Out.takeError();
-      Moved[{F, K}] = std::fabs(Out->Instructions - ModelCost);
+      Expected<Measurement> M = compileEviction(*Try, Pass > 1);
+      if (!M)
+        return M.takeError();
+      const SpeedOutcome &Out = SpeedObjective::getOutcome(*M);
+      bool Lower = lowers(*M);
+      Moved[{F, K}] = std::fabs(Out.Instructions - ModelCost);
       logMove(R, "evict", F + "\t" + std::to_string(K),
-              Out->Instructions - ModelCost, Out->Instructions < ModelCost);
+              Out.Instructions - ModelCost, Lower);
       SingleTry &S = Singles[{F, K}];
-      S.Delta = Out->Instructions - ModelCost;
+      S.Delta = Out.Instructions - ModelCost;
       S.On = entriesOf(Cur, F);
       S.After.clear();
-      for (const Decision &D : Out->Trajectory)
+      for (const EvictionStep &D : Out.Trajectory)
         if (D.Function == F)
           S.After.push_back(D);
-      if (Out->Instructions >= ModelCost)
+      if (!Lower)
         continue;
       if (Pass > 1)
         ++R.LaterKept;
-      keep(std::move(*Try), *Out);
+      keep(std::move(*Try), *M);
       KeptIn.insert(F);
     }
   }
@@ -950,7 +987,7 @@ Expected<bool> SpeedTuner::ModuleSearch::invertPairs() {
     if (Done != PairedOn.end() && Done->second == On)
       continue;
     std::vector<std::pair<double, uint32_t>> Near;
-    for (const Decision &D : Traj)
+    for (const EvictionStep &D : Traj)
       if (D.Function == F) {
         auto S = Singles.find({F, D.Ordinal});
         if (S != Singles.end() && S->second.On == On && S->second.Delta > 0)
@@ -971,12 +1008,12 @@ Expected<bool> SpeedTuner::ModuleSearch::invertPairs() {
         Stopped = true;
         break;
       }
-      auto First = llvm::find_if(Traj, [&, A = A](const Decision &D) {
+      auto First = llvm::find_if(Traj, [&, A = A](const EvictionStep &D) {
         return D.Function == F && D.Ordinal == A;
       });
-      const std::vector<Decision> &After = Singles[{F, A}].After;
+      const std::vector<EvictionStep> &After = Singles[{F, A}].After;
       auto Second = llvm::find_if(
-          After, [B = B](const Decision &D) { return D.Ordinal == B; });
+          After, [B = B](const EvictionStep &D) { return D.Ordinal == B; });
       if (First == Traj.end() || Second == After.end())
         continue;
       std::optional<ModuleDecisions> Try = invert(F, {&*First, &*Second});
@@ -985,15 +1022,16 @@ Expected<bool> SpeedTuner::ModuleSearch::invertPairs() {
       ++R.PairTries;
       // The first inversion may take away the decisions of entries after
       // it, as in a later pass.
-      Expected<Outcome> Out = compileEviction(*Try, /*AllowStale=*/true);
-      if (!Out)
-        return Out.takeError();
+      Expected<Measurement> M = compileEviction(*Try, /*AllowStale=*/true);
+      if (!M)
+        return M.takeError();
+      bool Lower = lowers(*M);
       logMove(R, "pair", formatv("{0}\t{1},{2}", F, A, B).str(),
-              Out->Instructions - ModelCost, Out->Instructions < ModelCost);
-      if (Out->Instructions >= ModelCost)
+              SpeedObjective::getOutcome(*M).Instructions - ModelCost, Lower);
+      if (!Lower)
         continue;
       ++R.PairKept;
-      keep(std::move(*Try), *Out);
+      keep(std::move(*Try), *M);
       Kept = true;
       break;
     }
@@ -1011,8 +1049,8 @@ Expected<bool> SpeedTuner::ModuleSearch::invertPairs() {
 }
 
 ModuleResult SpeedTuner::search(size_t I, uint64_t Share, uint64_t Budget,
-                                uint64_t Counted, speed::BlockCoster &Coster) {
-  return ModuleSearch(*this, I, Share, Budget, Counted, Coster).run();
+                                uint64_t Counted) {
+  return ModuleSearch(*this, I, Share, Budget, Counted).run();
 }
 
 void SpeedTuner::noteGain(size_t Module, double Saved) {
@@ -1134,28 +1172,34 @@ Error SpeedTuner::measureBaselines() {
   std::vector<std::string> Errors(Mods.size());
   Bases.resize(Mods.size());
   Batcher = std::make_unique<TaskBatcher>(Threads);
+  for (size_t I = 0; I < Mods.size(); ++I)
+    Compilers.push_back(std::make_unique<ModuleCompiler>(
+        O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta, KeySalt));
+  Obj = std::make_unique<SpeedObjective>(
+      [&](const Trial &T) { return Compilers[T.Module]->compile(T); },
+      Mods.size());
+  std::vector<CompileOutcome> Costs(Mods.size());
   Batcher->runUnits(Mods.size(), [&](size_t I) {
-    Expected<std::unique_ptr<speed::BlockCoster>> Coster =
-        speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
-    if (!Coster) {
-      Errors[I] = toString(Coster.takeError());
-      return;
-    }
-    ModuleCompiler C(O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta,
-                     KeySalt);
-    Expected<Outcome> B = C.compile(nullptr, **Coster);
+    Expected<Measurement> B =
+        measureOne(*Obj, getTrial(I, nullptr, Eviction::LLVM));
     noteCompile(ModuleResult());
     if (!B) {
       Errors[I] = toString(B.takeError());
       return;
     }
-    Bases[I] = std::move(*B);
+    Costs[I] = B->Outcome;
+    Bases[I] = SpeedObjective::getOutcome(*B);
   });
   if (Bar)
     Bar->end();
   for (const std::string &E : Errors)
     if (!E.empty())
       return makeError(E);
+  // Each module's slot: its baseline, until its search starts.
+  std::vector<SlotChange> Base;
+  for (size_t I = 0; I < Mods.size(); ++I)
+    Base.push_back({I, &Costs[I]});
+  Obj->apply(0, Base);
   return Error::success();
 }
 
@@ -1237,13 +1281,7 @@ Expected<std::vector<ModuleResult>> SpeedTuner::searchModules(double HotSum) {
     ++Rounds;
     Batcher->runUnits(Round.size(), [&](size_t K) {
       size_t I = Round[K];
-      Expected<std::unique_ptr<speed::BlockCoster>> Coster =
-          speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
-      if (!Coster) {
-        Results[I].Error = toString(Coster.takeError());
-        return;
-      }
-      Results[I] = search(I, Share[I], Budget[I], Counted[I], **Coster);
+      Results[I] = search(I, Share[I], Budget[I], Counted[I]);
     });
     for (size_t I : Round)
       if (!Results[I].Error.empty()) {
@@ -1563,10 +1601,10 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
   Setup.Profile = O.Profile;
   Setup.PluginPath = O.PluginPath;
   TaskBatcher Batcher(1);
-  Expected<std::unique_ptr<speed::BlockCoster>> Coster =
-      speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
-  if (!Coster)
-    return Coster.takeError();
+  // The search's objective, its engine the module's compiler at hand.
+  std::unique_ptr<ModuleCompiler> C;
+  SpeedObjective Obj([&](const Trial &T) { return C->compile(T); },
+                     Mods->size());
   // Per module of the file: the eviction entries some compile applied, and
   // the inlining entries its advisor looked up (a site entry, else the
   // callee's group entry, as the plugin's DecisionTable does in a build).
@@ -1574,7 +1612,8 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       Live;
   std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Inlined;
   Error Failed = Error::success();
-  for (const CorpusModule &M : *Mods) {
+  for (size_t I = 0; I < Mods->size(); ++I) {
+    const CorpusModule &M = (*Mods)[I];
     Expected<std::string> Src = getSourceFileName(M);
     if (!Src) {
       Failed = Src.takeError();
@@ -1589,32 +1628,32 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
       break;
     }
     // A temporary work directory: nothing cached to tell apart.
-    ModuleCompiler C(O, Setup, Batcher, M, *Lookup, *ModelMeta, "");
-    C.AllowStale = true;
+    C = std::make_unique<ModuleCompiler>(O, Setup, Batcher, M, *Lookup,
+                                         *ModelMeta, "");
+    C->AllowStale = true;
     // Eviction entries apply with the eviction model; a module with
     // inlining entries only is built with LLVM's eviction, as the search
     // compiled it.
-    std::optional<Expected<Outcome>> Compiled;
-    Batcher.runUnits(1, [&](size_t) {
-      Compiled.emplace(
-          C.compile(E.get(), **Coster,
-                    E->Evictions.empty() ? Eviction::LLVM : Eviction::Model));
-    });
-    Expected<Outcome> &Out = *Compiled;
-    if (!Out) {
-      Failed = Out.takeError();
+    Trial Want = getSpeedTrial(
+        I, E.get(), E->Evictions.empty() ? Eviction::LLVM : Eviction::Model,
+        O.EvictModel);
+    std::optional<Expected<Measurement>> Res;
+    Batcher.runUnits(1, [&](size_t) { Res.emplace(measureOne(Obj, Want)); });
+    if (!*Res) {
+      Failed = Res->takeError();
       break;
     }
+    const SpeedOutcome &Out = SpeedObjective::getOutcome(**Res);
     auto &L = Live[E.get()];
     for (const EvictDecision &D : E->Evictions)
-      for (const Decision &T : Out->Trajectory)
+      for (const EvictionStep &T : Out.Trajectory)
         if (T.Function == D.Function && T.Ordinal == D.Ordinal &&
             T.Hash == D.Hash && T.Choice == int64_t(D.Column))
           L.insert({D.Function, D.Ordinal});
     auto &T = Inlined[E.get()];
     if (!T)
       T = std::make_unique<DecisionTable>(E);
-    for (const DecidedSite &S : Out->Sites)
+    for (const DecidedSite &S : (*Res)->Trajectory)
       T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
   }
   sys::fs::remove_directories(Tmp);

@@ -130,6 +130,25 @@ std::vector<TuneMove> planMoves(ArrayRef<DecidedSite> T, TuneOrder Order,
   return Out;
 }
 
+std::vector<TuneMove> planHotMoves(ArrayRef<DecidedSite> T,
+                                   const StringMap<double> &Heat, uint64_t Seed,
+                                   const StringSet<> &Tried) {
+  StringMap<double> CalleeHeat;
+  for (const DecidedSite &S : T) {
+    double &H = CalleeHeat[S.Site.Callee];
+    H = std::max(H, Heat.lookup(S.Site.Caller));
+  }
+  auto Score = [&](const TuneMove &M) {
+    return M.Entry.isGroup() ? CalleeHeat.lookup(M.Entry.Callee)
+                             : Heat.lookup(M.Entry.Caller);
+  };
+  std::vector<TuneMove> Moves =
+      planMoves(T, TuneOrder::Guided, Seed, Tried, false, Score);
+  // The cold moves rank last (score 0): none is tried.
+  llvm::erase_if(Moves, [&](const TuneMove &M) { return Score(M) <= 0; });
+  return Moves;
+}
+
 ModuleDecisions applyMove(const ModuleDecisions &Fixed, const TuneMove &M) {
   ModuleDecisions Out = Fixed;
   if (M.Entry.isGroup())

@@ -61,6 +61,35 @@ TEST(TuneSearchTest, GuidedTriesTheLeastCertainFirst) {
   EXPECT_EQ(K, keys(planMoves(Trajectory, TuneOrder::Guided, 1, Tried, false)));
 }
 
+TEST(TuneSearchTest, HotMovesComeHottestFirstAndColdOnesNever) {
+  // hot calls g twice, warm calls g and k, cold calls h.
+  const std::vector<DecidedSite> T = {
+      site("hot", "g", 0, false, 1.0f), site("warm", "k", 0, false, 1.0f),
+      site("cold", "h", 0, false, 1.0f), site("hot", "g", 1, true, 1.0f),
+      site("warm", "g", 0, false, 1.0f)};
+  StringMap<double> Heat;
+  Heat["hot"] = 100;
+  Heat["warm"] = 10;
+  StringSet<> Tried;
+  Tried.insert("site hot g 1 no-inline");
+  std::vector<std::string> K = keys(planHotMoves(T, Heat, 1, Tried));
+  // Heat 100: hot's site move left untried, and g's group moves (its
+  // hottest caller is hot); the seed orders the tie. Heat 10: warm's
+  // sites. h's site is cold, and k's and h's callees have one site each.
+  ASSERT_EQ(K.size(), 5u);
+  std::vector<std::string> Hot(K.begin(), K.begin() + 3);
+  llvm::sort(Hot);
+  EXPECT_EQ(Hot,
+            (std::vector<std::string>{"group g inline", "group g no-inline",
+                                      "site hot g 0 inline"}));
+  std::vector<std::string> Warm(K.begin() + 3, K.end());
+  llvm::sort(Warm);
+  EXPECT_EQ(Warm, (std::vector<std::string>{"site warm g 0 inline",
+                                            "site warm k 0 inline"}));
+  // The same seed, the same order; the order of planMoves' guided one.
+  EXPECT_EQ(keys(planHotMoves(T, Heat, 1, Tried)), K);
+}
+
 TEST(TuneSearchTest, MovesCarryWhatThePlannerKnew) {
   StringSet<> Tried;
   std::vector<TuneMove> M =

@@ -25,13 +25,18 @@
 // tries one after the other against the programs as the tries before left
 // them.
 //
+// What an objective's own search parts need of a measurement beyond its
+// cost and sites (speed: the object, per-function costs, the eviction
+// trajectory) rides in Measurement::Detail, a type the objective defines
+// and reads back (SpeedObjective::getOutcome); the size search needs none.
+//
 // Size (SizeObjective.h): CompileService compiles at -Oz, the cost is the
-// program's linked .text (LinkedProgram, each COMDAT group once). The next
-// objectives plug in here: speed, where a compile applies the profile and
-// the measurement's cost is the module's profile-weighted execution cost
-// (delta: the sum of the changed modules' costs); LTO, where a program's
-// cost is its link's .text (delta needs the link: measure returns the
-// object, delta links). Neither changes the search.
+// program's linked .text (LinkedProgram, each COMDAT group once). Speed
+// (SpeedObjective.h): a compile applies the profile and the measurement's
+// cost is the module's profile-weighted executed instructions (delta: the
+// sum of the changed modules' costs). The next objective plugs in here:
+// LTO, where a program's cost is its link's .text (delta needs the link:
+// measure returns the object, delta links).
 //
 //===----------------------------------------------------------------------===//
 
@@ -47,6 +52,7 @@
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace mlgo {
@@ -61,6 +67,12 @@ struct Trial {
   bool Baseline = false;
 };
 
+/// An objective's own data about one measurement (see Measurement::Detail):
+/// each objective derives its type and reads it back.
+struct MeasurementDetail {
+  virtual ~MeasurementDetail();
+};
+
 /// What one trial measured.
 struct Measurement {
   /// The engine's outcome: Ok, Error (naming the module), and what the
@@ -69,7 +81,11 @@ struct Measurement {
   /// The call site of each decision, in the order decided (empty for a
   /// Baseline trial, or one measured without WithTrajectory).
   std::vector<DecidedSite> Trajectory;
-  /// The module's own cost (size: its object's .text bytes).
+  /// The objective's own data (none for size; speed: SpeedOutcome).
+  std::shared_ptr<const MeasurementDetail> Detail;
+  /// The module's own cost (size: its object's .text bytes; speed: its
+  /// profile-weighted executed instructions in tenths, held in the same
+  /// field).
   uint64_t getCost() const { return Outcome.TextSize; }
 };
 

@@ -42,8 +42,11 @@
 // tuned program is then measured, and modules measured worse reverted.
 //
 // The compiles are tasks (mlgo/Tune/SpeedCompile.h): the modules' searches
-// ask for them one at a time, and the waiting ones go out as a batch, to
-// this machine's threads or, under mpirun, to the worker ranks.
+// ask for them one at a time, through the speed objective
+// (mlgo/Tune/SpeedObjective.h, whose delta judges every try), and the
+// waiting ones go out as a batch, to this machine's threads or, under
+// mpirun, to the worker ranks. The inlining phase keeps its state as a
+// unit of the size search (mlgo/Tune/SearchState.h: UnitState, keepMove).
 //
 // Deterministic: the order of moves is a function of the baseline costs,
 // the trajectories and the seed (which breaks ties between functions of

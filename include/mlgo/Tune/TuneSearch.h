@@ -38,6 +38,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -89,6 +90,18 @@ using MoveScore = llvm::function_ref<double(const TuneMove &)>;
 std::vector<TuneMove> planMoves(llvm::ArrayRef<DecidedSite> T, TuneOrder Order,
                                 uint64_t Seed, const llvm::StringSet<> &Tried,
                                 bool OfferHeuristic, MoveScore Score = nullptr);
+
+/// The speed search's inlining plan (mlgo/Tune/SpeedTune.h): the moves of
+/// trajectory \p T that change a call in a hot function, hottest first,
+/// leaving out those in \p Tried. A site move scores its caller's heat, a
+/// group move its callee's hottest caller's (\p Heat: a function's
+/// profile-weighted instructions; a function not in it is cold); planMoves'
+/// guided order with that score, ties broken by \p Seed, and the moves
+/// that score 0 left out.
+std::vector<TuneMove> planHotMoves(llvm::ArrayRef<DecidedSite> T,
+                                   const llvm::StringMap<double> &Heat,
+                                   uint64_t Seed,
+                                   const llvm::StringSet<> &Tried);
 
 /// \p Fixed with site or group move \p M applied: a site move sets that
 /// site's entry; a group move sets the callee's group entry and drops the
