@@ -276,6 +276,17 @@ std::string readTail(StringRef Path, size_t N) {
   return (Pos == StringRef::npos ? Text : Text.drop_front(Pos + 1)).str();
 }
 
+std::optional<Error> benchmarkNoRoom(StringRef Name, const std::string &LogDir,
+                                     const std::string &Out) {
+  std::string Why = describeNoRoom(LogDir, readTail(Out, 10));
+  if (Why.empty())
+    return std::nullopt;
+  return makeError(Name +
+                   ": the benchmark under callgrind could not write "
+                   "its logs: " +
+                   Why + " (see " + Out + ")");
+}
+
 Expected<CallgrindRun> runCallgrind(StringRef Name, ArrayRef<std::string> Argv,
                                     const std::string &Tree,
                                     const std::string &LogDir,
@@ -304,18 +315,7 @@ Expected<CallgrindRun> runCallgrind(StringRef Name, ArrayRef<std::string> Argv,
   RO.TimeoutSeconds = TimeoutSeconds;
   RO.OwnProcessGroup = true;
   ProcessResult R = runProcess(Full, RO);
-  // On a full disk or at a file size limit, callgrind's logs and outputs
-  // are cut or empty, and what the run did is not what they say: the
-  // reason, with the path, comes first.
-  auto NoRoom = [&]() -> std::optional<Error> {
-    std::string Why = describeNoRoom(LogDir, readTail(Out, 10));
-    if (Why.empty())
-      return std::nullopt;
-    return makeError(Name +
-                     ": the benchmark under callgrind could not "
-                     "write its logs: " +
-                     Why + " (see " + Out + ")");
-  };
+  auto NoRoom = [&] { return benchmarkNoRoom(Name, LogDir, Out); };
   if (!R.succeeded()) {
     if (std::optional<Error> E = NoRoom())
       return std::move(*E);

@@ -20,6 +20,7 @@
 #include "llvm/Support/MemoryBuffer.h"
 
 #include <cstring>
+#include <optional>
 #include <set>
 
 using namespace llvm;
@@ -141,9 +142,13 @@ Expected<SimulatedRun> runCallgrindSimulated(StringRef Name,
   RO.TimeoutSeconds = TimeoutSeconds;
   RO.OwnProcessGroup = true;
   ProcessResult R = runProcess(Full, RO);
-  if (!R.succeeded())
+  auto NoRoom = [&] { return benchmarkNoRoom(Name, LogDir, Out); };
+  if (!R.succeeded()) {
+    if (std::optional<Error> E = NoRoom())
+      return std::move(*E);
     return makeError(Name + ": the benchmark under callgrind " + R.describe() +
                      "; last lines of " + Out + ":\n" + readTail(Out, 10));
+  }
   SimulatedRun Run;
   std::set<std::string> Programs;
   std::error_code EC;
@@ -168,9 +173,12 @@ Expected<SimulatedRun> runCallgrindSimulated(StringRef Name,
     }
     if (!Program.starts_with(Tree + "/"))
       continue;
-    if (Events.empty() || Collected.empty())
+    if (Events.empty() || Collected.empty()) {
+      if (std::optional<Error> E = NoRoom())
+        return std::move(*E);
       return makeError(It->path() + ": callgrind counted nothing in main of " +
                        Program + " (did it end normally? is it stripped?)");
+    }
     Expected<SimulatedEvents> E = parseSimulatedEvents(Events, Collected);
     if (!E)
       return makeError(It->path() + ": " + toString(E.takeError()));
@@ -182,9 +190,12 @@ Expected<SimulatedRun> runCallgrindSimulated(StringRef Name,
   }
   if (EC)
     return makeError(LogDir + ": " + EC.message());
-  if (Programs.empty())
+  if (Programs.empty()) {
+    if (std::optional<Error> E = NoRoom())
+      return std::move(*E);
     return makeError(Name + ": the benchmark ran no program of the build in " +
                      Tree + " (see " + Out + ")");
+  }
   Run.Programs.assign(Programs.begin(), Programs.end());
   return Run;
 }

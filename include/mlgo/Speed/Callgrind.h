@@ -21,6 +21,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -52,6 +53,15 @@ llvm::Expected<CallgrindRun>
 runCallgrind(llvm::StringRef Name, llvm::ArrayRef<std::string> Argv,
              const std::string &Tree, const std::string &LogDir,
              unsigned TimeoutSeconds, bool DumpInstructions = false);
+
+/// The error of a benchmark (named by \p Name) run under callgrind whose
+/// logs in \p LogDir, and output \p Out, could not be written: a full
+/// disk or a file size limit (describeNoRoom()); std::nullopt if nothing
+/// shows that. Its logs are then cut or missing, and what they say is not
+/// what the run did, so this reason comes before any other.
+std::optional<llvm::Error> benchmarkNoRoom(llvm::StringRef Name,
+                                           const std::string &LogDir,
+                                           const std::string &Out);
 
 /// How often each instruction of one program ran, read from a callgrind
 /// output file written with --dump-instr=yes (so that costs are kept per
