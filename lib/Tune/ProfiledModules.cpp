@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "mlgo/Tune/ProfiledModules.h"
+#include "mlgo/Tune/Tuner.h"
 
 #include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Support/Error.h"
@@ -25,15 +26,10 @@ namespace mlgo {
 
 Expected<std::vector<std::string>>
 getDefinedProfileNames(const CorpusModule &M) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
-  if (!Buf)
-    return Buf.takeError();
   LLVMContext Ctx;
-  // Lazily: a function not yet read is not a declaration.
-  Expected<std::unique_ptr<Module>> Mod =
-      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
+  Expected<std::unique_ptr<Module>> Mod = readLazyModule(M, Ctx);
   if (!Mod)
-    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+    return Mod.takeError();
   std::vector<std::string> Names;
   for (const Function &F : **Mod)
     if (!F.isDeclaration())

@@ -97,15 +97,23 @@ static std::string getCompileDir(ArrayRef<std::string> CC1Args) {
   return "";
 }
 
-Expected<std::string> readSourceFileName(const CorpusModule &M) {
+Expected<std::unique_ptr<Module>> readLazyModule(const CorpusModule &M,
+                                                 LLVMContext &Ctx) {
   Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
   if (!Buf)
     return Buf.takeError();
-  LLVMContext Ctx;
   Expected<std::unique_ptr<Module>> Mod =
-      getLazyBitcodeModule((*Buf)->getMemBufferRef(), Ctx);
+      getOwningLazyBitcodeModule(std::move(*Buf), Ctx);
   if (!Mod)
     return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+  return Mod;
+}
+
+Expected<std::string> readSourceFileName(const CorpusModule &M) {
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = readLazyModule(M, Ctx);
+  if (!Mod)
+    return Mod.takeError();
   return (*Mod)->getSourceFileName();
 }
 

@@ -32,7 +32,13 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
 
 namespace mlgo {
 
@@ -110,6 +116,12 @@ llvm::Expected<std::string> getSourceFileName(const CorpusModule &M);
 /// The source_filename of corpus module \p M as its bitcode records it,
 /// unresolved (getSourceFileName resolves it). Errors name the bitcode file.
 llvm::Expected<std::string> readSourceFileName(const CorpusModule &M);
+
+/// Corpus module \p M's bitcode in \p Ctx, read lazily: its functions'
+/// bodies are not materialized, and a function not yet read is not a
+/// declaration. Errors name the bitcode file.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+readLazyModule(const CorpusModule &M, llvm::LLVMContext &Ctx);
 
 } // namespace mlgo
 
