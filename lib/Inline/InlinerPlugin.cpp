@@ -345,6 +345,19 @@ InlineAdvisor *createAdvisor(const InlinerConfig &C, Module &M,
   return new DefaultInlineAdvisor(M, FAM, Params, IC);
 }
 
+/// mlgo's advisor deciding as LLVM's heuristic does, with \p C's decisions
+/// file, logs and site names; \p ModelInTheLink says (in its remarks) that
+/// the model decides in the link instead.
+InlineAdvisor *createHeuristicAdvisor(const InlinerConfig &C, Module &M,
+                                      FunctionAnalysisManager &FAM,
+                                      InlineParams Params, InlineContext IC,
+                                      bool ModelInTheLink = false) {
+  InlinerConfig H = C;
+  H.Options.Source = InlineDecisionSource::DefaultHeuristic;
+  H.Options.ModelInTheLink = ModelInTheLink;
+  return createAdvisor(H, M, FAM, Params, IC);
+}
+
 /// The configuration the -mlgo-* options describe, read once per process
 /// (clang parses -mllvm options after loading the plugin, so not before the
 /// first compilation), or why they describe none.
@@ -475,11 +488,8 @@ InlineAdvisor *createLinkAdvisor(const InlinerConfig &Config, Module &M,
   if (Config.ExplicitPolicy || Config.UseLLVMAdvisor)
     return createAdvisor(Config, M, FAM, Params, IC);
   // A decisions file for speed fixes some of the heuristic's decisions.
-  if (Config.Decisions && Config.Decisions->isForSpeed()) {
-    InlinerConfig C = Config;
-    C.Options.Source = InlineDecisionSource::DefaultHeuristic;
-    return createAdvisor(C, M, FAM, Params, IC);
-  }
+  if (Config.Decisions && Config.Decisions->isForSpeed())
+    return createHeuristicAdvisor(Config, M, FAM, Params, IC);
   if (!hasSizeFunctions(M))
     return new DefaultInlineAdvisor(M, FAM, Params, IC);
   InlinerConfig C = Config;
@@ -656,9 +666,7 @@ void registerInliner(PassBuilder &PB) {
             if (PipelineForSpeed && !O.Config->ExplicitPolicy) {
               if (!hasSpeedInliningEntries(*O.Config, M))
                 return new DefaultInlineAdvisor(M, FAM, Params, IC);
-              InlinerConfig C = *O.Config;
-              C.Options.Source = InlineDecisionSource::DefaultHeuristic;
-              return createAdvisor(C, M, FAM, Params, IC);
+              return createHeuristicAdvisor(*O.Config, M, FAM, Params, IC);
             }
             // The compile step of a full LTO build, without a policy asked
             // for, decides as LLVM's heuristic does: the embedded model
@@ -668,12 +676,9 @@ void registerInliner(PassBuilder &PB) {
             // (docs/plugin.md, "In the link"). mlgo's advisor still names
             // the sites, for a decisions file given to the link.
             if (Stage == InlineStage::FullLTOPreLink &&
-                !O.Config->ExplicitPolicy) {
-              InlinerConfig C = *O.Config;
-              C.Options.Source = InlineDecisionSource::DefaultHeuristic;
-              C.Options.ModelInTheLink = true;
-              return createAdvisor(C, M, FAM, Params, IC);
-            }
+                !O.Config->ExplicitPolicy)
+              return createHeuristicAdvisor(*O.Config, M, FAM, Params, IC,
+                                            /*ModelInTheLink=*/true);
             return createAdvisor(*O.Config, M, FAM, Params, IC);
           });
     });
