@@ -420,7 +420,13 @@ class InliningEnv(_CompilerEpisodes):
         bytes the decision just taken saves as IR2Native predicts them
         (the caller's predicted size before minus after, plus the
         callee's when inlining deleted it; 0 when nothing was inlined),
-        also info['predicted_delta'];
+        also info['predicted_delta']; reward='speed' (a corpus whose packages
+        have profiles) is 0 at every step but the last, and then the
+        module's profile-weighted executed instructions (`mlgo speed cost`
+        of its object, compiled with the package's profile) under stock
+        clang minus under the episode's decisions (positive is faster),
+        with info['cost'] and info['baseline_cost'] (and the cycles:
+        'cycles', 'baseline_cycles');
     info: module, package, decision (its index), opt_level, call_site
         (the site the pending observation asks about: (caller, callee,
         ordinal); absent at the end), and at the end
@@ -470,13 +476,16 @@ class InliningEnv(_CompilerEpisodes):
                  for k in ("caller_ir_stats", "callee_ir_stats")]
         super().__init__(timeout, specs, observation, seed,
                          extra if self.ir_stats else [])
-        if reward not in ("bytes", "relative", "ir2native"):
+        if reward not in ("bytes", "relative", "ir2native", "speed"):
             raise ValueError(f"InliningEnv: reward must be 'bytes', "
-                             f"'relative' or 'ir2native', got {reward!r}")
+                             f"'relative', 'ir2native' or 'speed', got "
+                             f"{reward!r}")
         self.corpus = corpus if isinstance(corpus, Corpus) else Corpus(
             corpus, packages=packages, modules=modules)
         if len(self.corpus) == 0:
             raise ValueError(f"InliningEnv: {self.corpus.path}: no modules")
+        if reward == "speed":
+            _check_profiles(self.corpus)
         self.opt_level = _check_level(self, self.corpus, opt_level)
         self.reward_kind = reward
         self.include_default = include_default
@@ -484,6 +493,9 @@ class InliningEnv(_CompilerEpisodes):
         self.plugin = plugin or _paths.plugin_path()
         self.action_space = Discrete(2)
         self._baselines = {}
+        # reward='speed': (instructions, cycles, profiled functions) of
+        # each module's stock object.
+        self._baseline_costs = {}
         self._no_decisions = set()
         self._order = []
         self._module = None
@@ -509,16 +521,53 @@ class InliningEnv(_CompilerEpisodes):
     def _object(self, tag):
         return os.path.join(self._tmp.name, f"{tag}.o")
 
+    def _speed_flags(self, module):
+        """reward='speed': the cc1 arguments that apply the package's
+        profile as a package build does (a function the profile does not
+        know is cold; one whose control flow changed keeps no counts, with
+        clang's warning) and record what `mlgo speed cost` reads: the
+        basic-block address map with its PGO analysis."""
+        if self.reward_kind != "speed":
+            return []
+        return (["-fprofile-instrument-use-path=" + module.profile] +
+                _core.address_map_clang_flags())
+
+    def _speed_cost(self, path):
+        """(profile-weighted instructions, cycles, functions with a profile
+        count) of an object: `mlgo speed cost`'s totals, summed in its
+        order."""
+        try:
+            functions = _core.execution_cost(path)
+        except ValueError as e:
+            raise EnvError(f"{self}: {self._where()}: {e}") from None
+        instructions = cycles = 0.0
+        profiled = 0
+        for _, entry_count, i, c in functions:
+            instructions += i
+            cycles += c
+            profiled += entry_count > 0
+        return instructions, cycles, profiled
+
+    def baseline_cost(self, module):
+        """reward='speed': (profile-weighted executed instructions, cycles,
+        functions with a profile count) of the module's stock object
+        (baseline())."""
+        if isinstance(module, str):
+            module = self.corpus[module]
+        self.baseline(module)
+        return self._baseline_costs[module.name]
+
     def baseline(self, module):
         """The module's code under stock clang at its level (bytes),
-        compiled once and kept. A module clang cannot compile is an
-        EnvError carrying clang's own message."""
+        compiled once and kept (with reward='speed', with the package's
+        profile). A module clang cannot compile is an EnvError carrying
+        clang's own message."""
         if isinstance(module, str):
             module = self.corpus[module]
         key = module.name
         if key not in self._baselines:
             out = self._object("baseline")
-            cmd = module.command(out, [], self.clang)
+            cmd = module.command(out, self._speed_flags(module), self.clang)
             # `timeout` bounds a stall of the episode's stream; a whole
             # stock compile gets at least 300 s (0: no limit).
             limit = 0 if self.timeout == 0 else max(self.timeout, 300)
@@ -526,6 +575,8 @@ class InliningEnv(_CompilerEpisodes):
                 _core.run_compiler(cmd, limit)
             except RuntimeError as e:
                 raise EnvError(f"{self}: {module.name}: {e}") from None
+            if self.reward_kind == "speed":
+                self._baseline_costs[key] = self._speed_cost(out)
             self._baselines[key] = code_size(out)[0]
         return self._baselines[key]
 
@@ -543,6 +594,7 @@ class InliningEnv(_CompilerEpisodes):
             extra += ["-mllvm", "-mlgo-size-score"]
         if self.include_default:
             extra += ["-mllvm", "-mlgo-interactive-include-default"]
+        extra += self._speed_flags(module)
         return module.command(self._object("episode"), extra, self.clang)
 
     def _steps_path(self):
@@ -604,6 +656,23 @@ class InliningEnv(_CompilerEpisodes):
             # The stock compile first: a module clang cannot compile fails
             # here with clang's own message.
             self.baseline(module)
+            if self.reward_kind == "speed" and \
+                    self.baseline_cost(module)[2] == 0:
+                # The workload ran none of its functions: every policy
+                # costs 0 there, so it has no speed episode.
+                self._no_decisions.add(module.name)
+                if "module" in options:
+                    raise _NoDecisions(
+                        f"{self}: {module.name}: no function of the module "
+                        f"has a count in its package's profile "
+                        f"{module.profile} (the workload never ran it): "
+                        f"no speed reward to play for")
+                skipped.append(module.name)
+                tries += 1
+                if tries > len(self.corpus):
+                    raise EnvError(f"{self}: {self.corpus.path}: the "
+                                   f"profiles give no module a count")
+                continue
             self._start(self.episode_command(module))
             state = self._wait()
             if state == "observation":
@@ -675,6 +744,12 @@ class InliningEnv(_CompilerEpisodes):
             reward = reward / base if base else 0.0
         elif self.reward_kind == "ir2native":
             reward = delta
+        elif self.reward_kind == "speed":
+            cost, cycles, _ = self._speed_cost(self._object("episode"))
+            base_cost, base_cycles, _ = self.baseline_cost(self._module)
+            reward = base_cost - cost
+            info.update(cost=cost, baseline_cost=base_cost, cycles=cycles,
+                        baseline_cycles=base_cycles)
         self._last_sites = self._read_sites()
         self._last_actions = list(self._actions)
         info.update(text_size=size, baseline_text_size=base,
@@ -697,8 +772,12 @@ class InliningEnv(_CompilerEpisodes):
         key = _escape_name(self._module.source_name)
         lines = ["# mlgo inlining decisions (format: docs/decisions.md)",
                  "mlgo-decisions 1",
-                 f"meta episode InliningEnv {self._module.name}", "",
-                 f"module {key}"]
+                 f"meta episode InliningEnv {self._module.name}"]
+        # A module built for speed takes a file for speed (the plugin
+        # refuses a file for size there, and the reverse).
+        if self.level_of(self._module) in ("O1", "O2", "O3"):
+            lines.append("meta objective speed")
+        lines += ["", f"module {key}"]
         lines += [f"{'inline' if a else 'no-inline'} {c} {d} {o}"
                   for c, d, o, a in entries]
         tmp = os.fspath(path) + ".tmp"
@@ -779,6 +858,23 @@ def _escape_name(name):
         else:
             out.append(chr(b))
     return "".join(out)
+
+
+def _check_profiles(corpus):
+    """reward='speed' needs a profile of every package played: a
+    ValueError naming the corpus and the packages without one."""
+    missing = [p for p in corpus.packages
+               if any(m.profile is None for m in corpus.modules(p))]
+    if missing:
+        with_one = [p for p in corpus.packages if p not in missing]
+        raise ValueError(
+            f"InliningEnv: reward 'speed' needs a profile of each package "
+            f"played, and {corpus.path} has none for "
+            f"{', '.join(repr(p) for p in missing)}"
+            + (f" (it has one for {', '.join(repr(p) for p in with_one)}: "
+               f"packages=[...] chooses them)" if with_one else "")
+            + "; `mlgo corpus profile CORPUS --package NAME --profile "
+              "P.profdata` adds one (docs/speed.md)")
 
 
 def _check_level(env, corpus, opt_level):
@@ -947,6 +1043,7 @@ class VectorInliningEnv(_VectorEnv):
         self.corpus = envs[0].corpus
         for e in envs[1:]:
             e._baselines = envs[0]._baselines  # one -Oz compile per module
+            e._baseline_costs = envs[0]._baseline_costs
 
     def __str__(self):
         return "VectorInliningEnv"

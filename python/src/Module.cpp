@@ -440,6 +440,11 @@ PYBIND11_MODULE(_core, m) {
     return std::vector<std::string>(std::begin(speed::AddressMapLLCFlags),
                                     std::end(speed::AddressMapLLCFlags));
   });
+  // The same for clang (the driver and -cc1 alike).
+  m.def("address_map_clang_flags", [] {
+    return std::vector<std::string>(std::begin(speed::AddressMapFlags),
+                                    std::end(speed::AddressMapFlags));
+  });
   m.def("model_canonical", &modelCanonical);
   m.def("model_logits", &modelLogits);
 }

@@ -42,4 +42,8 @@ def test_async_errors_come_back(tiny_corpus):
             venv.step_async(np.array([0, 1]))
         venv.step_wait()
     with pytest.raises(ValueError, match="reward must be"):
+        mlgo.AsyncVectorInliningEnv(tiny_corpus, reward="fast")
+    with pytest.raises(ValueError, match="^InliningEnv: reward 'speed' needs "
+                       "a profile of each package played, and .* has none "
+                       "for 'alpha', 'beta';"):
         mlgo.AsyncVectorInliningEnv(tiny_corpus, reward="speed")
