@@ -42,8 +42,10 @@
 #include <Eigen/SparseLU>
 
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 
 using namespace llvm;
 
@@ -137,10 +139,9 @@ struct BlockCoster::Impl {
   /// Builds MCA's instructions; keeps their descriptors across blocks.
   std::unique_ptr<mca::InstrBuilder> Builder;
   /// Costs of blocks by their bytes.
-  StringMap<std::pair<unsigned, double>> Cache;
+  StringMap<BlockWork> Cache;
 
-  Expected<std::pair<unsigned, double>> costUncached(ArrayRef<uint8_t> Bytes,
-                                                     uint64_t Address);
+  Expected<BlockWork> costUncached(ArrayRef<uint8_t> Bytes, uint64_t Address);
 };
 
 Expected<std::unique_ptr<BlockCoster>> BlockCoster::create(StringRef TripleName,
@@ -185,8 +186,9 @@ BlockCoster::~BlockCoster() = default;
 StringRef BlockCoster::triple() const { return I->Triple; }
 StringRef BlockCoster::cpu() const { return I->CPU; }
 
-Expected<std::pair<unsigned, double>>
-BlockCoster::Impl::costUncached(ArrayRef<uint8_t> Bytes, uint64_t Address) {
+Expected<BlockWork> BlockCoster::Impl::costUncached(ArrayRef<uint8_t> Bytes,
+                                                    uint64_t Address) {
+  BlockWork Work;
   std::vector<MCInst> Insts;
   for (uint64_t At = 0; At < Bytes.size();) {
     MCInst Inst;
@@ -196,11 +198,18 @@ BlockCoster::Impl::costUncached(ArrayRef<uint8_t> Bytes, uint64_t Address) {
     if (S != MCDisassembler::Success || Size == 0)
       return makeError("cannot decode the instruction at 0x" +
                        Twine::utohexstr(Address + At));
+    const MCInstrDesc &Desc = MCII->get(Inst.getOpcode());
+    uint64_t Target;
+    if ((Desc.isCall() || Desc.isBranch()) &&
+        MCIA->evaluateBranch(Inst, Address + At, Size, Target))
+      Work.Branches.push_back(
+          {At, At + Size, int64_t(Target) - int64_t(Address)});
     Insts.push_back(Inst);
     At += Size;
   }
+  Work.Instructions = Insts.size();
   if (Insts.empty())
-    return std::make_pair(0u, 0.0);
+    return Work;
   SmallVector<std::unique_ptr<mca::Instruction>> Sequence;
   unsigned Unmodelled = 0;
   for (const MCInst &Inst : Insts) {
@@ -237,7 +246,8 @@ BlockCoster::Impl::costUncached(ArrayRef<uint8_t> Bytes, uint64_t Address) {
       return Total.takeError();
     Cycles += double(*Total) / BlockIterations;
   }
-  return std::make_pair(unsigned(Insts.size()), Cycles);
+  Work.Cycles = Cycles;
+  return Work;
 }
 
 Expected<BlockWork> BlockCoster::cost(ArrayRef<uint8_t> Bytes,
@@ -245,12 +255,12 @@ Expected<BlockWork> BlockCoster::cost(ArrayRef<uint8_t> Bytes,
   StringRef Key(reinterpret_cast<const char *>(Bytes.data()), Bytes.size());
   auto It = I->Cache.find(Key);
   if (It == I->Cache.end()) {
-    Expected<std::pair<unsigned, double>> C = I->costUncached(Bytes, Address);
+    Expected<BlockWork> C = I->costUncached(Bytes, Address);
     if (!C)
       return C.takeError();
-    It = I->Cache.try_emplace(Key, *C).first;
+    It = I->Cache.try_emplace(Key, std::move(*C)).first;
   }
-  return BlockWork{It->second.first, It->second.second};
+  return It->second;
 }
 
 Expected<MeasuredCounts> readMeasuredCounts(StringRef Path) {
@@ -436,6 +446,53 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
     return Own;
   };
 
+  // In an object, the symbols the relocations of each text section name,
+  // by (section, offset): a call to another section's function, or to
+  // one the assembler could not resolve, is a relocation.
+  std::map<std::pair<uint64_t, uint64_t>, std::string> Relocations;
+  if (Relocatable)
+    for (const object::SectionRef &Sec : Elf->sections()) {
+      Expected<object::section_iterator> Target = Sec.getRelocatedSection();
+      if (!Target) {
+        consumeError(Target.takeError());
+        continue;
+      }
+      if (*Target == Elf->section_end() || !(*Target)->isText())
+        continue;
+      for (const object::RelocationRef &R : Sec.relocations()) {
+        object::symbol_iterator Sym = R.getSymbol();
+        if (Sym == Elf->symbol_end())
+          continue;
+        Expected<StringRef> SymName = Sym->getName();
+        if (!SymName) {
+          consumeError(SymName.takeError());
+          continue;
+        }
+        Relocations[{(*Target)->getIndex(), R.getOffset()}] = SymName->str();
+      }
+    }
+  // The functions a call or jump reaches: by its relocation, else by the
+  // address it goes to.
+  std::set<std::string> Called;
+  auto NoteBranches = [&](const TextSection &Home, uint64_t BlockOffset,
+                          const BlockWork &Work) {
+    for (const BlockWork::Branch &B : Work.Branches) {
+      if (Relocatable) {
+        auto R = Relocations.lower_bound({Home.Index, BlockOffset + B.Begin});
+        if (R != Relocations.end() && R->first.first == Home.Index &&
+            R->first.second < BlockOffset + B.End) {
+          Called.insert(R->second);
+          continue;
+        }
+      }
+      uint64_t Target = Home.Address + BlockOffset + B.Target;
+      const TextSection &To = SectionOf(Home, Target);
+      auto It = Names.find({To.Index, Target});
+      if (It != Names.end())
+        Called.insert(It->second.str());
+    }
+  };
+
   ObjectCost Result;
   bool SawMap = false;
   for (const TextSection &Sec : Texts) {
@@ -536,6 +593,7 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
           if (!Work)
             return Fail("'" + Function.Name + "', block " + Twine(Entry.ID) +
                         ": " + toString(Work.takeError()));
+          NoteBranches(Home, Start, *Work);
           Block.Instructions = Work->Instructions;
           Block.Cycles = Work->Cycles;
           Function.Blocks.push_back(Block);
@@ -555,6 +613,8 @@ Expected<ObjectCost> measureExecutionCost(MemoryBufferRef Buffer,
   if (!SawMap)
     return Fail("no basic-block address map (compile with "
                 "-fbasic-block-address-map)");
+  for (FunctionCost &F : Result.Functions)
+    F.Called = Called.count(F.Name);
   return Result;
 }
 

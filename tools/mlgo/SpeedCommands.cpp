@@ -29,10 +29,11 @@
 // `speed cost --counts` costs any build of the same code with them where
 // a function has them: register allocation does not renumber blocks, so
 // one run's counts hold for every eviction policy's build. --profile names
-// the profile the files were compiled with: a function that ran in it but
-// has no count in them (clang-19 dropped the counts of a function edited
-// since, with only a warning) would cost nothing, which is an error if the
-// function is hot in the profile and a warning with the fraction if not.
+// the profile the files were compiled with: a function that ran in it, is
+// still called in them but has no count (clang-19 dropped the counts of a
+// function edited since, with only a warning) would cost nothing, which is
+// an error if the function is hot in the profile and a warning with the
+// fraction if not. One no call reaches was inlined where it was called.
 //
 //===----------------------------------------------------------------------===//
 
@@ -245,10 +246,13 @@ int runCost() {
   // nothing: LLVM dropped its counts (edited since the profile), or the
   // build used another profile. A hot one leaves out much of what runs.
   if (Profile) {
+    // A function no call here reaches was inlined wherever it was called
+    // (its count moved into its callers, where its work is costed), or is
+    // called only from files not given.
     std::vector<std::pair<std::string, bool>> Functions;
     for (const ObjectCost &C : Costs)
       for (const FunctionCost &F : C.Functions)
-        Functions.emplace_back(F.Name, F.HasProfile);
+        Functions.emplace_back(F.Name, F.HasProfile || !F.Called);
     MissingCounts Missing = findMissingCounts(*Profile, Functions);
     if (!Missing.Missing.empty()) {
       constexpr size_t Shown = 5;

@@ -122,6 +122,12 @@ struct FunctionCost {
   /// The profile's entry count, or 0 when the profile has none for it.
   uint64_t EntryCount = 0;
   bool HasProfile = false;
+  /// Whether a call or jump in the measured code reaches the function (by
+  /// its relocation in an object, by its address in a linked program). An
+  /// external function inlined wherever it was called keeps an out-of-line
+  /// copy no call reaches, and LLVM moves the inlined calls' counts from it
+  /// to its callers: its entry count is 0 though it ran.
+  bool Called = false;
   /// Whether the blocks' visits were solved from the branch probabilities
   /// (always, except for a cycle the probabilities never leave, where
   /// MachineBlockFrequencyInfo's frequencies are used).
@@ -150,6 +156,15 @@ struct ObjectCost {
 struct BlockWork {
   unsigned Instructions = 0;
   double Cycles = 0;
+  /// The calls and jumps of the block whose target the instruction itself
+  /// gives (not through a register or memory): where each starts and ends
+  /// and where it goes, as offsets from the block's start (an object's
+  /// call through a relocation goes to its own end until linked).
+  struct Branch {
+    uint64_t Begin, End;
+    int64_t Target;
+  };
+  std::vector<Branch> Branches;
 };
 
 /// Decodes and simulates blocks of one target; holds the target's MC layer
