@@ -299,16 +299,16 @@ static std::string formatTimedFinal(const WorkloadVerdict &V) {
   return formatTimed(V.Final);
 }
 
-std::string formatWorkloadMeasured(WorkloadCost Cost,
+std::string formatWorkloadMeasured(speed::CostKind Cost,
                                    const WorkloadVerdict &V) {
-  if (Cost == WorkloadCost::Time)
+  if (Cost == speed::CostKind::Time)
     return std::string("workload ") +
            (V.Final.HardwareCycles ? "cycles" : "CPU time") +
            ", tuned/untuned: " + formatTimedFinal(V);
   return formatv(
              "workload {0}: untuned {1}, tuned {2} ({3})",
-             Cost == WorkloadCost::Cycles ? "estimated cycles"
-                                          : "executed instructions",
+             Cost == speed::CostKind::Cycles ? "estimated cycles"
+                                             : "executed instructions",
              V.Untuned.Count, V.Final.Count,
              formatSpeedPercent(double(V.Final.Count), double(V.Untuned.Count)))
       .str();
@@ -360,7 +360,7 @@ static void printSpeedWorkload(raw_ostream &OS, const SpeedRunReport &R,
           "builds and measures both).\n";
     return;
   }
-  if (R.Cost == WorkloadCost::Time)
+  if (R.Cost == speed::CostKind::Time)
     return printTimedWorkload(OS, R, Sorted);
   const WorkloadVerdict &V = *R.Verdict;
   auto Pct = [&](const WorkloadMeasure &M) {
@@ -368,7 +368,7 @@ static void printSpeedWorkload(raw_ostream &OS, const SpeedRunReport &R,
   };
   OS << "## Measured on the workload\n\n"
      << "`" << R.Workload << "` under callgrind";
-  if (R.Cost == WorkloadCost::Cycles)
+  if (R.Cost == speed::CostKind::Cycles)
     OS << "'s cache and branch simulation (estimated cycles: Ir + 10 x L1 "
           "misses + 100 x LL misses + 15 x mispredicted branches, ";
   else
@@ -399,7 +399,7 @@ static void printSpeedKeys(raw_ostream &OS, const SpeedRunReport &R) {
      << R.ClangVersion << "\n```\n";
   if (!R.Verdict)
     return;
-  if (R.Cost == WorkloadCost::Time)
+  if (R.Cost == speed::CostKind::Time)
     OS << "\nA workload time is never read back: time is not a function of "
           "the program, so every run benches again (`workload/<variant>/"
           "time.json` keeps the last bench for the reader). What is read "
@@ -409,7 +409,7 @@ static void printSpeedKeys(raw_ostream &OS, const SpeedRunReport &R) {
   else
     OS << "\nA workload measurement (`workload/`) is read back only for "
           "the same objects, `--link` and `--workload` commands, "
-       << (R.Cost == WorkloadCost::Cycles ? "cost (`--cost cycles`), " : "")
+       << (R.Cost == speed::CostKind::Cycles ? "cost (`--cost cycles`), " : "")
        << "mlgo (as above), `" << StringRef(R.ValgrindVersion).split('\n').first
        << "` and ";
   if (R.WorkloadInputs.empty())

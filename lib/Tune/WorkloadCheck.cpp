@@ -15,7 +15,6 @@
 #include "mlgo/Support/Process.h"
 
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Support/ErrorHandling.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
@@ -30,18 +29,6 @@
 using namespace llvm;
 
 namespace mlgo {
-
-const char *getCostName(WorkloadCost C) {
-  switch (C) {
-  case WorkloadCost::Instructions:
-    return "instructions";
-  case WorkloadCost::Cycles:
-    return "cycles";
-  case WorkloadCost::Time:
-    return "time";
-  }
-  llvm_unreachable("a cost without a name");
-}
 
 bool isWorse(const WorkloadMeasure &M, const WorkloadMeasure &Untuned) {
   if (M.Ratio)
@@ -254,8 +241,8 @@ ProgramMeasurer::measure(ArrayRef<std::string> Objects,
   Add(O.Link);
   Add(O.Workload);
   Add(O.Identity);
-  if (O.Cost != WorkloadCost::Instructions)
-    Add(getCostName(O.Cost));
+  if (O.Cost != speed::CostKind::Instructions)
+    Add(speed::getCostName(O.Cost));
   for (const std::string &In : O.Inputs) {
     Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(In);
     if (!Buf)
@@ -278,9 +265,9 @@ ProgramMeasurer::measure(ArrayRef<std::string> Objects,
   MD5::MD5Result R;
   Hash.final(R);
   bool Untuned = TunedKeys.empty();
-  bool Timed = O.Cost == WorkloadCost::Time;
+  bool Timed = O.Cost == speed::CostKind::Time;
   std::string Dir = O.WorkDir + "/" + toHex(R, /*LowerCase=*/true);
-  std::string CountFile = Dir + "/" + getCostName(O.Cost);
+  std::string CountFile = Dir + "/" + speed::getCostName(O.Cost);
   // Time: the untuned program is the baseline of every later bench, which
   // runs in the tuned variant's directory.
   auto Timing = [&]() -> Expected<WorkloadMeasure> {
@@ -331,7 +318,7 @@ ProgramMeasurer::measure(ArrayRef<std::string> Objects,
                                    "-c",
                                    O.Workload};
   Expected<uint64_t> Count = [&]() -> Expected<uint64_t> {
-    if (O.Cost == WorkloadCost::Cycles) {
+    if (O.Cost == speed::CostKind::Cycles) {
       Expected<speed::SimulatedRun> Run = speed::runCallgrindSimulated(
           "--workload", Argv, Work + "/bin", Work + "/callgrind", Limit);
       if (!Run)
@@ -372,7 +359,7 @@ ProgramMeasurer::measure(ArrayRef<std::string> Objects,
     }
     return Count.takeError();
   }
-  if (Error E = writeFileAtomically(Work + "/" + getCostName(O.Cost),
+  if (Error E = writeFileAtomically(Work + "/" + speed::getCostName(O.Cost),
                                     std::to_string(*Count) + "\n"))
     return E;
   if (Error E = writeFileAtomically(Work + "/seconds",

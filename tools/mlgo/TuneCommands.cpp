@@ -200,11 +200,11 @@ int runSpeedTune() {
   if (Workload.empty() &&
       (WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty()))
     return fail("--workload-timeout and --workload-input are for --workload");
-  Expected<WorkloadCost> TheCost =
-      parseWord<WorkloadCost>("cost", Cost,
-                              {{"instructions", WorkloadCost::Instructions},
-                               {"cycles", WorkloadCost::Cycles},
-                               {"time", WorkloadCost::Time}});
+  Expected<speed::CostKind> TheCost = parseWord<speed::CostKind>(
+      "cost", Cost,
+      {{"instructions", speed::CostKind::Instructions},
+       {"cycles", speed::CostKind::Cycles},
+       {"time", speed::CostKind::Time}});
   if (!TheCost)
     return fail(TheCost.takeError());
   if (Workload.empty() && Cost.getNumOccurrences())

@@ -264,7 +264,7 @@ TEST(TuneReportTest, SpeedReportWithAWorkloadTablesWhatItMeasured) {
 
 TEST(TuneReportTest, SpeedReportUnderTimeShowsIntervalsAndVerdicts) {
   SpeedRunReport R = makeSpeedReport();
-  R.Cost = WorkloadCost::Time;
+  R.Cost = speed::CostKind::Time;
   auto Timed = [](double Median, double Low, double High, unsigned Rounds) {
     WorkloadMeasure M;
     M.Ratio = speed::RatioEstimate();
@@ -304,17 +304,17 @@ TEST(TuneReportTest, SpeedReportUnderTimeShowsIntervalsAndVerdicts) {
             std::string::npos)
       << Text;
   EXPECT_NE(Text.find("A workload time is never read back"), std::string::npos);
-  EXPECT_EQ(formatWorkloadMeasured(WorkloadCost::Time, V),
+  EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Time, V),
             "workload CPU time, tuned/untuned: the untuned program (every "
             "changed module reverted)");
   V.Final = V.AllTuned = Timed(0.97, 0.96, 0.98, 12);
-  EXPECT_EQ(formatWorkloadMeasured(WorkloadCost::Time, V),
+  EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Time, V),
             "workload CPU time, tuned/untuned: 0.9700 [0.9600, 0.9800] "
             "faster (12 rounds)");
   V.Untuned = WorkloadMeasure();
   V.Untuned.Count = 200;
   V.Final.Count = 190;
-  EXPECT_EQ(formatWorkloadMeasured(WorkloadCost::Cycles, V),
+  EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Cycles, V),
             "workload estimated cycles: untuned 200, tuned 190 (-5.000%)");
 }
 

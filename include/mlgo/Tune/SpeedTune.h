@@ -108,7 +108,7 @@ struct SpeedTuneOptions {
   /// each measurement's key, so a changed input is measured again.
   std::vector<std::string> WorkloadInputs;
   /// --cost: what the workload check judges by.
-  WorkloadCost Cost = WorkloadCost::Instructions;
+  speed::CostKind Cost = speed::CostKind::Instructions;
   /// What mlgo is (`mlgo --version`: its version and commit, the LLVM it
   /// runs on, the MD5 of each model it embeds): part of every cache key,
   /// with `clang --version`, so an upgrade reads no old result.

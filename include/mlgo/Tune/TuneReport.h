@@ -130,7 +130,7 @@ struct SpeedRunReport {
   double BaseTotal = 0;
   std::optional<WorkloadVerdict> Verdict;
   /// What the verdict judged by (--cost).
-  WorkloadCost Cost = WorkloadCost::Instructions;
+  speed::CostKind Cost = speed::CostKind::Instructions;
   std::string Workload, BuildIdentity, ClangVersion, ValgrindVersion;
   std::vector<std::string> WorkloadInputs;
   /// Every corpus module searched, in corpus order, and those left out
@@ -151,7 +151,8 @@ std::string formatSpeedPercent(double New, double Old);
 /// instructions: untuned N, tuned M (-1.000%)", the same of "estimated
 /// cycles", or under time "workload CPU time, tuned/untuned: 0.9800
 /// [0.9700, 0.9900] faster (12 rounds)".
-std::string formatWorkloadMeasured(WorkloadCost Cost, const WorkloadVerdict &V);
+std::string formatWorkloadMeasured(speed::CostKind Cost,
+                                   const WorkloadVerdict &V);
 
 /// The speed tune's report.md; its modules' tables hottest (Base) first.
 std::string formatSpeedReport(const SpeedRunReport &R);

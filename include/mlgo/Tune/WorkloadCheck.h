@@ -12,7 +12,7 @@
 // module measured worst alone is reverted next, until it does not. So the
 // file never makes the workload slower than it was measured to be.
 //
-// What "measured" means is the check's cost (--cost, WorkloadCost):
+// What "measured" means is the check's cost (--cost, mlgo/Speed/CostKind.h):
 //
 //  * instructions (the default): the workload under callgrind, the
 //    executed instructions of the program's own processes from main on
@@ -53,6 +53,7 @@
 #define MLGO_TUNE_WORKLOADCHECK_H
 
 #include "mlgo/Speed/BenchStats.h"
+#include "mlgo/Speed/CostKind.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -64,12 +65,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// What judges the workload check (--cost; see the file comment).
-enum class WorkloadCost { Instructions, Cycles, Time };
-
-/// "instructions", "cycles", "time": the --cost word.
-const char *getCostName(WorkloadCost C);
 
 /// One program measured on the workload.
 struct WorkloadMeasure {
@@ -141,7 +136,7 @@ struct WorkloadOptions {
   /// are part of each variant's key.
   std::vector<std::string> Inputs;
   /// What the variants are measured by (--cost).
-  WorkloadCost Cost = WorkloadCost::Instructions;
+  speed::CostKind Cost = speed::CostKind::Instructions;
   /// --cost time: seeds each bench's order of runs and its bootstrap, and
   /// when a bench stops (TimeStop).
   uint64_t Seed = 1;
