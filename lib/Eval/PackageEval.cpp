@@ -14,6 +14,7 @@
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Speed/BlockCounts.h"
 #include "mlgo/Speed/Callgrind.h"
+#include "mlgo/Speed/CycleEstimate.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
 #include "mlgo/Speed/TimeBench.h"
@@ -379,8 +380,37 @@ static Error measureReward(StringRef Name, StringRef ProfilePath,
   return Error::success();
 }
 
+/// --cost time: the benchmark timed on both builds by mlgo bench's engine,
+/// in WORK/time/.
+static Error timeSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
+                       const std::string &BaseDir, const std::string &ModelDir,
+                       PackageReport &Report) {
+  std::string Scratch = Opts.WorkDir + "/bench";
+  speed::BenchOptions O;
+  O.Stop = Opts.TimeStop;
+  O.WorkDir = Opts.WorkDir + "/time";
+  O.TimeoutSeconds = Opts.TestTimeoutSeconds;
+  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
+    return makeError(O.WorkDir + ": " + EC.message());
+  if (Opts.Log)
+    Opts.Log("timing " + Plan.Name + ": " + Report.BaselineName + ", " +
+             Report.ModelName);
+  Expected<speed::BenchResult> T = speed::runTimeBench(
+      {{Report.BaselineName, Plan.BenchArgv(BaseDir, Scratch)},
+       {Report.ModelName, Plan.BenchArgv(ModelDir, Scratch)}},
+      O);
+  if (!T)
+    return makeError(Plan.Name + ": " + toString(T.takeError()));
+  SpeedReport &S = Report.Speed;
+  S.Time = T->Decided[1];
+  S.TimeMeasure = T->decidedMeasure();
+  S.TimeRounds = T->Rounds;
+  return Error::success();
+}
+
 /// The benchmark against both builds: callgrind, the reward, and paired
-/// wall-clock runs, alternating.
+/// wall-clock runs, alternating (--cost cycles: the cycle estimate too;
+/// --cost time: mlgo bench's engine instead of the wall-clock runs).
 static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
                           const std::string &BaseDir,
                           const std::string &ModelDir, PackageReport &Report) {
@@ -412,6 +442,20 @@ static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
     return Log.takeError();
   S.BaselineExecuted = Base->Instructions;
   S.ModelExecuted = Model->Instructions;
+  S.Cost = Opts.Cost;
+  if (Opts.Cost == speed::CostKind::Cycles) {
+    for (const std::string *Dir : {&BaseDir, &ModelDir}) {
+      bool IsBase = Dir == &BaseDir;
+      Log("benchmarking " + Name + " under callgrind's cache simulation with " +
+          (IsBase ? Report.BaselineName : Report.ModelName));
+      Expected<speed::SimulatedRun> Run = speed::runCallgrindSimulated(
+          Name, Plan.BenchArgv(*Dir, Scratch), *Dir + "/" + Plan.Tree,
+          *Dir + "/simulate", Opts.TestTimeoutSeconds * 20);
+      if (!Run)
+        return Run.takeError();
+      (IsBase ? S.BaselineCycles : S.ModelCycles) = Run->cycles();
+    }
+  }
 
   S.Programs = Plan.BenchPrograms.empty() ? Base->Programs : Plan.BenchPrograms;
   Expected<std::unique_ptr<speed::BlockCoster>> Coster =
@@ -427,6 +471,8 @@ static Error measureSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
                         S.ModelRewardInstructions, S.ModelRewardCycles))
     return E;
 
+  if (Opts.Cost == speed::CostKind::Time)
+    return timeSpeed(Opts, Plan, BaseDir, ModelDir, Report);
   S.WallRuns = std::max(1u, Opts.WallRuns);
   std::vector<double> BaseTimes, ModelTimes, Ratios;
   for (unsigned I = 0; I < S.WallRuns; ++I) {
@@ -623,7 +669,7 @@ static Error measureBolt(const BuildEvalOptions &Opts, const BuildPlan &Plan,
   for (int K = 0; K < 4; ++K)
     Builds.push_back({B.Names[K], Plan.BenchArgv(Dirs[K], Scratch)});
   speed::BenchOptions O;
-  O.Stop = Opts.BoltStop;
+  O.Stop = Opts.TimeStop;
   O.WorkDir = Opts.WorkDir + "/bolt/time";
   O.TimeoutSeconds = Opts.TestTimeoutSeconds;
   if (std::error_code EC = sys::fs::create_directories(O.WorkDir))

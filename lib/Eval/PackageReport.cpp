@@ -225,6 +225,12 @@ Table getPackageSummaryTable(
   return T;
 }
 
+/// "0.9876 [0.9801, 0.9950]".
+static std::string formatEstimate(const speed::RatioEstimate &E) {
+  return formatv("{0:F4} [{1:F4}, {2:F4}]", E.Median, E.CI.Low, E.CI.High)
+      .str();
+}
+
 /// \p Value / \p Base with four decimals; "-" without a base.
 static std::string formatSpeedRatio(double Base, double Value) {
   if (Base <= 0)
@@ -250,18 +256,25 @@ Table PackageReport::getSpeedTable() const {
       {"reward: cycles (profile)", Whole(Speed.BaselineRewardCycles),
        Whole(Speed.ModelRewardCycles),
        formatSpeedRatio(Speed.BaselineRewardCycles, Speed.ModelRewardCycles)});
+  if (Speed.Cost == speed::CostKind::Cycles)
+    T.addRow({"estimated cycles (callgrind simulation)",
+              std::to_string(Speed.BaselineCycles),
+              std::to_string(Speed.ModelCycles),
+              formatSpeedRatio(double(Speed.BaselineCycles),
+                               double(Speed.ModelCycles))});
+  if (Speed.Cost == speed::CostKind::Time) {
+    T.addRow({Speed.TimeMeasure + " (mlgo bench, " +
+                  std::to_string(Speed.TimeRounds) + " rounds)",
+              "1", formatEstimate(Speed.Time),
+              speed::describe(speed::judge(Speed.Time.CI))});
+    return T;
+  }
   T.addRow(
       {"wall-clock seconds (median of " + std::to_string(Speed.WallRuns) + ")",
        formatv("{0:F3}", Speed.BaselineWallMedian).str(),
        formatv("{0:F3}", Speed.ModelWallMedian).str(),
        formatv("{0:F4}", Speed.WallRatioMedian).str()});
   return T;
-}
-
-/// "0.9876 [0.9801, 0.9950]".
-static std::string formatEstimate(const speed::RatioEstimate &E) {
-  return formatv("{0:F4} [{1:F4}, {2:F4}]", E.Median, E.CI.Low, E.CI.High)
-      .str();
 }
 
 Table PackageReport::getBoltTable() const {
@@ -297,21 +310,36 @@ static void printSurvival(raw_ostream &OS, StringRef Gainer, StringRef Other,
 Table getSpeedSummaryTable(
     ArrayRef<std::pair<std::string, const PackageReport *>> Packages,
     StringRef BaselineName, StringRef ModelName) {
+  // One --cost for every package of a run.
+  speed::CostKind Cost = speed::CostKind::Instructions;
+  for (const auto &[Name, R] : Packages)
+    if (R && R->HasSpeed)
+      Cost = R->Speed.Cost;
   Table T;
   T.Header = {"package",
               "instructions " + ModelName.str() + "/" + BaselineName.str(),
-              "reward instructions", "reward cycles", "wall-clock"};
+              "reward instructions", "reward cycles"};
+  if (Cost == speed::CostKind::Cycles)
+    T.Header.push_back("cycles (simulated)");
+  T.Header.push_back(Cost == speed::CostKind::Time ? "time [95% interval]"
+                                                   : "wall-clock");
   for (const auto &[Name, R] : Packages) {
     if (!R || !R->HasSpeed)
       continue;
     const SpeedReport &S = R->Speed;
-    T.addRow(
-        {Name,
-         formatSpeedRatio(double(S.BaselineExecuted), double(S.ModelExecuted)),
-         formatSpeedRatio(S.BaselineRewardInstructions,
-                          S.ModelRewardInstructions),
-         formatSpeedRatio(S.BaselineRewardCycles, S.ModelRewardCycles),
-         formatv("{0:F4}", S.WallRatioMedian).str()});
+    std::vector<std::string> Row = {
+        Name,
+        formatSpeedRatio(double(S.BaselineExecuted), double(S.ModelExecuted)),
+        formatSpeedRatio(S.BaselineRewardInstructions,
+                         S.ModelRewardInstructions),
+        formatSpeedRatio(S.BaselineRewardCycles, S.ModelRewardCycles)};
+    if (Cost == speed::CostKind::Cycles)
+      Row.push_back(
+          formatSpeedRatio(double(S.BaselineCycles), double(S.ModelCycles)));
+    Row.push_back(Cost == speed::CostKind::Time
+                      ? formatEstimate(S.Time)
+                      : formatv("{0:F4}", S.WallRatioMedian).str());
+    T.addRow(std::move(Row));
   }
   return T;
 }

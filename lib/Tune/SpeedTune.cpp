@@ -432,10 +432,10 @@ struct ModuleResult {
   bool OutOfMoves = false;
   /// Whether the module was searched (it has hot functions).
   bool Searched = false;
-  /// The workload check: the program's instructions with this module alone
-  /// tuned (0: not measured), and whether it was reverted (its entries
+  /// The workload check: the program's cost with this module alone tuned
+  /// (none: not measured), and whether it was reverted (its entries
   /// dropped; Predicted keeps the search's estimate).
-  uint64_t MeasuredAlone = 0;
+  std::optional<WorkloadMeasure> MeasuredAlone;
   bool Reverted = false;
   double Predicted = 0;
   bool UseEntries() const {
@@ -1379,6 +1379,8 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   WO.LinkTimeoutSeconds = O.TimeoutSeconds;
   WO.Identity = O.BuildIdentity + "\n" + ValgrindVersion;
   WO.Inputs = O.WorkloadInputs;
+  WO.Cost = O.Cost;
+  WO.Seed = O.Seed;
   ProgramMeasurer PM(WO, Names, Keys);
   // Held under the lock: no other run writes here, and the keeper ended
   // what a killed run started.
@@ -1388,7 +1390,7 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   // Untuned, all tuned, each alone (with two or more), the final program.
   Planned = 2 + (Changed.size() > 1 ? Changed.size() + 1 : 0);
   Done = 0;
-  auto Measure = [&](const std::vector<bool> &T) -> Expected<uint64_t> {
+  auto Measure = [&](const std::vector<bool> &T) -> Expected<WorkloadMeasure> {
     std::vector<std::string> Objs = Objects;
     std::vector<bool> Tuned(Results.size(), false);
     for (size_t K = 0; K < T.size(); ++K)
@@ -1396,7 +1398,7 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
         Objs[Changed[K]] = Results[Changed[K]].BestObject;
         Tuned[Changed[K]] = true;
       }
-    Expected<uint64_t> N = PM.measure(Objs, Tuned);
+    Expected<WorkloadMeasure> N = PM.measure(Objs, Tuned);
     noteCompile(ModuleResult());
     return N;
   };
@@ -1442,6 +1444,7 @@ SpeedRunReport SpeedTuner::makeReport(ArrayRef<ModuleResult> Results) const {
   Rep.ClangVersion = ClangVersion;
   Rep.ValgrindVersion = ValgrindVersion;
   Rep.WorkloadInputs = O.WorkloadInputs;
+  Rep.Cost = O.Cost;
   for (const ModuleResult &R : Results) {
     SpeedModuleReport &M = Rep.Modules.emplace_back();
     M.Key = R.Key;
@@ -1522,13 +1525,7 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
                     BaseTotal, Tuned, formatSpeedPercent(Tuned, BaseTotal))
                 .str());
   if (Verdict)
-    F.setMeta("measured",
-              formatv("workload executed instructions: untuned {0}, tuned "
-                      "{1} ({2})",
-                      Verdict->Untuned, Verdict->Final,
-                      formatSpeedPercent(double(Verdict->Final),
-                                         double(Verdict->Untuned)))
-                  .str());
+    F.setMeta("measured", formatWorkloadMeasured(O.Cost, *Verdict));
   for (const ModuleResult &R : Results)
     if (R.UseEntries())
       F.addModule(R.Entries);

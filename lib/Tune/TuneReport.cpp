@@ -8,6 +8,7 @@
 #include "mlgo/Tune/TuneReport.h"
 
 #include "mlgo/Learn/LearningCurve.h"
+#include "mlgo/Speed/BenchStats.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/Percent.h"
 
@@ -280,6 +281,77 @@ static void printSpeedModules(raw_ostream &OS, const SpeedRunReport &R,
          << " |\n";
 }
 
+/// "0.9800 [0.9700, 0.9900] faster (12 rounds)": a program timed against
+/// the untuned one.
+static std::string formatTimed(const WorkloadMeasure &M) {
+  assert(M.Ratio && "a program timed");
+  const speed::RatioEstimate &E = *M.Ratio;
+  return formatv("{0:F4} [{1:F4}, {2:F4}] {3} ({4} rounds)", E.Median, E.CI.Low,
+                 E.CI.High, speed::describe(speed::judge(E.CI)), M.Rounds)
+      .str();
+}
+
+/// What the time of the file's program says: its bench, or that it is the
+/// untuned program.
+static std::string formatTimedFinal(const WorkloadVerdict &V) {
+  if (!V.Final.Rounds)
+    return "the untuned program (every changed module reverted)";
+  return formatTimed(V.Final);
+}
+
+std::string formatWorkloadMeasured(speed::CostKind Cost,
+                                   const WorkloadVerdict &V) {
+  if (Cost == speed::CostKind::Time)
+    return std::string("workload ") +
+           (V.Final.HardwareCycles ? "cycles" : "CPU time") +
+           ", tuned/untuned: " + formatTimedFinal(V);
+  return formatv(
+             "workload {0}: untuned {1}, tuned {2} ({3})",
+             Cost == speed::CostKind::Cycles ? "estimated cycles"
+                                             : "executed instructions",
+             V.Untuned.Count, V.Final.Count,
+             formatSpeedPercent(double(V.Final.Count), double(V.Untuned.Count)))
+      .str();
+}
+
+/// The workload table of --cost time: each module's bench against the
+/// untuned program.
+static void printTimedWorkload(raw_ostream &OS, const SpeedRunReport &R,
+                               ArrayRef<const SpeedModuleReport *> Sorted) {
+  const WorkloadVerdict &V = *R.Verdict;
+  const char *Measure =
+      V.AllTuned.HardwareCycles ? "hardware cycles" : "CPU time";
+  OS << "## Measured on the workload\n\n"
+     << "`" << R.Workload << "` timed against the untuned program (`mlgo "
+     << "bench`'s engine: alternated rounds, the " << Measure
+     << " of the workload command, the median of the paired ratios with its "
+        "bootstrap 95% interval; "
+     << V.Runs
+     << " programs measured, each tuned one in a bench of its own): every "
+        "changed module tuned "
+     << formatTimed(V.AllTuned) << ", the file's program "
+     << formatTimedFinal(V)
+     << ". A module is kept only when its interval lies below 1, and the "
+        "file's program only when its own does too.\n\n"
+     << "| module | predicted | measured alone: " << Measure
+     << " ratio [95% interval] | verdict |\n"
+     << "|---|---:|---:|---|\n";
+  for (const SpeedModuleReport *M : Sorted) {
+    if (!M->MeasuredAlone)
+      continue;
+    speed::Verdict Alone = speed::judge(M->MeasuredAlone->Ratio->CI);
+    OS << "| " << M->Key << " | " << formatSpeedPercent(M->Predicted, M->Base)
+       << " of the module | " << formatTimed(*M->MeasuredAlone) << " | ";
+    if (!M->Reverted)
+      OS << "kept";
+    else if (Alone == speed::Verdict::Faster)
+      OS << "reverted: faster alone, the file's program not";
+    else
+      OS << "reverted: " << speed::describe(Alone);
+    OS << " |\n";
+  }
+}
+
 static void printSpeedWorkload(raw_ostream &OS, const SpeedRunReport &R,
                                ArrayRef<const SpeedModuleReport *> Sorted) {
   if (!R.Verdict) {
@@ -288,23 +360,31 @@ static void printSpeedWorkload(raw_ostream &OS, const SpeedRunReport &R,
           "builds and measures both).\n";
     return;
   }
+  if (R.Cost == speed::CostKind::Time)
+    return printTimedWorkload(OS, R, Sorted);
   const WorkloadVerdict &V = *R.Verdict;
-  auto Pct = [&](uint64_t N) {
-    return formatSpeedPercent(double(N), double(V.Untuned));
+  auto Pct = [&](const WorkloadMeasure &M) {
+    return formatSpeedPercent(double(M.Count), double(V.Untuned.Count));
   };
   OS << "## Measured on the workload\n\n"
-     << "`" << R.Workload << "` under callgrind (executed instructions "
-     << "from main, in the program's own processes; " << V.Runs
-     << " programs measured): untuned " << V.Untuned
-     << ", every changed module tuned " << V.AllTuned << " (" << Pct(V.AllTuned)
-     << "), the file's program " << V.Final << " (" << Pct(V.Final) << ").\n\n"
+     << "`" << R.Workload << "` under callgrind";
+  if (R.Cost == speed::CostKind::Cycles)
+    OS << "'s cache and branch simulation (estimated cycles: Ir + 10 x L1 "
+          "misses + 100 x LL misses + 15 x mispredicted branches, ";
+  else
+    OS << " (executed instructions ";
+  OS << "from main, in the program's own processes; " << V.Runs
+     << " programs measured): untuned " << V.Untuned.Count
+     << ", every changed module tuned " << V.AllTuned.Count << " ("
+     << Pct(V.AllTuned) << "), the file's program " << V.Final.Count << " ("
+     << Pct(V.Final) << ").\n\n"
      << "| module | predicted | measured alone | verdict |\n"
      << "|---|---:|---:|---|\n";
   for (const SpeedModuleReport *M : Sorted) {
     if (!M->MeasuredAlone)
       continue;
     OS << "| " << M->Key << " | " << formatSpeedPercent(M->Predicted, M->Base)
-       << " of the module | " << Pct(M->MeasuredAlone) << " of the program | "
+       << " of the module | " << Pct(*M->MeasuredAlone) << " of the program | "
        << (M->Reverted ? "reverted: measured worse" : "kept") << " |\n";
   }
 }
@@ -319,10 +399,19 @@ static void printSpeedKeys(raw_ostream &OS, const SpeedRunReport &R) {
      << R.ClangVersion << "\n```\n";
   if (!R.Verdict)
     return;
-  OS << "\nA workload measurement (`workload/`) is read back only for "
-        "the same objects, `--link` and `--workload` commands, mlgo (as "
-        "above), `"
-     << StringRef(R.ValgrindVersion).split('\n').first << "` and ";
+  if (R.Cost == speed::CostKind::Time)
+    OS << "\nA workload time is never read back: time is not a function of "
+          "the program, so every run benches again (`workload/<variant>/"
+          "time.json` keeps the last bench for the reader). What is read "
+          "back is each variant's linked program, for the same objects, "
+          "`--link` and `--workload` commands, mlgo (as above), `"
+       << StringRef(R.ValgrindVersion).split('\n').first << "` and ";
+  else
+    OS << "\nA workload measurement (`workload/`) is read back only for "
+          "the same objects, `--link` and `--workload` commands, "
+       << (R.Cost == speed::CostKind::Cycles ? "cost (`--cost cycles`), " : "")
+       << "mlgo (as above), `" << StringRef(R.ValgrindVersion).split('\n').first
+       << "` and ";
   if (R.WorkloadInputs.empty())
     OS << "no `--workload-input` (a file the workload reads that is not "
           "named by `--workload-input` can change without a new "

@@ -155,9 +155,19 @@ cl::opt<bool> PackageBolt(
     cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageMaxRuns(
     "max-runs",
-    cl::desc("with --bolt: stop timing after this many runs of each build "
-             "(default: 100)"),
+    cl::desc("with --bolt or --cost time: stop timing after this many runs "
+             "of each build (default: 100)"),
     cl::init(100), cl::sub(PackageCmd), cl::cat(Cat));
+cl::opt<std::string> PackageCost(
+    "cost",
+    cl::desc("with a profile: what the speed table measures the benchmark "
+             "by beside the reward: 'instructions' (executed, under "
+             "callgrind, and paired wall-clock runs; the default), 'cycles' "
+             "(callgrind's cache and branch simulation weighted into cycles "
+             "as well) or 'time' (both builds timed as mlgo bench does, "
+             "until --max-runs, instead of the wall-clock runs)"),
+    cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
+    cl::sub(PackageCmd), cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -286,9 +296,19 @@ cl::list<std::string> BuildBoltRun(
     cl::value_desc("command"), cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<unsigned> BuildMaxRuns(
     "max-runs",
-    cl::desc("with --bolt: stop timing after this many runs of each build "
-             "(default: 100)"),
+    cl::desc("with --bolt or --cost time: stop timing after this many runs "
+             "of each build (default: 100)"),
     cl::init(100), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildCost(
+    "cost",
+    cl::desc("with a profile: what the speed table measures the benchmark "
+             "by beside the reward: 'instructions' (executed, under "
+             "callgrind, and paired wall-clock runs; the default), 'cycles' "
+             "(callgrind's cache and branch simulation weighted into cycles "
+             "as well) or 'time' (both builds timed as mlgo bench does, "
+             "until --max-runs, instead of the wall-clock runs)"),
+    cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
+    cl::sub(BuildCmd), cl::cat(Cat));
 cl::opt<std::string> BuildWork(
     "work-dir",
     cl::desc("build trees and logs (default: mlgo-eval-<name> in the current "
@@ -373,6 +393,15 @@ Error setLtoOptions(StringRef Lto, StringRef LinkFlags,
 
 /// A model file as a report names it: its metadata.name, else the path;
 /// "embedded" is the plugin's own model.
+/// --cost's word as a speed::CostKind.
+Expected<speed::CostKind> parseCost(StringRef Word) {
+  return tool::parseWord<speed::CostKind>(
+      "cost", Word,
+      {{"instructions", speed::CostKind::Instructions},
+       {"cycles", speed::CostKind::Cycles},
+       {"time", speed::CostKind::Time}});
+}
+
 Expected<NamedPolicy> getModelPolicy(StringRef Path) {
   if (Path == "embedded")
     return NamedPolicy{"embedded", CompilePolicy::embedded()};
@@ -611,9 +640,15 @@ int runEvalPackage() {
   if (PackageBolt && !Speed)
     return fail("--bolt needs a profile (--profile or --profile-from-tests)");
   Opts.Bolt = PackageBolt;
-  Opts.BoltStop.MaxRounds = std::max(1u, unsigned(PackageMaxRuns));
-  Opts.BoltStop.MinRounds =
-      std::min(Opts.BoltStop.MinRounds, Opts.BoltStop.MaxRounds);
+  Opts.TimeStop.MaxRounds = std::max(1u, unsigned(PackageMaxRuns));
+  Opts.TimeStop.MinRounds =
+      std::min(Opts.TimeStop.MinRounds, Opts.TimeStop.MaxRounds);
+  if (PackageCost.getNumOccurrences() && !Speed)
+    return fail("--cost is for a profile (--profile or --profile-from-tests)");
+  Expected<speed::CostKind> PackageCostKind = parseCost(PackageCost);
+  if (!PackageCostKind)
+    return fail(PackageCostKind.takeError());
+  Opts.Cost = *PackageCostKind;
   if (!PackageLto.empty() && (PackageEvict || Speed))
     return fail("--lto evaluates the inlining model for size; it has no "
                 "--evict or profile");
@@ -776,9 +811,15 @@ int runEvalBuild() {
                 "instrumented builds run");
   Opts.Bolt = BuildBolt;
   Opts.ProfileCommands = BuildBoltRun;
-  Opts.BoltStop.MaxRounds = std::max(1u, unsigned(BuildMaxRuns));
-  Opts.BoltStop.MinRounds =
-      std::min(Opts.BoltStop.MinRounds, Opts.BoltStop.MaxRounds);
+  Opts.TimeStop.MaxRounds = std::max(1u, unsigned(BuildMaxRuns));
+  Opts.TimeStop.MinRounds =
+      std::min(Opts.TimeStop.MinRounds, Opts.TimeStop.MaxRounds);
+  if (BuildCost.getNumOccurrences() && BuildProfile.empty())
+    return fail("--cost is for --profile");
+  Expected<speed::CostKind> BuildCostKind = parseCost(BuildCost);
+  if (!BuildCostKind)
+    return fail(BuildCostKind.takeError());
+  Opts.Cost = *BuildCostKind;
   if (!BuildDecisions.empty()) {
     if (!sys::fs::is_regular_file(BuildDecisions))
       return fail(BuildDecisions + ": no such file (the decisions file)");

@@ -170,6 +170,18 @@ cl::list<std::string> WorkloadInputs(
              "key, so a changed file is measured again"),
     cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
 
+cl::opt<std::string>
+    Cost("cost",
+         cl::desc("--objective speed, with --workload: what the check judges "
+                  "the programs by: 'instructions' (executed, under callgrind; "
+                  "the default), 'cycles' (callgrind's cache and branch "
+                  "simulation weighted into cycles) or 'time' (CPU time, each "
+                  "tuned program alternated with the untuned one as mlgo bench "
+                  "does; a module is kept only when its 95% interval lies "
+                  "below 1)"),
+         cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
+         cl::sub(TuneCmd), cl::cat(Cat));
+
 cl::opt<std::string> EvictModel(
     "evict-model",
     cl::desc("--objective speed: the eviction model whose allocation the "
@@ -188,6 +200,15 @@ int runSpeedTune() {
   if (Workload.empty() &&
       (WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty()))
     return fail("--workload-timeout and --workload-input are for --workload");
+  Expected<speed::CostKind> TheCost = parseWord<speed::CostKind>(
+      "cost", Cost,
+      {{"instructions", speed::CostKind::Instructions},
+       {"cycles", speed::CostKind::Cycles},
+       {"time", speed::CostKind::Time}});
+  if (!TheCost)
+    return fail(TheCost.takeError());
+  if (Workload.empty() && Cost.getNumOccurrences())
+    return fail("--cost is for --workload: it judges the workload check");
   if (Corpus.empty() == Package.empty())
     return fail("--objective speed tunes a corpus of the program's -O2 build: "
                 "give one of --corpus and --package");
@@ -222,6 +243,7 @@ int runSpeedTune() {
   O.Link = Link;
   O.Workload = Workload;
   O.WorkloadTimeout = WorkloadTimeout;
+  O.Cost = *TheCost;
   for (const std::string &In : WorkloadInputs) {
     SmallString<256> Abs(In);
     sys::fs::make_absolute(Abs);
@@ -291,6 +313,8 @@ int runTune() {
   if (!Profile.empty() || !Workload.empty() || !Link.empty() ||
       WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty())
     return fail("--profile, --workload and --link are for --objective speed");
+  if (Cost.getNumOccurrences())
+    return fail("--cost is for --objective speed with --workload");
   if (!EvictModel.empty())
     return fail("--evict-model is for --objective speed (for size, the "
                 "inlining model is --model)");

@@ -235,12 +235,13 @@ TEST(TuneReportTest, SpeedReportTablesTheSearchedModules) {
 
 TEST(TuneReportTest, SpeedReportWithAWorkloadTablesWhatItMeasured) {
   SpeedRunReport R = makeSpeedReport();
-  R.Modules[0].MeasuredAlone = 19000;
+  R.Modules[0].MeasuredAlone = WorkloadMeasure();
+  R.Modules[0].MeasuredAlone->Count = 19000;
   R.Modules[0].Predicted = 900;
   R.Modules[0].Reverted = true;
   WorkloadVerdict V;
-  V.Untuned = 20000;
-  V.AllTuned = V.Final = 19000;
+  V.Untuned.Count = 20000;
+  V.AllTuned.Count = V.Final.Count = 19000;
   V.Runs = 3;
   R.Verdict = V;
   R.Workload = "./run";
@@ -259,6 +260,62 @@ TEST(TuneReportTest, SpeedReportWithAWorkloadTablesWhatItMeasured) {
   EXPECT_NE(Text.find("mlgo (as above), `valgrind-3.20` and no "
                       "`--workload-input`"),
             std::string::npos);
+}
+
+TEST(TuneReportTest, SpeedReportUnderTimeShowsIntervalsAndVerdicts) {
+  SpeedRunReport R = makeSpeedReport();
+  R.Cost = speed::CostKind::Time;
+  auto Timed = [](double Median, double Low, double High, unsigned Rounds) {
+    WorkloadMeasure M;
+    M.Ratio = speed::RatioEstimate();
+    M.Ratio->Median = Median;
+    M.Ratio->CI = {Low, High};
+    M.Rounds = Rounds;
+    return M;
+  };
+  R.Modules[0].MeasuredAlone = Timed(0.995, 0.98, 1.01, 40);
+  R.Modules[0].Predicted = 900;
+  R.Modules[0].Reverted = true;
+  WorkloadVerdict V;
+  V.Untuned = Timed(1, 1, 1, 0);
+  V.AllTuned = *R.Modules[0].MeasuredAlone;
+  V.Final = V.Untuned;
+  V.Runs = 2;
+  R.Verdict = V;
+  R.Workload = "./run";
+  R.ValgrindVersion = "valgrind-3.20\n";
+  std::string Text = formatSpeedReport(R);
+  EXPECT_NE(Text.find("## Measured on the workload\n\n`./run` timed against "
+                      "the untuned program (`mlgo bench`'s engine: alternated "
+                      "rounds, the CPU time of the workload command, the "
+                      "median of the paired ratios with its bootstrap 95% "
+                      "interval; 2 programs measured, each tuned one in a "
+                      "bench of its own): every changed module tuned 0.9950 "
+                      "[0.9800, 1.0100] no measurable difference (40 rounds), "
+                      "the file's program the untuned program (every changed "
+                      "module reverted). A module is kept only when its "
+                      "interval lies below 1, and the file's program only "
+                      "when its own does too.\n\n| module | predicted | "
+                      "measured alone: CPU time ratio [95% interval] | "
+                      "verdict |\n|---|---:|---:|---|\n| a.c | -10.000% of "
+                      "the module | 0.9950 [0.9800, 1.0100] no measurable "
+                      "difference (40 rounds) | reverted: no measurable "
+                      "difference |\n"),
+            std::string::npos)
+      << Text;
+  EXPECT_NE(Text.find("A workload time is never read back"), std::string::npos);
+  EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Time, V),
+            "workload CPU time, tuned/untuned: the untuned program (every "
+            "changed module reverted)");
+  V.Final = V.AllTuned = Timed(0.97, 0.96, 0.98, 12);
+  EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Time, V),
+            "workload CPU time, tuned/untuned: 0.9700 [0.9600, 0.9800] "
+            "faster (12 rounds)");
+  V.Untuned = WorkloadMeasure();
+  V.Untuned.Count = 200;
+  V.Final.Count = 190;
+  EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Cycles, V),
+            "workload estimated cycles: untuned 200, tuned 190 (-5.000%)");
 }
 
 TEST(TuneReportTest, SpeedMovesAreHottestModuleFirst) {

@@ -4,6 +4,8 @@
 
 #include "mlgo/Support/Error.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include "gtest/gtest.h"
 
 #include <map>
@@ -21,7 +23,7 @@ struct FakeProgram {
   std::map<std::vector<bool>, int64_t> Extra;
   std::vector<std::vector<bool>> Asked;
 
-  Expected<uint64_t> operator()(const std::vector<bool> &Tuned) {
+  Expected<WorkloadMeasure> operator()(const std::vector<bool> &Tuned) {
     Asked.push_back(Tuned);
     int64_t C = int64_t(Untuned);
     for (size_t I = 0; I < Tuned.size(); ++I)
@@ -30,9 +32,43 @@ struct FakeProgram {
     auto It = Extra.find(Tuned);
     if (It != Extra.end())
       C += It->second;
-    return uint64_t(C);
+    WorkloadMeasure M;
+    M.Count = uint64_t(C);
+    return M;
   }
 };
+
+std::vector<uint64_t> counts(const std::vector<WorkloadMeasure> &Ms) {
+  std::vector<uint64_t> C;
+  for (const WorkloadMeasure &M : Ms)
+    C.push_back(M.Count);
+  return C;
+}
+
+/// A program timed against the untuned one: the ratio's median and
+/// interval of each variant asked for (the untuned one: 1 [1, 1]).
+struct FakeTimes {
+  std::map<std::vector<bool>, speed::RatioEstimate> Ratio;
+  std::vector<std::vector<bool>> Asked;
+
+  Expected<WorkloadMeasure> operator()(const std::vector<bool> &Tuned) {
+    Asked.push_back(Tuned);
+    WorkloadMeasure M;
+    M.Ratio = speed::RatioEstimate();
+    if (llvm::is_contained(Tuned, true)) {
+      M.Ratio = Ratio.at(Tuned);
+      M.Rounds = 10;
+    }
+    return M;
+  }
+};
+
+speed::RatioEstimate ratio(double Median, double Low, double High) {
+  speed::RatioEstimate E;
+  E.Median = Median;
+  E.CI = {Low, High};
+  return E;
+}
 
 TEST(WorkloadCheck, RevertsTheModulesMeasuredWorse) {
   FakeProgram P;
@@ -40,11 +76,11 @@ TEST(WorkloadCheck, RevertsTheModulesMeasuredWorse) {
   Expected<WorkloadVerdict> V =
       verifyByModule(3, [&](const auto &T) { return P(T); });
   ASSERT_TRUE(bool(V)) << toString(V.takeError());
-  EXPECT_EQ(V->Untuned, 1000u);
-  EXPECT_EQ(V->AllTuned, 965u);
-  EXPECT_EQ(V->Alone, (std::vector<uint64_t>{970, 1005, 990}));
+  EXPECT_EQ(V->Untuned.Count, 1000u);
+  EXPECT_EQ(V->AllTuned.Count, 965u);
+  EXPECT_EQ(counts(V->Alone), (std::vector<uint64_t>{970, 1005, 990}));
   EXPECT_EQ(V->Reverted, (std::vector<bool>{false, true, false}));
-  EXPECT_EQ(V->Final, 960u);
+  EXPECT_EQ(V->Final.Count, 960u);
   // Untuned, all, three alone, the final program.
   EXPECT_EQ(V->Runs, 6u);
   EXPECT_EQ(P.Asked.back(), (std::vector<bool>{true, false, true}));
@@ -58,9 +94,9 @@ TEST(WorkloadCheck, InteractionRevertsTheWorstAloneUntilNotWorse) {
   Expected<WorkloadVerdict> V =
       verifyByModule(2, [&](const auto &T) { return P(T); });
   ASSERT_TRUE(bool(V)) << toString(V.takeError());
-  EXPECT_EQ(V->AllTuned, 1006u);
+  EXPECT_EQ(V->AllTuned.Count, 1006u);
   EXPECT_EQ(V->Reverted, (std::vector<bool>{false, true}));
-  EXPECT_EQ(V->Final, 997u);
+  EXPECT_EQ(V->Final.Count, 997u);
 }
 
 TEST(WorkloadCheck, OneModuleIsMeasuredOnce) {
@@ -71,18 +107,70 @@ TEST(WorkloadCheck, OneModuleIsMeasuredOnce) {
   ASSERT_TRUE(bool(V)) << toString(V.takeError());
   EXPECT_EQ(V->Runs, 2u);
   EXPECT_EQ(V->Reverted, std::vector<bool>{true});
-  EXPECT_EQ(V->Final, 1000u);
+  EXPECT_EQ(V->Final.Count, 1000u);
 }
 
 TEST(WorkloadCheck, AMeasurementErrorStopsTheCheck) {
-  Expected<WorkloadVerdict> V =
-      verifyByModule(2, [&](const std::vector<bool> &T) -> Expected<uint64_t> {
+  Expected<WorkloadVerdict> V = verifyByModule(
+      2, [&](const std::vector<bool> &T) -> Expected<WorkloadMeasure> {
         if (T[0] && T[1])
           return makeError("w.sh failed");
-        return 7;
+        return WorkloadMeasure();
       });
   ASSERT_FALSE(bool(V));
   EXPECT_EQ(toString(V.takeError()), "w.sh failed");
+}
+
+TEST(WorkloadCheck, ATieInCountIsKept) {
+  FakeProgram P;
+  P.Delta = {0};
+  Expected<WorkloadVerdict> V =
+      verifyByModule(1, [&](const auto &T) { return P(T); });
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_EQ(V->Reverted, std::vector<bool>{false});
+}
+
+TEST(WorkloadCheck, UnderTimeOnlyAnIntervalBelowOneIsKept) {
+  FakeTimes P;
+  // Faster, no measurable difference though its median is lower, slower.
+  P.Ratio[{true, true, true}] = ratio(0.97, 0.95, 0.99);
+  P.Ratio[{true, false, false}] = ratio(0.96, 0.94, 0.98);
+  P.Ratio[{false, true, false}] = ratio(0.98, 0.95, 1.01);
+  P.Ratio[{false, false, true}] = ratio(1.03, 1.01, 1.05);
+  Expected<WorkloadVerdict> V =
+      verifyByModule(3, [&](const auto &T) { return P(T); });
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_EQ(V->Reverted, (std::vector<bool>{false, true, true}));
+  // The final program is the first module alone, measured once already
+  // and benched again as the file's program (its own bench decides).
+  EXPECT_EQ(P.Asked.back(), (std::vector<bool>{true, false, false}));
+  EXPECT_EQ(V->Runs, 6u);
+  EXPECT_EQ(V->Final.Ratio->Median, 0.96);
+}
+
+TEST(WorkloadCheck, UnderTimeAFinalProgramNotFasterRevertsTheHighestMedian) {
+  FakeTimes P;
+  P.Ratio[{true, true}] = ratio(0.995, 0.98, 1.01);
+  P.Ratio[{true, false}] = ratio(0.97, 0.96, 0.98);
+  P.Ratio[{false, true}] = ratio(0.98, 0.97, 0.99);
+  Expected<WorkloadVerdict> V =
+      verifyByModule(2, [&](const auto &T) { return P(T); });
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  // Both faster alone, together not: the one of the higher median goes.
+  EXPECT_EQ(V->Reverted, (std::vector<bool>{false, true}));
+  EXPECT_EQ(V->Final.Ratio->Median, 0.97);
+  EXPECT_EQ(V->Runs, 5u);
+}
+
+TEST(WorkloadCheck, UnderTimeNothingFasterLeavesTheUntunedProgram) {
+  FakeTimes P;
+  P.Ratio[{true}] = ratio(0.99, 0.97, 1.002);
+  Expected<WorkloadVerdict> V =
+      verifyByModule(1, [&](const auto &T) { return P(T); });
+  ASSERT_TRUE(bool(V)) << toString(V.takeError());
+  EXPECT_EQ(V->Reverted, std::vector<bool>{true});
+  EXPECT_EQ(V->Final.Rounds, 0u);
+  EXPECT_EQ(V->Final.Ratio->Median, 1.0);
 }
 
 } // namespace

@@ -63,6 +63,7 @@
 #include "mlgo/Eval/ModuleCompiler.h"
 #include "mlgo/Eval/PackageReport.h"
 #include "mlgo/Speed/BenchStats.h"
+#include "mlgo/Speed/CostKind.h"
 #include "mlgo/Speed/Profile.h"
 
 #include "llvm/ADT/StringRef.h"
@@ -119,8 +120,16 @@ struct BuildEvalOptions {
   /// WORK/<build>-bolt/; the four builds are then timed together
   /// (mlgo/Speed/TimeBench.h) and run under callgrind.
   bool Bolt = false;
-  /// With Bolt: when the timing of the four builds stops.
-  speed::StoppingRule BoltStop;
+  /// With Bolt, or Cost time: when the timing of the builds stops
+  /// (--max-runs).
+  speed::StoppingRule TimeStop;
+  /// With a profile, what the speed table measures the benchmark by beside
+  /// the reward (--cost): executed instructions under callgrind and
+  /// WallRuns paired wall-clock runs (instructions); the cycle estimate of
+  /// callgrind's cache and branch simulation as well (cycles); or the
+  /// instructions and, instead of the wall-clock pairs, both builds timed
+  /// by mlgo bench's engine (time: mlgo/Speed/TimeBench.h).
+  speed::CostKind Cost = speed::CostKind::Instructions;
   /// Shell commands that replace the profile workload (a package's recipe
   /// has one; a source tree has none but these), each run in the build
   /// tree with $MLGO_BUILD_DIR set: `mlgo profile package|build --run`,

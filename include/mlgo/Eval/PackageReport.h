@@ -21,6 +21,7 @@
 
 #include "mlgo/Eval/Table.h"
 #include "mlgo/Speed/BenchStats.h"
+#include "mlgo/Speed/CostKind.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -82,6 +83,17 @@ struct SpeedReport {
   /// seconds of each and the median of the per-pair ratios model/baseline.
   unsigned WallRuns = 0;
   double BaselineWallMedian = 0, ModelWallMedian = 0, WallRatioMedian = 0;
+  /// What the table measures beside the reward (--cost).
+  speed::CostKind Cost = speed::CostKind::Instructions;
+  /// --cost cycles: the cycle estimate of the workload
+  /// (mlgo/Speed/CycleEstimate.h), summed over the build's own processes.
+  uint64_t BaselineCycles = 0, ModelCycles = 0;
+  /// --cost time, instead of the wall-clock pairs: the model's time over
+  /// the baseline's from mlgo bench's engine, what it timed ("CPU time" or
+  /// "cycles") and its rounds.
+  speed::RatioEstimate Time;
+  std::string TimeMeasure;
+  unsigned TimeRounds = 0;
   /// The files costed for the reward, relative to the build tree.
   std::vector<std::string> Programs;
   /// Functions whose control flow differs from the profile's ("FILE:

@@ -69,6 +69,8 @@
 #ifndef MLGO_TUNE_SPEEDTUNE_H
 #define MLGO_TUNE_SPEEDTUNE_H
 
+#include "mlgo/Tune/WorkloadCheck.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -105,6 +107,8 @@ struct SpeedTuneOptions {
   /// --workload-input: files the workload reads; their bytes are part of
   /// each measurement's key, so a changed input is measured again.
   std::vector<std::string> WorkloadInputs;
+  /// --cost: what the workload check judges by.
+  speed::CostKind Cost = speed::CostKind::Instructions;
   /// What mlgo is (`mlgo --version`: its version and commit, the LLVM it
   /// runs on, the MD5 of each model it embeds): part of every cache key,
   /// with `clang --version`, so an upgrade reads no old result.

@@ -105,9 +105,9 @@ struct SpeedModuleReport {
   /// Its share of --max-compiles, and its budget with what was handed on.
   uint64_t Share = 0, Budget = 0;
   bool OutOfMoves = false;
-  /// The workload check: the program with this module alone tuned (0: not
-  /// measured), whether it was reverted, and the search's estimate.
-  uint64_t MeasuredAlone = 0;
+  /// The workload check: the program with this module alone tuned (none:
+  /// not measured), whether it was reverted, and the search's estimate.
+  std::optional<WorkloadMeasure> MeasuredAlone;
   bool Reverted = false;
   double Predicted = 0;
   /// W/moves.tsv's lines of the module, in order.
@@ -129,6 +129,8 @@ struct SpeedRunReport {
   /// Every module's stock -O2 cost.
   double BaseTotal = 0;
   std::optional<WorkloadVerdict> Verdict;
+  /// What the verdict judged by (--cost).
+  speed::CostKind Cost = speed::CostKind::Instructions;
   std::string Workload, BuildIdentity, ClangVersion, ValgrindVersion;
   std::vector<std::string> WorkloadInputs;
   /// Every corpus module searched, in corpus order, and those left out
@@ -144,6 +146,13 @@ std::string formatLeftOut(llvm::ArrayRef<std::string> LeftOut,
 
 /// "+1.250%" / "-0.500%": \p New against \p Old ("+0.000%" when Old is 0).
 std::string formatSpeedPercent(double New, double Old);
+
+/// The decisions file's `meta measured` value: "workload executed
+/// instructions: untuned N, tuned M (-1.000%)", the same of "estimated
+/// cycles", or under time "workload CPU time, tuned/untuned: 0.9800
+/// [0.9700, 0.9900] faster (12 rounds)".
+std::string formatWorkloadMeasured(speed::CostKind Cost,
+                                   const WorkloadVerdict &V);
 
 /// The speed tune's report.md; its modules' tables hottest (Base) first.
 std::string formatSpeedReport(const SpeedRunReport &R);
