@@ -21,7 +21,7 @@
 #     with --profile-from tests, its recipe's profile workload instead (its
 #     test suite, `mlgo profile package`);
 #  3. the search: `mlgo tune --objective speed` from the eviction model
-#     (--evict-model), checked on input P under callgrind (the corpus's
+#     (--evict-model, given to mlgo tune as --model), checked on input P under callgrind (the corpus's
 #     objects linked into one program; modules measured worse reverted);
 #  4. the measurement: `mlgo eval package --profile --decisions`, both
 #     builds by the package's build system with the same profile, their
@@ -127,7 +127,7 @@ EOF
     "$mlgo" profile package "$pkg" -o "$w/p.profdata" --work-dir "$w/profile" \
       "${run[@]}" >"$w/profile.log" 2>&1
   "$mlgo" tune --objective speed --profile "$w/p.profdata" --corpus "$w/corpus" \
-    --work-dir "$w/tune" -o "$w/$pkg.decisions" --evict-model "$evict_model" \
+    --work-dir "$w/tune" -o "$w/$pkg.decisions" --model "$evict_model" \
     --max-compiles "$budget" --jobs 2 --link "$(pkg_link "$pkg" "$tree")" \
     --workload "bash $here/bench/speed-programs.sh run ${bench_name[$pkg]} \$MLGO_PROGRAM ${bench_input[$pkg]:-B} $w/inputs" \
     >"$w/tune.log" 2>&1

@@ -21,7 +21,7 @@
 # under callgrind (--workload) and reverts those measured worse, so that
 # workload B stays unseen. Deterministic but for the wall clock.
 # --evict-model tunes from that eviction model's allocation instead of the
-# embedded model's (mlgo tune --evict-model; the tune's objects are
+# embedded model's (mlgo tune --objective speed --model; the tune's objects are
 # compiled with it, so the tuned program needs nothing more).
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -37,7 +37,7 @@ while [[ $# -gt 0 ]]; do
   --programs) programs=$2; shift 2 ;;
   --max-compiles) max=$2; shift 2 ;;
   --work) work=$2; shift 2 ;;
-  --evict-model) evict=(--evict-model "$(realpath "$2")"); shift 2 ;;
+  --evict-model) evict=(--model "$(realpath "$2")"); shift 2 ;;
   *) echo "usage: $0 [--programs a,b] [--max-compiles N] [--work DIR] [--evict-model M]" >&2; exit 2 ;;
   esac
 done

@@ -124,7 +124,7 @@ for speed_pkg in "${speed_pkgs[@]}"; do
   echo
   if "$mlgo" tune --objective speed --package "$speed_pkg" --work-dir "$w" \
     -o "$w/$speed_pkg.decisions" --max-compiles "$speed_compiles" \
-    --evict-model "$evict_model" --quiet; then
+    --model "$evict_model" --quiet; then
     sed -n '/^Estimated/p' "$w/report.md"
     stage_done "speed tune: $speed_pkg, $speed_compiles compiles"
     echo

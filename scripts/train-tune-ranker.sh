@@ -8,14 +8,15 @@
 # CORPUS is a corpus of scripts/corpus-debian.sh --all; the recipe's
 # packages - training packages, none of the inliner's validation packages
 # nor of the never-seen evaluation programs - are linked into WORK/corpus
-# and tuned twice with `mlgo tune --per-package --filter none`, in the
+# and tuned twice with `mlgo tune --per-package`, in the
 # model's least-certain-first order (--order logit) and in trajectory
 # order (--order trajectory), each with the recipe's compile budget, so
 # that the tries cover moves of every rank (the two runs share the work
 # directory's caches, and write the tries logs the one run of the retired
 # --compare wrote). `mlgo tune fit-ranker` fits the ranker to both tries logs and
 # writes WORK/ranker.json, which the script compares with the shipped one.
-# Rerunning resumes from WORK/tune.
+# The recipe's seed is mlgo tune's fixed tie-break seed (TieBreakSeed in
+# include/mlgo/Tune/Tuner.h). Rerunning resumes from WORK/tune.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 corpus=$(cd "$1" && pwd)
@@ -27,8 +28,8 @@ get() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]
 mapfile -t pkgs < <(get packages)
 "$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
 for order in logit trajectory; do
-  "$mlgo" tune --per-package --filter none --order "$order" \
-    --max-compiles "$(get max_compiles)" --seed "$(get seed)" \
+  "$mlgo" tune --per-package --order "$order" \
+    --max-compiles "$(get max_compiles)" \
     --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
 done
 "$mlgo" tune fit-ranker --clip-bytes "$(get clip_bytes)" \

@@ -41,11 +41,6 @@ static std::string formatSummary(const RunReport &R) {
                   R.HoistedFunctions, R.HoistedFunctions == 1 ? "" : "s",
                   R.Programs.size() == 1 ? "the program" : "their program",
                   R.ProgramEntries, R.Removed, R.Added);
-  if (R.Filtered)
-    Md += formatv("- Logged filter (each trajectory's logged size scores, "
-                  "no compile): {0} planned moves without a positive logged "
-                  "gain were skipped.\n",
-                  *R.Filtered);
   return Md;
 }
 
@@ -109,17 +104,6 @@ std::string formatTries(ArrayRef<TryRecord> Tries,
                    unsigned(T.Ok), unsigned(T.Kept))
                .str();
   }
-  return Tsv;
-}
-
-std::string formatFiltered(ArrayRef<FilteredRecord> Filtered) {
-  std::string Tsv = "compiles\tmodule\tmove\tlogged_gain\n";
-  for (const FilteredRecord &L : Filtered)
-    Tsv +=
-        formatv("{0}\t{1}\t{2}\t{3}\n", L.Compiles, L.Unit, L.Move.Key,
-                std::isnan(L.Move.Gain) ? std::string("none")
-                                        : formatv("{0:F2}", L.Move.Gain).str())
-            .str();
   return Tsv;
 }
 

@@ -8,8 +8,8 @@
 //
 // It is one loop over plain values (mlgo/Tune/SearchState.h) with its parts
 // around it: the move source and the ranker (planMoves, MoveRanker), the
-// filter (LoggedFilter), the objective that measures (Objective,
-// SizeObjective over the compile service) and the report writer
+// objective that measures (Objective, SizeObjective over the compile
+// service) and the report writer
 // (TuneReport). The loop reads the plan (TuneOptions) only through them.
 //
 // Setting up is a sequence of functions over values, in the order
@@ -23,7 +23,6 @@
 #include "mlgo/Tune/Tuner.h"
 
 #include "mlgo/Tune/LinkedProgram.h"
-#include "mlgo/Tune/LoggedFilter.h"
 #include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/ProgramDecisions.h"
 #include "mlgo/Tune/SearchState.h"
@@ -73,18 +72,6 @@ StringRef getName(TuneGuide G) {
     return "trajectory";
   }
   llvm_unreachable("unknown TuneGuide");
-}
-
-StringRef getName(TuneFilter F) {
-  return F == TuneFilter::Logged ? "logged" : "none";
-}
-
-/// The MD5 of the embedded IR2Native model whose scores the filter reads.
-static StringRef getSizeModelMD5() {
-  for (const config::EmbeddedModel &M : config::EmbeddedModels)
-    if (StringRef(M.Name) == "ir2native")
-      return M.MD5;
-  return "unknown";
 }
 
 /// The directory the compiler ran in, as clang's driver records it in
@@ -205,7 +192,6 @@ Error openCaches(CompileService &S, const TuneOptions &O) {
   if (Error E = S.openSiteCache(getWorkFile(O, "sites.tsv")))
     return E;
   S.setNeedGrouped(true);
-  S.setSizeScore(O.Filter == TuneFilter::Logged, /*Declined=*/true);
   S.setProgress("mlgo tune", O.Verbose);
   return Error::success();
 }
@@ -466,27 +452,14 @@ std::vector<TuneMove> Tuner::plan(const UnitState &St, bool OfferHeuristic,
       Text = St.getText();
     return Ranker->score(M, *Text);
   };
-  std::vector<TuneMove> Moves =
-      planMoves(St.Trajectory, O.getOrder(), O.Seed, St.Tried, OfferHeuristic,
-                Ranker ? MoveScore(Score) : MoveScore());
-  if (O.Filter == TuneFilter::None)
-    return Moves;
-  std::vector<LoggedBadMove> Out;
-  Moves = filterByLoggedGain(St.Trajectory, std::move(Moves), Out);
-  for (LoggedBadMove &B : Out)
-    R.Filtered.push_back({R.Compiles, St.Fixed.Module, std::move(B)});
-  return Moves;
+  return planMoves(St.Trajectory, O.getOrder(), TieBreakSeed, St.Tried,
+                   OfferHeuristic, Ranker ? MoveScore(Score) : MoveScore());
 }
 
 std::string Tuner::describeOrder() const {
-  std::string Guide = O.Guide == TuneGuide::Trajectory ? "unguided"
-                      : Ranker ? "guided by the ranker " + RankerDescription
-                               : "guided by |logit|";
-  if (O.Filter == TuneFilter::Logged)
-    Guide += "; logged filter: only, declined sites scored (embedded "
-             "ir2native md5 " +
-             getSizeModelMD5().str() + ")";
-  return Guide;
+  return O.Guide == TuneGuide::Trajectory ? "unguided"
+         : Ranker ? "guided by the ranker " + RankerDescription
+                  : "guided by |logit|";
 }
 
 Expected<std::vector<Measurement>> Tuner::measure(const StepPlan &P,
@@ -804,7 +777,7 @@ Error Tuner::writeDecisionsFiles(const SearchState &R, const FileEntries &F,
       File.setMeta("package", Prog.Name);
     File.setMeta("model", ModelDescription);
     File.setMeta("order", describeOrder());
-    File.setMeta("seed", std::to_string(O.Seed));
+    File.setMeta("seed", std::to_string(TieBreakSeed));
     File.setMeta("budget", describeBudget());
     File.setMeta("compiles", std::to_string(R.Compiles));
     File.setMeta("measured",
@@ -843,11 +816,9 @@ Error Tuner::writeReport(const SearchState &R, const FileEntries &F,
   Rep.ModelDescription = ModelDescription;
   Rep.OrderDescription = describeOrder();
   Rep.Budget = describeBudget();
-  Rep.Seed = O.Seed;
+  Rep.Seed = TieBreakSeed;
   Rep.Compiles = R.Compiles;
   Rep.StoppedByBudget = R.StoppedByBudget;
-  if (O.Filter == TuneFilter::Logged)
-    Rep.Filtered = R.Filtered.size();
   Rep.HoistedFunctions = F.Hoisted.Functions;
   Rep.ProgramEntries = F.Hoisted.ProgramEntries;
   Rep.Removed = F.Hoisted.Removed;
@@ -892,10 +863,6 @@ Error Tuner::run() {
   Expected<SearchState> R = search();
   if (!R)
     return R.takeError();
-  if (O.Filter == TuneFilter::Logged)
-    log(formatv("logged filter ({0}): {1} planned moves without a positive "
-                "logged gain, skipped",
-                getName(O.getOrder()), R->Filtered.size()));
   const std::string Order = getName(O.getOrder()).str();
   uint64_t ModelTotal = 0;
   for (const Program &P : Programs)
@@ -908,10 +875,6 @@ Error Tuner::run() {
       [&](size_t U) { return Units[U].Key; });
   if (Error E = writeFileAtomically(workFile("tries-" + Order + ".tsv"), Tries))
     return E;
-  if (O.Filter == TuneFilter::Logged)
-    if (Error E = writeFileAtomically(workFile("logged-" + Order + ".tsv"),
-                                      formatFiltered(R->Filtered)))
-      return E;
   Expected<FileEntries> F = decide(*R);
   if (!F)
     return F.takeError();

@@ -16,6 +16,7 @@
 
 #include "mlgo/Eval/PackageEval.h"
 #include "mlgo/Inline/Decisions.h"
+#include "mlgo/Model/Model.h"
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/SpeedTune.h"
@@ -77,19 +78,24 @@ cl::opt<double> Budget("budget",
                                 "is)"),
                        cl::value_desc("minutes"), cl::init(0), cl::sub(TuneCmd),
                        cl::cat(Cat));
-cl::opt<uint64_t> Seed("seed", cl::desc("breaks ties in the order of moves"),
-                       cl::init(1), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> PerPackage("per-package",
                          cl::desc("--objective size: each top-level directory "
                                   "of the corpus is its own program (Debian "
                                   "package corpora)"),
                          cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<std::string> ModelPath("model",
-                               cl::desc("--objective size: a text inlining "
-                                        "model instead of the plugin's "
-                                        "embedded one"),
-                               cl::value_desc("file"), cl::sub(TuneCmd),
-                               cl::cat(Cat));
+cl::opt<std::string>
+    ModelPath("model",
+              cl::desc("the model the search starts from instead of the "
+                       "plugin's embedded one: an inlining model for size, "
+                       "an eviction model for speed (a text model file; "
+                       "builds with the decisions file need the same "
+                       "-mllvm -mlgo-model=FILE, for speed "
+                       "-mlgo-evict-model=FILE)"),
+              cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
+// --order and --ranker are hidden (--help-hidden): the ranker's order is
+// the default and measured best (docs/lab/2026-12-03-kernel3.md); the
+// other orders and a ranker of one's own serve the ranker's recipe
+// (scripts/train-tune-ranker.sh, mlgo tune fit-ranker).
 cl::opt<std::string>
     Order("order",
           cl::desc("--objective size: how each module's moves are ordered: "
@@ -97,21 +103,13 @@ cl::opt<std::string>
                    "default), 'logit' (the model's least certain decisions "
                    "first) or 'trajectory' (as the compile decided them)"),
           cl::value_desc("ranker|logit|trajectory"), cl::init("ranker"),
-          cl::sub(TuneCmd), cl::cat(Cat));
-cl::opt<std::string>
-    Filter("filter",
-           cl::desc("--objective size: which planned moves are tried: "
-                    "'logged' (LLVM's heuristic and the moves whose logged "
-                    "size scores predict a smaller module) or 'none' (every "
-                    "move, the default)"),
-           cl::value_desc("logged|none"), cl::init("none"), cl::sub(TuneCmd),
-           cl::cat(Cat));
+          cl::Hidden, cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> RankerPath("ranker",
                                 cl::desc("--objective size: a move ranker "
                                          "model instead of the shipped one "
                                          "(mlgo tune fit-ranker)"),
-                                cl::value_desc("file"), cl::sub(TuneCmd),
-                                cl::cat(Cat));
+                                cl::value_desc("file"), cl::Hidden,
+                                cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
                           cl::sub(TuneCmd), cl::cat(Cat));
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
@@ -182,13 +180,27 @@ cl::opt<std::string>
          cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
          cl::sub(TuneCmd), cl::cat(Cat));
 
-cl::opt<std::string> EvictModel(
-    "evict-model",
-    cl::desc("--objective speed: the eviction model whose allocation the "
-             "search starts from and inverts (a model file, as the plugin's "
-             "-mlgo-evict-model; default: the embedded one); builds with the "
-             "file need -mllvm -mlgo-evict-model=FILE"),
-    cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
+/// Refuses a --model file \p Path of the other objective's kind: size
+/// starts from an inlining model, speed from an eviction model (a decision
+/// per register column).
+Error checkModelKind(StringRef Path, bool ForSpeed) {
+  if (Path.empty())
+    return Error::success();
+  Expected<Model> M = Model::load(Path);
+  if (!M)
+    return M.takeError();
+  bool Evicts = M->Decision.isPerColumn();
+  if (Evicts == ForSpeed)
+    return Error::success();
+  StringRef Kind = Evicts ? "an eviction" : "an inlining";
+  StringRef Want = ForSpeed ? "an eviction" : "an inlining";
+  return createStringError(
+      inconvertibleErrorCode(),
+      formatv("{0}: {1} model (feature set '{2}'); for {3}, --model is {4} "
+              "model",
+              Path, Kind, M->Metadata.FeatureSet, ForSpeed ? "speed" : "size",
+              Want));
+}
 
 Expected<std::string> getPackageCorpus(bool ForSpeed = false);
 Expected<std::string> getPackageProfile();
@@ -214,10 +226,12 @@ int runSpeedTune() {
                 "give one of --corpus and --package");
   if (Profile.empty() && Package.empty())
     return fail("--objective speed needs --profile P.profdata");
-  if (PerPackage || !ModelPath.empty() || !RankerPath.empty() || Budget != 0 ||
-      Order.getNumOccurrences() || Filter.getNumOccurrences())
-    return fail("--per-package, --order, --filter, --model, --ranker and "
-                "--budget are for --objective size");
+  if (PerPackage || !RankerPath.empty() || Budget != 0 ||
+      Order.getNumOccurrences())
+    return fail("--per-package, --order, --ranker and --budget are for "
+                "--objective size");
+  if (Error E = checkModelKind(ModelPath, /*ForSpeed=*/true))
+    return fail(std::move(E));
   SpeedTuneOptions O;
   O.CorpusDir = Corpus;
   O.Profile = Profile;
@@ -236,7 +250,6 @@ int runSpeedTune() {
   O.WorkDir = WorkDir;
   O.Output = Output;
   O.MaxCompiles = MaxCompiles;
-  O.Seed = Seed;
   O.Jobs = Workers ? Workers : 2;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
@@ -251,7 +264,7 @@ int runSpeedTune() {
   }
   raw_string_ostream Identity(O.BuildIdentity);
   tool::printVersion(Identity);
-  O.EvictModel = EvictModel;
+  O.EvictModel = ModelPath;
   if (Error E = runSpeedTuning(O))
     return fail(std::move(E));
   return 0;
@@ -315,9 +328,8 @@ int runTune() {
     return fail("--profile, --workload and --link are for --objective speed");
   if (Cost.getNumOccurrences())
     return fail("--cost is for --objective speed with --workload");
-  if (!EvictModel.empty())
-    return fail("--evict-model is for --objective speed (for size, the "
-                "inlining model is --model)");
+  if (Error E = checkModelKind(ModelPath, /*ForSpeed=*/false))
+    return fail(std::move(E));
   if (Corpus.empty() == Package.empty())
     return fail("give one of --corpus and --package");
   TuneOptions O;
@@ -334,7 +346,6 @@ int runTune() {
   O.PerPackage = PerPackage;
   O.MaxCompiles = MaxCompiles;
   O.BudgetMinutes = Budget;
-  O.Seed = Seed;
   O.ModelPath = ModelPath;
   Expected<TuneGuide> TheOrder =
       parseWord<TuneGuide>("order", Order,
@@ -347,12 +358,6 @@ int runTune() {
   if (!RankerPath.empty() && O.Guide != TuneGuide::Ranker)
     return fail("--ranker is for --order ranker");
   O.RankerPath = RankerPath;
-  Expected<TuneFilter> TheFilter = parseWord<TuneFilter>(
-      "filter", Filter,
-      {{"logged", TuneFilter::Logged}, {"none", TuneFilter::None}});
-  if (!TheFilter)
-    return fail(TheFilter.takeError());
-  O.Filter = *TheFilter;
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
@@ -373,16 +378,11 @@ cl::opt<std::string> CheckFile(cl::Positional, cl::desc("<decisions file>"),
                                cl::Required, cl::sub(CheckCmd), cl::cat(Cat));
 cl::opt<std::string> CheckModel("model",
                                 cl::desc("the model the build uses, if not "
-                                         "the embedded one"),
+                                         "the embedded one: for a file for "
+                                         "speed, the eviction model "
+                                         "(-mlgo-evict-model)"),
                                 cl::value_desc("file"), cl::sub(CheckCmd),
                                 cl::cat(Cat));
-
-cl::opt<std::string>
-    CheckEvictModel("evict-model",
-                    cl::desc("a file for speed: the eviction model the build "
-                             "uses (-mlgo-evict-model), if not the embedded "
-                             "one"),
-                    cl::value_desc("file"), cl::sub(CheckCmd), cl::cat(Cat));
 cl::opt<std::string>
     CheckLTO("lto",
              cl::desc("check the file for the compile steps of a -flto=thin "
@@ -402,14 +402,13 @@ int runCheck() {
     if (CheckProfile.empty())
       return fail(CheckFile + ": a file for speed; give the profile its "
                               "builds use (--profile)");
-    if (!CheckModel.empty())
-      return fail(CheckFile + ": a file for speed; --model is for files for "
-                              "size (the eviction model is --evict-model)");
+    if (Error E = checkModelKind(CheckModel, /*ForSpeed=*/true))
+      return fail(std::move(E));
     if (!CheckLTO.empty())
       return fail(CheckFile + ": a file for speed; --lto checks files for "
                               "size");
     Expected<size_t> Stale = checkSpeedDecisions(
-        CheckCorpus, CheckFile, CheckProfile, CheckEvictModel, outs());
+        CheckCorpus, CheckFile, CheckProfile, CheckModel, outs());
     if (!Stale)
       return fail(Stale.takeError());
     return *Stale ? 1 : 0;
@@ -417,9 +416,8 @@ int runCheck() {
   if (!CheckProfile.empty())
     return fail(CheckFile + ": a file for size; --profile is for files for "
                             "speed");
-  if (!CheckEvictModel.empty())
-    return fail(CheckFile + ": a file for size; --evict-model is for files "
-                            "for speed");
+  if (Error E = checkModelKind(CheckModel, /*ForSpeed=*/false))
+    return fail(std::move(E));
   if (!CheckLTO.empty() && CheckLTO != "thin" && CheckLTO != "full")
     return fail("--lto must be 'thin' or 'full', not '" + CheckLTO + "'");
   Expected<size_t> Stale =

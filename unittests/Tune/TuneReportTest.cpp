@@ -59,9 +59,8 @@ TEST(TuneReportTest, AReportOfOneProgram) {
             "- a.c: inline g into f #0 (-10 bytes)\n");
 }
 
-TEST(TuneReportTest, TheFilterHoistingAndFailuresHaveTheirLines) {
+TEST(TuneReportTest, HoistingAndFailuresHaveTheirLines) {
   RunReport R = makeReport();
-  R.Filtered = 7;
   R.StoppedByBudget = true;
   R.HoistedFunctions = 1;
   R.ProgramEntries = 2;
@@ -80,10 +79,6 @@ TEST(TuneReportTest, TheFilterHoistingAndFailuresHaveTheirLines) {
   EXPECT_NE(Md.find("- Whole-program decisions: 1 linkonce_odr function "
                     "decided once for their program (2 program entries; 3 "
                     "module entries left out, 0 added).\n"),
-            std::string::npos);
-  EXPECT_NE(Md.find("- Logged filter (each trajectory's logged size scores, "
-                    "no compile): 7 planned moves without a positive logged "
-                    "gain were skipped.\n"),
             std::string::npos);
   EXPECT_NE(Md.find("| total | 2000 | 1980 | 1960 | -2.00% | -1.01% | |\n"),
             std::string::npos);
@@ -116,15 +111,6 @@ TEST(TuneReportTest, TheTriesLogHasOneLinePerJudgedTry) {
                  "2\t5\tprog1\tunit1\tsite f g 0 inline\t-0.5000\t1\t2\t3\t400"
                  "\t-7\t1\t1\n"
                  "0\t0\tprog0\tunit0\theuristic\tnan\t0\t0\t0\t0\t0\t0\t0\n");
-}
-
-TEST(TuneReportTest, TheFiltersLogNamesWhatItTookOut) {
-  std::vector<FilteredRecord> F = {
-      {3, "a.c", {"site f g 0 no-inline", -6.0}},
-      {3, "a.c", {"group g inline", std::nan("")}}};
-  EXPECT_EQ(formatFiltered(F), "compiles\tmodule\tmove\tlogged_gain\n"
-                               "3\ta.c\tsite f g 0 no-inline\t-6.00\n"
-                               "3\ta.c\tgroup g inline\tnone\n");
 }
 
 TEST(TuneReportTest, TheCurveIsCSVAndSVG) {

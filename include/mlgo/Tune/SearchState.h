@@ -18,7 +18,6 @@
 #define MLGO_TUNE_SEARCHSTATE_H
 
 #include "mlgo/TrainCore/CompileOutcome.h"
-#include "mlgo/Tune/LoggedFilter.h"
 #include "mlgo/Tune/TuneSearch.h"
 
 #include "llvm/ADT/ArrayRef.h"
@@ -77,14 +76,6 @@ struct TryRecord {
   bool Kept = false;
 };
 
-/// A move the filter took out of a unit's plan, when it was planned: the
-/// logged-<order>.tsv line.
-struct FilteredRecord {
-  uint64_t Compiles;
-  std::string Unit;
-  LoggedBadMove Move;
-};
-
 /// One point of the curve: after the baselines and after each step.
 struct CurvePoint {
   /// The search's compiles so far.
@@ -100,7 +91,6 @@ struct SearchState {
   std::vector<Unit> Units;
   std::vector<UnitState> States;
   std::vector<TryRecord> Tries;
-  std::vector<FilteredRecord> Filtered;
   std::vector<CurvePoint> Curve;
   uint64_t Compiles = 0;
   bool StoppedByBudget = false;

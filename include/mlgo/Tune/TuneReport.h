@@ -50,9 +50,6 @@ struct RunReport {
   uint64_t Seed = 0;
   uint64_t Compiles = 0;
   bool StoppedByBudget = false;
-  /// The moves the filter took out, each time they were planned; none
-  /// without the filter.
-  std::optional<size_t> Filtered;
   /// Whole-program decisions: functions decided once, program entries,
   /// module entries left out and added.
   size_t HoistedFunctions = 0, ProgramEntries = 0, Removed = 0, Added = 0;
@@ -72,9 +69,6 @@ std::string formatProgramReport(const ProgramReport &P);
 std::string formatTries(llvm::ArrayRef<TryRecord> Tries,
                         llvm::function_ref<std::string(size_t)> ProgramOf,
                         llvm::function_ref<std::string(size_t)> UnitKey);
-
-/// The filter's log's text.
-std::string formatFiltered(llvm::ArrayRef<FilteredRecord> Filtered);
 
 /// Writes the curve of \p Curve to \p Stem.csv (per point, the compiles,
 /// the programs' cost, its change against \p ModelTotal in percent, "%.3f",

@@ -9,8 +9,8 @@
 // linked .text: its modules' objects linked together, each C++ inline or
 // template function counted once. The search is one loop over plain values
 // (mlgo/Tune/SearchState.h) with its parts around it: the move source
-// (TuneSearch.h) ordered by the ranker (MoveRanker.h), the logged filter
-// (LoggedFilter.h) and the report writer (TuneReport.h). A move is kept only
+// (TuneSearch.h) ordered by the ranker (MoveRanker.h) and the report writer
+// (TuneReport.h). A move is kept only
 // if it makes its program strictly smaller, so no program grows against
 // the model's build; the first move offered to each module is LLVM's own
 // heuristic, so tuning starts from the better of the model and -Oz.
@@ -19,7 +19,8 @@
 // soon as it is known: a rerun after kill -9, or after a source change,
 // compiles only what it has not compiled before and writes the same file
 // as an uninterrupted run (given --max-compiles, the search is a function
-// of the corpus, the model, the seed and the budget).
+// of the corpus, the model and the budget; ties in the order of moves are
+// broken by a fixed seed, TieBreakSeed).
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,15 +53,10 @@ struct CorpusModule;
 enum class TuneGuide : uint8_t { Ranker, Logit, Trajectory };
 llvm::StringRef getName(TuneGuide G);
 
-/// Which moves a plan keeps (`--filter`, docs/tune.md "The logged filter"):
-/// Logged keeps LLVM's heuristic and the moves whose logged size score
-/// (IR2Native's, with the declined sites scored) predicts that they shrink
-/// their unit; None (the default) keeps every move. Logged is not the
-/// default: on a small CMake project (test/Eval/user-project.test) it
-/// empties every plan after 3 compiles of 300 and saves nothing where None
-/// saves 6.35% (docs/lab/2026-12-02.md).
-enum class TuneFilter : uint8_t { Logged, None };
-llvm::StringRef getName(TuneFilter F);
+/// The seed that breaks ties in the order of moves (planMoves); the
+/// decisions file's `meta seed` and the report name it. It was `--seed`
+/// until 2026-12-03: any seed is as good, so it is not the user's choice.
+constexpr uint64_t TieBreakSeed = 1;
 
 /// The typed plan of one `mlgo tune` run: tools/mlgo/TuneCommands.cpp
 /// parses the command line into it once; nothing below it sees a string
@@ -83,9 +79,7 @@ struct TuneOptions {
   /// Wall-clock minutes for the search; 0: no limit. A run stopped by time
   /// is not reproducible by a rerun; one stopped by MaxCompiles is.
   double BudgetMinutes = 0;
-  uint64_t Seed = 1;
   TuneGuide Guide = TuneGuide::Ranker;
-  TuneFilter Filter = TuneFilter::None;
   /// The model that decides untuned sites and guides the search: a text
   /// model file, or the plugin's embedded model if empty.
   std::string ModelPath;
