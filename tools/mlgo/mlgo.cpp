@@ -230,6 +230,28 @@ static int runCommand(const std::vector<std::string> &Storage) {
   cl::ParseCommandLineOptions(
       Args.size(), Args.data(),
       "mlgo - machine-learning-guided optimization for stock LLVM 19\n");
+  // libLLVM registers options of its own in every subcommand; one given
+  // to mlgo would do nothing (an old `mlgo tune --filter logged` would
+  // run as if the word were not there), so it is refused.
+  std::string Active;
+  for (auto &Entry : Commands)
+    if (*Entry.getValue().Cmd)
+      Active = Entry.getKey().str() + " ";
+  for (cl::SubCommand *Sub : cl::getRegisteredSubcommands())
+    for (auto &Entry : Sub->OptionsMap) {
+      cl::Option *O = Entry.getValue();
+      // --help, --version and the like are in CommandLine's own
+      // "Generic Options".
+      bool Ours = llvm::any_of(O->Categories, [](cl::OptionCategory *C) {
+        return C == &getToolCategory() || C->getName() == "Generic Options";
+      });
+      if (!O->getNumOccurrences() || O->isPositional() || Ours)
+        continue;
+      return fail("--" + Entry.getKey().str() +
+                  " is not an option of mlgo (an option of LLVM's libraries, "
+                  "which mlgo does not read); see mlgo " +
+                  Active + "--help");
+    }
 
   for (auto &Entry : Commands)
     if (*Entry.getValue().Cmd)
