@@ -61,7 +61,7 @@ stage "fault cases"
 # The unit tests under AddressSanitizer and UBSan, leak checking on, in
 # the fuzz build above (build-fuzz/: clang-19 -O1, every library already
 # compiled with ASan, UBSan and coverage for the fuzz targets, so only the
-# tests themselves are compiled here; docs/hardening.md).
+# tests themselves are compiled here, at -O0; docs/hardening.md).
 # The build's output is kept aside, its errors shown when it fails
 # (a construct clang-19 rejects and GCC accepts fails only here).
 fuzz_log=$(mktemp)
