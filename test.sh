@@ -61,7 +61,7 @@ stage "fault cases"
 # The unit tests under AddressSanitizer and UBSan, leak checking on, in
 # the fuzz build above (build-fuzz/: clang-19 -O1, every library already
 # compiled with ASan, UBSan and coverage for the fuzz targets, so only the
-# tests themselves are compiled here; docs/hardening.md).
+# tests themselves are compiled here, at -O0; docs/hardening.md).
 # The build's output is kept aside, its errors shown when it fails
 # (a construct clang-19 rejects and GCC accepts fails only here).
 fuzz_log=$(mktemp)
@@ -75,8 +75,8 @@ fi
 rm -f "$fuzz_log"
 stage "unit tests under ASan/UBSan"
 # The one-definition rule across every area: bin/mlgo and the plugin built
-# with LTO, where GCC reports two different definitions of one type
-# (~5 min).
+# with LTO at -O0, where GCC reports two different definitions of one
+# type when it merges the translation units' types (~3 min).
 scripts/check-odr.sh build-odr || status=1
 stage "ODR check (LTO build)"
 # Correctness on real programs beyond zlib (a lit test): the test suites of
