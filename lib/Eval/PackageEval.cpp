@@ -301,19 +301,6 @@ static std::vector<std::string> getPolicyArgs(BuildKind Kind,
   return Args;
 }
 
-/// The flag that turns \p Mode on ("" for none).
-static StringRef getLtoFlag(LtoMode Mode) {
-  switch (Mode) {
-  case LtoMode::None:
-    return "";
-  case LtoMode::Thin:
-    return "-flto=thin";
-  case LtoMode::Full:
-    return "-flto";
-  }
-  llvm_unreachable("unknown LTO mode");
-}
-
 /// The words the compiler wrappers add to every compile and link of a
 /// build of \p Kind (MLGO_EVAL_EXTRA_FLAGS): the link flags; with LTO,
 /// its flag (but for the build without it), and for a build with the
@@ -324,7 +311,7 @@ static std::vector<std::string> getExtraFlags(BuildKind Kind,
   std::vector<std::string> Flags = Opts.LinkFlags;
   if (Opts.Lto == LtoMode::None || Kind == BuildKind::NoLto)
     return Flags;
-  Flags.push_back(getLtoFlag(Opts.Lto).str());
+  Flags.push_back(std::string(getLtoFlag(Opts.Lto)));
   if (Kind == BuildKind::Baseline)
     return Flags;
   Flags.push_back("--ld-path=" + Opts.LinkerPath);
@@ -845,7 +832,7 @@ static Expected<PackageReport> runBuilds(const BuildEvalOptions &Opts,
     if (Opts.Evict || !Opts.ProfilePath.empty())
       return makeError(Pkg + ": an LTO evaluation is of the inlining model "
                              "for size; it has no eviction model or profile");
-    Report.BaselineName = "stock " + getLtoFlag(Opts.Lto).str();
+    Report.BaselineName = "stock " + std::string(getLtoFlag(Opts.Lto));
     Report.HasNoLto = true;
     Report.NoLtoName = Opts.OptLevel + " no LTO";
   }

@@ -34,6 +34,8 @@ static std::string formatSummary(const RunReport &R) {
                 R.ModelDescription, R.OrderDescription, R.Seed, R.Budget);
   Md += formatv("- Search: {0} compiles{1}.\n", R.Compiles,
                 R.StoppedByBudget ? ", stopped by the budget" : "");
+  if (!R.Lto.empty())
+    Md += "- LTO: " + R.Lto + ".\n";
   if (R.HoistedFunctions)
     Md += formatv("- Whole-program decisions: {0} linkonce_odr function{1} "
                   "decided once for {2} ({3} program entries; {4} module "
@@ -46,10 +48,10 @@ static std::string formatSummary(const RunReport &R) {
 
 std::string formatProgramReport(const ProgramReport &P) {
   std::string Section =
-      formatv("Linked .text: -Oz {0}, model {1}, tuned {2} bytes ({3:F2}% vs "
-              "-Oz, {4:F2}% vs the model).\n\n",
+      formatv("Linked .text: {5} {0}, model {1}, tuned {2} bytes ({3:F2}% vs "
+              "{5}, {4:F2}% vs the model).\n\n",
               P.Stock, P.Model, P.Tuned, percentChange(P.Stock, P.Tuned),
-              percentChange(P.Model, P.Tuned))
+              percentChange(P.Model, P.Tuned), P.Baseline)
           .str();
   for (const std::string &L : P.KeptLines)
     Section += L + "\n";
@@ -58,8 +60,12 @@ std::string formatProgramReport(const ProgramReport &P) {
 
 std::string formatReport(const RunReport &R) {
   std::string Md = formatSummary(R);
-  Md += "\n| program | -Oz | model | tuned | tuned vs -Oz | tuned vs model "
-        "| modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n";
+  std::string Baseline =
+      R.Programs.empty() ? std::string("-Oz") : R.Programs[0].Baseline;
+  Md +=
+      formatv("\n| program | {0} | model | tuned | tuned vs {0} | tuned vs "
+              "model | modules tuned |\n|---|---:|---:|---:|---:|---:|---:|\n",
+              Baseline);
   uint64_t TS = 0, TM = 0, TT = 0;
   for (const ProgramReport &P : R.Programs) {
     Md += formatv("| {0} | {1} | {2} | {3} | {4:F2}% | {5:F2}% | {6} of {7} "

@@ -38,6 +38,7 @@
 #include "mlgo/Corpus/Package.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
+#include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Percent.h"
 #include "mlgo/Support/Progress.h"
 
@@ -334,6 +335,53 @@ Expected<TuneLayout> layOutUnits(const ProgramMap &Map, const Baselines &B,
   return L;
 }
 
+/// The search's objective: the programs' objects linked (SizeObjective),
+/// or under --lto the final artifacts of --link (LtoObjective), whose stock
+/// and model sizes then replace \p L's.
+Expected<std::unique_ptr<Objective>>
+makeObjective(CompileService &S, const TuneOptions &O,
+              const CompilePolicy &Base, const Baselines &B, TuneLayout &L) {
+  if (O.Lto == LtoMode::None)
+    return std::make_unique<SizeObjective>(S, B.Stock, L.Linked);
+  LtoSetup Setup;
+  Setup.Mode = O.Lto;
+  Setup.Link = O.Link;
+  // Absolute: the link runs in the caller's directory with these paths.
+  SmallString<256> Work(getWorkFile(O, "lto"));
+  sys::fs::make_absolute(Work);
+  Setup.WorkDir = std::string(Work);
+  Setup.PluginPath = getInstallDirs().Plugin;
+  SmallString<256> Ld(sys::path::parent_path(Setup.PluginPath));
+  sys::path::append(Ld, "lld", "ld.lld");
+  Setup.LdPath = std::string(Ld);
+  if (!sys::fs::exists(Setup.LdPath))
+    return makeError(Setup.LdPath + ": no such file (mlgo's ld.lld, which "
+                                    "loads the plugin into the LTO link)");
+  Setup.TimeoutSeconds = O.TimeoutSeconds;
+  std::vector<std::vector<LtoObjective::Slot>> Slots(L.Programs.size());
+  for (const Unit &U : L.Units)
+    for (size_t K = 0; K < U.Mods.size(); ++K) {
+      std::vector<LtoObjective::Slot> &P = Slots[U.Program];
+      if (P.size() <= U.Slots[K])
+        P.resize(U.Slots[K] + 1);
+      P[U.Slots[K]] = {U.Mods[K], U.Key};
+    }
+  auto Obj = std::make_unique<LtoObjective>(S, std::move(Setup), Base, B.Stock,
+                                            std::move(Slots));
+  if (O.Verbose)
+    errs() << "mlgo tune: linking each program with stock LTO and with the "
+              "model ("
+           << getLtoFlag(O.Lto) << ")\n";
+  Expected<std::vector<uint64_t>> Stock = Obj->start();
+  if (!Stock)
+    return Stock.takeError();
+  for (size_t P = 0; P < L.Programs.size(); ++P) {
+    L.Programs[P].Stock = (*Stock)[P];
+    L.Programs[P].Model = Obj->cost(P);
+  }
+  return Obj;
+}
+
 /// The decisions a run writes: per unit its entries, per program its
 /// whole-program entries, per unit the functions its modules define
 /// linkonce_odr, and what hoisting did.
@@ -350,15 +398,14 @@ class Tuner {
 public:
   Tuner(const TuneOptions &O, CompileService &S, TuneModels Models,
         std::vector<CompileService::SitesResult> Start, TuneLayout Layout,
-        std::vector<CompileOutcome> Stock)
+        std::unique_ptr<Objective> Obj)
       : O(O), S(S), Base(std::move(Models.Base)),
         ModelDescription(std::move(Models.ModelDescription)),
         Ranker(std::move(Models.Ranker)),
         RankerDescription(std::move(Models.RankerDescription)),
         Start(std::move(Start)), Programs(std::move(Layout.Programs)),
-        ModelLinked(std::move(Layout.Linked)), Units(std::move(Layout.Units)),
-        Failures(std::move(Layout.Failures)),
-        Obj(S, std::move(Stock), ModelLinked) {}
+        Units(std::move(Layout.Units)), Failures(std::move(Layout.Failures)),
+        Obj(std::move(Obj)) {}
   Error run();
 
 private:
@@ -423,6 +470,12 @@ private:
                             ArrayRef<uint64_t> Tuned) const;
   Error writeReport(const SearchState &R, const FileEntries &F,
                     ArrayRef<uint64_t> Tuned) const;
+  /// The build the report's and the file's stock size is of.
+  std::string getBaseline() const {
+    return O.Lto == LtoMode::Thin   ? "stock -flto=thin"
+           : O.Lto == LtoMode::Full ? "stock -flto"
+                                    : "-Oz";
+  }
   std::string describeBudget() const {
     return O.MaxCompiles         ? formatv("{0} compiles", O.MaxCompiles).str()
            : O.BudgetMinutes > 0 ? formatv("{0} minutes", O.BudgetMinutes).str()
@@ -438,10 +491,9 @@ private:
   /// Per module: the model's compile with its sites.
   const std::vector<CompileService::SitesResult> Start;
   const std::vector<Program> Programs;
-  const std::vector<LinkedProgram> ModelLinked;
   const std::vector<Unit> Units;
   const std::vector<std::string> Failures;
-  SizeObjective Obj;
+  const std::unique_ptr<Objective> Obj;
 };
 
 std::vector<TuneMove> Tuner::plan(const UnitState &St, bool OfferHeuristic,
@@ -474,7 +526,7 @@ Expected<std::vector<Measurement>> Tuner::measure(const StepPlan &P,
     for (size_t Mod : Units[T.Unit].Mods)
       Trials.push_back({Mod, Policy, T.Free});
   }
-  return Obj.measure(Trials, ("step " + Twine(Step)).str());
+  return Obj->measure(Trials, ("step " + Twine(Step)).str());
 }
 
 Tuner::Judged Tuner::judge(const StepPlan &P, unsigned Step,
@@ -495,11 +547,12 @@ Tuner::Judged Tuner::judge(const StepPlan &P, unsigned Step,
     bool Ok = true;
     for (size_t K = 0; K < Units[U].Mods.size(); ++K) {
       Ok &= Res[F + K].Outcome.Ok;
-      Changes.push_back({Units[U].Slots[K], &Res[F + K].Outcome});
+      Changes.push_back(
+          {Units[U].Slots[K], &Res[F + K].Outcome, Res[F + K].Detail.get()});
       Objects.push_back(Res[F + K].Outcome);
     }
     const size_t Prog = Units[U].Program;
-    const int64_t D = Ok ? Obj.delta(Prog, Changes) : 0;
+    const int64_t D = Ok ? Obj->delta(Prog, Changes) : 0;
     R.Tries.push_back(
         {Step, StepCompiles, U, Move, St.getText(), D, Ok, Ok && D < 0});
     if (!Ok || D >= 0) {
@@ -507,7 +560,7 @@ Tuner::Judged Tuner::judge(const StepPlan &P, unsigned Step,
       continue;
     }
     Moved[U] = true;
-    Obj.apply(Prog, Changes);
+    Obj->apply(Prog, Changes);
     keepMove(St, Move, D, Objects);
     if (Move.Heuristic)
       J.KeptHeuristic.push_back(U);
@@ -524,7 +577,7 @@ Error Tuner::fixHeuristics(ArrayRef<size_t> KeptHeuristic, SearchState &R) {
   std::vector<Trial> HR;
   for (size_t U : KeptHeuristic)
     HR.push_back({Units[U].Mods.front(), CompilePolicy::heuristic()});
-  Expected<std::vector<Measurement>> H = Obj.measure(HR, "heuristic sites");
+  Expected<std::vector<Measurement>> H = Obj->measure(HR, "heuristic sites");
   if (!H)
     return H.takeError();
   R.Compiles += HR.size();
@@ -561,7 +614,7 @@ Error Tuner::replan(const Judged &J, std::vector<Measurement> &Res,
   std::vector<Measurement> T;
   if (!TR.empty()) {
     Expected<std::vector<Measurement>> Compiled =
-        Obj.measure(TR, "new trajectories");
+        Obj->measure(TR, "new trajectories");
     if (!Compiled)
       return Compiled.takeError();
     T = std::move(*Compiled);
@@ -593,7 +646,7 @@ Expected<SearchState> Tuner::search() {
   SearchState R;
   R.Units = Units;
   R.States.resize(Units.size());
-  const uint64_t ModelTotal = Obj.total(Programs.size());
+  const uint64_t ModelTotal = Obj->total(Programs.size());
   for (size_t U = 0; U < Units.size(); ++U) {
     UnitState &St = R.States[U];
     St.Fixed.Module = Units[U].Key;
@@ -640,11 +693,13 @@ Expected<SearchState> Tuner::search() {
       return Res.takeError();
     R.Compiles += P.Compiles;
     Judged J = judge(P, Step, StepCompiles, *Res, First, R);
+    if (Error E = Obj->takeError())
+      return E;
     if (Error E = fixHeuristics(J.KeptHeuristic, R))
       return E;
     if (Error E = replan(J, *Res, R))
       return E;
-    const uint64_t Total = Obj.total(Programs.size());
+    const uint64_t Total = Obj->total(Programs.size());
     R.Curve.push_back({R.Compiles, Total, Elapsed()});
     Show(Total);
   }
@@ -655,7 +710,7 @@ Expected<SearchState> Tuner::search() {
               "{4:F2}% vs the model",
               getName(O.getOrder()), R.Compiles, R.Seconds,
               R.StoppedByBudget ? ", stopped by the budget" : "",
-              percentChange(ModelTotal, Obj.total(Programs.size()))));
+              percentChange(ModelTotal, Obj->total(Programs.size()))));
   return R;
 }
 
@@ -735,29 +790,34 @@ Expected<std::vector<uint64_t>> Tuner::check(const SearchState &R,
       Req.push_back({M, policyFor(Applied)});
   }
   Expected<std::vector<Measurement>> Res =
-      Obj.measure(Req, "check", /*WithTrajectory=*/false);
+      Obj->measure(Req, "check", /*WithTrajectory=*/false);
   if (!Res)
     return Res.takeError();
+  // Each program as the search left it, every tuned unit's modules
+  // replaced by their compiles from the file's entries.
   size_t Differ = 0;
-  std::vector<LinkedProgram> Linked = ModelLinked;
+  std::vector<std::vector<SlotChange>> Changes(Programs.size());
   for (auto [U, First] : Tuned) {
-    std::vector<LinkedProgram::Change> Changes;
     for (size_t K = 0; K < Units[U].Mods.size(); ++K) {
-      const CompileOutcome &E = (*Res)[First + K].Outcome;
-      if (!E.Ok)
-        return makeError("the tuned decisions do not compile: " + E.Error);
-      Differ += E.TextSize != R.States[U].Current[K].TextSize;
-      Changes.push_back({Units[U].Slots[K], getCode(E)});
+      const Measurement &M = (*Res)[First + K];
+      if (!M.Outcome.Ok)
+        return makeError("the tuned decisions do not compile: " +
+                         M.Outcome.Error);
+      Differ += M.Outcome.TextSize != R.States[U].Current[K].TextSize;
+      Changes[Units[U].Program].push_back(
+          {Units[U].Slots[K], &M.Outcome, M.Detail.get()});
     }
-    Linked[Units[U].Program].apply(Changes);
   }
   if (Differ)
     log(formatv("{0} tuned modules compile to another size from their "
                 "decisions file entries than in the search",
                 Differ));
   std::vector<uint64_t> TunedSize;
-  for (const LinkedProgram &L : Linked)
-    TunedSize.push_back(L.size());
+  for (size_t P = 0; P < Programs.size(); ++P)
+    TunedSize.push_back(
+        uint64_t(int64_t(Obj->cost(P)) + Obj->delta(P, Changes[P])));
+  if (Error E = Obj->takeError())
+    return E;
   return TunedSize;
 }
 
@@ -780,12 +840,14 @@ Error Tuner::writeDecisionsFiles(const SearchState &R, const FileEntries &F,
     File.setMeta("seed", std::to_string(TieBreakSeed));
     File.setMeta("budget", describeBudget());
     File.setMeta("compiles", std::to_string(R.Compiles));
+    if (O.Lto != LtoMode::None)
+      File.setMeta("lto", getLtoFlag(O.Lto));
     File.setMeta("measured",
-                 formatv("linked .text: -Oz {0}, model {1}, tuned {2} bytes "
-                         "({3:F2}% vs -Oz, {4:F2}% vs the model)",
+                 formatv("linked .text: {5} {0}, model {1}, tuned {2} bytes "
+                         "({3:F2}% vs {5}, {4:F2}% vs the model)",
                          Prog.Stock, Prog.Model, Tuned,
                          percentChange(Prog.Stock, Tuned),
-                         percentChange(Prog.Model, Tuned))
+                         percentChange(Prog.Model, Tuned), getBaseline())
                      .str());
     if (!F.ProgramEntries[P].Sites.empty())
       File.Program = std::make_shared<ModuleDecisions>(F.ProgramEntries[P]);
@@ -824,10 +886,18 @@ Error Tuner::writeReport(const SearchState &R, const FileEntries &F,
   Rep.Removed = F.Hoisted.Removed;
   Rep.Added = F.Hoisted.Added;
   Rep.Failures = Failures;
+  if (O.Lto != LtoMode::None)
+    Rep.Lto = (getLtoFlag(O.Lto) +
+               Twine("; each program's cost is the .text of the final "
+                     "artifact that --link makes from its modules' LTO "
+                     "compile steps, the plugin in every compile step and "
+                     "in the link"))
+                  .str();
   for (size_t I = 0; I < Programs.size(); ++I) {
     const Program &P = Programs[I];
     ProgramReport &PR = Rep.Programs.emplace_back();
     PR.Shown = showProgram(P.Name);
+    PR.Baseline = getBaseline();
     PR.Stock = P.Stock;
     PR.Model = P.Model;
     PR.Tuned = TunedSize[I];
@@ -923,8 +993,12 @@ Error runTuning(const TuneOptions &Options) {
   Expected<TuneLayout> Layout = layOutUnits(*Map, *B, Options);
   if (!Layout)
     return Layout.takeError();
+  Expected<std::unique_ptr<Objective>> Obj =
+      makeObjective(S, Options, Models->Base, *B, *Layout);
+  if (!Obj)
+    return Obj.takeError();
   Tuner T(Options, S, std::move(*Models), std::move(B->Start),
-          std::move(*Layout), std::move(B->Stock));
+          std::move(*Layout), std::move(*Obj));
   return T.run();
 }
 

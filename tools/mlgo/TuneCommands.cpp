@@ -143,8 +143,19 @@ cl::opt<std::string>
                   "module of the profiled program, named as the module with "
                   ".o added, in the module's directories: $(find "
                   "\"$MLGO_OBJECTS\" -name '*.o') finds them all) into "
-                  "$MLGO_PROGRAM"),
+                  "$MLGO_PROGRAM; with --lto, the link whose final artifact "
+                  "$MLGO_PROGRAM is measured: the objects are the LTO "
+                  "compile steps' bitcode, and $MLGO_LTO_FLAGS (the LTO "
+                  "mode, mlgo's ld.lld, the decisions, the ThinLTO cache) "
+                  "must be among its flags"),
          cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
+cl::opt<std::string>
+    TuneLto("lto",
+            cl::desc("--objective size: the cost is the .text of the final "
+                     "artifact --link makes with -flto=thin ('thin') or "
+                     "-flto ('full'), the decisions in every compile step "
+                     "and in the link"),
+            cl::value_desc("thin|full"), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string>
     Workload("workload",
              cl::desc("--objective speed: a shell command that runs "
@@ -323,9 +334,23 @@ int runTune() {
     return fail(Speed.takeError());
   if (*Speed)
     return runSpeedTune();
-  if (!Profile.empty() || !Workload.empty() || !Link.empty() ||
+  Expected<LtoMode> Lto = TuneLto.empty()
+                              ? LtoMode::None
+                              : parseWord<LtoMode>("lto", TuneLto,
+                                                   {{"thin", LtoMode::Thin},
+                                                    {"full", LtoMode::Full}});
+  if (!Lto)
+    return fail(Lto.takeError());
+  if (*Lto != LtoMode::None &&
+      (Link.empty() || !StringRef(Link).contains("MLGO_LTO_FLAGS")))
+    return fail("--lto measures the final artifact of a link: give --link "
+                "CMD, which links $MLGO_OBJECTS into $MLGO_PROGRAM with "
+                "$MLGO_LTO_FLAGS");
+  if (!Profile.empty() || !Workload.empty() ||
+      (!Link.empty() && *Lto == LtoMode::None) ||
       WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty())
-    return fail("--profile, --workload and --link are for --objective speed");
+    return fail("--profile, --workload and --link are for --objective speed "
+                "(--link also for --lto)");
   if (Cost.getNumOccurrences())
     return fail("--cost is for --objective speed with --workload");
   if (Error E = checkModelKind(ModelPath, /*ForSpeed=*/false))
@@ -361,6 +386,8 @@ int runTune() {
   O.Workers = Workers;
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
+  O.Lto = *Lto;
+  O.Link = Link;
   if (Error E = runTuning(O))
     return fail(std::move(E));
   return 0;

@@ -65,6 +65,7 @@
 #include "mlgo/Speed/BenchStats.h"
 #include "mlgo/Speed/CostKind.h"
 #include "mlgo/Speed/Profile.h"
+#include "mlgo/Support/LtoMode.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -74,9 +75,6 @@
 #include <vector>
 
 namespace mlgo {
-
-/// Whether the builds of an evaluation link with LTO.
-enum class LtoMode { None, Thin, Full };
 
 /// The link flags of an LTO evaluation without `--link-flags`: the
 /// size-conscious build's.

@@ -34,9 +34,10 @@
 // program's linked .text (LinkedProgram, each COMDAT group once). Speed
 // (SpeedObjective.h): a compile applies the profile and the measurement's
 // cost is the module's profile-weighted executed instructions (delta: the
-// sum of the changed modules' costs). The next objective plugs in here:
-// LTO, where a program's cost is its link's .text (delta needs the link:
-// measure returns the object, delta links).
+// sum of the changed modules' costs). Size under LTO (LtoObjective in
+// SizeObjective.h): a program's cost is the .text of the final artifact
+// its link makes; measure returns the object and the policy (Detail),
+// delta runs the LTO compile steps it changes and the link.
 //
 //===----------------------------------------------------------------------===//
 
@@ -93,6 +94,8 @@ struct Measurement {
 struct SlotChange {
   size_t Slot;
   const CompileOutcome *Outcome;
+  /// The measurement's Detail (null if it has none).
+  const MeasurementDetail *Detail = nullptr;
 };
 
 class Objective {
@@ -117,6 +120,12 @@ public:
 
   /// Program \p Program's cost now.
   virtual uint64_t cost(size_t Program) const = 0;
+
+  /// The first failure of the machine that delta() or apply() met (a link
+  /// that failed, a full disk), which they cannot return: delta() then
+  /// answers "larger" and the search must stop with this error. None for
+  /// objectives whose delta is arithmetic.
+  virtual llvm::Error takeError() { return llvm::Error::success(); }
 
   /// Every program's cost now.
   uint64_t total(size_t Programs) const {

@@ -35,6 +35,9 @@ namespace mlgo {
 /// model and tuned, and per unit the moves it kept.
 struct ProgramReport {
   std::string Shown;
+  /// The build Stock is of: "-Oz", or under `--lto` "stock -flto=thin" or
+  /// "stock -flto" (the final artifact of the link).
+  std::string Baseline = "-Oz";
   uint64_t Stock = 0, Model = 0, Tuned = 0;
   size_t UnitsTuned = 0, Units = 0;
   /// "- <unit>: <kept moves>" lines, one per unit that kept a move.
@@ -47,6 +50,9 @@ struct RunReport {
   size_t Modules = 0;
   std::string Fingerprint;
   std::string ModelDescription, OrderDescription, Budget;
+  /// Under `--lto`, what a program's cost is (the report's "LTO" line);
+  /// empty otherwise.
+  std::string Lto;
   uint64_t Seed = 0;
   uint64_t Compiles = 0;
   bool StoppedByBudget = false;

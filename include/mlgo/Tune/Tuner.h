@@ -27,6 +27,7 @@
 #ifndef MLGO_TUNE_TUNER_H
 #define MLGO_TUNE_TUNER_H
 
+#include "mlgo/Support/LtoMode.h"
 #include "mlgo/Tune/TuneSearch.h"
 
 #include "llvm/Support/Error.h"
@@ -88,6 +89,13 @@ struct TuneOptions {
   unsigned Workers = 0;
   unsigned TimeoutSeconds = 300;
   bool Verbose = true;
+  /// Thin or Full: a program's cost is the .text of the final artifact
+  /// that Link makes from its modules' LTO compile steps (LtoObjective in
+  /// mlgo/Tune/SizeObjective.h); None: its objects linked (SizeObjective).
+  LtoMode Lto = LtoMode::None;
+  /// With Lto: the shell command that links $MLGO_OBJECTS into
+  /// $MLGO_PROGRAM with $MLGO_LTO_FLAGS.
+  std::string Link;
 
   /// The order's name in the work directory's files: "guided" (Ranker,
   /// Logit) or "unguided" (Trajectory).
