@@ -63,7 +63,7 @@ static Error environmentError(StringRef First) {
 }
 
 Expected<std::vector<CompileCache::Entry>>
-CompileService::compile(ArrayRef<CompileRequest> Requests, StringRef What) {
+CompileService::compile(ArrayRef<ModuleRequest> Requests, StringRef What) {
   std::vector<CompileCache::Entry> Out(Requests.size());
   std::vector<CompileJob> Jobs;
   std::vector<std::string> JobModules;
@@ -155,7 +155,7 @@ CompileService::runBatch(ArrayRef<CompileJob> Jobs, StringRef What,
 }
 
 Expected<std::vector<CompileService::SitesResult>>
-CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
+CompileService::compileWithSites(ArrayRef<ModuleRequest> Requests,
                                  StringRef What) {
   std::vector<SitesResult> Out(Requests.size());
   std::vector<CompileJob> Jobs;
@@ -240,7 +240,7 @@ CompileService::compileWithSites(ArrayRef<CompileRequest> Requests,
 }
 
 Expected<std::vector<CompileService::Prediction>>
-CompileService::predict(ArrayRef<CompileRequest> Requests, StringRef What) {
+CompileService::predict(ArrayRef<ModuleRequest> Requests, StringRef What) {
   std::vector<Prediction> Out(Requests.size());
   std::vector<CompileJob> Jobs;
   std::vector<size_t> Where;

@@ -41,7 +41,7 @@ namespace trainer {
 Expected<Baseline> baseline(Context &C, std::vector<size_t> Train,
                             std::vector<size_t> Validation) {
   const std::vector<CorpusModule> &Modules = C.Modules;
-  std::vector<CompileRequest> Req;
+  std::vector<ModuleRequest> Req;
   for (size_t I = 0; I < Modules.size(); ++I)
     Req.push_back({I, CompilePolicy::stock()});
   for (size_t I = 0; I < Modules.size(); ++I)
@@ -194,7 +194,7 @@ Expected<Totals> evaluate(Context &C, const Baseline &B, ArrayRef<size_t> Set,
 Expected<Totals> evaluate(Context &C, const Baseline &B, ArrayRef<size_t> Set,
                           const CompilePolicy &P, StringRef What,
                           PackageSizes *PerPackage, TotalsKind Kind) {
-  std::vector<CompileRequest> Req;
+  std::vector<ModuleRequest> Req;
   for (size_t M : Set)
     Req.push_back({M, P});
   Expected<std::vector<CompileCache::Entry>> R = C.compile(Req, What);

@@ -113,7 +113,7 @@ Expected<Rows> counterfactual(Context &C, const Baseline &B) {
     return E;
   size_t Width = C.featureNames().size();
 
-  std::vector<CompileRequest> Req;
+  std::vector<ModuleRequest> Req;
   std::vector<uint32_t> At;
   // Predicted gain of each request (predicted_inversions).
   std::vector<float> Predicted;
@@ -242,7 +242,7 @@ Error counterfactualAround(Context &C, const Baseline &B, const Model &P,
           },
           C.predictsInversions() ? &Scores : nullptr))
     return E;
-  std::vector<CompileRequest> Req;
+  std::vector<ModuleRequest> Req;
   for (size_t M : Mods)
     Req.push_back({M, Pol});
   Expected<std::vector<CompileCache::Entry>> OwnCompiled =

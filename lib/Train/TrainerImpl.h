@@ -168,7 +168,7 @@ struct Context {
   /// Compiles (or looks up) module \p Modules[I] under each policy; the
   /// error: the compile cache could not be written.
   llvm::Expected<std::vector<CompileCache::Entry>>
-  compile(llvm::ArrayRef<CompileRequest> Requests, llvm::StringRef What) {
+  compile(llvm::ArrayRef<ModuleRequest> Requests, llvm::StringRef What) {
     return Service.compile(Requests, What);
   }
 

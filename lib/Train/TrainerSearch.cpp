@@ -42,7 +42,7 @@ Expected<std::vector<std::vector<uint32_t>>> search(Context &C,
     std::vector<GreedySearch::Try> Tries = Search.nextStep();
     if (Tries.empty())
       break;
-    std::vector<CompileRequest> Req;
+    std::vector<ModuleRequest> Req;
     for (GreedySearch::Try &T : Tries) {
       CompilePolicy P = CompilePolicy::heuristic();
       P.Flips = std::move(T.Flips);

@@ -101,7 +101,7 @@ static Expected<Candidate> evolve(Context &C, const Baseline &B,
     std::vector<std::vector<double>> Thetas = {ES.getTheta()};
     llvm::append_range(Thetas, Perturbed.Plus);
     llvm::append_range(Thetas, Perturbed.Minus);
-    std::vector<CompileRequest> Req;
+    std::vector<ModuleRequest> Req;
     for (const std::vector<double> &Th : Thetas) {
       Expected<Model> P = policyFor(C, Base, Th, Param);
       if (!P)

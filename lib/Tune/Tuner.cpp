@@ -23,6 +23,7 @@
 #include "mlgo/Tune/Tuner.h"
 
 #include "mlgo/Tune/LinkedProgram.h"
+#include "mlgo/Tune/LtoObjective.h"
 #include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/ProgramDecisions.h"
 #include "mlgo/Tune/SearchState.h"
@@ -253,14 +254,14 @@ struct Baselines {
 Expected<Baselines> compileBaselines(CompileService &S,
                                      const CompilePolicy &Base) {
   Baselines B;
-  std::vector<CompileRequest> Req;
+  std::vector<ModuleRequest> Req;
   for (size_t M = 0; M < S.modules().size(); ++M)
     Req.push_back({M, CompilePolicy::stock()});
   Expected<std::vector<CompileCache::Entry>> Oz = S.compile(Req, "-Oz");
   if (!Oz)
     return Oz.takeError();
   B.Stock = std::move(*Oz);
-  for (CompileRequest &R : Req)
+  for (ModuleRequest &R : Req)
     R.second = Base;
   Expected<std::vector<CompileService::SitesResult>> Model =
       S.compileWithSites(Req, "the model");

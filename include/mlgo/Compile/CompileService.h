@@ -36,7 +36,7 @@
 namespace mlgo {
 
 /// A compile of module Modules[first] under policy second.
-using CompileRequest = std::pair<size_t, CompilePolicy>;
+using ModuleRequest = std::pair<size_t, CompilePolicy>;
 
 class CompileService {
 public:
@@ -78,7 +78,7 @@ public:
   /// error: a result could not be appended to the cache file (a full
   /// disk); the batch is finished first, and the file keeps whole lines.
   llvm::Expected<std::vector<CompileCache::Entry>>
-  compile(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
+  compile(llvm::ArrayRef<ModuleRequest> Reqs, llvm::StringRef What);
 
   /// A compile's result and the call site of each of its decisions.
   struct SitesResult {
@@ -100,7 +100,7 @@ public:
   /// Like compile(), also giving every decision's call site (from the site
   /// cache, or compiled again; never by trajectory replay).
   llvm::Expected<std::vector<SitesResult>>
-  compileWithSites(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
+  compileWithSites(llvm::ArrayRef<ModuleRequest> Reqs, llvm::StringRef What);
   /// A prediction of a compile's .text (CompileJob::PredictOnly): the IR
   /// pipeline under the policy, no code generator, the embedded
   /// native-size model over every function it leaves. Not cached:
@@ -115,7 +115,7 @@ public:
   /// One prediction per request; identical requests in one batch are run
   /// once. The error: the machine's fault (OutputWriteError).
   llvm::Expected<std::vector<Prediction>>
-  predict(llvm::ArrayRef<CompileRequest> Reqs, llvm::StringRef What);
+  predict(llvm::ArrayRef<ModuleRequest> Reqs, llvm::StringRef What);
   /// Compiles module \p Mods[K] under \p Policies[K] with logging and calls
   /// \p OnRow(K, features, applied decision, heuristic's decision) for
   /// every decision, in order. The first log's feature names (the decision
