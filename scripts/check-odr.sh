@@ -17,7 +17,7 @@
 # units' streamed types at link time (whole-program analysis), whatever
 # the optimization level, and the self-test below uses the same flags.
 # The code it then generates is never run, so optimizing it (the Release
-# -O3 this build had) was wasted (docs/lab/2026-12-03-ci.md).
+# -O3 this build had) was wasted (docs/lab/2026-12-03.md, ci).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-build-odr}

@@ -93,7 +93,7 @@ cl::opt<std::string>
                        "-mlgo-evict-model=FILE)"),
               cl::value_desc("file"), cl::sub(TuneCmd), cl::cat(Cat));
 // --order and --ranker are hidden (--help-hidden): the ranker's order is
-// the default and measured best (docs/lab/2026-12-03-kernel3.md); the
+// the default and measured best (docs/lab/2026-12-03.md, kernel3); the
 // other orders and a ranker of one's own serve the ranker's recipe
 // (scripts/train-tune-ranker.sh, mlgo tune fit-ranker).
 cl::opt<std::string>

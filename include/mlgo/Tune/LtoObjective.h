@@ -13,7 +13,7 @@
 // recompiles only the backends of the modules it changed and of those
 // that import from them; a full LTO link compiles the merged module every
 // time. The link is keyed by its inputs and linked once per key. The cost
-// per try, measured on tinyxml2 and cjson, is in docs/lab/2026-12-03-lto3.md.
+// per try, measured on tinyxml2 and cjson, is in docs/lab/2026-12-03.md, lto3.
 //
 // What the ThinLTO cache cannot see: lld keys a backend by the bitcode of
 // its module and of the modules it imports from, not by -mllvm options. The
