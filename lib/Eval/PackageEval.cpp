@@ -367,25 +367,35 @@ static Error measureReward(StringRef Name, StringRef ProfilePath,
   return Error::success();
 }
 
+/// The options of mlgo bench's engine for \p Opts's timed runs, its files
+/// in WORK/\p SubDir (created).
+static Expected<speed::BenchOptions>
+getBenchOptions(const BuildEvalOptions &Opts, StringRef SubDir) {
+  speed::BenchOptions O;
+  O.Stop = Opts.TimeStop;
+  O.WorkDir = Opts.WorkDir + "/" + SubDir.str();
+  O.TimeoutSeconds = Opts.TestTimeoutSeconds;
+  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
+    return makeError(O.WorkDir + ": " + EC.message());
+  return O;
+}
+
 /// --cost time: the benchmark timed on both builds by mlgo bench's engine,
 /// in WORK/time/.
 static Error timeSpeed(const BuildEvalOptions &Opts, const BuildPlan &Plan,
                        const std::string &BaseDir, const std::string &ModelDir,
                        PackageReport &Report) {
   std::string Scratch = Opts.WorkDir + "/bench";
-  speed::BenchOptions O;
-  O.Stop = Opts.TimeStop;
-  O.WorkDir = Opts.WorkDir + "/time";
-  O.TimeoutSeconds = Opts.TestTimeoutSeconds;
-  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
-    return makeError(O.WorkDir + ": " + EC.message());
+  Expected<speed::BenchOptions> O = getBenchOptions(Opts, "time");
+  if (!O)
+    return O.takeError();
   if (Opts.Log)
     Opts.Log("timing " + Plan.Name + ": " + Report.BaselineName + ", " +
              Report.ModelName);
   Expected<speed::BenchResult> T = speed::runTimeBench(
       {{Report.BaselineName, Plan.BenchArgv(BaseDir, Scratch)},
        {Report.ModelName, Plan.BenchArgv(ModelDir, Scratch)}},
-      O);
+      *O);
   if (!T)
     return makeError(Plan.Name + ": " + toString(T.takeError()));
   SpeedReport &S = Report.Speed;
@@ -655,15 +665,12 @@ static Error measureBolt(const BuildEvalOptions &Opts, const BuildPlan &Plan,
   std::vector<speed::BenchBuild> Builds;
   for (int K = 0; K < 4; ++K)
     Builds.push_back({B.Names[K], Plan.BenchArgv(Dirs[K], Scratch)});
-  speed::BenchOptions O;
-  O.Stop = Opts.TimeStop;
-  O.WorkDir = Opts.WorkDir + "/bolt/time";
-  O.TimeoutSeconds = Opts.TestTimeoutSeconds;
-  if (std::error_code EC = sys::fs::create_directories(O.WorkDir))
-    return makeError(O.WorkDir + ": " + EC.message());
+  Expected<speed::BenchOptions> O = getBenchOptions(Opts, "bolt/time");
+  if (!O)
+    return O.takeError();
   if (Opts.Log)
     Opts.Log("timing " + Name + ": " + join(B.Names, ", "));
-  Expected<speed::BenchResult> T = speed::runTimeBench(Builds, O);
+  Expected<speed::BenchResult> T = speed::runTimeBench(Builds, *O);
   if (!T)
     return makeError(Name + ": " + toString(T.takeError()));
   B.Measure = T->decidedMeasure();
@@ -674,9 +681,9 @@ static Error measureBolt(const BuildEvalOptions &Opts, const BuildPlan &Plan,
   B.Time = T->Decided;
   const std::vector<std::vector<double>> &V = T->decidedValues();
   B.ModelAfterBolt = speed::bootstrapMedian(speed::pairedRatios(V[3], V[1]),
-                                            O.Seed, O.Resamples);
+                                            O->Seed, O->Resamples);
   B.BoltAfterModel = speed::bootstrapMedian(speed::pairedRatios(V[3], V[2]),
-                                            O.Seed, O.Resamples);
+                                            O->Seed, O->Resamples);
   return Error::success();
 }
 

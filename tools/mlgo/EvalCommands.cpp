@@ -158,16 +158,17 @@ cl::opt<unsigned> PackageMaxRuns(
     cl::desc("with --bolt or --cost time: stop timing after this many runs "
              "of each build (default: 100)"),
     cl::init(100), cl::sub(PackageCmd), cl::cat(Cat));
-cl::opt<std::string> PackageCost(
-    "cost",
-    cl::desc("with a profile: what the speed table measures the benchmark "
-             "by beside the reward: 'instructions' (executed, under "
-             "callgrind, and paired wall-clock runs; the default), 'cycles' "
-             "(callgrind's cache and branch simulation weighted into cycles "
-             "as well) or 'time' (both builds timed as mlgo bench does, "
-             "until --max-runs, instead of the wall-clock runs)"),
-    cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
-    cl::sub(PackageCmd), cl::cat(Cat));
+/// --cost of eval package and eval build.
+constexpr const char *CostHelp =
+    "with a profile: what the speed table measures the benchmark by beside "
+    "the reward: 'instructions' (executed, under callgrind, and paired "
+    "wall-clock runs; the default), 'cycles' (callgrind's cache and branch "
+    "simulation weighted into cycles as well) or 'time' (both builds timed "
+    "as mlgo bench does, until --max-runs, instead of the wall-clock runs)";
+cl::opt<std::string> PackageCost("cost", cl::desc(CostHelp),
+                                 cl::value_desc("instructions|cycles|time"),
+                                 cl::init("instructions"), cl::sub(PackageCmd),
+                                 cl::cat(Cat));
 cl::opt<unsigned> PackageJobs("jobs", cl::desc("make -j (default: 2)"),
                               cl::init(2), cl::sub(PackageCmd), cl::cat(Cat));
 cl::alias PackageJobsShort("j", cl::aliasopt(PackageJobs));
@@ -299,16 +300,10 @@ cl::opt<unsigned> BuildMaxRuns(
     cl::desc("with --bolt or --cost time: stop timing after this many runs "
              "of each build (default: 100)"),
     cl::init(100), cl::sub(BuildCmd), cl::cat(Cat));
-cl::opt<std::string> BuildCost(
-    "cost",
-    cl::desc("with a profile: what the speed table measures the benchmark "
-             "by beside the reward: 'instructions' (executed, under "
-             "callgrind, and paired wall-clock runs; the default), 'cycles' "
-             "(callgrind's cache and branch simulation weighted into cycles "
-             "as well) or 'time' (both builds timed as mlgo bench does, "
-             "until --max-runs, instead of the wall-clock runs)"),
-    cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
-    cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildCost("cost", cl::desc(CostHelp),
+                               cl::value_desc("instructions|cycles|time"),
+                               cl::init("instructions"), cl::sub(BuildCmd),
+                               cl::cat(Cat));
 cl::opt<std::string> BuildWork(
     "work-dir",
     cl::desc("build trees and logs (default: mlgo-eval-<name> in the current "
