@@ -14,14 +14,21 @@
 #   tuned/pgo             the whole tune: `mlgo tune --objective speed`
 #                         (--max-compiles $TUNE_COMPILES, default 24, no
 #                         workload check), its W/objects linked
-#   move-K/pgo            one kept move of that tune: its decisions file
-#                         cut to its K-th entry (the first $MOVES, default
-#                         6), only that entry's module rebuilt with it
+#   first-K/first-(K-1)   one kept move of that tune: its decisions file
+#                         cut to its first K entries (K up to $MOVES,
+#                         default 6) against the same file cut to K-1
+#                         (first-0 is pgo); the two builds differ only in
+#                         entry K's module, rebuilt with the longer file, so
+#                         the pair measures that one move with the moves
+#                         before it in place, as the search measured it
 #
 # Each pair is measured three ways:
 #
 #   * time: `mlgo bench` (one bench per baseline, every build of the pair
-#     list in it): the median CPU-time ratio with its 95% interval;
+#     list in it): the median CPU-time ratio with its 95% interval; for a
+#     first-K pair, whose builds are both in pgo's bench, the median of
+#     the rounds' first-K/first-(K-1) ratios, its 95% interval from 2,000
+#     bootstrap resamples of the rounds (seed 1);
 #   * instructions and the cycle estimate: `mlgo speed simulate` of each
 #     build (callgrind with its cache and branch simulation; instructions
 #     are its Ir), as ratios to the pair's baseline.
@@ -134,11 +141,12 @@ for p in ${programs//,/ }; do
     link_build "$p" "$d" tuned
   fi
   mkdir -p "$d/moves"
-  # One file per kept entry: the header, the entry's module, the entry.
+  # Per K: K.decisions, the file cut to its first K entries (each under
+  # its module line), and K.module, entry K's module.
   python3 - "$d/tuned.decisions" "$d/moves" "$moves" <<'PY'
 import sys
 path, out, limit = sys.argv[1], sys.argv[2], int(sys.argv[3])
-header, module, n = [], None, 0
+header, module, entries = [], None, []
 for line in open(path):
     line = line.rstrip("\n")
     if line.startswith("module "):
@@ -150,47 +158,56 @@ for line in open(path):
         continue
     if not line or line.startswith("end ") or line.startswith("#"):
         continue
-    n += 1
-    if n > limit:
-        break
-    with open(f"{out}/{n}.decisions", "w") as f:
-        f.write("\n".join(header) + "\n\n" + module + "\n" + line + "\n\nend 1\n")
-    with open(f"{out}/{n}.module", "w") as f:
-        f.write(module.split(" ", 1)[1] + "\n")
+    entries.append((module, line))
+for k in range(1, min(limit, len(entries)) + 1):
+    body, last = [], None
+    for m, e in entries[:k]:
+        if m != last:
+            body += ["", m]
+            last = m
+        body.append(e)
+    with open(f"{out}/{k}.decisions", "w") as f:
+        f.write("\n".join(header + body) + f"\n\nend {k}\n")
+    with open(f"{out}/{k}.module", "w") as f:
+        f.write(entries[k - 1][0].split(" ", 1)[1] + "\n")
 PY
-  movenames=()
-  for f in "$d"/moves/*.decisions; do
-    [[ -e $f ]] || continue
-    k=$(basename "$f" .decisions)
-    name=move-$k
+  movenames=() pairs=()
+  prev=pgo
+  for k in $(seq 1 "$moves"); do
+    f=$d/moves/$k.decisions
+    [[ -e $f ]] || break
+    name=first-$k
     movenames+=("$name")
-    [[ -x $d/b/$name/bin/$p ]] && continue
-    # The module's key is its source's path.
-    key=$(cat "$d/moves/$k.module") src=
-    for f2 in ${speed_files[$p]}; do [[ $f2 == "$key" ]] && src=$f2; done
-    [[ -n $src ]] || { echo "$p: no source of module $key" >&2; exit 1; }
-    obj=${src%.*}
-    echo "== $p: build $name ($src: $(tail -3 "$f" | head -1))" >&2
-    rm -rf "$d/o/$name" && cp -a "$d/o/pgo" "$d/o/$name"
-    # shellcheck disable=SC2086
-    (cd "$d/src" && ${speed_cc[$p]:-clang-19} -c -O2 -w ${speed_defs[$p]} \
-      -fprofile-use="$d/p.profdata" -fplugin="$plugin" -fpass-plugin="$plugin" \
-      -mllvm -mlgo-decisions="$f" "$src" -o "$d/o/$name/${obj//\//_}.o")
-    if cmp -s "$d/o/$name/${obj//\//_}.o" "$d/o/pgo/${obj//\//_}.o"; then
-      echo "   $name: the same object as pgo's" >&2
+    if [[ ! -x $d/b/$name/bin/$p ]]; then
+      # The module's key is its source's path.
+      key=$(cat "$d/moves/$k.module") src=
+      for f2 in ${speed_files[$p]}; do [[ $f2 == "$key" ]] && src=$f2; done
+      [[ -n $src ]] || { echo "$p: no source of module $key" >&2; exit 1; }
+      obj=${src%.*}
+      echo "== $p: build $name ($src: $(tail -3 "$f" | head -1))" >&2
+      rm -rf "$d/o/$name" && cp -a "$d/o/$prev" "$d/o/$name"
+      # shellcheck disable=SC2086
+      (cd "$d/src" && ${speed_cc[$p]:-clang-19} -c -O2 -w ${speed_defs[$p]} \
+        -fprofile-use="$d/p.profdata" -fplugin="$plugin" -fpass-plugin="$plugin" \
+        -mllvm -mlgo-decisions="$f" "$src" -o "$d/o/$name/${obj//\//_}.o")
+      if cmp -s "$d/o/$name/${obj//\//_}.o" "$d/o/$prev/${obj//\//_}.o"; then
+        echo "   $name: the same object as $prev's" >&2
+      fi
+      link_build "$p" "$d" "$name"
     fi
-    link_build "$p" "$d" "$name"
+    pairs+=("$prev $name")
+    prev=$name
   done
 
   printf '%s\n' "O2 O1" "O2 O3" "O2 Os" "O2 pgo" "pgo evict" "pgo tuned" \
-    "${movenames[@]/#/pgo }" >"$d/pairs"
+    "${pairs[@]}" >"$d/pairs"
   for n in O1 O2 O3 Os pgo evict tuned "${movenames[@]}"; do simulate "$d" "$n"; done
   bench "$d" O2 O1 O3 Os pgo
   bench "$d" pgo evict tuned "${movenames[@]}"
 done
 
 python3 - "$work" "$programs" <<'PY' | tee "$work/report.txt"
-import json, sys
+import json, random, sys
 work, programs = sys.argv[1], sys.argv[2].split(",")
 sign = lambda x: (x > 1) - (x < 1)
 
@@ -217,6 +234,24 @@ def spearman(a, b):
     vb = sum((y - mb) ** 2 for y in rb) ** 0.5
     return cov / (va * vb) if va and vb else float("nan")
 
+def median(xs):
+    xs = sorted(xs)
+    n = len(xs)
+    return xs[n // 2] if n % 2 else (xs[n // 2 - 1] + xs[n // 2]) / 2
+
+def paired(b, base, other):
+    """The median of the rounds' other/base ratios of one bench, with a
+    95% interval from 2,000 bootstrap resamples of the rounds (seed 1),
+    judged as mlgo bench judges its own ratios."""
+    key = "cycles" if "cycles" in base else "cpu_seconds"
+    ratios = [o / x for o, x in zip(other[key], base[key])]
+    rng = random.Random(1)
+    boot = sorted(median(rng.choices(ratios, k=len(ratios))) for _ in range(2000))
+    low, high = boot[int(0.025 * 2000)], boot[int(0.975 * 2000) - 1]
+    verdict = ("slower" if low > 1 else "faster" if high < 1
+               else "no measurable difference")
+    return {"median": median(ratios), "low": low, "high": high, "verdict": verdict}
+
 rows = []
 print(f"{'program':9} {'pair':14} {'time ratio [95%]':26} {'verdict':9} "
       f"{'instr':>7} {'cycles':>7}  agree(instr, cycles)  rounds")
@@ -228,14 +263,16 @@ for p in programs:
     benches = {}
     for line in open(f"{d}/pairs"):
         base, other = line.split()
-        if base not in benches:
-            benches[base] = json.load(open(f"{d}/bench-{base}.json"))
-        b = benches[base]
-        build = next(x for x in b["builds"] if x["name"].endswith(f"/b/{other}/run.sh"))
+        # A first-K pair is timed inside pgo's bench.
+        bench = "O2" if base == "O2" else "pgo"
+        if bench not in benches:
+            benches[bench] = json.load(open(f"{d}/bench-{bench}.json"))
+        b = benches[bench]
+        build = lambda n: next(x for x in b["builds"] if x["name"].endswith(f"/b/{n}/run.sh"))
+        r = build(other)["ratio"] if base == bench else paired(b, build(base), build(other))
         for n in (base, other):
             if n not in sim:
                 sim[n] = json.load(open(f"{d}/simulate-{n}.json"))
-        r = build["ratio"]
         ins = sim[other]["instructions"] / sim[base]["instructions"]
         cyc = sim[other]["cycles"] / sim[base]["cycles"]
         moved = r["verdict"] != "no measurable difference"
