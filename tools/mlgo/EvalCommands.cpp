@@ -388,15 +388,6 @@ Error setLtoOptions(StringRef Lto, StringRef LinkFlags,
 
 /// A model file as a report names it: its metadata.name, else the path;
 /// "embedded" is the plugin's own model.
-/// --cost's word as a speed::CostKind.
-Expected<speed::CostKind> parseCost(StringRef Word) {
-  return tool::parseWord<speed::CostKind>(
-      "cost", Word,
-      {{"instructions", speed::CostKind::Instructions},
-       {"cycles", speed::CostKind::Cycles},
-       {"time", speed::CostKind::Time}});
-}
-
 Expected<NamedPolicy> getModelPolicy(StringRef Path) {
   if (Path == "embedded")
     return NamedPolicy{"embedded", CompilePolicy::embedded()};
@@ -640,7 +631,7 @@ int runEvalPackage() {
       std::min(Opts.TimeStop.MinRounds, Opts.TimeStop.MaxRounds);
   if (PackageCost.getNumOccurrences() && !Speed)
     return fail("--cost is for a profile (--profile or --profile-from-tests)");
-  Expected<speed::CostKind> PackageCostKind = parseCost(PackageCost);
+  Expected<speed::CostKind> PackageCostKind = tool::parseCost(PackageCost);
   if (!PackageCostKind)
     return fail(PackageCostKind.takeError());
   Opts.Cost = *PackageCostKind;
@@ -811,7 +802,7 @@ int runEvalBuild() {
       std::min(Opts.TimeStop.MinRounds, Opts.TimeStop.MaxRounds);
   if (BuildCost.getNumOccurrences() && BuildProfile.empty())
     return fail("--cost is for --profile");
-  Expected<speed::CostKind> BuildCostKind = parseCost(BuildCost);
+  Expected<speed::CostKind> BuildCostKind = tool::parseCost(BuildCost);
   if (!BuildCostKind)
     return fail(BuildCostKind.takeError());
   Opts.Cost = *BuildCostKind;

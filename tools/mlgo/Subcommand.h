@@ -16,6 +16,8 @@
 #ifndef MLGO_TOOLS_SUBCOMMAND_H
 #define MLGO_TOOLS_SUBCOMMAND_H
 
+#include "mlgo/Speed/CostKind.h"
+
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/CommandLine.h"
@@ -68,6 +70,16 @@ parseWord(llvm::StringRef Option, llvm::StringRef Value,
     Names.push_back(Name);
   }
   return wordError(Option, Value, Names);
+}
+
+/// --cost's word (tune's workload check, eval's and tune build's speed
+/// tables) as a speed::CostKind.
+inline llvm::Expected<speed::CostKind> parseCost(llvm::StringRef Word) {
+  return parseWord<speed::CostKind>(
+      "cost", Word,
+      {{"instructions", speed::CostKind::Instructions},
+       {"cycles", speed::CostKind::Cycles},
+       {"time", speed::CostKind::Time}});
 }
 
 /// Prints what `mlgo --version` prints: mlgo's version and git commit, the

@@ -116,6 +116,20 @@ cl::opt<std::string> Bench("bench",
                                     "evaluation (default: the first --run)"),
                            cl::value_desc("command"), cl::sub(BuildCmd),
                            cl::cat(Cat));
+cl::opt<std::string> Cost(
+    "cost",
+    cl::desc("--objective speed: what the evaluation measures the benchmark "
+             "by beside the reward: 'instructions' (executed, under "
+             "callgrind, and paired wall-clock runs; the default), 'cycles' "
+             "(callgrind's cache and branch simulation weighted into cycles "
+             "as well) or 'time' (both builds timed as mlgo bench does, "
+             "until --max-runs)"),
+    cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
+    cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<unsigned> MaxRuns("max-runs",
+                          cl::desc("--cost time: stop timing after this many "
+                                   "runs of each build (default: 100)"),
+                          cl::init(100), cl::sub(BuildCmd), cl::cat(Cat));
 cl::list<std::string> Tests(
     "test",
     cl::desc("a shell command that tests a build, run in each build tree "
@@ -340,9 +354,14 @@ std::string getEvalKey(const Context &C) {
     Hash.update(StringRef("\0", 1));
   }
   const SourceEvalOptions &E = C.Eval;
-  std::vector<std::string> Words = {E.SourceDir,    E.PluginPath,
-                                    E.OptLevel,     E.Model.Policy.ModelPath,
-                                    E.BenchCommand, Ctest ? "ctest" : ""};
+  std::vector<std::string> Words = {E.SourceDir,
+                                    E.PluginPath,
+                                    E.OptLevel,
+                                    E.Model.Policy.ModelPath,
+                                    E.BenchCommand,
+                                    Ctest ? "ctest" : "",
+                                    speed::getCostName(E.Cost),
+                                    std::to_string(E.TimeStop.MaxRounds)};
   for (const auto *List : {&E.ConfigureArgs, &E.MakeArgs, &E.TestCommands})
     llvm::append_range(Words, *List);
   for (const std::string &W : Words) {
@@ -462,6 +481,13 @@ Error parseOptions(Context &C) {
   C.Speed = *Speed;
   if (!C.Speed && (!Profile.empty() || !RunCommands.empty() || !Bench.empty()))
     return makeError("--profile, --run and --bench are for --objective speed");
+  if (!C.Speed && (Cost.getNumOccurrences() || MaxRuns.getNumOccurrences()))
+    return makeError("--cost and --max-runs are for --objective speed");
+  Expected<speed::CostKind> TheCost = tool::parseCost(Cost);
+  if (!TheCost)
+    return TheCost.takeError();
+  if (MaxRuns.getNumOccurrences() && *TheCost != speed::CostKind::Time)
+    return makeError("--max-runs is for --cost time");
   if (C.Speed && !ModelPath.empty())
     return makeError("--model is for --objective size (the inlining model)");
   if (C.Speed && Budget != 0)
@@ -527,6 +553,9 @@ Error parseOptions(Context &C) {
                                         : std::string(Profile));
     E.ProfilePath = C.ProfilePath;
     E.BenchCommand = Bench.empty() ? RunCommands.front() : Bench;
+    E.Cost = *TheCost;
+    E.TimeStop.MaxRounds = std::max(1u, unsigned(MaxRuns));
+    E.TimeStop.MinRounds = std::min(E.TimeStop.MinRounds, E.TimeStop.MaxRounds);
   }
   return Error::success();
 }

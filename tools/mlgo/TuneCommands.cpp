@@ -223,11 +223,7 @@ int runSpeedTune() {
   if (Workload.empty() &&
       (WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty()))
     return fail("--workload-timeout and --workload-input are for --workload");
-  Expected<speed::CostKind> TheCost = parseWord<speed::CostKind>(
-      "cost", Cost,
-      {{"instructions", speed::CostKind::Instructions},
-       {"cycles", speed::CostKind::Cycles},
-       {"time", speed::CostKind::Time}});
+  Expected<speed::CostKind> TheCost = tool::parseCost(Cost);
   if (!TheCost)
     return fail(TheCost.takeError());
   if (Workload.empty() && Cost.getNumOccurrences())
