@@ -993,6 +993,56 @@ class _VectorEnv(_VectorBase):
         """(num_envs, n) booleans: each environment's allowed actions."""
         return np.stack([e.action_masks() for e in self.envs])
 
+    def _episode_of(self, i):
+        """Environment i's episode: (module, actions so far)."""
+        env = self.envs[i]
+        return env._module.name, list(env._actions)
+
+    def state(self):
+        """Everything a checkpoint needs to continue this vector
+        environment exactly, as a picklable dict: the dealer's generator
+        and what is left of its round, the episodes never dealt again, and
+        each environment's episode (its module, the actions taken so far,
+        whether it ended at the last step). restore() on a new vector
+        environment of the same arguments continues as this one would."""
+        episodes = []
+        for i in range(self.num_envs):
+            module, actions = self._episode_of(i)
+            episodes.append({"module": module, "actions": actions,
+                             "ended": bool(self._autoreset[i])})
+        return {"rng": self.np_random.bit_generator.state,
+                "order": [dict(o) for o in self._order],
+                "dead": sorted(self._dead), "episodes": episodes}
+
+    def restore(self, state):
+        """Takes a state() of another vector environment of the same
+        arguments and continues from it, instead of reset(): every
+        environment replays its episode's actions (reset option
+        'actions'), one that had ended all but its last (the same last
+        observation; its next step starts its next episode). Returns the
+        observations and infos the other one's last step returned (the
+        observations byte for byte: the compiler is deterministic)."""
+        if len(state["episodes"]) != self.num_envs:
+            raise ValueError(f"{self}: restore: the state has "
+                             f"{len(state['episodes'])} environments, this "
+                             f"one {self.num_envs}")
+        self.np_random.bit_generator.state = state["rng"]
+        self._order = [dict(o) for o in state["order"]]
+        self._dead = set(state["dead"])
+        obs, infos = [], []
+        for i, ep in enumerate(state["episodes"]):
+            actions = ep["actions"][:-1] if ep["ended"] else ep["actions"]
+            o, info = self._replay_one(i, {"module": ep["module"],
+                                           "actions": list(actions)})
+            obs.append(o)
+            infos.append(info)
+        self._autoreset = np.array([ep["ended"]
+                                    for ep in state["episodes"]])
+        return stack(obs), _vector_info(infos, self.num_envs)
+
+    def _replay_one(self, i, options):
+        return self.envs[i].reset(options=options)
+
     def step(self, actions):
         actions = np.asarray(actions).reshape(self.num_envs)
         for i, (env, a) in enumerate(zip(self.envs, actions)):

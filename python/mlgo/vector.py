@@ -21,10 +21,41 @@ for a seed the modules, observations and rewards are those of
 VectorInliningEnv with that seed. step_async()/step_wait() split step() as
 gymnasium's AsyncVectorEnv does.
 
+A worker that ends an episode in step() starts the next one at once (the
+module dealt as that episode's end is received, in the environments'
+order, as VectorInliningEnv deals it): its reset - the stock compile of a
+new module, the compile up to the first decision - runs while this
+process still waits for the other workers and while the caller computes
+its next actions.
+
+step() still waits for every worker: a vector step takes as long as its
+slowest environment, and an inlining episode's steps are anything but
+even (the last one runs the rest of the pipeline and the code generator,
+a reset the front of it), so in lockstep one worker's long step idles
+the other's compiler. The pipeline interface lets each worker advance on
+its own instead, as EnvPool's asynchronous mode does:
+
+    venv.async_reset(seed=1)
+    while training:
+        obs, rewards, terms, truncs, info = venv.recv()   # ready ones
+        venv.send(policy(obs), info["env_id"])
+
+recv() returns the environments whose answer came (at least one; their
+indices in info["env_id"]), send() gives those (or any that have none
+pending) their actions. Autoreset is next-step as in step(), but done in
+the worker: as soon as an episode ends, its worker starts its next one,
+and the action sent after the last step only fetches that episode's first
+observation. Each worker plays its own seeded order of the corpus's
+modules (an InliningEnv seeded from the vector seed), so for a seed every
+environment's episodes, observations and rewards depend only on the
+actions it was sent, not on which worker answered first. Two workers may
+play one module at once.
+
 A worker that dies is an EnvError naming it; an exception in a worker
 (an EnvError, a ValueError for a bad action) is raised again here.
 """
 import multiprocessing
+from multiprocessing.connection import wait as _wait_any
 
 import numpy as np
 
@@ -35,8 +66,12 @@ from .envs import (EnvError, InliningEnv, _NoDecisions, _VectorEnv,
 
 def _work(conn, corpus_args, kwargs):
     """A worker's loop: ('reset', options) -> (obs, info); ('step', action)
-    -> (obs, reward, terminated, truncated, info); ('close',) ends it.
-    Answers are ('ok', value) or ('error', exception)."""
+    -> (obs, reward, terminated, truncated, info); ('pipeline', seed)
+    starts the pipeline (the env reset with that seed; every answer then
+    a step's five values, and an episode's end followed at once by the
+    next episode's reset, whose first observation answers the next
+    'step'); ('close',) ends it. Answers are ('ok', value) or ('error',
+    exception)."""
     env = None
     try:
         try:
@@ -45,6 +80,8 @@ def _work(conn, corpus_args, kwargs):
         except Exception as e:  # noqa: BLE001 - reported to the parent
             conn.send(("error", e))
             return
+        pipeline = False
+        held = None  # pipeline: the answer of the next episode's reset
         while True:
             try:
                 msg = conn.recv()
@@ -52,14 +89,32 @@ def _work(conn, corpus_args, kwargs):
                 return
             if msg[0] == "close":
                 return
+            ended = False
             try:
                 if msg[0] == "reset":
+                    pipeline, held = False, None
                     out = env.reset(options=msg[1])
+                elif msg[0] == "pipeline":
+                    pipeline, held = True, None
+                    obs, info = env.reset(seed=msg[1])
+                    out = (obs, 0.0, False, False, info)
+                elif held is not None:
+                    conn.send(held)
+                    held = None
+                    continue
                 else:
                     out = env.step(msg[1])
+                    ended = out[2] or out[3]
                 conn.send(("ok", out))
             except Exception as e:  # noqa: BLE001 - reported to the parent
                 conn.send(("error", e))
+                continue
+            if pipeline and ended:
+                try:
+                    obs, info = env.reset()
+                    held = ("ok", (obs, 0.0, False, False, info))
+                except Exception as e:  # noqa: BLE001 - at the next step
+                    held = ("error", e)
     finally:
         if env is not None:
             env.close()
@@ -152,12 +207,30 @@ class AsyncVectorInliningEnv(_VectorEnv):
             raise
         _VectorEnv.__init__(self, workers, seed)
         self._pending = None
+        # Resets started as the last step's episodes ended: {env: options}.
+        self._started = {}
+        # Each environment's episode as this process saw it (state()).
+        self._episodes_seen = [None] * num_envs
+        # The pipeline: the environments whose answer is awaited, or None
+        # outside it.
+        self._awaited = None
 
     def __str__(self):
         return "AsyncVectorInliningEnv"
 
     def _episodes(self):
         return [{"module": m.name} for m in self.corpus]
+
+    def _episode_of(self, i):
+        module, actions = self._episodes_seen[i]
+        return module, list(actions)
+
+    def _replay_one(self, i, options):
+        self._leave_pipeline()
+        out = self.envs[i].reset(options=options)
+        self._episodes_seen[i] = (options["module"],
+                                  list(options.get("actions", [])))
+        return out
 
     def _start_reset(self, i):
         opts = self._next()
@@ -167,25 +240,45 @@ class AsyncVectorInliningEnv(_VectorEnv):
     def _finish_reset(self, i, opts):
         while True:
             try:
-                return self.envs[i].receive()
+                obs, info = self.envs[i].receive()
+                self._episodes_seen[i] = (info["module"], [])
+                return obs, info
             except _NoDecisions:
                 # As VectorInliningEnv: never dealt again.
                 self._dead.add(repr(sorted(opts.items())))
                 opts = self._start_reset(i)
 
+    def _drain(self):
+        """Reads every answer still owed (started resets, the pipeline's
+        pending steps), so that each worker waits for its next order."""
+        owed = list(self._started)
+        if self._awaited is not None:
+            owed += list(self._awaited)
+        self._started = {}
+        self._awaited = None
+        for i in owed:
+            try:
+                self.envs[i].receive()
+            except Exception:  # noqa: BLE001 - what was owed is dropped
+                pass
+
+    def _leave_pipeline(self):
+        if self._pending is not None:
+            raise ValueError(f"{self}: reset() while step_async() waits "
+                             f"for step_wait()")
+        self._drain()
+
     def reset(self, *, seed=None, options=None):
         if isinstance(seed, (list, tuple)):
             seed = seed[0]
+        if options:
+            raise ValueError(f"{self}: reset takes no options (episodes are "
+                             f"dealt from the seeded order)")
+        self._leave_pipeline()
         if seed is not None:
             from .envs import _new_rng
             self._np_random, self._np_random_seed = _new_rng(seed)
             self._order = []
-        if options:
-            raise ValueError(f"{self}: reset takes no options (episodes are "
-                             f"dealt from the seeded order)")
-        if self._pending is not None:
-            raise ValueError(f"{self}: reset() while step_async() waits "
-                             f"for step_wait()")
         starts = [self._start_reset(i) for i in range(self.num_envs)]
         obs, infos = zip(*[self._finish_reset(i, o)
                            for i, o in enumerate(starts)])
@@ -193,18 +286,26 @@ class AsyncVectorInliningEnv(_VectorEnv):
         return stack(list(obs)), _vector_info(infos, self.num_envs)
 
     def step_async(self, actions):
-        """Sends every worker its action (or, after an episode's end, its
-        next episode's reset); step_wait() collects."""
+        """Sends every worker its action (a worker whose episode ended at
+        the last step is already starting its next one); step_wait()
+        collects."""
         if self._pending is not None:
             raise ValueError(f"{self}: step_async() twice without "
                              f"step_wait()")
+        if self._awaited is not None:
+            raise ValueError(f"{self}: step() while the pipeline runs "
+                             f"(async_reset()); reset() first")
         actions = np.asarray(actions).reshape(self.num_envs)
         pending = []
         for i, (env, a) in enumerate(zip(self.envs, actions)):
             if self._autoreset[i]:
-                pending.append(("reset", self._start_reset(i)))
+                opts = self._started.pop(i, None)
+                if opts is None:
+                    opts = self._start_reset(i)
+                pending.append(("reset", opts))
             else:
                 env._send(a)
+                self._episodes_seen[i][1].append(int(a))
                 pending.append(("step", None))
         self._pending = pending
 
@@ -225,6 +326,12 @@ class AsyncVectorInliningEnv(_VectorEnv):
                 # answered, so that none is left with an unread answer.
                 error = error or e
                 continue
+            self._autoreset[i] = term or trunc
+            if term or trunc:
+                # Its next episode, dealt now in the order of the
+                # environments as VectorInliningEnv deals it, starts at
+                # once.
+                self._started[i] = self._start_reset(i)
             obs.append(o)
             rewards.append(r)
             terms.append(term)
@@ -233,10 +340,80 @@ class AsyncVectorInliningEnv(_VectorEnv):
         if error is not None:
             raise error
         terms, truncs = np.array(terms), np.array(truncs)
-        self._autoreset = terms | truncs
         return (stack(obs), np.array(rewards, dtype=np.float64), terms,
                 truncs, _vector_info(infos, self.num_envs))
 
     def step(self, actions):
         self.step_async(actions)
         return self.step_wait()
+
+    # The pipeline (the module's documentation).
+
+    def async_reset(self, seed=None):
+        """Starts the pipeline: every worker resets its environment with a
+        seed of its own, drawn from the vector's generator (seeded by
+        `seed` when given); recv() returns their first observations."""
+        self._leave_pipeline()
+        if seed is not None:
+            from .envs import _new_rng
+            self._np_random, self._np_random_seed = _new_rng(seed)
+            self._order = []
+        seeds = self.np_random.integers(0, 2**31 - 1, size=self.num_envs)
+        for w, s in zip(self.envs, seeds):
+            w.send("pipeline", int(s))
+        self._awaited = set(range(self.num_envs))
+        self._autoreset[:] = False
+
+    def recv(self):
+        """(obs, rewards, terminated, truncated, info) of the environments
+        whose answer came, at least one, in the order of their indices,
+        which info['env_id'] holds. Waits for the first answer only."""
+        if not self._awaited:
+            raise ValueError(f"{self}: recv() with no answer awaited "
+                             f"(async_reset(), then send() after each "
+                             f"recv())")
+        conns = {self.envs[i].conn: i for i in self._awaited}
+        ids = sorted(conns[c] for c in _wait_any(list(conns)))
+        obs, rewards, terms, truncs, infos = [], [], [], [], []
+        error = None
+        for i in ids:
+            self._awaited.discard(i)
+            try:
+                o, r, term, trunc, info = self.envs[i].receive()
+            except Exception as e:  # noqa: BLE001 - after every answer
+                error = error or e
+                continue
+            obs.append(o)
+            rewards.append(r)
+            terms.append(term)
+            truncs.append(trunc)
+            infos.append(info)
+        if error is not None:
+            raise error
+        info = _vector_info(infos, len(ids))
+        info["env_id"] = np.array(ids, dtype=np.int64)
+        return (stack(obs), np.array(rewards, dtype=np.float64),
+                np.array(terms), np.array(truncs), info)
+
+    def send(self, actions, env_ids):
+        """Sends each of `env_ids` its action (after an episode's end, the
+        action is ignored: that environment's next episode has begun)."""
+        if self._awaited is None:
+            raise ValueError(f"{self}: send() before async_reset()")
+        env_ids = np.asarray(env_ids, dtype=np.int64).reshape(-1)
+        actions = np.asarray(actions).reshape(len(env_ids))
+        for i in env_ids:
+            if not 0 <= i < self.num_envs:
+                raise ValueError(f"{self}: send(): no environment {i} (of "
+                                 f"{self.num_envs})")
+            if i in self._awaited:
+                raise ValueError(f"{self}: send(): environment {i} has an "
+                                 f"answer pending; recv() it first")
+        for i, a in zip(env_ids, actions):
+            self.envs[i].send("step", a)
+            self._awaited.add(int(i))
+
+    def close_extras(self, **kwargs):
+        self._awaited = None
+        self._started = {}
+        super().close_extras(**kwargs)

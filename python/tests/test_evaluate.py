@@ -70,3 +70,11 @@ def test_played_policy_equals_the_model(tiny_corpus, tmp_path):
         mlgo.evaluate(lambda obs: 1, tiny_corpus, name="random")
     with pytest.raises(FileNotFoundError):
         mlgo.evaluate(str(tmp_path / "none.json"), tiny_corpus)
+
+
+def test_evaluate_references_subset(tiny_corpus):
+    with pytest.raises(ValueError, match="^mlgo.evaluate: unknown reference "
+                       "'O3' in references="):
+        mlgo.evaluate(lambda obs: 1, tiny_corpus, references=("Oz", "O3"))
+    with pytest.raises(ValueError, match="must hold 'Oz'"):
+        mlgo.evaluate(lambda obs: 1, tiny_corpus, references=("random",))
