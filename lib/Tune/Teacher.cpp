@@ -31,6 +31,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
 #include <map>
@@ -206,10 +207,22 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
                                       : std::string("none"));
   Set.Meta.emplace_back("programs", O.PerPackage ? "per package" : "one");
   Set.Meta.emplace_back("decisions", md5Hex(DecisionsBytes));
+  // A module whose compile fails as the tuner's baseline did (clang's
+  // error, a crash) is left out, as the tuner leaves it out, and named; a
+  // failure of the machine (a timeout, a full disk) stops the build, whose
+  // rerun then compiles it again.
+  for (size_t M = 0; M < Mods->size(); ++M)
+    if (!R[M].ok()) {
+      if (R[M].Transient || R[M].Environment)
+        return makeError(R[M].Error);
+      Set.Meta.emplace_back("left-out", encodeName((*Mods)[M].Name));
+      errs() << "mlgo teacher build: warning: left out: " << R[M].Error
+             << "\n";
+    }
   for (size_t M = 0; M < Mods->size(); ++M) {
     const CorpusModule &CM = (*Mods)[M];
     if (!R[M].ok())
-      return makeError(R[M].Error);
+      continue;
     const CompileResult &C = *R[M].Result;
     Expected<DecisionLog> Log = parseDecisionLog(C.Log, CM.Name);
     if (!Log)
