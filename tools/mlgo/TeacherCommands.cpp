@@ -1,0 +1,131 @@
+//===- tools/mlgo/TeacherCommands.cpp - mlgo teacher build/train ----------===//
+//
+//   mlgo teacher build --corpus DIR --work-dir W -o SET [--max-compiles N]
+//   mlgo teacher train SET -o MODEL [--epochs N] [--seed S]
+//
+// The search as a teacher (mlgo/Tune/Teacher.h, docs/teacher.md): the
+// decisions `mlgo tune` finds for a corpus, per call site, and an inlining
+// model trained to imitate them.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Subcommand.h"
+
+#include "mlgo/Tune/Teacher.h"
+
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace llvm;
+using namespace mlgo;
+using tool::fail;
+
+namespace {
+
+cl::OptionCategory &Cat = tool::getToolCategory();
+
+cl::SubCommand BuildCmd("teacher build",
+                        "Tune a corpus and write, per call site, the "
+                        "features, LLVM's, the model's and the tuned answer "
+                        "and the bytes the move saved (a teacher set)");
+cl::opt<std::string> Corpus("corpus", cl::desc("the corpus to tune"),
+                            cl::value_desc("dir"), cl::Required,
+                            cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> WorkDir("work-dir",
+                             cl::desc("the tune's work directory and its "
+                                      "decisions (a rerun resumes there)"),
+                             cl::value_desc("dir"), cl::Required,
+                             cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> BuildOut("o", cl::desc("the teacher set"),
+                              cl::value_desc("file"), cl::Required,
+                              cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<uint64_t> MaxCompiles("max-compiles",
+                              cl::desc("the search's compiles (after two per "
+                                       "module for the baseline; default: "
+                                       "until the moves run out)"),
+                              cl::init(0), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<bool> PerPackage("per-package",
+                         cl::desc("tune each top-level directory of the "
+                                  "corpus as its own program"),
+                         cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<std::string> TeacherModel("model",
+                                  cl::desc("the model the search starts from "
+                                           "(default: the embedded one)"),
+                                  cl::value_desc("file"), cl::sub(BuildCmd),
+                                  cl::cat(Cat));
+cl::opt<unsigned> Workers("jobs", cl::desc("compile workers (0: one per core)"),
+                          cl::init(0), cl::sub(BuildCmd), cl::cat(Cat));
+cl::opt<bool> Quiet("quiet", cl::desc("no progress lines"), cl::sub(BuildCmd),
+                    cl::cat(Cat));
+
+cl::SubCommand TrainCmd("teacher train",
+                        "Train an inlining model to imitate a teacher set");
+cl::opt<std::string> SetFile(cl::Positional, cl::Required, cl::desc("<set>"),
+                             cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<std::string> TrainOut("o", cl::desc("the model"),
+                              cl::value_desc("file"), cl::Required,
+                              cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<unsigned> Epochs("epochs", cl::desc("training epochs"), cl::init(200),
+                         cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<uint64_t> Seed("seed", cl::desc("the seed of the initial weights and "
+                                        "the batches"),
+                       cl::init(1), cl::sub(TrainCmd), cl::cat(Cat));
+cl::opt<std::string> Name("name", cl::desc("the model's name"),
+                          cl::init("teacher-student"), cl::sub(TrainCmd),
+                          cl::cat(Cat));
+
+int runBuild() {
+  TeacherBuildOptions O;
+  O.CorpusDir = Corpus;
+  O.WorkDir = WorkDir;
+  O.Output = BuildOut;
+  O.MaxCompiles = MaxCompiles;
+  O.PerPackage = PerPackage;
+  O.ModelPath = TeacherModel;
+  O.Workers = Workers;
+  O.Verbose = !Quiet;
+  Expected<TeacherSet> S = buildTeacherSet(O);
+  if (!S)
+    return fail(S.takeError());
+  size_t Moved = 0, Inversions = 0;
+  uint64_t Saved = 0;
+  for (const TeacherSite &T : S->Sites) {
+    Moved += T.Moved;
+    Inversions += T.getTarget() != T.Llvm;
+    Saved += T.Saved;
+  }
+  outs() << formatv("{0}: {1} sites, {2} moved by the search ({3} bytes "
+                    "saved by their moves), {4} targets inverting LLVM's "
+                    "answer; fingerprint {5}\n",
+                    BuildOut, S->Sites.size(), Moved, Saved, Inversions,
+                    S->getFingerprint());
+  return 0;
+}
+
+int runTrain() {
+  Expected<TeacherSet> S = TeacherSet::load(SetFile);
+  if (!S)
+    return fail(S.takeError());
+  StudentOptions O;
+  O.Name = Name;
+  O.Epochs = Epochs;
+  O.Seed = Seed;
+  Expected<StudentReport> R = trainStudent(*S, O);
+  if (!R)
+    return fail(R.takeError());
+  if (Error E = R->Student.save(TrainOut))
+    return fail(std::move(E));
+  outs() << formatv("{0}: trained on {1} sites of {2}: agrees with the "
+                    "target at {3}, inverts LLVM's answer at {4} of the {5} "
+                    "sites whose target does\n",
+                    TrainOut, R->Sites, SetFile, R->Agree, R->InversionsKept,
+                    R->Inversions);
+  return 0;
+}
+
+tool::RegisterGroup RegGroup("teacher", "Tune a corpus into a teacher set, "
+                                        "and train a model to imitate it");
+tool::RegisterSubcommand RegBuild(BuildCmd, runBuild);
+tool::RegisterSubcommand RegTrain(TrainCmd, runTrain);
+
+} // namespace
