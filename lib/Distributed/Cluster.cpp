@@ -1007,7 +1007,8 @@ Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
   if (Problem.empty() && !isDistributedCommand(Command))
     Problem = ("'mlgo " + Command +
                "' does not run its compiles on MPI ranks (those that do: "
-               "tune, train, eval corpus, regalloc train, worker bench); "
+               "tune, train, eval corpus, regalloc train, worker bench, "
+               "teacher build); "
                "run it as one process (without mpirun, or with -np 1)")
                   .str();
   if (!Problem.empty())

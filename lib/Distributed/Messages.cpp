@@ -102,7 +102,8 @@ std::string describeHosts(ArrayRef<std::string> Hosts) {
 
 bool isDistributedCommand(StringRef Command) {
   return Command == "tune" || Command == "train" || Command == "eval corpus" ||
-         Command == "regalloc train" || Command == "worker bench";
+         Command == "regalloc train" || Command == "worker bench" ||
+         Command == "teacher build";
 }
 
 //===-- Messages ----------------------------------------------------------===//

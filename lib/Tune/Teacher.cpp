@@ -149,7 +149,8 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
       Keys[ModsOf[P][I]] = K[I];
     SmallString<256> Path(Decisions);
     if (O.PerPackage)
-      sys::path::append(Path, (P.empty() ? "_" : P) + std::string(".decisions"));
+      sys::path::append(Path,
+                        (P.empty() ? "_" : P) + std::string(".decisions"));
     Expected<std::unique_ptr<MemoryBuffer>> B = readWholeFile(Path);
     if (!B)
       return B.takeError();
@@ -179,8 +180,8 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
       Expected<StringSet<>> LinkOnce = getLinkOnceODRFunctions(CM.BitcodePath);
       if (!LinkOnce)
         return LinkOnce.takeError();
-      ModuleDecisions Applied =
-          expandForModule(P.Fixed ? *P.Fixed : NoEntries, *F.Program, *LinkOnce);
+      ModuleDecisions Applied = expandForModule(P.Fixed ? *P.Fixed : NoEntries,
+                                                *F.Program, *LinkOnce);
       if (!Applied.Sites.empty())
         P.Fixed = std::make_shared<const ModuleDecisions>(std::move(Applied));
     }
@@ -201,10 +202,9 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
   Set.Meta.emplace_back("llvm", First.getMeta("llvm").str());
   Set.Meta.emplace_back("corpus", getCorpusFingerprint(*Mods));
   Set.Meta.emplace_back("model", First.getMeta("model").str());
-  Set.Meta.emplace_back("budget", O.MaxCompiles
-                                      ? std::to_string(O.MaxCompiles) +
-                                            " compiles"
-                                      : std::string("none"));
+  Set.Meta.emplace_back(
+      "budget", O.MaxCompiles ? std::to_string(O.MaxCompiles) + " compiles"
+                              : std::string("none"));
   Set.Meta.emplace_back("programs", O.PerPackage ? "per package" : "one");
   Set.Meta.emplace_back("decisions", md5Hex(DecisionsBytes));
   // A module whose compile fails as the tuner's baseline did (clang's
@@ -216,8 +216,7 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
       if (R[M].Transient || R[M].Environment)
         return makeError(R[M].Error);
       Set.Meta.emplace_back("left-out", encodeName((*Mods)[M].Name));
-      errs() << "mlgo teacher build: warning: left out: " << R[M].Error
-             << "\n";
+      errs() << "mlgo teacher build: warning: left out: " << R[M].Error << "\n";
     }
   for (size_t M = 0; M < Mods->size(); ++M) {
     const CorpusModule &CM = (*Mods)[M];
@@ -241,8 +240,8 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
       return makeError(CM.Name + ": logged other features than the modules "
                                  "before it");
     std::string Program = O.PerPackage ? CM.Package : "*";
-    std::string Shown = O.PerPackage ? describePackage(CM.Package)
-                                     : std::string("the corpus");
+    std::string Shown =
+        O.PerPackage ? describePackage(CM.Package) : std::string("the corpus");
     for (size_t K = 0; K < Log->size(); ++K) {
       const DecidedSite &D = C.Sites[K];
       if (std::isnan(D.Logit))
@@ -258,8 +257,9 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
       S.ModelAnswer = D.Logit > 0;
       S.Tuned = D.Site.Inline;
       if (S.Tuned != (Log->Decisions[K] != 0))
-        return makeError(CM.Name + ": the log and the call sites disagree on "
-                                   "the decision at " +
+        return makeError(CM.Name +
+                         ": the log and the call sites disagree on "
+                         "the decision at " +
                          D.Site.Caller + " -> " + D.Site.Callee);
       S.Moved = D.Fixed && S.Tuned != S.ModelAnswer;
       if (S.Moved)

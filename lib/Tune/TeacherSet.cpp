@@ -76,8 +76,7 @@ template <typename T> static bool parseNumber(StringRef Field, T &Out) {
   // Decimal only, as the writer writes them: no sign for unsigned fields,
   // no leading '+', no leading zeros but "0" itself.
   if (Field.empty() || Field.starts_with("+") ||
-      (Field.size() > 1 && Field.starts_with("0")) ||
-      Field.starts_with("-0"))
+      (Field.size() > 1 && Field.starts_with("0")) || Field.starts_with("-0"))
     return false;
   return !Field.getAsInteger(10, Out);
 }
@@ -115,10 +114,11 @@ Expected<TeacherSet> TeacherSet::parse(StringRef Text, StringRef Name) {
     Line.split(F, ' ');
     if (!SawHeader) {
       if (Line != "mlgo-teacher 1")
-        return Fail(Line.starts_with("mlgo-teacher ")
-                        ? "unsupported teacher set version '" + Line.substr(13) +
-                              "' (this mlgo reads version 1)"
-                        : Twine("expected 'mlgo-teacher 1': not a teacher set"));
+        return Fail(
+            Line.starts_with("mlgo-teacher ")
+                ? "unsupported teacher set version '" + Line.substr(13) +
+                      "' (this mlgo reads version 1)"
+                : Twine("expected 'mlgo-teacher 1': not a teacher set"));
       SawHeader = true;
       continue;
     }

@@ -67,8 +67,9 @@ cl::opt<std::string> TrainOut("o", cl::desc("the model"),
                               cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<unsigned> Epochs("epochs", cl::desc("training epochs"), cl::init(200),
                          cl::sub(TrainCmd), cl::cat(Cat));
-cl::opt<uint64_t> Seed("seed", cl::desc("the seed of the initial weights and "
-                                        "the batches"),
+cl::opt<uint64_t> Seed("seed",
+                       cl::desc("the seed of the initial weights and "
+                                "the batches"),
                        cl::init(1), cl::sub(TrainCmd), cl::cat(Cat));
 cl::opt<std::string> Name("name", cl::desc("the model's name"),
                           cl::init("teacher-student"), cl::sub(TrainCmd),

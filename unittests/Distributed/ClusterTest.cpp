@@ -85,6 +85,8 @@ TEST(ClusterTest, OnlyCommandsThatCompileDistribute) {
   EXPECT_TRUE(isDistributedCommand("worker bench"));
   EXPECT_TRUE(isDistributedCommand("eval corpus"));
   EXPECT_TRUE(isDistributedCommand("regalloc train"));
+  EXPECT_TRUE(isDistributedCommand("teacher build"));
+  EXPECT_FALSE(isDistributedCommand("teacher train"));
   EXPECT_FALSE(isDistributedCommand("eval package"));
   EXPECT_FALSE(isDistributedCommand("tune check"));
   EXPECT_FALSE(isDistributedCommand("corpus extract"));

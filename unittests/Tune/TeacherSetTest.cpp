@@ -1,7 +1,7 @@
 //===- unittests/Tune/TeacherSetTest.cpp - The teacher set's text ---------===//
 
-#include "mlgo/Tune/Teacher.h"
 #include "mlgo/Tune/TeacherSet.h"
+#include "mlgo/Tune/Teacher.h"
 
 #include "gtest/gtest.h"
 
@@ -35,7 +35,8 @@ TeacherSet makeSet() {
   S.Meta = {{"corpus", "0123"}, {"model", "embedded (x y)"}};
   S.FeatureNames = {"callee_users", "inlining_default"};
   S.Sites.push_back(site("f", "g%*", false, true, true, 16, {-5, 0}));
-  S.Sites.push_back(site("f", "h", true, true, false, 0, {9007199254740993, 1}));
+  S.Sites.push_back(
+      site("f", "h", true, true, false, 0, {9007199254740993, 1}));
   S.Sites.back().Program = "pkg one";
   S.Sites.back().Ordinal = 4294967295u;
   return S;
@@ -49,8 +50,7 @@ TEST(TeacherSetTest, PrintsEscapedNamesAndReadsThemBack) {
   EXPECT_NE(Text.find("site pkg%20one src/a%20b.c f h 4294967295 1 1 1 0 0 "
                       "9007199254740993 1\n"),
             std::string::npos);
-  EXPECT_TRUE(StringRef(Text).ends_with(
-      "end 2 " + S.getFingerprint() + "\n"));
+  EXPECT_TRUE(StringRef(Text).ends_with("end 2 " + S.getFingerprint() + "\n"));
   Expected<TeacherSet> R = TeacherSet::parse(Text, "s.txt");
   ASSERT_TRUE(bool(R)) << toString(R.takeError());
   EXPECT_EQ(R->print(), Text);

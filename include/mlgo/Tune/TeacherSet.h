@@ -1,4 +1,4 @@
-//===- mlgo/Tune/TeacherSet.h - What the search teaches, per site -*- C++ -*-===//
+//===- mlgo/Tune/TeacherSet.h - What the search teaches -------*- C++ -*-===//
 //
 // A teacher set (docs/teacher.md) holds, for every policy decision of a
 // corpus compiled with the decisions `mlgo tune` found for it, the site's
