@@ -3,7 +3,7 @@
 //   mlgo teacher build --corpus DIR --work-dir W -o SET [--max-compiles N]
 //   mlgo teacher train SET -o MODEL [--epochs N] [--seed S]
 //
-// The search as a teacher (mlgo/Tune/Teacher.h, docs/teacher.md): the
+// The search as a teacher (mlgo/Teacher/Teacher.h, docs/teacher.md): the
 // decisions `mlgo tune` finds for a corpus, per call site, and an inlining
 // model trained to imitate them.
 //
@@ -11,7 +11,7 @@
 
 #include "Subcommand.h"
 
-#include "mlgo/Tune/Teacher.h"
+#include "mlgo/Teacher/Teacher.h"
 
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"

@@ -1,13 +1,13 @@
-//===- lib/Tune/TeacherSet.cpp - The teacher set's text -------------------===//
+//===- lib/Teacher/TeacherSet.cpp - The teacher set's text ----------------===//
 //
-// See mlgo/Tune/TeacherSet.h (the format) and docs/teacher.md. The writer
+// See mlgo/Teacher/TeacherSet.h (the format) and docs/teacher.md. The writer
 // prints every field in one fixed way, so that equal sets are equal bytes
 // and the fingerprint (the MD5 of the bytes before the end line) names the
 // set; the reader refuses whatever the writer would not write.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/TeacherSet.h"
+#include "mlgo/Teacher/TeacherSet.h"
 
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/Error.h"

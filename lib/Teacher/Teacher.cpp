@@ -1,6 +1,6 @@
-//===- lib/Tune/Teacher.cpp - mlgo teacher build / train ------------------===//
+//===- lib/Teacher/Teacher.cpp - mlgo teacher build / train ---------------===//
 //
-// See mlgo/Tune/Teacher.h. Building reuses the tuner whole (runTuning) and
+// See mlgo/Teacher/Teacher.h. Building reuses the tuner whole (runTuning) and
 // the compile of `mlgo tune check` (each module with the entries the plugin
 // applies in it), asking the compile for its training log and its call
 // sites at once: one row of features and one site per policy decision, in
@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/Teacher.h"
+#include "mlgo/Teacher/Teacher.h"
 
 #include "mlgo/Compile/DecisionLog.h"
 #include "mlgo/Compile/TrainingCorpus.h"

@@ -1,11 +1,11 @@
-//===- mlgo/Tune/TeacherSet.h - What the search teaches -------*- C++ -*-===//
+//===- mlgo/Teacher/TeacherSet.h - What the search teaches ------*- C++ -*-===//
 //
 // A teacher set (docs/teacher.md) holds, for every policy decision of a
 // corpus compiled with the decisions `mlgo tune` found for it, the site's
 // name, the features the model saw there, LLVM's, the model's and the
 // tuned answer, whether a kept move of the search put the tuned answer
 // there against the model's, and the bytes that move saved. `mlgo teacher
-// build` writes it (mlgo/Tune/Teacher.h), `mlgo teacher train` learns from
+// build` writes it (mlgo/Teacher/Teacher.h), `mlgo teacher train` learns from
 // it. It is text, meant to be diffed; its last line carries a fingerprint
 // of every byte before it.
 //
@@ -44,8 +44,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_TEACHERSET_H
-#define MLGO_TUNE_TEACHERSET_H
+#ifndef MLGO_TEACHER_TEACHERSET_H
+#define MLGO_TEACHER_TEACHERSET_H
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -106,4 +106,4 @@ struct TeacherSet {
 
 } // namespace mlgo
 
-#endif // MLGO_TUNE_TEACHERSET_H
+#endif // MLGO_TEACHER_TEACHERSET_H

@@ -1,7 +1,7 @@
-//===- unittests/Tune/TeacherSetTest.cpp - The teacher set's text ---------===//
+//===- unittests/Teacher/TeacherSetTest.cpp - The teacher set's text ------===//
 
-#include "mlgo/Tune/TeacherSet.h"
-#include "mlgo/Tune/Teacher.h"
+#include "mlgo/Teacher/TeacherSet.h"
+#include "mlgo/Teacher/Teacher.h"
 
 #include "gtest/gtest.h"
 

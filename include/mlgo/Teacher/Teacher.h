@@ -1,8 +1,8 @@
-//===- mlgo/Tune/Teacher.h - The search as a teacher ------------*- C++ -*-===//
+//===- mlgo/Teacher/Teacher.h - The search as a teacher ---------*- C++ -*-===//
 //
 // `mlgo teacher build` and `mlgo teacher train` (docs/teacher.md): the
 // decisions `mlgo tune` finds for a corpus become a teacher set
-// (mlgo/Tune/TeacherSet.h), and a student - an inlining model of the
+// (mlgo/Teacher/TeacherSet.h), and a student - an inlining model of the
 // shipped family, LLVM's heuristic XOR a learned scorer
 // (mlgo/Learn/FlipPolicy.h) - is trained to imitate it.
 //
@@ -29,11 +29,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_TEACHER_H
-#define MLGO_TUNE_TEACHER_H
+#ifndef MLGO_TEACHER_TEACHER_H
+#define MLGO_TEACHER_TEACHER_H
 
 #include "mlgo/Model/Model.h"
-#include "mlgo/Tune/TeacherSet.h"
+#include "mlgo/Teacher/TeacherSet.h"
 
 #include "llvm/Support/Error.h"
 
@@ -89,4 +89,4 @@ llvm::Expected<StudentReport> trainStudent(const TeacherSet &Set,
 
 } // namespace mlgo
 
-#endif // MLGO_TUNE_TEACHER_H
+#endif // MLGO_TEACHER_TEACHER_H
