@@ -73,9 +73,9 @@ def cpu_seconds(venv):
             with open(f"/proc/{w.proc.pid}/stat") as f:
                 stat = f.read()
             # utime, stime, cutime, cstime: fields 14-17, after the name.
-            fields = [int(x) for x in stat[stat.rfind(")") + 2:].split()]
-            host += (fields[11] + fields[12]) / tick
-            compilers += (fields[13] + fields[14]) / tick
+            fields = stat[stat.rfind(")") + 2:].split()
+            host += (int(fields[11]) + int(fields[12])) / tick
+            compilers += (int(fields[13]) + int(fields[14])) / tick
     return np.array([compilers, host])
 
 

@@ -283,6 +283,7 @@ class _CompilerEpisodes(_Env):
         else:
             self.observation_space = _vector_space(everything)
         self._checked_header = False
+        self._accepted_header = None
         if seed is not None:
             self._np_random, self._np_random_seed = _new_rng(seed)
 
@@ -311,7 +312,13 @@ class _CompilerEpisodes(_Env):
     def _record(self):
         """The pending observation as a packed record (np.void)."""
         if not self._checked_header:
-            got = [TensorSpec.from_json(s) for s in self._episode.features()]
+            raw = self._episode.features()
+            # The header parsed once: the next episodes' is the same text.
+            if raw == self._accepted_header:
+                self._checked_header = True
+                return np.frombuffer(self._episode.observation(),
+                                     dtype=self._dtype)[0]
+            got = [TensorSpec.from_json(s) for s in raw]
             if got != self._features:
                 self._stop()
                 self._done = True
@@ -321,6 +328,7 @@ class _CompilerEpisodes(_Env):
                     f"{[s.name for s in self._features]} (another plugin "
                     f"or LLVM version?)")
             self._checked_header = True
+            self._accepted_header = raw
         return np.frombuffer(self._episode.observation(),
                              dtype=self._dtype)[0]
 
@@ -691,10 +699,12 @@ class InliningEnv(_CompilerEpisodes):
         self._done = False
         self._actions = []
         self._last_sites = self._last_actions = None
+        # Read once per episode: each step's info repeats it.
+        self._level = self.level_of(module)
         self._steps.read(self)
         self._obs = self._observation()
         info = {"module": module.name, "package": module.package,
-                "decision": 0, "opt_level": self.level_of(module),
+                "decision": 0, "opt_level": self._level,
                 "skipped": skipped, "call_site": self._steps.site}
         return self._replay(options, info)
 
@@ -723,7 +733,7 @@ class InliningEnv(_CompilerEpisodes):
         info = {"module": self._module.name,
                 "package": self._module.package,
                 "decision": self._decision,
-                "opt_level": self.level_of(self._module)}
+                "opt_level": self._level}
         self._steps.read(self)
         delta = None
         if self.reward_kind == "ir2native":
