@@ -177,15 +177,15 @@ Error ProgramMeasurer::link(ArrayRef<std::string> Objects,
   // log has it, is in its words ("File size limit exceeded" of its
   // signal); this one names the reason and the path.
   std::string Why =
-      describeNoRoom(Work, speed::readTail(Work + "/link.log", 10));
+      describeNoRoom(Work, readTail(Work + "/link.log", 10));
   if (!Why.empty())
     return makeError("--link could not write $MLGO_PROGRAM (" + Program +
                      "): " + Why + "; last lines of " + Work + "/link.log:\n" +
-                     speed::readTail(Work + "/link.log", 10));
+                     readTail(Work + "/link.log", 10));
   return makeError(
       "--link " +
       (L.succeeded() ? std::string("wrote no $MLGO_PROGRAM") : L.describe()) +
-      " (" + Work + "/link.log):\n" + speed::readTail(Work + "/link.log", 10));
+      " (" + Work + "/link.log):\n" + readTail(Work + "/link.log", 10));
 }
 
 Expected<WorkloadMeasure>
@@ -355,7 +355,7 @@ ProgramMeasurer::measure(ArrayRef<std::string> Objects,
                      std::to_string(WorkloadOptions::FirstAutoTimeout) +
                      " s)") +
           "; last lines of " + Work + "/callgrind/output.txt:\n" +
-          speed::readTail(Work + "/callgrind/output.txt", 10));
+          readTail(Work + "/callgrind/output.txt", 10));
     }
     return Count.takeError();
   }
