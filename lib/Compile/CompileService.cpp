@@ -17,7 +17,6 @@
 #include "llvm/Support/MD5.h"
 
 #include <chrono>
-#include <cmath>
 
 using namespace llvm;
 
@@ -28,17 +27,6 @@ static std::string cacheKey(const CorpusModule &M, const CompilePolicy &P) {
   MD5 Hash;
   Hash.update(M.ContentHash);
   Hash.update(P.getKey());
-  MD5::MD5Result R;
-  Hash.final(R);
-  return std::string(R.digest());
-}
-
-/// The site cache's key for a compile of key \p Key whose declined sites
-/// are scored too (CompileService::setSizeScore).
-static std::string declinedSitesKey(StringRef Key) {
-  MD5 Hash;
-  Hash.update(Key);
-  Hash.update("declined");
   MD5::MD5Result R;
   Hash.final(R);
   return std::string(R.digest());
@@ -160,30 +148,22 @@ CompileService::compileWithSites(ArrayRef<ModuleRequest> Requests,
   std::vector<SitesResult> Out(Requests.size());
   std::vector<CompileJob> Jobs;
   std::vector<size_t> Where;
-  std::vector<std::string> Keys(Requests.size()), SiteKeys(Requests.size());
+  std::vector<std::string> Keys(Requests.size());
   StringMap<size_t> FirstOfKey;
   for (size_t I = 0; I < Requests.size(); ++I) {
     const auto &[M, P] = Requests[I];
     Keys[I] = cacheKey(module(M), P);
-    SiteKeys[I] = DeclinedScore ? declinedSitesKey(Keys[I]) : Keys[I];
     const CompileCache::Entry *E = Cache.lookup(Keys[I]);
-    const std::vector<DecidedSite> *S = SiteRecords.lookup(SiteKeys[I]);
-    auto Scored = [](const std::vector<DecidedSite> &Sites) {
-      return llvm::none_of(
-          Sites, [](const DecidedSite &D) { return std::isnan(D.Score); });
-    };
-    if (E && E->Ok && S && (E->GroupedKnown || !NeedGrouped) &&
-        (!SizeScore || Scored(*S))) {
+    const std::vector<DecidedSite> *S = SiteRecords.lookup(Keys[I]);
+    if (E && E->Ok && S && (E->GroupedKnown || !NeedGrouped)) {
       Out[I] = {*E, *S};
       continue;
     }
     if (FirstOfKey.count(Keys[I]))
       continue;
     FirstOfKey[Keys[I]] = I;
-    CompileJob J = module(M).makeJob(P, /*WantLog=*/SizeScore);
+    CompileJob J = module(M).makeJob(P, /*WantLog=*/false);
     J.WantSites = true;
-    J.WantSizeScore = SizeScore;
-    J.WantDeclinedScore = DeclinedScore;
     Jobs.push_back(std::move(J));
     Where.push_back(I);
   }
@@ -193,26 +173,6 @@ CompileService::compileWithSites(ArrayRef<ModuleRequest> Requests,
   std::string EnvironmentError =
       runBatch(Jobs, What, [&](size_t J, JobOutcome &O) {
         SitesResult &R = Out[Where[J]];
-        if (O.ok() && SizeScore) {
-          // Each policy decision logs one observation and one outcome,
-          // and records one site, in the same order.
-          const std::string &Name = module(Requests[Where[J]].first).Name;
-          Expected<std::vector<float>> Scores =
-              readLoggedScores(O.Result->Log, Name);
-          if (!Scores) {
-            O.Error = toString(Scores.takeError());
-            O.Result.reset();
-          } else if (Scores->size() != O.Result->Sites.size()) {
-            O.Error = formatv("{0}: the log has {1} size scores for {2} "
-                              "decisions",
-                              Name, Scores->size(), O.Result->Sites.size())
-                          .str();
-            O.Result.reset();
-          } else {
-            for (size_t K = 0; K < Scores->size(); ++K)
-              O.Result->Sites[K].Score = (*Scores)[K];
-          }
-        }
         if (O.ok()) {
           R.Entry.Ok = true;
           R.Entry.TextSize = O.Result->TextSize;
@@ -220,8 +180,7 @@ CompileService::compileWithSites(ArrayRef<ModuleRequest> Requests,
           R.Entry.Decisions = O.Result->NumDecisions;
           R.Entry.Seconds = O.Result->Seconds;
           R.Sites = O.Result->Sites;
-          keepFirst(WriteError,
-                    SiteRecords.insert(SiteKeys[Where[J]], R.Sites));
+          keepFirst(WriteError, SiteRecords.insert(Keys[Where[J]], R.Sites));
         } else {
           R.Entry.Error = O.Error;
           R.Entry.Transient = O.Transient;

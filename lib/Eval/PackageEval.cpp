@@ -11,6 +11,7 @@
 
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/ClangModuleCompiler.h"
+#include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Speed/BlockCounts.h"
 #include "mlgo/Speed/Callgrind.h"
@@ -48,7 +49,6 @@ using namespace llvm;
 namespace mlgo {
 
 using speed::CallgrindRun;
-using speed::readTail;
 using speed::runCallgrind;
 
 /// Runs \p Argv in its own process group (killed whole on timeout), with
@@ -315,10 +315,12 @@ static std::vector<std::string> getExtraFlags(BuildKind Kind,
   if (Kind == BuildKind::Baseline)
     return Flags;
   Flags.push_back("--ld-path=" + Opts.LinkerPath);
-  if (!Opts.Model.Policy.ModelPath.empty())
-    Flags.push_back("-Wl,-mllvm,-mlgo-model=" + Opts.Model.Policy.ModelPath);
-  if (Kind == BuildKind::Tuned)
-    Flags.push_back("-Wl,-mllvm,-mlgo-decisions=" + Opts.DecisionsPath);
+  // Cannot fail: the model is named by a file, and there is no Fixed.
+  llvm::append_range(
+      Flags, cantFail(CompilePolicy::forBuild(
+                          Opts.Model.Policy.ModelPath,
+                          Kind == BuildKind::Tuned ? Opts.DecisionsPath : "")
+                          .getLinkerArgs()));
   return Flags;
 }
 

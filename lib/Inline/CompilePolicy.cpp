@@ -68,18 +68,10 @@ std::string CompilePolicy::getKey() const {
   return std::string(R.digest());
 }
 
-Expected<std::vector<std::string>>
-CompilePolicy::getCC1Args(StringRef PluginPath) const {
-  if (!usesPlugin())
-    return std::vector<std::string>();
-  // -load makes the plugin's -mlgo-* options known before cc1 parses
-  // -mllvm; -fpass-plugin puts the advisor into the pipeline (the clang
-  // driver's -fplugin/-fpass-plugin, one level down).
-  std::vector<std::string> Args = {"-load", PluginPath.str(),
-                                   "-fpass-plugin=" + PluginPath.str()};
+Expected<std::vector<std::string>> CompilePolicy::getPluginOptions() const {
+  std::vector<std::string> Options;
   auto AddOption = [&](const Twine &Option) {
-    Args.push_back("-mllvm");
-    Args.push_back(Option.str());
+    Options.push_back(Option.str());
   };
   switch (Kind) {
   case PolicyKind::Stock:
@@ -95,12 +87,11 @@ CompilePolicy::getCC1Args(StringRef PluginPath) const {
     AddOption("-mlgo-model=" + ModelPath);
     break;
   }
-  if (Fixed) {
-    if (DecisionsPath.empty())
-      return makeError("decisions held only in memory cannot be passed to a "
-                       "compiler in another process; write them to a file");
+  if (Fixed && DecisionsPath.empty())
+    return makeError("decisions held only in memory cannot be passed to a "
+                     "compiler in another process; write them to a file");
+  if (!DecisionsPath.empty())
     AddOption("-mlgo-decisions=" + DecisionsPath);
-  }
   if (!Flips.empty()) {
     std::string List;
     for (uint32_t F : Flips)
@@ -122,6 +113,47 @@ CompilePolicy::getCC1Args(StringRef PluginPath) const {
     if (!EvictModel->empty())
       AddOption("-mlgo-evict-model=" + *EvictModel);
   }
+  return Options;
+}
+
+/// \p Head, then "-mllvm OPTION" for each of \p P's plugin options; none
+/// at all for a policy without the plugin.
+static Expected<std::vector<std::string>>
+withPluginOptions(const CompilePolicy &P, std::vector<std::string> Head) {
+  if (!P.usesPlugin())
+    return std::vector<std::string>();
+  Expected<std::vector<std::string>> Options = P.getPluginOptions();
+  if (!Options)
+    return Options.takeError();
+  for (std::string &O : *Options)
+    Head.insert(Head.end(), {"-mllvm", std::move(O)});
+  return Head;
+}
+
+Expected<std::vector<std::string>>
+CompilePolicy::getCC1Args(StringRef PluginPath) const {
+  // -load makes the plugin's -mlgo-* options known before cc1 parses
+  // -mllvm; -fpass-plugin puts the advisor into the pipeline (the clang
+  // driver's -fplugin/-fpass-plugin, one level down).
+  return withPluginOptions(
+      *this, {"-load", PluginPath.str(), "-fpass-plugin=" + PluginPath.str()});
+}
+
+Expected<std::vector<std::string>>
+CompilePolicy::getDriverArgs(StringRef PluginPath) const {
+  return withPluginOptions(*this, {"-fplugin=" + PluginPath.str(),
+                                   "-fpass-plugin=" + PluginPath.str()});
+}
+
+Expected<std::vector<std::string>> CompilePolicy::getLinkerArgs() const {
+  if (!usesPlugin())
+    return std::vector<std::string>();
+  Expected<std::vector<std::string>> Options = getPluginOptions();
+  if (!Options)
+    return Options.takeError();
+  std::vector<std::string> Args;
+  for (const std::string &O : *Options)
+    Args.push_back("-Wl,-mllvm," + O);
   return Args;
 }
 

@@ -264,18 +264,6 @@ readInstructionCounts(StringRef Path, StringRef Program) {
   return Summed;
 }
 
-/// The last \p N lines of the file at \p Path ("" if it cannot be read).
-std::string readTail(StringRef Path, size_t N) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return "";
-  StringRef Text = (*Buf)->getBuffer().rtrim('\n');
-  size_t Pos = Text.size();
-  for (size_t I = 0; I < N && Pos != StringRef::npos && Pos > 0; ++I)
-    Pos = Text.rfind('\n', Pos - 1);
-  return (Pos == StringRef::npos ? Text : Text.drop_front(Pos + 1)).str();
-}
-
 std::optional<Error> benchmarkNoRoom(StringRef Name, const std::string &LogDir,
                                      const std::string &Out) {
   std::string Why = describeNoRoom(LogDir, readTail(Out, 10));

@@ -176,6 +176,17 @@ std::string describeNoRoom(const std::string &Dir, StringRef Log) {
   return "";
 }
 
+std::string readTail(const Twine &Path, size_t N) {
+  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
+  if (!Buf || N == 0)
+    return "";
+  StringRef Text = (*Buf)->getBuffer().rtrim('\n');
+  size_t Pos = Text.size();
+  for (size_t I = 0; I < N && Pos != StringRef::npos && Pos > 0; ++I)
+    Pos = Text.rfind('\n', Pos - 1);
+  return (Pos == StringRef::npos ? Text : Text.drop_front(Pos + 1)).str();
+}
+
 std::string findOutputArgument(ArrayRef<std::string> Argv) {
   for (size_t I = 0; I < Argv.size(); ++I) {
     StringRef A = Argv[I];

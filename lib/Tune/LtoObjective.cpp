@@ -32,15 +32,6 @@ std::string md5Hex(StringRef Text) {
   return toHex(MD5::hash(arrayRefFromStringRef(Text)), /*LowerCase=*/true);
 }
 
-/// The last lines of the text file at \p Path ("" if unreadable).
-std::string readLog(StringRef Path) {
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Buf = MemoryBuffer::getFile(Path);
-  if (!Buf)
-    return "";
-  StringRef Text = (*Buf)->getBuffer().rtrim();
-  return Text.take_back(2000).str();
-}
-
 /// Runs \p Argv with its output in \p Log; the error names \p What, how it
 /// ended and the log's end.
 Error runLogged(ArrayRef<std::string> Argv, StringRef Log, unsigned Timeout,
@@ -54,7 +45,7 @@ Error runLogged(ArrayRef<std::string> Argv, StringRef Log, unsigned Timeout,
   if (R.succeeded())
     return Error::success();
   return makeError(What + " " + R.describe() + " (" + Log + "):\n" +
-                   readLog(Log));
+                   readTail(Log, 20));
 }
 
 } // namespace
@@ -191,20 +182,18 @@ Expected<std::string> LtoObjective::compileStep(size_t Module,
     if (!Args)
       return Args.takeError();
     Extra = std::move(*Args);
-    if (!Q.Fixed)
-      Extra.insert(Extra.end(),
-                   {"-mllvm", "-mlgo-decisions=" + Q.DecisionsPath});
   }
   Extra.insert(Extra.end(), {Flag, "-flto-unit", "-emit-llvm-bc"});
-  // As buildCompileCommand (mlgo/Corpus/CompileCommand.h) spells it.
   const std::string Tmp = Out + ".tmp";
-  std::vector<std::string> Argv{Setup.Clang, "-cc1"};
-  llvm::append_range(Argv, filterCC1Args(M.CC1Args));
-  llvm::append_range(Argv, Extra);
-  Argv.insert(Argv.end(), {"-x", "ir", M.BitcodePath, "-o", Tmp});
-  if (Error E = runLogged(Argv, (Dir + "/" + Key + ".log").str(),
-                          Setup.TimeoutSeconds,
-                          "the " + Flag + " compile step of " + M.Name))
+  CompileRequest R;
+  R.Clang = Setup.Clang;
+  R.CC1Args = M.CC1Args;
+  R.BitcodePath = M.BitcodePath;
+  R.OutputPath = Tmp;
+  R.ExtraArgs = std::move(Extra);
+  if (Error E = runLogged(
+          buildCompileCommand(R), (Dir + "/" + Key + ".log").str(),
+          Setup.TimeoutSeconds, "the " + Flag + " compile step of " + M.Name))
     return E;
   if (std::error_code EC = sys::fs::rename(Tmp, Out))
     return makeError("cannot rename '" + Tmp + "': " + EC.message());
@@ -261,10 +250,14 @@ Expected<uint64_t> LtoObjective::link(size_t Program,
     const std::string File = (Dir + "/decisions").str();
     if (Error E = writeFileAtomically(File, Decisions))
       return E;
-    Flags +=
-        " --ld-path=" + Setup.LdPath + " -Wl,-mllvm,-mlgo-decisions=" + File;
-    if (Base.Kind == PolicyKind::Model)
-      Flags += " -Wl,-mllvm,-mlgo-model=" + Base.ModelPath;
+    CompilePolicy Q = Base;
+    Q.DecisionsPath = File;
+    Expected<std::vector<std::string>> Args = Q.getLinkerArgs();
+    if (!Args)
+      return Args.takeError();
+    Flags += " --ld-path=" + Setup.LdPath;
+    for (const std::string &A : *Args)
+      Flags += " " + A;
   }
   if (Setup.Mode == LtoMode::Thin) {
     SmallString<256> Cache(Setup.WorkDir);
@@ -282,7 +275,7 @@ Expected<uint64_t> LtoObjective::link(size_t Program,
     return E;
   if (!sys::fs::exists(Program_))
     return makeError("--link wrote no $MLGO_PROGRAM (" + Program_ + "; " + Log +
-                     "):\n" + readLog(Log));
+                     "):\n" + readTail(Log, 20));
   Expected<uint64_t> Text = getTextSize(Program_);
   if (!Text)
     return Text.takeError();

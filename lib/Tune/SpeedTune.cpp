@@ -1,6 +1,6 @@
 //===- lib/Tune/SpeedTune.cpp - mlgo tune --objective speed ---------------===//
 //
-// See mlgo/Tune/SpeedTune.h: the compiles (tasks of mlgo/Tune/SpeedCompile.h,
+// See mlgo/Tune/SpeedTune.h: the compiles (tasks of mlgo/Speed/SpeedCompile.h,
 // asked by the modules' threads in batches), their cache in the work
 // directory, the greedy search over eviction inversions per
 // module, and the decisions file, report and curve it writes.
@@ -17,19 +17,19 @@
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
 #include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
+#include "mlgo/Speed/SpeedCompile.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
+#include "mlgo/Support/WorkDirLock.h"
 #include "mlgo/Tune/ProfiledModules.h"
 #include "mlgo/Tune/SearchState.h"
-#include "mlgo/Tune/SpeedCompile.h"
 #include "mlgo/Tune/SpeedObjective.h"
 #include "mlgo/Tune/TuneReport.h"
 #include "mlgo/Tune/TuneSearch.h"
 #include "mlgo/Tune/Tuner.h"
-#include "mlgo/Tune/WorkDirLock.h"
 #include "mlgo/Tune/WorkloadCheck.h"
 
 #include "llvm/ADT/STLExtras.h"
@@ -206,9 +206,10 @@ public:
   /// part of every compile's key (a rerun with another profile, mlgo or
   /// clang must not read this one's compiles). The compiles are tasks of
   /// \p Setup, asked through \p Batcher.
-  ModuleCompiler(const SpeedTuneOptions &O, const SpeedCompileSetup &Setup,
-                 TaskBatcher &Batcher, const CorpusModule &M,
-                 std::string LookupKey, StringRef ModelMeta, StringRef KeySalt)
+  ModuleCompiler(const SpeedTuneOptions &O,
+                 const speed::SpeedCompileSetup &Setup, TaskBatcher &Batcher,
+                 const CorpusModule &M, std::string LookupKey,
+                 StringRef ModelMeta, StringRef KeySalt)
       : O(O), Setup(Setup), Batcher(Batcher), M(M),
         LookupKey(std::move(LookupKey)), ModelMeta(ModelMeta),
         KeySalt(KeySalt) {}
@@ -275,11 +276,11 @@ private:
           return E;
         Policy.DecisionsPath = Tmp + ".decisions";
       }
-      Policy.TrainingLogPath = SpeedInlineLog;
+      Policy.TrainingLogPath = speed::SpeedInlineLog;
       if (Ev == Eviction::Model)
-        Policy.EvictTrainingLogPath = SpeedEvictLog;
+        Policy.EvictTrainingLogPath = speed::SpeedEvictLog;
     }
-    Expected<Task> T = makeSpeedCompileTask(Setup, M.Name, Policy);
+    Expected<Task> T = speed::makeSpeedCompileTask(Setup, M.Name, Policy);
     if (!T)
       return T.takeError();
     TaskOutcome Done = Batcher.run(std::move(*T));
@@ -295,7 +296,8 @@ private:
                          " on its profile diagnostics):\n" + Stderr);
       return makeError(M.Name + ": " + Done.Error);
     }
-    Expected<SpeedCompileAnswer> A = decodeSpeedCompileAnswer(*Done.Result);
+    Expected<speed::SpeedCompileAnswer> A =
+        speed::decodeSpeedCompileAnswer(*Done.Result);
     if (!A)
       return makeError(M.Name + ": " + toString(A.takeError()));
     // Every entry the search wrote must apply: a stale one is a bug.
@@ -386,7 +388,7 @@ private:
   }
 
   const SpeedTuneOptions &O;
-  const SpeedCompileSetup &Setup;
+  const speed::SpeedCompileSetup &Setup;
   TaskBatcher &Batcher;
   const CorpusModule &M;
   std::string LookupKey;
@@ -435,7 +437,7 @@ struct ModuleResult {
   /// The workload check: the program's cost with this module alone tuned
   /// (none: not measured), and whether it was reverted (its entries
   /// dropped; Predicted keeps the search's estimate).
-  std::optional<WorkloadMeasure> MeasuredAlone;
+  std::optional<speed::WorkloadMeasure> MeasuredAlone;
   bool Reverted = false;
   double Predicted = 0;
   bool UseEntries() const {
@@ -538,9 +540,9 @@ private:
   SpeedTuneOptions O;
   /// The work directory's, held until the run ends.
   std::optional<WorkDirLock> Lock;
-  /// The compiles: tasks (mlgo/Tune/SpeedCompile.h), from the modules'
+  /// The compiles: tasks (mlgo/Speed/SpeedCompile.h), from the modules'
   /// threads in batches.
-  SpeedCompileSetup Setup;
+  speed::SpeedCompileSetup Setup;
   std::unique_ptr<TaskBatcher> Batcher;
   /// The objective, whose engine is each module's compiler.
   std::vector<std::unique_ptr<ModuleCompiler>> Compilers;
@@ -1370,7 +1372,7 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
     Names.push_back(Mods[I].Name);
     Objects.push_back(Results[I].Base.Object);
   }
-  WorkloadOptions WO;
+  speed::WorkloadOptions WO;
   WO.Link = O.Link;
   WO.Workload = O.Workload;
   WO.WorkDir = O.WorkDir + "/workload";
@@ -1381,7 +1383,7 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   WO.Inputs = O.WorkloadInputs;
   WO.Cost = O.Cost;
   WO.Seed = O.Seed;
-  ProgramMeasurer PM(WO, Names, Keys);
+  speed::ProgramMeasurer PM(WO, Names, Keys);
   // Held under the lock: no other run writes here, and the keeper ended
   // what a killed run started.
   PM.removeLeftovers();
@@ -1390,7 +1392,8 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
   // Untuned, all tuned, each alone (with two or more), the final program.
   Planned = 2 + (Changed.size() > 1 ? Changed.size() + 1 : 0);
   Done = 0;
-  auto Measure = [&](const std::vector<bool> &T) -> Expected<WorkloadMeasure> {
+  auto Measure =
+      [&](const std::vector<bool> &T) -> Expected<speed::WorkloadMeasure> {
     std::vector<std::string> Objs = Objects;
     std::vector<bool> Tuned(Results.size(), false);
     for (size_t K = 0; K < T.size(); ++K)
@@ -1398,7 +1401,7 @@ Error SpeedTuner::checkOnWorkload(std::vector<ModuleResult> &Results) {
         Objs[Changed[K]] = Results[Changed[K]].BestObject;
         Tuned[Changed[K]] = true;
       }
-    Expected<WorkloadMeasure> N = PM.measure(Objs, Tuned);
+    Expected<speed::WorkloadMeasure> N = PM.measure(Objs, Tuned);
     noteCompile(ModuleResult());
     return N;
   };
@@ -1592,7 +1595,7 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     sys::fs::make_absolute(Model);
     O.EvictModel = std::string(Model);
   }
-  SpeedCompileSetup Setup;
+  speed::SpeedCompileSetup Setup;
   Setup.CorpusDir = O.CorpusDir;
   Setup.Description = std::move(*Desc);
   Setup.Profile = O.Profile;

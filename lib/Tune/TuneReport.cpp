@@ -273,7 +273,7 @@ static void printSpeedModules(raw_ostream &OS, const SpeedRunReport &R,
 
 /// "0.9800 [0.9700, 0.9900] faster (12 rounds)": a program timed against
 /// the untuned one.
-static std::string formatTimed(const WorkloadMeasure &M) {
+static std::string formatTimed(const speed::WorkloadMeasure &M) {
   assert(M.Ratio && "a program timed");
   const speed::RatioEstimate &E = *M.Ratio;
   return formatv("{0:F4} [{1:F4}, {2:F4}] {3} ({4} rounds)", E.Median, E.CI.Low,
@@ -353,7 +353,7 @@ static void printSpeedWorkload(raw_ostream &OS, const SpeedRunReport &R,
   if (R.Cost == speed::CostKind::Time)
     return printTimedWorkload(OS, R, Sorted);
   const WorkloadVerdict &V = *R.Verdict;
-  auto Pct = [&](const WorkloadMeasure &M) {
+  auto Pct = [&](const speed::WorkloadMeasure &M) {
     return formatSpeedPercent(double(M.Count), double(V.Untuned.Count));
   };
   OS << "## Measured on the workload\n\n"

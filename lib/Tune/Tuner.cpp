@@ -22,6 +22,7 @@
 
 #include "mlgo/Tune/Tuner.h"
 
+#include "mlgo/Support/WorkDirLock.h"
 #include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/LtoObjective.h"
 #include "mlgo/Tune/MoveRanker.h"
@@ -29,7 +30,6 @@
 #include "mlgo/Tune/SearchState.h"
 #include "mlgo/Tune/SizeObjective.h"
 #include "mlgo/Tune/TuneReport.h"
-#include "mlgo/Tune/WorkDirLock.h"
 
 #include "mlgo/Compile/CompileService.h"
 #include "mlgo/Compile/TrainingCorpus.h"

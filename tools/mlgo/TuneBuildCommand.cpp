@@ -36,6 +36,7 @@
 
 #include "mlgo/Corpus/Extract.h"
 #include "mlgo/Eval/PackageEval.h"
+#include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Speed/Profile.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
@@ -427,14 +428,11 @@ std::vector<std::string> getTunedFlags(const Context &C) {
   std::vector<std::string> Flags = {C.Eval.OptLevel};
   if (C.Speed)
     Flags.push_back("-fprofile-use=" + C.ProfilePath);
-  Flags.push_back("-fplugin=" + C.Plugin);
-  Flags.push_back("-fpass-plugin=" + C.Plugin);
-  if (!C.Eval.Model.Policy.ModelPath.empty()) {
-    Flags.push_back("-mllvm");
-    Flags.push_back("-mlgo-model=" + C.Eval.Model.Policy.ModelPath);
-  }
-  Flags.push_back("-mllvm");
-  Flags.push_back("-mlgo-decisions=" + C.Decisions);
+  // Cannot fail: the model is named by a file, and there is no Fixed.
+  llvm::append_range(
+      Flags, cantFail(CompilePolicy::forBuild(C.Eval.Model.Policy.ModelPath,
+                                              C.Decisions)
+                          .getDriverArgs(C.Plugin)));
   return Flags;
 }
 

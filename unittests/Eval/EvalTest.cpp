@@ -705,6 +705,42 @@ TEST(CompilePolicyTest, CC1Arguments) {
                  "in another process; load it from a file"});
 }
 
+// A user's build (mlgo tune build) and an LTO link spell the same options
+// for the clang driver and for the linker's LTO backend.
+TEST(CompilePolicyTest, DriverAndLinkerArguments) {
+  using Args = std::vector<std::string>;
+  CompilePolicy M = CompilePolicy::model("{}", "/m.json");
+  M.DecisionsPath = "/w/d.txt";
+  Expected<Args> D = M.getDriverArgs("/p.so");
+  ASSERT_TRUE(bool(D)) << toString(D.takeError());
+  EXPECT_EQ(
+      *D, (Args{"-fplugin=/p.so", "-fpass-plugin=/p.so", "-mllvm",
+                "-mlgo-model=/m.json", "-mllvm", "-mlgo-decisions=/w/d.txt"}));
+  Expected<Args> L = M.getLinkerArgs();
+  ASSERT_TRUE(bool(L)) << toString(L.takeError());
+  EXPECT_EQ(*L, (Args{"-Wl,-mllvm,-mlgo-model=/m.json",
+                      "-Wl,-mllvm,-mlgo-decisions=/w/d.txt"}));
+  CompilePolicy E;
+  E.Kind = PolicyKind::Embedded;
+  E.DecisionsPath = "/w/d.txt";
+  D = E.getDriverArgs("/p.so");
+  ASSERT_TRUE(bool(D)) << toString(D.takeError());
+  EXPECT_EQ(*D, (Args{"-fplugin=/p.so", "-fpass-plugin=/p.so", "-mllvm",
+                      "-mlgo-decisions=/w/d.txt"}));
+  D = CompilePolicy::stock().getDriverArgs("/p.so");
+  ASSERT_TRUE(bool(D)) << toString(D.takeError());
+  EXPECT_EQ(*D, Args());
+  ModuleDecisions Fixed;
+  Fixed.Module = "a.c";
+  E.Fixed = std::make_shared<const ModuleDecisions>(Fixed);
+  E.DecisionsPath.clear();
+  L = E.getLinkerArgs();
+  ASSERT_FALSE(bool(L));
+  EXPECT_EQ(toString(L.takeError()),
+            "decisions held only in memory cannot be passed to a compiler in "
+            "another process; write them to a file");
+}
+
 // A compile for speed (mlgo tune --objective speed) gets its training logs
 // and eviction from the policy too: getCC1Args is the one place that
 // spells the plugin's flags.

@@ -138,4 +138,14 @@ TEST(FilesTest, NoRoomNamesTheFileCutAtTheSizeLimit) {
   ASSERT_EQ(::setrlimit(RLIMIT_FSIZE, &Old), 0);
 }
 
+TEST(FilesTest, ReadsTheLastLinesOfALog) {
+  unittest::TempDir Dir("mlgo-files", /*Unique=*/true);
+  writeFile(Dir.path("a.log"), "one\ntwo\nthree\n\n");
+  EXPECT_EQ(readTail(Dir.path("a.log"), 2), "two\nthree");
+  EXPECT_EQ(readTail(Dir.path("a.log"), 1), "three");
+  EXPECT_EQ(readTail(Dir.path("a.log"), 10), "one\ntwo\nthree");
+  EXPECT_EQ(readTail(Dir.path("a.log"), 0), "");
+  EXPECT_EQ(readTail(Dir.path("missing.log"), 10), "");
+}
+
 } // namespace

@@ -221,7 +221,7 @@ TEST(TuneReportTest, SpeedReportTablesTheSearchedModules) {
 
 TEST(TuneReportTest, SpeedReportWithAWorkloadTablesWhatItMeasured) {
   SpeedRunReport R = makeSpeedReport();
-  R.Modules[0].MeasuredAlone = WorkloadMeasure();
+  R.Modules[0].MeasuredAlone = speed::WorkloadMeasure();
   R.Modules[0].MeasuredAlone->Count = 19000;
   R.Modules[0].Predicted = 900;
   R.Modules[0].Reverted = true;
@@ -252,7 +252,7 @@ TEST(TuneReportTest, SpeedReportUnderTimeShowsIntervalsAndVerdicts) {
   SpeedRunReport R = makeSpeedReport();
   R.Cost = speed::CostKind::Time;
   auto Timed = [](double Median, double Low, double High, unsigned Rounds) {
-    WorkloadMeasure M;
+    speed::WorkloadMeasure M;
     M.Ratio = speed::RatioEstimate();
     M.Ratio->Median = Median;
     M.Ratio->CI = {Low, High};
@@ -297,7 +297,7 @@ TEST(TuneReportTest, SpeedReportUnderTimeShowsIntervalsAndVerdicts) {
   EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Time, V),
             "workload CPU time, tuned/untuned: 0.9700 [0.9600, 0.9800] "
             "faster (12 rounds)");
-  V.Untuned = WorkloadMeasure();
+  V.Untuned = speed::WorkloadMeasure();
   V.Untuned.Count = 200;
   V.Final.Count = 190;
   EXPECT_EQ(formatWorkloadMeasured(speed::CostKind::Cycles, V),

@@ -23,7 +23,7 @@ struct FakeProgram {
   std::map<std::vector<bool>, int64_t> Extra;
   std::vector<std::vector<bool>> Asked;
 
-  Expected<WorkloadMeasure> operator()(const std::vector<bool> &Tuned) {
+  Expected<speed::WorkloadMeasure> operator()(const std::vector<bool> &Tuned) {
     Asked.push_back(Tuned);
     int64_t C = int64_t(Untuned);
     for (size_t I = 0; I < Tuned.size(); ++I)
@@ -32,15 +32,15 @@ struct FakeProgram {
     auto It = Extra.find(Tuned);
     if (It != Extra.end())
       C += It->second;
-    WorkloadMeasure M;
+    speed::WorkloadMeasure M;
     M.Count = uint64_t(C);
     return M;
   }
 };
 
-std::vector<uint64_t> counts(const std::vector<WorkloadMeasure> &Ms) {
+std::vector<uint64_t> counts(const std::vector<speed::WorkloadMeasure> &Ms) {
   std::vector<uint64_t> C;
-  for (const WorkloadMeasure &M : Ms)
+  for (const speed::WorkloadMeasure &M : Ms)
     C.push_back(M.Count);
   return C;
 }
@@ -51,9 +51,9 @@ struct FakeTimes {
   std::map<std::vector<bool>, speed::RatioEstimate> Ratio;
   std::vector<std::vector<bool>> Asked;
 
-  Expected<WorkloadMeasure> operator()(const std::vector<bool> &Tuned) {
+  Expected<speed::WorkloadMeasure> operator()(const std::vector<bool> &Tuned) {
     Asked.push_back(Tuned);
-    WorkloadMeasure M;
+    speed::WorkloadMeasure M;
     M.Ratio = speed::RatioEstimate();
     if (llvm::is_contained(Tuned, true)) {
       M.Ratio = Ratio.at(Tuned);
@@ -112,10 +112,10 @@ TEST(WorkloadCheck, OneModuleIsMeasuredOnce) {
 
 TEST(WorkloadCheck, AMeasurementErrorStopsTheCheck) {
   Expected<WorkloadVerdict> V = verifyByModule(
-      2, [&](const std::vector<bool> &T) -> Expected<WorkloadMeasure> {
+      2, [&](const std::vector<bool> &T) -> Expected<speed::WorkloadMeasure> {
         if (T[0] && T[1])
           return makeError("w.sh failed");
-        return WorkloadMeasure();
+        return speed::WorkloadMeasure();
       });
   ASSERT_FALSE(bool(V));
   EXPECT_EQ(toString(V.takeError()), "w.sh failed");

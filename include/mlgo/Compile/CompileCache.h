@@ -97,7 +97,7 @@ private:
 /// with names written as in decisions files (docs/decisions.md), flags 1
 /// (inlined) + 2 (fixed), the logit as C's "%a" (exact; "nan" for
 /// none), the logged size score (DecidedSite::Score) as "%a" when the
-/// compile was asked for it (CompileService::setSizeScore), and the checksum
+/// compile was asked for it (CompileJob::WantSizeScore), and the checksum
 /// field of CompileCache's lines. Torn last lines are cut off as in
 /// CompileCache.
 class SiteCache {

@@ -85,18 +85,6 @@ public:
     CompileCache::Entry Entry;
     std::vector<DecidedSite> Sites;
   };
-  /// compileWithSites() also gives each decision's logged size score
-  /// (DecidedSite::Score): its compiles log with the embedded IR2Native
-  /// model's delta_size (CompileJob::WantSizeScore), which changes nothing
-  /// they compile; cached sites without scores are compiled again.
-  /// With \p Declined, the sites the policy declined score the estimated
-  /// saving of inlining them (CompileJob::WantDeclinedScore), and their
-  /// sites are cached under keys of their own, so that sites scored
-  /// without it are never taken for them.
-  void setSizeScore(bool Want, bool Declined = false) {
-    SizeScore = Want;
-    DeclinedScore = Want && Declined;
-  }
   /// Like compile(), also giving every decision's call site (from the site
   /// cache, or compiled again; never by trajectory replay).
   llvm::Expected<std::vector<SitesResult>>
@@ -152,8 +140,6 @@ private:
   WorkerPool &Pool;
   bool Verbose;
   bool NeedGrouped = false;
-  bool SizeScore = false;
-  bool DeclinedScore = false;
   std::string Label = "mlgo train";
   CompileCache Cache;
   SiteCache SiteRecords;

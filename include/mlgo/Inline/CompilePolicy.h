@@ -67,7 +67,9 @@ struct CompilePolicy {
   /// try's, applied before the flips. Shared between copies.
   std::shared_ptr<const ModuleDecisions> Fixed;
   /// A decisions file holding Fixed for this module, for compilers in other
-  /// processes (-mlgo-decisions=FILE). Not part of the key: Fixed is.
+  /// processes (-mlgo-decisions=FILE); without Fixed, a file the plugin
+  /// reads as given (a user's build, an LTO link). Not part of the key:
+  /// Fixed is.
   std::string DecisionsPath;
   /// Sample decisions from sigmoid(logit / T) with this seed (Model only).
   std::optional<uint64_t> ExploreSeed;
@@ -107,6 +109,18 @@ struct CompilePolicy {
     P.ModelPath = std::move(Path);
     return P;
   }
+  /// The policy of a user's build with the plugin: the model in the file
+  /// \p ModelPath, or the embedded one if empty, with the decisions file
+  /// \p DecisionsPath if not empty. For the flags (getDriverArgs,
+  /// getLinkerArgs) only: the model's text is not read.
+  static CompilePolicy forBuild(std::string ModelPath,
+                                std::string DecisionsPath) {
+    CompilePolicy P;
+    P.Kind = ModelPath.empty() ? PolicyKind::Embedded : PolicyKind::Model;
+    P.ModelPath = std::move(ModelPath);
+    P.DecisionsPath = std::move(DecisionsPath);
+    return P;
+  }
   /// The model in the file \p Path (its text read now, the path made
   /// absolute). The error names the file.
   static llvm::Expected<CompilePolicy> loadModel(llvm::StringRef Path);
@@ -122,14 +136,27 @@ struct CompilePolicy {
   /// DecisionsPath (for caches).
   std::string getKey() const;
 
+  /// The plugin's options for this policy, each to be passed as one -mllvm
+  /// argument: the kind's (-mlgo-default-policy, -mlgo-model=FILE), the
+  /// decisions file (DecisionsPath, when set), the flips, the exploration,
+  /// the training logs and the eviction, in that order. Fails for a model
+  /// held only in memory (no ModelPath) and for Fixed decisions with no
+  /// DecisionsPath. The three spellings below are the one place that
+  /// builds the plugin's flags.
+  llvm::Expected<std::vector<std::string>> getPluginOptions() const;
   /// The arguments that make `clang-19 -cc1` compile under this policy with
   /// the plugin at \p PluginPath: none for Stock; else -load and
-  /// -fpass-plugin, and the -mllvm -mlgo-* options of the kind, the flips,
-  /// the exploration, the training logs and the eviction. The one place
-  /// that spells the plugin's flags. Fails for a model held only in memory
-  /// (no ModelPath).
+  /// -fpass-plugin, and "-mllvm OPTION" for each of getPluginOptions().
   llvm::Expected<std::vector<std::string>>
   getCC1Args(llvm::StringRef PluginPath) const;
+  /// The same for the clang driver (a user's build): -fplugin and
+  /// -fpass-plugin, then "-mllvm OPTION" each; none for Stock.
+  llvm::Expected<std::vector<std::string>>
+  getDriverArgs(llvm::StringRef PluginPath) const;
+  /// The same for the clang driver's link step, where the LTO backend runs
+  /// (the plugin loaded by the linker): "-Wl,-mllvm,OPTION" each; none for
+  /// Stock.
+  llvm::Expected<std::vector<std::string>> getLinkerArgs() const;
 };
 
 } // namespace mlgo

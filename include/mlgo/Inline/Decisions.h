@@ -177,7 +177,7 @@ struct DecidedSite {
   float Logit = 0;
   bool Fixed = false;
   /// The decision's logged size score when the compile was asked for it
-  /// (CompileService::setSizeScore; docs/ir2native.md, delta_size): the
+  /// (CompileJob::WantSizeScore; docs/ir2native.md, delta_size): the
   /// native bytes IR2Native predicts the decision saved, 0 for one that
   /// inlined nothing. NaN when not asked.
   float Score = std::numeric_limits<float>::quiet_NaN();

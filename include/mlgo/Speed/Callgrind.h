@@ -93,9 +93,6 @@ llvm::Expected<
 readObjectInstructionCounts(llvm::StringRef Path,
                             llvm::function_ref<bool(llvm::StringRef)> Wanted);
 
-/// The last \p N lines of the file at \p Path ("" if it cannot be read).
-std::string readTail(llvm::StringRef Path, size_t N);
-
 } // namespace speed
 } // namespace mlgo
 

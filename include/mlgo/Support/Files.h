@@ -83,6 +83,11 @@ std::string describeFullDisks(llvm::ArrayRef<std::string> Paths);
 /// device" when \p Log says so.
 std::string describeNoRoom(const std::string &Dir, llvm::StringRef Log);
 
+/// The last \p N lines of the text file at \p Path, without its final
+/// newlines ("" if it cannot be read): a failed program's log, for the
+/// error that names it.
+std::string readTail(const llvm::Twine &Path, size_t N);
+
 /// The output file of a compiler or linker command line: the argument
 /// after "-o" (or of "-oFILE"), or "".
 std::string findOutputArgument(llvm::ArrayRef<std::string> Argv);

@@ -1,7 +1,7 @@
 //===- mlgo/Tune/SpeedObjective.h - Instructions as objective -*- C++ -*-===//
 //
 // The speed objective of `mlgo tune` (mlgo/Tune/Objective.h): a trial is a
-// speed compile (mlgo/Tune/SpeedCompile.h, a task on the worker ranks)
+// speed compile (mlgo/Speed/SpeedCompile.h, a task on the worker ranks)
 // whose cost is the module's profile-weighted executed instructions, read
 // off the object's basic-block address map (mlgo/Speed/ExecutionCost.h).
 // The corpus is one program, one slot per module, and its cost is the sum

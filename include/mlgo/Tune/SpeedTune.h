@@ -41,7 +41,7 @@
 // module to the model). With --workload (mlgo/Tune/WorkloadCheck.h) the
 // tuned program is then measured, and modules measured worse reverted.
 //
-// The compiles are tasks (mlgo/Tune/SpeedCompile.h): the modules' searches
+// The compiles are tasks (mlgo/Speed/SpeedCompile.h): the modules' searches
 // ask for them one at a time, through the speed objective
 // (mlgo/Tune/SpeedObjective.h, whose delta judges every try), and the
 // waiting ones go out as a batch, to this machine's threads or, under
@@ -61,7 +61,7 @@
 // profile, the entries, the eviction model, mlgo's build identity and the
 // compiler's version), written atomically, so a rerun after kill -9 reads
 // what was done and compiles the rest; the output is the same file. The
-// run holds the work directory's lock (mlgo/Tune/WorkDirLock.h), and its
+// run holds the work directory's lock (mlgo/Support/WorkDirLock.h), and its
 // children end with it (mlgo/Support/Process.h's keeper).
 //
 //===----------------------------------------------------------------------===//
@@ -102,7 +102,7 @@ struct SpeedTuneOptions {
   /// tuned program on a workload; none if empty.
   std::string Link, Workload;
   /// --workload-timeout: the seconds one run of the workload may take; 0:
-  /// WorkloadOptions' default (20 times the untuned program's run).
+  /// speed::WorkloadOptions' default (20 times the untuned program's run).
   unsigned WorkloadTimeout = 0;
   /// --workload-input: files the workload reads; their bytes are part of
   /// each measurement's key, so a changed input is measured again.

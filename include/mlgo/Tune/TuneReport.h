@@ -107,7 +107,7 @@ struct SpeedModuleReport {
   bool OutOfMoves = false;
   /// The workload check: the program with this module alone tuned (none:
   /// not measured), whether it was reverted, and the search's estimate.
-  std::optional<WorkloadMeasure> MeasuredAlone;
+  std::optional<speed::WorkloadMeasure> MeasuredAlone;
   bool Reverted = false;
   double Predicted = 0;
   /// W/moves.tsv's lines of the module, in order.

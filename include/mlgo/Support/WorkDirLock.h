@@ -1,4 +1,4 @@
-//===- mlgo/Tune/WorkDirLock.h - One run per work directory -----*- C++ -*-===//
+//===- mlgo/Support/WorkDirLock.h - One run per work directory --*- C++ -*-===//
 //
 // `mlgo tune` keeps everything it measured in its work directory and reads
 // it back on a rerun; two runs on one directory overwrote each other's
@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_WORKDIRLOCK_H
-#define MLGO_TUNE_WORKDIRLOCK_H
+#ifndef MLGO_SUPPORT_WORKDIRLOCK_H
+#define MLGO_SUPPORT_WORKDIRLOCK_H
 
 #include "mlgo/Support/FileDescriptor.h"
 
@@ -64,4 +64,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TUNE_WORKDIRLOCK_H
+#endif // MLGO_SUPPORT_WORKDIRLOCK_H

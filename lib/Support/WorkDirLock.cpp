@@ -1,11 +1,11 @@
-//===- lib/Tune/WorkDirLock.cpp - One run per work directory --------------===//
+//===- lib/Support/WorkDirLock.cpp - One run per work directory -----------===//
 //
-// See mlgo/Tune/WorkDirLock.h: the work directory's lock, an flock(2) on
+// See mlgo/Support/WorkDirLock.h: the work directory's lock, an flock(2) on
 // WORK/mlgo.lock that holds the holder's pid for the messages.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/WorkDirLock.h"
+#include "mlgo/Support/WorkDirLock.h"
 
 #include "mlgo/Support/Error.h"
 

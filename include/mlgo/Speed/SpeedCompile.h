@@ -1,4 +1,4 @@
-//===- mlgo/Tune/SpeedCompile.h - A compile for speed, as a task -*- C++ -*-=//
+//===- mlgo/Speed/SpeedCompile.h - A compile for speed, as a task -*- C++ -*-=//
 //
 // The compile of `mlgo tune --objective speed` (mlgo/Tune/SpeedTune.h): a
 // corpus module's own cc1 command with the profile applied (-fprofile-use,
@@ -27,8 +27,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_SPEEDCOMPILE_H
-#define MLGO_TUNE_SPEEDCOMPILE_H
+#ifndef MLGO_SPEED_SPEEDCOMPILE_H
+#define MLGO_SPEED_SPEEDCOMPILE_H
 
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Inline/CompilePolicy.h"
@@ -40,7 +40,7 @@
 #include <optional>
 #include <string>
 
-namespace mlgo {
+namespace mlgo::speed {
 
 /// What a speed compile needs besides its module and policy.
 struct SpeedCompileSetup {
@@ -75,6 +75,6 @@ struct SpeedCompileAnswer {
 };
 llvm::Expected<SpeedCompileAnswer> decodeSpeedCompileAnswer(llvm::StringRef);
 
-} // namespace mlgo
+} // namespace mlgo::speed
 
-#endif // MLGO_TUNE_SPEEDCOMPILE_H
+#endif // MLGO_SPEED_SPEEDCOMPILE_H

@@ -1,6 +1,6 @@
-//===- unittests/Tune/WorkDirLockTest.cpp - One run per work directory ----===//
+//===- unittests/Support/WorkDirLockTest.cpp - One run per directory -----===//
 
-#include "mlgo/Tune/WorkDirLock.h"
+#include "mlgo/Support/WorkDirLock.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

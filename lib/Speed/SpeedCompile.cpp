@@ -1,14 +1,15 @@
-//===- lib/Tune/SpeedCompile.cpp - A compile for speed, as a task ---------===//
+//===- lib/Speed/SpeedCompile.cpp - A compile for speed, as a task --------===//
 //
-// See mlgo/Tune/SpeedCompile.h: the task "clang-speed-compile" (spawn the
+// See mlgo/Speed/SpeedCompile.h: the task "clang-speed-compile" (spawn the
 // module's cc1 command in a directory of its own, answer with the object
 // and the logs) and the making and decoding of it.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/SpeedCompile.h"
+#include "mlgo/Speed/SpeedCompile.h"
 
 #include "mlgo/Corpus/CompileCommand.h"
+#include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Support/Bytes.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
@@ -21,7 +22,7 @@
 
 using namespace llvm;
 
-namespace mlgo {
+namespace mlgo::speed {
 namespace {
 
 constexpr const char ObjectPlaceholder[] = "%{mlgo-object}";
@@ -112,14 +113,12 @@ RegisterTask SpeedCompileKind("clang-speed-compile", runSpeedCompile);
 Expected<Task> makeSpeedCompileTask(const SpeedCompileSetup &Setup,
                                     StringRef Module,
                                     const CompilePolicy &Policy) {
+  // speedCompileFlags (mlgo/Speed/Profile.h) as cc1 spells them, and the
+  // address map measureExecutionCost reads.
   std::vector<std::string> Extra = {
       "-fprofile-instrument-use-path=" + Setup.Profile,
-      "-Werror=backend-plugin",
-      "-mllvm",
-      "-pgo-warn-missing-function",
-      "-fbasic-block-address-map",
-      "-mllvm",
-      "-pgo-analysis-map=func-entry-count,bb-freq,br-prob"};
+      "-Werror=backend-plugin", "-mllvm", "-pgo-warn-missing-function"};
+  llvm::append_range(Extra, AddressMapFlags);
   Expected<std::vector<std::string>> PluginArgs =
       Policy.getCC1Args(Setup.PluginPath);
   if (!PluginArgs)
@@ -161,4 +160,4 @@ Expected<SpeedCompileAnswer> decodeSpeedCompileAnswer(StringRef Payload) {
   return A;
 }
 
-} // namespace mlgo
+} // namespace mlgo::speed
