@@ -26,6 +26,7 @@
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <chrono>
 #include <cstdlib>
 #include <cstdio>
 
@@ -216,15 +217,16 @@ void reportCodegenMemoStats() {
   const CodegenMemoStats &S = getProcessCodegenMemo().getStats();
   std::fprintf(stderr,
                "mlgo codegen memo: %llu compiles, %llu functions, %llu "
-               "placeholders, %llu compiled again\n",
+               "placeholders, %llu compiled again, %.2f s keying\n",
                (unsigned long long)S.Compiles,
                (unsigned long long)S.Functions, (unsigned long long)S.Reused,
-               (unsigned long long)S.Mismatches);
+               (unsigned long long)S.Mismatches, S.KeySeconds);
 }
 
 
 CodegenMemo::Plan CodegenMemo::prepare(Module &M,
                                        ArrayRef<std::string> CC1Args) {
+  auto Start = std::chrono::steady_clock::now();
   ++Stats.Compiles;
   Plan P;
   std::string Context = moduleContext(M, CC1Args);
@@ -269,6 +271,9 @@ CodegenMemo::Plan CodegenMemo::prepare(Module &M,
     makePlaceholder(*F, It->second);
     ++Stats.Reused;
   }
+  Stats.KeySeconds += std::chrono::duration<double>(
+                          std::chrono::steady_clock::now() - Start)
+                          .count();
   return P;
 }
 

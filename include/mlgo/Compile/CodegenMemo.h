@@ -72,6 +72,8 @@ struct CodegenMemoStats {
   uint64_t Functions = 0, Reused = 0;
   /// Compiles done again because a placeholder did not measure its size.
   uint64_t Mismatches = 0;
+  /// Wall-clock seconds spent keying functions and making placeholders.
+  double KeySeconds = 0;
 };
 
 class CodegenMemo {
