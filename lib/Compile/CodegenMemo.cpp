@@ -26,9 +26,10 @@
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <chrono>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <mutex>
 
 using namespace llvm;
 
@@ -217,18 +218,17 @@ void reportCodegenMemoStats() {
   const CodegenMemoStats &S = getProcessCodegenMemo().getStats();
   std::fprintf(stderr,
                "mlgo codegen memo: %llu compiles, %llu functions, %llu "
-               "placeholders, %llu compiled again, %.2f s keying\n",
-               (unsigned long long)S.Compiles,
-               (unsigned long long)S.Functions, (unsigned long long)S.Reused,
-               (unsigned long long)S.Mismatches, S.KeySeconds);
+               "placeholders, %llu compiled again, %.2f CPU s keying\n",
+               (unsigned long long)S.Compiles, (unsigned long long)S.Functions,
+               (unsigned long long)S.Reused, (unsigned long long)S.Mismatches,
+               S.KeySeconds);
 }
-
 
 CodegenMemo::Plan CodegenMemo::prepare(Module &M,
                                        ArrayRef<std::string> CC1Args) {
-  auto Start = std::chrono::steady_clock::now();
-  ++Stats.Compiles;
+  std::clock_t Start = std::clock();
   Plan P;
+  uint64_t Defined = 0;
   std::string Context = moduleContext(M, CC1Args);
   Module Scratch("mlgo-codegen-memo", M.getContext());
   DenseMap<const GlobalValue *, std::string> Described;
@@ -236,7 +236,7 @@ CodegenMemo::Plan CodegenMemo::prepare(Module &M,
   for (Function &F : M) {
     if (F.isDeclaration())
       continue;
-    ++Stats.Functions;
+    ++Defined;
     if (!isMemoizable(F))
       continue;
     SmallPtrSet<const Constant *, 32> Seen;
@@ -261,6 +261,9 @@ CodegenMemo::Plan CodegenMemo::prepare(Module &M,
     Hash.final(R);
     Keyed.emplace_back(&F, std::string(R.digest()));
   }
+  std::lock_guard<std::mutex> Lock(Mutex);
+  ++Stats.Compiles;
+  Stats.Functions += Defined;
   for (auto &[F, Key] : Keyed) {
     auto It = Sizes.find(Key);
     if (It == Sizes.end()) {
@@ -271,9 +274,7 @@ CodegenMemo::Plan CodegenMemo::prepare(Module &M,
     makePlaceholder(*F, It->second);
     ++Stats.Reused;
   }
-  Stats.KeySeconds += std::chrono::duration<double>(
-                          std::chrono::steady_clock::now() - Start)
-                          .count();
+  Stats.KeySeconds += double(std::clock() - Start) / CLOCKS_PER_SEC;
   return P;
 }
 
@@ -283,15 +284,15 @@ Expected<bool> CodegenMemo::finish(const Plan &P, MemoryBufferRef Object) {
   if (!Symbols)
     return Symbols.takeError();
   auto SizeOf = [&](StringRef Name) -> std::optional<uint64_t> {
-    auto It = llvm::lower_bound(
-        *Symbols, Name,
-        [](const std::pair<std::string, uint64_t> &S, StringRef N) {
-          return StringRef(S.first) < N;
-        });
+    auto It =
+        llvm::lower_bound(*Symbols, Name,
+                          [](const std::pair<std::string, uint64_t> &S,
+                             StringRef N) { return StringRef(S.first) < N; });
     if (It == Symbols->end() || It->first != Name)
       return std::nullopt;
     return It->second;
   };
+  std::lock_guard<std::mutex> Lock(Mutex);
   for (const auto &[Name, Bytes] : P.Placeholders) {
     if (SizeOf(Name) != Bytes) {
       ++Stats.Mismatches;

@@ -192,21 +192,19 @@ Expected<bool> compileThroughMemo(clang::CompilerInstance &CI,
   clang::CodeGenOptions CodeGen = CI.getCodeGenOpts();
   CodeGen.DisableLLVMPasses = true;
   CodeGen.PassBuilderCallbacks.clear();
-  clang::EmitBackendOutput(
-      CI.getDiagnostics(), CI.getHeaderSearchOpts(), CodeGen,
-      CI.getTargetOpts(), CI.getLangOpts(),
-      CI.getTarget().getDataLayoutString(), M.get(), clang::Backend_EmitObj,
-      CI.getFileManager().getVirtualFileSystemPtr(),
-      std::make_unique<raw_svector_ostream>(Object));
+  clang::EmitBackendOutput(CI.getDiagnostics(), CI.getHeaderSearchOpts(),
+                           CodeGen, CI.getTargetOpts(), CI.getLangOpts(),
+                           CI.getTarget().getDataLayoutString(), M.get(),
+                           clang::Backend_EmitObj,
+                           CI.getFileManager().getVirtualFileSystemPtr(),
+                           std::make_unique<raw_svector_ostream>(Object));
   if (!Seen.Text.empty() || CI.getDiagnostics().hasErrorOccurred())
     return false;
-  return Memo.finish(P, MemoryBufferRef(StringRef(Object.data(),
-                                                  Object.size()),
-                                        Job.Module));
+  return Memo.finish(
+      P, MemoryBufferRef(StringRef(Object.data(), Object.size()), Job.Module));
 }
 
-Expected<CompileResult> compileModuleImpl(const CompileJob &Job,
-                                          bool UseMemo);
+Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo);
 
 } // namespace
 
@@ -214,14 +212,12 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
   // The memo gives sizes only: a compile that also reads functions'
   // symbols goes the whole way.
   return compileModuleImpl(Job, isCodegenMemoEnabled() &&
-                                    !Job.WantFunctionSizes &&
-                                    !Job.PredictOnly);
+                                    !Job.WantFunctionSizes && !Job.PredictOnly);
 }
 
 namespace {
 
-Expected<CompileResult> compileModuleImpl(const CompileJob &Job,
-                                          bool UseMemo) {
+Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo) {
   auto Start = std::chrono::steady_clock::now();
   // What cc1_main does before compiling.
   static std::once_flag TargetsInitialized;
@@ -341,8 +337,8 @@ Expected<CompileResult> compileModuleImpl(const CompileJob &Job,
       return Exact.takeError();
     if (!*Exact)
       return compileModuleImpl(Job, /*UseMemo=*/false);
-    ObjectRef = MemoryBufferRef(
-        StringRef(MemoObject.data(), MemoObject.size()), Job.Module);
+    ObjectRef = MemoryBufferRef(StringRef(MemoObject.data(), MemoObject.size()),
+                                Job.Module);
   } else {
     clang::EmitObjAction Action;
     bool Compiled = CI.ExecuteAction(Action);
@@ -361,8 +357,7 @@ Expected<CompileResult> compileModuleImpl(const CompileJob &Job,
         MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
                               /*RequiresNullTerminator=*/false);
     if (!Object)
-      return makeError(Job.Module +
-                       ": cannot read the object clang wrote to " +
+      return makeError(Job.Module + ": cannot read the object clang wrote to " +
                        ObjectPath + ": " + Object.getError().message());
     sys::fs::remove(ObjectPath);
     Owned = std::move(*Object);

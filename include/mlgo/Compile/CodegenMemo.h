@@ -55,6 +55,7 @@
 #include "llvm/Support/MemoryBufferRef.h"
 
 #include <cstdint>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -72,7 +73,8 @@ struct CodegenMemoStats {
   uint64_t Functions = 0, Reused = 0;
   /// Compiles done again because a placeholder did not measure its size.
   uint64_t Mismatches = 0;
-  /// Wall-clock seconds spent keying functions and making placeholders.
+  /// CPU seconds (the process's) spent keying functions and making
+  /// placeholders.
   double KeySeconds = 0;
 };
 
@@ -101,6 +103,8 @@ public:
   const CodegenMemoStats &getStats() const { return Stats; }
 
 private:
+  /// Compiles on several threads of a process share the memo.
+  std::mutex Mutex;
   llvm::StringMap<uint64_t> Sizes;
   CodegenMemoStats Stats;
 };
