@@ -17,6 +17,7 @@
 
 #include "mlgo/Compile/CompileWorker.h"
 
+#include "mlgo/Compile/CodegenMemo.h"
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/IR2Native/FunctionFeatures.h"
@@ -25,12 +26,17 @@
 #include "mlgo/Model/Model.h"
 #include "mlgo/Support/Error.h"
 
+#include "clang/CodeGen/BackendUtil.h"
 #include "clang/CodeGen/CodeGenAction.h"
 #include "clang/Frontend/CompilerInstance.h"
 #include "clang/Frontend/CompilerInvocation.h"
 #include "clang/Frontend/TextDiagnosticPrinter.h"
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/IR/DiagnosticInfo.h"
+#include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Passes/PassBuilder.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MD5.h"
@@ -139,7 +145,79 @@ StringRef getScratchObjectPath() {
   return ObjectPath;
 }
 
+namespace {
+
+/// Keeps the code generator's errors of a memoized compile (the action's
+/// own handler went with the action); any error makes it compile again
+/// without the memo, which reports it as clang does.
+struct CodegenErrors : DiagnosticHandler {
+  std::string Text;
+  bool handleDiagnostics(const DiagnosticInfo &DI) override {
+    if (DI.getSeverity() != DS_Error)
+      return true;
+    raw_string_ostream OS(Text);
+    DiagnosticPrinterRawOStream Printer(OS);
+    DI.print(Printer);
+    OS << '\n';
+    return true;
+  }
+};
+
+/// The rest of a compile whose IR pipeline \p CI is set up for, through
+/// the codegen memo (CodegenMemo.h): the object's bytes in \p Object, or
+/// false when the memo's result would not be exact and the compile must be
+/// done again without it.
+Expected<bool> compileThroughMemo(clang::CompilerInstance &CI,
+                                  const CompileJob &Job,
+                                  const std::string &DiagText,
+                                  SmallVectorImpl<char> &Object) {
+  LLVMContext Ctx;
+  std::unique_ptr<Module> M;
+  {
+    clang::EmitLLVMOnlyAction Action(&Ctx);
+    if (!CI.ExecuteAction(Action))
+      return makeError(Job.Module +
+                       ": compilation failed: " + StringRef(DiagText).trim());
+    M = Action.takeModule();
+  }
+  if (!M)
+    return false;
+  auto Errors = std::make_unique<CodegenErrors>();
+  CodegenErrors &Seen = *Errors;
+  Ctx.setDiagnosticHandler(std::move(Errors));
+  CodegenMemo &Memo = getProcessCodegenMemo();
+  CodegenMemo::Plan P = Memo.prepare(*M, Job.CC1Args);
+  // The module is optimized: only the code generator is left to run, with
+  // the options and target of the compile.
+  clang::CodeGenOptions CodeGen = CI.getCodeGenOpts();
+  CodeGen.DisableLLVMPasses = true;
+  CodeGen.PassBuilderCallbacks.clear();
+  clang::EmitBackendOutput(CI.getDiagnostics(), CI.getHeaderSearchOpts(),
+                           CodeGen, CI.getTargetOpts(), CI.getLangOpts(),
+                           CI.getTarget().getDataLayoutString(), M.get(),
+                           clang::Backend_EmitObj,
+                           CI.getFileManager().getVirtualFileSystemPtr(),
+                           std::make_unique<raw_svector_ostream>(Object));
+  if (!Seen.Text.empty() || CI.getDiagnostics().hasErrorOccurred())
+    return false;
+  return Memo.finish(
+      P, MemoryBufferRef(StringRef(Object.data(), Object.size()), Job.Module));
+}
+
+Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo);
+
+} // namespace
+
 Expected<CompileResult> compileModule(const CompileJob &Job) {
+  // The memo gives sizes only: a compile that also reads functions'
+  // symbols goes the whole way.
+  return compileModuleImpl(Job, isCodegenMemoEnabled() &&
+                                    !Job.WantFunctionSizes && !Job.PredictOnly);
+}
+
+namespace {
+
+Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo) {
   auto Start = std::chrono::steady_clock::now();
   // What cc1_main does before compiling.
   static std::once_flag TargetsInitialized;
@@ -250,34 +328,48 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
     return Result;
   }
 
-  clang::EmitObjAction Action;
-  bool Compiled = CI.ExecuteAction(Action);
-  if (!Compiled) {
+  SmallString<0> MemoObject;
+  std::unique_ptr<MemoryBuffer> Owned;
+  MemoryBufferRef ObjectRef;
+  if (UseMemo) {
+    Expected<bool> Exact = compileThroughMemo(CI, Job, DiagText, MemoObject);
+    if (!Exact)
+      return Exact.takeError();
+    if (!*Exact)
+      return compileModuleImpl(Job, /*UseMemo=*/false);
+    ObjectRef = MemoryBufferRef(StringRef(MemoObject.data(), MemoObject.size()),
+                                Job.Module);
+  } else {
+    clang::EmitObjAction Action;
+    bool Compiled = CI.ExecuteAction(Action);
+    if (!Compiled) {
+      sys::fs::remove(ObjectPath);
+      // clang names the output file only when it cannot open or write it.
+      if (StringRef(DiagText).contains(ObjectPath))
+        return make_error<OutputWriteError>(
+            (Job.Module + ": cannot write the compiled object: " +
+             StringRef(DiagText).trim())
+                .str());
+      return makeError(Job.Module +
+                       ": compilation failed: " + StringRef(DiagText).trim());
+    }
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Object =
+        MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    if (!Object)
+      return makeError(Job.Module + ": cannot read the object clang wrote to " +
+                       ObjectPath + ": " + Object.getError().message());
     sys::fs::remove(ObjectPath);
-    // clang names the output file only when it cannot open or write it.
-    if (StringRef(DiagText).contains(ObjectPath))
-      return make_error<OutputWriteError>(
-          (Job.Module +
-           ": cannot write the compiled object: " + StringRef(DiagText).trim())
-              .str());
-    return makeError(Job.Module +
-                     ": compilation failed: " + StringRef(DiagText).trim());
+    Owned = std::move(*Object);
+    ObjectRef = MemoryBufferRef(Owned->getBuffer(), Job.Module);
   }
-  ErrorOr<std::unique_ptr<MemoryBuffer>> Object =
-      MemoryBuffer::getFile(ObjectPath, /*IsText=*/false,
-                            /*RequiresNullTerminator=*/false);
-  if (!Object)
-    return makeError(Job.Module + ": cannot read the object clang wrote to " +
-                     ObjectPath + ": " + Object.getError().message());
-  sys::fs::remove(ObjectPath);
-  Expected<CodeSize> Code =
-      getCodeSize(MemoryBufferRef((*Object)->getBuffer(), Job.Module));
+  Expected<CodeSize> Code = getCodeSize(ObjectRef);
   if (!Code)
     return Code.takeError();
   Result.TextSize = Code->Total;
   if (Job.WantFunctionSizes) {
     Expected<std::vector<std::pair<std::string, uint64_t>>> Sizes =
-        getFunctionSizes(MemoryBufferRef((*Object)->getBuffer(), Job.Module));
+        getFunctionSizes(ObjectRef);
     if (!Sizes)
       return Sizes.takeError();
     for (const FunctionFeatureRow &Row : FeatureRows) {
@@ -300,5 +392,7 @@ Expected<CompileResult> compileModule(const CompileJob &Job) {
           .count();
   return Result;
 }
+
+} // namespace
 
 } // namespace mlgo

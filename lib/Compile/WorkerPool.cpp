@@ -9,6 +9,8 @@
 
 #include "mlgo/Compile/WorkerPool.h"
 
+#include "mlgo/Compile/CodegenMemo.h"
+
 #include "mlgo/Support/Bytes.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/FileDescriptor.h"
@@ -319,6 +321,7 @@ static void injectFault(StringRef Module) {
         Response.TheStatus == WorkerResponse::Status::Environment)
       break;
   }
+  reportCodegenMemoStats();
   ::_exit(0);
 }
 
