@@ -45,10 +45,12 @@ cpu_ms() {
 
 mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 
-# row NAME WALL_SECONDS CPU_MS
+# row NAME WALL_SECONDS CPU_MS: a line of the table, also printed now (a
+# log cut short still has the stages that ended).
 row() {
   rows+=("$(printf '  %-50s %7s %8s' "$1" "$(mmss "$2")" "$(mmss $(($3 / 1000)))")")
   cpu_total=$((${cpu_total:-0} + $3))
+  echo "test.sh: $1: $(mmss "$2") wall, $(mmss $(($3 / 1000))) CPU"
 }
 
 # launch ID NICENESS CMD...: CMD (a program or a function) in a subshell of
