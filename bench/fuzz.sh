@@ -62,8 +62,10 @@ build_targets() {
 if [[ $1 == --build ]]; then
   shift
   [[ $# -gt 0 ]] || set -- mlgo-fuzz
-  build_targets "$@"
-  exit 0
+  configure
+  # ninja's output is the caller's: a failing compile's errors are in it.
+  ASAN_OPTIONS=detect_leaks=0 ninja -C "$build" -j "$(nproc)" "$@"
+  exit
 fi
 
 # libFuzzer flags every run shares: a hang is an input taking 10 s; 2 GiB
