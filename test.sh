@@ -1,103 +1,270 @@
 #!/usr/bin/env bash
-# Builds mlgo and runs every test: the GoogleTest units (through CTest) and
-# the lit tests, which run the real opt-19/llc-19/clang-19.
+# Builds mlgo and runs every test: the lit tests, which run the real
+# opt-19/llc-19/clang-19, the Python package's, the install's, the fuzz
+# targets' and the GoogleTest units (through CTest, under ASan and UBSan).
+#
+# The budget is 30 minutes on a fresh 2-core machine. Two builds serve only
+# tests - the ASan/UBSan build of the fuzz targets and the unit tests
+# (build-fuzz/), then GCC's ODR check (build-odr/) - and run one after the
+# other in the background at nice 19 from the start, on what the foreground
+# leaves of the two cores (a configure, a serial link, a package's test
+# suite, a lit test that runs alone); the tests that need them run at the
+# end. The unit tests are compiled once, in build-fuzz: build/ leaves them
+# out (-DMLGO_UNITTESTS_IN_ALL=OFF). docs/lab/2026-12-04.md (ci3) has the
+# numbers.
+#
+# Every stage runs in a process group of its own; SIGINT (Ctrl-C) or
+# SIGTERM of this script ends them all, foreground and background, and
+# waits until they are gone. A failing background stage fails the script
+# with its log's errors and last lines, printed as soon as it ends. At the
+# end, a table of each stage's wall-clock time and CPU time (user + sys of
+# its processes).
 set -euo pipefail
 cd "$(dirname "$0")"
-# Each step's wall-clock time, printed at the end (the budget is 30
-# minutes on a fresh 2-core machine).
 start=$SECONDS
-stage_start=$SECONDS
-stage_times=()
-stage() {
-  local t=$((SECONDS - stage_start))
-  stage_times+=("$(printf '  %-44s %4d:%02d' "$1" $((t / 60)) $((t % 60)))")
-  stage_start=$SECONDS
-}
-scripts/setup.sh --sources
-stage "setup (scripts/setup.sh --sources)"
-scripts/build.sh
-stage "build"
 status=0
+rows=()
+# Each stage's `times`, end time, log (background stages) and exit status.
+work=$(mktemp -d)
+keep_work=0
+declare -A pgid=() bg_began=() bg_name=() bg_rc=()
+bg_order=()
+
+# cpu_ms FILE: the CPU milliseconds (user + sys, a shell's own and its
+# children's) that the output of `times` in FILE adds up to.
+cpu_ms() {
+  local total=0 tok frac
+  for tok in $(cat "$1" 2>/dev/null); do
+    [[ $tok =~ ^([0-9]+)m([0-9]+)\.([0-9]+)s$ ]] || continue
+    frac=${BASH_REMATCH[3]}000
+    total=$((total + (10#${BASH_REMATCH[1]} * 60 + 10#${BASH_REMATCH[2]}) * 1000 +
+      10#${frac:0:3}))
+  done
+  echo $total
+}
+
+mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
+
+# row NAME WALL_SECONDS CPU_MS: a line of the table, also printed now (a
+# log cut short still has the stages that ended).
+row() {
+  rows+=("$(printf '  %-50s %7s %8s' "$1" "$(mmss "$2")" "$(mmss $(($3 / 1000)))")")
+  cpu_total=$((${cpu_total:-0} + $3))
+  echo "test.sh: $1: $(mmss "$2") wall, $(mmss $(($3 / 1000))) CPU"
+}
+
+# launch ID NICENESS CMD...: CMD (a program or a function) in a subshell of
+# its own process group (job control on for the fork), stdin from
+# /dev/null, at NICENESS; the subshell records its CPU time and end.
+launch() {
+  local id=$1 niceness=$2
+  shift 2
+  set -m
+  (
+    set +e
+    if [[ $niceness != 0 ]]; then renice -n "$niceness" -p "$BASHPID" >/dev/null; fi
+    "$@"
+    rc=$?
+    times >"$work/$id.cpu"
+    echo "$SECONDS" >"$work/$id.end"
+    exit $rc
+  ) </dev/null &
+  pgid[$id]=$!
+  set +m
+}
+
+# stop_all: SIGTERM to every running stage's process group, then wait until
+# each group is empty (ninja passes the signal to its compiles, which sit in
+# groups of their own); SIGKILL after 20 s.
+stop_all() {
+  local id i left
+  for id in "${!pgid[@]}"; do kill -TERM -- "-${pgid[$id]}" 2>/dev/null || true; done
+  for ((i = 0; i < 200; i++)); do
+    left=0
+    for id in "${!pgid[@]}"; do
+      if kill -0 -- "-${pgid[$id]}" 2>/dev/null; then left=1; fi
+    done
+    ((left)) || break
+    sleep 0.1
+  done
+  for id in "${!pgid[@]}"; do kill -KILL -- "-${pgid[$id]}" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  pgid=()
+}
+on_signal() {
+  trap - INT TERM
+  echo >&2
+  echo "test.sh: $1: stopping every stage" >&2
+  stop_all
+  exit "$2"
+}
+cleanup() {
+  stop_all
+  if ((keep_work)); then
+    echo "test.sh: the failed background stages' logs are kept in $work" >&2
+  else
+    rm -rf "$work"
+  fi
+}
+trap 'on_signal SIGINT 130' INT
+trap 'on_signal SIGTERM 143' TERM
+trap cleanup EXIT
+
+# stage NAME CMD...: runs CMD in the foreground (its output on ours); a
+# failure fails the script, the next stages still run.
+n=0
+stage() {
+  local name=$1 began=$SECONDS id=fg$((n += 1)) rc=0
+  shift
+  launch "$id" 0 "$@"
+  wait "${pgid[$id]}" || rc=$?
+  unset "pgid[$id]"
+  ((rc == 0)) || status=1
+  row "$name" $((SECONDS - began)) "$(cpu_ms "$work/$id.cpu")"
+  reap
+}
+
+# background NAME [--after ID] ID CMD...: starts CMD at nice 19, its output
+# to a log; with --after, once background stage ID has ended.
+background() {
+  local name=$1 after=""
+  shift
+  if [[ $1 == --after ]]; then after=$2; shift 2; fi
+  local id=$1
+  shift
+  bg_name[$id]=$name
+  bg_order+=("$id")
+  bg_began[$id]=$SECONDS
+  launch "$id" 19 run_after "$after" "$id" "$@" >"$work/$id.log" 2>&1
+}
+run_after() {
+  local after=$1 id=$2
+  shift 2
+  if [[ -n $after ]]; then
+    while [[ ! -e $work/$after.end ]]; do sleep 1; done
+    echo "$SECONDS" >"$work/$id.began"
+  fi
+  "$@"
+}
+
+# finish ID: waits for background stage ID; reports it, with its log if it
+# failed.
+finish() {
+  local id=$1 rc=0 began end
+  [[ -n ${pgid[$id]:-} ]] || return 0
+  wait "${pgid[$id]}" || rc=$?
+  unset "pgid[$id]"
+  bg_rc[$id]=$rc
+  began=$(cat "$work/$id.began" 2>/dev/null || echo "${bg_began[$id]}")
+  end=$(cat "$work/$id.end" 2>/dev/null || echo $SECONDS)
+  row "${bg_name[$id]} (background)" $((end - began)) "$(cpu_ms "$work/$id.cpu")"
+  if ((rc != 0)); then
+    status=1
+    keep_work=1
+    {
+      echo "test.sh: ${bg_name[$id]} failed (exit $rc); its errors, then the last lines" \
+        "of its log ($work/$id.log):"
+      grep -E -m 20 'error:|FAILED:' "$work/$id.log" || true
+      echo "..."
+      tail -n 40 "$work/$id.log"
+    } >&2
+  fi
+}
+# reap: reports the background stages that have ended.
+reap() {
+  local id
+  for id in "${bg_order[@]}"; do
+    if [[ -e $work/$id.end ]]; then finish "$id"; fi
+  done
+}
+
+times >"$work/setup.before"
+scripts/setup.sh --sources
+times >"$work/setup.cpu"
+row "setup (scripts/setup.sh --sources)" $((SECONDS - start)) \
+  $(($(cpu_ms "$work/setup.cpu") - $(cpu_ms "$work/setup.before")))
+
+# The unit tests under AddressSanitizer and UBSan, leak checking on, and
+# every reader of outside input under libFuzzer (fuzz/): a clang-19 build
+# (build-fuzz/, -O1, the tests' own files at -O0; docs/hardening.md). The
+# model code generator runs during the build, instrumented: its deliberate
+# end-of-process leaks are not findings (bench/fuzz.sh --build).
+background "fuzz targets, unit tests: ASan/UBSan build" fuzz \
+  bench/fuzz.sh --build mlgo-fuzz mlgo-unittests
+# The one-definition rule across every area: bin/mlgo and the plugin built
+# with LTO at -O0, where GCC reports two different definitions of one type
+# when it merges the translation units' types (scripts/check-odr.sh).
+background "ODR check (LTO build)" --after fuzz odr scripts/check-odr.sh build-odr
+
+stage "build (unit tests left to build-fuzz)" \
+  env MLGO_UNITTESTS_IN_ALL=OFF scripts/build.sh
 # The house style is a tool's, not a reviewer's: every C++ file formatted
-# as .clang-format says, by clang-format-19 (~20 s).
-scripts/check-format.sh || status=1
-stage "check-format"
-ctest --test-dir build --output-on-failure -j2 || status=1
-stage "unit tests (ctest)"
-ninja -C build check-lit || status=1
-stage "lit tests"
-# The Python package (python/tests, pytest with /usr/bin/python3, ~2 min):
+# as .clang-format says, by clang-format-19.
+stage "check-format" scripts/check-format.sh
+stage "lit tests" ninja -C build check-lit
+# The Python package (python/tests, pytest with /usr/bin/python3):
 # environments on real modules, logs, models, the PPO example on a tiny
 # corpus.
-scripts/check-python.sh build || status=1
-stage "Python tests"
-# The install (scripts/check-install.sh, ~2 min): into a fresh prefix,
-# moved, README's walkthrough run from it with the build and source trees
-# hidden; then the .deb, installed with apt-get, compiling as the build
-# tree does, and removed.
-scripts/check-install.sh build || status=1
-stage "install checks"
-# Every reader of outside input under libFuzzer (fuzz/, a second, clang-19
-# build in build-fuzz/ with ASan and UBSan): each seed and each input that
-# once crashed a reader, then 2 s of fuzzing per target (~20 s plus the
-# build; docs/hardening.md).
-bench/fuzz.sh --check 2 || status=1
-stage "fuzz build and check"
+stage "Python tests" scripts/check-python.sh build
+# The install (scripts/check-install.sh): into a fresh prefix, moved,
+# README's walkthrough run from it with the build and source trees hidden;
+# then the .deb, installed with apt-get, compiling as the build tree does,
+# and removed.
+stage "install checks" scripts/check-install.sh build
 # The crash sweep in small (docs/hardening.md): the three modules of
-# test/Train's corpus in every plugin mode and under
-# -llvm-verify-each (~15 s); bench/crash-sweep.sh alone sweeps the whole
-# training corpus.
-sweep=$(mktemp -d)
-{ PATH=$PWD/build/bin:$PATH sh test/Train/Inputs/make-corpus.sh "$sweep" >/dev/null 2>&1 &&
-  bench/crash-sweep.sh --corpus "$sweep/corpus" --verify-every 1; } || status=1
-rm -rf "$sweep"
-stage "crash sweep"
-# The fault cases of docs/hardening.md (scripts/check-faults.sh, ~20 s):
-# a host killed or stopped mid-session, SIGTERM and SIGINT of serve and
-# profile runs, a file size limit; each ends with its error and leaves no
-# process or temporary directory behind.
-scripts/check-faults.sh build || status=1
-stage "fault cases"
-# The unit tests under AddressSanitizer and UBSan, leak checking on, in
-# the fuzz build above (build-fuzz/: clang-19 -O1, every library already
-# compiled with ASan, UBSan and coverage for the fuzz targets, so only the
-# tests themselves are compiled here, at -O0; docs/hardening.md).
-# The build's output is kept aside, its errors shown when it fails
-# (a construct clang-19 rejects and GCC accepts fails only here).
-fuzz_log=$(mktemp)
-if ASAN_OPTIONS=detect_leaks=0 ninja -C build-fuzz mlgo-unittests >"$fuzz_log" 2>&1; then
-  ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-fuzz --output-on-failure -j2 || status=1
-else
-  echo "test.sh: the unit tests did not build under ASan/UBSan (build-fuzz):" >&2
-  grep -E -m 20 'error:|FAILED:' "$fuzz_log" >&2 || tail -n 40 "$fuzz_log" >&2
-  status=1
-fi
-rm -f "$fuzz_log"
-stage "unit tests under ASan/UBSan"
-# The one-definition rule across every area: bin/mlgo and the plugin built
-# with LTO at -O0, where GCC reports two different definitions of one
-# type when it merges the translation units' types (~3 min).
-scripts/check-odr.sh build-odr || status=1
-stage "ODR check (LTO build)"
+# test/Train's corpus in every plugin mode and under -llvm-verify-each;
+# bench/crash-sweep.sh alone sweeps the whole training corpus.
+crash_sweep() {
+  local sweep rc=0
+  sweep=$(mktemp -d)
+  { PATH=$PWD/build/bin:$PATH sh test/Train/Inputs/make-corpus.sh "$sweep" >/dev/null 2>&1 &&
+    bench/crash-sweep.sh --corpus "$sweep/corpus" --verify-every 1; } || rc=1
+  rm -rf "$sweep"
+  return $rc
+}
+stage "crash sweep" crash_sweep
+# The fault cases of docs/hardening.md (scripts/check-faults.sh): a host
+# killed or stopped mid-session, SIGTERM and SIGINT of serve and profile
+# runs, a file size limit; each ends with its error and leaves no process
+# or temporary directory behind.
+stage "fault cases" scripts/check-faults.sh build
 # Correctness on real programs beyond zlib (a lit test): the test suites of
 # the default eval packages of scripts/packages/list.tsv - bzip2, lua5.4,
 # ninja-build (C++), and xz-utils, tinyxml2 (C++), yaml-cpp (C++), cmark,
 # lzip (C++), uchardet (C++) and cjson, which are not in the training
 # corpus - against plugin-built binaries, and tinyxml2's also against a
-# build with the decisions file `mlgo tune --package tinyxml2` writes first
-# (~12 min).
-scripts/eval-packages.sh build $(scripts/package-recipes.sh list eval | grep -vx zlib) ||
-  status=1
-stage "eval packages' test suites"
+# build with the decisions file `mlgo tune --package tinyxml2` writes first.
+eval_packages() {
+  local pkgs
+  pkgs=$(scripts/package-recipes.sh list eval | grep -vx zlib) || return 1
+  # shellcheck disable=SC2086 # package names are words
+  scripts/eval-packages.sh build $pkgs
+}
+stage "eval packages' test suites" eval_packages
 # The corpus script builds the same corpus (same fingerprint) whatever its
-# --out: double-conversion built twice into two directories (~1 min).
-scripts/check-corpus-reproducible.sh build double-conversion || status=1
-stage "corpus reproducible"
+# --out: double-conversion built twice into two directories.
+stage "corpus reproducible" scripts/check-corpus-reproducible.sh build double-conversion
+
+# What the background build made: each fuzz target on its seeds and every
+# input that once crashed a reader, then 2 s of fuzzing each; the unit
+# tests (every one of them: build/ has none) with leak checking on.
+finish fuzz
+if [[ ${bg_rc[fuzz]} == 0 ]]; then
+  stage "fuzz check (build-fuzz)" bench/fuzz.sh --check 2
+  stage "unit tests under ASan/UBSan (build-fuzz)" \
+    env ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-fuzz --output-on-failure -j2
+else
+  echo "test.sh: the fuzz check and the unit tests did not run: build-fuzz did not build" >&2
+fi
+finish odr
+
 echo
-echo "=== test.sh stage times"
-printf '%s\n' "${stage_times[@]}"
+echo "=== test.sh stages: wall clock, and CPU (user + sys) of each stage's processes"
+printf '  %-50s %7s %8s\n' "stage" "wall" "CPU"
+printf '%s\n' "${rows[@]}"
 total=$((SECONDS - start))
-printf '  %-44s %4d:%02d\n' "total" $((total / 60)) $((total % 60))
+printf '  %-50s %7s %8s\n' "total (the background stages overlap the others)" \
+  "$(mmss $total)" "$(mmss $((cpu_total / 1000)))"
 if [[ $status == 0 ]]; then
   echo "test.sh: every test passed"
 else

@@ -12,6 +12,11 @@
 #                                    once, then SECONDS (default 2) of
 #                                    fuzzing from the seeds; fails on any
 #                                    crash (./test.sh runs this)
+#   bench/fuzz.sh --build [TARGET...]
+#                                    configure BUILD and build the ninja
+#                                    TARGETs (default mlgo-fuzz), nothing
+#                                    run (./test.sh builds mlgo-fuzz and
+#                                    mlgo-unittests so, in the background)
 #   bench/fuzz.sh --list             the targets
 #
 # BUILD is $MLGO_FUZZ_BUILD or build-fuzz. The last lines libFuzzer prints
@@ -25,7 +30,7 @@ targets=(log log-stream tensor-spec model corpus-description compile-command
          recipe serve-host worker-frames compile-cache checkpoint decisions
          site-cache eviction-log mir-repair)
 
-usage() { sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 1 ]] || usage
 if [[ $1 == --list ]]; then
   printf '%s\n' "${targets[@]}"
@@ -53,6 +58,15 @@ build_targets() {
   configure
   ASAN_OPTIONS=detect_leaks=0 ninja -C "$build" -j "$(nproc)" "$@" >/dev/null
 }
+
+if [[ $1 == --build ]]; then
+  shift
+  [[ $# -gt 0 ]] || set -- mlgo-fuzz
+  configure
+  # ninja's output is the caller's: a failing compile's errors are in it.
+  ASAN_OPTIONS=detect_leaks=0 ninja -C "$build" -j "$(nproc)" "$@"
+  exit
+fi
 
 # libFuzzer flags every run shares: a hang is an input taking 10 s; 2 GiB
 # of RSS or one allocation of more than 512 MiB is a finding.
