@@ -285,12 +285,12 @@ TeacherSite makeSite(StringRef Program, StringRef Key, const DecidedSite &D,
 /// crash) leaves its module out, named; a failure of the machine (a
 /// timeout, a full disk) stops the command, whose rerun compiles it again.
 Error checkOutcomes(const TunedCorpus &C, const std::vector<JobOutcome> &R,
-                    TeacherSet &Set, StringRef Command) {
+                    TeacherSet &Set, StringRef Command, StringRef Key) {
   for (size_t M = 0; M < C.Mods.size(); ++M)
     if (!R[M].ok()) {
       if (R[M].Transient || R[M].Environment)
         return makeError(R[M].Error);
-      Set.Meta.emplace_back("left-out", encodeName(C.Mods[M].Name));
+      Set.Meta.emplace_back(Key.str(), encodeName(C.Mods[M].Name));
       errs() << Command << ": warning: left out: " << R[M].Error << "\n";
     }
   return Error::success();
@@ -323,7 +323,7 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
                               : std::string("none"));
   Set.Meta.emplace_back("programs", O.PerPackage ? "per package" : "one");
   Set.Meta.emplace_back("decisions", md5Hex(C.DecisionsBytes));
-  if (Error E = checkOutcomes(C, R, Set, "mlgo teacher build"))
+  if (Error E = checkOutcomes(C, R, Set, "mlgo teacher build", "left-out"))
     return E;
   for (size_t M = 0; M < C.Mods.size(); ++M) {
     const CorpusModule &CM = C.Mods[M];
@@ -395,7 +395,8 @@ Expected<DaggerReport> runDaggerRound(const TeacherSet &Set,
                               ? std::to_string(O.MaxCompiles) + " compiles"
                               : std::string("none"));
   Round.Meta.emplace_back("dagger-decisions", md5Hex(C.DecisionsBytes));
-  if (Error E = checkOutcomes(C, R, Round, "mlgo teacher dagger"))
+  if (Error E =
+          checkOutcomes(C, R, Round, "mlgo teacher dagger", "dagger-left-out"))
     return E;
   for (size_t M = 0; M < C.Mods.size(); ++M) {
     const CorpusModule &CM = C.Mods[M];
