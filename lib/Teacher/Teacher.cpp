@@ -1,11 +1,14 @@
-//===- lib/Teacher/Teacher.cpp - mlgo teacher build / train ---------------===//
+//===- lib/Teacher/Teacher.cpp - mlgo teacher build / train / dagger ------===//
 //
 // See mlgo/Teacher/Teacher.h. Building reuses the tuner whole (runTuning) and
 // the compile of `mlgo tune check` (each module with the entries the plugin
 // applies in it), asking the compile for its training log and its call
 // sites at once: one row of features and one site per policy decision, in
-// the same order. Training reuses the one classifier and the flip policy
-// the counterfactual trainer ships (lib/Train).
+// the same order. A DAgger round reuses the same tune (from the student)
+// and the same logged compile without entries (the student's rollout),
+// looking each rollout site up in the tuned decisions with the plugin's
+// own DecisionTable. Training reuses the one classifier and the flip
+// policy the counterfactual trainer ships (lib/Train).
 //
 //===----------------------------------------------------------------------===//
 
