@@ -1008,7 +1008,7 @@ Expected<Role> startCluster(int &Argc, char **&Argv, StringRef Command,
     Problem = ("'mlgo " + Command +
                "' does not run its compiles on MPI ranks (those that do: "
                "tune, train, eval corpus, regalloc train, worker bench, "
-               "teacher build); "
+               "teacher build, teacher dagger); "
                "run it as one process (without mpirun, or with -np 1)")
                   .str();
   if (!Problem.empty())

@@ -103,7 +103,7 @@ std::string describeHosts(ArrayRef<std::string> Hosts) {
 bool isDistributedCommand(StringRef Command) {
   return Command == "tune" || Command == "train" || Command == "eval corpus" ||
          Command == "regalloc train" || Command == "worker bench" ||
-         Command == "teacher build";
+         Command == "teacher build" || Command == "teacher dagger";
 }
 
 //===-- Messages ----------------------------------------------------------===//

@@ -2,6 +2,7 @@
 //
 //   mlgo teacher build --corpus DIR --work-dir W -o SET [--max-compiles N]
 //   mlgo teacher train SET -o MODEL [--epochs N] [--seed S]
+//   mlgo teacher dagger SET --student MODEL --corpus DIR --work-dir W -o OUT
 //
 // The search as a teacher (mlgo/Teacher/Teacher.h, docs/teacher.md): the
 // decisions `mlgo tune` finds for a corpus, per call site, and an inlining
@@ -75,6 +76,41 @@ cl::opt<std::string> Name("name", cl::desc("the model's name"),
                           cl::init("teacher-student"), cl::sub(TrainCmd),
                           cl::cat(Cat));
 
+cl::SubCommand DaggerCmd("teacher dagger",
+                         "A DAgger round: tune the corpus from a student, "
+                         "roll the student out, and add to a teacher set the "
+                         "sites where the search's answer differs from the "
+                         "student's");
+cl::opt<std::string> DaggerSet(cl::Positional, cl::Required, cl::desc("<set>"),
+                               cl::sub(DaggerCmd), cl::cat(Cat));
+cl::opt<std::string> Student("student",
+                             cl::desc("the student (a model trained on the "
+                                      "set): the search's start model"),
+                             cl::value_desc("file"), cl::Required,
+                             cl::sub(DaggerCmd), cl::cat(Cat));
+cl::opt<std::string> DaggerCorpus("corpus", cl::desc("the set's corpus"),
+                                  cl::value_desc("dir"), cl::Required,
+                                  cl::sub(DaggerCmd), cl::cat(Cat));
+cl::opt<std::string> DaggerWorkDir("work-dir",
+                                   cl::desc("the tune's work directory and "
+                                            "its decisions (a rerun resumes "
+                                            "there)"),
+                                   cl::value_desc("dir"), cl::Required,
+                                   cl::sub(DaggerCmd), cl::cat(Cat));
+cl::opt<std::string> DaggerOut("o", cl::desc("the new teacher set"),
+                               cl::value_desc("file"), cl::Required,
+                               cl::sub(DaggerCmd), cl::cat(Cat));
+cl::opt<uint64_t> DaggerMaxCompiles("max-compiles",
+                                    cl::desc("the search's compiles (default: "
+                                             "until the moves run out)"),
+                                    cl::init(0), cl::sub(DaggerCmd),
+                                    cl::cat(Cat));
+cl::opt<unsigned> DaggerWorkers("jobs",
+                                cl::desc("compile workers (0: one per core)"),
+                                cl::init(0), cl::sub(DaggerCmd), cl::cat(Cat));
+cl::opt<bool> DaggerQuiet("quiet", cl::desc("no progress lines"),
+                          cl::sub(DaggerCmd), cl::cat(Cat));
+
 int runBuild() {
   TeacherBuildOptions O;
   O.CorpusDir = Corpus;
@@ -124,9 +160,34 @@ int runTrain() {
   return 0;
 }
 
+int runDagger() {
+  Expected<TeacherSet> S = TeacherSet::load(DaggerSet);
+  if (!S)
+    return fail(S.takeError());
+  DaggerOptions O;
+  O.SetName = DaggerSet;
+  O.Build.CorpusDir = DaggerCorpus;
+  O.Build.WorkDir = DaggerWorkDir;
+  O.Build.Output = DaggerOut;
+  O.Build.MaxCompiles = DaggerMaxCompiles;
+  O.Build.ModelPath = Student;
+  O.Build.Workers = DaggerWorkers;
+  O.Build.Verbose = !DaggerQuiet;
+  Expected<DaggerReport> R = runDaggerRound(*S, O);
+  if (!R)
+    return fail(R.takeError());
+  outs() << formatv("{0}: {1} + {2} sites where the search's answer differs "
+                    "from the student's (of its {3} decisions); fingerprint "
+                    "{4}\n",
+                    DaggerOut, S->Sites.size(), R->Added, R->RolloutSites,
+                    R->Set.getFingerprint());
+  return 0;
+}
+
 tool::RegisterGroup RegGroup("teacher", "Tune a corpus into a teacher set, "
                                         "and train a model to imitate it");
 tool::RegisterSubcommand RegBuild(BuildCmd, runBuild);
 tool::RegisterSubcommand RegTrain(TrainCmd, runTrain);
+tool::RegisterSubcommand RegDagger(DaggerCmd, runDagger);
 
 } // namespace

@@ -23,9 +23,13 @@
 // (score > 0). Seeded and single-threaded: the same set gives the same
 // model, byte for byte.
 //
-// Not done yet (issue #67): DAgger rounds (the student rolled out, the
-// search correcting where it diverges), eviction teachers, tries that were
-// not kept as negative rows.
+// A DAgger round (runDaggerRound): the corpus tuned with the student as the
+// start model, the student rolled out alone, and the rollout's sites where
+// the tuned decisions fix another answer than the student's added to the
+// set with the rollout's features.
+//
+// Not done yet (issue #67): eviction teachers, tries that were not kept as
+// negative rows.
 //
 //===----------------------------------------------------------------------===//
 
@@ -63,6 +67,30 @@ struct TeacherBuildOptions {
 /// Tunes the corpus, compiles it with the tuned decisions and writes the
 /// set to Options.Output; returns it.
 llvm::Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &Options);
+
+/// A DAgger round (docs/teacher.md, "A DAgger round"): Build.ModelPath is
+/// the student; the corpus is tuned in Build.WorkDir with the student as
+/// the start model, every module compiled with the student alone (its
+/// rollout), and each rollout site whose answer an entry of the tuned
+/// decisions fixes otherwise is added to the set, with the rollout's
+/// features. Build.PerPackage is taken from the set.
+struct DaggerOptions {
+  TeacherBuildOptions Build;
+  /// The set's name, for errors.
+  std::string SetName;
+};
+
+struct DaggerReport {
+  /// The set with the added sites (and the round's meta lines).
+  TeacherSet Set;
+  /// The rollout's policy decisions, and the diverging ones added.
+  size_t RolloutSites = 0, Added = 0;
+};
+
+/// Runs one round on \p Set and writes the new set to Build.Output.
+/// Errors: no student, a set of another corpus or other features.
+llvm::Expected<DaggerReport> runDaggerRound(const TeacherSet &Set,
+                                            const DaggerOptions &Options);
 
 struct StudentOptions {
   std::string Name = "teacher-student";
