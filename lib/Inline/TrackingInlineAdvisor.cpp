@@ -197,8 +197,20 @@ unsigned TrackingInlineAdvisor::getLoopDepth(const BasicBlock &BB) {
 
 InlineFunctionProps &TrackingInlineAdvisor::getCachedProps(Function &F) {
   auto [It, Inserted] = PropsCache.try_emplace(&F);
-  if (Inserted)
-    It->second = computeProps(F, getCFG(F).Reachable);
+  if (Inserted) {
+    // From the analysis manager, as MLInlineAdvisor takes them: a
+    // function no pass changed keeps the result of an earlier run, whose
+    // uses may since have dropped (a feature reads them so).
+    const FunctionPropertiesInfo &FPI =
+        FAM.getResult<FunctionPropertiesAnalysis>(F);
+    InlineFunctionProps &P = It->second;
+    P.BasicBlockCount = FPI.BasicBlockCount;
+    P.BlocksReachedFromConditionalInstruction =
+        FPI.BlocksReachedFromConditionalInstruction;
+    P.Uses = FPI.Uses;
+    P.DirectCallsToDefinedFunctions = FPI.DirectCallsToDefinedFunctions;
+    P.TotalInstructionCount = FPI.TotalInstructionCount;
+  }
   return It->second;
 }
 
@@ -511,8 +523,14 @@ void TrackingInlineAdvisor::onSuccessfulInlining(TrackedAdvice &A,
     PA.abandon<LoopAnalysis>();
     FAM.invalidate(*Caller, PA);
   };
-  if (KeepAnalysesFresh)
+  if (KeepAnalysesFresh) {
     AbandonCallerAnalyses();
+  } else {
+    // The properties the analysis manager holds are out of date.
+    PreservedAnalyses PA = PreservedAnalyses::all();
+    PA.abandon<FunctionPropertiesAnalysis>();
+    FAM.invalidate(*Caller, PA);
+  }
   updateCaller(A);
   if (KeepAnalysesFresh) {
     FAM.getResult<DominatorTreeAnalysis>(*Caller);

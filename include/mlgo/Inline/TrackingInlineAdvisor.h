@@ -31,9 +31,12 @@
 //    after an inlining that cut old paths.
 //  * Function properties. MLInlineAdvisor's FunctionPropertiesInfo fields
 //    that are features (blocks, conditionally reached blocks, uses, calls
-//    to defined functions, instructions) are kept by the same block-wise
-//    update as LLVM's FunctionPropertiesUpdater, with reachability from the
-//    set above instead of a dominator tree.
+//    to defined functions, instructions) are taken from the analysis
+//    manager when a function is first met in an inliner run (a result of
+//    an earlier run included, as MLInlineAdvisor takes them: an unchanged
+//    callee keeps its uses as then counted) and kept by the same
+//    block-wise update as LLVM's FunctionPropertiesUpdater, with
+//    reachability from the set above instead of a dominator tree.
 //
 // The analysis manager is left as the stock inliner leaves it: the caller's
 // analyses are not abandoned after each inlining, so the inliner does not
