@@ -9,8 +9,8 @@
 
 #include "mlgo/Model/InlineFeatureNames.h"
 
-#include "llvm/Analysis/LoopInfo.h"
-#include "llvm/Analysis/MLInlineAdvisor.h"
+#include "mlgo/Inline/TrackingInlineAdvisor.h"
+
 #include "llvm/IR/Function.h"
 #include "llvm/IR/InstrTypes.h"
 
@@ -51,26 +51,20 @@ TensorSpec getInlineDefaultSpec() {
   return TensorSpec::createSpec<int64_t>(InlineDefaultFeatureName.str(), {1});
 }
 
-void computeExtraFeatures(CallBase &CB, MLInlineAdvisor &Advisor,
-                          FunctionAnalysisManager &FAM,
-                          int64_t *const *Buffers) {
-  Function &Caller = *CB.getCaller();
-  Function &Callee = *CB.getCalledFunction();
-  const FunctionPropertiesInfo &CallerFPI = Advisor.getCachedFPI(Caller);
-  const FunctionPropertiesInfo &CalleeFPI = Advisor.getCachedFPI(Callee);
+void computeExtraFeatures(CallBase &CB, const InlineFunctionProps &CallerProps,
+                          const InlineFunctionProps &CalleeProps,
+                          unsigned LoopDepth, int64_t *const *Buffers) {
+  const Function &Callee = *CB.getCalledFunction();
   auto Set = [&](InlineFeature F, int64_t V) {
     *Buffers[static_cast<size_t>(F) - NumUpstreamInlineFeatures] = V;
   };
-  Set(InlineFeature::callee_ir_instructions, CalleeFPI.TotalInstructionCount);
-  Set(InlineFeature::caller_ir_instructions, CallerFPI.TotalInstructionCount);
+  Set(InlineFeature::callee_ir_instructions, CalleeProps.TotalInstructionCount);
+  Set(InlineFeature::caller_ir_instructions, CallerProps.TotalInstructionCount);
   Set(InlineFeature::callee_is_local, Callee.hasLocalLinkage());
   Set(InlineFeature::callee_is_linkonce, Callee.hasLinkOnceLinkage());
   Set(InlineFeature::callee_direct_calls,
-      CalleeFPI.DirectCallsToDefinedFunctions);
-  // The FPI computation already required LoopInfo for the caller, so this is
-  // a cache hit, not a recomputation.
-  Set(InlineFeature::call_site_loop_depth,
-      FAM.getResult<LoopAnalysis>(Caller).getLoopDepth(CB.getParent()));
+      CalleeProps.DirectCallsToDefinedFunctions);
+  Set(InlineFeature::call_site_loop_depth, LoopDepth);
 }
 
 } // namespace mlgo

@@ -1,7 +1,7 @@
 //===- MLGOInlineAdvisor.cpp - mlgo's inline advisor ----------------------===//
 //
-// See MLGOInlineAdvisor.h. The base MLInlineAdvisor fills the 38 upstream
-// features into the runner's buffers and only then calls
+// See MLGOInlineAdvisor.h. The base TrackingInlineAdvisor fills the 38
+// upstream features into the runner's buffers and only then calls
 // getAdviceFromModel(), which is where this class takes over.
 //
 //===----------------------------------------------------------------------===//
@@ -45,50 +45,6 @@ namespace {
 constexpr const char *SourceNameKind = "mlgo.src";
 constexpr const char *SiteNameKind = "mlgo.site";
 constexpr const char *UsedEntriesName = "mlgo.used";
-
-/// Presents an mlgo::ModelRunner to LLVM's MLInlineAdvisor, which wants an
-/// llvm::MLModelRunner. The buffers stay in the wrapped runner; this class
-/// only points LLVM's buffer table at them.
-class LLVMRunnerAdapter final : public MLModelRunner {
-public:
-  LLVMRunnerAdapter(LLVMContext &Ctx, std::unique_ptr<ModelRunner> R)
-      : MLModelRunner(Ctx, kindFor(R->getKind()), R->getNumInputs()),
-        Impl(std::move(R)) {
-    // The spec is only consulted for null buffers, which we never pass.
-    auto Unused = llvm::TensorSpec::createSpec<int64_t>("unused", {1});
-    for (size_t I = 0; I < Impl->getNumInputs(); ++I)
-      setUpBufferForTensor(I, Unused, Impl->getTensorUntyped(I));
-  }
-  void switchContext(StringRef Name) override { Impl->switchContext(Name); }
-  ModelRunner &get() { return *Impl; }
-
-private:
-  static Kind kindFor(ModelRunner::Kind K) {
-    switch (K) {
-    case ModelRunner::Kind::NoInference:
-      return Kind::NoOp;
-    case ModelRunner::Kind::Interactive:
-      return Kind::Interactive;
-    case ModelRunner::Kind::Interpreted:
-      return Kind::Development;
-    case ModelRunner::Kind::Embedded:
-    case ModelRunner::Kind::Custom:
-      return Kind::Release;
-    }
-    return Kind::Release;
-  }
-  void *evaluateUntyped() override { return Impl->evaluateUntyped(); }
-
-  std::unique_ptr<ModelRunner> Impl;
-};
-
-ModelRunner &unwrap(MLModelRunner &R) {
-  return static_cast<LLVMRunnerAdapter &>(R).get();
-}
-
-std::unique_ptr<MLModelRunner> wrap(Module &M, std::unique_ptr<ModelRunner> R) {
-  return std::make_unique<LLVMRunnerAdapter>(M.getContext(), std::move(R));
-}
 
 bool getInlineDeferralDefault() {
   // LLVM's -inline-deferral (a static cl::opt<bool> in InlineAdvisor.cpp)
@@ -211,10 +167,8 @@ MLGOInlineAdvisor::MLGOInlineAdvisor(Module &M, ModuleAnalysisManager &MAM,
                                      InlineParams Params,
                                      MLGOInlineAdvisorOptions Opts,
                                      std::unique_ptr<LogWriter> Log)
-    : MLInlineAdvisor(M, MAM, wrap(M, std::move(R)),
-                      [this](CallBase &CB) { return getDefaultDecision(CB); }),
-      Runner(unwrap(*ModelRunner)), Params(Params), Options(std::move(Opts)),
-      Log(std::move(Log)) {
+    : TrackingInlineAdvisor(M, MAM, std::move(R)), Runner(getRunner()),
+      Params(Params), Options(std::move(Opts)), Log(std::move(Log)) {
   assert(Runner.getInputSpecs() == getRunnerInputs(Options) &&
          "runner built with the wrong inputs");
   if (Options.ExtraFeatures)
@@ -299,12 +253,12 @@ TensorSpec MLGOInlineAdvisor::getSizeScoreSpec() {
 /// as the decision's score (MLGOInlineAdvisorOptions::SizeScore). The
 /// sizes before are predicted when the advice is made, the caller's after
 /// when the inliner reports the outcome.
-class SizeScoredAdvice final : public MLInlineAdvice {
+class SizeScoredAdvice final : public TrackedAdvice {
 public:
   SizeScoredAdvice(MLGOInlineAdvisor *Advisor, CallBase &CB,
                    OptimizationRemarkEmitter &ORE, bool Recommendation,
                    FunctionAnalysisManager &FAM)
-      : MLInlineAdvice(Advisor, CB, ORE, Recommendation), Owner(*Advisor),
+      : TrackedAdvice(Advisor, CB, ORE, Recommendation), Owner(*Advisor),
         TTI(FAM.getResult<TargetIRAnalysis>(*CB.getCaller())),
         CallerBefore(Owner.predictSize(*CB.getCaller(), TTI)),
         CalleeBefore(Owner.predictSize(*CB.getCalledFunction(), TTI)),
@@ -312,25 +266,25 @@ public:
                            ? Owner.estimateDeclinedSaving(CB, TTI)
                            : 0) {}
 
-  // The base class's record*Impl run first: its onSuccessfulInlining
-  // brings the caller's dominator tree and loops up to date.
+  // The base class's record*Impl run first: with a training log it brings
+  // the caller's dominator tree and loops up to date.
   void recordInliningImpl() override {
-    MLInlineAdvice::recordInliningImpl();
+    TrackedAdvice::recordInliningImpl();
     log(CallerBefore - callerAfter());
   }
   void recordInliningWithCalleeDeletedImpl() override {
     // The callee is gone: its address may name another function later.
     Owner.SizeCache.erase(getCallee());
-    MLInlineAdvice::recordInliningWithCalleeDeletedImpl();
+    TrackedAdvice::recordInliningWithCalleeDeletedImpl();
     log(CallerBefore + CalleeBefore - callerAfter());
   }
   void recordUnsuccessfulInliningImpl(const InlineResult &Result) override {
-    MLInlineAdvice::recordUnsuccessfulInliningImpl(Result);
+    TrackedAdvice::recordUnsuccessfulInliningImpl(Result);
     log(0);
   }
   // The inliner attempts no site the policy declined.
   void recordUnattemptedInliningImpl() override {
-    MLInlineAdvice::recordUnattemptedInliningImpl();
+    TrackedAdvice::recordUnattemptedInliningImpl();
     log(DeclinedSaving);
   }
 
@@ -384,7 +338,7 @@ float MLGOInlineAdvisor::predictSize(Function &F,
   }
   // The analysis manager's results, when it has them, are current: passes
   // invalidate what they change, and every inlining in this run went
-  // through the base class's onSuccessfulInlining, which updates them.
+  // through the base class, which (with a training log) updates them.
   return predictFresh(F, TTI, FAM.getCachedResult<DominatorTreeAnalysis>(F),
                       FAM.getCachedResult<LoopAnalysis>(F));
 }
@@ -428,16 +382,32 @@ float MLGOInlineAdvisor::estimateDeclinedSaving(
   return CallerBefore + Share - After;
 }
 
-void MLGOInlineAdvisor::onPassEntry(LazyCallGraph::SCC *SCC) {
-  SizeCache.clear();
-  MLInlineAdvisor::onPassEntry(SCC);
+bool MLGOInlineAdvisor::keepsAnalysesFresh(const Function &Caller) const {
+  // The size predictor and the step records read the analysis manager's
+  // dominator tree and loops.
+  if (Options.SizeScore || !Options.StepInfoPath.empty())
+    return true;
+  // LLVM's heuristic, where it may decide or be logged, reads the caller's
+  // block frequencies unless the caller is optimized for minimum size and
+  // there is no profile (InlineCostCallAnalyzer::updateThreshold).
+  const bool ReadsHeuristic =
+      Log || Options.Source != InlineDecisionSource::Model ||
+      Options.IncludeDefault || Options.OverrideDecision ||
+      Options.HeuristicForSpeedCallers;
+  return ReadsHeuristic &&
+         (!Caller.hasMinSize() || getProfileSummary().hasProfileSummary());
 }
 
-std::unique_ptr<MLInlineAdvice>
+void MLGOInlineAdvisor::onPassEntry(LazyCallGraph::SCC *SCC) {
+  SizeCache.clear();
+  TrackingInlineAdvisor::onPassEntry(SCC);
+}
+
+std::unique_ptr<TrackedAdvice>
 MLGOInlineAdvisor::getMandatoryAdviceImpl(CallBase &CB) {
   // A mandatory inlining changes the caller without a score.
   SizeCache.erase(CB.getCaller());
-  return MLInlineAdvisor::getMandatoryAdviceImpl(CB);
+  return TrackingInlineAdvisor::getMandatoryAdviceImpl(CB);
 }
 
 MLGOInlineAdvisor::~MLGOInlineAdvisor() {
@@ -691,12 +661,15 @@ bool MLGOInlineAdvisor::getDefaultDecision(CallBase &CB) {
       .has_value();
 }
 
-std::unique_ptr<MLInlineAdvice>
+std::unique_ptr<TrackedAdvice>
 MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
                                       OptimizationRemarkEmitter &ORE) {
   DecidedByPolicy = true;
   if (!ExtraFeatureBuffers.empty())
-    computeExtraFeatures(CB, *this, FAM, ExtraFeatureBuffers.data());
+    computeExtraFeatures(CB, getCachedProps(*CB.getCaller()),
+                         getCachedProps(*CB.getCalledFunction()),
+                         getLoopDepth(*CB.getParent()),
+                         ExtraFeatureBuffers.data());
 
   // In a link, a caller built for speed keeps LLVM's heuristic.
   const bool SpeedCaller =
@@ -845,12 +818,13 @@ MLGOInlineAdvisor::getAdviceFromModel(CallBase &CB,
   if (Log && Options.SizeScore)
     return std::make_unique<SizeScoredAdvice>(this, CB, ORE, Decision != 0,
                                               FAM);
-  return std::make_unique<MLInlineAdvice>(this, CB, ORE, Decision != 0);
+  return std::make_unique<TrackedAdvice>(this, CB, ORE, Decision != 0);
 }
 
 std::unique_ptr<InlineAdvice> MLGOInlineAdvisor::getAdviceImpl(CallBase &CB) {
   DecidedByPolicy = false;
-  std::unique_ptr<InlineAdvice> Advice = MLInlineAdvisor::getAdviceImpl(CB);
+  std::unique_ptr<InlineAdvice> Advice =
+      TrackingInlineAdvisor::getAdviceImpl(CB);
   if (!DecidedByPolicy)
     emitNonModelRemark(CB, *Advice);
   return Advice;
@@ -868,8 +842,7 @@ void MLGOInlineAdvisor::emitNonModelRemark(CallBase &CB,
   Function *Callee = CB.getCalledFunction();
   const MandatoryInliningKind Kind = getMandatoryKind(CB, FAM, ORE);
   StringRef Reason;
-  if (!FAM.getResult<DominatorTreeAnalysis>(Caller).isReachableFromEntry(
-          CB.getParent()))
+  if (!isReachable(*CB.getParent()))
     Reason = "unreachable call site (mandatory)";
   else if (Kind == MandatoryInliningKind::Never)
     Reason = "never-inline call site (mandatory)";

@@ -1,14 +1,14 @@
-//===- mlgo/Inline/InlineFeatures.h - The inliner's feature table -*- C++
-//-*-===//
+//===- mlgo/Inline/InlineFeatures.h - Inliner features ----------*- C++ -*-===//
 //
 // Every feature the plugin can offer a model, defined once.
 //
 // The first 38 are stock LLVM 19's, taken from its own X-macro tables in
 // llvm/Analysis/InlineModelFeatureMaps.h (25 inline-cost features, then 13
 // call-graph/function-property features), so their names, order and
-// meanings are LLVM's by construction; their values are computed by LLVM's
-// MLInlineAdvisor, which our advisor extends. A model or host trained
-// against stock LLVM's interactive mode therefore sees identical inputs.
+// meanings are LLVM's by construction; their values are computed by
+// TrackingInlineAdvisor as LLVM's MLInlineAdvisor computes them. A model or
+// host trained against stock LLVM's interactive mode therefore sees
+// identical inputs.
 //
 // Upstream's global context is thin. MLGO_EXTRA_INLINE_FEATURES adds ours
 // after the upstream ones. A model asks for features by name, so models that
@@ -32,10 +32,11 @@
 
 namespace llvm {
 class CallBase;
-class MLInlineAdvisor;
 } // namespace llvm
 
 namespace mlgo {
+
+struct InlineFunctionProps;
 
 // M(type, shape, name, description) - same shape as LLVM's tables.
 #define MLGO_EXTRA_INLINE_FEATURES(M)                                          \
@@ -86,10 +87,12 @@ TensorSpec getInlineDecisionSpec();
 TensorSpec getInlineDefaultSpec();
 
 /// Fills the extra features for call site \p CB into \p Buffers (one int64_t
-/// pointer per extra feature, in table order).
-void computeExtraFeatures(llvm::CallBase &CB, llvm::MLInlineAdvisor &Advisor,
-                          llvm::FunctionAnalysisManager &FAM,
-                          int64_t *const *Buffers);
+/// pointer per extra feature, in table order), from its caller's and
+/// callee's properties and the loop depth of its block.
+void computeExtraFeatures(llvm::CallBase &CB,
+                          const InlineFunctionProps &CallerProps,
+                          const InlineFunctionProps &CalleeProps,
+                          unsigned LoopDepth, int64_t *const *Buffers);
 
 } // namespace mlgo
 

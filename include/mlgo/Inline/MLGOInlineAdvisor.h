@@ -1,11 +1,11 @@
 //===- mlgo/Inline/MLGOInlineAdvisor.h - mlgo's inline advisor --*- C++ -*-===//
 //
-// MLGOInlineAdvisor is LLVM 19's public MLInlineAdvisor with the decision
-// step replaced. The base class keeps doing everything stock LLVM does -
+// MLGOInlineAdvisor is LLVM 19's MLInlineAdvisor with the decision step
+// replaced. Its base, TrackingInlineAdvisor, does what MLInlineAdvisor does -
 // correctness-preserving decisions (always/never-inline, recursion,
 // non-viable callees, unreachable call sites), the 38 features, the
-// function-property caches and the module size bound - so features and
-// mandatory behaviour match stock LLVM by construction. This class adds:
+// function-property caches and the module size bound - with the same values
+// at a lower cost (TrackingInlineAdvisor.h). This class adds:
 //
 //  * the decision source: a learned model (embedded or interpreted), a host
 //    over the interactive protocol, or LLVM's own heuristic (for logging);
@@ -24,6 +24,7 @@
 #include "mlgo/IR2Native/FunctionFeatures.h"
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Inline/InlineFeatures.h"
+#include "mlgo/Inline/TrackingInlineAdvisor.h"
 #include "mlgo/Log/TrainingLog.h"
 #include "mlgo/Model/Model.h"
 #include "mlgo/Runner/ModelRunner.h"
@@ -31,7 +32,6 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Analysis/InlineCost.h"
-#include "llvm/Analysis/MLInlineAdvisor.h"
 #include "llvm/Pass.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -203,7 +203,7 @@ struct MLGOInlineAdvisorOptions {
 std::function<bool(uint64_t Index, bool Proposed, int64_t Default)>
 invertDecisionsAt(std::vector<uint32_t> Indices);
 
-class MLGOInlineAdvisor final : public llvm::MLInlineAdvisor {
+class MLGOInlineAdvisor final : public TrackingInlineAdvisor {
 public:
   /// \p Runner's inputs must be getInlineFeatureSpecs(Options.ExtraFeatures)
   /// (+ "inlining_default" when Options.IncludeDefault), in that order.
@@ -229,11 +229,12 @@ public:
 protected:
   std::unique_ptr<llvm::InlineAdvice>
   getAdviceImpl(llvm::CallBase &CB) override;
-  std::unique_ptr<llvm::MLInlineAdvice>
+  std::unique_ptr<TrackedAdvice>
   getMandatoryAdviceImpl(llvm::CallBase &CB) override;
-  std::unique_ptr<llvm::MLInlineAdvice>
+  std::unique_ptr<TrackedAdvice>
   getAdviceFromModel(llvm::CallBase &CB,
                      llvm::OptimizationRemarkEmitter &ORE) override;
+  bool keepsAnalysesFresh(const llvm::Function &Caller) const override;
 
 private:
   bool getDefaultDecision(llvm::CallBase &CB);
@@ -242,9 +243,9 @@ private:
   /// when it holds F's (SizeCache).
   float predictSize(llvm::Function &F, const llvm::TargetTransformInfo &TTI);
   /// The prediction for \p F, which an inlining has just changed: the
-  /// analysis manager's dominator tree and loops are up to date (the base
-  /// class's onSuccessfulInlining brings them up to date for its function
-  /// properties), so only the instruction walk is done.
+  /// analysis manager's dominator tree and loops are up to date (with a
+  /// training log the base class keeps them fresh after every inlining, as
+  /// MLInlineAdvisor did), so only the instruction walk is done.
   float predictSizeAfterInlining(llvm::Function &F,
                                  const llvm::TargetTransformInfo &TTI);
   float predictFresh(llvm::Function &F, const llvm::TargetTransformInfo &TTI,
@@ -272,7 +273,7 @@ private:
   void reportLinkStaleEntries();
   void emitNonModelRemark(llvm::CallBase &CB, const llvm::InlineAdvice &Advice);
 
-  mlgo::ModelRunner &Runner; // Owned by the base class, through an adapter.
+  mlgo::ModelRunner &Runner; // Owned by the base class.
   const llvm::InlineParams Params;
   const MLGOInlineAdvisorOptions Options;
   std::unique_ptr<LogWriter> Log;
