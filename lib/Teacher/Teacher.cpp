@@ -204,16 +204,17 @@ getAppliedEntries(const TunedCorpus &C, size_t M, bool PerPackage) {
   return Fixed;
 }
 
-/// Every module of \p C compiled with \p Policy and, with \p Tuned, the
-/// entries a build applies in it; each compile logs its features and names
-/// its call sites.
-Expected<std::vector<JobOutcome>> compileLogged(const TunedCorpus &C,
-                                                const CompilePolicy &Policy,
-                                                bool Tuned,
-                                                const TeacherBuildOptions &O) {
+/// Every module of \p C compiled with the model the search ran
+/// (loadBasePolicy) and, with \p Tuned, the entries a build applies in it;
+/// each compile logs its features and names its call sites.
+Expected<std::vector<JobOutcome>>
+compileLogged(const TunedCorpus &C, bool Tuned, const TeacherBuildOptions &O) {
+  Expected<CompilePolicy> Policy = loadBasePolicy(O);
+  if (!Policy)
+    return Policy.takeError();
   std::vector<CompileJob> Jobs;
   for (size_t M = 0; M < C.Mods.size(); ++M) {
-    CompilePolicy P = Policy;
+    CompilePolicy P = *Policy;
     if (Tuned) {
       auto Fixed = getAppliedEntries(C, M, O.PerPackage);
       if (!Fixed)
@@ -306,11 +307,8 @@ Expected<TeacherSet> buildTeacherSet(const TeacherBuildOptions &O) {
   if (!TC)
     return TC.takeError();
   const TunedCorpus &C = *TC;
-  Expected<CompilePolicy> Base = loadBasePolicy(O);
-  if (!Base)
-    return Base.takeError();
   // 3. Every module compiled with what the plugin applies in it.
-  Expected<std::vector<JobOutcome>> RO = compileLogged(C, *Base, true, O);
+  Expected<std::vector<JobOutcome>> RO = compileLogged(C, /*Tuned=*/true, O);
   if (!RO)
     return RO.takeError();
   const std::vector<JobOutcome> &R = *RO;
@@ -378,10 +376,7 @@ Expected<DaggerReport> runDaggerRound(const TeacherSet &Set,
   const TunedCorpus &C = *TC;
   // The student's rollout: every module compiled with the student alone,
   // nothing fixed, logging its features and naming its sites.
-  Expected<CompilePolicy> Student = loadBasePolicy(O);
-  if (!Student)
-    return Student.takeError();
-  Expected<std::vector<JobOutcome>> RO = compileLogged(C, *Student, false, O);
+  Expected<std::vector<JobOutcome>> RO = compileLogged(C, /*Tuned=*/false, O);
   if (!RO)
     return RO.takeError();
   const std::vector<JobOutcome> &R = *RO;
