@@ -159,12 +159,7 @@ cl::opt<unsigned> PackageMaxRuns(
              "of each build (default: 100)"),
     cl::init(100), cl::sub(PackageCmd), cl::cat(Cat));
 /// --cost of eval package and eval build.
-constexpr const char *CostHelp =
-    "with a profile: what the speed table measures the benchmark by beside "
-    "the reward: 'instructions' (executed, under callgrind, and paired "
-    "wall-clock runs; the default), 'cycles' (callgrind's cache and branch "
-    "simulation weighted into cycles as well) or 'time' (both builds timed "
-    "as mlgo bench does, until --max-runs, instead of the wall-clock runs)";
+const std::string CostHelp = "with a profile: " + tool::CostTableHelp;
 cl::opt<std::string> PackageCost("cost", cl::desc(CostHelp),
                                  cl::value_desc("instructions|cycles|time"),
                                  cl::init("instructions"), cl::sub(PackageCmd),

@@ -25,6 +25,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <initializer_list>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -71,6 +72,15 @@ parseWord(llvm::StringRef Option, llvm::StringRef Value,
   }
   return wordError(Option, Value, Names);
 }
+
+/// What --cost means for a speed table (eval package, eval build and tune
+/// build's evaluation), after the option's own condition.
+inline const std::string CostTableHelp =
+    "what the speed table measures the benchmark by beside the reward: "
+    "'instructions' (executed, under callgrind, and paired wall-clock runs; "
+    "the default), 'cycles' (callgrind's cache and branch simulation "
+    "weighted into cycles as well) or 'time' (both builds timed as mlgo "
+    "bench does, until --max-runs, instead of the wall-clock runs)";
 
 /// --cost's word (tune's workload check, eval's and tune build's speed
 /// tables) as a speed::CostKind.

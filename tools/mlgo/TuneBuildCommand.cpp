@@ -117,16 +117,11 @@ cl::opt<std::string> Bench("bench",
                                     "evaluation (default: the first --run)"),
                            cl::value_desc("command"), cl::sub(BuildCmd),
                            cl::cat(Cat));
-cl::opt<std::string> Cost(
-    "cost",
-    cl::desc("--objective speed: what the evaluation measures the benchmark "
-             "by beside the reward: 'instructions' (executed, under "
-             "callgrind, and paired wall-clock runs; the default), 'cycles' "
-             "(callgrind's cache and branch simulation weighted into cycles "
-             "as well) or 'time' (both builds timed as mlgo bench does, "
-             "until --max-runs)"),
-    cl::value_desc("instructions|cycles|time"), cl::init("instructions"),
-    cl::sub(BuildCmd), cl::cat(Cat));
+const std::string CostHelp = "--objective speed: " + tool::CostTableHelp;
+cl::opt<std::string> Cost("cost", cl::desc(CostHelp),
+                          cl::value_desc("instructions|cycles|time"),
+                          cl::init("instructions"), cl::sub(BuildCmd),
+                          cl::cat(Cat));
 cl::opt<unsigned> MaxRuns("max-runs",
                           cl::desc("--cost time: stop timing after this many "
                                    "runs of each build (default: 100)"),
