@@ -4,31 +4,26 @@
 # targets' and the GoogleTest units (through CTest, under ASan and UBSan).
 #
 # The budget is 30 minutes on a fresh 2-core machine. Two builds serve only
-# tests - the ASan/UBSan build of the fuzz targets and the unit tests
-# (build-fuzz/), then GCC's ODR check (build-odr/) - and run one after the
-# other in the background at nice 19 from the start, on what the foreground
-# leaves of the two cores (a configure, a serial link, a package's test
-# suite, a lit test that runs alone); the tests that need them run at the
-# end. The unit tests are compiled once, in build-fuzz: build/ leaves them
-# out (-DMLGO_UNITTESTS_IN_ALL=OFF). docs/lab/2026-12-04.md (ci3) has the
-# numbers.
+# tests: the ASan/UBSan build of the fuzz targets and the unit tests
+# (build-fuzz/, -O0), then GCC's ODR check (build-odr/). The unit tests are
+# compiled once, in build-fuzz: build/ leaves them out
+# (-DMLGO_UNITTESTS_IN_ALL=OFF). Every stage runs in the foreground, one
+# after the other: on two cores a build at nice 19 beside the others made
+# every stage slower (docs/lab/2026-12-04.md, "./test.sh cold with the
+# background stages"; 47 minutes against 34).
 #
 # Every stage runs in a process group of its own; SIGINT (Ctrl-C) or
-# SIGTERM of this script ends them all, foreground and background, and
-# waits until they are gone. A failing background stage fails the script
-# with its log's errors and last lines, printed as soon as it ends. At the
-# end, a table of each stage's wall-clock time and CPU time (user + sys of
-# its processes).
+# SIGTERM of this script ends it and waits until it is gone. At the end, a
+# table of each stage's wall-clock time and CPU time (user + sys of its
+# processes).
 set -euo pipefail
 cd "$(dirname "$0")"
 start=$SECONDS
 status=0
 rows=()
-# Each stage's `times`, end time, log (background stages) and exit status.
+# Each stage's `times` output.
 work=$(mktemp -d)
-keep_work=0
-declare -A pgid=() bg_began=() bg_name=() bg_rc=()
-bg_order=()
+pgid=""
 
 # cpu_ms FILE: the CPU milliseconds (user + sys, a shell's own and its
 # children's) that the output of `times` in FILE adds up to.
@@ -48,134 +43,64 @@ mmss() { printf '%d:%02d' $(($1 / 60)) $(($1 % 60)); }
 # row NAME WALL_SECONDS CPU_MS: a line of the table, also printed now (a
 # log cut short still has the stages that ended).
 row() {
-  rows+=("$(printf '  %-50s %7s %8s' "$1" "$(mmss "$2")" "$(mmss $(($3 / 1000)))")")
+  rows+=("$(printf '  %-56s %7s %8s' "$1" "$(mmss "$2")" "$(mmss $(($3 / 1000)))")")
   cpu_total=$((${cpu_total:-0} + $3))
   echo "test.sh: $1: $(mmss "$2") wall, $(mmss $(($3 / 1000))) CPU"
 }
 
-# launch ID NICENESS CMD...: CMD (a program or a function) in a subshell of
-# its own process group (job control on for the fork), stdin from
-# /dev/null, at NICENESS; the subshell records its CPU time and end.
-launch() {
-  local id=$1 niceness=$2
-  shift 2
-  set -m
-  (
-    set +e
-    if [[ $niceness != 0 ]]; then renice -n "$niceness" -p "$BASHPID" >/dev/null; fi
-    "$@"
-    rc=$?
-    times >"$work/$id.cpu"
-    echo "$SECONDS" >"$work/$id.end"
-    exit $rc
-  ) </dev/null &
-  pgid[$id]=$!
-  set +m
-}
-
-# stop_all: SIGTERM to every running stage's process group, then wait until
-# each group is empty (ninja passes the signal to its compiles, which sit in
-# groups of their own); SIGKILL after 20 s.
-stop_all() {
-  local id i left
-  for id in "${!pgid[@]}"; do kill -TERM -- "-${pgid[$id]}" 2>/dev/null || true; done
+# stop: SIGTERM to the running stage's process group, then wait until it
+# is empty (ninja passes the signal to its compiles, which sit in groups of
+# their own); SIGKILL after 20 s.
+stop() {
+  local i
+  [[ -n $pgid ]] || return 0
+  kill -TERM -- "-$pgid" 2>/dev/null || true
   for ((i = 0; i < 200; i++)); do
-    left=0
-    for id in "${!pgid[@]}"; do
-      if kill -0 -- "-${pgid[$id]}" 2>/dev/null; then left=1; fi
-    done
-    ((left)) || break
+    kill -0 -- "-$pgid" 2>/dev/null || break
     sleep 0.1
   done
-  for id in "${!pgid[@]}"; do kill -KILL -- "-${pgid[$id]}" 2>/dev/null || true; done
+  kill -KILL -- "-$pgid" 2>/dev/null || true
   wait 2>/dev/null || true
-  pgid=()
+  pgid=""
 }
 on_signal() {
   trap - INT TERM
   echo >&2
-  echo "test.sh: $1: stopping every stage" >&2
-  stop_all
+  echo "test.sh: $1: stopping the running stage" >&2
+  stop
   exit "$2"
 }
 cleanup() {
-  stop_all
-  if ((keep_work)); then
-    echo "test.sh: the failed background stages' logs are kept in $work" >&2
-  else
-    rm -rf "$work"
-  fi
+  stop
+  rm -rf "$work"
 }
 trap 'on_signal SIGINT 130' INT
 trap 'on_signal SIGTERM 143' TERM
 trap cleanup EXIT
 
-# stage NAME CMD...: runs CMD in the foreground (its output on ours); a
-# failure fails the script, the next stages still run.
+# stage NAME CMD...: runs CMD (a program or a function) in a subshell of
+# its own process group (job control on for the fork), stdin from
+# /dev/null, its output on ours; a failure fails the script, the next
+# stages still run. $stage_rc is the stage's exit status.
 n=0
 stage() {
-  local name=$1 began=$SECONDS id=fg$((n += 1)) rc=0
+  local name=$1 began=$SECONDS id=s$((n += 1)) rc=0
   shift
-  launch "$id" 0 "$@"
-  wait "${pgid[$id]}" || rc=$?
-  unset "pgid[$id]"
+  set -m
+  (
+    set +e
+    "$@"
+    rc=$?
+    times >"$work/$id.cpu"
+    exit $rc
+  ) </dev/null &
+  pgid=$!
+  set +m
+  wait "$pgid" || rc=$?
+  pgid=""
+  stage_rc=$rc
   ((rc == 0)) || status=1
   row "$name" $((SECONDS - began)) "$(cpu_ms "$work/$id.cpu")"
-  reap
-}
-
-# background NAME [--after ID] ID CMD...: starts CMD at nice 19, its output
-# to a log; with --after, once background stage ID has ended.
-background() {
-  local name=$1 after=""
-  shift
-  if [[ $1 == --after ]]; then after=$2; shift 2; fi
-  local id=$1
-  shift
-  bg_name[$id]=$name
-  bg_order+=("$id")
-  bg_began[$id]=$SECONDS
-  launch "$id" 19 run_after "$after" "$id" "$@" >"$work/$id.log" 2>&1
-}
-run_after() {
-  local after=$1 id=$2
-  shift 2
-  if [[ -n $after ]]; then
-    while [[ ! -e $work/$after.end ]]; do sleep 1; done
-    echo "$SECONDS" >"$work/$id.began"
-  fi
-  "$@"
-}
-
-# finish ID: waits for background stage ID; reports it, with its log if it
-# failed.
-finish() {
-  local id=$1 rc=0 began end
-  [[ -n ${pgid[$id]:-} ]] || return 0
-  wait "${pgid[$id]}" || rc=$?
-  unset "pgid[$id]"
-  bg_rc[$id]=$rc
-  began=$(cat "$work/$id.began" 2>/dev/null || echo "${bg_began[$id]}")
-  end=$(cat "$work/$id.end" 2>/dev/null || echo $SECONDS)
-  row "${bg_name[$id]} (background)" $((end - began)) "$(cpu_ms "$work/$id.cpu")"
-  if ((rc != 0)); then
-    status=1
-    keep_work=1
-    {
-      echo "test.sh: ${bg_name[$id]} failed (exit $rc); its errors, then the last lines" \
-        "of its log ($work/$id.log):"
-      grep -E -m 20 'error:|FAILED:' "$work/$id.log" || true
-      echo "..."
-      tail -n 40 "$work/$id.log"
-    } >&2
-  fi
-}
-# reap: reports the background stages that have ended.
-reap() {
-  local id
-  for id in "${bg_order[@]}"; do
-    if [[ -e $work/$id.end ]]; then finish "$id"; fi
-  done
 }
 
 times >"$work/setup.before"
@@ -183,18 +108,6 @@ scripts/setup.sh --sources
 times >"$work/setup.cpu"
 row "setup (scripts/setup.sh --sources)" $((SECONDS - start)) \
   $(($(cpu_ms "$work/setup.cpu") - $(cpu_ms "$work/setup.before")))
-
-# The unit tests under AddressSanitizer and UBSan, leak checking on, and
-# every reader of outside input under libFuzzer (fuzz/): a clang-19 build
-# (build-fuzz/, -O1, the tests' own files at -O0; docs/hardening.md). The
-# model code generator runs during the build, instrumented: its deliberate
-# end-of-process leaks are not findings (bench/fuzz.sh --build).
-background "fuzz targets, unit tests: ASan/UBSan build" fuzz \
-  bench/fuzz.sh --build mlgo-fuzz mlgo-unittests
-# The one-definition rule across every area: bin/mlgo and the plugin built
-# with LTO at -O0, where GCC reports two different definitions of one type
-# when it merges the translation units' types (scripts/check-odr.sh).
-background "ODR check (LTO build)" --after fuzz odr scripts/check-odr.sh build-odr
 
 stage "build (unit tests left to build-fuzz)" \
   env MLGO_UNITTESTS_IN_ALL=OFF scripts/build.sh
@@ -245,25 +158,33 @@ stage "eval packages' test suites" eval_packages
 # --out: double-conversion built twice into two directories.
 stage "corpus reproducible" scripts/check-corpus-reproducible.sh build double-conversion
 
-# What the background build made: each fuzz target on its seeds and every
-# input that once crashed a reader, then 2 s of fuzzing each; the unit
-# tests (every one of them: build/ has none) with leak checking on.
-finish fuzz
-if [[ ${bg_rc[fuzz]} == 0 ]]; then
+# The unit tests under AddressSanitizer and UBSan, leak checking on, and
+# every reader of outside input under libFuzzer (fuzz/): a clang-19 build
+# (build-fuzz/, -O0 with line tables; docs/hardening.md). The model code
+# generator runs during the build, instrumented: its deliberate
+# end-of-process leaks are not findings (bench/fuzz.sh --build). Then each
+# fuzz target on its seeds and every input that once crashed a reader, 2 s
+# of fuzzing each, and the unit tests (every one of them: build/ has none).
+stage "fuzz targets, unit tests: ASan/UBSan build (build-fuzz)" \
+  bench/fuzz.sh --build mlgo-fuzz mlgo-unittests
+if ((stage_rc == 0)); then
   stage "fuzz check (build-fuzz)" bench/fuzz.sh --check 2
   stage "unit tests under ASan/UBSan (build-fuzz)" \
     env ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-fuzz --output-on-failure -j2
 else
   echo "test.sh: the fuzz check and the unit tests did not run: build-fuzz did not build" >&2
 fi
-finish odr
+# The one-definition rule across every area: bin/mlgo and the plugin built
+# with LTO at -O0, where GCC reports two different definitions of one type
+# when it merges the translation units' types (scripts/check-odr.sh).
+stage "ODR check (LTO build)" scripts/check-odr.sh build-odr
 
 echo
 echo "=== test.sh stages: wall clock, and CPU (user + sys) of each stage's processes"
-printf '  %-50s %7s %8s\n' "stage" "wall" "CPU"
+printf '  %-56s %7s %8s\n' "stage" "wall" "CPU"
 printf '%s\n' "${rows[@]}"
 total=$((SECONDS - start))
-printf '  %-50s %7s %8s\n' "total (the background stages overlap the others)" \
+printf '  %-56s %7s %8s\n' "total" \
   "$(mmss $total)" "$(mmss $((cpu_total / 1000)))"
 if [[ $status == 0 ]]; then
   echo "test.sh: every test passed"

@@ -272,10 +272,16 @@ def main():
     policy = Policy(len(names), args.hidden, names.index("inlining_default"))
     opt = torch.optim.Adam(policy.parameters(), lr=args.lr)
     gen = torch.Generator().manual_seed(args.seed)
-    recipe = (f"python/examples/ppo_inline.py --packages {','.join(train)} "
-              f"--iterations {args.iterations} --episodes {args.episodes} "
-              f"--num-envs {args.num_envs} --hidden {args.hidden} "
-              f"--epochs {args.epochs} --lr {args.lr} --seed {args.seed}")
+
+    # The command that makes the model of iteration N: nothing before
+    # iteration N depends on how many follow, so the best iteration's model
+    # names its own N, and a run resumed with more iterations writes the
+    # same bytes as one run.
+    def recipe(iterations):
+        return (f"python/examples/ppo_inline.py --packages {','.join(train)} "
+                f"--iterations {iterations} --episodes {args.episodes} "
+                f"--num-envs {args.num_envs} --hidden {args.hidden} "
+                f"--epochs {args.epochs} --lr {args.lr} --seed {args.seed}")
 
     running = [[] for _ in range(args.num_envs)]  # (x, a, logp) per env
     ended = np.zeros(args.num_envs, dtype=bool)
@@ -348,7 +354,7 @@ def main():
             loss.backward()
             opt.step()
         # The policy as the model it ships as, on the held-out packages.
-        model = as_model(policy, specs, args.seed, recipe)
+        model = as_model(policy, specs, args.seed, recipe(it + 1))
         table = mlgo.evaluate(model, eval_corpus, name="ppo",
                               references=("Oz",))
         oz, mine = table.total("Oz"), table.total("ppo")
@@ -384,7 +390,7 @@ def main():
     train_seconds = time.monotonic() - start
 
     model_path = os.path.join(args.out, "model.json")
-    export(policy, specs, model_path, args.seed, recipe)
+    export(policy, specs, model_path, args.seed, recipe(args.iterations))
     print(f"ppo_inline: wrote {model_path} (trained in {train_seconds:.1f}s)",
           flush=True)
     finish(args, model_path, train, val, start)

@@ -1,5 +1,6 @@
 """The PPO example (python/examples/ppo_inline.py) end to end on the tiny
 corpus: trains, exports a model mlgo accepts, evaluates it."""
+import json
 import os
 import subprocess
 import sys
@@ -48,14 +49,14 @@ def ppo(tiny_corpus, out, *extra):
 def test_ppo_example_resumes_exactly_and_writes_its_curve(tiny_corpus,
                                                           tmp_path):
     whole, split = tmp_path / "whole", tmp_path / "split"
-    ppo(tiny_corpus, whole, "--iterations", "4")
-    out = ppo(tiny_corpus, split, "--iterations", "2")
-    assert "iteration 2/2: " in out and "iteration 3/" not in out
-    out = ppo(tiny_corpus, split, "--iterations", "4", "--resume")
+    ppo(tiny_corpus, whole, "--iterations", "2")
+    out = ppo(tiny_corpus, split, "--iterations", "1")
+    assert "iteration 1/1: " in out and "iteration 2/" not in out
+    out = ppo(tiny_corpus, split, "--iterations", "2", "--resume")
     assert "resumed from " + str(split / "checkpoint.pt") + \
-        " after iteration 2" in out
-    assert "iteration 1/" not in out and "iteration 3/4: " in out
-    # 2 iterations, then 2 more from the checkpoint: the bytes of 4.
+        " after iteration 1" in out
+    assert "iteration 1/" not in out and "iteration 2/2: " in out
+    # 1 iteration, then 1 more from the checkpoint: the bytes of 2.
     for name in ("model.json", "best-model.json", "curve.csv", "curve.svg"):
         assert (split / name).read_bytes() == (whole / name).read_bytes(), \
             name
@@ -64,21 +65,28 @@ def test_ppo_example_resumes_exactly_and_writes_its_curve(tiny_corpus,
     assert rows[0] == ["iteration", "episodes", "decisions", "train_reward",
                        "validation_Oz", "validation_policy",
                        "validation_saved"]
-    assert [r[0] for r in rows[1:]] == ["1", "2", "3", "4"]
+    assert [r[0] for r in rows[1:]] == ["1", "2"]
     # The validation package (beta, one module) against -Oz, each
     # iteration: mlgo.evaluate's totals.
     table = mlgo.evaluate(mlgo.Model.load(whole / "model.json"),
                           mlgo.Corpus(tiny_corpus, packages=["beta"]),
                           name="ppo", references=("Oz",))
     assert table.columns == ["Oz", "ppo"]
-    assert rows[4][4:6] == [str(table.total("Oz")), str(table.total("ppo"))]
+    assert rows[2][4:6] == [str(table.total("Oz")), str(table.total("ppo"))]
     for r in rows[1:]:
         assert int(r[1]) >= 3
         oz, mine = int(r[4]), int(r[5])
         assert r[6] == "%.6f" % (100.0 * (oz - mine) / oz)
+    # The best iteration's model names the command that makes it: the
+    # same options with --iterations up to that iteration.
+    saved = [float(r[6]) for r in rows[1:]]
+    best = saved.index(max(saved)) + 1
+    recipe = json.loads((whole / "best-model.json").read_text())
+    recipe = recipe["metadata"]["recipe"]
+    assert f" --iterations {best} " in recipe, recipe
     svg = (whole / "curve.svg").read_text()
     assert svg.startswith('<svg xmlns="http://www.w3.org/2000/svg"')
-    assert svg.count("<polyline") == 2 and svg.count("<circle") == 8
+    assert svg.count("<polyline") == 2 and svg.count("<circle") == 4
     # A checkpoint made with other options is refused, naming the option.
     r = subprocess.run(
         [sys.executable, EXAMPLE, "--corpus", tiny_corpus, "--out",
