@@ -18,6 +18,7 @@
 #include "mlgo/Compile/CompileWorker.h"
 
 #include "mlgo/Compile/CodegenMemo.h"
+#include "mlgo/Compile/PreInlineCache.h"
 #include "mlgo/Corpus/CodeSize.h"
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/IR2Native/FunctionFeatures.h"
@@ -204,20 +205,92 @@ Expected<bool> compileThroughMemo(clang::CompilerInstance &CI,
       P, MemoryBufferRef(StringRef(Object.data(), Object.size()), Job.Module));
 }
 
-Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo);
+Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo,
+                                          bool UsePreInline);
 
 } // namespace
 
 Expected<CompileResult> compileModule(const CompileJob &Job) {
   // The memo gives sizes only: a compile that also reads functions'
   // symbols goes the whole way.
-  return compileModuleImpl(Job, isCodegenMemoEnabled() &&
-                                    !Job.WantFunctionSizes && !Job.PredictOnly);
+  return compileModuleImpl(
+      Job, isCodegenMemoEnabled() && !Job.WantFunctionSizes && !Job.PredictOnly,
+      isPreInlineCacheEnabled());
 }
 
 namespace {
 
-Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo) {
+/// Whether a compile with the options of \p CI may start from a module
+/// saved before the inliner: its input is the module's file alone (no
+/// bitcode linked in or embedded, no ThinLTO backend).
+bool allowsPreInlineCache(const clang::CompilerInstance &CI) {
+  const clang::CodeGenOptions &CG = CI.getCodeGenOpts();
+  const clang::FrontendOptions &FO = CI.getFrontendOpts();
+  return CG.getEmbedBitcode() == clang::CodeGenOptions::Embed_Off &&
+         CG.LinkBitcodeFiles.empty() && CG.ThinLTOIndexFile.empty() &&
+         FO.Inputs.size() == 1 && FO.Inputs[0].isFile();
+}
+
+/// A compile's use of the pre-inline cache (PreInlineCache.h).
+struct PreInlineUse {
+  std::string Key;
+  PreInlineCache::Lookup Found;
+  /// With Found.Module: the input's name, which the buffer takes.
+  std::string InputName;
+  /// With Found.Module: whether the pipeline reached the inliner.
+  bool ReachedInliner = false;
+  /// With Found.Save.
+  PreInlineSnapshot Snapshot;
+
+  /// Sets up \p CI's compile to start from a saved module or to save one.
+  void prepare(clang::CompilerInstance &CI, const CompileJob &Job) {
+    if (!allowsPreInlineCache(CI))
+      return;
+    ErrorOr<std::unique_ptr<MemoryBuffer>> Bitcode =
+        MemoryBuffer::getFile(Job.BitcodePath, /*IsText=*/false,
+                              /*RequiresNullTerminator=*/false);
+    // Without its file the compile fails as it would have.
+    if (!Bitcode)
+      return;
+    Key = PreInlineCache::makeKey((*Bitcode)->getBuffer(), Job.CC1Args);
+    Found = getProcessPreInlineCache().lookup(Key);
+    if (Found.Module) {
+      clang::FrontendInputFile &In = CI.getFrontendOpts().Inputs[0];
+      InputName = In.getFile().str();
+      In = clang::FrontendInputFile(MemoryBufferRef(*Found.Module, InputName),
+                                    In.getKind(), In.isSystem());
+      CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+          [this](PassBuilder &PB) { skipBeforeInliner(PB, ReachedInliner); });
+    } else if (Found.Save) {
+      CI.getCodeGenOpts().PassBuilderCallbacks.push_back(
+          [this](PassBuilder &PB) { saveBeforeInliner(PB, Snapshot); });
+    }
+  }
+
+  /// After the IR pipeline ran (\p Succeeded: without an error): saves the
+  /// module, or returns true if the compile started from a saved module
+  /// and did not reach the inliner (to be done again from the file).
+  bool finish(bool Succeeded) {
+    PreInlineCache &Cache = getProcessPreInlineCache();
+    if (Found.Module) {
+      if (ReachedInliner)
+        return false;
+      Cache.countRedone();
+      return true;
+    }
+    if (!Found.Save)
+      return false;
+    if (Snapshot.Reached && Snapshot.Cacheable)
+      Cache.insert(Key, std::move(Snapshot.Bitcode));
+    else if (Snapshot.Reached || Succeeded)
+      Cache.markNotCacheable(Key);
+    Found.Save = false;
+    return false;
+  }
+};
+
+Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo,
+                                          bool UsePreInline) {
   auto Start = std::chrono::steady_clock::now();
   // What cc1_main does before compiling.
   static std::once_flag TargetsInitialized;
@@ -282,6 +355,12 @@ Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo) {
   // stderr, once per failed compile of a run.
   CI.setVerboseOutputStream(std::make_unique<raw_null_ostream>());
 
+  // Before any callback that adds passes: the module may come from the
+  // pre-inline cache.
+  PreInlineUse PreInline;
+  if (UsePreInline)
+    PreInline.prepare(CI, Job);
+
   // Registered for every policy, the stock one included (it then builds
   // LLVM's own DefaultInlineAdvisor): once a process has registered a
   // plugin advisor, LLVM's inliner asks for one in every later compile.
@@ -315,7 +394,10 @@ Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo) {
               });
         });
     clang::EmitLLVMOnlyAction Action;
-    if (!CI.ExecuteAction(Action))
+    bool Compiled = CI.ExecuteAction(Action);
+    if (PreInline.finish(Compiled))
+      return compileModuleImpl(Job, UseMemo, /*UsePreInline=*/false);
+    if (!Compiled)
       return makeError(Job.Module +
                        ": compilation failed: " + StringRef(DiagText).trim());
     // Summed in module order, in double: the same IR gives the same bits.
@@ -333,15 +415,23 @@ Expected<CompileResult> compileModuleImpl(const CompileJob &Job, bool UseMemo) {
   MemoryBufferRef ObjectRef;
   if (UseMemo) {
     Expected<bool> Exact = compileThroughMemo(CI, Job, DiagText, MemoObject);
+    if (PreInline.finish(bool(Exact))) {
+      consumeError(Exact.takeError());
+      return compileModuleImpl(Job, UseMemo, /*UsePreInline=*/false);
+    }
     if (!Exact)
       return Exact.takeError();
     if (!*Exact)
-      return compileModuleImpl(Job, /*UseMemo=*/false);
+      return compileModuleImpl(Job, /*UseMemo=*/false, UsePreInline);
     ObjectRef = MemoryBufferRef(StringRef(MemoObject.data(), MemoObject.size()),
                                 Job.Module);
   } else {
     clang::EmitObjAction Action;
     bool Compiled = CI.ExecuteAction(Action);
+    if (PreInline.finish(Compiled)) {
+      sys::fs::remove(ObjectPath);
+      return compileModuleImpl(Job, UseMemo, /*UsePreInline=*/false);
+    }
     if (!Compiled) {
       sys::fs::remove(ObjectPath);
       // clang names the output file only when it cannot open or write it.

@@ -5,8 +5,15 @@
 
 #include "mlgo/Corpus/CompileCommand.h"
 #include "mlgo/Corpus/CorpusDescription.h"
+#include "mlgo/Inline/Decisions.h"
+#include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Bitcode/BitcodeReader.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace llvm;
@@ -54,6 +61,56 @@ std::string getCorpusFingerprint(ArrayRef<CorpusModule> Modules) {
   for (const CorpusModule &M : Modules)
     Contents.push_back({M.Name, M.ContentHash});
   return getCorpusFingerprint(Contents);
+}
+
+/// The directory the compiler ran in, as clang's driver records it in
+/// the cc1 command (-fdebug-compilation-dir=DIR, which it always passes);
+/// empty if it is not there.
+static std::string getCompileDir(ArrayRef<std::string> CC1Args) {
+  for (StringRef A : CC1Args)
+    if (A.consume_front("-fdebug-compilation-dir="))
+      return A.str();
+  return "";
+}
+
+Expected<std::unique_ptr<Module>> readLazyModule(const CorpusModule &M,
+                                                 LLVMContext &Ctx) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
+  if (!Buf)
+    return Buf.takeError();
+  Expected<std::unique_ptr<Module>> Mod =
+      getOwningLazyBitcodeModule(std::move(*Buf), Ctx);
+  if (!Mod)
+    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
+  return Mod;
+}
+
+Expected<std::string> readSourceFileName(const CorpusModule &M) {
+  LLVMContext Ctx;
+  Expected<std::unique_ptr<Module>> Mod = readLazyModule(M, Ctx);
+  if (!Mod)
+    return Mod.takeError();
+  return (*Mod)->getSourceFileName();
+}
+
+/// The module's source as the plugin resolves it in the build
+/// (resolveSourcePath): its source_filename joined to the directory it was
+/// compiled in.
+Expected<std::string> getSourceFileName(const CorpusModule &M) {
+  Expected<std::string> Name = readSourceFileName(M);
+  if (!Name)
+    return Name.takeError();
+  return resolveSourcePath(*Name, getCompileDir(M.CC1Args));
+}
+
+Expected<std::string> getSourceFileNameHere(const CorpusModule &M) {
+  Expected<std::string> Name = readSourceFileName(M);
+  if (!Name)
+    return Name.takeError();
+  SmallString<256> Cwd;
+  if (sys::fs::current_path(Cwd))
+    Cwd.clear();
+  return resolveSourcePath(*Name, Cwd);
 }
 
 } // namespace mlgo

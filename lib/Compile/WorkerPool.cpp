@@ -10,6 +10,7 @@
 #include "mlgo/Compile/WorkerPool.h"
 
 #include "mlgo/Compile/CodegenMemo.h"
+#include "mlgo/Compile/PreInlineCache.h"
 
 #include "mlgo/Support/Bytes.h"
 #include "mlgo/Support/Error.h"
@@ -322,6 +323,7 @@ static void injectFault(StringRef Module) {
       break;
   }
   reportCodegenMemoStats();
+  reportPreInlineCacheStats();
   ::_exit(0);
 }
 

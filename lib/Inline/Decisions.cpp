@@ -531,6 +531,15 @@ void DecisionsFile::addModule(ModuleDecisions M) {
   Modules.insert(It, std::make_shared<ModuleDecisions>(std::move(M)));
 }
 
+ModuleDecisions fixAll(StringRef Module, ArrayRef<DecidedSite> T) {
+  ModuleDecisions Out;
+  Out.Module = Module.str();
+  for (const DecidedSite &S : T)
+    Out.Sites.push_back(S.Site);
+  Out.sort();
+  return Out;
+}
+
 //===-- The eviction model of a file for speed ----------------------------===//
 
 Expected<std::string> getEvictionModelMeta(StringRef ModelPath) {

@@ -31,7 +31,8 @@ namespace mlgo {
 //===----------------------------------------------------------------------===//
 
 ModelEvaluator::ModelEvaluator(const Model &M)
-    : Inputs(M.Inputs), PerColumn(M.Decision.isPerColumn()) {
+    : Inputs(M.Inputs), PerColumn(M.Decision.isPerColumn()),
+      NumMLPInputs(M.getNumMLPInputs()) {
   size_t Widest = M.getNumMLPInputs();
   for (const DenseLayer &L : M.Layers) {
     Layer T{L.In, L.Out, L.Act, std::vector<float>(L.In * L.Out), L.Bias};
@@ -149,8 +150,8 @@ static void activate(Activation A, float *Y, size_t N) {
   }
 }
 
-float ModelEvaluator::evaluate(const void *const *InputBuffers, size_t Column) {
-  float *X = BufA.data();
+void ModelEvaluator::preprocess(const void *const *InputBuffers, size_t Column,
+                                float *X) const {
   size_t K = 0;
   for (size_t In = 0; In < Inputs.size(); ++In) {
     const ModelInput &MI = Inputs[In];
@@ -169,6 +170,18 @@ float ModelEvaluator::evaluate(const void *const *InputBuffers, size_t Column) {
         X[K++] = static_cast<float>(V);
       }
   }
+}
+
+std::vector<float> ModelEvaluator::computeMLPInputs(const void *const *Inputs,
+                                                    size_t Column) const {
+  std::vector<float> X(NumMLPInputs);
+  preprocess(Inputs, Column, X.data());
+  return X;
+}
+
+float ModelEvaluator::evaluate(const void *const *InputBuffers, size_t Column) {
+  float *X = BufA.data();
+  preprocess(InputBuffers, Column, X);
   float *Y = BufB.data();
   for (const Layer &L : Layers) {
     denseLayer(L.WeightsT.data(), L.Bias.data(), X, Y, L.In, L.Out);

@@ -2,10 +2,11 @@
 //
 // The host side of the interactive protocol (see mlgo/Protocol/Host.h for
 // the protocol and the guarantees). The design rule is that the host never
-// makes a call that can block without bound: FIFOs are opened non-blocking,
-// the compiler's stream is read through a ByteSource that poll()s the FIFO
-// and the compiler's end (mlgo::ChildProcess's exit descriptor) at once,
-// with the stall deadline as timeout, and advice is written to a
+// makes a call that can block without bound: the host opens its ends of
+// the FIFOs before the compiler (non-blocking, so no open waits for the
+// other side), the compiler's stream is read through a ByteSource that poll()s
+// the FIFO and the compiler's end (mlgo::ChildProcess's exit descriptor) at
+// once, with the stall deadline as timeout, and advice is written to a
 // non-blocking FIFO the same way. The compiler is spawned, waited for,
 // killed and reaped through mlgo::ChildProcess (mlgo/Support/Process.h).
 //
@@ -277,14 +278,44 @@ private:
   struct sigaction Previous;
 };
 
+/// The host's ends of a channel for one session. Both are opened before
+/// the compiler opens its own, and neither open waits for the compiler:
+/// BASE.out for reading (O_NONBLOCK never waits for a writer), and BASE.in
+/// for reading and writing (Linux opens a FIFO for both at once, without
+/// waiting: the host is its own reader). The compiler's blocking opens of
+/// both files then return at once, in whatever order the two processes
+/// run; nothing signals the host then, and nothing needs to: it waits for
+/// the compiler's first byte. Once that came, the compiler has opened
+/// BASE.in, and connect() makes the host's end write-only, so that the
+/// compiler is BASE.in's only reader again: its close is an EPIPE, and
+/// the FIFO's bytes are dropped with the session.
+struct ChannelEnds {
+  FileDescriptor In, Out;
+};
+
+Expected<ChannelEnds> openEnds(const Channel &Chan) {
+  ChannelEnds E;
+  const std::string OutPath = Chan.getOutboundPath();
+  int Out = ::open(OutPath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (Out < 0)
+    return makeErrnoError("cannot open '" + OutPath + "' for reading");
+  E.Out.reset(Out);
+  const std::string InPath = Chan.getInboundPath();
+  int In = ::open(InPath.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (In < 0)
+    return makeErrnoError("cannot open '" + InPath + "'");
+  E.In.reset(In);
+  return E;
+}
+
 /// Everything one run of the host knows; shared by the serving loop and the
 /// ByteSource reading the compiler's stream.
 class Server final : public SessionIO {
 public:
-  Server(Channel &Chan, ChildProcess Compiler, ServePolicy &P,
+  Server(Channel &Chan, ChannelEnds Ends, ChildProcess Compiler, ServePolicy &P,
          const ServeOptions &Opts)
-      : Chan(Chan), Compiler(std::move(Compiler)), ThePolicy(P), Opts(Opts),
-        Start(Clock::now()) {
+      : Chan(Chan), Ends(std::move(Ends)), Compiler(std::move(Compiler)),
+        ThePolicy(P), Opts(Opts), Start(Clock::now()) {
     Chan.setProcess(this->Compiler.getPid());
   }
   ~Server() {
@@ -317,6 +348,8 @@ public:
   Expected<bool> waitForFD(int FD, short Events, Clock::time_point Deadline);
 
   Channel &Chan;
+  /// The current session's ends (opened for the next one once it ends).
+  ChannelEnds Ends;
   ChildProcess Compiler;
   ServePolicy &ThePolicy;
   const ServeOptions &Opts;
@@ -341,10 +374,11 @@ public:
   int InFD = -1;
 
 private:
-  /// Opens the channel as the compiler connects: BASE.in for writing, then
-  /// BASE.out for reading. Returns false if the child exited first.
-  Expected<bool> connect(FileDescriptor &In, FileDescriptor &Out);
-  Error serveSession(FileDescriptor &In, FileDescriptor &Out);
+  /// Waits for the compiler's first byte on Ends (or its close of
+  /// BASE.out), then makes BASE.in write-only. Returns false if the child
+  /// ended without ever opening BASE.out.
+  Expected<bool> connect();
+  Error serveSession();
   Error start(const LogHeader &H) override;
   void switchContext(StringRef Name) override;
   Error advise(const LogHeader &H, const LogRecord &Obs,
@@ -455,42 +489,32 @@ void Server::waitForExit() {
   Chan.setProcess(0);
 }
 
-Expected<bool> Server::connect(FileDescriptor &In, FileDescriptor &Out) {
-  const std::string InPath = Chan.getInboundPath();
-  // Nothing signals that the compiler has opened BASE.in: retry the open,
-  // every millisecond for a second (a compiler reaches its first decision
-  // in tens of milliseconds; each retry costs microseconds), then every
-  // 5 ms, waiting on the compiler in between (a compiler that exits ends
-  // the wait at once).
-  Clock::time_point Begin = Clock::now();
+Expected<bool> Server::connect() {
+  // One wait, on the compiler's first byte and its end at once; the stall
+  // timeout does not run: a compiler may work for long before it asks.
   while (true) {
-    // Succeeds only once the compiler has opened BASE.in for reading (it may
-    // still be blocked in that open(), which this open releases).
-    int FD = ::open(InPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (FD >= 0) {
-      In.reset(FD);
+    Expected<bool> Ready =
+        waitForFD(Ends.Out.get(), POLLIN, Clock::time_point::max());
+    if (!Ready)
+      return Ready.takeError();
+    if (*Ready)
       break;
-    }
-    if (errno != ENXIO && errno != EINTR)
-      return makeErrnoError("cannot open '" + InPath + "' for writing");
-    Clock::time_point T = Clock::now();
-    auto Retry = T - Begin < std::chrono::seconds(1)
-                     ? std::chrono::milliseconds(1)
-                     : std::chrono::milliseconds(5);
-    bool Exited = Compiler.waitUntil(T + Retry).has_value();
-    WaitSeconds += secondsSince(T);
-    if (Exited) {
-      Chan.setProcess(0);
-      return false;
-    }
+    if (!checkExited())
+      continue;
+    // Its end closed its descriptors: one that had opened BASE.out left
+    // its bytes or, at least, a hang-up there.
+    struct pollfd P = {Ends.Out.get(), POLLIN, 0};
+    if (::poll(&P, 1, 0) > 0 && P.revents != 0)
+      break;
+    return false;
   }
-  // The compiler now opens BASE.out for writing and blocks until a reader
-  // exists; a non-blocking open for reading never waits.
-  const std::string OutPath = Chan.getOutboundPath();
-  int FD = ::open(OutPath.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  // The compiler opens BASE.in before BASE.out: it reads BASE.in now, and
+  // this open finds a reader whatever it does next.
+  const std::string InPath = Chan.getInboundPath();
+  int FD = ::open(InPath.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
   if (FD < 0)
-    return makeErrnoError("cannot open '" + OutPath + "' for reading");
-  Out.reset(FD);
+    return makeErrnoError("cannot open '" + InPath + "' for writing");
+  Ends.In.reset(FD);
   return true;
 }
 
@@ -588,10 +612,10 @@ Error Server::explainBrokenStream(Error E, bool Closed) {
   return E;
 }
 
-Error Server::serveSession(FileDescriptor &In, FileDescriptor &Out) {
+Error Server::serveSession() {
   StreamClosed = false;
-  InFD = In.get();
-  return serveStream(std::make_unique<CompilerSource>(*this, Out.get()),
+  InFD = Ends.In.get();
+  return serveStream(std::make_unique<CompilerSource>(*this, Ends.Out.get()),
                      Chan.getOutboundPath(), ThePolicy, *this);
 }
 
@@ -646,14 +670,13 @@ Expected<ServeStats> Server::run() {
     return E;
   };
   while (true) {
-    FileDescriptor In, Out;
-    Expected<bool> Connected = connect(In, Out);
+    Expected<bool> Connected = connect();
     if (!Connected)
       return Fail(Connected.takeError());
     if (!*Connected)
       return Finish();
     ++Stats.Sessions;
-    if (Error E = serveSession(In, Out)) {
+    if (Error E = serveSession()) {
       if (E.isA<CompilerExitError>()) {
         Stats.ElapsedSeconds = secondsSince(Start);
         return E;
@@ -661,6 +684,13 @@ Expected<ServeStats> Server::run() {
       return Fail(std::move(E));
     }
     // The compiler closed BASE.out; it may exit or open the channel again.
+    // The next session's ends are opened before this one's are closed:
+    // BASE.in never has no writer, which a compiler reading it would take
+    // for an end of file.
+    Expected<ChannelEnds> Next = openEnds(Chan);
+    if (!Next)
+      return Fail(Next.takeError());
+    Ends = std::move(*Next);
   }
 }
 
@@ -717,7 +747,12 @@ Error serveStream(std::unique_ptr<ByteSource> Stream, StringRef Name,
 
 Expected<ServeStats> serveProcess(Channel &Chan, ChildProcess Compiler,
                                   ServePolicy &P, const ServeOptions &Opts) {
-  Server S(Chan, std::move(Compiler), P, Opts);
+  // The compiler runs already: the ends are opened now, which works as
+  // well (no open of either side waits for the other).
+  Expected<ChannelEnds> Ends = openEnds(Chan);
+  if (!Ends)
+    return Ends.takeError();
+  Server S(Chan, std::move(*Ends), std::move(Compiler), P, Opts);
   return S.run();
 }
 
@@ -733,6 +768,10 @@ Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
     Args.push_back(substituteChannel(A, (*Chan)->getBase()));
   // Its own process group, killed whole; and killed by the kernel when this
   // host dies, since nobody would ever answer it again.
+  // The host's ends first: the compiler's opens then never wait.
+  Expected<ChannelEnds> Ends = openEnds(**Chan);
+  if (!Ends)
+    return Ends.takeError();
   SpawnOptions Spawn;
   Spawn.OwnProcessGroup = true;
   Spawn.DieWithParent = true;
@@ -741,7 +780,8 @@ Expected<ServeStats> serveCommand(ArrayRef<std::string> Command, ServePolicy &P,
   Expected<ChildProcess> Compiler = ChildProcess::spawn(Args, Spawn);
   if (!Compiler)
     return Compiler.takeError();
-  Expected<ServeStats> S = serveProcess(**Chan, std::move(*Compiler), P, Opts);
+  Expected<ServeStats> S =
+      Server(**Chan, std::move(*Ends), std::move(*Compiler), P, Opts).run();
   if (S || Opts.StderrPath.empty())
     return S;
   return handleErrors(S.takeError(), [&](std::unique_ptr<CompilerExitError> E) {

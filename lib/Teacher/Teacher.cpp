@@ -31,6 +31,7 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
 #include "llvm/Support/Path.h"
@@ -445,6 +446,51 @@ Expected<DaggerReport> runDaggerRound(const TeacherSet &Set,
   for (TeacherSite &S : Round.Sites)
     Out.Sites.push_back(std::move(S));
   if (Error E = writeFileAtomically(O.Output, Out.print()))
+    return E;
+  return Rep;
+}
+
+Expected<DaggerRoundsReport> runDaggerRounds(const TeacherSet &Set,
+                                             const DaggerOptions &DO,
+                                             unsigned Rounds,
+                                             const StudentOptions &SO) {
+  if (Rounds == 0)
+    return makeError("--rounds must be at least 1");
+  DaggerRoundsReport Rep;
+  Rep.Set = Set;
+  std::string Student = DO.Build.ModelPath, SetName = DO.SetName;
+  for (unsigned K = 1; K <= Rounds; ++K) {
+    SmallString<256> Dir(DO.Build.WorkDir);
+    sys::path::append(Dir, "round-" + std::to_string(K));
+    DaggerOptions O = DO;
+    O.SetName = SetName;
+    O.Build.WorkDir = std::string(Dir);
+    O.Build.ModelPath = Student;
+    SmallString<256> Out(Dir);
+    sys::path::append(Out, "set.txt");
+    O.Build.Output = std::string(Out);
+    if (std::error_code EC = sys::fs::create_directories(Dir))
+      return makeError("cannot create '" + Dir.str() + "': " + EC.message());
+    Expected<DaggerReport> R = runDaggerRound(Rep.Set, O);
+    if (!R)
+      return R.takeError();
+    Rep.Rounds.emplace_back(R->RolloutSites, R->Added);
+    Rep.Set = std::move(R->Set);
+    SetName = O.Build.Output;
+    if (R->Added == 0 || K == Rounds)
+      break;
+    // The next round's student, trained on this round's set as `mlgo
+    // teacher train` trains it.
+    Expected<StudentReport> S = trainStudent(Rep.Set, SO);
+    if (!S)
+      return S.takeError();
+    SmallString<256> Path(Dir);
+    sys::path::append(Path, "student.json");
+    if (Error E = S->Student.save(Path))
+      return E;
+    Student = std::string(Path);
+  }
+  if (Error E = writeFileAtomically(DO.Build.Output, Rep.Set.print()))
     return E;
   return Rep;
 }

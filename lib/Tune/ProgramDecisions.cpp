@@ -8,7 +8,7 @@
 
 #include "mlgo/Tune/ProgramDecisions.h"
 
-#include "mlgo/Tune/Components.h"
+#include "mlgo/Compile/Components.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/IR/LLVMContext.h"

@@ -1,9 +1,9 @@
 //===- lib/Tune/SpeedTune.cpp - mlgo tune --objective speed ---------------===//
 //
-// See mlgo/Tune/SpeedTune.h: the compiles (tasks of mlgo/Speed/SpeedCompile.h,
-// asked by the modules' threads in batches), their cache in the work
-// directory, the greedy search over eviction inversions per
-// module, and the decisions file, report and curve it writes.
+// See mlgo/Tune/SpeedTune.h: the greedy search per module (inlining moves,
+// then eviction inversions) over its compiles (mlgo/Speed/SpeedCompiler.h,
+// asked by the modules' threads in batches), and the decisions file,
+// report and curve it writes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,18 +13,17 @@
 #include "mlgo/Corpus/CorpusDescription.h"
 #include "mlgo/Inline/CompilePolicy.h"
 #include "mlgo/Inline/Decisions.h"
-#include "mlgo/Log/TrainingLog.h"
 #include "mlgo/RegAllocModel/EvictionFeatures.h"
-#include "mlgo/Speed/ExecutionCost.h"
 #include "mlgo/Speed/Profile.h"
+#include "mlgo/Speed/ProfiledModules.h"
 #include "mlgo/Speed/SpeedCompile.h"
+#include "mlgo/Speed/SpeedCompiler.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 #include "mlgo/Support/InstallDirs.h"
 #include "mlgo/Support/Process.h"
 #include "mlgo/Support/Progress.h"
 #include "mlgo/Support/WorkDirLock.h"
-#include "mlgo/Tune/ProfiledModules.h"
 #include "mlgo/Tune/SearchState.h"
 #include "mlgo/Tune/SpeedObjective.h"
 #include "mlgo/Tune/TuneReport.h"
@@ -37,11 +36,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/Object/ObjectFile.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/MD5.h"
-#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/xxhash.h"
@@ -52,93 +48,11 @@
 #include <mutex>
 #include <optional>
 #include <set>
-#include <unistd.h>
 
 using namespace llvm;
 
 namespace mlgo {
 namespace {
-
-/// The trajectory in the plugin's training log at \p Path.
-Expected<std::vector<EvictionStep>> readTrajectory(StringRef Path) {
-  Expected<std::unique_ptr<LogReader>> R = LogReader::open(Path);
-  if (!R)
-    return R.takeError();
-  const LogHeader &H = (*R)->getHeader();
-  std::optional<size_t> Mask =
-      H.findFeature(getEvictionFeatureName(EvictionFeature::mask));
-  // The log's last tensor is the answer (index_to_evict).
-  size_t Features = H.Features.size();
-  if (!Mask || Features < 2)
-    return makeError(Path + ": not an eviction training log");
-  --Features;
-  std::vector<EvictionStep> Out;
-  std::map<std::string, uint32_t> Next;
-  for (;;) {
-    Expected<const LogRecord &> Rec = (*R)->next();
-    if (!Rec)
-      return Rec.takeError();
-    if (Rec->TheKind == LogRecord::Kind::End)
-      break;
-    if (Rec->TheKind != LogRecord::Kind::Observation)
-      continue;
-    EvictionStep D;
-    D.Function = Rec->Context;
-    D.Ordinal = Next[D.Function]++;
-    EvictionHash Hash;
-    for (size_t I = 0; I < Features; ++I)
-      Hash.add(StringRef((*R)->getFeatureData(I),
-                         H.Features[I].getTotalTensorBufferSize()));
-    D.Hash = Hash.get();
-    std::memcpy(&D.Choice, (*R)->getFeatureData(Features), sizeof(D.Choice));
-    std::memcpy(D.Mask, (*R)->getFeatureData(*Mask), sizeof(D.Mask));
-    Out.push_back(std::move(D));
-  }
-  return Out;
-}
-
-/// The inliner's decisions of a compile: the sites file the plugin writes
-/// beside its training log (caller, callee and ordinal per decision) and
-/// the log's decisions, one observation per line, in order.
-Expected<std::vector<DecidedSite>> readInlineTrajectory(StringRef LogPath) {
-  std::string SitesPath = (LogPath + ".sites").str();
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(SitesPath);
-  if (!Buf)
-    return Buf.takeError();
-  Expected<std::unique_ptr<LogReader>> R = LogReader::open(LogPath);
-  if (!R)
-    return R.takeError();
-  std::optional<size_t> Choice =
-      (*R)->getHeader().findFeature("inlining_decision");
-  if (!Choice)
-    return makeError(LogPath + ": not an inlining training log");
-  std::vector<DecidedSite> Out;
-  SmallVector<StringRef> Lines;
-  (*Buf)->getBuffer().split(Lines, '\n', -1, false);
-  for (StringRef Line : Lines) {
-    SmallVector<StringRef, 3> F;
-    Line.split(F, ' ');
-    DecidedSite S;
-    S.Logit = std::nanf("");
-    if (F.size() != 3 || !decodeName(F[0], S.Site.Caller) ||
-        !decodeName(F[1], S.Site.Callee) ||
-        F[2].getAsInteger(10, S.Site.Ordinal))
-      return makeError(SitesPath + ": malformed line '" + Line + "'");
-    Expected<const LogRecord &> Rec = (*R)->next();
-    while (Rec && Rec->TheKind != LogRecord::Kind::Observation &&
-           Rec->TheKind != LogRecord::Kind::End)
-      Rec = (*R)->next();
-    if (!Rec)
-      return Rec.takeError();
-    if (Rec->TheKind == LogRecord::Kind::End)
-      return makeError(LogPath + ": fewer decisions than " + SitesPath);
-    int64_t D;
-    std::memcpy(&D, (*R)->getFeatureData(*Choice), sizeof(D));
-    S.Site.Inline = D != 0;
-    Out.push_back(std::move(S));
-  }
-  return Out;
-}
 
 /// How the tuned side of a module is compiled: its inlining entries always
 /// (through mlgo's advisor with LLVM's heuristic), and either LLVM's
@@ -177,226 +91,15 @@ Expected<Measurement> measureOne(SpeedObjective &Obj, const Trial &T) {
   return std::move(M->front());
 }
 
-/// Whether the object \p Obj defines no function.
-bool hasNoFunction(MemoryBufferRef Obj) {
-  Expected<std::unique_ptr<object::ObjectFile>> O =
-      object::ObjectFile::createObjectFile(Obj);
-  if (!O) {
-    consumeError(O.takeError());
-    return false;
-  }
-  for (const object::SymbolRef &S : (*O)->symbols()) {
-    Expected<object::SymbolRef::Type> T = S.getType();
-    if (!T) {
-      consumeError(T.takeError());
-      return false;
-    }
-    if (*T == object::SymbolRef::ST_Function)
-      return false;
-  }
-  return true;
+/// Trial \p T compiled by its module's compiler \p C: the speed
+/// objective's engine.
+Expected<SpeedOutcome> compileTrial(speed::ModuleSpeedCompiler &C,
+                                    const Trial &T) {
+  Expected<speed::CompiledModule> M = C.compile(T.Policy);
+  if (!M)
+    return M.takeError();
+  return SpeedOutcome(std::move(*M));
 }
-
-/// The compiles of one corpus module, cached in the work directory.
-class ModuleCompiler {
-public:
-  /// \p ModelMeta: the eviction model's `model` metadata
-  /// (getEvictionModelMeta of O.EvictModel); \p KeySalt: the MD5 of
-  /// O.Profile's bytes, mlgo's build identity and the compiler's version,
-  /// part of every compile's key (a rerun with another profile, mlgo or
-  /// clang must not read this one's compiles). The compiles are tasks of
-  /// \p Setup, asked through \p Batcher.
-  ModuleCompiler(const SpeedTuneOptions &O,
-                 const speed::SpeedCompileSetup &Setup, TaskBatcher &Batcher,
-                 const CorpusModule &M, std::string LookupKey,
-                 StringRef ModelMeta, StringRef KeySalt)
-      : O(O), Setup(Setup), Batcher(Batcher), M(M),
-        LookupKey(std::move(LookupKey)), ModelMeta(ModelMeta),
-        KeySalt(KeySalt) {}
-
-  /// The SpeedObjective's engine for this module: trial \p T (one of
-  /// getSpeedTrial's) compiled, or read back from the cache.
-  Expected<SpeedOutcome> compile(const Trial &T) {
-    static const ModuleDecisions None;
-    const CompilePolicy &P = T.Policy;
-    const ModuleDecisions *Entries = !P.usesPlugin() ? nullptr
-                                     : P.Fixed       ? P.Fixed.get()
-                                                     : &None;
-    Eviction E = P.EvictModel ? Eviction::Model : Eviction::LLVM;
-    // The embedded model's compiles keep the keys they had before
-    // --evict-model; another model's add the MD5 of its file.
-    std::string Text = "llvm\n";
-    std::string Model = "evict model\n";
-    if (!O.EvictModel.empty())
-      Model = "evict model " + ModelMeta.rsplit(" (md5 ").second.str() + "\n";
-    if (Entries)
-      Text = "sites\n" + Entries->printSites() +
-             (E == Eviction::Model ? Model + Entries->printEvictions()
-                                   : "evict llvm\n");
-    MD5 Hash;
-    Hash.update(M.ContentHash);
-    Hash.update(KeySalt);
-    Hash.update(Text);
-    MD5::MD5Result R;
-    Hash.final(R);
-    std::string Key = toHex(R, /*LowerCase=*/true);
-    std::string Dir = O.WorkDir + "/speed/" + Key.substr(0, 2);
-    std::string Base = Dir + "/" + Key;
-    if (!sys::fs::exists(Base + ".cost"))
-      if (Error Err = run(P, Entries, E, Dir, Base))
-        return Err;
-    return load(Base, Entries != nullptr, Entries && E == Eviction::Model);
-  }
-
-  /// Whether stale entries are expected (tune check) rather than a bug.
-  bool AllowStale = false;
-
-private:
-  Error run(const CompilePolicy &P, const ModuleDecisions *Entries, Eviction Ev,
-            StringRef Dir, StringRef Base) {
-    if (std::error_code EC = sys::fs::create_directories(Dir))
-      return makeError("cannot create '" + Dir + "': " + EC.message());
-    // This process's own names: nothing another run left (or, killed,
-    // still writes) is read as this compile's.
-    std::string Tmp = (Base + formatv(".tmp-{0:d10}", ::getpid())).str();
-    // Stock clang-19 for the baseline; else mlgo's advisor with LLVM's
-    // heuristic, the advisor a build with the file's inlining entries runs,
-    // its decisions recorded (the log changes no decision).
-    CompilePolicy Policy = P;
-    if (Entries) {
-      if (P.Fixed) {
-        ModuleDecisions Here = *Entries;
-        Here.Module = LookupKey;
-        DecisionsFile F;
-        F.setMeta("objective", "speed");
-        if (!O.EvictModel.empty())
-          F.setMeta("model", ModelMeta);
-        F.addModule(std::move(Here));
-        if (Error E = writeFileAtomically(Tmp + ".decisions", F.print()))
-          return E;
-        Policy.DecisionsPath = Tmp + ".decisions";
-      }
-      Policy.TrainingLogPath = speed::SpeedInlineLog;
-      if (Ev == Eviction::Model)
-        Policy.EvictTrainingLogPath = speed::SpeedEvictLog;
-    }
-    Expected<Task> T = speed::makeSpeedCompileTask(Setup, M.Name, Policy);
-    if (!T)
-      return T.takeError();
-    TaskOutcome Done = Batcher.run(std::move(*T));
-    sys::fs::remove(Tmp + ".decisions");
-    if (!Done.ok()) {
-      // A profile that does not fit the module (another program's, or an
-      // edited function's) is what -Werror=backend-plugin stops: the error
-      // names the profile, which clang's own message does not.
-      auto [What, Stderr] = StringRef(Done.Error).split(":\n");
-      if (Stderr.contains("-Wbackend-plugin]"))
-        return makeError(M.Name + ": the profile " + O.Profile +
-                         " does not fit this module (" + What +
-                         " on its profile diagnostics):\n" + Stderr);
-      return makeError(M.Name + ": " + Done.Error);
-    }
-    Expected<speed::SpeedCompileAnswer> A =
-        speed::decodeSpeedCompileAnswer(*Done.Result);
-    if (!A)
-      return makeError(M.Name + ": " + toString(A.takeError()));
-    // Every entry the search wrote must apply: a stale one is a bug.
-    if (!AllowStale &&
-        StringRef(A->Stderr).contains("match no decision (stale"))
-      return makeError(M.Name + ": the search's own entries were stale:\n" +
-                       A->Stderr);
-    if (!Coster) {
-      Expected<std::unique_ptr<speed::BlockCoster>> BC =
-          speed::BlockCoster::create("x86_64-unknown-linux-gnu", "");
-      if (!BC)
-        return BC.takeError();
-      Coster = std::move(*BC);
-    }
-    MemoryBufferRef Obj(A->Object, M.Name);
-    Expected<speed::ObjectCost> C = speed::measureExecutionCost(Obj, &*Coster);
-    if (!C) {
-      // A module without code (crctable.c: tables only) has no address map
-      // and costs nothing.
-      if (hasNoFunction(Obj)) {
-        consumeError(C.takeError());
-        C = speed::ObjectCost();
-      } else {
-        return makeError(M.Name + ": " + toString(C.takeError()));
-      }
-    }
-    // The cost file: the totals, then one line per function with a cost,
-    // exact to the instruction (the values are integers).
-    std::string Text = formatv("{0:f1} {1:f1}\n", C->Instructions, C->Cycles);
-    for (const speed::FunctionCost &F : C->Functions)
-      if (F.Instructions > 0)
-        Text += formatv("{0:f1} {1}\n", F.Instructions, F.Name).str();
-    if (Entries) {
-      std::vector<std::pair<StringRef, const std::optional<std::string> *>>
-          Logs = {{".ilog", &A->InlineLog}, {".ilog.sites", &A->InlineSites}};
-      if (Ev == Eviction::Model)
-        Logs.push_back({".log", &A->EvictLog});
-      for (auto [Ext, Bytes] : Logs) {
-        if (!*Bytes)
-          return makeError(M.Name + ": the compile wrote no '" + Ext +
-                           "' file");
-        if (Error E = writeFileAtomically(Base + Ext, **Bytes))
-          return E;
-      }
-    }
-    if (Error E = writeFileAtomically(Base + ".o", A->Object))
-      return E;
-    // Last: its presence says the compile is done.
-    return writeFileAtomically(Base + ".cost", Text);
-  }
-
-  Expected<SpeedOutcome> load(StringRef Base, bool WithSites, bool WithLog) {
-    Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Base + ".cost");
-    if (!Buf)
-      return Buf.takeError();
-    SpeedOutcome Out;
-    Out.Object = (Base + ".o").str();
-    SmallVector<StringRef> Lines;
-    (*Buf)->getBuffer().split(Lines, '\n', -1, false);
-    auto Bad = [&] { return makeError(Base + ".cost: malformed"); };
-    if (Lines.empty())
-      return Bad();
-    auto [I, C] = Lines[0].split(' ');
-    if (!to_float(I, Out.Instructions) || !to_float(C, Out.Cycles))
-      return Bad();
-    for (StringRef L : ArrayRef(Lines).drop_front()) {
-      auto [V, Name] = L.split(' ');
-      double X;
-      if (!to_float(V, X))
-        return Bad();
-      Out.FunctionCost[Name.str()] = X;
-    }
-    if (WithSites) {
-      Expected<std::vector<DecidedSite>> S =
-          readInlineTrajectory((Base + ".ilog").str());
-      if (!S)
-        return S.takeError();
-      Out.Sites = std::move(*S);
-    }
-    if (WithLog) {
-      Expected<std::vector<EvictionStep>> T =
-          readTrajectory((Base + ".log").str());
-      if (!T)
-        return T.takeError();
-      Out.Trajectory = std::move(*T);
-    }
-    return Out;
-  }
-
-  const SpeedTuneOptions &O;
-  const speed::SpeedCompileSetup &Setup;
-  TaskBatcher &Batcher;
-  const CorpusModule &M;
-  std::string LookupKey;
-  StringRef ModelMeta;
-  StringRef KeySalt;
-  /// The instruction costs of the target, made at the first compile.
-  std::unique_ptr<speed::BlockCoster> Coster;
-};
 
 /// A module's search and its result.
 struct ModuleResult {
@@ -462,18 +165,6 @@ void logMove(ModuleResult &R, StringRef Kind, StringRef What, double Delta,
   R.Moves.push_back(formatv("{0}\t{1}\t{2}\t{3:f0}\t{4}", R.Key, Kind, What,
                             Delta, Kept ? "kept" : "-")
                         .str());
-}
-
-/// The source_filename of \p M resolved against this process's directory,
-/// as the plugin resolves it in the tuner's own compiles.
-Expected<std::string> getLookupKey(const CorpusModule &M) {
-  Expected<std::string> Name = readSourceFileName(M);
-  if (!Name)
-    return Name.takeError();
-  SmallString<256> Cwd;
-  if (sys::fs::current_path(Cwd))
-    Cwd.clear();
-  return resolveSourcePath(*Name, Cwd);
 }
 
 /// \p Entries without the inlining entries that fix no decision of
@@ -544,8 +235,10 @@ private:
   /// threads in batches.
   speed::SpeedCompileSetup Setup;
   std::unique_ptr<TaskBatcher> Batcher;
+  /// Where the compiles are kept, and what their keys hold.
+  speed::SpeedCache Cache;
   /// The objective, whose engine is each module's compiler.
-  std::vector<std::unique_ptr<ModuleCompiler>> Compilers;
+  std::vector<std::unique_ptr<speed::ModuleSpeedCompiler>> Compilers;
   std::unique_ptr<SpeedObjective> Obj;
   std::vector<CorpusModule> Mods;
   /// The corpus's modules of other programs than the profile's.
@@ -563,11 +256,6 @@ private:
   /// Per module: the estimated instructions saved so far (for progress).
   std::vector<double> SavedOf;
   std::string CorpusFingerprint;
-  /// The eviction model's `model` metadata (getEvictionModelMeta).
-  std::string ModelMeta;
-  /// The MD5 of the profile's bytes (hex), mlgo's build identity and
-  /// `clang --version`: in every compile's key.
-  std::string KeySalt;
   /// `clang --version`, and with --workload `valgrind --version`.
   std::string ClangVersion, ValgrindVersion;
   uint64_t SearchCompiles = 0;
@@ -669,7 +357,7 @@ private:
   const SpeedTuneOptions &O;
   const size_t I;
   const uint64_t Budget, Counted;
-  ModuleCompiler &C;
+  speed::ModuleSpeedCompiler &C;
   ModuleResult R;
   std::vector<std::string> Functions;
   StringMap<double> Heat;
@@ -810,10 +498,7 @@ void SpeedTuner::ModuleSearch::keep(ModuleDecisions Try, const Measurement &M) {
   ModelCost = Out.Instructions;
   ++R.EvictKept;
   llvm::erase_if(Try.Evictions, [&](const EvictDecision &E) {
-    return llvm::none_of(Out.Trajectory, [&](const EvictionStep &D) {
-      return D.Function == E.Function && D.Ordinal == E.Ordinal &&
-             D.Hash == E.Hash && D.Choice == int64_t(E.Column);
-    });
+    return !isApplied(E, Out.Trajectory);
   });
   Cur = std::move(Try);
   CompiledEvictions.insert(Cur.printEvictions());
@@ -1091,7 +776,9 @@ Error SpeedTuner::prepare() {
   Expected<std::string> Meta = getEvictionModelMeta(O.EvictModel);
   if (!Meta)
     return Meta.takeError();
-  ModelMeta = std::move(*Meta);
+  Cache.ModelMeta = std::move(*Meta);
+  Cache.ModelFile = !O.EvictModel.empty();
+  Cache.Dir = O.WorkDir + "/speed";
   if (!O.EvictModel.empty()) {
     SmallString<256> Model(O.EvictModel);
     sys::fs::make_absolute(Model);
@@ -1113,16 +800,13 @@ Error SpeedTuner::prepare() {
     ValgrindVersion = StringRef(*VV).trim().str();
   }
   Expected<speed::ProfileInfo> PI = speed::readProfileInfo(O.Profile);
-  if (PI) {
-    Expected<std::unique_ptr<MemoryBuffer>> Bytes = readWholeFile(O.Profile);
-    if (!Bytes)
-      return Bytes.takeError();
-    KeySalt = toHex(MD5::hash(arrayRefFromStringRef((*Bytes)->getBuffer())),
-                    /*LowerCase=*/true);
-  }
   if (!PI)
     return PI.takeError();
-  KeySalt += "\n" + O.BuildIdentity + "\n" + ClangVersion;
+  Expected<std::string> Salt =
+      speed::getSpeedKeySalt(O.Profile, O.BuildIdentity + "\n" + ClangVersion);
+  if (!Salt)
+    return Salt.takeError();
+  Cache.KeySalt = std::move(*Salt);
   Expected<CorpusDescription> D = CorpusDescription::read(O.CorpusDir);
   if (!D)
     return D.takeError();
@@ -1136,11 +820,22 @@ Error SpeedTuner::prepare() {
   if (!M)
     return M.takeError();
   Mods = std::move(*M);
-  Expected<std::vector<std::string>> Other =
-      keepProfiledModules(Mods, PI->RecordNames, O.Profile, O.CorpusDir);
-  if (!Other)
-    return Other.takeError();
-  LeftOut = std::move(*Other);
+  std::vector<std::string> Bitcode;
+  for (const CorpusModule &M : Mods)
+    Bitcode.push_back(M.BitcodePath);
+  Expected<std::vector<bool>> Kept = speed::findProfiledModules(
+      Bitcode, PI->RecordNames, O.Profile, O.CorpusDir);
+  if (!Kept)
+    return Kept.takeError();
+  // The modules of other programs than the profile's are left out.
+  std::vector<CorpusModule> Taken;
+  for (size_t I = 0; I < Mods.size(); ++I) {
+    if ((*Kept)[I])
+      Taken.push_back(std::move(Mods[I]));
+    else
+      LeftOut.push_back(Mods[I].Name);
+  }
+  Mods = std::move(Taken);
   if (!LeftOut.empty())
     errs() << "mlgo tune: " << formatLeftOut(LeftOut, O.Profile) << "\n";
   CorpusFingerprint = getCorpusFingerprint(Mods);
@@ -1150,7 +845,7 @@ Error SpeedTuner::prepare() {
     if (!S)
       return S.takeError();
     Sources.push_back(std::move(*S));
-    Expected<std::string> L = getLookupKey(Mod);
+    Expected<std::string> L = getSourceFileNameHere(Mod);
     if (!L)
       return L.takeError();
     LookupKeys.push_back(std::move(*L));
@@ -1175,10 +870,11 @@ Error SpeedTuner::measureBaselines() {
   Bases.resize(Mods.size());
   Batcher = std::make_unique<TaskBatcher>(Threads);
   for (size_t I = 0; I < Mods.size(); ++I)
-    Compilers.push_back(std::make_unique<ModuleCompiler>(
-        O, Setup, *Batcher, Mods[I], LookupKeys[I], ModelMeta, KeySalt));
+    Compilers.push_back(std::make_unique<speed::ModuleSpeedCompiler>(
+        Setup, Cache, *Batcher, Mods[I].Name, Mods[I].ContentHash,
+        LookupKeys[I]));
   Obj = std::make_unique<SpeedObjective>(
-      [&](const Trial &T) { return Compilers[T.Module]->compile(T); },
+      [&](const Trial &T) { return compileTrial(*Compilers[T.Module], T); },
       Mods.size());
   std::vector<CompileOutcome> Costs(Mods.size());
   Batcher->runUnits(Mods.size(), [&](size_t I) {
@@ -1430,7 +1126,7 @@ SpeedRunReport SpeedTuner::makeReport(ArrayRef<ModuleResult> Results) const {
   Rep.Fingerprint = CorpusFingerprint;
   Rep.Profile = O.Profile;
   Rep.LeftOut = LeftOut;
-  Rep.ModelMeta = ModelMeta;
+  Rep.ModelMeta = Cache.ModelMeta;
   Rep.EvictModel = !O.EvictModel.empty();
   Rep.Seed = O.Seed;
   Rep.MaxCompiles = O.MaxCompiles;
@@ -1516,7 +1212,7 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
   if (!O.ProgramName.empty())
     F.setMeta("package", O.ProgramName);
   F.setMeta("profile", sys::path::filename(O.Profile));
-  F.setMeta("model", ModelMeta);
+  F.setMeta("model", Cache.ModelMeta);
   F.setMeta("seed", std::to_string(O.Seed));
   F.setMeta("budget", O.MaxCompiles
                           ? std::to_string(O.MaxCompiles) + " compiles"
@@ -1557,12 +1253,11 @@ Error SpeedTuner::writeOutputs(ArrayRef<ModuleResult> Results) {
 
 } // namespace
 
-Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
-                                     StringRef DecisionsPath, StringRef Profile,
-                                     StringRef EvictModel, raw_ostream &OS) {
-  Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
-  if (!F)
-    return F.takeError();
+Error compileSpeedDecisions(
+    StringRef CorpusDir, const DecisionsFile &File, StringRef DecisionsPath,
+    StringRef Profile, StringRef EvictModel,
+    function_ref<Error(const TunedSpeedCompile &)> OnModule) {
+  const DecisionsFile *F = &File;
   // Entries tuned on another eviction model would be reported stale one by
   // one; the build refuses them as a whole, and so does the check.
   if (Error E = checkDecisionsModel(*F, DecisionsPath, EvictModel,
@@ -1583,34 +1278,25 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
   SmallString<128> Tmp;
   if (std::error_code EC = sys::fs::createUniqueDirectory("mlgo-check", Tmp))
     return makeError("cannot create a temporary directory: " + EC.message());
-  SpeedTuneOptions O;
-  O.CorpusDir = CorpusDir.str();
   SmallString<256> Prof(Profile);
   sys::fs::make_absolute(Prof);
-  O.Profile = std::string(Prof);
-  O.WorkDir = std::string(Tmp);
-  O.PluginPath = getInstallDirs().Plugin;
+  std::string AbsModel;
   if (!EvictModel.empty()) {
     SmallString<256> Model(EvictModel);
     sys::fs::make_absolute(Model);
-    O.EvictModel = std::string(Model);
+    AbsModel = std::string(Model);
   }
   speed::SpeedCompileSetup Setup;
-  Setup.CorpusDir = O.CorpusDir;
+  Setup.CorpusDir = CorpusDir.str();
   Setup.Description = std::move(*Desc);
-  Setup.Profile = O.Profile;
-  Setup.PluginPath = O.PluginPath;
+  Setup.Profile = std::string(Prof);
+  Setup.PluginPath = getInstallDirs().Plugin;
+  // A temporary cache: nothing in it to tell apart, no salt.
+  speed::SpeedCache Cache;
+  Cache.Dir = (Tmp + "/speed").str();
+  Cache.ModelMeta = std::move(*ModelMeta);
+  Cache.ModelFile = !EvictModel.empty();
   TaskBatcher Batcher(1);
-  // The search's objective, its engine the module's compiler at hand.
-  std::unique_ptr<ModuleCompiler> C;
-  SpeedObjective Obj([&](const Trial &T) { return C->compile(T); },
-                     Mods->size());
-  // Per module of the file: the eviction entries some compile applied, and
-  // the inlining entries its advisor looked up (a site entry, else the
-  // callee's group entry, as the plugin's DecisionTable does in a build).
-  std::map<const ModuleDecisions *, std::set<std::pair<std::string, uint32_t>>>
-      Live;
-  std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Inlined;
   Error Failed = Error::success();
   for (size_t I = 0; I < Mods->size(); ++I) {
     const CorpusModule &M = (*Mods)[I];
@@ -1622,43 +1308,61 @@ Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
     std::shared_ptr<const ModuleDecisions> E = F->find(*Src);
     if (!E || (E->Evictions.empty() && E->Sites.empty()))
       continue;
-    Expected<std::string> Lookup = getLookupKey(M);
+    Expected<std::string> Lookup = getSourceFileNameHere(M);
     if (!Lookup) {
       Failed = Lookup.takeError();
       break;
     }
-    // A temporary work directory: nothing cached to tell apart.
-    C = std::make_unique<ModuleCompiler>(O, Setup, Batcher, M, *Lookup,
-                                         *ModelMeta, "");
-    C->AllowStale = true;
+    speed::ModuleSpeedCompiler C(Setup, Cache, Batcher, M.Name, M.ContentHash,
+                                 *Lookup);
+    C.AllowStale = true;
     // Eviction entries apply with the eviction model; a module with
     // inlining entries only is built with LLVM's eviction, as the search
     // compiled it.
     Trial Want = getSpeedTrial(
         I, E.get(), E->Evictions.empty() ? Eviction::LLVM : Eviction::Model,
-        O.EvictModel);
-    std::optional<Expected<Measurement>> Res;
-    Batcher.runUnits(1, [&](size_t) { Res.emplace(measureOne(Obj, Want)); });
+        AbsModel);
+    std::optional<Expected<speed::CompiledModule>> Res;
+    Batcher.runUnits(1, [&](size_t) { Res.emplace(C.compile(Want.Policy)); });
     if (!*Res) {
       Failed = Res->takeError();
       break;
     }
-    const SpeedOutcome &Out = SpeedObjective::getOutcome(**Res);
-    auto &L = Live[E.get()];
-    for (const EvictDecision &D : E->Evictions)
-      for (const EvictionStep &T : Out.Trajectory)
-        if (T.Function == D.Function && T.Ordinal == D.Ordinal &&
-            T.Hash == D.Hash && T.Choice == int64_t(D.Column))
-          L.insert({D.Function, D.Ordinal});
-    auto &T = Inlined[E.get()];
-    if (!T)
-      T = std::make_unique<DecisionTable>(E);
-    for (const DecidedSite &S : (*Res)->Trajectory)
-      T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
+    if ((Failed = OnModule({I, E, &**Res})))
+      break;
   }
   sys::fs::remove_directories(Tmp);
-  if (Failed)
-    return Failed;
+  return Failed;
+}
+
+Expected<size_t> checkSpeedDecisions(StringRef CorpusDir,
+                                     StringRef DecisionsPath, StringRef Profile,
+                                     StringRef EvictModel, raw_ostream &OS) {
+  Expected<DecisionsFile> F = DecisionsFile::load(DecisionsPath);
+  if (!F)
+    return F.takeError();
+  // Per module of the file: the eviction entries some compile applied, and
+  // the inlining entries its advisor looked up (a site entry, else the
+  // callee's group entry, as the plugin's DecisionTable does in a build).
+  std::map<const ModuleDecisions *, std::set<std::pair<std::string, uint32_t>>>
+      Live;
+  std::map<const ModuleDecisions *, std::unique_ptr<DecisionTable>> Inlined;
+  auto Record = [&](const TunedSpeedCompile &C) {
+    const ModuleDecisions *E = C.Entries.get();
+    auto &L = Live[E];
+    for (const EvictDecision &D : E->Evictions)
+      if (isApplied(D, C.Compiled->Trajectory))
+        L.insert({D.Function, D.Ordinal});
+    auto &T = Inlined[E];
+    if (!T)
+      T = std::make_unique<DecisionTable>(C.Entries);
+    for (const DecidedSite &S : C.Compiled->Sites)
+      T->lookup(S.Site.Caller, S.Site.Callee, S.Site.Ordinal);
+    return Error::success();
+  };
+  if (Error E = compileSpeedDecisions(CorpusDir, *F, DecisionsPath, Profile,
+                                      EvictModel, Record))
+    return E;
   size_t Stale = 0, Entries = 0, StaleSites = 0, Sites = 0;
   for (const auto &M : F->Modules) {
     if (M->Evictions.empty() && M->Sites.empty())

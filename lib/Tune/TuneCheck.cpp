@@ -18,7 +18,6 @@
 #include "mlgo/Inline/Decisions.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Tune/ProgramDecisions.h"
-#include "mlgo/Tune/Tuner.h"
 
 #include "llvm/ADT/StringExtras.h"
 

@@ -160,15 +160,6 @@ ModuleDecisions applyMove(const ModuleDecisions &Fixed, const TuneMove &M) {
   return Out;
 }
 
-ModuleDecisions fixAll(StringRef Module, ArrayRef<DecidedSite> T) {
-  ModuleDecisions Out;
-  Out.Module = Module.str();
-  for (const DecidedSite &S : T)
-    Out.Sites.push_back(S.Site);
-  Out.sort();
-  return Out;
-}
-
 /// Whether \p Path is a system source (Debian's googletest sources in
 /// /usr/src, say): the same path in every build on the machine.
 static bool isSystemSource(StringRef Path) { return Path.starts_with("/usr/"); }

@@ -22,8 +22,8 @@
 
 #include "mlgo/Tune/Tuner.h"
 
+#include "mlgo/Corpus/LinkedProgram.h"
 #include "mlgo/Support/WorkDirLock.h"
-#include "mlgo/Tune/LinkedProgram.h"
 #include "mlgo/Tune/LtoObjective.h"
 #include "mlgo/Tune/MoveRanker.h"
 #include "mlgo/Tune/ProgramDecisions.h"
@@ -45,10 +45,7 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeReader.h"
 #include "llvm/Config/llvm-config.h"
-#include "llvm/IR/LLVMContext.h"
-#include "llvm/IR/Module.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MD5.h"
@@ -74,46 +71,6 @@ StringRef getName(TuneGuide G) {
     return "trajectory";
   }
   llvm_unreachable("unknown TuneGuide");
-}
-
-/// The directory the compiler ran in, as clang's driver records it in
-/// the cc1 command (-fdebug-compilation-dir=DIR, which it always passes);
-/// empty if it is not there.
-static std::string getCompileDir(ArrayRef<std::string> CC1Args) {
-  for (StringRef A : CC1Args)
-    if (A.consume_front("-fdebug-compilation-dir="))
-      return A.str();
-  return "";
-}
-
-Expected<std::unique_ptr<Module>> readLazyModule(const CorpusModule &M,
-                                                 LLVMContext &Ctx) {
-  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(M.BitcodePath);
-  if (!Buf)
-    return Buf.takeError();
-  Expected<std::unique_ptr<Module>> Mod =
-      getOwningLazyBitcodeModule(std::move(*Buf), Ctx);
-  if (!Mod)
-    return makeError(M.BitcodePath + ": " + toString(Mod.takeError()));
-  return Mod;
-}
-
-Expected<std::string> readSourceFileName(const CorpusModule &M) {
-  LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = readLazyModule(M, Ctx);
-  if (!Mod)
-    return Mod.takeError();
-  return (*Mod)->getSourceFileName();
-}
-
-/// The module's source as the plugin resolves it in the build
-/// (resolveSourcePath): its source_filename joined to the directory it was
-/// compiled in.
-Expected<std::string> getSourceFileName(const CorpusModule &M) {
-  Expected<std::string> Name = readSourceFileName(M);
-  if (!Name)
-    return Name.takeError();
-  return resolveSourcePath(*Name, getCompileDir(M.CC1Args));
 }
 
 namespace {

@@ -60,7 +60,7 @@ from .spaces import Box, Dict, Discrete, HAVE_GYMNASIUM
 from .checker import check_env
 from .model import Model
 from . import datasets
-from .evaluation import EvaluationTable, evaluate
+from .evaluation import EvaluationTable, evaluate, model_sizes
 from .vector import AsyncVectorInliningEnv
 from ._paths import plugin_path, bin_dir, mlgo_program
 
@@ -70,6 +70,6 @@ __all__ = [
     "EvictionEnv", "HAVE_GYMNASIUM", "check_env",
     "InliningEnv", "Log",
     "LogContext", "Model", "TensorSpec", "VectorEvictionEnv", "VectorInliningEnv", "bin_dir",
-    "code_size", "datasets", "evaluate", "mlgo_program", "plugin_path", "read_log", "record_dtype",
+    "code_size", "datasets", "evaluate", "model_sizes", "mlgo_program", "plugin_path", "read_log", "record_dtype",
     "llvm_eviction_choice", "stack",
 ]

@@ -246,3 +246,67 @@ def evaluate(policy, dataset, name=None, seed=0, clang="clang-19",
         tmp.cleanup()
     modules = [(m.name, m.package, sizes[m.name]) for m in corpus]
     return EvaluationTable(columns, modules, seconds, corpus.path)
+
+
+def model_sizes(models, dataset, jobs=None, clang="clang-19", plugin=None,
+                cache_dir=None, timeout=300):
+    """The code size of every module of `dataset` (a mlgo.datasets name, a
+    Corpus or a corpus directory) compiled by clang with mlgo's plugin and
+    each of `models` (mlgo.Model objects or model files' paths) as
+    -mlgo-model, exactly as the model ships: evaluation strategies' and
+    evaluations' batch. An int64 array, one row per model and one column
+    per module in the corpus' order; a single model (not a list) gives
+    one row, flattened. The compiles run `jobs` at a time (default: the
+    cores this process may use), each a clang-19 of its own; the sizes do
+    not depend on `jobs`."""
+    import concurrent.futures
+
+    single = isinstance(models, (Model, str, os.PathLike))
+    if single:
+        models = [models]
+    corpus = _as_corpus(dataset, cache_dir)
+    plugin = plugin or _paths.plugin_path()
+    modules = list(corpus)
+    if jobs is None:
+        jobs = len(os.sched_getaffinity(0))
+    if jobs < 1:
+        raise ValueError(f"mlgo.model_sizes: jobs must be at least 1, "
+                         f"got {jobs}")
+    from . import _core
+    limit = 0 if timeout == 0 else max(timeout, 300)
+    sizes = np.zeros((len(models), len(modules)), np.int64)
+    with tempfile.TemporaryDirectory(prefix="mlgo-model-sizes-") as tmp:
+        paths = []
+        for i, m in enumerate(models):
+            if isinstance(m, Model):
+                path = os.path.join(tmp, f"model-{i}.json")
+                m.save(path)
+            else:
+                path = _paths.require_file(m, "mlgo.model_sizes: no such "
+                                           "model file")
+                Model.load(path)  # a bad model fails here, named
+            paths.append(path)
+
+        def compile_one(i, j):
+            out = os.path.join(tmp, f"{i}-{j}.o")
+            extra = ["-load", plugin, "-fpass-plugin=" + plugin,
+                     "-mllvm", "-mlgo-model=" + paths[i]]
+            _core.run_compiler(modules[j].command(out, extra, clang), limit)
+            size = code_size(out)[0]
+            os.unlink(out)
+            return size
+
+        with concurrent.futures.ThreadPoolExecutor(jobs) as pool:
+            futures = {(i, j): pool.submit(compile_one, i, j)
+                       for i in range(len(paths))
+                       for j in range(len(modules))}
+            try:
+                for (i, j), f in futures.items():
+                    sizes[i, j] = f.result()
+            except BaseException:
+                # The first error, without waiting for the compiles not
+                # yet started.
+                for f in futures.values():
+                    f.cancel()
+                raise
+    return sizes[0] if single else sizes

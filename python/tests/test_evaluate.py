@@ -78,3 +78,28 @@ def test_evaluate_references_subset(tiny_corpus):
         mlgo.evaluate(lambda obs: 1, tiny_corpus, references=("Oz", "O3"))
     with pytest.raises(ValueError, match="must hold 'Oz'"):
         mlgo.evaluate(lambda obs: 1, tiny_corpus, references=("random",))
+
+
+def test_model_sizes_batch_equals_evaluate(tiny_corpus, tmp_path):
+    # Many models on many modules at once (evolution strategies' batch):
+    # each row is what mlgo.evaluate's column of that model holds, and
+    # the sizes do not depend on how many compiles run at a time.
+    always, never = constant_model("always", 1.0), constant_model("never",
+                                                                  -1.0)
+    never.save(tmp_path / "never.json")
+    both = mlgo.model_sizes([always, tmp_path / "never.json"], tiny_corpus,
+                            jobs=2)
+    assert both.dtype == "int64" and both.shape == (2, len(ALWAYS))
+    for row, model in zip(both, (always, never)):
+        table = mlgo.evaluate(model, tiny_corpus, references=("Oz",))
+        assert [m for m, _, _ in table.modules] == list(ALWAYS)
+        assert row.tolist() == [s[model.name] for _, _, s in table.modules]
+    assert both[0].tolist() != both[1].tolist()
+    assert mlgo.model_sizes(always, tiny_corpus, jobs=1).tolist() == \
+        both[0].tolist()
+    with pytest.raises(FileNotFoundError) as e:
+        mlgo.model_sizes([always, tmp_path / "none.json"], tiny_corpus)
+    assert e.value.filename == str(tmp_path / "none.json")
+    with pytest.raises(ValueError, match="^mlgo.model_sizes: jobs must be "
+                       "at least 1, got 0$"):
+        mlgo.model_sizes(always, tiny_corpus, jobs=0)

@@ -4,7 +4,7 @@
 //                    [--module NAME]... [--model FILE] [--scratch DIR]
 //
 // Function-level compiles measured against whole-module ones
-// (mlgo/Tune/FunctionSlice.h, docs/tune.md "Function-level compiles"):
+// (mlgo/Compile/FunctionSlice.h, docs/tune.md "Function-level compiles"):
 // per module, each slice's .text and the module's, summed and compared,
 // and the wall clock of each way. Compiles run in this process, one at a
 // time.
@@ -13,8 +13,8 @@
 
 #include "Subcommand.h"
 
+#include "mlgo/Compile/FunctionSlice.h"
 #include "mlgo/Compile/TrainingCorpus.h"
-#include "mlgo/Tune/FunctionSlice.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/ADT/StringExtras.h"

@@ -503,3 +503,57 @@ TEST(PolicyRunnerTest, PerColumnModelsRefuseExploration) {
             "model 'columns-test' chooses among columns; exploration by "
             "sampling is for one-logit models");
 }
+
+// computeMLPInputs gives exactly the vector evaluate() feeds the layers:
+// the layers applied by hand to it, in the order Model.h spells, give the
+// evaluator's logit to the bit, column by column, masked columns too.
+TEST(PolicyRunnerTest, MLPInputsAreWhatTheLayersSee) {
+  std::shared_ptr<const Model> M = loadColumns();
+  ModelEvaluator Evaluator(*M);
+  ValueGen Gen(5);
+  size_t Checked = 0;
+  for (size_t Iter = 0; Iter < 200; ++Iter) {
+    ColumnValues V = makeColumns(Gen);
+    const void *Inputs[] = {V.Mask.data(), V.Weight.data(), V.Stage.data(),
+                            &V.Progress};
+    for (size_t C = 0; C < ColumnsTestCount; ++C) {
+      std::vector<float> X = Evaluator.computeMLPInputs(Inputs, C);
+      ASSERT_EQ(X.size(), M->getNumMLPInputs());
+      for (const DenseLayer &L : M->Layers) {
+        std::vector<float> Y(L.Out);
+        for (size_t O = 0; O < L.Out; ++O) {
+          float Acc = L.Bias[O];
+          for (size_t I = 0; I < L.In; ++I)
+            Acc = Acc + L.weight(O, I) * X[I];
+          switch (L.Act) {
+          case Activation::Relu:
+            Acc = Acc > 0.0f ? Acc : 0.0f;
+            break;
+          case Activation::Tanh:
+            Acc = std::tanh(Acc);
+            break;
+          case Activation::Sigmoid:
+            Acc = 1.0f / (1.0f + std::exp(-Acc));
+            break;
+          case Activation::Exp:
+            Acc = std::exp(Acc);
+            break;
+          case Activation::Linear:
+            break;
+          }
+          Y[O] = Acc;
+        }
+        X = std::move(Y);
+      }
+      float L = Evaluator.evaluate(Inputs, C);
+      if (std::isnan(L)) {
+        ASSERT_TRUE(std::isnan(X[0])) << "vector " << Iter << " column " << C;
+        continue;
+      }
+      ASSERT_EQ(bitsOf(X[0]), bitsOf(L))
+          << "vector " << Iter << " column " << C;
+      ++Checked;
+    }
+  }
+  EXPECT_GT(Checked, 200u * ColumnsTestCount / 2);
+}

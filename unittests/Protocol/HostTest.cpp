@@ -260,6 +260,57 @@ TEST(HostTest, CommandThatNeverOpensTheChannel) {
   EXPECT_TRUE(isReaped(S.Pid));
 }
 
+// The host's ends are open before the compiler's: a compiler that opens
+// both files and closes them without a byte has still connected (the
+// host sees the hang-up), and its status is reported as a connected one's.
+TEST(HostTest, CompilerClosingTheChannelUnusedHasConnected) {
+  Watchdog W;
+  Served S = serveFork("always", [](const Channel &C) {
+    int In = ::open(C.getInboundPath().c_str(), O_RDONLY);
+    int Out = ::open(C.getOutboundPath().c_str(), O_WRONLY);
+    if (In < 0 || Out < 0)
+      ::_exit(40);
+    ::close(Out);
+    ::close(In);
+    ::_exit(3);
+  });
+  ASSERT_FALSE(!!S.Stats);
+  Error E = S.Stats.takeError();
+  ASSERT_TRUE(E.isA<CompilerExitError>());
+  handleAllErrors(std::move(E), [](const CompilerExitError &CE) {
+    EXPECT_EQ(CE.message(),
+              "compiler exited with status 3 after 0 observations");
+    EXPECT_TRUE(CE.Connected);
+  });
+  EXPECT_TRUE(isReaped(S.Pid));
+  EXPECT_FALSE(sys::fs::exists(S.Directory));
+}
+
+// Once the compiler is connected it is BASE.in's only reader (the host
+// opened BASE.in for reading and writing before it): a compiler that
+// closes BASE.in and then asks is an EPIPE, reported by name, not advice
+// written into a FIFO nobody reads.
+TEST(HostTest, CompilerClosingItsInboundIsReported) {
+  Watchdog W;
+  Served S = serveFork("always", [](const Channel &C) {
+    int In = ::open(C.getInboundPath().c_str(), O_RDONLY);
+    int Out = ::open(C.getOutboundPath().c_str(), O_WRONLY);
+    if (In < 0 || Out < 0)
+      ::_exit(40);
+    writeAllOrExit(Out, sampleStream(0), 41);
+    ::close(In);
+    writeAllOrExit(Out, sampleStream(1).substr(sampleStream(0).size()), 42);
+    ::usleep(200 * 1000);
+    ::_exit(0);
+  });
+  ASSERT_FALSE(!!S.Stats);
+  EXPECT_EQ(errorMessage(S.Stats.takeError()),
+            "the compiler closed '" + S.Directory +
+                "/channel.in' before reading its advice");
+  EXPECT_TRUE(isReaped(S.Pid));
+  EXPECT_FALSE(sys::fs::exists(S.Directory));
+}
+
 TEST(HostTest, ServeCommandSubstitutesTheChannel) {
   Watchdog W;
   auto P = createPolicy("always");

@@ -29,6 +29,7 @@
 #include <csignal>
 #include <cstring>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <sys/wait.h>
 #include <thread>
@@ -432,6 +433,46 @@ TEST(ProcessTest, DieWithParentRunsAndRedirectsAsSpawnDoes) {
   ASSERT_FALSE(!!Not);
   EXPECT_EQ(toString(Not.takeError()),
             "cannot run '" + Missing + "': No such file or directory");
+}
+
+// The child of a DieWithParent spawn shares its parent's memory until it
+// execs (clone(CLONE_VM | CLONE_VFORK)): it must still start as any child
+// does, with no blocked signal and SIGPIPE at its default, whatever the
+// spawning thread has, and leave the caller's signal state as it was.
+TEST(ProcessTest, DieWithParentStartsWithTheDefaultSignalState) {
+  unittest::TempDir Dir("mlgo-process", /*Unique=*/true);
+  std::string Out = inDir(Dir, "out");
+  sigset_t Blocked, Old;
+  sigemptyset(&Blocked);
+  sigaddset(&Blocked, SIGUSR1);
+  ASSERT_EQ(::pthread_sigmask(SIG_BLOCK, &Blocked, &Old), 0);
+  struct sigaction Ignore, OldPipe;
+  std::memset(&Ignore, 0, sizeof(Ignore));
+  Ignore.sa_handler = SIG_IGN;
+  ASSERT_EQ(::sigaction(SIGPIPE, &Ignore, &OldPipe), 0);
+  SpawnOptions O;
+  O.DieWithParent = true;
+  O.Stdout = Out;
+  Expected<ChildProcess> C =
+      ChildProcess::spawn(Args{"grep", "^Sig[BI]", "/proc/self/status"}, O);
+  sigset_t After;
+  ::pthread_sigmask(SIG_SETMASK, &Old, &After);
+  struct sigaction PipeAfter;
+  ::sigaction(SIGPIPE, &OldPipe, &PipeAfter);
+  ASSERT_TRUE(!!C) << toString(C.takeError());
+  EXPECT_EQ(C->wait(), ProcessResult::exited(0));
+  EXPECT_TRUE(sigismember(&After, SIGUSR1));
+  EXPECT_EQ(PipeAfter.sa_handler, SIG_IGN);
+  // SigBlk, then SigIgn: hexadecimal masks, bit N-1 for signal N.
+  std::string Text = readFile(Out);
+  SmallVector<StringRef, 2> Lines;
+  StringRef(Text).trim().split(Lines, '\n');
+  ASSERT_EQ(Lines.size(), 2u) << Text;
+  EXPECT_EQ(Lines[0], "SigBlk:\t0000000000000000");
+  uint64_t Ignored = 0;
+  ASSERT_TRUE(Lines[1].consume_front("SigIgn:\t")) << Lines[1].str();
+  ASSERT_FALSE(Lines[1].getAsInteger(16, Ignored)) << Lines[1].str();
+  EXPECT_EQ(Ignored & (uint64_t(1) << (SIGPIPE - 1)), 0u);
 }
 
 //===-- Adopted children and handles --------------------------------------===//

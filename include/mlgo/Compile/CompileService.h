@@ -59,7 +59,7 @@ public:
 
   const std::vector<CorpusModule> &modules() const { return Modules; }
   /// Adds a module that is not the corpus's (a slice of one, for
-  /// function-level compiles: mlgo/Tune/FunctionSlice.h) and returns the
+  /// function-level compiles: mlgo/Compile/FunctionSlice.h) and returns the
   /// index requests name it by: after the corpus's. modules() stays the
   /// corpus's; results are cached by the module's content as any other.
   size_t addModule(CorpusModule M) {

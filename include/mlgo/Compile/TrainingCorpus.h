@@ -18,8 +18,14 @@
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/Support/Error.h"
 
+#include <memory>
 #include <string>
 #include <vector>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+} // namespace llvm
 
 namespace mlgo {
 
@@ -46,6 +52,28 @@ loadTrainingCorpus(llvm::StringRef Dir);
 /// The corpus fingerprint (mlgo/Corpus/Fingerprint.h) of \p Modules, in
 /// order.
 std::string getCorpusFingerprint(llvm::ArrayRef<CorpusModule> Modules);
+
+/// The source file of corpus module \p M as the plugin resolves it in a
+/// build (resolveSourcePath): its source_filename joined to the directory
+/// it was compiled in (-fdebug-compilation-dir). It is what finds a
+/// module's entries in a decisions file. Errors name the bitcode file.
+llvm::Expected<std::string> getSourceFileName(const CorpusModule &M);
+
+/// The source_filename of corpus module \p M as its bitcode records it,
+/// unresolved (getSourceFileName resolves it). Errors name the bitcode file.
+llvm::Expected<std::string> readSourceFileName(const CorpusModule &M);
+
+/// Corpus module \p M's bitcode in \p Ctx, read lazily: its functions'
+/// bodies are not materialized, and a function not yet read is not a
+/// declaration. Errors name the bitcode file.
+llvm::Expected<std::unique_ptr<llvm::Module>>
+readLazyModule(const CorpusModule &M, llvm::LLVMContext &Ctx);
+
+/// The source_filename of corpus module \p M resolved against this
+/// process's directory, as the plugin resolves it in a compile spawned
+/// here (the module of the decisions files such compiles read). Errors
+/// name the bitcode file.
+llvm::Expected<std::string> getSourceFileNameHere(const CorpusModule &M);
 
 } // namespace mlgo
 

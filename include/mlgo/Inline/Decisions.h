@@ -49,6 +49,7 @@
 #ifndef MLGO_INLINE_DECISIONS_H
 #define MLGO_INLINE_DECISIONS_H
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -182,6 +183,11 @@ struct DecidedSite {
   /// inlined nothing. NaN when not asked.
   float Score = std::numeric_limits<float>::quiet_NaN();
 };
+
+/// Every decision of trajectory \p T as a site entry of module \p Module:
+/// the decisions file entries that reproduce \p T whatever the model
+/// proposes.
+ModuleDecisions fixAll(llvm::StringRef Module, llvm::ArrayRef<DecidedSite> T);
 
 /// Looks entries up by call site; what the advisor holds for one compile.
 class DecisionTable {

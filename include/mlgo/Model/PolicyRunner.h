@@ -45,8 +45,17 @@ public:
   /// laid out as that input's spec says. A per-column model computes the
   /// logit of \p Column; other models ignore it.
   float evaluate(const void *const *Inputs, size_t Column = 0);
+  /// The MLP's input vector that evaluate() computes from \p Inputs (of
+  /// \p Column, for a per-column model): every input's pipelines applied,
+  /// Model::getNumMLPInputs() floats, for trainers that fit the layers to
+  /// what the model sees.
+  std::vector<float> computeMLPInputs(const void *const *Inputs,
+                                      size_t Column = 0) const;
 
 private:
+  /// Writes computeMLPInputs' values to \p X.
+  void preprocess(const void *const *Inputs, size_t Column, float *X) const;
+
   struct Layer {
     size_t In, Out;
     Activation Act;
@@ -55,6 +64,7 @@ private:
   };
   std::vector<ModelInput> Inputs;
   bool PerColumn;
+  size_t NumMLPInputs;
   std::vector<Layer> Layers;
   std::vector<float> BufA, BufB;
 };

@@ -16,9 +16,12 @@
 //   BASE.in   host -> compiler   raw advice tensors
 //
 // Opening: the compiler opens BASE.in for reading FIRST, then BASE.out for
-// writing. A FIFO open blocks until the other end is opened too, so the host
-// must open BASE.in for writing first, then BASE.out for reading; any other
-// order deadlocks both processes.
+// writing. A FIFO open blocks until the other end is opened too, so a host
+// that blocks must open BASE.in for writing first, then BASE.out for
+// reading; any other order deadlocks both processes. This host blocks in
+// neither: it opens BASE.out for reading (O_NONBLOCK) and BASE.in for
+// reading and writing (Linux) before it starts the compiler, whose opens
+// then return at once.
 //
 // Then, on BASE.out, with every multi-byte value in host byte order:
 //
@@ -39,9 +42,10 @@
 //
 // Failure handling (what this host guarantees)
 // --------------------------------------------
-//  * nothing ever blocks without bound: FIFOs are opened O_NONBLOCK (BASE.in
-//    is retried until the compiler is there, while checking it is alive) and
-//    every wait is a poll() with a deadline that also checks the compiler;
+//  * nothing ever blocks without bound: FIFOs are opened O_NONBLOCK, and
+//    every wait, the one for the compiler's first byte included, is one
+//    poll() that also watches the compiler's end (and, once it is
+//    connected, has a deadline);
 //  * the compiler exiting non-zero or dying by a signal, before or during the
 //    stream, is a CompilerExitError naming its status and how many observations
 //    it had sent; a command that exits without ever opening the channel is
@@ -53,7 +57,8 @@
 //  * serveCommand's compiler leads its own process group (killed whole) and
 //    is SIGKILLed by the kernel when the host dies (PR_SET_PDEATHSIG): a
 //    host killed mid-session, or a Python host that os._exit()s, leaves no
-//    compiler spinning on the end of file of BASE.in;
+//    compiler spinning on the end of file of BASE.in. It is started without
+//    a copy of the host's address space (SpawnOptions::DieWithParent);
 //  * the child is always reaped; SIGPIPE is ignored while serving (EPIPE is
 //    handled instead); the FIFOs and their private directory are removed on
 //    every path, including SIGINT/SIGTERM/SIGHUP of the host.
@@ -124,7 +129,9 @@ public:
   /// Observations the compiler sent, whether or not it lived to read the
   /// answer to the last one.
   uint64_t Observations;
-  /// Whether the compiler ever opened the channel.
+  /// Whether the compiler ever opened the channel: wrote to BASE.out, or
+  /// opened and closed it (an open of BASE.in alone leaves no trace the
+  /// host can see).
   bool Connected;
   /// The last StderrTailBytes of the compiler's stderr (whole lines where
   /// the cut allows), when ServeOptions::StderrPath kept it.

@@ -35,7 +35,11 @@
 //
 // Spawning calls posix_spawn directly rather than sys::ExecuteNoWait,
 // which can neither start a child in its own session nor truncate an
-// output file; PATH lookup is LLVM's (sys::findProgramByName).
+// output file; PATH lookup is LLVM's (sys::findProgramByName). Neither can
+// set a parent-death signal: a child that needs one (DieWithParent) is
+// started as glibc's posix_spawn starts any, with clone(CLONE_VM |
+// CLONE_VFORK) and exec, never with fork(), whose copy of a large
+// caller's page tables (a Python process) costs milliseconds per child.
 //
 //===----------------------------------------------------------------------===//
 
@@ -146,8 +150,9 @@ struct SpawnOptions {
   /// process of the interactive protocol, an os._exit()ing Python - leaves
   /// no compiler behind waiting for it. Only for a child that the spawning
   /// thread waits for itself (the signal follows the thread, not the
-  /// process). Spawned with fork and exec rather than posix_spawn, which
-  /// cannot ask for it.
+  /// process). posix_spawn cannot ask for it: such a child is started with
+  /// clone(CLONE_VM | CLONE_VFORK), sharing the caller's memory until it
+  /// execs (no copy of the address space), with the same errors.
   bool DieWithParent = false;
 };
 

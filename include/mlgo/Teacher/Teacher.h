@@ -92,6 +92,26 @@ struct DaggerReport {
 llvm::Expected<DaggerReport> runDaggerRound(const TeacherSet &Set,
                                             const DaggerOptions &Options);
 
+struct StudentOptions;
+
+/// Rounds of DAgger (docs/teacher.md, "Rounds"): round K runs
+/// runDaggerRound in Round.Build.WorkDir/round-K, writing
+/// round-K/set.txt, with the student Round.Build.ModelPath (K = 1) or the
+/// student trained on round K-1's set, round-(K-1)/student.json; after a
+/// round that added sites and before the last, that round's set trains
+/// round-K/student.json with \p Student. The rounds stop after \p Rounds
+/// or after one that adds no site; the last round's set is written to
+/// Round.Build.Output. The same bytes as the rounds run one by one, each
+/// with `mlgo teacher dagger` and `mlgo teacher train` on those paths.
+struct DaggerRoundsReport {
+  TeacherSet Set;
+  /// Per round run: the rollout's decisions and the sites added.
+  std::vector<std::pair<size_t, size_t>> Rounds;
+};
+llvm::Expected<DaggerRoundsReport>
+runDaggerRounds(const TeacherSet &Set, const DaggerOptions &Round,
+                unsigned Rounds, const StudentOptions &Student);
+
 struct StudentOptions {
   std::string Name = "teacher-student";
   std::vector<size_t> Hidden = {64, 32};

@@ -4,7 +4,7 @@
 // compile at -Oz through the compile service (the worker pool, the work
 // directory's caches compiles.tsv and sites.tsv), and a program's cost is
 // its modules' objects linked, each COMDAT group counted once, the copy of
-// the lowest slot (mlgo/Tune/LinkedProgram.h). LLVM's heuristic is
+// the lowest slot (mlgo/Corpus/LinkedProgram.h). LLVM's heuristic is
 // answered from each module's -Oz baseline compile: the plugin's advisor
 // letting the heuristic decide builds what stock clang does
 // (test/Inline/default-policy-matches-stock.ll), so that try costs no
@@ -16,7 +16,7 @@
 #ifndef MLGO_TUNE_SIZEOBJECTIVE_H
 #define MLGO_TUNE_SIZEOBJECTIVE_H
 
-#include "mlgo/Tune/LinkedProgram.h"
+#include "mlgo/Corpus/LinkedProgram.h"
 #include "mlgo/Tune/Objective.h"
 
 #include <map>

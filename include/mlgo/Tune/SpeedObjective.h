@@ -19,8 +19,9 @@
 // no free trial: the baseline is stock clang, which the engine compiles
 // (and caches) like any other trial; its slots are set with apply.
 //
-// The engine is a function (SpeedMeasureFn): the speed tune's cached
-// compile in the tool, made-up values in the unit tests
+// The engine is a function (SpeedMeasureFn): a module's
+// speed::ModuleSpeedCompiler (mlgo/Speed/SpeedCompiler.h) in the tool,
+// made-up values in the unit tests
 // (unittests/Tune/SpeedObjectiveTest.cpp). measure may run on several
 // threads at once for different modules; apply changes only the slots it
 // names.
@@ -30,41 +31,20 @@
 #ifndef MLGO_TUNE_SPEEDOBJECTIVE_H
 #define MLGO_TUNE_SPEEDOBJECTIVE_H
 
-#include "mlgo/RegAllocModel/EvictionFeatures.h"
+#include "mlgo/Speed/SpeedCompiler.h"
 #include "mlgo/Tune/Objective.h"
 
 #include <functional>
-#include <map>
-#include <string>
-#include <vector>
+#include <utility>
 
 namespace mlgo {
 
-/// One eviction decision of a trajectory, as the training log recorded it.
-struct EvictionStep {
-  std::string Function;
-  /// The decision's place among its function's decisions.
-  uint32_t Ordinal = 0;
-  /// The hash of its features (mlgo/RegAllocModel/EvictionFeatures.h).
-  uint64_t Hash = 0;
-  /// The answer, and the candidates it was chosen among.
-  int64_t Choice = 0;
-  int64_t Mask[EvictionColumns] = {};
-};
-
-/// What one speed compile gave: a Measurement's Detail.
-struct SpeedOutcome final : MeasurementDetail {
-  /// Profile-weighted instructions and cycles of the module's object.
-  double Instructions = 0, Cycles = 0;
-  /// Per function: profile-weighted instructions.
-  std::map<std::string, double> FunctionCost;
-  /// The model's eviction decisions (empty for LLVM's eviction).
-  std::vector<EvictionStep> Trajectory;
-  /// The inliner's policy decisions, in the order they were taken; empty
-  /// for the stock compile.
-  std::vector<DecidedSite> Sites;
-  /// The object, in the work directory's cache.
-  std::string Object;
+/// What one speed compile gave (mlgo/Speed/SpeedCompiler.h): a
+/// Measurement's Detail.
+struct SpeedOutcome final : MeasurementDetail, speed::CompiledModule {
+  SpeedOutcome() = default;
+  explicit SpeedOutcome(speed::CompiledModule C)
+      : speed::CompiledModule(std::move(C)) {}
 };
 
 /// The objective's cost of \p Instructions: tenths, rounded.

@@ -41,7 +41,8 @@
 // module to the model). With --workload (mlgo/Tune/WorkloadCheck.h) the
 // tuned program is then measured, and modules measured worse reverted.
 //
-// The compiles are tasks (mlgo/Speed/SpeedCompile.h): the modules' searches
+// The compiles are speed::ModuleSpeedCompiler's (mlgo/Speed/SpeedCompiler.h,
+// tasks of mlgo/Speed/SpeedCompile.h): the modules' searches
 // ask for them one at a time, through the speed objective
 // (mlgo/Tune/SpeedObjective.h, whose delta judges every try), and the
 // waiting ones go out as a batch, to this machine's threads or, under
@@ -57,7 +58,8 @@
 // back from the cache; inlining is bounded by the module's own share, so
 // the longer search repeats the shorter one).
 // Resumable: each compile's result (its cost and trajectory) is kept in
-// WORK/speed/ under the hash of everything it depends on (the module, the
+// WORK/speed/ (SpeedCompiler.h's cache) under the hash of everything it
+// depends on (the module, the
 // profile, the entries, the eviction model, mlgo's build identity and the
 // compiler's version), written atomically, so a rerun after kill -9 reads
 // what was done and compiles the rest; the output is the same file. The
@@ -71,15 +73,23 @@
 
 #include "mlgo/Tune/WorkloadCheck.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace mlgo {
+
+class DecisionsFile;
+struct ModuleDecisions;
+namespace speed {
+struct CompiledModule;
+} // namespace speed
 
 struct SpeedTuneOptions {
   std::string CorpusDir;
@@ -143,6 +153,31 @@ llvm::Expected<size_t> checkSpeedDecisions(llvm::StringRef CorpusDir,
                                            llvm::StringRef Profile,
                                            llvm::StringRef EvictModel,
                                            llvm::raw_ostream &OS);
+
+/// A module of a file for speed compiled as a build applies the file.
+struct TunedSpeedCompile {
+  /// Its index in the corpus (mlgo/Compile/TrainingCorpus.h's order).
+  size_t Module = 0;
+  /// The file's entries for it.
+  std::shared_ptr<const ModuleDecisions> Entries;
+  /// The compile: its inlining decisions and, for a module with eviction
+  /// entries (allocated by the eviction model), its eviction trajectory
+  /// and training log.
+  const speed::CompiledModule *Compiled = nullptr;
+};
+
+/// Compiles each module of the corpus that \p File (read from
+/// \p DecisionsPath) has entries for, with them and the profile, as a
+/// build does (the eviction model \p EvictModel, empty: the embedded one,
+/// for the modules with eviction entries), and calls \p OnModule with
+/// each, in corpus order, while the compile's files exist (in a temporary
+/// directory, removed afterwards). Errors name the file or the module; an
+/// error of \p OnModule stops the loop and is returned.
+llvm::Error compileSpeedDecisions(
+    llvm::StringRef CorpusDir, const DecisionsFile &File,
+    llvm::StringRef DecisionsPath, llvm::StringRef Profile,
+    llvm::StringRef EvictModel,
+    llvm::function_ref<llvm::Error(const TunedSpeedCompile &)> OnModule);
 
 } // namespace mlgo
 

@@ -11,7 +11,8 @@
 //
 // It lives beside the tuner rather than in tools/mlgo: it compiles through
 // the same worker pool and finds a module's entries by the same source key
-// (getSourceFileName, mlgo/Tune/Tuner.h) as the tuner that wrote the file.
+// (getSourceFileName, mlgo/Compile/TrainingCorpus.h) as the tuner that wrote
+// the file.
 //
 //===----------------------------------------------------------------------===//
 

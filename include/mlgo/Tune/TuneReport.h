@@ -134,7 +134,7 @@ struct SpeedRunReport {
   std::string Workload, BuildIdentity, ClangVersion, ValgrindVersion;
   std::vector<std::string> WorkloadInputs;
   /// Every corpus module searched, in corpus order, and those left out
-  /// (of another program than the profile's, mlgo/Tune/ProfiledModules.h).
+  /// (of another program than the profile's, mlgo/Speed/ProfiledModules.h).
   std::vector<SpeedModuleReport> Modules;
   std::vector<std::string> LeftOut;
 };

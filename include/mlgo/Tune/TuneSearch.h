@@ -108,10 +108,6 @@ std::vector<TuneMove> planHotMoves(llvm::ArrayRef<DecidedSite> T,
 /// callee's site entries (which would win over it).
 ModuleDecisions applyMove(const ModuleDecisions &Fixed, const TuneMove &M);
 
-/// Every decision of trajectory \p T as a site entry: the decisions file
-/// entries that reproduce \p T whatever the model proposes.
-ModuleDecisions fixAll(llvm::StringRef Module, llvm::ArrayRef<DecidedSite> T);
-
 /// The module keys of source paths \p Sources (IR source_filename):
 /// normalized; absolute paths made relative to the deepest directory
 /// that holds all of them, so that a key does not depend on where the

@@ -37,11 +37,6 @@
 #include <memory>
 #include <string>
 
-namespace llvm {
-class LLVMContext;
-class Module;
-} // namespace llvm
-
 namespace mlgo {
 
 struct CorpusModule;
@@ -108,22 +103,6 @@ struct TuneOptions {
 /// Runs the search and writes the decisions file(s), <work>/report.md,
 /// <work>/tries-<order>.tsv and <work>/curve-<order>.{csv,svg}.
 llvm::Error runTuning(const TuneOptions &Options);
-
-/// The source file of corpus module \p M as the plugin resolves it in a
-/// build (resolveSourcePath): its source_filename joined to the directory
-/// it was compiled in (-fdebug-compilation-dir). It is what finds a
-/// module's entries in a decisions file. Errors name the bitcode file.
-llvm::Expected<std::string> getSourceFileName(const CorpusModule &M);
-
-/// The source_filename of corpus module \p M as its bitcode records it,
-/// unresolved (getSourceFileName resolves it). Errors name the bitcode file.
-llvm::Expected<std::string> readSourceFileName(const CorpusModule &M);
-
-/// Corpus module \p M's bitcode in \p Ctx, read lazily: its functions'
-/// bodies are not materialized, and a function not yet read is not a
-/// declaration. Errors name the bitcode file.
-llvm::Expected<std::unique_ptr<llvm::Module>>
-readLazyModule(const CorpusModule &M, llvm::LLVMContext &Ctx);
 
 } // namespace mlgo
 

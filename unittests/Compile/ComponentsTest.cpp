@@ -1,6 +1,6 @@
-//===- unittests/Tune/ComponentsTest.cpp - Independent decisions ----------===//
+//===- unittests/Compile/ComponentsTest.cpp - Independent decisions -------===//
 
-#include "mlgo/Tune/Components.h"
+#include "mlgo/Compile/Components.h"
 
 #include "gtest/gtest.h"
 

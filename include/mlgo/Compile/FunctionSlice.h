@@ -1,4 +1,4 @@
-//===- mlgo/Tune/FunctionSlice.h - Compiling part of a module ---*- C++ -*-===//
+//===- mlgo/Compile/FunctionSlice.h - Part of a module --------*- C++ -*-===//
 //
 // Function-level compiles (issue #53; docs/tune.md, "Function-level
 // compiles"): a move of `mlgo tune` changes a few functions of a module,
@@ -32,8 +32,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_FUNCTIONSLICE_H
-#define MLGO_TUNE_FUNCTIONSLICE_H
+#ifndef MLGO_COMPILE_FUNCTIONSLICE_H
+#define MLGO_COMPILE_FUNCTIONSLICE_H
 
 #include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Inline/CompilePolicy.h"
@@ -164,4 +164,4 @@ llvm::Expected<SplitSizes> measureSplit(const CorpusModule &M,
 
 } // namespace mlgo
 
-#endif // MLGO_TUNE_FUNCTIONSLICE_H
+#endif // MLGO_COMPILE_FUNCTIONSLICE_H

@@ -1,4 +1,4 @@
-//===- unittests/Tune/LinkedProgramTest.cpp - A program's linked size -----===//
+//===- unittests/Corpus/LinkedProgramTest.cpp - A program's linked size ---===//
 //
 // LinkedProgram's sizes, exact: each grouped section counted once, the
 // lowest slot's copy; delta() predicts apply(); and after any sequence of
@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/LinkedProgram.h"
+#include "mlgo/Corpus/LinkedProgram.h"
 
 #include "mlgo/Corpus/CodeSize.h"
 

@@ -1,7 +1,7 @@
-//===- unittests/Tune/FunctionSliceTest.cpp - Slices of a module ----------===//
+//===- unittests/Compile/FunctionSliceTest.cpp - Slices of a module -------===//
 
-#include "mlgo/Tune/FunctionSlice.h"
-#include "mlgo/Tune/Components.h"
+#include "mlgo/Compile/FunctionSlice.h"
+#include "mlgo/Compile/Components.h"
 
 #include "llvm/AsmParser/Parser.h"
 #include "llvm/IR/LLVMContext.h"

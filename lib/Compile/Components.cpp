@@ -1,13 +1,13 @@
-//===- lib/Tune/Components.cpp - Independent inlining decisions -----------===//
+//===- lib/Compile/Components.cpp - Independent inlining decisions --------===//
 //
-// See mlgo/Tune/Components.h. The partition is a union-find over function
+// See mlgo/Compile/Components.h. The partition is a union-find over function
 // names; the reference graph is read from the corpus module's bitcode (the
 // input of the -Oz pipeline), so it holds every call the inliner could
 // ever see and every reference that keeps a function alive.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/Components.h"
+#include "mlgo/Compile/Components.h"
 
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"

@@ -1,15 +1,15 @@
-//===- unittests/Tune/ProfiledModulesTest.cpp -----------------------------===//
+//===- unittests/Speed/ProfiledModulesTest.cpp ----------------------------===//
 //
 // Which modules of a corpus the speed search takes for its profile's
-// program (mlgo/Tune/ProfiledModules.h).
+// program (mlgo/Speed/ProfiledModules.h).
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/ProfiledModules.h"
+#include "mlgo/Speed/ProfiledModules.h"
 
 #include "gtest/gtest.h"
 
-using namespace mlgo;
+using namespace mlgo::speed;
 
 namespace {
 

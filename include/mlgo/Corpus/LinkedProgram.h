@@ -1,4 +1,4 @@
-//===- mlgo/Tune/LinkedProgram.h - A program's linked size ------*- C++ -*-===//
+//===- mlgo/Corpus/LinkedProgram.h - A program's linked size ----*- C++ -*-===//
 //
 // The size `mlgo tune` minimizes is a program's linked .text: its modules'
 // objects linked together, each C++ inline or template function (a section
@@ -19,8 +19,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_LINKEDPROGRAM_H
-#define MLGO_TUNE_LINKEDPROGRAM_H
+#ifndef MLGO_CORPUS_LINKEDPROGRAM_H
+#define MLGO_CORPUS_LINKEDPROGRAM_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/DenseMap.h"
@@ -79,4 +79,4 @@ private:
 
 } // namespace mlgo
 
-#endif // MLGO_TUNE_LINKEDPROGRAM_H
+#endif // MLGO_CORPUS_LINKEDPROGRAM_H

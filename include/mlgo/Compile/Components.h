@@ -1,10 +1,10 @@
-//===- mlgo/Tune/Components.h - Independent inlining decisions --*- C++ -*-===//
+//===- mlgo/Compile/Components.h - Independent decisions ----*- C++ -*-===//
 //
 // A module's inlining decisions split into components that cannot change
 // each other's size (docs/tune.md, "Components"; Theodoridis, Grosser and
 // Su, ASPLOS'22, observed that a program's decisions split this way). The
 // split is what `mlgo tune slices` compiles function-level slices by
-// (mlgo/Tune/FunctionSlice.h); the search over components that `mlgo tune
+// (mlgo/Compile/FunctionSlice.h); the search over components that `mlgo tune
 // --components` made is gone (measured not to pay: docs/lab).
 //
 // Two functions are *connected* when one calls or refers to the other in
@@ -21,13 +21,13 @@
 // whole module at a site the trajectory did not have - is what the
 // combination's measurement checks.
 //
-// These are functions over values (unittests/Tune/ComponentsTest.cpp),
+// These are functions over values (unittests/Compile/ComponentsTest.cpp),
 // apart from getReferenceEdges and readBitcodeModule, which read bitcode.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_COMPONENTS_H
-#define MLGO_TUNE_COMPONENTS_H
+#ifndef MLGO_COMPILE_COMPONENTS_H
+#define MLGO_COMPILE_COMPONENTS_H
 
 #include "mlgo/Inline/Decisions.h"
 
@@ -82,4 +82,4 @@ partitionFunctions(llvm::ArrayRef<std::string> Functions,
 
 } // namespace mlgo
 
-#endif // MLGO_TUNE_COMPONENTS_H
+#endif // MLGO_COMPILE_COMPONENTS_H

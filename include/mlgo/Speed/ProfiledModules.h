@@ -1,4 +1,4 @@
-//===- mlgo/Tune/ProfiledModules.h - A profile's corpus modules -*- C++ -*-===//
+//===- mlgo/Speed/ProfiledModules.h - A profile's modules ------*- C++ -*-===//
 //
 // The speed search tunes the program its profile was taken of. A corpus
 // may hold more than that program: a project that builds two programs (a
@@ -18,8 +18,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MLGO_TUNE_PROFILEDMODULES_H
-#define MLGO_TUNE_PROFILEDMODULES_H
+#ifndef MLGO_SPEED_PROFILEDMODULES_H
+#define MLGO_SPEED_PROFILEDMODULES_H
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -28,14 +28,12 @@
 #include <string>
 #include <vector>
 
-namespace mlgo {
-
-struct CorpusModule;
+namespace mlgo::speed {
 
 /// The IR-level PGO names (llvm::getIRPGOFuncName) of the functions the
-/// bitcode of \p M defines, sorted. Errors name the bitcode file.
+/// bitcode file \p Bitcode defines, sorted. Errors name the file.
 llvm::Expected<std::vector<std::string>>
-getDefinedProfileNames(const CorpusModule &M);
+getDefinedProfileNames(llvm::StringRef Bitcode);
 
 /// Which modules are the profile's program's, by the rule above: \p
 /// Defined holds each module's defined functions (getDefinedProfileNames),
@@ -45,15 +43,15 @@ std::vector<bool>
 selectProfiledModules(llvm::ArrayRef<std::vector<std::string>> Defined,
                       llvm::ArrayRef<std::string> Recorded);
 
-/// Keeps in \p Mods the modules selectProfiledModules() keeps for the
-/// profile's function names \p Recorded, and returns the names of those it
-/// left out, in corpus order. An error if it keeps none, naming \p
-/// Profile and \p CorpusDir, or if a module's bitcode cannot be read.
-llvm::Expected<std::vector<std::string>>
-keepProfiledModules(std::vector<CorpusModule> &Mods,
+/// selectProfiledModules() of the modules whose bitcode files are \p
+/// Bitcode, for the profile's function names \p Recorded. An error if it
+/// keeps none, naming \p Profile and \p CorpusDir, or if a bitcode file
+/// cannot be read.
+llvm::Expected<std::vector<bool>>
+findProfiledModules(llvm::ArrayRef<std::string> Bitcode,
                     llvm::ArrayRef<std::string> Recorded,
                     llvm::StringRef Profile, llvm::StringRef CorpusDir);
 
-} // namespace mlgo
+} // namespace mlgo::speed
 
-#endif // MLGO_TUNE_PROFILEDMODULES_H
+#endif // MLGO_SPEED_PROFILEDMODULES_H

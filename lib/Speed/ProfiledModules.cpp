@@ -1,14 +1,12 @@
-//===- lib/Tune/ProfiledModules.cpp - A profile's modules of a corpus -----===//
+//===- lib/Speed/ProfiledModules.cpp - A profile's modules of a corpus ----===//
 //
-// See mlgo/Tune/ProfiledModules.h: which modules of a corpus the speed
+// See mlgo/Speed/ProfiledModules.h: which modules of a corpus the speed
 // search takes, for the program its profile was taken of.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/ProfiledModules.h"
-#include "mlgo/Tune/Tuner.h"
+#include "mlgo/Speed/ProfiledModules.h"
 
-#include "mlgo/Compile/TrainingCorpus.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
 
@@ -17,19 +15,23 @@
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/ProfileData/InstrProf.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <algorithm>
 
 using namespace llvm;
 
-namespace mlgo {
+namespace mlgo::speed {
 
-Expected<std::vector<std::string>>
-getDefinedProfileNames(const CorpusModule &M) {
+Expected<std::vector<std::string>> getDefinedProfileNames(StringRef Bitcode) {
+  Expected<std::unique_ptr<MemoryBuffer>> Buf = readWholeFile(Bitcode);
+  if (!Buf)
+    return Buf.takeError();
   LLVMContext Ctx;
-  Expected<std::unique_ptr<Module>> Mod = readLazyModule(M, Ctx);
+  Expected<std::unique_ptr<Module>> Mod =
+      getOwningLazyBitcodeModule(std::move(*Buf), Ctx);
   if (!Mod)
-    return Mod.takeError();
+    return makeError(Bitcode + ": " + toString(Mod.takeError()));
   std::vector<std::string> Names;
   for (const Function &F : **Mod)
     if (!F.isDeclaration())
@@ -73,32 +75,23 @@ selectProfiledModules(ArrayRef<std::vector<std::string>> Defined,
   return Kept;
 }
 
-Expected<std::vector<std::string>>
-keepProfiledModules(std::vector<CorpusModule> &Mods,
-                    ArrayRef<std::string> Recorded, StringRef Profile,
-                    StringRef CorpusDir) {
+Expected<std::vector<bool>> findProfiledModules(ArrayRef<std::string> Bitcode,
+                                                ArrayRef<std::string> Recorded,
+                                                StringRef Profile,
+                                                StringRef CorpusDir) {
   std::vector<std::vector<std::string>> Defined;
-  for (const CorpusModule &M : Mods) {
-    Expected<std::vector<std::string>> Names = getDefinedProfileNames(M);
+  for (const std::string &B : Bitcode) {
+    Expected<std::vector<std::string>> Names = getDefinedProfileNames(B);
     if (!Names)
       return Names.takeError();
     Defined.push_back(std::move(*Names));
   }
   std::vector<bool> Kept = selectProfiledModules(Defined, Recorded);
-  std::vector<CorpusModule> Taken;
-  std::vector<std::string> LeftOut;
-  for (size_t I = 0; I < Mods.size(); ++I) {
-    if (Kept[I])
-      Taken.push_back(std::move(Mods[I]));
-    else
-      LeftOut.push_back(Mods[I].Name);
-  }
-  if (Taken.empty())
+  if (llvm::none_of(Kept, [](bool K) { return K; }))
     return makeError(Profile + ": no module of the corpus " + CorpusDir +
                      " defines a function of this profile (a profile of "
                      "another program?)");
-  Mods = std::move(Taken);
-  return LeftOut;
+  return Kept;
 }
 
-} // namespace mlgo
+} // namespace mlgo::speed

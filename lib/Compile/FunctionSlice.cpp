@@ -1,6 +1,6 @@
-//===- lib/Tune/FunctionSlice.cpp - Compiling part of a module ------------===//
+//===- lib/Compile/FunctionSlice.cpp - Compiling part of a module ---------===//
 //
-// See mlgo/Tune/FunctionSlice.h. A slice is made from the module's
+// See mlgo/Compile/FunctionSlice.h. A slice is made from the module's
 // bitcode (the input of the -Oz pipeline) by changing linkage and deleting
 // bodies only: what stays defined is byte for byte the module's IR, so the
 // pipeline sees what it sees in the module but for the dropped functions.
@@ -9,13 +9,12 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/FunctionSlice.h"
+#include "mlgo/Compile/FunctionSlice.h"
 
 #include "mlgo/Compile/CompileWorker.h"
+#include "mlgo/Compile/Components.h"
 #include "mlgo/Support/Error.h"
 #include "mlgo/Support/Files.h"
-#include "mlgo/Tune/Components.h"
-#include "mlgo/Tune/TuneSearch.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallPtrSet.h"

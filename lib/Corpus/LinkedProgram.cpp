@@ -1,11 +1,11 @@
-//===- lib/Tune/LinkedProgram.cpp - A program's linked size, kept current -===//
+//===- lib/Corpus/LinkedProgram.cpp - A linked size, kept current --------===//
 //
-// See mlgo/Tune/LinkedProgram.h. A change costs the grouped sections of the
+// See mlgo/Corpus/LinkedProgram.h. A change costs the grouped sections of the
 // objects it replaces and of the ones it brings, never the whole program.
 //
 //===----------------------------------------------------------------------===//
 
-#include "mlgo/Tune/LinkedProgram.h"
+#include "mlgo/Corpus/LinkedProgram.h"
 
 using namespace llvm;
 
