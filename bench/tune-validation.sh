@@ -41,13 +41,13 @@ print("\n".join(json.load(open(sys.argv[1]))["validation_packages"]))' \
 "$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
 start=$(date +%s)
 if [[ -n $minutes ]]; then
-  "$mlgo" tune --per-package --budget "$minutes" \
+  "$mlgo" tune --budget "$minutes" \
     --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
   echo "wall clock: $(( $(date +%s) - start )) s (search budget $minutes min)"
   exit 0
 fi
 for order in ranker trajectory; do
-  "$mlgo" tune --per-package --order "$order" --max-compiles "$max" \
+  "$mlgo" tune --order "$order" --max-compiles "$max" \
     --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
 done
 echo "wall clock: $(( $(date +%s) - start )) s for both orders"

@@ -4,8 +4,9 @@
 #   scripts/corpus-subset.sh CORPUS OUT PACKAGE...
 #
 # links each CORPUS/PACKAGE into OUT and writes OUT/corpus_description.json
-# with those packages' modules, in CORPUS's order. An error names a
-# package CORPUS does not have. bench/tune-validation.sh and
+# with those packages' modules, in CORPUS's order, and OUT/packages.tsv with
+# those packages' rows of CORPUS's (so `mlgo tune` tunes OUT package by
+# package, as it does CORPUS). An error names a package CORPUS does not have. bench/tune-validation.sh and
 # scripts/train-tune-ranker.sh tune such subsets.
 set -euo pipefail
 corpus=$(cd "$1" && pwd)
@@ -23,3 +24,10 @@ keep = set(sys.argv[3:])
 mods = [m for m in d["modules"] if m.split("/")[0] in keep]
 json.dump({"has_thinlto": False, "modules": mods}, open(sys.argv[2], "w"), indent=1)
 PY
+{
+  printf 'package\tversion\tbuild-system\tbuild-seconds\tstatus\tdetails\n'
+  if [[ -f $corpus/packages.tsv ]]; then
+    awk -F'\t' 'NR == FNR { keep[$1] = 1; next } FNR > 1 && ($1 in keep)' \
+      <(printf '%s\n' "$@") "$corpus/packages.tsv"
+  fi
+} > "$out/packages.tsv.tmp" && mv "$out/packages.tsv.tmp" "$out/packages.tsv"

@@ -8,7 +8,7 @@
 # CORPUS is a corpus of scripts/corpus-debian.sh --all; the recipe's
 # packages - training packages, none of the inliner's validation packages
 # nor of the never-seen evaluation programs - are linked into WORK/corpus
-# and tuned twice with `mlgo tune --per-package`, in the
+# and tuned twice with `mlgo tune` (package by package: the subset has a packages.tsv), in the
 # model's least-certain-first order (--order logit) and in trajectory
 # order (--order trajectory), each with the recipe's compile budget, so
 # that the tries cover moves of every rank (the two runs share the work
@@ -28,7 +28,7 @@ get() { python3 -c 'import json,sys; v=json.load(open(sys.argv[1]))[sys.argv[2]]
 mapfile -t pkgs < <(get packages)
 "$root/scripts/corpus-subset.sh" "$corpus" "$work/corpus" "${pkgs[@]}"
 for order in logit trajectory; do
-  "$mlgo" tune --per-package --order "$order" \
+  "$mlgo" tune --order "$order" \
     --max-compiles "$(get max_compiles)" \
     --corpus "$work/corpus" --work-dir "$work/tune" -o "$work/decisions"
 done

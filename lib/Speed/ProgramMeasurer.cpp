@@ -269,7 +269,7 @@ ProgramMeasurer::measure(ArrayRef<std::string> Objects,
           (Untuned ? std::string(" (untuned)")
                    : " (tuned: " + TunedKeys + ")") +
           " did not end within its limit of " + std::to_string(Limit) +
-          " s (--workload-timeout" +
+          " s (--timeout" +
           (O.TimeoutSeconds
                ? std::string(")")
                : ": by default 20 times the untuned run, at "

@@ -64,8 +64,10 @@ cl::opt<std::string> WorkDir("work-dir",
                              cl::value_desc("dir"), cl::Required,
                              cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string> Output("o",
-                            cl::desc("the decisions file (with "
-                                     "--per-package: a directory)"),
+                            cl::desc("the decisions file (for a corpus "
+                                     "of Debian packages, with its "
+                                     "packages.tsv: a directory, one file "
+                                     "per package)"),
                             cl::value_desc("file"), cl::Required,
                             cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<uint64_t> MaxCompiles("max-compiles",
@@ -78,11 +80,6 @@ cl::opt<double> Budget("budget",
                                 "is)"),
                        cl::value_desc("minutes"), cl::init(0), cl::sub(TuneCmd),
                        cl::cat(Cat));
-cl::opt<bool> PerPackage("per-package",
-                         cl::desc("--objective size: each top-level directory "
-                                  "of the corpus is its own program (Debian "
-                                  "package corpora)"),
-                         cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string>
     ModelPath("model",
               cl::desc("the model the search starts from instead of the "
@@ -115,9 +112,11 @@ cl::opt<unsigned> Workers("jobs", cl::desc("compile workers"), cl::init(0),
 cl::alias WorkersShort("j", cl::aliasopt(Workers));
 cl::opt<unsigned> Timeout(
     "timeout",
-    cl::desc("seconds a compile may take before it is killed and reported "
-             "(0: no limit)"),
-    cl::init(300), cl::sub(TuneCmd), cl::cat(Cat));
+    cl::desc("seconds one compile, or one run of --workload, may take "
+             "before it is killed and reported (by default 300 for a "
+             "compile, 0: no limit; a workload run 20 times the untuned "
+             "program's, at least 60, the untuned run 600)"),
+    cl::value_desc("seconds"), cl::init(300), cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<bool> Quiet("quiet", cl::desc("no progress, no report on stdout"),
                     cl::sub(TuneCmd), cl::cat(Cat));
 cl::opt<std::string>
@@ -165,13 +164,6 @@ cl::opt<std::string>
                       "worse are reverted"),
              cl::value_desc("command"), cl::sub(TuneCmd), cl::cat(Cat));
 
-cl::opt<unsigned> WorkloadTimeout(
-    "workload-timeout",
-    cl::desc("--objective speed, with --workload: the seconds one run of "
-             "the workload may take before it is killed and the tune stops "
-             "(default 0: 20 times the untuned program's run, at least 60; "
-             "the untuned run 600)"),
-    cl::value_desc("seconds"), cl::init(0), cl::sub(TuneCmd), cl::cat(Cat));
 cl::list<std::string> WorkloadInputs(
     "workload-input",
     cl::desc("--objective speed, with --workload: a file the workload "
@@ -220,9 +212,8 @@ int runSpeedTune() {
   if (Workload.empty() != Link.empty())
     return fail("--workload and --link go together: --link makes the "
                 "program that --workload runs");
-  if (Workload.empty() &&
-      (WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty()))
-    return fail("--workload-timeout and --workload-input are for --workload");
+  if (Workload.empty() && !WorkloadInputs.empty())
+    return fail("--workload-input is for --workload");
   Expected<speed::CostKind> TheCost = tool::parseCost(Cost);
   if (!TheCost)
     return fail(TheCost.takeError());
@@ -233,10 +224,8 @@ int runSpeedTune() {
                 "give one of --corpus and --package");
   if (Profile.empty() && Package.empty())
     return fail("--objective speed needs --profile P.profdata");
-  if (PerPackage || !RankerPath.empty() || Budget != 0 ||
-      Order.getNumOccurrences())
-    return fail("--per-package, --order, --ranker and --budget are for "
-                "--objective size");
+  if (!RankerPath.empty() || Budget != 0 || Order.getNumOccurrences())
+    return fail("--order, --ranker and --budget are for --objective size");
   if (Error E = checkModelKind(ModelPath, /*ForSpeed=*/true))
     return fail(std::move(E));
   SpeedTuneOptions O;
@@ -262,7 +251,10 @@ int runSpeedTune() {
   O.Verbose = !Quiet;
   O.Link = Link;
   O.Workload = Workload;
-  O.WorkloadTimeout = WorkloadTimeout;
+  // One --timeout bounds a compile and a workload run; unset, each has
+  // its own default (the compile's 300 s, the workload's 20 times the
+  // untuned run).
+  O.WorkloadTimeout = Timeout.getNumOccurrences() ? unsigned(Timeout) : 0;
   O.Cost = *TheCost;
   for (const std::string &In : WorkloadInputs) {
     SmallString<256> Abs(In);
@@ -343,8 +335,7 @@ int runTune() {
                 "CMD, which links $MLGO_OBJECTS into $MLGO_PROGRAM with "
                 "$MLGO_LTO_FLAGS");
   if (!Profile.empty() || !Workload.empty() ||
-      (!Link.empty() && *Lto == LtoMode::None) ||
-      WorkloadTimeout.getNumOccurrences() || !WorkloadInputs.empty())
+      (!Link.empty() && *Lto == LtoMode::None) || !WorkloadInputs.empty())
     return fail("--profile, --workload and --link are for --objective speed "
                 "(--link also for --lto)");
   if (Cost.getNumOccurrences())
@@ -364,7 +355,15 @@ int runTune() {
   }
   O.WorkDir = WorkDir;
   O.Output = Output;
-  O.PerPackage = PerPackage;
+  // A corpus of Debian packages (scripts/corpus-debian.sh writes its
+  // packages.tsv) is tuned package by package: each package's modules are
+  // one program and -o is a directory of one decisions file per package.
+  O.PerPackage = sys::fs::exists(O.CorpusDir + "/packages.tsv");
+  if (O.PerPackage && !Quiet)
+    errs() << "mlgo tune: " << O.CorpusDir
+           << "/packages.tsv: a corpus of packages, each its own program "
+              "with its own decisions file in "
+           << Output << "/\n";
   O.MaxCompiles = MaxCompiles;
   O.BudgetMinutes = Budget;
   O.ModelPath = ModelPath;

@@ -19,7 +19,7 @@
 // own (`<hash>.tmp-<pid>`) renamed to `<hash>` once complete, so a result is
 // never read from a run that did not finish or that an orphaned process of a
 // killed run wrote into. Each run of the workload has a limit
-// (--workload-timeout; by default 20 times the untuned program's run, at
+// (--timeout; by default 20 times the untuned program's run, at
 // least a minute), and a run over it is an error naming the program and the
 // limit.
 //

@@ -111,7 +111,7 @@ struct SpeedTuneOptions {
   /// --link and --workload (mlgo/Tune/WorkloadCheck.h): the check of the
   /// tuned program on a workload; none if empty.
   std::string Link, Workload;
-  /// --workload-timeout: the seconds one run of the workload may take; 0:
+  /// --timeout: the seconds one run of the workload may take; 0:
   /// speed::WorkloadOptions' default (20 times the untuned program's run).
   unsigned WorkloadTimeout = 0;
   /// --workload-input: files the workload reads; their bytes are part of
