@@ -25,8 +25,11 @@ with is the one after it. Printed per run: episodes, wall seconds,
 episodes per second; CPU seconds over the timed episodes (user + sys),
 split into the compilers' and the host's (this process and the workers:
 Python, and mlgo's C++ host threads that pass each observation on and
-start each compiler), per episode, and the host's CPU share: host CPU
-over the episodes' total CPU (host + compilers); and beside it the host's
+start each compiler), per episode, with the Python threads' part of the
+host's (the main thread of this process and of each worker; the rest is
+mlgo's C++ host threads, one per episode), and the host's CPU share: host
+CPU over the episodes' total CPU (host + compilers); and beside it the
+host's
 wall share: the sum over the timed episodes of info['host_seconds'] (the
 part of each compile in which the compiler waited for the host:
 decoding, the caller's loop, pipes, and in lockstep the other
@@ -64,25 +67,36 @@ MODES = {"pipeline": mlgo.AsyncVectorInliningEnv,
          "sync": mlgo.VectorInliningEnv}
 
 
+def _proc_stat(path):
+    """The fields of a /proc stat file after the command's name."""
+    with open(path) as f:
+        stat = f.read()
+    return stat[stat.rfind(")") + 2:].split()
+
+
 def cpu_seconds(venv):
-    """(compilers, host) user + sys seconds so far: the compilers reaped
-    by this process or by the workers; this process and the worker
-    processes themselves (from /proc: the workers are alive until
-    close)."""
+    """(compilers, host, Python) user + sys seconds so far: the compilers
+    reaped by this process or by the workers; this process and the worker
+    processes themselves (from /proc: the workers are alive until close);
+    of those, their main threads, which run the Python code (called from
+    this process's main thread)."""
     own = resource.getrusage(resource.RUSAGE_SELF)
+    main = resource.getrusage(resource.RUSAGE_THREAD)
     kids = resource.getrusage(resource.RUSAGE_CHILDREN)
     host = own.ru_utime + own.ru_stime
+    python = main.ru_utime + main.ru_stime
     compilers = kids.ru_utime + kids.ru_stime
     if isinstance(venv, mlgo.AsyncVectorInliningEnv):
         tick = os.sysconf("SC_CLK_TCK")
         for w in venv.envs:
-            with open(f"/proc/{w.proc.pid}/stat") as f:
-                stat = f.read()
+            pid = w.proc.pid
             # utime, stime, cutime, cstime: fields 14-17, after the name.
-            fields = stat[stat.rfind(")") + 2:].split()
+            fields = _proc_stat(f"/proc/{pid}/stat")
             host += (int(fields[11]) + int(fields[12])) / tick
             compilers += (int(fields[13]) + int(fields[14])) / tick
-    return np.array([compilers, host])
+            fields = _proc_stat(f"/proc/{pid}/task/{pid}/stat")
+            python += (int(fields[11]) + int(fields[12])) / tick
+    return np.array([compilers, host, python])
 
 
 def warm(venv, corpus):
@@ -172,13 +186,16 @@ def main():
             done, wall, cpu, host, elapsed = run(mode, corpus, n,
                                                  args.episodes)
             rates[mode, n] = done / wall
-            shares[mode, n] = cpu[1] / sum(cpu) if sum(cpu) else 0.0
+            total = cpu[0] + cpu[1]
+            shares[mode, n] = cpu[1] / total if total else 0.0
             walls[mode, n] = host / elapsed if elapsed else 0.0
             print(f"{mode} num_envs={n}: {done} episodes in {wall:.2f} s: "
                   f"{done / wall:.3f} episodes/s; CPU per episode "
-                  f"{sum(cpu) / done:.4f} s (compilers {cpu[0] / done:.4f}, "
+                  f"{total / done:.4f} s (compilers {cpu[0] / done:.4f}, "
                   f"host {cpu[1] / done:.4f}: "
-                  f"{100 * shares[mode, n]:.2f}% of the CPU); host waits "
+                  f"{100 * shares[mode, n]:.2f}% of the CPU; Python's "
+                  f"threads {cpu[2] / done:.4f}: "
+                  f"{100 * cpu[2] / total if total else 0:.2f}%); host waits "
                   f"{100 * walls[mode, n]:.2f}% of {elapsed:.2f} s of "
                   f"compiles (wall); load {load()}", flush=True)
     mode = modes[0]

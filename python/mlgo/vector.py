@@ -53,15 +53,54 @@ play one module at once.
 
 A worker that dies is an EnvError naming it; an exception in a worker
 (an EnvError, a ValueError for a bad action) is raised again here.
+
+Messages are pickled tuples on a multiprocessing Pipe (send_bytes and
+recv_bytes: no ForkingPickler, which only adds what these messages never
+hold). A dict observation travels as the packed record the compiler sent
+(its bytes) and the extra observations beside it, and is unpacked into
+the same arrays here: pickling 44 one-element arrays one by one cost
+more than everything else of a step's message.
 """
 import multiprocessing
-from multiprocessing.connection import wait as _wait_any
+import pickle
+import select
 
 import numpy as np
 
 from .data import Corpus
 from .envs import (EnvError, InliningEnv, _NoDecisions, _VectorEnv,
                    _vector_info, stack)
+
+
+def _put(conn, msg):
+    conn.send_bytes(pickle.dumps(msg, pickle.HIGHEST_PROTOCOL))
+
+
+def _get(conn):
+    return pickle.loads(conn.recv_bytes())
+
+
+def _packed(env, out):
+    """An answer (obs, ...) with a dict observation replaced by (the
+    record's bytes, {extra name: array}); _unpack() undoes it."""
+    obs = out[0]
+    if not isinstance(obs, dict) or obs is not env._obs:
+        return out
+    extra = {s.name: obs[s.name] for s in env._extra}
+    return ((env._raw.tobytes(), extra),) + tuple(out[1:])
+
+
+def _unpack(obs, dtype):
+    """The observation dict of a _packed() answer's first value: the
+    record's fields (read-only views of its bytes, as InliningEnv's own)
+    then the extra observations, in the environment's order."""
+    if not isinstance(obs, tuple):
+        return obs
+    raw, extra = obs
+    rec = np.frombuffer(raw, dtype=dtype)[0]
+    values = {n: rec[n] for n in dtype.names}
+    values.update(extra)
+    return values
 
 
 def _work(conn, corpus_args, kwargs):
@@ -76,15 +115,15 @@ def _work(conn, corpus_args, kwargs):
     try:
         try:
             env = InliningEnv(Corpus(*corpus_args), **kwargs)
-            conn.send(("ok", None))
+            _put(conn, ("ok", None))
         except Exception as e:  # noqa: BLE001 - reported to the parent
-            conn.send(("error", e))
+            _put(conn, ("error", e))
             return
         pipeline = False
         held = None  # pipeline: the answer of the next episode's reset
         while True:
             try:
-                msg = conn.recv()
+                msg = _get(conn)
             except EOFError:
                 return
             if msg[0] == "close":
@@ -99,20 +138,21 @@ def _work(conn, corpus_args, kwargs):
                     obs, info = env.reset(seed=msg[1])
                     out = (obs, 0.0, False, False, info)
                 elif held is not None:
-                    conn.send(held)
+                    _put(conn, held)
                     held = None
                     continue
                 else:
                     out = env.step(msg[1])
                     ended = out[2] or out[3]
-                conn.send(("ok", out))
+                _put(conn, ("ok", _packed(env, out)))
             except Exception as e:  # noqa: BLE001 - reported to the parent
-                conn.send(("error", e))
+                _put(conn, ("error", e))
                 continue
             if pipeline and ended:
                 try:
                     obs, info = env.reset()
-                    held = ("ok", (obs, 0.0, False, False, info))
+                    held = ("ok", _packed(env, (obs, 0.0, False, False,
+                                                info)))
                 except Exception as e:  # noqa: BLE001 - at the next step
                     held = ("error", e)
     finally:
@@ -125,8 +165,10 @@ class _Worker:
     """One InliningEnv in a worker process, with the surface _VectorEnv
     drives (reset, _send, _collect, action_masks, close)."""
 
-    def __init__(self, ctx, index, corpus_args, kwargs):
+    def __init__(self, ctx, index, corpus_args, kwargs, dtype):
         self.index = index
+        # The observation record's dtype (_unpack()).
+        self._dtype = dtype
         self.conn, child = ctx.Pipe()
         self.proc = ctx.Process(target=_work, args=(child, corpus_args,
                                                     kwargs), daemon=True)
@@ -138,18 +180,20 @@ class _Worker:
         return f"AsyncVectorInliningEnv worker {self.index}"
 
     def send(self, *msg):
-        self.conn.send(msg)
+        _put(self.conn, msg)
 
     def receive(self):
         try:
-            kind, value = self.conn.recv()
+            kind, value = _get(self.conn)
         except (EOFError, OSError):
             self.proc.join(1)
             raise EnvError(f"{self} (pid {self.proc.pid}) died (exit code "
                            f"{self.proc.exitcode})") from None
         if kind == "error":
             raise value
-        return value
+        if value is None:
+            return value
+        return (_unpack(value[0], self._dtype),) + tuple(value[1:])
 
     def reset(self, options=None):
         self.send("reset", options)
@@ -192,13 +236,14 @@ class AsyncVectorInliningEnv(_VectorEnv):
         # checks of the arguments fail here, before any worker starts.
         with InliningEnv(corpus, **kwargs) as probe:
             spaces = (probe.observation_space, probe.action_space)
+            dtype = probe._dtype
         self.corpus = corpus
         ctx = multiprocessing.get_context("spawn")
         args = (corpus.path, None, [m.name for m in corpus])
         workers = []
         try:
             for i in range(num_envs):
-                workers.append(_Worker(ctx, i, args, kwargs))
+                workers.append(_Worker(ctx, i, args, kwargs, dtype))
                 workers[-1].observation_space, workers[-1].action_space = \
                     spaces
         except BaseException:
@@ -372,8 +417,7 @@ class AsyncVectorInliningEnv(_VectorEnv):
             raise ValueError(f"{self}: recv() with no answer awaited "
                              f"(async_reset(), then send() after each "
                              f"recv())")
-        conns = {self.envs[i].conn: i for i in self._awaited}
-        ids = sorted(conns[c] for c in _wait_any(list(conns)))
+        ids = self._ready()
         obs, rewards, terms, truncs, infos = [], [], [], [], []
         error = None
         for i in ids:
@@ -394,6 +438,17 @@ class AsyncVectorInliningEnv(_VectorEnv):
         info["env_id"] = np.array(ids, dtype=np.int64)
         return (stack(obs), np.array(rewards, dtype=np.float64),
                 np.array(terms), np.array(truncs), info)
+
+    def _ready(self):
+        """The awaited environments with an answer to read (or whose worker
+        died), in order; blocks until there is one."""
+        if len(self._awaited) == 1:
+            return list(self._awaited)
+        fds = {self.envs[i].conn.fileno(): i for i in self._awaited}
+        poller = select.poll()
+        for fd in fds:
+            poller.register(fd, select.POLLIN)
+        return sorted(fds[fd] for fd, _ in poller.poll())
 
     def send(self, actions, env_ids):
         """Sends each of `env_ids` its action (after an episode's end, the
