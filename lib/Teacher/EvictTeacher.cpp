@@ -34,6 +34,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <tuple>
 
 using namespace llvm;
 
@@ -121,11 +122,53 @@ uint32_t decide(ModelEvaluator &Eval, const BoundModel &B,
                       [&](size_t C) { return Eval.evaluate(In.data(), C); });
 }
 
+/// The instructions each kept eviction move of a speed tune saved, by
+/// (module key, function, ordinal): from W/tune/moves.tsv (docs/tune.md,
+/// "Outputs"), a kept `evict` try's -delta at its ordinal and a kept
+/// `pair`'s at each of its two. A decision named by more than one kept
+/// move (a later pass's ordinal taken by another decision) keeps the last.
+using SavedMoves =
+    std::map<std::tuple<std::string, std::string, uint32_t>, uint64_t>;
+
+Expected<SavedMoves> readSavedMoves(StringRef Path) {
+  Expected<std::unique_ptr<MemoryBuffer>> B = readWholeFile(Path);
+  if (!B)
+    return B.takeError();
+  SavedMoves Saved;
+  SmallVector<StringRef, 0> Lines;
+  (*B)->getBuffer().split(Lines, '\n', -1, false);
+  if (Lines.empty() ||
+      Lines[0] != "module\tkind\tfunction\tdecision\tdelta\tkept")
+    return makeError(Path + ":1: not a speed tune's moves.tsv (docs/tune.md)");
+  for (size_t I = 1; I < Lines.size(); ++I) {
+    SmallVector<StringRef, 6> F;
+    Lines[I].split(F, '\t');
+    int64_t Delta = 0;
+    if (F.size() != 6 || F[4].getAsInteger(10, Delta) ||
+        (F[5] != "kept" && F[5] != "-"))
+      return makeError(Path + ":" + Twine(I + 1) +
+                       ": not a line of a speed tune's moves.tsv");
+    if (F[5] != "kept" || Delta >= 0 || (F[1] != "evict" && F[1] != "pair"))
+      continue;
+    SmallVector<StringRef, 2> Ordinals;
+    F[3].split(Ordinals, ',');
+    for (StringRef K : Ordinals) {
+      uint32_t Ordinal = 0;
+      if (K.getAsInteger(10, Ordinal))
+        return makeError(Path + ":" + Twine(I + 1) + ": bad decision '" + F[3] +
+                         "'");
+      Saved[{F[0].str(), F[2].str(), Ordinal}] = uint64_t(-Delta);
+    }
+  }
+  return Saved;
+}
+
 /// The decisions of the eviction training log at \p LogPath of module
 /// \p Key, with \p Entries applied; Features set from the first log.
 Error readDecisions(StringRef LogPath, StringRef Key,
-                    const ModuleDecisions &Entries, ModelEvaluator &Eval,
-                    const Model &M, StringRef ModelName, EvictTeacherSet &Set) {
+                    const ModuleDecisions &Entries, const SavedMoves &Saved,
+                    ModelEvaluator &Eval, const Model &M, StringRef ModelName,
+                    EvictTeacherSet &Set) {
   Expected<std::unique_ptr<LogReader>> R = LogReader::open(LogPath);
   if (!R)
     return R.takeError();
@@ -205,6 +248,10 @@ Error readDecisions(StringRef LogPath, StringRef Key,
                                D.ModelAnswer, D.Tuned)
                            .str());
     D.Moved = E && E->Column != D.ModelAnswer;
+    if (D.Moved) {
+      auto S = Saved.find({D.Module, D.Function, D.Ordinal});
+      D.Saved = S != Saved.end() ? S->second : 0;
+    }
     Set.Decisions.push_back(std::move(D));
   }
   return Error::success();
@@ -278,6 +325,11 @@ buildEvictTeacherSet(const EvictTeacherBuildOptions &O) {
       "budget", O.MaxCompiles ? std::to_string(O.MaxCompiles) + " compiles"
                               : std::string("none"));
   Set.Meta.emplace_back("decisions", md5Hex((*Bytes)->getBuffer()));
+  SmallString<256> MovesPath(TuneDir);
+  sys::path::append(MovesPath, "moves.tsv");
+  Expected<SavedMoves> Saved = readSavedMoves(MovesPath);
+  if (!Saved)
+    return Saved.takeError();
 
   // 2. Every module on the eviction model, compiled as a build does.
   ModelEvaluator Eval(*M);
@@ -287,7 +339,7 @@ buildEvictTeacherSet(const EvictTeacherBuildOptions &O) {
             if (C.Compiled->EvictLog.empty())
               return Error::success();
             return readDecisions(C.Compiled->EvictLog, C.Entries->Module,
-                                 *C.Entries, Eval, *M, ModelPath, Set);
+                                 *C.Entries, *Saved, Eval, *M, ModelPath, Set);
           }))
     return E;
   if (Set.Features.empty())
@@ -323,6 +375,7 @@ Expected<EvictStudentReport> trainEvictStudent(const EvictTeacherSet &Set,
   ModelEvaluator InitEval(Init);
   EvictStudentReport Rep;
   Rep.Decisions = Rows;
+  uint64_t TotalWeight = 0, InitWeight = 0;
   for (size_t R = 0; R < Rows; ++R) {
     const EvictTeacherDecision &D = Set.Decisions[R];
     std::vector<const void *> Ptrs = inputsOf(*B, D);
@@ -331,7 +384,12 @@ Expected<EvictStudentReport> trainEvictStudent(const EvictTeacherSet &Set,
       std::copy(V.begin(), V.end(), X.begin() + (R * Cols + C) * In);
     }
     Rep.Moved += D.Moved;
-    Rep.InitAgree += decide(InitEval, *B, D) == D.Tuned;
+    Rep.Saved += D.Saved;
+    TotalWeight += getEvictRowWeight(D);
+    if (decide(InitEval, *B, D) == D.Tuned) {
+      ++Rep.InitAgree;
+      InitWeight += getEvictRowWeight(D);
+    }
   }
 
   // The student is the init widened into an MLP that takes its decisions
@@ -341,7 +399,9 @@ Expected<EvictStudentReport> trainEvictStudent(const EvictTeacherSet &Set,
   // fire at the tuned column of each moved decision and nowhere else (no
   // other column of any decision), so that it changes only the moved
   // decisions; V is then the least that makes each moved decision's tuned
-  // column win where the unit fires there, doubled.
+  // column win where the unit fires there, doubled. Each row counts its
+  // weight, 1 + the instructions its move saved, in the perceptron's
+  // updates and in the pocket's count.
   const DenseLayer &Lin = Init.Layers[0];
   // s at every (row, column): the init's score, computed as its layer does.
   std::vector<float> Score(Rows * Cols);
@@ -387,22 +447,23 @@ Expected<EvictStudentReport> trainEvictStudent(const EvictTeacherSet &Set,
       }
     }
     V = std::isfinite(Need) ? 2 * Need : 0.0f;
-    size_t Right = 0;
+    uint64_t Right = 0;
     for (size_t R = 0; R < Rows; ++R) {
       const EvictTeacherDecision &D = Set.Decisions[R];
       uint32_t P = chooseColumn(maskOf(*B, D), [&](size_t C2) {
         size_t K = R * Cols + C2;
         return Logit(Score[K], H[K], V);
       });
-      Right += P == D.Tuned;
+      if (P == D.Tuned)
+        Right += getEvictRowWeight(D);
     }
     return Right;
   };
   std::vector<float> U(In, 0.0f), BestU = U;
   float C = 0, BestC = 0, V = 0, BestV = 0;
   // The warm start: the unit never fires.
-  size_t BestCount = Rep.InitAgree;
-  for (unsigned Epoch = 1; Epoch <= O.Epochs && BestCount < Rows; ++Epoch) {
+  uint64_t Best = InitWeight;
+  for (unsigned Epoch = 1; Epoch <= O.Epochs && Best < TotalWeight; ++Epoch) {
     for (size_t R = 0; R < Rows; ++R) {
       const EvictTeacherDecision &D = Set.Decisions[R];
       const int64_t *Mask = maskOf(*B, D);
@@ -413,16 +474,18 @@ Expected<EvictStudentReport> trainEvictStudent(const EvictTeacherSet &Set,
         size_t K = R * Cols + C2;
         if ((Unit(U, C, K) > 0) == Fire)
           continue;
-        float Sign = Fire ? 1.0f : -1.0f;
+        float Sign = float(getEvictRowWeight(D));
+        if (!Fire)
+          Sign = -Sign;
         for (size_t I = 0; I < In; ++I)
           if (std::isfinite(X[K * In + I]))
             U[I] = U[I] + Sign * X[K * In + I];
         C = C + Sign;
       }
     }
-    size_t N = Fit(U, C, V);
-    if (N > BestCount) {
-      BestCount = N;
+    uint64_t N = Fit(U, C, V);
+    if (N > Best) {
+      Best = N;
       BestU = U;
       BestC = C;
       BestV = V;
@@ -457,6 +520,8 @@ Expected<EvictStudentReport> trainEvictStudent(const EvictTeacherSet &Set,
     bool Right = decide(Eval, *B, D) == D.Tuned;
     Rep.Agree += Right;
     Rep.MovedRight += Right && D.Moved;
+    if (Right)
+      Rep.SavedRight += D.Saved;
   }
   Rep.Student = std::move(S);
   return Rep;

@@ -69,10 +69,10 @@ static std::string printBody(const EvictTeacherSet &S) {
                    toString(F.type()), F.getElementCount())
                .str();
   for (const EvictTeacherDecision &D : S.Decisions) {
-    Out += formatv("decision {0} {1} {2} {3} {4} {5} {6:d}",
+    Out += formatv("decision {0} {1} {2} {3} {4} {5} {6:d} {7}",
                    encodeName(D.Module), encodeName(D.Function), D.Ordinal,
                    utohexstr(D.Hash, /*LowerCase=*/false, 16), D.ModelAnswer,
-                   D.Tuned, int(D.Moved))
+                   D.Tuned, int(D.Moved), D.Saved)
                .str();
     for (size_t F = 0; F < S.Features.size(); ++F)
       for (size_t I = 0; I < S.Features[F].getElementCount(); ++I)
@@ -170,7 +170,7 @@ Expected<EvictTeacherSet> EvictTeacherSet::parse(StringRef Text,
       if (Line != Header)
         return Fail(Line.starts_with("mlgo-evict-teacher ")
                         ? "unsupported eviction teacher set version '" +
-                              Line.substr(19) + "' (this mlgo reads version 1)"
+                              Line.substr(19) + "' (this mlgo reads version 2)"
                         : Twine("expected '" + Header +
                                 "': not an eviction teacher set"));
       SawHeader = true;
@@ -204,11 +204,11 @@ Expected<EvictTeacherSet> EvictTeacherSet::parse(StringRef Text,
     if (F[0] == "decision") {
       if (S.Features.empty())
         return Fail("a decision line before the feature lines");
-      const size_t Fixed = 8;
+      const size_t Fixed = 9;
       if (F.size() != Fixed + Values)
         return Fail(formatv("expected 'decision <module> <function> "
-                            "<ordinal> <hash> <model> <tuned> <moved>' and "
-                            "{0} feature values, got {1} fields",
+                            "<ordinal> <hash> <model> <tuned> <moved> "
+                            "<saved>' and {0} feature values, got {1} fields",
                             Values, F.size())
                         .str());
       EvictTeacherDecision D;
@@ -228,6 +228,8 @@ Expected<EvictTeacherSet> EvictTeacherSet::parse(StringRef Text,
                     "or 1");
       Moved = F[7] == "1";
       D.Moved = Moved;
+      if (!parseNumber(F[8], D.Saved))
+        return Fail("bad saved instructions '" + F[8] + "'");
       size_t K = Fixed;
       for (const TensorSpec &Spec : S.Features) {
         std::vector<char> Bytes(Spec.getTotalTensorBufferSize());

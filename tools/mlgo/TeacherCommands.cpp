@@ -175,11 +175,16 @@ int runEvictBuild() {
   if (!S)
     return fail(S.takeError());
   size_t Moved = 0;
-  for (const EvictTeacherDecision &D : S->Decisions)
+  uint64_t Saved = 0;
+  for (const EvictTeacherDecision &D : S->Decisions) {
     Moved += D.Moved;
+    Saved += D.Saved;
+  }
   outs() << formatv("{0}: {1} eviction decisions, {2} moved by the search "
-                    "off the model's column; fingerprint {3}\n",
-                    BuildOut, S->Decisions.size(), Moved, S->getFingerprint());
+                    "off the model's column ({3} profile-weighted "
+                    "instructions saved by their moves); fingerprint {4}\n",
+                    BuildOut, S->Decisions.size(), Moved, Saved,
+                    S->getFingerprint());
   return 0;
 }
 
@@ -241,9 +246,10 @@ int runEvictTrain() {
     return fail(std::move(E));
   outs() << formatv("{0}: trained on {1} eviction decisions of {2}: takes "
                     "the tuned column at {3} (the init at {4}), at {5} of the "
-                    "{6} the search moved off the model's; kept epoch {7}\n",
+                    "{6} the search moved off the model's ({7} of the {8} "
+                    "instructions their moves saved); kept epoch {9}\n",
                     TrainOut, R->Decisions, SetFile, R->Agree, R->InitAgree,
-                    R->MovedRight, R->Moved, R->Epoch);
+                    R->MovedRight, R->Moved, R->SavedRight, R->Saved, R->Epoch);
   return 0;
 }
 

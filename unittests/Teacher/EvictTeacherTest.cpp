@@ -74,6 +74,7 @@ Model makeInit() {
 
 TEST(EvictTeacherSetTest, ValuesReadBackToTheirBits) {
   EvictTeacherSet S = makeSet();
+  S.Decisions[1].Saved = 4003;
   float Odd[] = {std::nanf(""), -0.0f, std::numeric_limits<float>::infinity(),
                  1e-7f,         0.1f,  -3.4028235e38f};
   for (size_t I = 0; I < 6; ++I)
@@ -83,7 +84,8 @@ TEST(EvictTeacherSetTest, ValuesReadBackToTheirBits) {
   std::string Text = S.print();
   EXPECT_NE(Text.find("feature mask int64_t 33\nfeature f float 33\n"),
             std::string::npos);
-  EXPECT_NE(Text.find("decision src/a%20b.c hot%25 1 ABCDEF012345678A 0 1 1 "),
+  EXPECT_NE(Text.find("decision src/a%20b.c hot%25 1 ABCDEF012345678A 0 1 1 "
+                      "4003 "),
             std::string::npos);
   EXPECT_NE(Text.find(" -9223372036854775808 1 2 nan -0.0 inf 1e-07 0.1 "
                       "-3.4028235e+38 0 "),
@@ -95,29 +97,39 @@ TEST(EvictTeacherSetTest, ValuesReadBackToTheirBits) {
   EXPECT_EQ(R->Decisions[1].Function, "hot%");
   EXPECT_EQ(R->Decisions[1].Hash, 0xABCDEF012345678AULL);
   EXPECT_TRUE(R->Decisions[1].Moved);
+  EXPECT_EQ(R->Decisions[1].Saved, 4003u);
+  EXPECT_EQ(R->Decisions[0].Saved, 0u);
 }
 
 TEST(EvictTeacherSetTest, RefusesWhatTheWriterWouldNotWrite) {
-  std::string Head = "mlgo-evict-teacher 1\nfeature p float 1\n";
+  std::string Head = "mlgo-evict-teacher 2\nfeature p float 1\n";
   auto Err = [&](StringRef Line) {
     Expected<EvictTeacherSet> R =
         EvictTeacherSet::parse(Head + Line.str() + "\n", "e.txt");
     return R ? std::string("success") : toString(R.takeError());
   };
-  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 0 0 1.0"),
+  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 0 0 0 1.0"),
             "e.txt:3: bad value '1.0' of feature p");
-  EXPECT_EQ(Err("decision m f 0 00000000000000ab 0 0 0 1"),
+  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 32 1 -5 1"),
+            "e.txt:3: bad saved instructions '-5'");
+  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 32 1 05 1"),
+            "e.txt:3: bad saved instructions '05'");
+  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 0 0 1"),
+            "e.txt:3: expected 'decision <module> <function> <ordinal> "
+            "<hash> <model> <tuned> <moved> <saved>' and 1 feature values, "
+            "got 9 fields");
+  EXPECT_EQ(Err("decision m f 0 00000000000000ab 0 0 0 0 1"),
             "e.txt:3: bad hash '00000000000000ab' (16 upper-case "
             "hexadecimal digits)");
-  EXPECT_EQ(Err("decision m f 0 00000000000000AB 33 0 0 1"),
+  EXPECT_EQ(Err("decision m f 0 00000000000000AB 33 0 0 0 1"),
             "e.txt:3: <model> and <tuned> must be columns 0 to 32, <moved> 0 "
             "or 1");
-  EXPECT_EQ(Err("decision m f 01 00000000000000AB 0 0 0 1"),
+  EXPECT_EQ(Err("decision m f 01 00000000000000AB 0 0 0 0 1"),
             "e.txt:3: bad ordinal '01'");
   EXPECT_EQ(Err("feature q float 34"),
             "e.txt:3: expected 'feature <name> <int64_t|float> <elements>' "
             "with 1 to 33 elements");
-  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 0 0 1"),
+  EXPECT_EQ(Err("decision m f 0 00000000000000AB 0 0 0 0 1"),
             "e.txt: no end line after 1 decisions: the file was cut short");
 }
 
@@ -136,6 +148,8 @@ TEST(EvictTeacherTest, OneUnitTakesTheMovedColumns) {
   EXPECT_EQ(R->InitAgree, 2u);
   EXPECT_EQ(R->Agree, 3u);
   EXPECT_EQ(R->MovedRight, 1u);
+  EXPECT_EQ(R->Saved, 0u);
+  EXPECT_EQ(R->SavedRight, 0u);
   EXPECT_GT(R->Epoch, 0u);
   EXPECT_EQ(R->Student.Layers.size(), 2u);
   EXPECT_FALSE(bool(R->Student.validate("student")));
@@ -154,6 +168,32 @@ TEST(EvictTeacherTest, OneUnitTakesTheMovedColumns) {
       trainEvictStudent(S, Init, "init.json", EvictStudentOptions());
   ASSERT_TRUE(bool(Again));
   EXPECT_EQ(Again->Student.toJSONString(), R->Student.toJSONString());
+}
+
+// Weighted by what each move saved: B's move saved 10 instructions, so B
+// and D right at the cost of C (left to the model, weight 1) outweigh D
+// alone; the unit fires at B's column and so at C's, which has B's inputs.
+TEST(EvictTeacherTest, AMoveThatSavedMoreOutweighsARowLeftToTheModel) {
+  EvictTeacherSet S = makeSet();
+  S.Decisions[1].Saved = 10;
+  S.Decisions[3].Saved = 5;
+  Expected<EvictStudentReport> R =
+      trainEvictStudent(S, makeInit(), "init.json", EvictStudentOptions());
+  ASSERT_TRUE(bool(R)) << toString(R.takeError());
+  EXPECT_EQ(R->InitAgree, 2u);
+  EXPECT_EQ(R->Agree, 3u);
+  EXPECT_EQ(R->MovedRight, 2u);
+  EXPECT_EQ(R->Saved, 15u);
+  EXPECT_EQ(R->SavedRight, 15u);
+  ModelEvaluator Eval(R->Student);
+  for (size_t I = 0; I < 4; ++I) {
+    const EvictTeacherDecision &D = S.Decisions[I];
+    const void *In[] = {D.Values[0].data(), D.Values[1].data()};
+    float L0 = Eval.evaluate(In, 0), L1 = Eval.evaluate(In, 1);
+    EXPECT_EQ(L1 > L0, I != 0) << "decision " << I;
+  }
+  EXPECT_EQ(getEvictRowWeight(S.Decisions[1]), 11u);
+  EXPECT_EQ(getEvictRowWeight(S.Decisions[2]), 1u);
 }
 
 TEST(EvictTeacherTest, RefusesAnInitThatIsNotAnEvictionModel) {

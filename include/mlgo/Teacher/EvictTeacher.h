@@ -13,9 +13,10 @@
 // compiled as a build applies the file (compileSpeedDecisions), its
 // eviction training log read back: one row per decision, with every
 // feature, the model's column (the model evaluated on those features) and
-// the column the compile took. A decision whose column no entry fixed must
-// be the model's, and a fixed one the entry's: anything else is an error,
-// not a row.
+// the column the compile took, and for a moved decision the instructions
+// its kept move saved (W/tune/moves.tsv). A decision whose column no entry
+// fixed must be the model's, and a fixed one the entry's: anything else is
+// an error, not a row.
 //
 // Training: a warm start (the init model, by default the shipped
 // models/regalloc-evict/model.json, the advisor the tune ran) widened into
@@ -26,10 +27,12 @@
 // fire at the tuned column of each moved decision and at no other column
 // of any decision, so that it changes the moved decisions and nothing
 // else; V is twice the least weight that makes each moved decision's
-// tuned column win where the unit fires more there. After each epoch the
-// student's rows right are counted, and the best epoch's unit is kept (the
-// warm start, whose unit never fires, is epoch 0: the student never fits
-// the set worse than it). No random draw: the same set, init and epochs
+// tuned column win where the unit fires more there. Each row weighs 1 +
+// the instructions its move saved (1 for a decision the search did not
+// move), in the perceptron's updates and in the count of rows right after
+// each epoch; the best epoch's unit is kept (the warm start, whose unit
+// never fires, is epoch 0: the student's weighted rows right are never
+// fewer than its). No random draw: the same set, init and epochs
 // give the same model, byte for byte. Two decisions with the same inputs
 // and different tuned columns cannot both be right: the unit fires at
 // both or neither.
@@ -83,8 +86,17 @@ struct EvictStudentReport {
   /// column the student and the warm start take, and the moved ones the
   /// student takes; the epoch whose weights were kept (0: the warm start).
   size_t Decisions = 0, Moved = 0, Agree = 0, InitAgree = 0, MovedRight = 0;
+  /// The instructions the moved decisions saved, and those of the moved
+  /// decisions the student takes.
+  uint64_t Saved = 0, SavedRight = 0;
   unsigned Epoch = 0;
 };
+
+/// A row's weight in training: 1 + the instructions its move saved (1 for
+/// a decision the search did not move, tried or not).
+inline uint64_t getEvictRowWeight(const EvictTeacherDecision &D) {
+  return 1 + D.Saved;
+}
 
 /// Trains the student on \p Set from \p Init (named \p InitName in the
 /// recipe). Errors: an init that is not a linear per-column model, a

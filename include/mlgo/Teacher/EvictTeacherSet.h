@@ -9,13 +9,14 @@
 // eviction model on it. Text, diffable; its last line carries a
 // fingerprint of every byte before it.
 //
-// Format, version 1. Lines end with '\n' (a '\r' before it is an error);
-// fields are separated by exactly one space; names (module, function) are
-// written as decisions files write them (%XX for bytes up to 0x20, 0x7f
-// and above, '%' and '*'; docs/decisions.md):
+// Format, version 2 (version 1, of 2026-12-05, had no <saved>). Lines end
+// with '\n' (a '\r' before it is an error); fields are separated by
+// exactly one space; names (module, function) are written as decisions
+// files write them (%XX for bytes up to 0x20, 0x7f and above, '%' and '*';
+// docs/decisions.md):
 //
 //   # mlgo eviction teacher set (format: docs/teacher.md)
-//   mlgo-evict-teacher 1
+//   mlgo-evict-teacher 2
 //   meta <key> <value>          any number, before the first 'feature';
 //                               the value is the rest of the line
 //   feature <name> <type> <n>   one per feature, in the order of LLVM's
@@ -23,7 +24,8 @@
 //                               <type> int64_t or float, <n> its elements
 //                               (33: one per column; 1: progress)
 //   decision <module> <function> <ordinal> <hash> <model> <tuned> <moved>
-//            <v1> ... <vN>      one per eviction decision, in corpus module
+//            <saved> <v1> ... <vN>
+//                               one per eviction decision, in corpus module
 //                               order and, within a module, the order LLVM
 //                               asked; <module> the decisions file's module
 //                               key; <ordinal> the decision's place among
@@ -34,11 +36,15 @@
 //                               compile took, each 0..32; <moved> 1 where
 //                               an entry of the tuned file fixed the
 //                               decision to another column than the
-//                               model's, else 0; then every feature's
-//                               elements in feature order: an int64_t as a
-//                               decimal integer, a float in the fewest
-//                               decimal digits that read back to its bits
-//                               (formatModelFloat; "nan", "inf", "-inf")
+//                               model's, else 0; <saved> the profile-
+//                               weighted instructions the kept move that
+//                               fixed it saved (its -delta in the tune's
+//                               moves.tsv; 0 when not moved); then every
+//                               feature's elements in feature order: an
+//                               int64_t as a decimal integer, a float in
+//                               the fewest decimal digits that read back
+//                               to its bits (formatModelFloat; "nan",
+//                               "inf", "-inf")
 //   end <decisions> <md5>       the number of decision lines, and the MD5
 //                               (32 lower-case hex digits) of every byte of
 //                               the file before this line: the set's
@@ -73,6 +79,8 @@ struct EvictTeacherDecision {
   uint32_t ModelAnswer = 0, Tuned = 0;
   /// An entry fixed the decision to another column than the model's.
   bool Moved = false;
+  /// The profile-weighted instructions the kept move that fixed it saved.
+  uint64_t Saved = 0;
   /// Every feature's bytes, as LLVM sent them (EvictTeacherSet::Features'
   /// layout): the buffers a model reads.
   std::vector<std::vector<char>> Values;
@@ -86,7 +94,7 @@ struct EvictTeacherSet {
   std::vector<EvictTeacherDecision> Decisions;
 
   /// The first line that is not a comment.
-  static constexpr llvm::StringLiteral Header = "mlgo-evict-teacher 1";
+  static constexpr llvm::StringLiteral Header = "mlgo-evict-teacher 2";
 
   /// The file's bytes, its end line and fingerprint included.
   std::string print() const;
