@@ -40,6 +40,10 @@
 #       outputs in SCRATCH
 #   eval-package.sh speed-objects PKG            the recipe's speed_objects
 #       (`mlgo tune --objective speed --package`), or nothing
+#   eval-package.sh lto-objects PKG              the recipe's lto_objects
+#       (`mlgo tune --package --lto`), or nothing
+#   eval-package.sh lto-link PKG                 the recipe's lto_link, or
+#       nothing
 #   eval-package.sh bench-programs PKG           the files the benchmark
 #       runs the code of, relative to OUT/src, one a line
 # `build` reads MLGO_EVAL_SPEED_FLAGS (package-recipes.sh,
@@ -166,6 +170,14 @@ profile-workload)
 speed-objects)
   profiled "$1"
   recipe_get "$1" speed_objects
+  ;;
+lto-objects | lto-link)
+  known "$1"
+  value=$(recipe_get "$1" "${cmd/-/_}")
+  # Lines continued with a backslash are one line.
+  value=${value//$'\\\n'/}
+  [[ $value != *$'\n'* ]] || die "$1: the recipe's ${cmd/-/_} is more than one line (scripts/packages/$1.sh)"
+  echo "$value"
   ;;
 profile-run)
   pkg=$1 out=$2 cmd=$3

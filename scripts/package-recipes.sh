@@ -50,6 +50,20 @@
 #                             builds objects the benchmark does not run: the
 #                             corpus of `mlgo tune --objective speed
 #                             --package` (default: every object)
+#   lto_link=CMD              the link of the shipped artifact under LTO,
+#                             one line of shell run by `mlgo tune --package
+#                             PKG --lto thin|full` (docs/tune.md "Under
+#                             LTO"): it links the bitcode in $MLGO_OBJECTS
+#                             (named as the corpus's modules, paths below
+#                             the source with .o) into $MLGO_PROGRAM with
+#                             $MLGO_LTO_FLAGS, as the package's own build
+#                             links that artifact; $MLGO_SOURCE is the
+#                             source tree the corpus was built in, for the
+#                             link's other inputs (a version script). In
+#                             single quotes: the tune expands it
+#   lto_objects=ERE           the objects lto_link takes, as speed_objects
+#                             names them: the corpus of that tune (default:
+#                             every object)
 #
 # Functions run under `set -eo pipefail`; build, build_tests and run_test in
 # the source directory (the subdir), list_tests before anything is built
@@ -133,7 +147,7 @@ recipes_has() {
 # recipe_load PKG: forgets the previous recipe and sources PKG's, if any.
 recipe_load() {
   unset build_system subdir autoreconf drop_patches configure_args \
-    cmake_args make_args bench_programs
+    cmake_args make_args bench_programs speed_objects lto_link lto_objects
   unset -f build build_tests list_tests run_test profile_workload \
     bench_workload
   pkg=$1 build_system="" subdir=. autoreconf=0

@@ -126,9 +126,30 @@ static Expected<std::string> fetchSource(const PackageEvalOptions &Opts,
   return Src;
 }
 
+/// The recipe's \p Key (speed-objects, lto-objects, lto-link): its one
+/// line, or "" when the recipe has none.
+static Expected<std::string> getRecipeKey(const PackageEvalOptions &Opts,
+                                          StringRef Key, StringRef What) {
+  if (std::error_code EC = sys::fs::create_directories(Opts.WorkDir))
+    return makeError(Opts.WorkDir + ": " + EC.message());
+  std::string Log = Opts.WorkDir + "/" + Key.str() + ".log",
+              Out = Opts.WorkDir + "/" + Key.str() + ".txt";
+  ProcessResult R = runLogged(
+      {"bash", Opts.RecipeScript, Key.str(), Opts.Package}, Log, 60, Out);
+  if (!R.succeeded())
+    return makeError(Opts.Package + ": the recipe's " + What + " " +
+                     R.describe() + ":\n" + readTail(Log, 5));
+  return readTail(Out, 1);
+}
+
+Expected<std::string> getPackageLtoLink(const PackageEvalOptions &Opts) {
+  return getRecipeKey(Opts, "lto-link", "lto_link");
+}
+
 Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir,
-                         bool ForSpeed) {
+                         PackageCorpus Kind) {
   const std::string &Pkg = Opts.Package;
+  const bool ForSpeed = Kind == PackageCorpus::Speed;
   Expected<std::string> Src = fetchSource(Opts, /*ForProfile=*/ForSpeed);
   if (!Src)
     return Src.takeError();
@@ -148,29 +169,31 @@ Error buildPackageCorpus(const PackageEvalOptions &Opts, StringRef CorpusDir,
                      readTail(BuildLog, 15));
   // For speed, every compile of a source is kept (bzip2's -fPIC *.sho
   // beside its *.o), then only the objects of the programs the benchmark
-  // runs: the search tunes the compile that runs.
+  // runs: the search tunes the compile that runs. Under LTO, only the
+  // objects of the shipped artifact's link.
   Expected<std::vector<ObjectInput>> Objects =
       findObjects(Out + "/src", /*AnyName=*/ForSpeed);
   if (!Objects)
     return Objects.takeError();
-  if (ForSpeed) {
-    std::string ListLog = Opts.WorkDir + "/speed-objects.log",
-                List = Opts.WorkDir + "/speed-objects.txt";
-    ProcessResult L = runLogged(
-        {"bash", Opts.RecipeScript, "speed-objects", Pkg}, ListLog, 60, List);
-    if (!L.succeeded())
-      return makeError(Pkg + ": the recipe's speed_objects " + L.describe() +
-                       ":\n" + readTail(ListLog, 5));
-    std::string Pattern = readTail(List, 1);
-    if (!Pattern.empty()) {
-      Regex Re("^(" + Pattern + ")$");
+  if (Kind != PackageCorpus::Size) {
+    StringRef Key = ForSpeed ? "speed_objects" : "lto_objects";
+    Expected<std::string> Pattern =
+        getRecipeKey(Opts, ForSpeed ? "speed-objects" : "lto-objects", Key);
+    if (!Pattern)
+      return Pattern.takeError();
+    if (!Pattern->empty()) {
+      Regex Re("^(" + *Pattern + ")$");
       std::string Why;
       if (!Re.isValid(Why))
-        return makeError(Pkg + ": the recipe's speed_objects '" + Pattern +
+        return makeError(Pkg + ": the recipe's " + Key + " '" + *Pattern +
                          "' is no extended regular expression: " + Why);
       llvm::erase_if(*Objects, [&](const ObjectInput &O) {
         return !Re.match(O.ModuleName);
       });
+      if (Objects->empty())
+        return makeError(Pkg + ": the recipe's " + Key + " '" + *Pattern +
+                         "' names none of the objects the build made in " +
+                         Out + "/src");
     }
   }
   if (Opts.Log)

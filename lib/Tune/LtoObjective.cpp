@@ -268,14 +268,16 @@ Expected<uint64_t> LtoObjective::link(size_t Program,
   }
   ++Links;
   const std::string Log = (Dir + "/link.log").str();
-  if (Error E =
-          runLogged({"env", "MLGO_OBJECTS=" + Objs, "MLGO_PROGRAM=" + Program_,
-                     "MLGO_LTO_FLAGS=" + Flags, "sh", "-c", Setup.Link},
-                    Log, Setup.TimeoutSeconds, "--link"))
+  std::vector<std::string> Argv = {"env", "MLGO_OBJECTS=" + Objs,
+                                   "MLGO_PROGRAM=" + Program_,
+                                   "MLGO_LTO_FLAGS=" + Flags};
+  llvm::append_range(Argv, Setup.LinkEnv);
+  llvm::append_range(Argv, std::vector<std::string>{"sh", "-c", Setup.Link});
+  if (Error E = runLogged(Argv, Log, Setup.TimeoutSeconds, Setup.LinkSource))
     return E;
   if (!sys::fs::exists(Program_))
-    return makeError("--link wrote no $MLGO_PROGRAM (" + Program_ + "; " + Log +
-                     "):\n" + readTail(Log, 20));
+    return makeError(Setup.LinkSource + " wrote no $MLGO_PROGRAM (" + Program_ +
+                     "; " + Log + "):\n" + readTail(Log, 20));
   Expected<uint64_t> Text = getTextSize(Program_);
   if (!Text)
     return Text.takeError();

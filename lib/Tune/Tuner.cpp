@@ -304,6 +304,8 @@ makeObjective(CompileService &S, const TuneOptions &O,
   LtoSetup Setup;
   Setup.Mode = O.Lto;
   Setup.Link = O.Link;
+  Setup.LinkEnv = O.LinkEnv;
+  Setup.LinkSource = O.LinkSource;
   // Absolute: the link runs in the caller's directory with these paths.
   SmallString<256> Work(getWorkFile(O, "lto"));
   sys::fs::make_absolute(Work);
@@ -847,10 +849,13 @@ Error Tuner::writeReport(const SearchState &R, const FileEntries &F,
   if (O.Lto != LtoMode::None)
     Rep.Lto = (getLtoFlag(O.Lto) +
                Twine("; each program's cost is the .text of the final "
-                     "artifact that --link makes from its modules' LTO "
-                     "compile steps, the plugin in every compile step and "
-                     "in the link"))
+                     "artifact that ") +
+               O.LinkSource +
+               " makes from its modules' LTO compile steps, the plugin in "
+               "every compile step and in the link")
                   .str();
+  if (O.Lto != LtoMode::None && O.LinkSource != "--link")
+    Rep.Lto += ": `" + O.Link + "`";
   for (size_t I = 0; I < Programs.size(); ++I) {
     const Program &P = Programs[I];
     ProgramReport &PR = Rep.Programs.emplace_back();

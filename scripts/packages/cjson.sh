@@ -11,3 +11,10 @@ list_tests() {
 }
 
 run_test() { run_ctest "$1"; }
+
+# Under LTO (`mlgo tune --package cjson --lto`): the shipped library,
+# libcjson.so, from cJSON.c (the tests' programs are not shipped).
+lto_objects='mlgo-build/CMakeFiles/cjson\.dir/cJSON\.c\.o'
+# shellcheck disable=SC2016 # expanded by the tune's link
+lto_link='clang-19 -Oz -ffunction-sections -fdata-sections $MLGO_LTO_FLAGS -Wl,--gc-sections -Wl,--icf=all -shared -fPIC \
+  $MLGO_OBJECTS/mlgo-build/CMakeFiles/cjson.dir/cJSON.c.o -o $MLGO_PROGRAM'

@@ -14,3 +14,11 @@ list_tests() {
 }
 
 run_test() { run_ctest "$1"; }
+
+# Under LTO: the shipped library, libuchardet.so, from the shared
+# library's objects (the static library and the tools are built from the
+# same sources).
+lto_objects='mlgo-build/src/CMakeFiles/libuchardet\.dir/.*'
+# shellcheck disable=SC2016 # expanded by the tune's link
+lto_link='clang++-19 -Oz -ffunction-sections -fdata-sections $MLGO_LTO_FLAGS -Wl,--gc-sections -Wl,--icf=all -shared -fPIC \
+  $(find "$MLGO_OBJECTS" -name "*.o" | LC_ALL=C sort) -o $MLGO_PROGRAM'

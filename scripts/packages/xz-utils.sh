@@ -23,3 +23,12 @@ bench_workload() {
   "$xz" -dc <"$1/input.xz" >"$1/input.out"
   cmp "$bench_input" "$1/input.out"
 }
+
+# Under LTO: the shipped library, liblzma.so, from the -fPIC objects in
+# .libs/, linked as libtool links it, with its version script (which
+# hides every symbol it does not export).
+lto_objects='src/liblzma/\.libs/liblzma_la-.*\.o'
+# shellcheck disable=SC2016 # expanded by the tune's link
+lto_link='clang-19 -Oz -ffunction-sections -fdata-sections $MLGO_LTO_FLAGS -Wl,--gc-sections -Wl,--icf=all -shared -fPIC -pthread \
+  -Wl,--version-script=$MLGO_SOURCE/src/liblzma/liblzma_linux.map \
+  $(find "$MLGO_OBJECTS" -name "*.o" | LC_ALL=C sort) -o $MLGO_PROGRAM'

@@ -205,7 +205,8 @@ Error checkModelKind(StringRef Path, bool ForSpeed) {
               Want));
 }
 
-Expected<std::string> getPackageCorpus(bool ForSpeed = false);
+Expected<std::string>
+getPackageCorpus(PackageCorpus Kind = PackageCorpus::Size);
 Expected<std::string> getPackageProfile();
 
 int runSpeedTune() {
@@ -232,7 +233,7 @@ int runSpeedTune() {
   O.CorpusDir = Corpus;
   O.Profile = Profile;
   if (!Package.empty()) {
-    Expected<std::string> Dir = getPackageCorpus(/*ForSpeed=*/true);
+    Expected<std::string> Dir = getPackageCorpus(PackageCorpus::Speed);
     if (!Dir)
       return fail(Dir.takeError());
     O.CorpusDir = *Dir;
@@ -285,16 +286,42 @@ PackageEvalOptions getPackageOptions() {
 }
 
 /// Builds --package's corpus into W/corpus (for speed: W/corpus-O2, of
-/// the recipe's speed_objects), unless a run before did.
-Expected<std::string> getPackageCorpus(bool ForSpeed) {
+/// the recipe's speed_objects; under --lto with the recipe's link:
+/// W/corpus-lto, of its lto_objects), unless a run before did.
+Expected<std::string> getPackageCorpus(PackageCorpus Kind) {
   SmallString<256> Work(WorkDir);
   sys::fs::make_absolute(Work);
-  std::string CorpusDir = (Work + (ForSpeed ? "/corpus-O2" : "/corpus")).str();
+  std::string CorpusDir = (Work + (Kind == PackageCorpus::Speed ? "/corpus-O2"
+                                   : Kind == PackageCorpus::Lto ? "/corpus-lto"
+                                                                : "/corpus"))
+                              .str();
   if (sys::fs::exists(CorpusDir + "/corpus_description.json"))
     return CorpusDir;
-  if (Error E = buildPackageCorpus(getPackageOptions(), CorpusDir, ForSpeed))
+  if (Error E = buildPackageCorpus(getPackageOptions(), CorpusDir, Kind))
     return E;
   return CorpusDir;
+}
+
+/// --package under --lto without --link: the recipe's lto_link.
+Expected<std::string> getPackageLink(StringRef Mode) {
+  PackageEvalOptions P = getPackageOptions();
+  Expected<std::string> L = getPackageLtoLink(P);
+  if (!L)
+    return L.takeError();
+  if (L->empty())
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("{0}: its recipe (scripts/packages/{0}.sh) has no lto_link, "
+                "the link of its shipped artifact under --lto {1}: give "
+                "--link CMD",
+                Package, Mode));
+  if (!StringRef(*L).contains("MLGO_LTO_FLAGS"))
+    return createStringError(
+        inconvertibleErrorCode(),
+        formatv("{0}: the lto_link of its recipe (scripts/packages/{0}.sh) "
+                "does not link with $MLGO_LTO_FLAGS: {1}",
+                Package, *L));
+  return *L;
 }
 
 /// --package for speed without --profile: W/profile.profdata, the package
@@ -329,7 +356,8 @@ int runTune() {
                                                     {"full", LtoMode::Full}});
   if (!Lto)
     return fail(Lto.takeError());
-  if (*Lto != LtoMode::None &&
+  // With --package, the link is the recipe's unless --link gives one.
+  if (*Lto != LtoMode::None && (Package.empty() || !Link.empty()) &&
       (Link.empty() || !StringRef(Link).contains("MLGO_LTO_FLAGS")))
     return fail("--lto measures the final artifact of a link: give --link "
                 "CMD, which links $MLGO_OBJECTS into $MLGO_PROGRAM with "
@@ -346,8 +374,24 @@ int runTune() {
     return fail("give one of --corpus and --package");
   TuneOptions O;
   O.CorpusDir = Corpus;
+  O.Link = Link;
   if (!Package.empty()) {
-    Expected<std::string> Dir = getPackageCorpus();
+    // Under --lto with the recipe's link, the corpus is the objects that
+    // link takes; with a --link of one's own, every object.
+    const bool RecipeLink = *Lto != LtoMode::None && Link.empty();
+    if (RecipeLink) {
+      Expected<std::string> L = getPackageLink(TuneLto);
+      if (!L)
+        return fail(L.takeError());
+      O.Link = *L;
+      O.LinkSource = "the lto_link of scripts/packages/" + Package + ".sh";
+      // The source tree the corpus was built in: the recipe names the
+      // link's other inputs below it.
+      O.LinkEnv.push_back("MLGO_SOURCE=" + getPackageOptions().WorkDir +
+                          "/corpus-build/src");
+    }
+    Expected<std::string> Dir =
+        getPackageCorpus(RecipeLink ? PackageCorpus::Lto : PackageCorpus::Size);
     if (!Dir)
       return fail(Dir.takeError());
     O.CorpusDir = *Dir;
@@ -382,7 +426,6 @@ int runTune() {
   O.TimeoutSeconds = Timeout;
   O.Verbose = !Quiet;
   O.Lto = *Lto;
-  O.Link = Link;
   if (Error E = runTuning(O))
     return fail(std::move(E));
   return 0;

@@ -160,16 +160,32 @@ struct PackageEvalOptions : BuildEvalOptions {
 
 llvm::Expected<PackageReport> evaluatePackage(const PackageEvalOptions &Opts);
 
-/// Builds Opts.Package once with stock clang-19 -Oz and embedded bitcode
-/// (its recipe, as evaluatePackage builds it: WORK/corpus-build/) and
-/// extracts its objects as a corpus into \p CorpusDir, for `mlgo tune
-/// --package`. \p ForSpeed: at -O2, every compile of a source kept, and
-/// only the objects the recipe's speed_objects names (the programs its
-/// benchmark runs are made of). Errors name the package, the step and its
-/// log.
+/// Which corpus of a package `mlgo tune --package` tunes.
+enum class PackageCorpus {
+  /// -Oz, every object.
+  Size,
+  /// -O2, every compile of a source kept, and only the objects the
+  /// recipe's speed_objects names (the programs its benchmark runs are
+  /// made of).
+  Speed,
+  /// -Oz, only the objects the recipe's lto_objects names (those its
+  /// lto_link links into the shipped artifact; default every object).
+  Lto,
+};
+
+/// Builds Opts.Package once with stock clang-19 and embedded bitcode (its
+/// recipe, as evaluatePackage builds it: WORK/corpus-build/) and extracts
+/// its objects, as \p Kind says, as a corpus into \p CorpusDir, for `mlgo
+/// tune --package`. Errors name the package, the step and its log.
 llvm::Error buildPackageCorpus(const PackageEvalOptions &Opts,
                                llvm::StringRef CorpusDir,
-                               bool ForSpeed = false);
+                               PackageCorpus Kind = PackageCorpus::Size);
+
+/// The recipe's lto_link: the shell command that links the shipped
+/// artifact of Opts.Package from $MLGO_OBJECTS into $MLGO_PROGRAM with
+/// $MLGO_LTO_FLAGS, for `mlgo tune --package --lto`; "" when the recipe
+/// has none.
+llvm::Expected<std::string> getPackageLtoLink(const PackageEvalOptions &Opts);
 
 /// Builds Opts.Package at Opts.OptLevel with -fprofile-generate (its
 /// recipe, from the same source as evaluatePackage's builds:

@@ -53,6 +53,10 @@ struct LtoSetup {
   /// none, in the module's directories) into
   /// $MLGO_PROGRAM, with the words of $MLGO_LTO_FLAGS among its link flags.
   std::string Link;
+  /// NAME=VALUE words added to the link's environment.
+  std::vector<std::string> LinkEnv;
+  /// The link's name in errors: "--link", or a recipe's lto_link.
+  std::string LinkSource = "--link";
   /// Where the compile steps, the caches and the link go (W/lto).
   std::string WorkDir;
   /// mlgo's plugin and the ld.lld that loads it (lib/mlgo/lld/ld.lld).

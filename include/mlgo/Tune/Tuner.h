@@ -91,6 +91,11 @@ struct TuneOptions {
   /// With Lto: the shell command that links $MLGO_OBJECTS into
   /// $MLGO_PROGRAM with $MLGO_LTO_FLAGS.
   std::string Link;
+  /// Where Link comes from, as the report names it: "--link" or a
+  /// package recipe's lto_link.
+  std::string LinkSource = "--link";
+  /// NAME=VALUE words added to Link's environment.
+  std::vector<std::string> LinkEnv;
 
   /// The order's name in the work directory's files: "guided" (Ranker,
   /// Logit) or "unguided" (Trajectory).
