@@ -190,14 +190,19 @@ std::string printAlone(Function &F, Module &Scratch) {
   return Text;
 }
 
-/// Replaces the body of \p F by ".skip Bytes".
-void makePlaceholder(Function &F, uint64_t Bytes) {
+/// Replaces the body of \p F by ".skip Bytes"; \p OptNone: makes \p F
+/// optnone, which the code generator's passes skip.
+void makePlaceholder(Function &F, uint64_t Bytes, bool OptNone) {
   for (BasicBlock &BB : F)
     BB.dropAllReferences();
   while (!F.empty())
     F.back().eraseFromParent();
   F.setSubprogram(nullptr);
   F.addFnAttr(Attribute::Naked);
+  if (OptNone) {
+    F.addFnAttr(Attribute::OptimizeNone);
+    F.addFnAttr(Attribute::NoInline);
+  }
   LLVMContext &Ctx = F.getContext();
   BasicBlock *BB = BasicBlock::Create(Ctx, "", &F);
   IRBuilder<> B(BB);
@@ -224,8 +229,8 @@ void reportCodegenMemoStats() {
                S.KeySeconds);
 }
 
-CodegenMemo::Plan CodegenMemo::prepare(Module &M,
-                                       ArrayRef<std::string> CC1Args) {
+CodegenMemo::Plan CodegenMemo::prepare(Module &M, ArrayRef<std::string> CC1Args,
+                                       bool Unverified) {
   std::clock_t Start = std::clock();
   Plan P;
   uint64_t Defined = 0;
@@ -271,7 +276,7 @@ CodegenMemo::Plan CodegenMemo::prepare(Module &M,
       continue;
     }
     P.Placeholders.emplace_back(F->getName().str(), It->second);
-    makePlaceholder(*F, It->second);
+    makePlaceholder(*F, It->second, Unverified);
     ++Stats.Reused;
   }
   Stats.KeySeconds += double(std::clock() - Start) / CLOCKS_PER_SEC;

@@ -187,7 +187,8 @@ Expected<bool> compileThroughMemo(clang::CompilerInstance &CI,
   CodegenErrors &Seen = *Errors;
   Ctx.setDiagnosticHandler(std::move(Errors));
   CodegenMemo &Memo = getProcessCodegenMemo();
-  CodegenMemo::Plan P = Memo.prepare(*M, Job.CC1Args);
+  CodegenMemo::Plan P =
+      Memo.prepare(*M, Job.CC1Args, !CI.getCodeGenOpts().VerifyModule);
   // The module is optimized: only the code generator is left to run, with
   // the options and target of the compile.
   clang::CodeGenOptions CodeGen = CI.getCodeGenOpts();

@@ -16,7 +16,16 @@
 // through the code generator and assembler as before: every function is
 // laid out where it was, at its alignment, and every branch between them
 // is relaxed over the same distances, so the object's executable sections
-// have the sizes the whole compile gives. After the compile each
+// have the sizes the whole compile gives. When the code generator does
+// not verify the module (cc1's -disable-llvm-verifier, which the driver
+// passes), a placeholder is also optnone and noinline, keeping optsize and
+// minsize: the code generator's machine passes skip an optnone function
+// and its instruction selection is the fast one, which placeholders made
+// the cost of (tinyxml2: three quarters of a tune compile's code
+// generation, lab 2026-12-06); optnone changes no byte of the symbol
+// (checked below) nor its alignment (the code generator aligns a
+// function by optsize, not by optnone). The verifier would reject optnone
+// beside minsize, hence the condition. After the compile each
 // placeholder's symbol must measure N (checked; a compile where one does
 // not is done again without the memo), and every function compiled for
 // real records its symbol's size under its key.
@@ -91,8 +100,10 @@ public:
 
   /// Replaces the body of every function of the optimized module \p M
   /// whose key the memo knows by its placeholder. \p CC1Args: the
-  /// compile's arguments (part of every key).
-  Plan prepare(llvm::Module &M, llvm::ArrayRef<std::string> CC1Args);
+  /// compile's arguments (part of every key). \p Unverified: the code
+  /// generator will not verify the module, so placeholders may be optnone.
+  Plan prepare(llvm::Module &M, llvm::ArrayRef<std::string> CC1Args,
+               bool Unverified = false);
 
   /// After the compile of the module \p P was made for: whether every
   /// placeholder measured its bytes in \p Object (if not, the object is not
