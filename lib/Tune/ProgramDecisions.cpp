@@ -132,4 +132,20 @@ ModuleDecisions expandForModule(const ModuleDecisions &Entries,
   return Out;
 }
 
+bool mustCheckPerModule(bool HasProgramEntries, uint64_t Whole,
+                        uint64_t Searched, uint64_t Model) {
+  return HasProgramEntries && (Whole > Searched || Whole > Model);
+}
+
+std::pair<FileForm, uint64_t> chooseFileForm(uint64_t Whole,
+                                             std::optional<uint64_t> PerModule,
+                                             uint64_t Model) {
+  std::pair<FileForm, uint64_t> Best{FileForm::WholeProgram, Whole};
+  if (PerModule && *PerModule < Best.second)
+    Best = {FileForm::PerModule, *PerModule};
+  if (Model < Best.second)
+    Best = {FileForm::NoEntries, Model};
+  return Best;
+}
+
 } // namespace mlgo

@@ -53,6 +53,8 @@ std::string formatProgramReport(const ProgramReport &P) {
               P.Stock, P.Model, P.Tuned, percentChange(P.Stock, P.Tuned),
               percentChange(P.Model, P.Tuned), P.Baseline)
           .str();
+  if (!P.FormNote.empty())
+    Section += P.FormNote + "\n\n";
   for (const std::string &L : P.KeptLines)
     Section += L + "\n";
   return Section;

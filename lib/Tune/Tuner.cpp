@@ -56,6 +56,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 
 using namespace llvm;
 
@@ -343,13 +344,13 @@ makeObjective(CompileService &S, const TuneOptions &O,
 }
 
 /// The decisions a run writes: per unit its entries, per program its
-/// whole-program entries, per unit the functions its modules define
-/// linkonce_odr, and what hoisting did.
+/// whole-program entries and what hoisting did, per unit the functions its
+/// modules define linkonce_odr.
 struct FileEntries {
   std::vector<ModuleDecisions> Entries;
   std::vector<ModuleDecisions> ProgramEntries;
   std::vector<StringSet<>> LinkOnce;
-  HoistStats Hoisted;
+  std::vector<HoistStats> Hoisted;
 };
 
 /// The search over a set-up program, and what it writes: every value it
@@ -421,7 +422,16 @@ private:
   std::string showProgram(StringRef Name) const;
   /// The decisions file entries of unit U in \p R.
   ModuleDecisions finalEntries(size_t U, const SearchState &R) const;
-  Expected<FileEntries> decide(const SearchState &R) const;
+  /// The file's entries: with \p Hoist, each single-module unit's complete
+  /// trajectory and linkonce_odr functions decided once per program;
+  /// without, the entries the search compiled and measured.
+  Expected<FileEntries> decide(const SearchState &R, bool Hoist) const;
+  /// Per program, the form of its file (chooseFileForm) and why: the
+  /// report's line, empty where the whole-program form is written as
+  /// checked. Rewrites \p F and \p Tuned to the chosen forms.
+  Expected<std::vector<std::string>> chooseForms(const SearchState &R,
+                                                 FileEntries &F,
+                                                 std::vector<uint64_t> &Tuned);
   /// Compiles the entries as the plugin applies them: per program, its
   /// linked .text with the decisions file.
   Expected<std::vector<uint64_t>> check(const SearchState &R,
@@ -429,7 +439,8 @@ private:
   Error writeDecisionsFiles(const SearchState &R, const FileEntries &F,
                             ArrayRef<uint64_t> Tuned) const;
   Error writeReport(const SearchState &R, const FileEntries &F,
-                    ArrayRef<uint64_t> Tuned) const;
+                    ArrayRef<uint64_t> Tuned,
+                    ArrayRef<std::string> FormNotes) const;
   /// The build the report's and the file's stock size is of.
   std::string getBaseline() const {
     return O.Lto == LtoMode::Thin   ? "stock -flto=thin"
@@ -692,11 +703,12 @@ std::string Tuner::showProgram(StringRef Name) const {
   return Name.empty() ? std::string("the corpus") : Name.str();
 }
 
-Expected<FileEntries> Tuner::decide(const SearchState &R) const {
+Expected<FileEntries> Tuner::decide(const SearchState &R, bool Hoist) const {
   FileEntries F;
   F.Entries.resize(Units.size());
   for (size_t U = 0; U < Units.size(); ++U) {
-    F.Entries[U] = finalEntries(U, R);
+    // Without hoisting, the entries the search compiled and measured.
+    F.Entries[U] = Hoist ? finalEntries(U, R) : R.States[U].Fixed;
     if (F.Entries[U].Module.empty())
       F.Entries[U].Module = Units[U].Key;
   }
@@ -705,7 +717,8 @@ Expected<FileEntries> Tuner::decide(const SearchState &R) const {
   // module is then compiled with what the plugin applies in it.
   F.ProgramEntries.resize(Programs.size());
   F.LinkOnce.resize(Units.size());
-  for (size_t P = 0; P < Programs.size(); ++P) {
+  F.Hoisted.resize(Programs.size());
+  for (size_t P = 0; Hoist && P < Programs.size(); ++P) {
     std::vector<ProgramModule> Mods;
     for (size_t U : Programs[P].Units) {
       ProgramModule &PM = Mods.emplace_back();
@@ -722,12 +735,7 @@ Expected<FileEntries> Tuner::decide(const SearchState &R) const {
       }
       PM.LinkOnceODR = F.LinkOnce[U];
     }
-    HoistStats H;
-    F.ProgramEntries[P] = hoistLinkOnceDecisions(Mods, &H);
-    F.Hoisted.Functions += H.Functions;
-    F.Hoisted.ProgramEntries += H.ProgramEntries;
-    F.Hoisted.Removed += H.Removed;
-    F.Hoisted.Added += H.Added;
+    F.ProgramEntries[P] = hoistLinkOnceDecisions(Mods, &F.Hoisted[P]);
     for (size_t I = 0; I < Mods.size(); ++I)
       F.Entries[Programs[P].Units[I]] = std::move(Mods[I].Entries);
   }
@@ -781,6 +789,79 @@ Expected<std::vector<uint64_t>> Tuner::check(const SearchState &R,
   return TunedSize;
 }
 
+Expected<std::vector<std::string>>
+Tuner::chooseForms(const SearchState &R, FileEntries &F,
+                   std::vector<uint64_t> &Tuned) {
+  std::vector<std::string> Notes(Programs.size());
+  std::vector<uint64_t> Searched;
+  bool Recheck = false;
+  for (size_t P = 0; P < Programs.size(); ++P) {
+    Searched.push_back(Obj->cost(P));
+    Recheck |= mustCheckPerModule(!F.ProgramEntries[P].Sites.empty(), Tuned[P],
+                                  Searched[P], Programs[P].Model);
+  }
+  // The per-module form, checked as the whole-program one was.
+  std::optional<FileEntries> PerF;
+  std::optional<std::vector<uint64_t>> PerTuned;
+  if (Recheck) {
+    Expected<FileEntries> D = decide(R, /*Hoist=*/false);
+    if (!D)
+      return D.takeError();
+    Expected<std::vector<uint64_t>> T = check(R, *D);
+    if (!T)
+      return T.takeError();
+    PerF = std::move(*D);
+    PerTuned = std::move(*T);
+  }
+  for (size_t P = 0; P < Programs.size(); ++P) {
+    const uint64_t Whole = Tuned[P], Model = Programs[P].Model;
+    std::optional<uint64_t> PerModule;
+    if (PerTuned && !F.ProgramEntries[P].Sites.empty())
+      PerModule = (*PerTuned)[P];
+    auto [Form, Size] = chooseFileForm(Whole, PerModule, Model);
+    if (Form == FileForm::WholeProgram)
+      continue;
+    const HoistStats &H = F.Hoisted[P];
+    std::string Whom = Whole > Model
+                           ? formatv("the model's {0}", Model).str()
+                           : formatv("the search's {0}", Searched[P]).str();
+    std::string Collapse =
+        H.Functions
+            ? formatv("with its {0} linkonce_odr function{1} decided once "
+                      "for the program ({2} program entries) the file "
+                      "measured {3} bytes, more than {4}",
+                      H.Functions, H.Functions == 1 ? "" : "s",
+                      H.ProgramEntries, Whole, Whom)
+                  .str()
+            : formatv("the file measured {0} bytes, more than {1}", Whole, Whom)
+                  .str();
+    if (Form == FileForm::PerModule)
+      Notes[P] = formatv("Written with each module's own entries, as "
+                         "searched: {0}; with the per-module entries {1} "
+                         "bytes.",
+                         Collapse, Size)
+                     .str();
+    else
+      Notes[P] =
+          formatv("Written without entries (the model's build, {0} bytes): "
+                  "{1}{2}.",
+                  Model, Collapse,
+                  PerModule ? formatv(", and with the per-module entries {0}",
+                                      *PerModule)
+                                  .str()
+                            : std::string())
+              .str();
+    log(Notes[P]);
+    F.ProgramEntries[P] = ModuleDecisions();
+    F.Hoisted[P] = HoistStats();
+    for (size_t U : Programs[P].Units)
+      F.Entries[U] =
+          Form == FileForm::PerModule ? PerF->Entries[U] : ModuleDecisions();
+    Tuned[P] = Size;
+  }
+  return Notes;
+}
+
 Error Tuner::writeDecisionsFiles(const SearchState &R, const FileEntries &F,
                                  ArrayRef<uint64_t> TunedSize) const {
   std::string Fingerprint = getCorpusFingerprint(modules());
@@ -830,7 +911,8 @@ Error Tuner::writeDecisionsFiles(const SearchState &R, const FileEntries &F,
 }
 
 Error Tuner::writeReport(const SearchState &R, const FileEntries &F,
-                         ArrayRef<uint64_t> TunedSize) const {
+                         ArrayRef<uint64_t> TunedSize,
+                         ArrayRef<std::string> FormNotes) const {
   RunReport Rep;
   Rep.CorpusDir = O.CorpusDir;
   Rep.Modules = modules().size();
@@ -841,10 +923,12 @@ Error Tuner::writeReport(const SearchState &R, const FileEntries &F,
   Rep.Seed = TieBreakSeed;
   Rep.Compiles = R.Compiles;
   Rep.StoppedByBudget = R.StoppedByBudget;
-  Rep.HoistedFunctions = F.Hoisted.Functions;
-  Rep.ProgramEntries = F.Hoisted.ProgramEntries;
-  Rep.Removed = F.Hoisted.Removed;
-  Rep.Added = F.Hoisted.Added;
+  for (const HoistStats &H : F.Hoisted) {
+    Rep.HoistedFunctions += H.Functions;
+    Rep.ProgramEntries += H.ProgramEntries;
+    Rep.Removed += H.Removed;
+    Rep.Added += H.Added;
+  }
   Rep.Failures = Failures;
   if (O.Lto != LtoMode::None)
     Rep.Lto = (getLtoFlag(O.Lto) +
@@ -864,6 +948,7 @@ Error Tuner::writeReport(const SearchState &R, const FileEntries &F,
     PR.Stock = P.Stock;
     PR.Model = P.Model;
     PR.Tuned = TunedSize[I];
+    PR.FormNote = FormNotes[I];
     PR.Units = P.Units.size();
     for (size_t U : P.Units) {
       PR.UnitsTuned += !R.States[U].Fixed.Sites.empty();
@@ -908,15 +993,20 @@ Error Tuner::run() {
       [&](size_t U) { return Units[U].Key; });
   if (Error E = writeFileAtomically(workFile("tries-" + Order + ".tsv"), Tries))
     return E;
-  Expected<FileEntries> F = decide(*R);
+  Expected<FileEntries> F = decide(*R, /*Hoist=*/true);
   if (!F)
     return F.takeError();
   Expected<std::vector<uint64_t>> Tuned = check(*R, *F);
   if (!Tuned)
     return Tuned.takeError();
+  // The file never measures more than the model's build, nor than its
+  // per-module form where whole-program entries lose.
+  Expected<std::vector<std::string>> Notes = chooseForms(*R, *F, *Tuned);
+  if (!Notes)
+    return Notes.takeError();
   if (Error E = writeDecisionsFiles(*R, *F, *Tuned))
     return E;
-  return writeReport(*R, *F, *Tuned);
+  return writeReport(*R, *F, *Tuned, *Notes);
 }
 
 } // namespace

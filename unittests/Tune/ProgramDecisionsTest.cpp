@@ -112,4 +112,42 @@ TEST(ProgramDecisionsTest, OnlyLinkOnceCallersAndNoGroupsAreExpanded) {
             "no-inline * h *\ninline f g 0\n");
 }
 
+TEST(ProgramDecisionsTest, ThePerModuleFormIsCheckedOnlyWhenTheWholeLoses) {
+  // Made-up sizes: searched 39,000, model 39,797.
+  EXPECT_FALSE(mustCheckPerModule(true, 39000, 39000, 39797));
+  EXPECT_FALSE(mustCheckPerModule(true, 38990, 39000, 39797));
+  EXPECT_TRUE(mustCheckPerModule(true, 39001, 39000, 39797));
+  // lzip under ThinLTO: the search at -930, the whole-program file +108.
+  EXPECT_TRUE(mustCheckPerModule(true, 39905, 38867, 39797));
+  // Without program entries the per-module form is the same file.
+  EXPECT_FALSE(mustCheckPerModule(false, 39905, 38867, 39797));
+  // A search that ended above the model (its start is the model's build).
+  EXPECT_TRUE(mustCheckPerModule(true, 39798, 39800, 39797));
+}
+
+TEST(ProgramDecisionsTest, TheSmallestFormIsWrittenAndNeverAboveTheModel) {
+  using Choice = std::pair<FileForm, uint64_t>;
+  // The whole-program file keeps its gain: written as before.
+  EXPECT_EQ(chooseFileForm(38867, std::nullopt, 39797),
+            Choice(FileForm::WholeProgram, 38867));
+  EXPECT_EQ(chooseFileForm(38867, 38867, 39797),
+            Choice(FileForm::WholeProgram, 38867));
+  // The collapse loses and the per-module entries keep the gain.
+  EXPECT_EQ(chooseFileForm(39905, 38867, 39797),
+            Choice(FileForm::PerModule, 38867));
+  // The collapse loses a part of the gain: still the smaller file.
+  EXPECT_EQ(chooseFileForm(39500, 39600, 39797),
+            Choice(FileForm::WholeProgram, 39500));
+  // Both forms measure above the model: no entries, the model's build.
+  EXPECT_EQ(chooseFileForm(39905, 39800, 39797),
+            Choice(FileForm::NoEntries, 39797));
+  EXPECT_EQ(chooseFileForm(39905, std::nullopt, 39797),
+            Choice(FileForm::NoEntries, 39797));
+  // Equal to the model: the entries are kept (the search's file).
+  EXPECT_EQ(chooseFileForm(39797, 39797, 39797),
+            Choice(FileForm::WholeProgram, 39797));
+  EXPECT_EQ(chooseFileForm(39900, 39797, 39797),
+            Choice(FileForm::PerModule, 39797));
+}
+
 } // namespace

@@ -37,6 +37,9 @@
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
+#include <optional>
+#include <utility>
 #include <vector>
 
 namespace mlgo {
@@ -82,6 +85,26 @@ hoistLinkOnceDecisions(llvm::MutableArrayRef<ProgramModule> Modules,
 ModuleDecisions expandForModule(const ModuleDecisions &Entries,
                                 const ModuleDecisions &Program,
                                 const llvm::StringSet<> &LinkOnceODR);
+
+/// The forms of a program's decisions file `mlgo tune` can write, the
+/// preferred first: the whole-program entries (hoistLinkOnceDecisions),
+/// each module's own entries as searched, or no entries (the model's build).
+enum class FileForm { WholeProgram, PerModule, NoEntries };
+
+/// Whether the per-module form must be measured as well: the file has
+/// program entries and its final check measured \p Whole bytes, more than
+/// the search's own result \p Searched or the model's build \p Model.
+/// Without LTO the two forms compile the same objects; under ThinLTO a
+/// function decided once can link larger than its copies decided apart.
+bool mustCheckPerModule(bool HasProgramEntries, uint64_t Whole,
+                        uint64_t Searched, uint64_t Model);
+
+/// The form to write and its size: the smallest of \p Whole, \p PerModule
+/// (when measured) and \p Model (no entries), the preferred on a tie, so
+/// that the file written never measures more than the model's build.
+std::pair<FileForm, uint64_t> chooseFileForm(uint64_t Whole,
+                                             std::optional<uint64_t> PerModule,
+                                             uint64_t Model);
 
 } // namespace mlgo
 

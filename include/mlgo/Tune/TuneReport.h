@@ -40,6 +40,9 @@ struct ProgramReport {
   std::string Baseline = "-Oz";
   uint64_t Stock = 0, Model = 0, Tuned = 0;
   size_t UnitsTuned = 0, Units = 0;
+  /// Why the decisions file is not the whole-program form the search's
+  /// entries make (empty when it is): a line after the sizes.
+  std::string FormNote;
   /// "- <unit>: <kept moves>" lines, one per unit that kept a move.
   std::vector<std::string> KeptLines;
 };
