@@ -37,6 +37,29 @@ bool isApplied(const EvictDecision &E, ArrayRef<EvictionStep> Trajectory) {
   });
 }
 
+Error walkEvictionLog(
+    LogReader &R,
+    function_ref<Error(StringRef Function, uint32_t Ordinal, uint64_t Hash)>
+        Step) {
+  const LogHeader &H = R.getHeader();
+  std::map<std::string, uint32_t> Next;
+  for (;;) {
+    Expected<const LogRecord &> Rec = R.next();
+    if (!Rec)
+      return Rec.takeError();
+    if (Rec->TheKind == LogRecord::Kind::End)
+      return Error::success();
+    if (Rec->TheKind != LogRecord::Kind::Observation)
+      continue;
+    EvictionHash Hash;
+    for (size_t I = 0; I + 1 < H.Features.size(); ++I)
+      Hash.add(StringRef(R.getFeatureData(I),
+                         H.Features[I].getTotalTensorBufferSize()));
+    if (Error E = Step(Rec->Context, Next[Rec->Context]++, Hash.get()))
+      return E;
+  }
+}
+
 namespace speed {
 namespace {
 
@@ -54,27 +77,18 @@ Expected<std::vector<EvictionStep>> readTrajectory(StringRef Path) {
     return makeError(Path + ": not an eviction training log");
   --Features;
   std::vector<EvictionStep> Out;
-  std::map<std::string, uint32_t> Next;
-  for (;;) {
-    Expected<const LogRecord &> Rec = (*R)->next();
-    if (!Rec)
-      return Rec.takeError();
-    if (Rec->TheKind == LogRecord::Kind::End)
-      break;
-    if (Rec->TheKind != LogRecord::Kind::Observation)
-      continue;
+  auto Step = [&](StringRef Function, uint32_t Ordinal, uint64_t Hash) {
     EvictionStep D;
-    D.Function = Rec->Context;
-    D.Ordinal = Next[D.Function]++;
-    EvictionHash Hash;
-    for (size_t I = 0; I < Features; ++I)
-      Hash.add(StringRef((*R)->getFeatureData(I),
-                         H.Features[I].getTotalTensorBufferSize()));
-    D.Hash = Hash.get();
+    D.Function = Function.str();
+    D.Ordinal = Ordinal;
+    D.Hash = Hash;
     std::memcpy(&D.Choice, (*R)->getFeatureData(Features), sizeof(D.Choice));
     std::memcpy(D.Mask, (*R)->getFeatureData(*Mask), sizeof(D.Mask));
     Out.push_back(std::move(D));
-  }
+    return Error::success();
+  };
+  if (Error E = walkEvictionLog(**R, Step))
+    return E;
   return Out;
 }
 

@@ -203,27 +203,17 @@ Error readDecisions(StringRef LogPath, StringRef Key,
   std::map<std::pair<std::string, uint32_t>, const EvictDecision *> Fixed;
   for (const EvictDecision &E : Entries.Evictions)
     Fixed[{E.Function, E.Ordinal}] = &E;
-  std::map<std::string, uint32_t> Next;
-  for (;;) {
-    Expected<const LogRecord &> Rec = (*R)->next();
-    if (!Rec)
-      return Rec.takeError();
-    if (Rec->TheKind == LogRecord::Kind::End)
-      break;
-    if (Rec->TheKind != LogRecord::Kind::Observation)
-      continue;
+  auto Step = [&](StringRef Function, uint32_t Ordinal,
+                  uint64_t Hash) -> Error {
     EvictTeacherDecision D;
     D.Module = Key.str();
-    D.Function = Rec->Context;
-    D.Ordinal = Next[D.Function]++;
-    EvictionHash Hash;
+    D.Function = Function.str();
+    D.Ordinal = Ordinal;
+    D.Hash = Hash;
     for (size_t I = 0; I < Specs.size(); ++I) {
       const char *Data = (*R)->getFeatureData(I);
-      size_t Size = Specs[I].getTotalTensorBufferSize();
-      Hash.add(StringRef(Data, Size));
-      D.Values.emplace_back(Data, Data + Size);
+      D.Values.emplace_back(Data, Data + Specs[I].getTotalTensorBufferSize());
     }
-    D.Hash = Hash.get();
     int64_t Choice;
     std::memcpy(&Choice, (*R)->getFeatureData(Specs.size()), sizeof(Choice));
     if (Choice < 0 || Choice >= EvictionColumns)
@@ -253,8 +243,9 @@ Error readDecisions(StringRef LogPath, StringRef Key,
       D.Saved = S != Saved.end() ? S->second : 0;
     }
     Set.Decisions.push_back(std::move(D));
-  }
-  return Error::success();
+    return Error::success();
+  };
+  return walkEvictionLog(**R, Step);
 }
 
 std::string getShippedEvictionModel() {

@@ -154,21 +154,27 @@ cl::opt<uint64_t> DaggerSeed("seed",
                              cl::desc("with --rounds: the students' seed"),
                              cl::init(1), cl::sub(DaggerCmd), cl::cat(Cat));
 
+/// The options both teacher builds take, the same way.
+template <typename BuildOptions> BuildOptions getBuildOptions() {
+  BuildOptions O;
+  O.CorpusDir = Corpus;
+  O.WorkDir = WorkDir;
+  O.Output = BuildOut;
+  O.MaxCompiles = MaxCompiles;
+  O.ModelPath = TeacherModel;
+  O.Verbose = !Quiet;
+  return O;
+}
+
 int runEvictBuild() {
   if (Profile.empty())
     return fail("--objective speed needs --profile P.profdata");
   if (PerPackage)
     return fail("--per-package is for --objective size: a speed tune is "
                 "of one profiled program");
-  EvictTeacherBuildOptions O;
-  O.CorpusDir = Corpus;
+  auto O = getBuildOptions<EvictTeacherBuildOptions>();
   O.Profile = Profile;
-  O.WorkDir = WorkDir;
-  O.Output = BuildOut;
-  O.MaxCompiles = MaxCompiles;
-  O.ModelPath = TeacherModel;
   O.Jobs = Workers ? Workers : 2;
-  O.Verbose = !Quiet;
   raw_string_ostream Identity(O.BuildIdentity);
   tool::printVersion(Identity);
   Expected<EvictTeacherSet> S = buildEvictTeacherSet(O);
@@ -195,15 +201,9 @@ int runBuild() {
     return fail("--objective is size or speed, not '" + Objective + "'");
   if (!Profile.empty())
     return fail("--profile is for --objective speed");
-  TeacherBuildOptions O;
-  O.CorpusDir = Corpus;
-  O.WorkDir = WorkDir;
-  O.Output = BuildOut;
-  O.MaxCompiles = MaxCompiles;
+  auto O = getBuildOptions<TeacherBuildOptions>();
   O.PerPackage = PerPackage;
-  O.ModelPath = TeacherModel;
   O.Workers = Workers;
-  O.Verbose = !Quiet;
   Expected<TeacherSet> S = buildTeacherSet(O);
   if (!S)
     return fail(S.takeError());

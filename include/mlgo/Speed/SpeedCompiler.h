@@ -52,6 +52,7 @@
 #include "mlgo/Speed/SpeedCompile.h"
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -76,6 +77,19 @@ struct EvictionStep {
   int64_t Choice = 0;
   int64_t Mask[EvictionColumns] = {};
 };
+
+class LogReader;
+
+/// Walks the decisions of an eviction training log (the plugin's
+/// development mode; its last tensor is the answer), in order: for each,
+/// \p Step gets its function, its place among the function's decisions
+/// and the hash of every tensor but the answer, with \p R on the decision's
+/// record (getFeatureData). Stops at \p Step's first error or \p R's.
+llvm::Error
+walkEvictionLog(LogReader &R,
+                llvm::function_ref<llvm::Error(llvm::StringRef Function,
+                                               uint32_t Ordinal, uint64_t Hash)>
+                    Step);
 
 /// Whether entry \p E fixed a decision of \p Trajectory: one of its
 /// function and ordinal, with its features and its answer. An entry that
